@@ -1,0 +1,127 @@
+/**
+ * zod building blocks shared by the clients' pre-network validation and the
+ * emulator's request validation, so both reject the same values with the same
+ * words. Every message names the bad value and what is allowed.
+ *
+ * @module
+ */
+import { z } from "@hono/zod-openapi";
+
+/** A value as it appears in an error message (quoted string, or JSON). */
+export function show(value: unknown): string {
+  if (typeof value === "string") {
+    const s = value.length > 60 ? value.slice(0, 57) + "..." : value;
+    return JSON.stringify(s);
+  }
+  if (value === undefined) return "nothing";
+  try {
+    const s = JSON.stringify(value);
+    return s === undefined ? String(value) : s.length > 60 ? s.slice(0, 57) + "..." : s;
+  } catch {
+    return String(value);
+  }
+}
+
+/** A closed list of values; `allowed` overrides the list shown for long ones. */
+export function oneOf<const T extends readonly [string, ...string[]]>(
+  values: T,
+  allowed = values.join(", "),
+): z.ZodEnum<{ [K in T[number]]: K }> {
+  return z.enum(values, { error: (i) => `${show(i.input)} is not allowed; allowed: ${allowed}` });
+}
+
+/** An integer in [min, max], given as a number or a numeric string. */
+export function intIn(min: number, max: number): z.ZodCoercedNumber<unknown> {
+  const allowed = `an integer from ${min} to ${max}`;
+  const err = (i: { input?: unknown }) => `${show(i.input)} is not allowed; allowed: ${allowed}`;
+  return z.coerce.number({ error: err }).int({ error: err }).min(min, { error: err }).max(max, {
+    error: err,
+  });
+}
+
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/**
+ * Whether `s` is a calendar-valid `YYYY-MM-DD` date.
+ *
+ * @example
+ * ```ts
+ * import { isIsoDate } from "./schema.ts";
+ * isIsoDate("2024-02-29"); // true
+ * isIsoDate("2023-02-29"); // false
+ * ```
+ */
+export function isIsoDate(s: string): boolean {
+  const m = ISO_DATE.exec(s);
+  if (!m) return false;
+  const d = new Date(Date.UTC(+m[1], +m[2] - 1, +m[3]));
+  return d.getUTCFullYear() === +m[1] && d.getUTCMonth() === +m[2] - 1 && d.getUTCDate() === +m[3];
+}
+
+/** A calendar-valid `YYYY-MM-DD` date string. */
+export function isoDate(): z.ZodString {
+  return z.string({ error: (i) => `${show(i.input)} is not a date; allowed: YYYY-MM-DD` })
+    .refine(isIsoDate, {
+      error: (i) => `${show(i.input)} is not a calendar date; allowed: YYYY-MM-DD`,
+    });
+}
+
+/** `true` or `false`, given as a boolean or the strings "true"/"false". */
+export function boolParam(): z.ZodType<boolean, unknown> {
+  return z.preprocess(
+    (v) => v === "true" ? true : v === "false" ? false : v,
+    z.boolean({ error: (i) => `${show(i.input)} is not allowed; allowed: true, false` }),
+  ) as unknown as z.ZodType<boolean, unknown>;
+}
+
+/** Splits repeated and comma-separated query values into one list. */
+export function splitList(v: unknown): unknown {
+  if (v === undefined) return undefined;
+  const items = Array.isArray(v) ? v : [v];
+  return items.flatMap((s) => typeof s === "string" ? s.split(",") : [s]);
+}
+
+/** A list parameter: repeat it or comma-separate it. */
+export function listParam<T extends z.ZodType>(item: T): z.ZodOptional<z.ZodType<z.output<T>[]>> {
+  return (z.preprocess(splitList, z.array(item)) as unknown as z.ZodType<z.output<T>[]>)
+    .optional();
+}
+
+/** One problem found by validation: the parameter, its bad value, and what is allowed. */
+export interface ValidationIssue {
+  /** Dotted parameter path, e.g. `limit` or `filter.position.ceo`. */
+  param: string;
+  /** The offending value as given. */
+  value: unknown;
+  /** Human message naming the value and the allowed values. */
+  message: string;
+}
+
+/** Converts zod issues into {@link ValidationIssue}s, reading values from `input`. */
+export function toIssues(error: z.ZodError, input: unknown, prefix = ""): ValidationIssue[] {
+  return error.issues.flatMap((i): ValidationIssue[] => {
+    if (i.code === "unrecognized_keys") {
+      return i.keys.map((k) => {
+        const param = prefix + [...i.path, k].join(".");
+        return { param, value: valueAt(input, [...i.path, k]), message: `unknown parameter` };
+      });
+    }
+    const param = prefix + i.path.filter((p) => typeof p !== "number").join(".");
+    return [{ param: param || "(body)", value: valueAt(input, i.path), message: i.message }];
+  });
+}
+
+function valueAt(input: unknown, path: PropertyKey[]): unknown {
+  let v: unknown = input;
+  for (const key of path) {
+    if (v === null || v === undefined) return undefined;
+    if (typeof key === "number" && typeof v === "string") v = v.split(",")[key];
+    else v = (v as Record<PropertyKey, unknown>)[key];
+  }
+  return v;
+}
+
+/** One line per issue: `param: message`. */
+export function describeIssues(issues: readonly ValidationIssue[]): string {
+  return issues.map((i) => `${i.param}: ${i.message}`).join("; ");
+}
