@@ -1,0 +1,525 @@
+/**
+ * Demo pitch catalog: about 150 × scale authors write about 3,000 × scale
+ * pitches on the world's companies over five years.
+ *
+ * Realized returns (percent) are direction-adjusted: a bearish pitch earns
+ * the negative of the stock's return; neutral ones count as long. A pitch's
+ * return over a period exists once the period has ended by `asOf`; excess
+ * return subtracts the market over the same window. An author's return for a
+ * period and kind is the mean of their pitches' returns; the author's 1-year
+ * win rate is the share of their pitches with a positive 1-year return, and
+ * exists only with at least 8 such pitches. Some authors have skill.
+ *
+ * The demo key owner follows some authors and can read some paywalled
+ * authors; a premium pitch by a paywalled author the owner cannot read is
+ * locked: title, summary, ticker and company name are null, slugs keep only
+ * the sector slug, and the detail's `archive` is null.
+ *
+ * @module
+ */
+import {
+  AUTHOR_RETURN_FLOORS,
+  floorPercent,
+  PITCH_RETURN_FLOORS,
+  POSITION_DECISIONS,
+  type PositionDecision,
+  QUALITY_SLUGS,
+  qualitySlug,
+  RETURN_KINDS,
+  RETURN_PERIODS,
+  type ReturnKind,
+  type ReturnPeriod,
+  type Sentiment,
+  WIN_RATE_FLOORS,
+} from "../../catalog/vocab.ts";
+import { isoOf } from "../calendar.ts";
+import { Rng } from "../random.ts";
+import { COUNTRIES, SECTOR_TABLE, type World } from "../world.ts";
+
+/** An author. */
+export interface Author {
+  /** User id. */
+  userId: string;
+  /** Username (no `@`). */
+  username: string;
+  /** Display name. */
+  displayName: string;
+  /** Tier: `community`, `contributor` or `premium` (paywalled). */
+  tier: "community" | "contributor" | "premium";
+  /** Badge, if any. */
+  badge: "elite" | "rising" | null;
+  /** Writes paywalled pitches. */
+  paywalled: boolean;
+  /** Probability of calling the direction right. */
+  skill: number;
+  /** Mean return per `${period}_${kind}` (percent), where any pitch has it. */
+  returns: Record<string, number>;
+  /** 1-year win rate (percent) with at least 8 pitches, else null. */
+  winRate1y: number | null;
+  /** Number of pitches. */
+  pitchCount: number;
+}
+
+/** Archive state of a pitch. */
+export interface Archive {
+  /** A snapshot is ready. */
+  available: boolean;
+  /** Write-up formats captured. */
+  formats: ("pdf" | "mhtml" | "md")[];
+  /** A linked attachment was captured. */
+  has_attachment: boolean;
+  /** Whether a reader already requested an archive. */
+  requested: boolean;
+  /** Snapshots, oldest first. */
+  snapshots: { id: string; captured_at: string }[];
+}
+
+/** A pitch with everything the service knows. */
+export interface Pitch {
+  /** Id. */
+  pitch_id: string;
+  /** Pitch day number. */
+  day: number;
+  /** Added-on day number. */
+  addedDay: number;
+  /** Author index. */
+  author: number;
+  /** Company index. */
+  company: number;
+  /** Title. */
+  title: string;
+  /** Summary. */
+  summary: string;
+  /** Sentiment. */
+  sentiment: Sentiment;
+  /** Position action. */
+  position: PositionDecision;
+  /** Paywalled write-up. */
+  premium: boolean;
+  /** Full slug list (all types). */
+  slugs: string[];
+  /** The sector slug (what survives locking). */
+  sectorSlug: string;
+  /** Realized returns per `${period}_${kind}` (percent). */
+  returns: Record<string, number>;
+  /** Archive. */
+  archive: Archive;
+}
+
+/** A saved filter set. */
+export interface FilterSet {
+  /** Id. */
+  id: string;
+  /** Name. */
+  displayName: string;
+  /** Criteria: `tags.any` or `tagsByType`, plus `noneOf` type keys. */
+  criteria: { tags?: { any: string[] }; tagsByType?: Record<string, string[]>; noneOf: string[] };
+}
+
+/** A catalog tag as `/tags` serves it. */
+export interface Tag {
+  /** Slug sent in requests. */
+  slug: string;
+  /** Type key. */
+  tagTypeKey: string;
+  /** Display label. */
+  label: string;
+  /** Nested children (industries under a sector). */
+  children?: Tag[];
+}
+
+/** The catalog dataset. */
+export interface CatalogData {
+  /** Authors. */
+  authors: Author[];
+  /** Pitches, newest `added_on` first. */
+  pitches: Pitch[];
+  /** Lookup by id. */
+  byId: Map<string, Pitch>;
+  /** Slug → type key, for every known slug. */
+  slugType: Map<string, string>;
+  /** Tag vocabulary grouped by type. */
+  tagTypes: { tagTypeKey: string; label: string; closed: boolean; tags: Tag[] }[];
+  /** The demo owner's filter sets. */
+  filterSets: FilterSet[];
+  /** Authors the demo owner follows (indexes). */
+  following: Set<number>;
+  /** Paywalled authors the demo owner can read (indexes). */
+  access: Set<number>;
+  /** Whether the demo owner may read a pitch. */
+  locked(p: Pitch): boolean;
+}
+
+const PERIOD_DAYS: Record<ReturnPeriod, number> = { "6m": 182, "1y": 365, "2y": 730 };
+
+/** Catalog tag vocabularies (open types), built from the world's sectors. */
+export const CATALOG_TAGS: Record<string, { label: string; tags: Tag[] }> = {
+  market_cap: {
+    label: "Market cap",
+    tags: ["mega", "large", "mid", "small", "micro"].map((s) => ({
+      slug: `market_cap_${s}`,
+      tagTypeKey: "market_cap",
+      label: s[0].toUpperCase() + s.slice(1) + " cap",
+    })),
+  },
+  sector_industry: {
+    label: "Sector and industry",
+    tags: Object.entries(SECTOR_TABLE).map(([key, s]) => ({
+      slug: `sector_${key}`,
+      tagTypeKey: "sector_industry",
+      label: s.label,
+      children: s.industries.map((i) => ({
+        slug: i.slug,
+        tagTypeKey: "sector_industry",
+        label: i.label,
+      })),
+    })),
+  },
+  country_region: {
+    label: "Country or region",
+    tags: COUNTRIES.map((c) => ({ slug: c.slug, tagTypeKey: "country_region", label: c.label })),
+  },
+  pitch_category: {
+    label: "Pitch category",
+    tags: ["long_idea", "short_idea", "special_situation", "earnings", "macro"].map((s) => ({
+      slug: `category_${s}`,
+      tagTypeKey: "pitch_category",
+      label: s.replace("_", " "),
+    })),
+  },
+  strategy: {
+    label: "Strategy",
+    tags: ["value", "growth", "momentum", "dividend", "turnaround"].map((s) => ({
+      slug: `strategy_${s}`,
+      tagTypeKey: "strategy",
+      label: s,
+    })),
+  },
+  content_format: {
+    label: "Content format",
+    tags: ["long_form", "short_form", "thread", "video"].map((s) => ({
+      slug: `format_${s}`,
+      tagTypeKey: "content_format",
+      label: s.replace("_", " "),
+    })),
+  },
+  source: {
+    label: "Source",
+    tags: ["blog", "newsletter", "forum", "fund_letter"].map((s) => ({
+      slug: `source_${s}`,
+      tagTypeKey: "source",
+      label: s.replace("_", " "),
+    })),
+  },
+};
+
+const QUALITY_LABELS: Record<string, string> = {
+  badge: "Author badge",
+  author_return: "Author realized return",
+  win_rate: "Author 1-year win rate",
+  pitch_return: "Pitch return",
+  sentiment: "Sentiment",
+  position_decision: "Position action",
+  premium: "Paywalled",
+};
+
+const ADJ = ["Ostentatious", "Quiet", "Hidden", "Misunderstood", "Overlooked", "Fading", "Crowded"];
+const THESES = [
+  "margin expansion ahead",
+  "a cheap compounder",
+  "the market misprices the turnaround",
+  "balance sheet risk is underappreciated",
+  "a catalyst-rich year",
+  "valuation has run ahead of fundamentals",
+  "capital returns will surprise",
+];
+const HANDLES = [
+  "value", "deep", "contrarian", "quant", "moat", "alpha", "compounder", "macro", "special",
+  "dividend", "growth", "short", "micro", "event", "capital",
+];
+const HANDLE_TAILS = ["hawk", "digger", "seeker", "hunter", "analyst", "notes", "ideas", "desk"];
+
+/** Generates the catalog dataset for a world. */
+export function makeCatalogData(world: World): CatalogData {
+  const rng = new Rng(world.seed * 15_485_863 + 3);
+  const nAuthors = Math.round(150 * world.scale);
+  const authors: Author[] = [];
+  const usernames = new Set<string>();
+  for (let a = 0; a < nAuthors; a++) {
+    let username: string;
+    do {
+      username = `${rng.pick(HANDLES)}_${rng.pick(HANDLE_TAILS)}${rng.int(1, 99)}`;
+    } while (usernames.has(username));
+    usernames.add(username);
+    const paywalled = rng.chance(0.15);
+    const u = rng.next();
+    authors.push({
+      userId: `u_${(100_000 + a * 53).toString(36)}`,
+      username,
+      displayName: username.replace(/_/g, " ").replace(/\d+$/, "").replace(
+        /\b\w/g,
+        (c) => c.toUpperCase(),
+      ).trim() + ` ${String.fromCharCode(65 + (a % 26))}.`,
+      tier: paywalled ? "premium" : u < 0.5 ? "community" : "contributor",
+      badge: null,
+      paywalled,
+      skill: rng.chance(0.25) ? 0.6 + 0.3 * rng.next() : 0.5,
+      returns: {},
+      winRate1y: null,
+      pitchCount: 0,
+    });
+  }
+
+  const nPitches = Math.round(3000 * world.scale);
+  const pitches: Pitch[] = [];
+  const nc = world.companies.length;
+  for (let i = 0; i < nPitches; i++) {
+    const a = Math.min(nAuthors - 1, Math.floor(nAuthors * rng.next() ** 1.6));
+    const author = authors[a];
+    const c = rng.int(0, nc - 1);
+    const company = world.companies[c];
+    const day = rng.int(world.firstDay, world.asOf - 1);
+    const ahead = world.ret(c, day, Math.min(world.asOf, day + 365));
+    let sentiment: Sentiment;
+    if (rng.chance(0.12)) sentiment = "neutral";
+    else if (author.skill > 0.5) {
+      sentiment = (ahead > 0) === rng.chance(author.skill) ? "bullish" : "bearish";
+    } else sentiment = rng.chance(0.7) ? "bullish" : "bearish";
+    const position = pickPosition(sentiment, rng);
+    const returns: Record<string, number> = {};
+    const dir = sentiment === "bearish" ? -1 : 1;
+    for (const p of RETURN_PERIODS) {
+      const end = day + PERIOD_DAYS[p];
+      if (end > world.asOf) continue;
+      const r = world.ret(c, day, end);
+      returns[`${p}_abs`] = round2(dir * r);
+      returns[`${p}_excess`] = round2(dir * (r - world.marketRet(day, end)));
+    }
+    const mcap = world.price(c, day) * company.sharesOutstanding;
+    const capSlug = mcap >= 2e11
+      ? "market_cap_mega"
+      : mcap >= 1e10
+      ? "market_cap_large"
+      : mcap >= 2e9
+      ? "market_cap_mid"
+      : mcap >= 3e8
+      ? "market_cap_small"
+      : "market_cap_micro";
+    const sectorSlug = `sector_${company.sector}`;
+    const slugs = [
+      capSlug,
+      sectorSlug,
+      company.industry.slug,
+      company.country,
+      sentiment === "bearish" ? "category_short_idea" : rng.pick([
+        "category_long_idea",
+        "category_special_situation",
+        "category_earnings",
+        "category_macro",
+      ]),
+      `strategy_${rng.pick(["value", "growth", "momentum", "dividend", "turnaround"])}`,
+      `format_${rng.pick(["long_form", "short_form", "thread", "video"])}`,
+      `source_${rng.pick(["blog", "newsletter", "forum", "fund_letter"])}`,
+    ];
+    const premium = author.paywalled && rng.chance(0.7);
+    const available = rng.chance(0.9);
+    const formats = (["pdf", "mhtml", "md"] as const).filter((f) =>
+      f === "md" ? rng.chance(0.8) : rng.chance(0.6)
+    );
+    const nSnap = available ? rng.int(1, 2) : 0;
+    const snapshots = Array.from({ length: nSnap }, (_, k) => ({
+      id: `snap_${(i * 7 + k + 1).toString(36).padStart(5, "0")}`,
+      captured_at: new Date((day + 1 + k * 30) * 86_400_000 + 3_600_000 * rng.int(1, 20))
+        .toISOString(),
+    }));
+    pitches.push({
+      pitch_id: `p_${(1_000_000 + i * 7919).toString(36)}`,
+      day,
+      addedDay: Math.min(world.asOf, day + rng.int(0, 2)),
+      author: a,
+      company: c,
+      title: `${company.name.replace(/,? (Inc\.|Corp\.|Co\.|Ltd\.|Holdings, Inc\.|Group, Inc\.)$/, "")} (${company.ticker}): ${
+        sentiment === "bearish" ? "short — " : ""
+      }${rng.pick(THESES)}`,
+      summary: `${rng.pick(ADJ)} ${company.industry.label.toLowerCase()} name; ${
+        rng.pick(THESES)
+      }.`,
+      sentiment,
+      position,
+      premium,
+      slugs,
+      sectorSlug,
+      returns,
+      archive: {
+        available,
+        formats: available ? (formats.length ? formats : ["md"]) : [],
+        has_attachment: available && rng.chance(0.3),
+        requested: available || rng.chance(0.5),
+        snapshots,
+      },
+    });
+    author.pitchCount++;
+  }
+
+  for (const [a, author] of authors.entries()) {
+    const mine = pitches.filter((p) => p.author === a);
+    for (const p of RETURN_PERIODS) {
+      for (const k of RETURN_KINDS) {
+        const vals = mine.map((x) => x.returns[`${p}_${k}`]).filter((v) => v !== undefined);
+        if (vals.length) author.returns[`${p}_${k}`] = round2(mean(vals));
+      }
+    }
+    const y = mine.map((x) => x.returns["1y_abs"]).filter((v) => v !== undefined);
+    author.winRate1y = y.length >= 8 ? round2((100 * y.filter((v) => v > 0).length) / y.length) : null;
+    const r1 = author.returns["1y_excess"] ?? -Infinity;
+    author.badge = r1 >= 12 && mine.length >= 20 ? "elite" : r1 >= 3 && mine.length >= 5 ? "rising" : null;
+  }
+
+  for (const p of pitches) {
+    const author = authors[p.author];
+    const q: string[] = [];
+    if (author.badge) q.push(qualitySlug.badge(author.badge));
+    for (const per of RETURN_PERIODS) {
+      for (const k of RETURN_KINDS) {
+        const ar = author.returns[`${per}_${k}`];
+        if (ar !== undefined) {
+          for (const f of AUTHOR_RETURN_FLOORS) {
+            if (ar >= floorPercent(f)) q.push(qualitySlug.author_return(`${per}_${k}_gte_${f}`));
+          }
+        }
+        const pr = p.returns[`${per}_${k}`];
+        if (pr !== undefined) {
+          for (const f of PITCH_RETURN_FLOORS) {
+            if (pr >= floorPercent(f)) {
+              q.push(qualitySlug.pitch_return(`${per}_${k as ReturnKind}_gte_${f}`));
+            }
+          }
+        }
+      }
+    }
+    for (const f of WIN_RATE_FLOORS) {
+      if (author.winRate1y !== null && author.winRate1y >= Number(f)) q.push(qualitySlug.win_rate(f));
+    }
+    q.push(qualitySlug.sentiment(p.sentiment), qualitySlug.position_decision(p.position));
+    q.push(qualitySlug.premium(p.premium));
+    p.slugs.push(...q);
+  }
+  pitches.sort((a, b) => b.addedDay - a.addedDay || (a.pitch_id < b.pitch_id ? -1 : 1));
+
+  const following = new Set<number>();
+  const access = new Set<number>();
+  authors.forEach((a, i) => {
+    if (rng.chance(0.12) || i < 3) following.add(i);
+    if (a.paywalled && rng.chance(0.5)) access.add(i);
+  });
+
+  const tagTypes = [
+    ...Object.entries(CATALOG_TAGS).map(([k, v]) => ({
+      tagTypeKey: k,
+      label: v.label,
+      closed: false,
+      tags: v.tags,
+    })),
+    ...Object.entries(QUALITY_LABELS).map(([k, label]) => ({
+      tagTypeKey: k,
+      label,
+      closed: true,
+      tags: qualityTags(k),
+    })),
+  ];
+  const slugType = new Map<string, string>();
+  const walk = (tags: Tag[]) => {
+    for (const t of tags) {
+      slugType.set(t.slug, t.tagTypeKey);
+      if (t.children) walk(t.children);
+    }
+  };
+  for (const t of tagTypes) walk(t.tags);
+
+  const filterSets: FilterSet[] = [
+    {
+      id: "fs_elite_tech_longs",
+      displayName: "Elite tech longs",
+      criteria: {
+        tagsByType: {
+          badge: ["badge_elite"],
+          sector_industry: ["sector_technology"],
+          sentiment: ["sentiment_bullish"],
+        },
+        noneOf: [],
+      },
+    },
+    {
+      id: "fs_small_caps_no_shorts",
+      displayName: "Small caps, no shorts",
+      criteria: {
+        tags: { any: ["market_cap_small", "market_cap_micro", "sentiment_bearish"] },
+        noneOf: ["sentiment"],
+      },
+    },
+    {
+      id: "fs_proven_value",
+      displayName: "Proven authors, value",
+      criteria: {
+        tagsByType: { win_rate: ["win_rate_gte_60"], strategy: ["strategy_value"] },
+        noneOf: [],
+      },
+    },
+    {
+      id: "fs_healthcare_biotech",
+      displayName: "Health care and biotech",
+      criteria: {
+        tags: { any: ["sector_healthcare", "sector_biotech"] },
+        noneOf: [],
+      },
+    },
+    {
+      id: "fs_free_doublers",
+      displayName: "Free write-ups that doubled",
+      criteria: {
+        tagsByType: { pitch_return: ["col_pitch_return_1y_abs_gte_x2"], premium: ["premium_false"] },
+        noneOf: [],
+      },
+    },
+  ];
+
+  return {
+    authors,
+    pitches,
+    byId: new Map(pitches.map((p) => [p.pitch_id, p])),
+    slugType,
+    tagTypes,
+    filterSets,
+    following,
+    access,
+    locked: (p) => p.premium && !access.has(p.author),
+  };
+}
+
+function qualityTags(typeKey: string): Tag[] {
+  const slugs = QUALITY_SLUGS_OF[typeKey] ?? [];
+  return slugs.map((slug) => ({ slug, tagTypeKey: typeKey, label: slug.replace(/_/g, " ") }));
+}
+
+const QUALITY_SLUGS_OF = QUALITY_SLUGS as Record<string, readonly string[]>;
+
+function pickPosition(s: Sentiment, rng: Rng): PositionDecision {
+  if (s === "bullish") return rng.pick(["initiate_long", "increase_long", "hold", "initiate_long"]);
+  if (s === "bearish") return rng.pick(["initiate_short", "increase_short", "reduce_long", "close_long"]);
+  return rng.pick(
+    POSITION_DECISIONS.filter((p) => ["hold", "monitor", "pass_idea", "not_specified"].includes(p)),
+  );
+}
+
+function mean(xs: number[]): number {
+  return xs.reduce((a, b) => a + b, 0) / xs.length;
+}
+
+function round2(x: number): number {
+  return Math.round(x * 100) / 100;
+}
+
+/** `YYYY-MM-DD` of a pitch's date. */
+export function pitchDate(p: Pitch): string {
+  return isoOf(p.day);
+}

@@ -1,0 +1,536 @@
+/**
+ * Demo insider trades: about 2,000 × scale insiders at the world's issuers
+ * file about 25,000 × scale transactions over five years. Every derived field
+ * is computed from the trades and the price paths, so the data are internally
+ * consistent:
+ *
+ * - value = shares · price; `acquired_disposed_code` agrees with `code`
+ *   (P, A, M acquire; S, F, G dispose);
+ * - forward/prior returns come from the ticker's price path, excess returns
+ *   subtract the market index over the same window (percent units);
+ * - win-rate and insider-return families are point-in-time: they use only the
+ *   insider's earlier open-market trades (P buys are bullish, S sales bearish)
+ *   whose window had ended by this trade's date; a win is a direction-adjusted
+ *   return above zero, and pct = 100·wins/total (null when total is 0);
+ * - cluster fields count open-market trades in the same direction at the same
+ *   issuer over the 30 days up to the trade; z-scores and medians use the
+ *   insider's earlier trade values within the window;
+ * - feed membership follows documented rules (see {@link feedIdsOf}).
+ *
+ * Some insiders have skill (they buy ahead of rises and sell ahead of falls),
+ * most have none, so a backtest can find signal.
+ *
+ * @module
+ */
+import type { TransactionRow } from "../../insider/fields.ts";
+import { TRANSACTION_FIELD_NAMES } from "../../insider/fields.ts";
+import { easternDayOf, easternToUtcMs, isoOf, weekday } from "../calendar.ts";
+import { Rng } from "../random.ts";
+import type { World } from "../world.ts";
+
+/** A reporting owner of the demo world. */
+export interface Insider {
+  /** 10-digit CIK. */
+  cik: string;
+  /** Name as filed ("LAST FIRST M"). */
+  name: string;
+  /** Issuer index. */
+  company: number;
+  /** Officer title or role text. */
+  title: string;
+  /** Role flags. */
+  roles: {
+    ceo: boolean;
+    cfo: boolean;
+    cto: boolean;
+    coo: boolean;
+    officer: boolean;
+    director: boolean;
+    owner: boolean;
+    other: boolean;
+  };
+  /** Probability of trading in the right direction (0.5 = none). */
+  skill: number;
+}
+
+/** A transaction plus the indexes the emulator filters on. */
+export interface Trade {
+  /** The row as the service sends it. */
+  row: TransactionRow;
+  /** Transaction day number. */
+  day: number;
+  /** Filing instant, epoch ms. */
+  filedMs: number;
+  /** Filing day in US Eastern Time. */
+  etDay: number;
+  /** Issuer index. */
+  company: number;
+  /** Insider index. */
+  insider: number;
+  /** +1 open-market buy, −1 open-market sale, 0 otherwise. */
+  dir: number;
+  /** Part of a 90-day cluster (two or more insiders, same direction, same issuer). */
+  cluster90: boolean;
+}
+
+/** The insider dataset. */
+export interface InsiderData {
+  /** Reporting owners. */
+  insiders: Insider[];
+  /** Trades sorted by filing time, newest first. */
+  trades: Trade[];
+  /** Lookup by `accession_number/transaction_id`. */
+  byKey: Map<string, Trade>;
+}
+
+const FIRST = [
+  "James", "Mary", "Robert", "Patricia", "John", "Jennifer", "Michael", "Linda", "David",
+  "Elizabeth", "William", "Barbara", "Richard", "Susan", "Joseph", "Jessica", "Thomas", "Sarah",
+  "Charles", "Karen", "Daniel", "Lisa", "Matthew", "Nancy", "Anthony", "Sandra", "Mark", "Ashley",
+  "Steven", "Emily", "Paul", "Donna", "Andrew", "Michelle", "Joshua", "Carol", "Kevin", "Amanda",
+  "Brian", "Melissa", "George", "Deborah", "Timothy", "Laura", "Ronald", "Rebecca", "Jason",
+  "Sharon", "Edward", "Cynthia", "Ryan", "Kathleen", "Jacob", "Amy", "Gary", "Angela", "Nicholas",
+  "Helen", "Eric", "Anna",
+];
+const LAST = [
+  "Smith", "Johnson", "Williams", "Brown", "Jones", "Garcia", "Miller", "Davis", "Rodriguez",
+  "Martinez", "Hernandez", "Lopez", "Gonzalez", "Wilson", "Anderson", "Thomas", "Taylor", "Moore",
+  "Jackson", "Martin", "Lee", "Perez", "Thompson", "White", "Harris", "Sanchez", "Clark", "Ramirez",
+  "Lewis", "Robinson", "Walker", "Young", "Allen", "King", "Wright", "Scott", "Torres", "Nguyen",
+  "Hill", "Flores", "Green", "Adams", "Nelson", "Baker", "Hall", "Rivera", "Campbell", "Mitchell",
+  "Carter", "Roberts", "Chen", "Patel", "Kim", "Okafor", "Novak", "Schmidt", "Rossi", "Silva",
+  "Kowalski", "Larsen",
+];
+const WINDOW_DAYS = { "1w": 7, "1m": 30, "3m": 91, "6m": 182, "1y": 365, "2y": 730 } as const;
+const WR_WINDOWS = ["1w", "1m", "3m", "6m", "1y", "2y"] as const;
+const IR_WINDOWS = ["1m", "3m", "6m", "1y", "2y"] as const;
+const FWD_WINDOWS = ["1w", "1m", "3m", "6m", "1y"] as const;
+const PRIOR = { "1d": 1, "1w": 7, "1m": 30, "3m": 91, "6m": 182 } as const;
+const VALUE_WINDOWS = { "3m": 91, "6m": 182, "1y": 365 } as const;
+const FILER_AGENTS = ["0001209191", "0000899243", "0001127602", "0001225208", "0001437749"];
+
+const TEMPLATE = Object.fromEntries(
+  TRANSACTION_FIELD_NAMES.map((n) => [n, null]),
+) as unknown as TransactionRow;
+
+/** Generates the insider dataset for a world. */
+export function makeInsiderData(world: World): InsiderData {
+  const rng = new Rng(world.seed * 104_729 + 17);
+  const insiders = makeInsiders(world, rng);
+  const trades: Trade[] = [];
+  const seq = new Map<string, number>();
+  const accession = (filedDay: number) => {
+    const agent = rng.pick(FILER_AGENTS);
+    const yy = isoOf(filedDay).slice(2, 4);
+    const k = `${agent}-${yy}`;
+    const n = (seq.get(k) ?? 0) + 1;
+    seq.set(k, n);
+    return `${k}-${String(n).padStart(6, "0")}`;
+  };
+
+  insiders.forEach((ins, ii) => {
+    const c = ins.company;
+    const company = world.companies[c];
+    const nEvents = rng.int(2, 17);
+    const days: number[] = [];
+    for (let k = 0; k < nEvents; k++) {
+      let d = rng.int(world.firstDay, world.asOf - 1);
+      if (weekday(d) === 0) d -= 2;
+      if (weekday(d) === 6) d -= 1;
+      days.push(d);
+    }
+    days.sort((a, b) => a - b);
+    let holdings = rng.chance(0.3) ? 0 : Math.round(Math.exp(9 + 2 * rng.next()));
+    for (const day of days) {
+      const code = pickCode(ins, world, c, day, rng, holdings);
+      const nTx = rng.chance(0.75) ? 1 : rng.chance(0.7) ? 2 : 3;
+      const delay = rng.chance(0.8) ? rng.int(0, 2) : rng.chance(0.75) ? rng.int(3, 5) : rng.int(6, 40);
+      let filedDay = day + delay;
+      if ((weekday(filedDay) === 0 || weekday(filedDay) === 6) && rng.chance(0.6)) {
+        filedDay += weekday(filedDay) === 6 ? 2 : 1;
+      }
+      if (filedDay > world.asOf) filedDay = world.asOf;
+      const minutes = rng.chance(0.8) ? rng.int(16 * 60, 21 * 60 + 59) : rng.int(6 * 60, 15 * 60 + 59);
+      const filedMs = easternToUtcMs(filedDay, minutes);
+      const acc = accession(filedDay);
+      const tenb51 = code === "S" ? rng.chance(0.35) : code === "P" ? rng.chance(0.02) : false;
+      const direct = rng.chance(0.85);
+      for (let t = 1; t <= nTx; t++) {
+        const px = world.price(c, day);
+        const irregularPrice = rng.chance(0.005);
+        let pps = code === "A" || code === "G"
+          ? 0
+          : code === "M"
+          ? Math.round(px * (0.3 + 0.5 * rng.next()) * 100) / 100
+          : Math.round(px * (1 + 0.01 * rng.normal()) * 100) / 100;
+        if (irregularPrice && pps > 0) pps = Math.round(pps * 1.4 * 100) / 100;
+        const acquire = code === "P" || code === "A" || code === "M";
+        let shares = Math.max(10, Math.round(Math.exp(7.5 + 1.4 * rng.normal())));
+        if (!acquire) shares = Math.min(shares, holdings);
+        if (!acquire && shares === 0) continue;
+        const before = holdings;
+        holdings = acquire ? holdings + shares : holdings - shares;
+        const row: TransactionRow = { ...TEMPLATE, feed_ids: [] };
+        const value = Math.round(shares * pps * 100) / 100;
+        const mcap = px * company.sharesOutstanding / 1e6;
+        const irregularDate = delay > 30;
+        Object.assign(row, {
+          accession_number: acc,
+          transaction_id: t,
+          filed_at: new Date(filedMs).toISOString(),
+          code,
+          period_of_report: isoOf(day),
+          issuer_cik: company.cik,
+          issuer_name: company.name,
+          filing_ticker_symbol: company.ticker,
+          reporting_owner_cik: ins.cik,
+          reporting_owner_name: ins.name,
+          officer_title: ins.title,
+          security_title: code === "M" ? "Stock Option (Right to Buy)" : "Common Stock",
+          underlying_security_title: code === "M" ? "Common Stock" : null,
+          transaction_date: isoOf(day),
+          nature_of_ownership: direct ? null : rng.pick(["By Trust", "By Spouse", "By LLC"]),
+          expiration_date: code === "M" ? isoOf(day + rng.int(365, 3650)) : null,
+          exercise_date: code === "M" ? isoOf(day) : null,
+          acquired_disposed_code: acquire ? "A" : "D",
+          created_at: new Date(filedMs + rng.int(60, 900) * 1000).toISOString(),
+          ticker_symbol: company.ticker,
+          company_name: company.name,
+          is_aggregated: false,
+          is_synthetic: false,
+          is_director: ins.roles.director,
+          is_officer: ins.roles.officer,
+          is_other: ins.roles.other,
+          is_ceo: ins.roles.ceo,
+          is_cfo: ins.roles.cfo,
+          is_cto: ins.roles.cto,
+          is_coo: ins.roles.coo,
+          is_10_percent_owner: ins.roles.owner,
+          is_direct_ownership: direct,
+          equity_swap_involved: rng.chance(0.003),
+          is_derivative: code === "M",
+          is_espp: code === "A" && rng.chance(0.3),
+          is_purchase_agreement: code === "P" && rng.chance(0.02),
+          is_public_offering: code === "S" && rng.chance(0.01),
+          is_private_placement: code === "P" && rng.chance(0.02),
+          is_dividend_reinvestment: code === "A" && rng.chance(0.05),
+          is_10b51: tenb51,
+          is_for_taxes: code === "F",
+          has_irregular_transaction_date: irregularDate,
+          has_mismatched_codes: false,
+          has_irregular_share_price: irregularPrice && pps > 0,
+          is_weekend_filing: weekday(easternDayOf(filedMs)) % 6 === 0,
+          conversion_or_exercise_price: code === "M" ? pps : null,
+          shares_owned_following_transaction: holdings,
+          underlying_security_shares: code === "M" ? shares : null,
+          percent_change: before > 0 ? (acquire ? shares : -shares) / before : null,
+          transaction_value: value,
+          number_of_shares: shares,
+          price_per_share: pps,
+          trading_item_id: company.tradingItemId,
+          simple_industry_id: company.industry.id,
+          filing_delay_days: filedDay - day,
+          market_cap_at_filing: round(mcap, 2),
+          price_at_transaction: round(px, 4),
+          price_1d_ago: round(world.price(c, day - 1), 4),
+          transaction_value_market_cap_pct: mcap > 0 ? round(value / (mcap * 1e6) * 100, 6) : null,
+          notes: rng.chance(0.02) ? "Footnote: shares held in a family trust." : null,
+        });
+        row.updated_at = rng.chance(0.1)
+          ? new Date(filedMs + rng.int(1, 30) * 86_400_000).toISOString()
+          : row.created_at;
+        row.is_anomalous_transaction = row.has_irregular_share_price === true || irregularDate ||
+          rng.chance(0.004);
+        fillReturns(row, world, c, day);
+        trades.push({
+          row,
+          day,
+          filedMs,
+          etDay: easternDayOf(filedMs),
+          company: c,
+          insider: ii,
+          dir: code === "P" ? 1 : code === "S" ? -1 : 0,
+          cluster90: false,
+        });
+      }
+    }
+  });
+
+  pointInTime(trades, world);
+  clusters(trades);
+  for (const t of trades) t.row.feed_ids = feedIdsOf(t.row);
+  trades.sort((a, b) => b.filedMs - a.filedMs || cmp(a.row.accession_number, b.row.accession_number) ||
+    (a.row.transaction_id ?? 0) - (b.row.transaction_id ?? 0));
+  const byKey = new Map(trades.map((t) => [`${t.row.accession_number}/${t.row.transaction_id}`, t]));
+  return { insiders, trades, byKey };
+}
+
+function cmp(a: string | null, b: string | null): number {
+  return (a ?? "") < (b ?? "") ? -1 : (a ?? "") > (b ?? "") ? 1 : 0;
+}
+
+function round(x: number, digits: number): number {
+  const f = 10 ** digits;
+  return Math.round(x * f) / f;
+}
+
+function makeInsiders(world: World, rng: Rng): Insider[] {
+  const n = Math.round(2000 * world.scale);
+  const nc = world.companies.length;
+  const names = new Set<string>();
+  const out: Insider[] = [];
+  for (let i = 0; i < n; i++) {
+    const company = i % nc;
+    const slot = Math.floor(i / nc);
+    const roles = {
+      ceo: slot === 0,
+      cfo: slot === 1,
+      coo: slot === 2 && rng.chance(0.5),
+      cto: slot === 3 && rng.chance(0.5),
+      officer: slot <= 3 || (slot === 4 && rng.chance(0.5)),
+      director: slot === 0 ? rng.chance(0.6) : slot >= 4 && rng.chance(0.7),
+      owner: slot >= 4 && rng.chance(0.15),
+      other: false,
+    };
+    if (!roles.officer && !roles.director && !roles.owner) roles.other = true;
+    const title = roles.ceo
+      ? "Chief Executive Officer"
+      : roles.cfo
+      ? "Chief Financial Officer"
+      : roles.coo
+      ? "Chief Operating Officer"
+      : roles.cto
+      ? "Chief Technology Officer"
+      : roles.officer
+      ? rng.pick(["EVP, Operations", "SVP, Sales", "General Counsel", "Chief Accounting Officer"])
+      : roles.owner
+      ? "10% Owner"
+      : roles.director
+      ? "Director"
+      : "Other";
+    let name: string;
+    do {
+      name = `${rng.pick(LAST).toUpperCase()} ${rng.pick(FIRST).toUpperCase()} ${
+        String.fromCharCode(65 + rng.int(0, 25))
+      }`;
+    } while (names.has(name));
+    names.add(name);
+    const skilled = rng.chance(roles.ceo ? 0.35 : 0.2);
+    out.push({
+      cik: String(1_500_000 + i * 97).padStart(10, "0"),
+      name,
+      company,
+      title,
+      roles,
+      skill: skilled ? 0.62 + 0.25 * rng.next() : 0.5,
+    });
+  }
+  return out;
+}
+
+function pickCode(
+  ins: Insider,
+  world: World,
+  c: number,
+  day: number,
+  rng: Rng,
+  holdings: number,
+): string {
+  const u = rng.next();
+  if (u < 0.72) {
+    const ahead = world.ret(c, day, Math.min(world.asOf, day + 91));
+    const right = rng.chance(ins.skill);
+    const buy = ins.skill > 0.5 ? (ahead > 0) === right : rng.chance(0.45);
+    return buy || holdings < 100 ? "P" : "S";
+  }
+  if (u < 0.82) return "A";
+  if (u < 0.9) return "M";
+  if (holdings < 100) return "A";
+  return u < 0.96 ? "F" : "G";
+}
+
+function fillReturns(row: TransactionRow, world: World, c: number, day: number): void {
+  const r = row as unknown as Record<string, number | null>;
+  for (const w of FWD_WINDOWS) {
+    const end = day + WINDOW_DAYS[w];
+    if (end <= world.asOf) {
+      const ret = world.ret(c, day, end);
+      r[`returns_${w}`] = round(ret, 4);
+      r[`excess_returns_${w}`] = round(ret - world.marketRet(day, end), 4);
+    }
+  }
+  r.returns_latest = round(world.ret(c, day, world.asOf), 4);
+  for (const [w, n] of Object.entries(PRIOR)) {
+    r[`returns_${w}_ago`] = round(world.ret(c, day - n, day), 4);
+  }
+  const p = world.price(c, day);
+  const p5 = world.price(c, day - 5);
+  for (const n of [20, 50, 100, 200]) {
+    r[`has_${n}d_sma_crossover`] =
+      Math.sign(p - world.sma(c, day, n)) !== Math.sign(p5 - world.sma(c, day - 5, n)) as unknown as
+        number;
+  }
+  const ago1m = r.returns_1m_ago ?? 0;
+  (row as unknown as Record<string, boolean>).is_buying_dip = row.code === "P" && ago1m < -10;
+  (row as unknown as Record<string, boolean>).is_selling_rip = row.code === "S" && ago1m > 10;
+}
+
+interface Past {
+  day: number;
+  dir: number;
+  company: number;
+  value: number;
+}
+
+function pointInTime(trades: Trade[], world: World): void {
+  const byInsider = new Map<number, Trade[]>();
+  for (const t of trades) {
+    const list = byInsider.get(t.insider);
+    if (list) list.push(t);
+    else byInsider.set(t.insider, [t]);
+  }
+  for (const list of byInsider.values()) {
+    list.sort((a, b) => a.day - b.day || a.filedMs - b.filedMs);
+    const past: Past[] = [];
+    const dirs: number[] = [];
+    for (const t of list) {
+      const r = t.row as unknown as Record<string, number | string | boolean | null>;
+      for (const w of WR_WINDOWS) {
+        const acc = { "": [0, 0], "bullish_": [0, 0], "bearish_": [0, 0] } as Record<string, number[]>;
+        for (const p of past) {
+          if (p.dir === 0 || p.day + WINDOW_DAYS[w] > t.day) continue;
+          const win = p.dir * world.ret(p.company, p.day, p.day + WINDOW_DAYS[w]) > 0 ? 1 : 0;
+          for (const s of ["", p.dir > 0 ? "bullish_" : "bearish_"]) {
+            acc[s][0] += win;
+            acc[s][1] += 1;
+          }
+        }
+        for (const s of ["", "bullish_", "bearish_"]) {
+          const [wins, total] = acc[s];
+          r[`win_rate_${s}${w}_wins`] = wins;
+          r[`win_rate_${s}${w}_total`] = total;
+          r[`win_rate_${s}${w}_pct`] = total > 0 ? (100 * wins) / total : null;
+        }
+      }
+      for (const w of IR_WINDOWS) {
+        const sums = { "": [0, 0, 0], "_bullish": [0, 0, 0], "_bearish": [0, 0, 0] } as Record<
+          string,
+          number[]
+        >;
+        for (const p of past) {
+          const end = p.day + WINDOW_DAYS[w];
+          if (p.dir === 0 || end > t.day) continue;
+          const ret = p.dir * world.ret(p.company, p.day, end);
+          const ex = ret - p.dir * world.marketRet(p.day, end);
+          for (const s of ["", p.dir > 0 ? "_bullish" : "_bearish"]) {
+            sums[s][0] += ret;
+            sums[s][1] += ex;
+            sums[s][2] += 1;
+          }
+        }
+        for (const s of ["", "_bullish", "_bearish"]) {
+          const [ret, ex, n] = sums[s];
+          r[`insider_returns_${w}${s}`] = n > 0 ? round(ret / n, 4) : null;
+          if (w === "3m" || (w === "1y" && s === "")) {
+            r[`insider_excess_returns_${w}${s}`] = n > 0 ? round(ex / n, 4) : null;
+          }
+        }
+      }
+      for (const [w, n] of Object.entries(VALUE_WINDOWS)) {
+        const vals = past.filter((p) => p.value > 0 && p.day >= t.day - n).map((p) => p.value);
+        if (vals.length > 0) {
+          vals.sort((a, b) => a - b);
+          const mid = vals.length >> 1;
+          r[`transaction_value_median_${w}`] = vals.length % 2
+            ? vals[mid]
+            : round((vals[mid - 1] + vals[mid]) / 2, 2);
+        }
+        if (vals.length >= 3) {
+          const mean = vals.reduce((a, b) => a + b, 0) / vals.length;
+          const sd = Math.sqrt(vals.reduce((a, b) => a + (b - mean) ** 2, 0) / (vals.length - 1));
+          const v = t.row.transaction_value ?? 0;
+          if (sd > 0 && v > 0) r[`transaction_value_zscore_${w}`] = round((v - mean) / sd, 4);
+        }
+      }
+      if (t.dir !== 0) {
+        let i = dirs.length - 1;
+        let streak = 1;
+        while (i >= 0 && dirs[i] === t.dir) {
+          streak++;
+          i--;
+        }
+        const prevDir = i >= 0 ? dirs[i] : 0;
+        let prev = 0;
+        while (i >= 0 && dirs[i] === prevDir) {
+          prev++;
+          i--;
+        }
+        r.streak_length = streak;
+        r.previous_streak_length = prevDir ? prev : null;
+        r.previous_streak_direction = prevDir > 0 ? "buy" : prevDir < 0 ? "sell" : null;
+        r.is_reversal = streak === 1 && prev >= 2;
+        dirs.push(t.dir);
+      } else {
+        r.is_reversal = false;
+      }
+      const v = t.row.transaction_value ?? 0;
+      r.is_high_signal = !t.row.is_10b51 &&
+        ((t.dir > 0 && (t.row.is_officer || t.row.is_director) === true && v >= 50_000) ||
+          (t.dir < 0 && (t.row.is_ceo || t.row.is_cfo) === true && v >= 1_000_000));
+      past.push({ day: t.day, dir: t.dir, company: t.company, value: v });
+    }
+  }
+}
+
+function clusters(trades: Trade[]): void {
+  const byIssuer = new Map<number, Trade[]>();
+  for (const t of trades) {
+    if (t.dir === 0) {
+      t.row.is_cluster_trade_30d = false;
+      continue;
+    }
+    const list = byIssuer.get(t.company);
+    if (list) list.push(t);
+    else byIssuer.set(t.company, [t]);
+  }
+  for (const list of byIssuer.values()) {
+    list.sort((a, b) => a.day - b.day);
+    for (const t of list) {
+      const same = list.filter((o) => o.dir === t.dir && o.day <= t.day && o.day >= t.day - 90);
+      const in30 = same.filter((o) => o.day >= t.day - 30);
+      t.row.cluster_num_trades_30d = in30.length;
+      t.row.cluster_insider_count_30d = new Set(in30.map((o) => o.insider)).size;
+      t.row.is_cluster_trade_30d = t.row.cluster_insider_count_30d >= 2;
+      t.cluster90 = new Set(same.map((o) => o.insider)).size >= 2;
+    }
+  }
+}
+
+/**
+ * The curated feeds a trade belongs to. Only open-market trades (code P for
+ * the buy id, S for the sell id) that are not anomalous enter a feed:
+ * Top Trades — high-signal and at least $250k; CEO Trades — by a CEO;
+ * Unusual 10B5-1 — under a 10b5-1 plan with a 1-year value z-score of at
+ * least 1 or a value of at least $1m; Abnormally Large — 1-year z-score of at
+ * least 2; Reversals — `is_reversal`; Weekend Filings — `is_weekend_filing`;
+ * Momentum — a 50-day SMA crossover; Top Insiders — 1-year win rate of at
+ * least 60 % over at least 4 trades; Large trades — at least $1m.
+ */
+export function feedIdsOf(r: TransactionRow): number[] {
+  if (r.is_anomalous_transaction || (r.code !== "P" && r.code !== "S")) return [];
+  const buy = r.code === "P";
+  const v = r.transaction_value ?? 0;
+  const z = r.transaction_value_zscore_1y ?? 0;
+  const rules: [boolean, number, number][] = [
+    [r.is_10b51 === true && (z >= 1 || v >= 1_000_000), 1, 2],
+    [z >= 2, 3, 4],
+    [r.is_reversal === true, 5, 6],
+    [r.is_weekend_filing === true, 7, 8],
+    [r.has_50d_sma_crossover === true, 9, 10],
+    [(r.win_rate_1y_pct ?? 0) >= 60 && (r.win_rate_1y_total ?? 0) >= 4, 11, 12],
+    [v >= 1_000_000, 13, 14],
+    [r.is_high_signal === true && v >= 250_000, 15, 16],
+    [r.is_ceo === true, 17, 18],
+  ];
+  return rules.filter(([ok]) => ok).map(([, b, s]) => buy ? b : s);
+}

@@ -1,0 +1,311 @@
+/**
+ * The emulator's shared world: companies (the same issuers appear in both
+ * services), a daily price path per ticker and a market index. Everything is
+ * deterministic for a seed. The world is frozen at `asOf` (default
+ * 2026-11-20): "today" for filing-date presets and the end of every return
+ * window.
+ *
+ * @module
+ */
+import { Rng } from "./random.ts";
+import { dayOf } from "./calendar.ts";
+
+/** Default as-of date of the demo world. */
+export const DEFAULT_AS_OF = "2026-11-20";
+/** Years of trading history generated before `asOf`. */
+export const HISTORY_YEARS = 5;
+/** Days of price history before the first trade (for prior returns and SMAs). */
+const LEAD_DAYS = 400;
+
+/** An industry: numeric id (insider service) and slug (catalog service). */
+export interface Industry {
+  /** Numeric industry id (`simple_industry_id`). */
+  id: number;
+  /** Catalog slug, e.g. `industry_software`. */
+  slug: string;
+  /** Display label. */
+  label: string;
+}
+
+/** Sector table: insider slug → label and industries. */
+export const SECTOR_TABLE: Record<string, { label: string; industries: Industry[] }> = {
+  technology: {
+    label: "Technology, Media & Telecom",
+    industries: [
+      { id: 101, slug: "industry_software", label: "Software" },
+      { id: 102, slug: "industry_semiconductors", label: "Semiconductors" },
+      { id: 103, slug: "industry_media_telecom", label: "Media & Telecom" },
+    ],
+  },
+  biotech: {
+    label: "Biotechnology",
+    industries: [
+      { id: 201, slug: "industry_biotechnology", label: "Biotechnology" },
+      { id: 202, slug: "industry_drug_discovery", label: "Drug Discovery" },
+    ],
+  },
+  healthcare: {
+    label: "Health Care",
+    industries: [
+      { id: 301, slug: "industry_medical_devices", label: "Medical Devices" },
+      { id: 302, slug: "industry_health_services", label: "Health Services" },
+    ],
+  },
+  financials: {
+    label: "Financials",
+    industries: [
+      { id: 401, slug: "industry_banks", label: "Banks" },
+      { id: 402, slug: "industry_insurance", label: "Insurance" },
+      { id: 403, slug: "industry_asset_management", label: "Asset Management" },
+    ],
+  },
+  consumer: {
+    label: "Consumer",
+    industries: [
+      { id: 501, slug: "industry_retail", label: "Retail" },
+      { id: 502, slug: "industry_restaurants", label: "Restaurants" },
+      { id: 503, slug: "industry_consumer_brands", label: "Consumer Brands" },
+    ],
+  },
+  energy: {
+    label: "Energy & Utilities",
+    industries: [
+      { id: 601, slug: "industry_oil_gas", label: "Oil & Gas" },
+      { id: 602, slug: "industry_utilities", label: "Utilities" },
+      { id: 603, slug: "industry_renewables", label: "Renewables" },
+    ],
+  },
+  industrials: {
+    label: "Industrials",
+    industries: [
+      { id: 701, slug: "industry_aerospace", label: "Aerospace & Defense" },
+      { id: 702, slug: "industry_machinery", label: "Machinery" },
+      { id: 703, slug: "industry_transportation", label: "Transportation" },
+    ],
+  },
+  materials: {
+    label: "Materials",
+    industries: [
+      { id: 801, slug: "industry_chemicals", label: "Chemicals" },
+      { id: 802, slug: "industry_metals_mining", label: "Metals & Mining" },
+    ],
+  },
+  realestate: {
+    label: "Real Estate",
+    industries: [
+      { id: 901, slug: "industry_reits", label: "REITs" },
+      { id: 902, slug: "industry_real_estate_services", label: "Real Estate Services" },
+    ],
+  },
+};
+
+/** Countries used by the catalog's `country_region` tags. */
+export const COUNTRIES = [
+  { slug: "country_us", label: "United States", weight: 0.8 },
+  { slug: "country_canada", label: "Canada", weight: 0.07 },
+  { slug: "country_uk", label: "United Kingdom", weight: 0.05 },
+  { slug: "country_germany", label: "Germany", weight: 0.04 },
+  { slug: "country_japan", label: "Japan", weight: 0.04 },
+] as const;
+
+/** A company (issuer) of the demo world. */
+export interface Company {
+  /** Index in `World.companies`. */
+  idx: number;
+  /** Catalog company id. */
+  companyId: number;
+  /** 10-digit zero-padded issuer CIK. */
+  cik: string;
+  /** Ticker symbol. */
+  ticker: string;
+  /** Legal name. */
+  name: string;
+  /** Alternate names (short name, former name). */
+  alternateNames: string[];
+  /** Insider-service sector slug. */
+  sector: string;
+  /** Industry. */
+  industry: Industry;
+  /** Catalog country slug. */
+  country: string;
+  /** Shares outstanding. */
+  sharesOutstanding: number;
+  /** Trading item id. */
+  tradingItemId: number;
+}
+
+/** The demo world. */
+export interface World {
+  /** Seed it was generated from. */
+  seed: number;
+  /** Scale factor of the counts. */
+  scale: number;
+  /** Day number of the as-of date ("today"). */
+  asOf: number;
+  /** Day number of the first price. */
+  start: number;
+  /** Day number of the first trade or pitch. */
+  firstDay: number;
+  /** Companies. */
+  companies: Company[];
+  /** Close price of company `c` on `day` (clamped to the path). */
+  price(c: number, day: number): number;
+  /** Market index level on `day`. */
+  market(day: number): number;
+  /** Percent return of company `c` from day `d0` to `d1`. */
+  ret(c: number, d0: number, d1: number): number;
+  /** Percent return of the market from `d0` to `d1`. */
+  marketRet(d0: number, d1: number): number;
+  /** Simple moving average of `n` closes ending on `day`. */
+  sma(c: number, day: number, n: number): number;
+}
+
+const NAME_HEADS = [
+  "Acme", "Apex", "Aurora", "Beacon", "Blue Ridge", "Boreal", "Cascade", "Cedar", "Cobalt",
+  "Crescent", "Delta", "Ember", "Evergreen", "Falcon", "Frontier", "Granite", "Harbor", "Helix",
+  "Horizon", "Ion", "Juniper", "Keystone", "Lumen", "Meridian", "Nimbus", "Northwind", "Onyx",
+  "Orchid", "Pinnacle", "Quantum", "Redwood", "Sable", "Sequoia", "Sierra", "Summit", "Tidal",
+  "Titan", "Umbra", "Vanguard", "Vertex", "Willow", "Zenith", "Atlas", "Bright", "Copper",
+  "Driftwood", "Eastgate", "Fairview", "Golden", "Highland", "Ironclad", "Lakeshore", "Maple",
+  "Oakmont", "Prairie", "Riverbend", "Silverline", "Stonebridge", "Trident", "Westfield",
+];
+const NAME_TAILS: Record<string, string[]> = {
+  technology: ["Software", "Systems", "Semiconductor", "Networks", "Digital", "Media"],
+  biotech: ["Therapeutics", "Biosciences", "Genomics", "Pharma", "Bio"],
+  healthcare: ["Medical", "Health", "Diagnostics", "Care"],
+  financials: ["Bancorp", "Financial", "Capital", "Insurance", "Trust"],
+  consumer: ["Brands", "Retail", "Foods", "Apparel", "Restaurants"],
+  energy: ["Energy", "Petroleum", "Power", "Utilities", "Solar"],
+  industrials: ["Industries", "Aerospace", "Logistics", "Machinery", "Rail"],
+  materials: ["Materials", "Chemicals", "Mining", "Metals"],
+  realestate: ["Realty", "Properties", "REIT", "Land"],
+};
+const SUFFIXES = ["Inc.", "Corp.", "Holdings, Inc.", "Group, Inc.", "Co.", "Ltd."];
+
+/** Options of {@link makeWorld}. */
+export interface WorldOptions {
+  /** Seed (default 1). */
+  seed?: number;
+  /** Count multiplier (default 1). */
+  scale?: number;
+  /** As-of date `YYYY-MM-DD` (default {@link DEFAULT_AS_OF}). */
+  asOf?: string;
+}
+
+/** Builds the world: about 400 × scale companies with five-plus years of prices. */
+export function makeWorld(opts: WorldOptions = {}): World {
+  const seed = opts.seed ?? 1;
+  const scale = opts.scale ?? 1;
+  const rng = new Rng(seed * 7919 + 1);
+  const asOf = dayOf(opts.asOf ?? DEFAULT_AS_OF);
+  const firstDay = asOf - Math.round(HISTORY_YEARS * 365.25);
+  const start = firstDay - LEAD_DAYS;
+  const n = asOf - start + 1;
+  const nCompanies = Math.round(400 * scale);
+
+  const market = new Float64Array(n);
+  market[0] = 3000;
+  for (let i = 1; i < n; i++) {
+    market[i] = market[i - 1] * Math.exp(0.07 / 365 + 0.16 / Math.sqrt(365) * rng.normal());
+  }
+  const sectors = Object.keys(SECTOR_TABLE);
+  const used = new Set<string>();
+  const companies: Company[] = [];
+  const paths: Float32Array[] = [];
+  for (let c = 0; c < nCompanies; c++) {
+    const sector = sectors[c % sectors.length];
+    const table = SECTOR_TABLE[sector];
+    const head = rng.pick(NAME_HEADS);
+    const tail = rng.pick(NAME_TAILS[sector]);
+    let base = `${head} ${tail}`;
+    if (used.has(base)) base = `${head} ${tail} ${romanSuffix(c)}`;
+    used.add(base);
+    const name = `${base} ${rng.pick(SUFFIXES)}`;
+    const ticker = makeTicker(base, used, rng);
+    let w = rng.next();
+    const country = COUNTRIES.find((k) => (w -= k.weight) < 0)?.slug ?? "country_us";
+    companies.push({
+      idx: c,
+      companyId: 10_000 + c * 37,
+      cik: String(1_000_000 + c * 1_013).padStart(10, "0"),
+      ticker,
+      name,
+      alternateNames: [base, head],
+      sector,
+      industry: rng.pick(table.industries),
+      country,
+      sharesOutstanding: Math.round(Math.exp(16 + 2.2 * rng.next() + 0.8 * rng.normal())),
+      tradingItemId: 20_000_000 + c * 11,
+    });
+    const beta = 0.6 + 0.9 * rng.next();
+    const vol = (0.18 + 0.45 * rng.next()) / Math.sqrt(365);
+    const drift = (0.1 * rng.normal()) / 365;
+    const p = new Float32Array(n);
+    let level = 10 + 190 * rng.next();
+    p[0] = level;
+    for (let i = 1; i < n; i++) {
+      const m = Math.log(market[i] / market[i - 1]);
+      const jump = rng.chance(0.002) ? 0.15 * rng.normal() : 0;
+      level *= Math.exp(drift + beta * m + vol * rng.normal() + jump);
+      p[i] = Math.max(level, 0.5);
+    }
+    paths.push(p);
+  }
+
+  const at = (day: number) => Math.min(n - 1, Math.max(0, day - start));
+  const sums = new Map<number, Float64Array>();
+  const prefix = (c: number) => {
+    let s = sums.get(c);
+    if (!s) {
+      const p = paths[c];
+      s = new Float64Array(n + 1);
+      for (let i = 0; i < n; i++) s[i + 1] = s[i] + p[i];
+      if (sums.size > 64) sums.clear();
+      sums.set(c, s);
+    }
+    return s;
+  };
+  return {
+    seed,
+    scale,
+    asOf,
+    start,
+    firstDay,
+    companies,
+    price: (c, day) => paths[c][at(day)],
+    market: (day) => market[at(day)],
+    ret: (c, d0, d1) => (paths[c][at(d1)] / paths[c][at(d0)] - 1) * 100,
+    marketRet: (d0, d1) => (market[at(d1)] / market[at(d0)] - 1) * 100,
+    sma: (c, day, len) => {
+      const s = prefix(c);
+      const hi = at(day) + 1;
+      const lo = Math.max(0, hi - len);
+      return (s[hi] - s[lo]) / (hi - lo);
+    },
+  };
+}
+
+function romanSuffix(i: number): string {
+  return ["II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X"][i % 9];
+}
+
+function makeTicker(base: string, used: Set<string>, rng: Rng): string {
+  const letters = base.toUpperCase().replace(/[^A-Z]/g, "");
+  for (let len = 3; len <= 5; len++) {
+    const words = base.toUpperCase().split(/\s+/);
+    const initials = words.map((w) => w[0]).join("");
+    const candidate = (initials + letters.slice(1)).slice(0, len);
+    if (!used.has("$" + candidate)) {
+      used.add("$" + candidate);
+      return candidate;
+    }
+  }
+  for (;;) {
+    const t = letters.slice(0, 2) + String.fromCharCode(65 + rng.int(0, 25)) +
+      String.fromCharCode(65 + rng.int(0, 25));
+    if (!used.has("$" + t)) {
+      used.add("$" + t);
+      return t;
+    }
+  }
+}
