@@ -12,8 +12,8 @@ import {
   AUTHOR_RETURNS,
   type AuthorBadge,
   type AuthorReturn,
-  DISPOSITIONS,
   type Disposition,
+  DISPOSITIONS,
   DOCUMENT_FORMATS,
   type DocumentFormat,
   PITCH_RETURNS,
@@ -23,8 +23,8 @@ import {
   POSITION_DECISIONS,
   type PositionDecision,
   REDIRECT_VALUES,
-  SENTIMENTS,
   type Sentiment,
+  SENTIMENTS,
   TAG_TYPE_KEYS,
   type TagTypeKey,
   WIN_RATE_FLOORS,
@@ -77,8 +77,7 @@ export interface PitchListParams {
   filterSetIds?: string[];
 }
 
-const RETURN_SHAPE =
-  "{period}_{kind}_gte_{floor} with period 6m|1y|2y, kind abs|excess, floor ";
+const RETURN_SHAPE = "{period}_{kind}_gte_{floor} with period 6m|1y|2y, kind abs|excess, floor ";
 
 /** zod schema of the pitch list query (strings as they arrive in a URL). */
 export const PitchListQuery = z.object({

@@ -54,7 +54,9 @@ export type AuthorReturn = `${ReturnPeriod}_${ReturnKind}_gte_${AuthorReturnFloo
 /** A `pitchReturn` value such as `2y_abs_gte_x2` (48 values). */
 export type PitchReturn = `${ReturnPeriod}_${ReturnKind}_gte_${PitchReturnFloor}`;
 
-function product<F extends string>(floors: readonly F[]): `${ReturnPeriod}_${ReturnKind}_gte_${F}`[] {
+function product<F extends string>(
+  floors: readonly F[],
+): `${ReturnPeriod}_${ReturnKind}_gte_${F}`[] {
   return RETURN_PERIODS.flatMap((p) =>
     RETURN_KINDS.flatMap((k) => floors.map((f) => `${p}_${k}_gte_${f}` as const))
   );

@@ -20,7 +20,16 @@ import { INSIDER_SECTORS } from "./feeds.ts";
 import { intIn, isoDate, oneOf, show } from "../shared/schema.ts";
 
 /** Insider-return periods. */
-export const INSIDER_RETURN_PERIODS = ["1D", "1W", "1M", "3M", "6M", "1Y", "2Y", "AllTime"] as const;
+export const INSIDER_RETURN_PERIODS = [
+  "1D",
+  "1W",
+  "1M",
+  "3M",
+  "6M",
+  "1Y",
+  "2Y",
+  "AllTime",
+] as const;
 /** An insider-return period. */
 export type InsiderReturnPeriod = typeof INSIDER_RETURN_PERIODS[number];
 /** Insider-return types. */
@@ -225,7 +234,15 @@ const percent = () =>
   z.string().refine((s) => !Number.isNaN(parsePercent(s)), {
     error: (i) => `${show(i.input)} is not a percent; allowed: a number like 10, -5.5 or 25%`,
   });
-const flag = () => z.boolean({ error: (i) => `${show(i.input)} is not allowed; allowed: true, false` });
+const flag = () =>
+  z.boolean({ error: (i) => `${show(i.input)} is not allowed; allowed: true, false` }).optional();
+function flags<const K extends readonly string[]>(
+  keys: K,
+): { [P in K[number]]: ReturnType<typeof flag> } {
+  return Object.fromEntries(keys.map((k) => [k, flag()])) as {
+    [P in K[number]]: ReturnType<typeof flag>;
+  };
+}
 
 const SECTOR_ALLOWED = `${INSIDER_SECTORS.join(", ")}, an industry id, "" or all`;
 
@@ -235,7 +252,9 @@ export const InsiderFilterSchema = z.object({
     error: (i) => `${show(i.input)} is not allowed; allowed: an issuer CIK (digits) or a ticker`,
   }).optional(),
   sector: z.string().refine(
-    (s) => s === "" || s === "all" || /^\d{1,12}$/.test(s) || (INSIDER_SECTORS as readonly string[]).includes(s),
+    (s) =>
+      s === "" || s === "all" || /^\d{1,12}$/.test(s) ||
+      (INSIDER_SECTORS as readonly string[]).includes(s),
     { error: (i) => `${show(i.input)} is not allowed; allowed: ${SECTOR_ALLOWED}` },
   ).optional(),
   marketCapMin: amount().optional(),
@@ -243,8 +262,7 @@ export const InsiderFilterSchema = z.object({
   reportingOwnerCik: z.string().regex(/^\d{0,10}$/, {
     error: (i) => `${show(i.input)} is not allowed; allowed: a CIK of up to 10 digits`,
   }).optional(),
-  position: z.object(Object.fromEntries(POSITION_FLAGS.map((f) => [f, flag().optional()])))
-    .strict().optional(),
+  position: z.object(flags(POSITION_FLAGS)).strict().optional(),
   insiderReturnPeriod: oneOf(INSIDER_RETURN_PERIODS).optional(),
   insiderReturnType: oneOf(INSIDER_RETURN_TYPES).optional(),
   insiderReturnMin: percent().optional(),
@@ -257,7 +275,8 @@ export const InsiderFilterSchema = z.object({
   purchaseMax: amount().optional(),
   percentChangeMin: percent().optional(),
   percentChangeMax: percent().optional(),
-  ...Object.fromEntries([...EXCLUDE_FLAGS, ...ONLY_FLAGS].map((f) => [f, flag().optional()])),
+  ...flags(EXCLUDE_FLAGS),
+  ...flags(ONLY_FLAGS),
   filingDatePreset: oneOf(FILING_DATE_PRESETS).optional(),
   filingDateFrom: isoDate().nullable().optional(),
   filingDateTo: isoDate().nullable().optional(),

@@ -234,8 +234,21 @@ const THESES = [
   "capital returns will surprise",
 ];
 const HANDLES = [
-  "value", "deep", "contrarian", "quant", "moat", "alpha", "compounder", "macro", "special",
-  "dividend", "growth", "short", "micro", "event", "capital",
+  "value",
+  "deep",
+  "contrarian",
+  "quant",
+  "moat",
+  "alpha",
+  "compounder",
+  "macro",
+  "special",
+  "dividend",
+  "growth",
+  "short",
+  "micro",
+  "event",
+  "capital",
 ];
 const HANDLE_TAILS = ["hawk", "digger", "seeker", "hunter", "analyst", "notes", "ideas", "desk"];
 
@@ -338,9 +351,9 @@ export function makeCatalogData(world: World): CatalogData {
       addedDay: Math.min(world.asOf, day + rng.int(0, 2)),
       author: a,
       company: c,
-      title: `${company.name.replace(/,? (Inc\.|Corp\.|Co\.|Ltd\.|Holdings, Inc\.|Group, Inc\.)$/, "")} (${company.ticker}): ${
-        sentiment === "bearish" ? "short — " : ""
-      }${rng.pick(THESES)}`,
+      title: `${
+        company.name.replace(/,? (Inc\.|Corp\.|Co\.|Ltd\.|Holdings, Inc\.|Group, Inc\.)$/, "")
+      } (${company.ticker}): ${sentiment === "bearish" ? "short — " : ""}${rng.pick(THESES)}`,
       summary: `${rng.pick(ADJ)} ${company.industry.label.toLowerCase()} name; ${
         rng.pick(THESES)
       }.`,
@@ -370,9 +383,15 @@ export function makeCatalogData(world: World): CatalogData {
       }
     }
     const y = mine.map((x) => x.returns["1y_abs"]).filter((v) => v !== undefined);
-    author.winRate1y = y.length >= 8 ? round2((100 * y.filter((v) => v > 0).length) / y.length) : null;
+    author.winRate1y = y.length >= 8
+      ? round2((100 * y.filter((v) => v > 0).length) / y.length)
+      : null;
     const r1 = author.returns["1y_excess"] ?? -Infinity;
-    author.badge = r1 >= 12 && mine.length >= 20 ? "elite" : r1 >= 3 && mine.length >= 5 ? "rising" : null;
+    author.badge = r1 >= 12 && mine.length >= 20
+      ? "elite"
+      : r1 >= 3 && mine.length >= 5
+      ? "rising"
+      : null;
   }
 
   for (const p of pitches) {
@@ -398,7 +417,9 @@ export function makeCatalogData(world: World): CatalogData {
       }
     }
     for (const f of WIN_RATE_FLOORS) {
-      if (author.winRate1y !== null && author.winRate1y >= Number(f)) q.push(qualitySlug.win_rate(f));
+      if (author.winRate1y !== null && author.winRate1y >= Number(f)) {
+        q.push(qualitySlug.win_rate(f));
+      }
     }
     q.push(qualitySlug.sentiment(p.sentiment), qualitySlug.position_decision(p.position));
     q.push(qualitySlug.premium(p.premium));
@@ -477,7 +498,10 @@ export function makeCatalogData(world: World): CatalogData {
       id: "fs_free_doublers",
       displayName: "Free write-ups that doubled",
       criteria: {
-        tagsByType: { pitch_return: ["col_pitch_return_1y_abs_gte_x2"], premium: ["premium_false"] },
+        tagsByType: {
+          pitch_return: ["col_pitch_return_1y_abs_gte_x2"],
+          premium: ["premium_false"],
+        },
         noneOf: [],
       },
     },
@@ -505,7 +529,9 @@ const QUALITY_SLUGS_OF = QUALITY_SLUGS as Record<string, readonly string[]>;
 
 function pickPosition(s: Sentiment, rng: Rng): PositionDecision {
   if (s === "bullish") return rng.pick(["initiate_long", "increase_long", "hold", "initiate_long"]);
-  if (s === "bearish") return rng.pick(["initiate_short", "increase_short", "reduce_long", "close_long"]);
+  if (s === "bearish") {
+    return rng.pick(["initiate_short", "increase_short", "reduce_long", "close_long"]);
+  }
   return rng.pick(
     POSITION_DECISIONS.filter((p) => ["hold", "monitor", "pass_idea", "not_specified"].includes(p)),
   );

@@ -84,22 +84,128 @@ export interface InsiderData {
 }
 
 const FIRST = [
-  "James", "Mary", "Robert", "Patricia", "John", "Jennifer", "Michael", "Linda", "David",
-  "Elizabeth", "William", "Barbara", "Richard", "Susan", "Joseph", "Jessica", "Thomas", "Sarah",
-  "Charles", "Karen", "Daniel", "Lisa", "Matthew", "Nancy", "Anthony", "Sandra", "Mark", "Ashley",
-  "Steven", "Emily", "Paul", "Donna", "Andrew", "Michelle", "Joshua", "Carol", "Kevin", "Amanda",
-  "Brian", "Melissa", "George", "Deborah", "Timothy", "Laura", "Ronald", "Rebecca", "Jason",
-  "Sharon", "Edward", "Cynthia", "Ryan", "Kathleen", "Jacob", "Amy", "Gary", "Angela", "Nicholas",
-  "Helen", "Eric", "Anna",
+  "James",
+  "Mary",
+  "Robert",
+  "Patricia",
+  "John",
+  "Jennifer",
+  "Michael",
+  "Linda",
+  "David",
+  "Elizabeth",
+  "William",
+  "Barbara",
+  "Richard",
+  "Susan",
+  "Joseph",
+  "Jessica",
+  "Thomas",
+  "Sarah",
+  "Charles",
+  "Karen",
+  "Daniel",
+  "Lisa",
+  "Matthew",
+  "Nancy",
+  "Anthony",
+  "Sandra",
+  "Mark",
+  "Ashley",
+  "Steven",
+  "Emily",
+  "Paul",
+  "Donna",
+  "Andrew",
+  "Michelle",
+  "Joshua",
+  "Carol",
+  "Kevin",
+  "Amanda",
+  "Brian",
+  "Melissa",
+  "George",
+  "Deborah",
+  "Timothy",
+  "Laura",
+  "Ronald",
+  "Rebecca",
+  "Jason",
+  "Sharon",
+  "Edward",
+  "Cynthia",
+  "Ryan",
+  "Kathleen",
+  "Jacob",
+  "Amy",
+  "Gary",
+  "Angela",
+  "Nicholas",
+  "Helen",
+  "Eric",
+  "Anna",
 ];
 const LAST = [
-  "Smith", "Johnson", "Williams", "Brown", "Jones", "Garcia", "Miller", "Davis", "Rodriguez",
-  "Martinez", "Hernandez", "Lopez", "Gonzalez", "Wilson", "Anderson", "Thomas", "Taylor", "Moore",
-  "Jackson", "Martin", "Lee", "Perez", "Thompson", "White", "Harris", "Sanchez", "Clark", "Ramirez",
-  "Lewis", "Robinson", "Walker", "Young", "Allen", "King", "Wright", "Scott", "Torres", "Nguyen",
-  "Hill", "Flores", "Green", "Adams", "Nelson", "Baker", "Hall", "Rivera", "Campbell", "Mitchell",
-  "Carter", "Roberts", "Chen", "Patel", "Kim", "Okafor", "Novak", "Schmidt", "Rossi", "Silva",
-  "Kowalski", "Larsen",
+  "Smith",
+  "Johnson",
+  "Williams",
+  "Brown",
+  "Jones",
+  "Garcia",
+  "Miller",
+  "Davis",
+  "Rodriguez",
+  "Martinez",
+  "Hernandez",
+  "Lopez",
+  "Gonzalez",
+  "Wilson",
+  "Anderson",
+  "Thomas",
+  "Taylor",
+  "Moore",
+  "Jackson",
+  "Martin",
+  "Lee",
+  "Perez",
+  "Thompson",
+  "White",
+  "Harris",
+  "Sanchez",
+  "Clark",
+  "Ramirez",
+  "Lewis",
+  "Robinson",
+  "Walker",
+  "Young",
+  "Allen",
+  "King",
+  "Wright",
+  "Scott",
+  "Torres",
+  "Nguyen",
+  "Hill",
+  "Flores",
+  "Green",
+  "Adams",
+  "Nelson",
+  "Baker",
+  "Hall",
+  "Rivera",
+  "Campbell",
+  "Mitchell",
+  "Carter",
+  "Roberts",
+  "Chen",
+  "Patel",
+  "Kim",
+  "Okafor",
+  "Novak",
+  "Schmidt",
+  "Rossi",
+  "Silva",
+  "Kowalski",
+  "Larsen",
 ];
 const WINDOW_DAYS = { "1w": 7, "1m": 30, "3m": 91, "6m": 182, "1y": 365, "2y": 730 } as const;
 const WR_WINDOWS = ["1w", "1m", "3m", "6m", "1y", "2y"] as const;
@@ -144,13 +250,19 @@ export function makeInsiderData(world: World): InsiderData {
     for (const day of days) {
       const code = pickCode(ins, world, c, day, rng, holdings);
       const nTx = rng.chance(0.75) ? 1 : rng.chance(0.7) ? 2 : 3;
-      const delay = rng.chance(0.8) ? rng.int(0, 2) : rng.chance(0.75) ? rng.int(3, 5) : rng.int(6, 40);
+      const delay = rng.chance(0.8)
+        ? rng.int(0, 2)
+        : rng.chance(0.75)
+        ? rng.int(3, 5)
+        : rng.int(6, 40);
       let filedDay = day + delay;
       if ((weekday(filedDay) === 0 || weekday(filedDay) === 6) && rng.chance(0.6)) {
         filedDay += weekday(filedDay) === 6 ? 2 : 1;
       }
       if (filedDay > world.asOf) filedDay = world.asOf;
-      const minutes = rng.chance(0.8) ? rng.int(16 * 60, 21 * 60 + 59) : rng.int(6 * 60, 15 * 60 + 59);
+      const minutes = rng.chance(0.8)
+        ? rng.int(16 * 60, 21 * 60 + 59)
+        : rng.int(6 * 60, 15 * 60 + 59);
       const filedMs = easternToUtcMs(filedDay, minutes);
       const acc = accession(filedDay);
       const tenb51 = code === "S" ? rng.chance(0.35) : code === "P" ? rng.chance(0.02) : false;
@@ -259,9 +371,13 @@ export function makeInsiderData(world: World): InsiderData {
   pointInTime(trades, world);
   clusters(trades);
   for (const t of trades) t.row.feed_ids = feedIdsOf(t.row);
-  trades.sort((a, b) => b.filedMs - a.filedMs || cmp(a.row.accession_number, b.row.accession_number) ||
-    (a.row.transaction_id ?? 0) - (b.row.transaction_id ?? 0));
-  const byKey = new Map(trades.map((t) => [`${t.row.accession_number}/${t.row.transaction_id}`, t]));
+  trades.sort((a, b) =>
+    b.filedMs - a.filedMs || cmp(a.row.accession_number, b.row.accession_number) ||
+    (a.row.transaction_id ?? 0) - (b.row.transaction_id ?? 0)
+  );
+  const byKey = new Map(
+    trades.map((t) => [`${t.row.accession_number}/${t.row.transaction_id}`, t]),
+  );
   return { insiders, trades, byKey };
 }
 
@@ -366,9 +482,8 @@ function fillReturns(row: TransactionRow, world: World, c: number, day: number):
   const p = world.price(c, day);
   const p5 = world.price(c, day - 5);
   for (const n of [20, 50, 100, 200]) {
-    r[`has_${n}d_sma_crossover`] =
-      Math.sign(p - world.sma(c, day, n)) !== Math.sign(p5 - world.sma(c, day - 5, n)) as unknown as
-        number;
+    (row as unknown as Record<string, boolean>)[`has_${n}d_sma_crossover`] =
+      Math.sign(p - world.sma(c, day, n)) !== Math.sign(p5 - world.sma(c, day - 5, n));
   }
   const ago1m = r.returns_1m_ago ?? 0;
   (row as unknown as Record<string, boolean>).is_buying_dip = row.code === "P" && ago1m < -10;
@@ -396,7 +511,10 @@ function pointInTime(trades: Trade[], world: World): void {
     for (const t of list) {
       const r = t.row as unknown as Record<string, number | string | boolean | null>;
       for (const w of WR_WINDOWS) {
-        const acc = { "": [0, 0], "bullish_": [0, 0], "bearish_": [0, 0] } as Record<string, number[]>;
+        const acc = { "": [0, 0], "bullish_": [0, 0], "bearish_": [0, 0] } as Record<
+          string,
+          number[]
+        >;
         for (const p of past) {
           if (p.dir === 0 || p.day + WINDOW_DAYS[w] > t.day) continue;
           const win = p.dir * world.ret(p.company, p.day, p.day + WINDOW_DAYS[w]) > 0 ? 1 : 0;

@@ -1,0 +1,116 @@
+/**
+ * The emulator application: both services in one Hono app, the catalog at
+ * `/catalog` and the insider service at `/insider`, each behind fault
+ * injection and bearer authentication with the demo keys.
+ *
+ * @module
+ */
+import { Hono, type MiddlewareHandler } from "hono";
+import { HTTPException } from "hono/http-exception";
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import { bearer, type Faults, faults } from "./guard.ts";
+import { problem } from "./problem.ts";
+import { makeWorld, type World } from "./world.ts";
+import { type CatalogData, makeCatalogData } from "./catalog/data.ts";
+import { catalogService } from "./catalog/service.ts";
+import { type InsiderData, makeInsiderData } from "./insider/data.ts";
+import { insiderService } from "./insider/service.ts";
+
+/** Demo keys of the emulator (fixed contract). */
+export const DEMO_KEYS = {
+  catalog: "demo-catalog-key",
+  catalogLapsed: "demo-catalog-lapsed",
+  insider: "demo-insider-key",
+  insiderLapsed: "demo-insider-lapsed",
+} as const;
+
+/** Options of {@link createStub}. */
+export interface StubOptions extends Faults {
+  /** Seed of the demo data (default 1). */
+  seed?: number;
+  /** Multiplier of the demo counts (default 1: ~3,000 pitches, ~25,000 trades). */
+  scale?: number;
+  /** The frozen "today" of the demo world, `YYYY-MM-DD` (default 2026-11-20). */
+  asOf?: string;
+  /** Wall clock for signed-URL expiry and rate limits (default `Date.now`). */
+  now?: () => number;
+  /** When true, document URL signing fails with `503` (catalog rule 6). */
+  signingFails?: boolean;
+  /** When false, the insider service answers `503` as if API keys were not configured. */
+  insiderKeysConfigured?: boolean;
+}
+
+/** A running emulator. */
+export interface Stub {
+  /** The Hono app (use `app.request()` in tests). */
+  app: Hono;
+  /** A `fetch` that serves requests in-process; pass it to the clients. */
+  fetch: (input: Request | URL | string, init?: RequestInit) => Promise<Response>;
+  /** The demo world. */
+  world: World;
+  /** The catalog demo data. */
+  catalog: CatalogData;
+  /** The insider demo data. */
+  insider: InsiderData;
+}
+
+function exceptOpenapi(mw: MiddlewareHandler): MiddlewareHandler {
+  return (c, next) => c.req.path.endsWith("/api/v1/openapi.json") ? next() : mw(c, next);
+}
+
+/**
+ * Builds the emulator of both services.
+ *
+ * @example
+ * ```ts
+ * import { createStub } from "./app.ts";
+ * const stub = createStub({ seed: 1 });
+ * const res = await stub.app.request("/catalog/api/v1/tags", {
+ *   headers: { authorization: "Bearer demo-catalog-key" },
+ * });
+ * console.log(res.status); // 200
+ * ```
+ */
+export function createStub(opts: StubOptions = {}): Stub {
+  const now = opts.now ?? Date.now;
+  const world = makeWorld({ seed: opts.seed, scale: opts.scale, asOf: opts.asOf });
+  const catalog = makeCatalogData(world);
+  const insider = makeInsiderData(world);
+  const secret = `signalbook-stub-${world.seed}`;
+  const root = new Hono();
+  const services: [string, OpenAPIHono, Parameters<typeof bearer>[0], () => boolean][] = [
+    [
+      "/catalog",
+      catalogService({ world, data: catalog, secret, now, signingFails: opts.signingFails }),
+      { active: [DEMO_KEYS.catalog], lapsed: [DEMO_KEYS.catalogLapsed] },
+      () => true,
+    ],
+    [
+      "/insider",
+      insiderService({ world, data: insider, secret }),
+      { active: [DEMO_KEYS.insider], lapsed: [DEMO_KEYS.insiderLapsed] },
+      () => opts.insiderKeysConfigured !== false,
+    ],
+  ];
+  for (const [prefix, service, keys, available] of services) {
+    const sub = new Hono();
+    sub.use("/api/v1/*", exceptOpenapi(faults(opts, now)));
+    sub.use("/api/v1/*", exceptOpenapi(bearer(keys, available)));
+    sub.route("/", service);
+    root.route(prefix, sub);
+  }
+  root.notFound((c) => problem(404, "not-found", `no route for ${c.req.method} ${c.req.path}`));
+  root.onError((err) => {
+    if (err instanceof HTTPException) {
+      return problem(err.status, err.status === 400 ? "invalid-request" : "error", err.message);
+    }
+    return problem(500, "internal-error", "unexpected emulator error");
+  });
+  return {
+    app: root,
+    fetch: (input, init) => Promise.resolve(root.fetch(new Request(input, init))),
+    world,
+    catalog,
+    insider,
+  };
+}

@@ -1,0 +1,174 @@
+/**
+ * The pitch list query engine of the emulator: compiles the typed quality
+ * parameters to `extraTags` slugs, applies the six combination rules, sorts,
+ * and renders rows (locked pitches with their fields cleared).
+ *
+ * Choices where the spec is silent:
+ * - Filters see every slug of a pitch, locked or not (the service knows them);
+ *   only the rendered row is cleared.
+ * - Unknown `extraTags` slugs and unknown `filterSetIds` are `400`.
+ * - `authorUsername` matches case-insensitively; an unknown one yields an
+ *   empty page. An unknown `companyId` also yields an empty page.
+ * - Sorts are descending: `post_date` by `added_on`, `pitch_returns` by the
+ *   pitch's 1-year absolute return, `investor_returns` by the author's 1-year
+ *   absolute return; pitches without the value come last; ties by newest
+ *   `added_on`, then `pitch_id`.
+ *
+ * @module
+ */
+import { qualitySlug } from "../../catalog/vocab.ts";
+import type { PitchListQuery } from "../../catalog/params.ts";
+import type { z } from "@hono/zod-openapi";
+import { dayOf, isoOf } from "../calendar.ts";
+import type { World } from "../world.ts";
+import type { CatalogData, FilterSet, Pitch } from "./data.ts";
+
+type Query = z.output<typeof PitchListQuery>;
+
+/** Tag constraints: slugs grouped by type, plus inverted types. */
+interface TagRule {
+  groups: Map<string, Set<string>>;
+  noneOf: Set<string>;
+}
+
+/** Compiles the query's tag parameters; returns the unknown slugs if any. */
+export function tagRule(q: Query, data: CatalogData): TagRule | { unknown: string[] } {
+  const slugs = [
+    ...(q.extraTags ?? []),
+    ...(q.authorBadge ?? []).map(qualitySlug.badge),
+    ...(q.authorReturn ?? []).map(qualitySlug.author_return),
+    ...(q.winRateGte ?? []).map(qualitySlug.win_rate),
+    ...(q.pitchReturn ?? []).map(qualitySlug.pitch_return),
+    ...(q.sentiment ?? []).map(qualitySlug.sentiment),
+    ...(q.positionDecision ?? []).map(qualitySlug.position_decision),
+    ...(q.isPremiumPitch === undefined ? [] : [qualitySlug.premium(q.isPremiumPitch)]),
+  ];
+  const unknown = slugs.filter((s) => !data.slugType.has(s));
+  if (unknown.length) return { unknown };
+  return { groups: group(slugs, data), noneOf: new Set(q.extraTagsNoneOf ?? []) };
+}
+
+function group(slugs: readonly string[], data: CatalogData): Map<string, Set<string>> {
+  const groups = new Map<string, Set<string>>();
+  for (const s of slugs) {
+    const t = data.slugType.get(s);
+    if (t === undefined) continue;
+    if (!groups.has(t)) groups.set(t, new Set());
+    groups.get(t)!.add(s);
+  }
+  return groups;
+}
+
+/** Rules 2–4: per type OR, across types AND, `noneOf` types inverted. */
+function matchesTags(p: Pitch, rule: TagRule): boolean {
+  for (const [type, wanted] of rule.groups) {
+    const hit = p.slugs.some((s) => wanted.has(s));
+    if (hit === rule.noneOf.has(type)) return false;
+  }
+  return true;
+}
+
+function setRule(fs: FilterSet, data: CatalogData): TagRule {
+  const c = fs.criteria;
+  const slugs = c.tags?.any ?? Object.values(c.tagsByType ?? {}).flat();
+  return { groups: group(slugs, data), noneOf: new Set(c.noneOf) };
+}
+
+/** Every pitch matching the query, sorted. */
+export function selectPitches(
+  q: Query,
+  rule: TagRule,
+  data: CatalogData,
+  world: World,
+): Pitch[] {
+  const sets = (q.filterSetIds ?? []).map((id) => data.filterSets.find((f) => f.id === id)!)
+    .map((fs) => setRule(fs, data));
+  const from = q.addedOnFrom ?? q.addedOnTo;
+  const to = q.addedOnTo ?? q.addedOnFrom;
+  const lo = from ? dayOf(from) : -Infinity;
+  const hi = to ? dayOf(to) : Infinity;
+  const user = q.authorUsername?.toLowerCase();
+  const company = q.companyId === undefined
+    ? undefined
+    : world.companies.findIndex((c) => c.companyId === q.companyId);
+  const out = data.pitches.filter((p) => {
+    if (company !== undefined && p.company !== company) return false;
+    if (user !== undefined && data.authors[p.author].username.toLowerCase() !== user) return false;
+    if (q.followingOnly && !data.following.has(p.author)) return false;
+    if (p.addedDay < lo || p.addedDay > hi) return false;
+    if (!matchesTags(p, rule)) return false;
+    if (sets.length && !sets.some((s) => matchesTags(p, s))) return false;
+    return true;
+  });
+  const sort = q.sort ?? "post_date";
+  if (sort !== "post_date") {
+    const key = (p: Pitch) =>
+      sort === "pitch_returns" ? p.returns["1y_abs"] : data.authors[p.author].returns["1y_abs"];
+    out.sort((a, b) => {
+      const ka = key(a);
+      const kb = key(b);
+      if (ka === undefined || kb === undefined) {
+        if (ka !== kb) return ka === undefined ? 1 : -1;
+      } else if (ka !== kb) return kb - ka;
+      return b.addedDay - a.addedDay || (a.pitch_id < b.pitch_id ? -1 : 1);
+    });
+  }
+  return out;
+}
+
+/** The nested `pitch` object of a list row (cleared when locked). */
+export function pitchSummary(p: Pitch, data: CatalogData, world: World): Record<string, unknown> {
+  const author = data.authors[p.author];
+  const company = world.companies[p.company];
+  const locked = data.locked(p);
+  return {
+    pitch_id: p.pitch_id,
+    pitch_date: isoOf(p.day),
+    added_on: isoOf(p.addedDay),
+    pitch_title: locked ? null : p.title,
+    pitch_summary: locked ? null : p.summary,
+    author_user_id: author.userId,
+    author_username: author.username,
+    author_display_name: author.displayName,
+    author_tier: author.tier,
+    ticker_symbol: locked ? null : company.ticker,
+    company_name: locked ? null : company.name,
+    is_premium_pitch: p.premium,
+    is_locked: locked,
+    sentiment: p.sentiment,
+    position_decision_type: p.position,
+    slugs: locked ? [p.sectorSlug] : [...p.slugs],
+  };
+}
+
+/** A pitch list row. */
+export function pitchRow(p: Pitch, data: CatalogData, world: World): Record<string, unknown> {
+  return {
+    pitch_id: p.pitch_id,
+    pitch_date: isoOf(p.day),
+    added_on: isoOf(p.addedDay),
+    pitch: pitchSummary(p, data, world),
+  };
+}
+
+/**
+ * The pitch detail: the summary fields, `company_id`, the author's badge and
+ * the `archive` object (`available`, `formats`, `has_attachment`,
+ * `requested` — the request flag — and `snapshots`, oldest first). A locked
+ * pitch has `company_id` null and `archive` null.
+ */
+export function pitchDetail(p: Pitch, data: CatalogData, world: World): Record<string, unknown> {
+  const locked = data.locked(p);
+  return {
+    ...pitchSummary(p, data, world),
+    company_id: locked ? null : world.companies[p.company].companyId,
+    author_badge: data.authors[p.author].badge,
+    archive: locked ? null : {
+      available: p.archive.available,
+      formats: p.archive.formats,
+      has_attachment: p.archive.has_attachment,
+      requested: p.archive.requested,
+      snapshots: p.archive.snapshots,
+    },
+  };
+}

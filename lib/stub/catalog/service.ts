@@ -1,0 +1,376 @@
+/**
+ * The emulated pitch catalog service (mounted at `/catalog`): every endpoint
+ * of `spec/pitch-catalog-api.md`, validated with the shared zod schemas that
+ * also generate its OpenAPI 3.1 description at `/api/v1/openapi.json`.
+ *
+ * Response shapes where the spec says "not shown":
+ * - `/search`: `{ authors: [{ userId, username, displayName, tier, badge }],
+ *   companies: [{ companyId, ticker, name, alternateNames, sector }] }`, at
+ *   most 10 of each, best match first; `q` is required.
+ * - `/tags`: `{ data: [{ tagTypeKey, label, closed, tags: [{ slug,
+ *   tagTypeKey, label, children? }] }] }`; sectors nest their industries.
+ * - `/filter-sets`: `{ data: [{ id, displayName, criteria }] }` where
+ *   `criteria` is `{ tags: { any: [...] } }` or `{ tagsByType: { <type>:
+ *   [...] } }`, plus `noneOf: [<type key>...]`.
+ * - `head_cursor` is a cursor for the first page of the same query (same
+ *   sort and filters): keep it to re-read the list from the top later.
+ *   `next_cursor` is null on the last page.
+ * - The OpenAPI description is public (no key needed).
+ *
+ * @module
+ */
+import { OpenAPIHono, z } from "@hono/zod-openapi";
+import Fuse from "fuse.js";
+import { DocumentQuery, PitchListQuery } from "../../catalog/params.ts";
+import { DOCUMENT_FORMATS } from "../../catalog/vocab.ts";
+import { show } from "../../shared/schema.ts";
+import { Cursors } from "../cursor.ts";
+import { badRequest, problem } from "../problem.ts";
+import { check, rawQuery } from "../validate.ts";
+import type { World } from "../world.ts";
+import type { CatalogData, Pitch } from "./data.ts";
+import { artifact, filenameOf, type Signed, Signer, URL_LIFETIME_SECONDS } from "./documents.ts";
+import { pitchDetail, pitchRow, selectPitches, tagRule } from "./pitches.ts";
+import { registerDocs } from "../openapi.ts";
+
+/** What the catalog service needs. */
+export interface CatalogContext {
+  /** The world. */
+  world: World;
+  /** The catalog data. */
+  data: CatalogData;
+  /** Secret for cursors and signed URLs. */
+  secret: string;
+  /** Clock, epoch ms. */
+  now: () => number;
+  /** When true, document signing fails with `503`. */
+  signingFails?: boolean;
+}
+
+const SearchQuery = z.object({
+  q: z.string({ error: () => "is required; allowed: a name, username or ticker" })
+    .trim().min(1, { error: () => "must not be empty; allowed: a name, username or ticker" })
+    .max(200, { error: (i) => `${show(i.input)} is too long; allowed: at most 200 characters` }),
+}).passthrough();
+
+const Summary = z.object({
+  pitch_id: z.string(),
+  pitch_date: z.string(),
+  added_on: z.string(),
+  pitch_title: z.string().nullable(),
+  pitch_summary: z.string().nullable(),
+  author_user_id: z.string(),
+  author_username: z.string(),
+  author_display_name: z.string(),
+  author_tier: z.string(),
+  ticker_symbol: z.string().nullable(),
+  company_name: z.string().nullable(),
+  is_premium_pitch: z.boolean(),
+  is_locked: z.boolean(),
+  sentiment: z.enum(["bullish", "bearish", "neutral"]),
+  position_decision_type: z.string(),
+  slugs: z.array(z.string()),
+}).openapi("PitchSummary");
+const Envelope = z.object({
+  data: z.array(z.object({
+    pitch_id: z.string(),
+    pitch_date: z.string(),
+    added_on: z.string(),
+    pitch: Summary,
+  })),
+  has_more: z.boolean(),
+  next_cursor: z.string().nullable(),
+  head_cursor: z.string(),
+}).openapi("PitchListEnvelope");
+const Archive = z.object({
+  available: z.boolean(),
+  formats: z.array(z.enum(DOCUMENT_FORMATS)),
+  has_attachment: z.boolean(),
+  requested: z.boolean(),
+  snapshots: z.array(z.object({ id: z.string(), captured_at: z.string() })),
+}).openapi("Archive");
+const Detail = Summary.extend({
+  company_id: z.number().int().nullable(),
+  author_badge: z.enum(["elite", "rising"]).nullable(),
+  archive: Archive.nullable(),
+}).openapi("PitchDetail");
+const DocumentResponse = z.object({
+  url: z.string(),
+  format: z.enum(DOCUMENT_FORMATS).nullable(),
+  artifact: z.enum(["attachment"]).nullable(),
+  snapshot: z.string(),
+  filename: z.string(),
+  expires_in_seconds: z.number().int(),
+}).openapi("DocumentResponse");
+const SearchResult = z.object({
+  authors: z.array(z.object({
+    userId: z.string(),
+    username: z.string(),
+    displayName: z.string(),
+    tier: z.string(),
+    badge: z.string().nullable(),
+  })),
+  companies: z.array(z.object({
+    companyId: z.number().int(),
+    ticker: z.string(),
+    name: z.string(),
+    alternateNames: z.array(z.string()),
+    sector: z.string(),
+  })),
+}).openapi("SearchResult");
+const TagList = z.object({
+  data: z.array(z.object({
+    tagTypeKey: z.string(),
+    label: z.string(),
+    closed: z.boolean(),
+    tags: z.array(z.object({
+      slug: z.string(),
+      tagTypeKey: z.string(),
+      label: z.string(),
+      children: z.array(z.object({ slug: z.string(), tagTypeKey: z.string(), label: z.string() }))
+        .optional(),
+    })),
+  })),
+}).openapi("TagList");
+const FilterSets = z.object({
+  data: z.array(z.object({
+    id: z.string(),
+    displayName: z.string(),
+    criteria: z.object({
+      tags: z.object({ any: z.array(z.string()) }).optional(),
+      tagsByType: z.record(z.string(), z.array(z.string())).optional(),
+      noneOf: z.array(z.string()),
+    }),
+  })),
+}).openapi("FilterSetList");
+const IdParam = z.object({ id: z.string().min(1) });
+
+/** Builds the catalog service app. */
+export function catalogService(ctx: CatalogContext): OpenAPIHono {
+  const { world, data } = ctx;
+  const app = new OpenAPIHono();
+  const cursors = new Cursors("catalog:" + ctx.secret);
+  const signer = new Signer("files:" + ctx.secret);
+  const fuseAuthors = new Fuse(data.authors, {
+    keys: ["username", "displayName"],
+    threshold: 0.34,
+    ignoreLocation: true,
+    includeScore: true,
+  });
+  const fuseCompanies = new Fuse(world.companies, {
+    keys: ["ticker", "name", "alternateNames"],
+    threshold: 0.34,
+    ignoreLocation: true,
+    includeScore: true,
+  });
+  const cache = new Map<string, Pitch[]>();
+
+  registerDocs(app, "Pitch Catalog API", [
+    {
+      path: "/search",
+      summary: "Fuzzy search of authors and companies",
+      query: SearchQuery,
+      body: SearchResult,
+    },
+    { path: "/tags", summary: "Tag vocabulary grouped by type", body: TagList },
+    { path: "/filter-sets", summary: "Saved filter sets of the key owner", body: FilterSets },
+    { path: "/pitches", summary: "Page of pitches", query: PitchListQuery, body: Envelope },
+    { path: "/pitches/{id}", summary: "One pitch", params: IdParam, body: Detail },
+    {
+      path: "/pitches/{id}/document",
+      summary: "Signed URL of an archived artifact",
+      params: IdParam,
+      query: DocumentQuery,
+      body: DocumentResponse,
+      redirect: true,
+    },
+  ]);
+
+  app.get("/api/v1/search", (c) => {
+    const q = check(SearchQuery, rawQuery(c));
+    if (!q.ok) return q.response;
+    const text = q.value.q;
+    return c.json({
+      authors: fuseAuthors.search(text, { limit: 10 }).map(({ item: a }) => ({
+        userId: a.userId,
+        username: a.username,
+        displayName: a.displayName,
+        tier: a.tier,
+        badge: a.badge,
+      })),
+      companies: fuseCompanies.search(text, { limit: 10 }).map(({ item: co }) => ({
+        companyId: co.companyId,
+        ticker: co.ticker,
+        name: co.name,
+        alternateNames: co.alternateNames,
+        sector: `sector_${co.sector}`,
+      })),
+    });
+  });
+
+  app.get("/api/v1/tags", (c) => c.json({ data: data.tagTypes }));
+  app.get("/api/v1/filter-sets", (c) => c.json({ data: data.filterSets }));
+
+  app.get("/api/v1/pitches", (c) => {
+    const raw = rawQuery(c);
+    const r = check(PitchListQuery, raw);
+    if (!r.ok) return r.response;
+    const q = r.value;
+    const rule = tagRule(q, data);
+    if ("unknown" in rule) {
+      return badRequest(
+        `extraTags: unknown tag slug ${
+          rule.unknown.map(show).join(", ")
+        }; allowed: slugs from GET /api/v1/tags`,
+      );
+    }
+    const badSets = (q.filterSetIds ?? []).filter((id) =>
+      !data.filterSets.some((f) => f.id === id)
+    );
+    if (badSets.length) {
+      return badRequest(
+        `filterSetIds: unknown filter set ${
+          badSets.map(show).join(", ")
+        }; allowed: ids from GET /api/v1/filter-sets`,
+      );
+    }
+    const sort = q.sort ?? "post_date";
+    const { cursor: _c, limit: _l, sort: _s, "x-hosting-protection-bypass": _x, ...filters } = q;
+    const hash = Cursors.hash(filters);
+    let offset = 0;
+    if (q.cursor !== undefined) {
+      const d = cursors.decode(q.cursor, sort, hash);
+      if ("error" in d) return badRequest(`cursor: ${d.error}`);
+      offset = d.offset;
+    }
+    const key = sort + hash;
+    let all = cache.get(key);
+    if (!all) {
+      all = selectPitches(q, rule, data, world);
+      if (cache.size > 32) cache.clear();
+      cache.set(key, all);
+    }
+    const limit = q.limit ?? 20;
+    const page = all.slice(offset, offset + limit);
+    const hasMore = offset + limit < all.length;
+    return c.json({
+      data: page.map((p) => pitchRow(p, data, world)),
+      has_more: hasMore,
+      next_cursor: hasMore ? cursors.encode(offset + limit, sort, hash) : null,
+      head_cursor: cursors.encode(0, sort, hash),
+    });
+  });
+
+  app.get("/api/v1/pitches/:id", (c) => {
+    const p = data.byId.get(c.req.param("id"));
+    if (!p) return problem(404, "not-found", `pitch ${show(c.req.param("id"))} does not exist`);
+    return c.json(pitchDetail(p, data, world));
+  });
+
+  app.get("/api/v1/pitches/:id/document", (c) => {
+    const r = check(DocumentQuery, rawQuery(c));
+    if (!r.ok) return r.response;
+    const q = r.value;
+    const id = c.req.param("id");
+    const p = data.byId.get(id);
+    if (!p) return problem(404, "not-found", `pitch ${show(id)} does not exist`);
+    if (data.locked(p)) {
+      return problem(
+        403,
+        "author-access-required",
+        `pitch ${show(id)} is by a paywalled author this account has no access to`,
+      );
+    }
+    const a = p.archive;
+    if (!a.available || a.snapshots.length === 0) {
+      return problem(404, "archive-not-found", `pitch ${show(id)} has no finished archive`);
+    }
+    const snap = q.snapshot ?? a.snapshots[a.snapshots.length - 1].id;
+    if (!a.snapshots.some((s) => s.id === snap)) {
+      return problem(
+        404,
+        "archive-not-found",
+        `snapshot ${show(snap)} does not exist for pitch ${show(id)}`,
+      );
+    }
+    let kind: Signed["kind"];
+    if (q.artifact === "attachment") {
+      if (!a.has_attachment) {
+        return problem(404, "archive-not-found", `pitch ${show(id)} has no captured attachment`);
+      }
+      kind = "attachment";
+    } else if (q.format !== undefined) {
+      if (!a.formats.includes(q.format)) {
+        return problem(
+          404,
+          "archive-not-found",
+          `format ${show(q.format)} is not archived for pitch ${show(id)}; available: ${
+            a.formats.join(", ")
+          }`,
+        );
+      }
+      kind = q.format;
+    } else {
+      kind = DOCUMENT_FORMATS.find((f) => a.formats.includes(f))!;
+    }
+    if (ctx.signingFails) {
+      return problem(
+        503,
+        "signing-failed",
+        "URL signing failed; archive delivery is misconfigured",
+      );
+    }
+    const filename = filenameOf(world.companies[p.company].ticker, p, snap, kind);
+    const signed: Signed = {
+      pitchId: id,
+      snapshot: snap,
+      kind,
+      disposition: q.disposition ?? "attachment",
+      expires: Math.floor(ctx.now() / 1000) + URL_LIFETIME_SECONDS,
+      filename,
+    };
+    const base = new URL(c.req.url);
+    const url = base.origin + base.pathname.replace(/\/api\/v1\/pitches\/.*$/, "") +
+      signer.path(signed);
+    if (q.redirect === "1" || q.redirect === "true" || q.redirect === "yes") {
+      return c.redirect(url, 302);
+    }
+    return c.json({
+      url,
+      format: kind === "attachment" ? null : kind,
+      artifact: kind === "attachment" ? "attachment" : null,
+      snapshot: snap,
+      filename,
+      expires_in_seconds: URL_LIFETIME_SECONDS,
+    });
+  });
+
+  app.get("/files/:pitchId/:snapshot/:kind", (c) => {
+    const { pitchId, snapshot, kind } = c.req.param();
+    const v = signer.verify(
+      pitchId,
+      snapshot,
+      kind,
+      new URL(c.req.url).searchParams,
+      ctx.now() / 1000,
+    );
+    if ("error" in v) {
+      return problem(
+        403,
+        v.error,
+        v.error === "url-expired"
+          ? "the signed URL has expired; request a new one"
+          : "the URL signature is not valid",
+      );
+    }
+    const p = data.byId.get(pitchId)!;
+    const { body, contentType } = artifact(v.kind, p.title, p.summary, snapshot);
+    const name = v.filename.replace(/["\\\r\n]/g, "_");
+    return c.body(body as Uint8Array<ArrayBuffer>, 200, {
+      "content-type": contentType,
+      "content-disposition": `${v.disposition}; filename="${name}"`,
+    });
+  });
+
+  return app;
+}

@@ -1,0 +1,88 @@
+/**
+ * `deno task stub [--port 8787] [--hostname 127.0.0.1] [--seed N]
+ * [--latency-ms N] [--fail-rate P] [--scale K] [--rate-limit N]` — serves
+ * both emulated services and prints `stub listening on http://HOST:PORT`
+ * once ready. `--rate-limit N` allows N requests per second per key.
+ *
+ * @module
+ */
+import { parseArgs } from "node:util";
+import { serveStub } from "./serve.ts";
+
+const HELP = `Usage: deno task stub [options]
+
+Serves the offline emulator of both services:
+  catalog  http://HOST:PORT/catalog   (key demo-catalog-key)
+  insider  http://HOST:PORT/insider   (key demo-insider-key)
+
+Options:
+  --port N          port to listen on (default 8787; 0 = any free port)
+  --hostname H      interface (default 127.0.0.1)
+  --seed N          demo data seed (default 1)
+  --scale K         multiply the demo counts (default 1)
+  --latency-ms N    added latency per request (default 0)
+  --fail-rate P     probability 0..1 of a 503 problem per request (default 0)
+  --rate-limit N    at most N requests per second per key, then 429 (default off)
+  --help            show this help`;
+
+function fail(msg: string): never {
+  console.error(`stub: ${msg}\n\n${HELP}`);
+  Deno.exit(2);
+}
+
+function num(
+  name: string,
+  v: string | undefined,
+  lo: number,
+  hi: number,
+  int = true,
+): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (v.trim() === "" || !Number.isFinite(n) || (int && !Number.isInteger(n)) || n < lo || n > hi) {
+    fail(
+      `--${name} ${JSON.stringify(v)} is not allowed; allowed: ${
+        int ? "an integer" : "a number"
+      } from ${lo} to ${hi}`,
+    );
+  }
+  return n;
+}
+
+if (import.meta.main) {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: Deno.args,
+      options: {
+        port: { type: "string" },
+        hostname: { type: "string" },
+        seed: { type: "string" },
+        scale: { type: "string" },
+        "latency-ms": { type: "string" },
+        "fail-rate": { type: "string" },
+        "rate-limit": { type: "string" },
+        help: { type: "boolean" },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (e) {
+    fail((e as Error).message);
+  }
+  if (values.help) {
+    console.log(HELP);
+    Deno.exit(0);
+  }
+  const rate = num("rate-limit", values["rate-limit"], 1, 1e6);
+  const { url } = await serveStub({
+    port: num("port", values.port, 0, 65535),
+    hostname: values.hostname,
+    seed: num("seed", values.seed, 0, 2 ** 31),
+    scale: num("scale", values.scale, 0.01, 100, false),
+    latencyMs: num("latency-ms", values["latency-ms"], 0, 60_000),
+    failRate: num("fail-rate", values["fail-rate"], 0, 1, false),
+    rateLimit: rate ? { limit: rate, windowMs: 1000 } : undefined,
+  });
+  console.log(`stub listening on ${url}`);
+}

@@ -1,0 +1,258 @@
+/**
+ * The emulator's trade-search engine: the filter's defaults and rules 1–6 of
+ * `POST /api/v1/search`, applied to the demo trades.
+ *
+ * Choices where the spec is silent:
+ * - Presets count back from the world's today (its `asOf`) in US Eastern
+ *   Time: `Today` is that day; `N days` is the last N days including today;
+ *   `N months`/`N years` go back N calendar months/years. `filingDateFrom`/
+ *   `filingDateTo` then narrow the preset (with `custom`, they alone apply).
+ * - `cikOrTicker` without `filingDateFrom`/`filingDateTo` ignores the preset,
+ *   so the whole filing history of that issuer is searched.
+ * - Insider-return series: `1M`→`insider_returns_1m`, `3M`→`_3m`,
+ *   `6M`→`_6m`, `1Y`→`_1y`, `2Y`→`_2y`; `AllTime`, `1D` (as the spec says)
+ *   and `1W` (which has no series of its own) use the 3M series; the type adds
+ *   `_bullish`/`_bearish`.
+ * - Trade-return series: `1W`…`1Y` → `returns_1w`…`returns_1y`; `latest`
+ *   and `2Y` (the row has no 2-year forward field) → `returns_latest`.
+ * - `excludeAnomalousTransactions` drops `is_anomalous_transaction`,
+ *   `has_irregular_share_price` and 1-year value z-scores above 6.
+ * - `sortBy: tradeReturn` uses the `tradeReturnPeriod` series, or
+ *   `returns_latest` when no period is set; rows without the sort value come
+ *   last in either direction; ties break by newest filing, then accession
+ *   number and transaction id.
+ * - A reporting-owner or issuer CIK matches with or without leading zeros.
+ *
+ * @module
+ */
+import type { z } from "@hono/zod-openapi";
+import type { TransactionRow } from "../../insider/fields.ts";
+import {
+  FILTER_DEFAULTS,
+  type InsiderFilterSchema,
+  parseAmount,
+  parsePercent,
+} from "../../insider/filter.ts";
+import { dayOf } from "../calendar.ts";
+import type { World } from "../world.ts";
+import type { Trade } from "./data.ts";
+
+type Filter = z.output<typeof InsiderFilterSchema>;
+type Num = Record<string, number | null>;
+
+const IR_SERIES: Record<string, string> = {
+  "1D": "3m",
+  "1W": "3m",
+  "1M": "1m",
+  "3M": "3m",
+  "6M": "6m",
+  "1Y": "1y",
+  "2Y": "2y",
+  "AllTime": "3m",
+};
+const TR_SERIES: Record<string, string> = {
+  "1W": "returns_1w",
+  "1M": "returns_1m",
+  "3M": "returns_3m",
+  "6M": "returns_6m",
+  "1Y": "returns_1y",
+  "2Y": "returns_latest",
+  "latest": "returns_latest",
+};
+
+/** The filter with the spec's defaults filled in. */
+export function withDefaults(f: Filter | undefined): Filter {
+  return { ...FILTER_DEFAULTS, ...(f ?? {}) };
+}
+
+/** The insider-return field a filter's period and type select. */
+export function insiderReturnField(f: Filter): string {
+  const t = f.insiderReturnType ?? "all";
+  return `insider_returns_${IR_SERIES[f.insiderReturnPeriod ?? "3M"]}${t === "all" ? "" : "_" + t}`;
+}
+
+function presetStart(preset: string, today: number): number | undefined {
+  const back = (months: number) => {
+    const d = new Date(today * 86_400_000);
+    d.setUTCMonth(d.getUTCMonth() - months);
+    return Math.round(d.getTime() / 86_400_000);
+  };
+  switch (preset) {
+    case "Today":
+      return today;
+    case "3 days":
+      return today - 2;
+    case "7 days":
+      return today - 6;
+    case "1 month":
+      return back(1);
+    case "3 months":
+      return back(3);
+    case "6 months":
+      return back(6);
+    case "1 year":
+      return back(12);
+    case "2 years":
+      return back(24);
+    case "5 years":
+      return back(60);
+    case "10 years":
+      return back(120);
+    default:
+      return undefined;
+  }
+}
+
+function bounds(
+  min: string | undefined,
+  max: string | undefined,
+  parse: (s: string) => number | undefined,
+) {
+  const lo = min === undefined ? undefined : parse(min);
+  const hi = max === undefined ? undefined : parse(max);
+  return lo === undefined && hi === undefined ? undefined : { lo, hi };
+}
+
+function inBounds(v: number | null, b: { lo?: number; hi?: number }): boolean {
+  if (v === null || v === undefined || Number.isNaN(v)) return false;
+  return (b.lo === undefined || v >= b.lo) && (b.hi === undefined || v <= b.hi);
+}
+
+function sameCik(a: string | null, b: string): boolean {
+  return a !== null && a.replace(/^0+/, "") === b.replace(/^0+/, "");
+}
+
+/** Every trade matching a filter (defaults applied), sorted. */
+export function searchTrades(trades: readonly Trade[], filter: Filter, world: World): Trade[] {
+  const f = withDefaults(filter);
+  const tests: ((t: Trade, r: TransactionRow) => boolean)[] = [];
+  const id = f.cikOrTicker?.trim() ?? "";
+  if (id !== "") {
+    if (/^\d+$/.test(id)) tests.push((_, r) => sameCik(r.issuer_cik, id));
+    else {
+      const up = id.toUpperCase();
+      tests.push((_, r) => r.ticker_symbol === up || r.filing_ticker_symbol === up);
+    }
+  }
+  const sector = f.sector ?? "";
+  if (sector !== "" && sector !== "all") {
+    if (/^\d+$/.test(sector)) tests.push((_, r) => r.simple_industry_id === Number(sector));
+    else tests.push((t) => world.companies[t.company].sector === sector);
+  }
+  const cap = bounds(f.marketCapMin, f.marketCapMax, (s) => {
+    const v = parseAmount(s);
+    return v === undefined ? undefined : v / 1e6;
+  });
+  if (cap) tests.push((_, r) => inBounds(r.market_cap_at_filing, cap));
+  if (f.reportingOwnerCik) {
+    tests.push((_, r) => sameCik(r.reporting_owner_cik, f.reportingOwnerCik!));
+  }
+  const pos = f.position ?? {};
+  const posField: Record<string, keyof TransactionRow> = {
+    officer: "is_officer",
+    director: "is_director",
+    owner: "is_10_percent_owner",
+    ceo: "is_ceo",
+    cfo: "is_cfo",
+    cto: "is_cto",
+    coo: "is_coo",
+  };
+  for (const [k, on] of Object.entries(pos)) {
+    if (on) tests.push((_, r) => r[posField[k]] === true);
+  }
+  const ir = bounds(f.insiderReturnMin, f.insiderReturnMax, parsePercent);
+  if (ir) {
+    const field = insiderReturnField(f);
+    tests.push((_, r) => inBounds((r as unknown as Num)[field], ir));
+  }
+  if (f.tradeType === "purchase") tests.push((_, r) => r.acquired_disposed_code === "A");
+  if (f.tradeType === "sale") tests.push((_, r) => r.acquired_disposed_code === "D");
+  const tr = bounds(f.tradeReturnMin, f.tradeReturnMax, parsePercent);
+  if (tr && f.tradeReturnPeriod) {
+    const field = TR_SERIES[f.tradeReturnPeriod];
+    tests.push((_, r) => inBounds((r as unknown as Num)[field], tr));
+  }
+  const value = bounds(f.purchaseMin, f.purchaseMax, parseAmount);
+  if (value) tests.push((_, r) => inBounds(r.transaction_value, value));
+  const pc = bounds(f.percentChangeMin, f.percentChangeMax, (s) => {
+    const v = parsePercent(s);
+    return v === undefined ? undefined : v / 100;
+  });
+  if (pc) tests.push((_, r) => inBounds(r.percent_change, pc));
+  const drop: [boolean | undefined, (r: TransactionRow) => boolean][] = [
+    [f.excludeEspp, (r) => r.is_espp === true],
+    [f.exclude10b51, (r) => r.is_10b51 === true],
+    [f.excludeTaxRelated, (r) => r.is_for_taxes === true],
+    [f.excludePublicOffering, (r) => r.is_public_offering === true],
+    [f.excludeDividendReinvestment, (r) => r.is_dividend_reinvestment === true],
+    [f.excludeDerivative, (r) => r.is_derivative === true],
+    [
+      f.excludeAnomalousTransactions,
+      (r) =>
+        r.is_anomalous_transaction === true || r.has_irregular_share_price === true ||
+        Math.abs(r.transaction_value_zscore_1y ?? 0) > 6,
+    ],
+    [f.excludeLowSignalTransactions, (r) => r.is_high_signal !== true],
+  ];
+  for (const [on, bad] of drop) if (on) tests.push((_, r) => !bad(r));
+  const only: [boolean | undefined, (t: Trade, r: TransactionRow) => boolean][] = [
+    [f.onlyMarketTransactions, (_, r) => (r.price_per_share ?? 0) > 0],
+    [
+      f.onlyNewPositions,
+      (_, r) =>
+        r.number_of_shares !== null && r.shares_owned_following_transaction === r.number_of_shares,
+    ],
+    [f.onlyClusterTrades, (t) => t.cluster90],
+    [f.onlyReversal, (_, r) => r.is_reversal === true],
+    [f.onlyBuyingDip, (_, r) => r.is_buying_dip === true],
+    [f.onlySellingRip, (_, r) => r.is_selling_rip === true],
+  ];
+  for (const [on, ok] of only) if (on) tests.push(ok);
+  const explicit = Boolean(f.filingDateFrom || f.filingDateTo);
+  const preset = f.filingDatePreset ?? "All time";
+  let lo = id !== "" && !explicit ? undefined : presetStart(preset, world.asOf);
+  let hi: number | undefined;
+  if (f.filingDateFrom) lo = Math.max(lo ?? -Infinity, dayOf(f.filingDateFrom));
+  if (f.filingDateTo) hi = dayOf(f.filingDateTo);
+  if (lo !== undefined) tests.push((t) => t.etDay >= lo!);
+  if (hi !== undefined) tests.push((t) => t.etDay <= hi!);
+  if (f.accessionNumber) tests.push((_, r) => r.accession_number === f.accessionNumber);
+
+  const out = trades.filter((t) => tests.every((test) => test(t, t.row)));
+  const by = f.sortBy ?? "filedAt";
+  const sign = (f.sortDirection ?? "desc") === "asc" ? 1 : -1;
+  if (by === "filedAt" && sign === -1) return out;
+  const key = sortKey(by, f);
+  return out.sort((a, b) => {
+    const ka = key(a);
+    const kb = key(b);
+    if (ka === null || kb === null) {
+      if (ka !== kb) return ka === null ? 1 : -1;
+    } else if (ka !== kb) return sign * (ka - kb);
+    return b.filedMs - a.filedMs || cmp(a.row.accession_number, b.row.accession_number) ||
+      (a.row.transaction_id ?? 0) - (b.row.transaction_id ?? 0);
+  });
+}
+
+function cmp(a: string | null, b: string | null): number {
+  return (a ?? "") < (b ?? "") ? -1 : (a ?? "") > (b ?? "") ? 1 : 0;
+}
+
+function sortKey(by: string, f: Filter): (t: Trade) => number | null {
+  switch (by) {
+    case "insiderReturn": {
+      const field = insiderReturnField(f);
+      return (t) => (t.row as unknown as Num)[field];
+    }
+    case "tradeReturn": {
+      const field = f.tradeReturnPeriod ? TR_SERIES[f.tradeReturnPeriod] : "returns_latest";
+      return (t) => (t.row as unknown as Num)[field];
+    }
+    case "percentChange":
+      return (t) => t.row.percent_change === null ? null : Math.abs(t.row.percent_change);
+    case "transactionValue":
+      return (t) => t.row.transaction_value;
+    default:
+      return (t) => t.filedMs;
+  }
+}

@@ -1,0 +1,363 @@
+/**
+ * The emulated insider-trades service (mounted at `/insider`): every endpoint
+ * of `spec/insider-trades-api.md`, validated with the shared zod schemas that
+ * also generate its OpenAPI 3.1 description at `/api/v1/openapi.json`.
+ *
+ * Shapes where the spec says "not shown":
+ * - `/insiders`: `{ data: [{ cik, name, issuers: [{ cik, name, ticker }],
+ *   titles, trade_count, latest_filed_at }] }`, best match first; `q` is
+ *   required, `limit` is 1 to 50 (default 10).
+ * - `/feeds`: `{ data: [{ accession_number, transaction_id, filed_at }],
+ *   next_cursor, has_more }`, newest filing first; `next_cursor` is null on
+ *   the last page; `feed_id` may also be comma-separated. A trade in several
+ *   requested feeds appears once.
+ * - `/search`: `nextCursor` is null on the last page, `prevCursor` null on
+ *   the first; rows carry every catalog field in camelCase
+ *   (`win_rate_bullish_3m_wins` → `winRateBullish3mWins`).
+ * - `/transactions/{a}/{t}`: a `transactionId` that is not a positive integer
+ *   is simply not found (`404`); `fields=` keeps catalog order, and an empty
+ *   `fields=` means the default set.
+ *
+ * @module
+ */
+import { OpenAPIHono, z } from "@hono/zod-openapi";
+import Fuse from "fuse.js";
+import { FEED_IDS, INSIDER_SECTORS } from "../../insider/feeds.ts";
+import {
+  type FieldKind,
+  isTransactionField,
+  TRANSACTION_FIELDS,
+  type TransactionRow,
+} from "../../insider/fields.ts";
+import { InsiderSearchBody } from "../../insider/filter.ts";
+import { intIn, isoDate, show, splitList } from "../../shared/schema.ts";
+import { Cursors } from "../cursor.ts";
+import { registerDocs } from "../openapi.ts";
+import { badRequest, problem } from "../problem.ts";
+import { check, rawQuery } from "../validate.ts";
+import type { World } from "../world.ts";
+import type { InsiderData, Trade } from "./data.ts";
+import { searchTrades, withDefaults } from "./search.ts";
+
+/** What the insider service needs. */
+export interface InsiderContext {
+  /** The world. */
+  world: World;
+  /** The insider data. */
+  data: InsiderData;
+  /** Secret for cursors. */
+  secret: string;
+}
+
+const FEED_LIST = FEED_IDS.join(", ");
+const SECTOR_CHECK = (s: string) =>
+  /^\d{1,12}$/.test(s) || (INSIDER_SECTORS as readonly string[]).includes(s);
+
+const FeedsQuery = z.object({
+  feed_id: z.preprocess(
+    splitList,
+    z.array(
+      intIn(1, 18).refine((n) => (FEED_IDS as readonly number[]).includes(n), {
+        error: (i) => `${show(i.input)} is not a feed id; allowed: ${FEED_LIST}`,
+      }),
+      { error: () => `is required; allowed: one or more of ${FEED_LIST}` },
+    ).min(1, { error: () => `is required; allowed: one or more of ${FEED_LIST}` }),
+  ).openapi({ type: "array", items: { type: "integer" } }),
+  limit: intIn(1, 25).optional().openapi({ description: "1 to 25, default 10" }),
+  cursor: z.string().min(1, { error: "must not be empty" }).optional(),
+  ticker: z.string().regex(/^[A-Za-z0-9.\-]{1,10}$/, {
+    error: (i) => `${show(i.input)} is not allowed; allowed: a ticker symbol`,
+  }).optional(),
+  from: isoDate().optional(),
+  to: isoDate().optional(),
+  sector: z.string().refine(SECTOR_CHECK, {
+    error: (i) =>
+      `${show(i.input)} is not allowed; allowed: ${INSIDER_SECTORS.join(", ")} or an industry id`,
+  }).optional(),
+  "x-hosting-protection-bypass": z.string().optional(),
+}).strict().superRefine((q, ctx) => {
+  if (q.from && q.to && q.from > q.to) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["from"],
+      message: `${show(q.from)} is after to ${show(q.to)}; allowed: from <= to`,
+    });
+  }
+});
+
+const InsidersQuery = z.object({
+  q: z.string({ error: () => "is required; allowed: a reporting owner's name" }).trim()
+    .min(1, { error: () => "must not be empty; allowed: a reporting owner's name" })
+    .max(200, { error: (i) => `${show(i.input)} is too long; allowed: at most 200 characters` }),
+  limit: intIn(1, 50).optional().openapi({ description: "1 to 50, default 10" }),
+}).passthrough();
+
+const DetailQuery = z.object({
+  fields: z.string().optional().openapi({
+    description: "Comma-separated snake_case field names; feed_ids is always included",
+  }),
+  "x-hosting-protection-bypass": z.string().optional(),
+}).strict();
+
+function zodOf(kind: FieldKind): z.ZodType {
+  switch (kind) {
+    case "boolean":
+      return z.boolean().nullable();
+    case "float":
+      return z.number().nullable();
+    case "int":
+      return z.number().int().nullable();
+    case "int_list":
+      return z.array(z.number().int());
+    default:
+      return z.string().nullable();
+  }
+}
+
+const Transaction = z.object(
+  Object.fromEntries(TRANSACTION_FIELDS.map((f) => [f.name, zodOf(f.kind)])),
+).passthrough().openapi("Transaction");
+const CamelTransaction = z.object(
+  Object.fromEntries(TRANSACTION_FIELDS.map((f) => [f.camel, zodOf(f.kind)])),
+).passthrough().openapi("SearchRow");
+const SearchEnvelope = z.object({
+  data: z.array(CamelTransaction),
+  nextCursor: z.string().nullable(),
+  prevCursor: z.string().nullable(),
+  hasMore: z.boolean(),
+}).openapi("SearchEnvelope");
+const FeedList = z.object({
+  data: z.array(z.object({
+    accession_number: z.string(),
+    transaction_id: z.number().int(),
+    filed_at: z.string(),
+  })),
+  next_cursor: z.string().nullable(),
+  has_more: z.boolean(),
+}).openapi("FeedList");
+const InsiderList = z.object({
+  data: z.array(z.object({
+    cik: z.string(),
+    name: z.string(),
+    issuers: z.array(z.object({ cik: z.string(), name: z.string(), ticker: z.string() })),
+    titles: z.array(z.string()),
+    trade_count: z.number().int(),
+    latest_filed_at: z.string().nullable(),
+  })),
+}).openapi("InsiderList");
+const TxParams = z.object({ accessionNumber: z.string().min(1), transactionId: z.string().min(1) });
+
+/** camelCase row of a search result. */
+export function camelRow(row: TransactionRow): Record<string, unknown> {
+  const r = row as unknown as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const f of TRANSACTION_FIELDS) out[f.camel] = r[f.name];
+  return out;
+}
+
+/** Builds the insider service app. */
+export function insiderService(ctx: InsiderContext): OpenAPIHono {
+  const { world, data } = ctx;
+  const app = new OpenAPIHono();
+  const cursors = new Cursors("insider:" + ctx.secret);
+  const cache = new Map<string, Trade[]>();
+  const stats = data.insiders.map(() => ({ count: 0, latest: 0 }));
+  for (const t of data.trades) {
+    const s = stats[t.insider];
+    s.count++;
+    s.latest = Math.max(s.latest, t.filedMs);
+  }
+  const people = data.insiders.map((ins, i) => ({
+    i,
+    name: ins.name,
+    natural: ins.name.split(" ").slice(1).concat(ins.name.split(" ")[0]).join(" "),
+    cik: ins.cik,
+  }));
+  const fuse = new Fuse(people, {
+    keys: ["name", "natural", "cik"],
+    threshold: 0.3,
+    ignoreLocation: true,
+  });
+
+  registerDocs(app, "Insider Trades API", [
+    {
+      path: "/insiders",
+      summary: "Resolve a reporting owner by name",
+      query: InsidersQuery,
+      body: InsiderList,
+    },
+    {
+      path: "/search",
+      method: "post",
+      summary: "Search insider trades",
+      requestBody: InsiderSearchBody,
+      body: SearchEnvelope,
+    },
+    { path: "/feeds", summary: "Curated feed rows", query: FeedsQuery, body: FeedList },
+    {
+      path: "/transactions/{accessionNumber}/{transactionId}",
+      summary: "One enriched transaction",
+      params: TxParams,
+      query: DetailQuery,
+      body: Transaction,
+    },
+  ]);
+
+  app.get("/api/v1/insiders", (c) => {
+    const r = check(InsidersQuery, rawQuery(c));
+    if (!r.ok) return r.response;
+    const hits = fuse.search(r.value.q, { limit: r.value.limit ?? 10 });
+    return c.json({
+      data: hits.map(({ item }) => {
+        const ins = data.insiders[item.i];
+        const co = world.companies[ins.company];
+        const s = stats[item.i];
+        return {
+          cik: ins.cik,
+          name: ins.name,
+          issuers: [{ cik: co.cik, name: co.name, ticker: co.ticker }],
+          titles: [ins.title],
+          trade_count: s.count,
+          latest_filed_at: s.count ? new Date(s.latest).toISOString() : null,
+        };
+      }),
+    });
+  });
+
+  app.post("/api/v1/search", async (c) => {
+    let body: unknown;
+    const text = await c.req.text();
+    try {
+      body = text.trim() === "" ? {} : JSON.parse(text);
+    } catch {
+      return badRequest(`body: not valid JSON; allowed: an object with "filter" and "pagination"`);
+    }
+    if (body === null || typeof body !== "object" || Array.isArray(body)) {
+      return badRequest(`body: ${show(body)} is not an object; allowed: { filter, pagination }`);
+    }
+    const r = check(InsiderSearchBody, body);
+    if (!r.ok) return r.response;
+    const filter = withDefaults(r.value.filter);
+    const hash = Cursors.hash(filter);
+    const sort = `${filter.sortBy}:${filter.sortDirection}`;
+    let offset = 0;
+    const cursor = r.value.pagination?.cursor;
+    if (cursor !== undefined && cursor !== null) {
+      const d = cursors.decode(cursor, sort, hash);
+      if ("error" in d) return badRequest(`pagination.cursor: ${d.error}`);
+      offset = d.offset;
+    }
+    let all = cache.get(hash);
+    if (!all) {
+      all = searchTrades(data.trades, filter, world);
+      if (cache.size > 16) cache.clear();
+      cache.set(hash, all);
+    }
+    const size = r.value.pagination?.pageSize ?? 100;
+    const hasMore = offset + size < all.length;
+    return c.json({
+      data: all.slice(offset, offset + size).map((t) => camelRow(t.row)),
+      nextCursor: hasMore ? cursors.encode(offset + size, sort, hash) : null,
+      prevCursor: offset > 0 ? cursors.encode(Math.max(0, offset - size), sort, hash) : null,
+      hasMore,
+    });
+  });
+
+  app.on(
+    ["GET", "PUT", "PATCH", "DELETE"],
+    "/api/v1/search",
+    (c) =>
+      problem(
+        405,
+        "method-not-allowed",
+        `${c.req.method} is not allowed; use POST /api/v1/search`,
+        {
+          allow: "POST",
+        },
+      ),
+  );
+
+  app.get("/api/v1/feeds", (c) => {
+    const r = check(FeedsQuery, rawQuery(c));
+    if (!r.ok) return r.response;
+    const q = r.value;
+    const { cursor: _c, limit: _l, "x-hosting-protection-bypass": _x, ...filters } = q;
+    const ids = new Set(q.feed_id);
+    const hash = Cursors.hash({ ...filters, feed_id: [...ids].sort((a, b) => a - b) });
+    let offset = 0;
+    if (q.cursor !== undefined) {
+      const d = cursors.decode(q.cursor, "filedAt", hash);
+      if ("error" in d) return badRequest(`cursor: ${d.error}`);
+      offset = d.offset;
+    }
+    let all = cache.get("feeds" + hash);
+    if (!all) {
+      const ticker = q.ticker?.toUpperCase();
+      const lo = q.from ?? "";
+      const hi = q.to ?? "9999-12-31";
+      const sector = q.sector;
+      all = data.trades.filter((t) => {
+        const r = t.row;
+        if (!r.feed_ids.some((f) => ids.has(f))) return false;
+        if (ticker && r.ticker_symbol !== ticker) return false;
+        if (sector !== undefined) {
+          if (
+            /^\d+$/.test(sector)
+              ? r.simple_industry_id !== Number(sector)
+              : world.companies[t.company].sector !== sector
+          ) {
+            return false;
+          }
+        }
+        const d = new Date(t.etDay * 86_400_000).toISOString().slice(0, 10);
+        return d >= lo && d <= hi;
+      });
+      if (cache.size > 16) cache.clear();
+      cache.set("feeds" + hash, all);
+    }
+    const limit = q.limit ?? 10;
+    const hasMore = offset + limit < all.length;
+    return c.json({
+      data: all.slice(offset, offset + limit).map((t) => ({
+        accession_number: t.row.accession_number,
+        transaction_id: t.row.transaction_id,
+        filed_at: t.row.filed_at,
+      })),
+      next_cursor: hasMore ? cursors.encode(offset + limit, "filedAt", hash) : null,
+      has_more: hasMore,
+    });
+  });
+
+  app.get("/api/v1/transactions/:accessionNumber/:transactionId", (c) => {
+    const r = check(DetailQuery, rawQuery(c));
+    if (!r.ok) return r.response;
+    const { accessionNumber, transactionId } = c.req.param();
+    const t = /^\d{1,9}$/.test(transactionId)
+      ? data.byKey.get(`${accessionNumber}/${Number(transactionId)}`)
+      : undefined;
+    const names = (r.value.fields ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "");
+    const unknown = names.filter((n) => !isTransactionField(n));
+    if (unknown.length) {
+      return badRequest(
+        `fields: unknown field ${
+          unknown.map(show).join(", ")
+        }; allowed: snake_case names of the transaction catalog`,
+      );
+    }
+    if (!t) {
+      return problem(
+        404,
+        "not-found",
+        `transaction ${show(accessionNumber)}/${show(transactionId)} does not exist`,
+      );
+    }
+    if (names.length === 0) return c.json(t.row);
+    const want = new Set([...names, "feed_ids"]);
+    const row = t.row as unknown as Record<string, unknown>;
+    return c.json(Object.fromEntries(
+      TRANSACTION_FIELDS.filter((f) => want.has(f.name)).map((f) => [f.name, row[f.name]]),
+    ));
+  });
+
+  return app;
+}

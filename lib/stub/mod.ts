@@ -1,0 +1,20 @@
+/**
+ * The offline emulator of both services (`signalbook/stub`): a Hono app that
+ * serves the pitch catalog at `/catalog` and the insider-trades service at
+ * `/insider` from deterministic demo data, in-process (`stub.fetch`,
+ * `stub.app.request()`) or over loopback (`deno task stub`).
+ *
+ * @example
+ * ```ts
+ * import { createStub, DEMO_KEYS } from "./mod.ts";
+ * const stub = createStub({ seed: 1, latencyMs: 0 });
+ * const res = await stub.fetch("http://stub/insider/api/v1/feeds?feed_id=17", {
+ *   headers: { authorization: `Bearer ${DEMO_KEYS.insider}` },
+ * });
+ * console.log((await res.json()).data.length); // 10
+ * ```
+ *
+ * @module
+ */
+export { createStub, DEMO_KEYS, type Stub, type StubOptions } from "./app.ts";
+export { type ServeOptions, serveStub } from "./serve.ts";

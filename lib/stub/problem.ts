@@ -1,0 +1,56 @@
+/**
+ * Problem-details responses (`application/problem+json`) with exactly the
+ * fields `type`, `title`, `status` and `detail`.
+ *
+ * Problem `type` values (the spec shows only `premium-required`):
+ * `invalid-request` (400), `unauthorized` (401), `premium-required` (403),
+ * `author-access-required` (403, paywalled author's document),
+ * `invalid-signature` / `url-expired` (403, signed document URLs),
+ * `not-found` (404), `archive-not-found` (404), `method-not-allowed` (405),
+ * `rate-limited` (429), `service-unavailable` (503), `signing-failed` (503),
+ * `keys-unavailable` (503), `internal-error` (500, never expected).
+ *
+ * @module
+ */
+
+const TITLES: Record<number, string> = {
+  400: "Bad Request",
+  401: "Unauthorized",
+  403: "Forbidden",
+  404: "Not Found",
+  405: "Method Not Allowed",
+  429: "Too Many Requests",
+  500: "Internal Server Error",
+  503: "Service Unavailable",
+};
+
+/** The body of a problem response. */
+export interface ProblemBody {
+  /** Machine-readable type. */
+  type: string;
+  /** Short title. */
+  title: string;
+  /** HTTP status. */
+  status: number;
+  /** Explanation for a human. */
+  detail: string;
+}
+
+/** A problem+json response. */
+export function problem(
+  status: number,
+  type: string,
+  detail: string,
+  headers: Record<string, string> = {},
+): Response {
+  const body: ProblemBody = { type, title: TITLES[status] ?? "Error", status, detail };
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "content-type": "application/problem+json", ...headers },
+  });
+}
+
+/** A 400 `invalid-request` problem. */
+export function badRequest(detail: string): Response {
+  return problem(400, "invalid-request", detail);
+}

@@ -1,0 +1,36 @@
+/**
+ * Request validation for the emulator's handlers: raw query objects (a
+ * repeated parameter becomes a list) checked with the shared zod schemas, and
+ * every problem reported in one `400` problem naming each bad parameter.
+ *
+ * @module
+ */
+import type { Context } from "hono";
+import type { z } from "@hono/zod-openapi";
+import { describeIssues, toIssues } from "../shared/schema.ts";
+import { badRequest } from "./problem.ts";
+
+/** The query string as an object; a repeated parameter becomes a list. */
+export function rawQuery(c: Context): Record<string, string | string[]> {
+  const params = new URL(c.req.url).searchParams;
+  const out: Record<string, string | string[]> = {};
+  for (const key of new Set(params.keys())) {
+    const all = params.getAll(key);
+    out[key] = all.length === 1 ? all[0] : all;
+  }
+  return out;
+}
+
+/** The outcome of {@link check}. */
+export type Checked<T> = { ok: true; value: T } | { ok: false; response: Response };
+
+/** Validates `input` with `schema`; on failure a `400` problem listing every issue. */
+export function check<S extends z.ZodType>(
+  schema: S,
+  input: unknown,
+  prefix = "",
+): Checked<z.output<S>> {
+  const r = schema.safeParse(input);
+  if (r.success) return { ok: true, value: r.data };
+  return { ok: false, response: badRequest(describeIssues(toIssues(r.error, input, prefix))) };
+}
