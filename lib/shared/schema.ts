@@ -30,13 +30,17 @@ export function oneOf<const T extends readonly [string, ...string[]]>(
   return z.enum(values, { error: (i) => `${show(i.input)} is not allowed; allowed: ${allowed}` });
 }
 
-/** An integer in [min, max], given as a number or a numeric string. */
-export function intIn(min: number, max: number): z.ZodCoercedNumber<unknown> {
+/**
+ * An integer in [min, max], given as a number or a string of digits (other
+ * strings are rejected as they are, so the message shows what was sent).
+ */
+export function intIn(min: number, max: number): z.ZodType<number, unknown> {
   const allowed = `an integer from ${min} to ${max}`;
   const err = (i: { input?: unknown }) => `${show(i.input)} is not allowed; allowed: ${allowed}`;
-  return z.coerce.number({ error: err }).int({ error: err }).min(min, { error: err }).max(max, {
-    error: err,
-  });
+  return z.preprocess(
+    (v) => typeof v === "string" && /^\s*[-+]?\d+\s*$/.test(v) ? Number(v) : v,
+    z.number({ error: err }).int({ error: err }).min(min, { error: err }).max(max, { error: err }),
+  ) as unknown as z.ZodType<number, unknown>;
 }
 
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
