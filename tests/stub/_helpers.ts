@@ -9,6 +9,13 @@ export function stub(): Stub {
   return shared ??= createStub({ seed: 1 });
 }
 
+let smallShared: Stub | undefined;
+
+/** A small stub (seed 1, scale 0.2: ~5,000 trades) for tests that pull everything. */
+export function small(): Stub {
+  return smallShared ??= createStub({ seed: 1, scale: 0.2 });
+}
+
 /** A fresh stub with options. */
 export function stubWith(opts: StubOptions): Stub {
   return createStub({ seed: 1, ...opts });
@@ -25,12 +32,12 @@ export async function cat(path: string, s: Stub = stub()): Promise<Response> {
 }
 
 /** GET on the insider service with the active demo key. */
-export async function ins(path: string, s: Stub = stub()): Promise<Response> {
+export async function ins(path: string, s: Stub = small()): Promise<Response> {
   return await s.app.request("/insider/api/v1" + path, { headers: auth(DEMO_KEYS.insider) });
 }
 
 /** POST /search on the insider service. */
-export async function search(body: unknown, s: Stub = stub()): Promise<Response> {
+export async function search(body: unknown, s: Stub = small()): Promise<Response> {
   return await s.app.request("/insider/api/v1/search", {
     method: "POST",
     headers: { ...auth(DEMO_KEYS.insider), "content-type": "application/json" },
@@ -88,7 +95,7 @@ export interface PitchRow {
 /** Every row of an insider search. */
 export async function allTrades(
   filter: Record<string, unknown>,
-  s: Stub = stub(),
+  s: Stub = small(),
 ): Promise<Record<string, unknown>[]> {
   const out: Record<string, unknown>[] = [];
   let cursor: string | null = null;
