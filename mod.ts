@@ -14,4 +14,27 @@
  *
  * @module
  */
-export { createStub, DEMO_KEYS, type Stub, type StubOptions } from "./lib/stub/mod.ts";
+export {
+  type Archive,
+  type Author,
+  type CatalogData,
+  type Company,
+  createStub,
+  DEMO_KEYS,
+  type Faults,
+  type FilterSet,
+  type Industry,
+  type Insider,
+  type InsiderData,
+  type Pitch,
+  type Stub,
+  type StubApp,
+  type StubOptions,
+  type Tag,
+  type Trade,
+  type TransactionRow,
+  type World,
+} from "./lib/stub/mod.ts";
+export * from "./lib/catalog/mod.ts";
+export * from "./lib/insider/mod.ts";
+export type { ValidationIssue } from "./lib/shared/schema.ts";

@@ -40,10 +40,18 @@ export interface StubOptions extends Faults {
   insiderKeysConfigured?: boolean;
 }
 
+/** The parts of the Hono app callers use. */
+export interface StubApp {
+  /** Hono's test helper: a path (or URL) and init, answered in-process. */
+  request(input: string | URL | Request, init?: RequestInit): Response | Promise<Response>;
+  /** The fetch handler (what `Deno.serve` takes). */
+  fetch(request: Request): Response | Promise<Response>;
+}
+
 /** A running emulator. */
 export interface Stub {
   /** The Hono app (use `app.request()` in tests). */
-  app: Hono;
+  app: StubApp;
   /** A `fetch` that serves requests in-process; pass it to the clients. */
   fetch: (input: Request | URL | string, init?: RequestInit) => Promise<Response>;
   /** The demo world. */
@@ -107,7 +115,7 @@ export function createStub(opts: StubOptions = {}): Stub {
     return problem(500, "internal-error", "unexpected emulator error");
   });
   return {
-    app: root,
+    app: { request: (input, init) => root.request(input, init), fetch: (req) => root.fetch(req) },
     fetch: (input, init) => Promise.resolve(root.fetch(new Request(input, init))),
     world,
     catalog,

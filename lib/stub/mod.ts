@@ -16,5 +16,10 @@
  *
  * @module
  */
-export { createStub, DEMO_KEYS, type Stub, type StubOptions } from "./app.ts";
+export { createStub, DEMO_KEYS, type Stub, type StubApp, type StubOptions } from "./app.ts";
+export type { Faults } from "./guard.ts";
+export type { Company, Industry, World } from "./world.ts";
+export type { Archive, Author, CatalogData, FilterSet, Pitch, Tag } from "./catalog/data.ts";
+export type { Insider, InsiderData, Trade } from "./insider/data.ts";
+export type { TransactionRow } from "../insider/fields.ts";
 export { type ServeOptions, serveStub } from "./serve.ts";

@@ -31,12 +31,12 @@ export function serveStub(
   opts: ServeOptions = {},
 ): Promise<{ url: string; server: Deno.HttpServer<Deno.NetAddr> }> {
   const stub = createStub(opts);
-  return new Promise((resolve) => {
-    const server: Deno.HttpServer<Deno.NetAddr> = Deno.serve({
-      port: opts.port ?? 8787,
-      hostname: opts.hostname ?? "127.0.0.1",
-      signal: opts.signal,
-      onListen: (addr) => resolve({ url: `http://${addr.hostname}:${addr.port}`, server }),
-    }, stub.app.fetch);
-  });
+  const server = Deno.serve({
+    port: opts.port ?? 8787,
+    hostname: opts.hostname ?? "127.0.0.1",
+    signal: opts.signal,
+    onListen: () => {},
+  }, stub.app.fetch);
+  const { hostname, port } = server.addr;
+  return Promise.resolve({ url: `http://${hostname}:${port}`, server });
 }
