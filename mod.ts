@@ -4,16 +4,40 @@
  *
  * @example
  * ```ts
- * import { createStub, DEMO_KEYS } from "./mod.ts";
- * const stub = createStub();
- * const res = await stub.fetch("http://stub/catalog/api/v1/pitches?limit=1", {
- *   headers: { authorization: `Bearer ${DEMO_KEYS.catalog}` },
- * });
- * console.log(res.status); // 200
+ * import { connect } from "./mod.ts";
+ * const { catalog, insider } = await connect(); // env keys, or the offline emulator
+ * for await (const row of catalog.pitches({ sentiment: ["bullish"], authorBadge: ["elite"] })) {
+ *   console.log(row.pitch.ticker_symbol, row.pitch.pitch_title);
+ *   break;
+ * }
+ * const ceoBuys = await insider.feed("ceo-trades", "buy").take(10);
+ * const { rows, failed } = await insider.hydrate(ceoBuys, { concurrency: 8 });
+ * console.log(rows.length, failed.length);
  * ```
  *
  * @module
  */
+export { connect, type Connection, type ConnectOptions } from "./lib/connect.ts";
+export {
+  type CallOptions as CatalogCallOptions,
+  CatalogClient,
+  type DownloadOptions,
+} from "./lib/catalog/client.ts";
+export {
+  type CallOptions,
+  type Camel,
+  type FeedRow,
+  type FeedsParams,
+  type Hydrated,
+  type HydrateOptions,
+  InsiderClient,
+  type InsiderHit,
+  type SearchRow,
+} from "./lib/insider/client.ts";
+export * from "./lib/http/mod.ts";
+export * from "./lib/catalog/mod.ts";
+export * from "./lib/insider/mod.ts";
+export type { ValidationIssue } from "./lib/shared/schema.ts";
 export {
   type Archive,
   type Author,
@@ -22,7 +46,7 @@ export {
   createStub,
   DEMO_KEYS,
   type Faults,
-  type FilterSet,
+  type FilterSet as StubFilterSet,
   type Industry,
   type Insider,
   type InsiderData,
@@ -30,11 +54,7 @@ export {
   type Stub,
   type StubApp,
   type StubOptions,
-  type Tag,
+  type Tag as StubTag,
   type Trade,
-  type TransactionRow,
   type World,
 } from "./lib/stub/mod.ts";
-export * from "./lib/catalog/mod.ts";
-export * from "./lib/insider/mod.ts";
-export type { ValidationIssue } from "./lib/shared/schema.ts";

@@ -11,3 +11,6 @@ export {
   MAX_FILTER_SET_IDS,
   type PitchListParams,
 } from "./params.ts";
+export * from "./types.ts";
+export { Tags } from "./tags.ts";
+export { sanitizeFilename } from "./download.ts";

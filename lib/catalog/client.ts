@@ -1,0 +1,179 @@
+/**
+ * The pitch catalog client: every endpoint, with every parameter typed and
+ * checked before a request is sent.
+ *
+ * @module
+ */
+import {
+  type DocumentParams,
+  DocumentQuery,
+  type PitchListParams,
+  PitchListQuery,
+} from "./params.ts";
+import type {
+  DocumentInfo,
+  FilterSet,
+  PitchDetail,
+  PitchListEnvelope,
+  PitchListRow,
+  SearchResult,
+  TagType,
+} from "./types.ts";
+import { Tags } from "./tags.ts";
+import { saveUnder } from "./download.ts";
+import { type ClientOptions, Transport } from "../http/transport.ts";
+import { Paginated } from "../http/paginate.ts";
+import { RequestValidationError } from "../http/errors.ts";
+import { asQuery, validate } from "../shared/validate.ts";
+import { show } from "../shared/schema.ts";
+
+/** Options of {@link CatalogClient.download}. */
+export interface DownloadOptions extends DocumentParams {
+  /** Folder to save into (created if missing; default `downloads`). */
+  dir?: string;
+  /** Replace an existing file of the same name (default false: pick a numbered name). */
+  overwrite?: boolean;
+  /** Abort signal. */
+  signal?: AbortSignal;
+}
+
+/** Per-call options. */
+export interface CallOptions {
+  /** Abort signal. */
+  signal?: AbortSignal;
+}
+
+function requireId(id: unknown): string {
+  if (typeof id !== "string" || id.trim() === "") {
+    throw new RequestValidationError([{
+      param: "id",
+      value: id,
+      message: `${show(id)} is not allowed; allowed: a pitch_id (non-empty string)`,
+    }]);
+  }
+  return encodeURIComponent(id);
+}
+
+/**
+ * Client of the pitch catalog service.
+ *
+ * @example
+ * ```ts
+ * import { CatalogClient, createStub } from "../../mod.ts";
+ * const stub = createStub();
+ * const catalog = new CatalogClient({ apiKey: "demo-catalog-key", baseUrl: "http://stub/catalog", fetch: stub.fetch });
+ * for await (const row of catalog.pitches({ sentiment: ["bullish"], authorBadge: ["elite"] })) {
+ *   console.log(row.pitch.ticker_symbol);
+ *   break;
+ * }
+ * ```
+ */
+export class CatalogClient {
+  #t: Transport;
+  /** Creates a client. */
+  constructor(opts: ClientOptions) {
+    this.#t = new Transport(opts);
+  }
+  /** Base URL of the service. */
+  get baseUrl(): string {
+    return this.#t.baseUrl;
+  }
+
+  /** Fuzzy search of authors (username, display name) and companies (ticker, names). */
+  async search(q: string, opts: CallOptions = {}): Promise<SearchResult> {
+    if (typeof q !== "string" || q.trim() === "") {
+      throw new RequestValidationError([{
+        param: "q",
+        value: q,
+        message: `${show(q)} is not allowed; allowed: non-empty text`,
+      }]);
+    }
+    return await this.#t.json({
+      method: "GET",
+      path: "/search",
+      query: { q },
+      signal: opts.signal,
+    });
+  }
+
+  /** The tag vocabulary, as a tree with lookups. */
+  async tags(opts: CallOptions = {}): Promise<Tags> {
+    const body = await this.#t.json<{ data: TagType[] }>({
+      method: "GET",
+      path: "/tags",
+      signal: opts.signal,
+    });
+    return new Tags(body.data);
+  }
+
+  /** The key owner's saved filter sets. */
+  async filterSets(opts: CallOptions = {}): Promise<FilterSet[]> {
+    const body = await this.#t.json<{ data: FilterSet[] }>({
+      method: "GET",
+      path: "/filter-sets",
+      signal: opts.signal,
+    });
+    return body.data;
+  }
+
+  /**
+   * Pitches matching the parameters, as a lazy list. Parameters are checked
+   * now (a bad one throws {@link RequestValidationError}); pages are fetched
+   * when iterated. A `cursor` in `params` starts from that page.
+   */
+  pitches(params: PitchListParams = {}, opts: CallOptions = {}): Paginated<PitchListRow> {
+    validate(PitchListQuery, asQuery(params));
+    const { cursor: start, ...rest } = params;
+    return new Paginated<PitchListRow>(async (cursor, signal) => {
+      const body = await this.#t.json<PitchListEnvelope>({
+        method: "GET",
+        path: "/pitches",
+        query: { ...rest, cursor: cursor ?? start },
+        signal,
+      });
+      return { rows: body.data, next: body.has_more ? body.next_cursor : null, raw: body };
+    }, opts.signal);
+  }
+
+  /** One pitch by id (locked pitches come back with `is_locked: true`). */
+  async pitch(id: string, opts: CallOptions = {}): Promise<PitchDetail> {
+    return await this.#t.json({
+      method: "GET",
+      path: `/pitches/${requireId(id)}`,
+      signal: opts.signal,
+    });
+  }
+
+  /** The signed URL of an archived write-up or attachment (JSON form). */
+  async document(
+    id: string,
+    params: DocumentParams = {},
+    opts: CallOptions = {},
+  ): Promise<DocumentInfo> {
+    const path = `/pitches/${requireId(id)}/document`;
+    validate(DocumentQuery, asQuery(params));
+    return await this.#t.json({ method: "GET", path, query: { ...params }, signal: opts.signal });
+  }
+
+  /**
+   * Signs a document and downloads it at once into `dir`, under the server's
+   * filename sanitised; returns the path written.
+   */
+  async download(id: string, opts: DownloadOptions = {}): Promise<string> {
+    const { dir = "downloads", overwrite = false, signal, ...params } = opts;
+    const doc = await this.document(id, params, { signal });
+    const res = await this.#t.fetchUnsigned(doc.url, signal);
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    return await saveUnder(dir, doc.filename, bytes, overwrite);
+  }
+
+  /** JSON form (no key). */
+  toJSON(): Record<string, unknown> {
+    return { client: "CatalogClient", ...this.#t.toJSON() };
+  }
+
+  /** Console form (no key). */
+  [Symbol.for("Deno.customInspect")](): string {
+    return `CatalogClient { baseUrl: ${JSON.stringify(this.baseUrl)}, apiKey: "[redacted]" }`;
+  }
+}

@@ -1,0 +1,102 @@
+/**
+ * `connect()`: both clients from the environment, or from the in-process
+ * emulator when no key is set.
+ *
+ * Environment: `PITCH_API_KEY` / `PITCH_BASE_URL` and `INSIDER_API_KEY` /
+ * `INSIDER_BASE_URL`. A service whose key is not set uses the in-process
+ * emulator with its demo key; the library says so once per process (on
+ * stderr), without printing any key. A key without a base URL is an error:
+ * signalbook does not guess production addresses.
+ *
+ * @module
+ */
+import { CatalogClient } from "./catalog/client.ts";
+import { InsiderClient } from "./insider/client.ts";
+import type { ClientOptions } from "./http/transport.ts";
+import { createStub, DEMO_KEYS, type Stub, type StubOptions } from "./stub/mod.ts";
+
+/** Options of {@link connect}. */
+export interface ConnectOptions
+  extends Partial<Pick<ClientOptions, "maxRetries" | "timeoutMs" | "onRetry">> {
+  /** Environment lookup (default `Deno.env.get`, tolerant of a missing permission). */
+  env?: (name: string) => string | undefined;
+  /** Options of the in-process emulator, when it is used. */
+  stub?: StubOptions;
+  /** Say nothing about the emulator (default false). */
+  quiet?: boolean;
+}
+
+/** Both clients, and whether each is on the emulator. */
+export interface Connection {
+  /** Pitch catalog client. */
+  catalog: CatalogClient;
+  /** Insider-trades client. */
+  insider: InsiderClient;
+  /** Services served by the in-process emulator. */
+  offline: { catalog: boolean; insider: boolean };
+  /** The emulator, when either service uses it. */
+  stub?: Stub;
+}
+
+let noticed = false;
+let sharedStub: Stub | undefined;
+
+function readEnv(name: string): string | undefined {
+  try {
+    return Deno.env.get(name) || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Connects to both services.
+ *
+ * @example
+ * ```ts
+ * import { connect } from "./connect.ts";
+ * const { catalog, insider, offline } = await connect();
+ * console.log(offline); // { catalog: true, insider: true } without keys
+ * const page = await catalog.pitches({ limit: 5 }).firstPage();
+ * console.log(page.rows.length); // 5
+ * ```
+ */
+export function connect(opts: ConnectOptions = {}): Promise<Connection> {
+  const env = opts.env ?? readEnv;
+  const common = { maxRetries: opts.maxRetries, timeoutMs: opts.timeoutMs, onRetry: opts.onRetry };
+  const pick = (service: "catalog" | "insider", keyVar: string, urlVar: string) => {
+    const apiKey = env(keyVar);
+    const baseUrl = env(urlVar);
+    if (apiKey) {
+      if (!baseUrl) throw new TypeError(`${keyVar} is set but ${urlVar} is not; set both`);
+      return { offline: false, options: { apiKey, baseUrl, ...common } as ClientOptions };
+    }
+    sharedStub ??= opts.stub ? createStub(opts.stub) : createStub();
+    const stub = opts.stub ? createStub(opts.stub) : sharedStub;
+    return {
+      offline: true,
+      stub,
+      options: {
+        apiKey: service === "catalog" ? DEMO_KEYS.catalog : DEMO_KEYS.insider,
+        baseUrl: `http://signalbook.offline/${service}`,
+        fetch: stub.fetch,
+        ...common,
+      } as ClientOptions,
+    };
+  };
+  const c = pick("catalog", "PITCH_API_KEY", "PITCH_BASE_URL");
+  const i = pick("insider", "INSIDER_API_KEY", "INSIDER_BASE_URL");
+  const offline = { catalog: c.offline, insider: i.offline };
+  if ((c.offline || i.offline) && !noticed && !opts.quiet) {
+    noticed = true;
+    const which = [c.offline && "PITCH_API_KEY", i.offline && "INSIDER_API_KEY"].filter(Boolean)
+      .join(" and ");
+    console.error(`signalbook: ${which} not set; using the offline emulator (demo data).`);
+  }
+  return Promise.resolve({
+    catalog: new CatalogClient(c.options),
+    insider: new InsiderClient(i.options),
+    offline,
+    stub: c.stub ?? i.stub,
+  });
+}

@@ -1,0 +1,152 @@
+/**
+ * Typed errors of the clients, in the manner of openai-node: a problem-details
+ * answer becomes a {@link ProblemError} subclass chosen by status (and by
+ * `type` for `premium-required`); transport failures are
+ * {@link ConnectionError} or {@link TimeoutError}; bad input caught before the
+ * network is a {@link RequestValidationError}. No error ever carries the API
+ * key or request headers.
+ *
+ * @module
+ */
+import type { ValidationIssue } from "../shared/schema.ts";
+
+/** Base class of every signalbook error. */
+export class SignalbookError extends Error {
+  /** Creates an error. */
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+/** What a problem error knows about the failed call. */
+export interface ProblemInit {
+  /** HTTP status. */
+  status: number;
+  /** Problem `type` (machine-readable), or `"unknown"` when the body had none. */
+  type: string;
+  /** Problem title. */
+  title: string;
+  /** Problem detail. */
+  detail: string;
+  /** HTTP method. */
+  method: string;
+  /** URL without credentials. */
+  url: string;
+  /** Seconds the server asked to wait (429/503), if it said. */
+  retryAfter?: number;
+}
+
+/**
+ * An error answer from a service, carrying its problem details.
+ *
+ * @example
+ * ```ts
+ * import { ProblemError } from "./errors.ts";
+ * try {
+ *   // await catalog.pitch("nope");
+ * } catch (e) {
+ *   if (e instanceof ProblemError) console.log(e.status, e.type, e.detail);
+ * }
+ * ```
+ */
+export class ProblemError extends SignalbookError {
+  /** HTTP status. */
+  readonly status: number;
+  /** Problem type. */
+  readonly type: string;
+  /** Problem title. */
+  readonly title: string;
+  /** Problem detail. */
+  readonly detail: string;
+  /** HTTP method. */
+  readonly method: string;
+  /** URL (no credentials). */
+  readonly url: string;
+  /** Seconds the server asked to wait, if it said. */
+  readonly retryAfter?: number;
+  /** Creates the error from problem details. */
+  constructor(init: ProblemInit) {
+    super(`${init.status} ${init.title}: ${init.detail} (${init.method} ${init.url})`);
+    this.status = init.status;
+    this.type = init.type;
+    this.title = init.title;
+    this.detail = init.detail;
+    this.method = init.method;
+    this.url = init.url;
+    this.retryAfter = init.retryAfter;
+  }
+}
+
+/** `400`: the service rejected the query, body or cursor. */
+export class BadRequestError extends ProblemError {}
+/** `401`: missing or invalid API key. */
+export class AuthenticationError extends ProblemError {}
+/** `403` other than `premium-required`: no access (e.g. a paywalled author). */
+export class PermissionDeniedError extends ProblemError {}
+/** `403` with type `premium-required`: the Premium membership lapsed. */
+export class PremiumRequiredError extends PermissionDeniedError {}
+/** `404`: not found. */
+export class NotFoundError extends ProblemError {}
+/** `429`: rate limited (after the retries ran out). */
+export class RateLimitError extends ProblemError {}
+/** `5xx`: the service failed (after the retries ran out). */
+export class ServerError extends ProblemError {}
+
+/**
+ * The subclass of {@link ProblemError} for a status and problem type.
+ *
+ * @example
+ * ```ts
+ * import { errorFor } from "./errors.ts";
+ * const e = errorFor({ status: 403, type: "premium-required", title: "Forbidden", detail: "lapsed", method: "GET", url: "/x" });
+ * console.log(e.name); // "PremiumRequiredError"
+ * ```
+ */
+export function errorFor(init: ProblemInit): ProblemError {
+  const s = init.status;
+  if (s === 400) return new BadRequestError(init);
+  if (s === 401) return new AuthenticationError(init);
+  if (s === 403) {
+    return init.type === "premium-required"
+      ? new PremiumRequiredError(init)
+      : new PermissionDeniedError(init);
+  }
+  if (s === 404) return new NotFoundError(init);
+  if (s === 429) return new RateLimitError(init);
+  if (s >= 500) return new ServerError(init);
+  return new ProblemError(init);
+}
+
+/** The request never got an answer (DNS, refused connection, reset). */
+export class ConnectionError extends SignalbookError {}
+
+/** An attempt took longer than `timeoutMs`. */
+export class TimeoutError extends ConnectionError {}
+
+/**
+ * Bad input caught before any request was sent: every bad parameter with its
+ * value and what is allowed.
+ *
+ * @example
+ * ```ts
+ * import { RequestValidationError } from "./errors.ts";
+ * try {
+ *   // catalog.pitches({ limit: 500 });
+ * } catch (e) {
+ *   if (e instanceof RequestValidationError) console.log(e.issues.map((i) => i.param));
+ * }
+ * ```
+ */
+export class RequestValidationError extends SignalbookError {
+  /** Every problem found. */
+  readonly issues: readonly ValidationIssue[];
+  /** Creates the error from its issues. */
+  constructor(issues: readonly ValidationIssue[]) {
+    super(
+      `invalid request (nothing was sent):\n` +
+        issues.map((i) => `  - ${i.param}: ${i.message}`).join("\n"),
+    );
+    this.issues = issues;
+  }
+}

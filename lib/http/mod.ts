@@ -1,0 +1,16 @@
+/**
+ * The HTTP area: transport, retries, typed errors, pagination and the pool.
+ *
+ * @module
+ */
+export * from "./errors.ts";
+export {
+  type ClientOptions,
+  type FetchLike,
+  type Query,
+  type RequestSpec,
+  type RetryInfo,
+  Transport,
+} from "./transport.ts";
+export { type Page, type PageFetcher, Paginated, type Taken } from "./paginate.ts";
+export { mapPool, type PoolFailure, type PoolResult } from "./pool.ts";

@@ -1,0 +1,307 @@
+/**
+ * The insider-trades client: owner lookup, trade search, curated feeds (by id
+ * or by named topic and side), transaction detail and bounded-concurrency
+ * hydration of feed rows. Every parameter is typed and checked before a
+ * request is sent.
+ *
+ * Client-side checks beyond the service's own rules (the service would
+ * silently ignore these, which is never what a caller meant): a trade-return
+ * bound without `tradeReturnPeriod`, and a min above its max.
+ *
+ * @module
+ */
+import { type ClientOptions, Transport } from "../http/transport.ts";
+import { Paginated } from "../http/paginate.ts";
+import { mapPool, type PoolFailure } from "../http/pool.ts";
+import { RequestValidationError } from "../http/errors.ts";
+import { asQuery, validate } from "../shared/validate.ts";
+import { show, type ValidationIssue } from "../shared/schema.ts";
+import {
+  FEED_TOPIC_NAMES,
+  FEED_TOPICS,
+  type FeedId,
+  type FeedSide,
+  type FeedTopic,
+  type InsiderSector,
+} from "./feeds.ts";
+import { isTransactionField, type TransactionField, type TransactionRow } from "./fields.ts";
+import { type InsiderFilter, InsiderSearchBody, parseAmount, parsePercent } from "./filter.ts";
+import { FeedsQuery, InsidersQuery } from "./params.ts";
+
+/** camelCase form of a snake_case name, as a type. */
+export type Camel<S extends string> = S extends `${infer H}_${infer T}`
+  ? `${H}${Capitalize<Camel<T>>}`
+  : S;
+
+/** A search row: every transaction field in camelCase (`winRateBullish3mWins`). */
+export type SearchRow = { [K in keyof TransactionRow as Camel<K & string>]: TransactionRow[K] };
+
+/** A feed row: the two ids for the detail call, and the filing time. */
+export interface FeedRow {
+  /** Filing accession number. */
+  accession_number: string;
+  /** Transaction id within the filing. */
+  transaction_id: number;
+  /** Filing timestamp, ISO. */
+  filed_at: string;
+}
+
+/** A reporting owner found by lookup. */
+export interface InsiderHit {
+  /** CIK (feeds `filter.reportingOwnerCik`). */
+  cik: string;
+  /** Name as filed. */
+  name: string;
+  /** Issuers the owner files for. */
+  issuers: { cik: string; name: string; ticker: string }[];
+  /** Titles held. */
+  titles: string[];
+  /** Trades on file. */
+  trade_count: number;
+  /** Latest filing time. */
+  latest_filed_at: string | null;
+}
+
+/** Parameters of {@link InsiderClient.feeds}. */
+export interface FeedsParams {
+  /** Feed ids (1–18). */
+  feedIds?: FeedId[];
+  /** Named feeds, e.g. `[["ceo-trades", "buy"]]`. */
+  feeds?: [FeedTopic, FeedSide][];
+  /** Page size, 1 to 25 (service default 10). */
+  limit?: number;
+  /** Ticker filter. */
+  ticker?: string;
+  /** Inclusive filing date lower bound `YYYY-MM-DD`. */
+  from?: string;
+  /** Inclusive filing date upper bound `YYYY-MM-DD`. */
+  to?: string;
+  /** Sector slug or industry id. */
+  sector?: InsiderSector | `${number}`;
+}
+
+/** Options of {@link InsiderClient.hydrate}. */
+export interface HydrateOptions {
+  /** Requests in flight at once (default 8, at most 64). */
+  concurrency?: number;
+  /** Fields to fetch (default the full product set). */
+  fields?: TransactionField[];
+  /** Called after each row settles. */
+  onProgress?: (done: number, total: number) => void;
+  /** Abort signal. */
+  signal?: AbortSignal;
+}
+
+/** Result of {@link InsiderClient.hydrate}: rows in input order, and what failed. */
+export interface Hydrated {
+  /** Hydrated transactions, in the order of the input (failed ones left out). */
+  rows: TransactionRow[];
+  /** Rows that could not be hydrated after retries, with the error. */
+  failed: PoolFailure<FeedRow>[];
+}
+
+/** Per-call options. */
+export interface CallOptions {
+  /** Abort signal. */
+  signal?: AbortSignal;
+}
+
+function bad(param: string, value: unknown, allowed: string): ValidationIssue {
+  return { param, value, message: `${show(value)} is not allowed; allowed: ${allowed}` };
+}
+
+function filterIssues(f: InsiderFilter): ValidationIssue[] {
+  const out: ValidationIssue[] = [];
+  const period = f.tradeReturnPeriod ?? "";
+  for (const k of ["tradeReturnMin", "tradeReturnMax"] as const) {
+    if ((f[k] ?? "") !== "" && period === "") {
+      out.push(
+        bad(
+          `filter.${k}`,
+          f[k],
+          "a bound only together with filter.tradeReturnPeriod (1W…2Y, latest)",
+        ),
+      );
+    }
+  }
+  const pairs: [keyof InsiderFilter, keyof InsiderFilter, (s: string) => number | undefined][] = [
+    ["marketCapMin", "marketCapMax", parseAmount],
+    ["purchaseMin", "purchaseMax", parseAmount],
+    ["insiderReturnMin", "insiderReturnMax", parsePercent],
+    ["tradeReturnMin", "tradeReturnMax", parsePercent],
+    ["percentChangeMin", "percentChangeMax", parsePercent],
+  ];
+  for (const [lo, hi, parse] of pairs) {
+    const a = typeof f[lo] === "string" ? parse(f[lo] as string) : undefined;
+    const b = typeof f[hi] === "string" ? parse(f[hi] as string) : undefined;
+    if (a !== undefined && b !== undefined && a > b) {
+      out.push(bad(`filter.${lo}`, f[lo], `at most filter.${hi} (${show(f[hi])})`));
+    }
+  }
+  return out;
+}
+
+/**
+ * Client of the insider-trades service.
+ *
+ * @example
+ * ```ts
+ * import { connect } from "../../mod.ts";
+ * const { insider } = await connect();
+ * const feed = insider.feed("ceo-trades", "buy", { from: "2025-01-01" });
+ * const { rows, failed } = await insider.hydrate(await feed.take(20), { concurrency: 8 });
+ * console.log(rows.length, failed.length);
+ * ```
+ */
+export class InsiderClient {
+  #t: Transport;
+  /** Creates a client. */
+  constructor(opts: ClientOptions) {
+    this.#t = new Transport(opts);
+  }
+  /** Base URL of the service. */
+  get baseUrl(): string {
+    return this.#t.baseUrl;
+  }
+
+  /** Reporting owners matching a name, with their CIKs. */
+  async insiders(q: string, opts: { limit?: number } & CallOptions = {}): Promise<InsiderHit[]> {
+    const query = { q, limit: opts.limit };
+    validate(InsidersQuery, asQuery(query));
+    const body = await this.#t.json<{ data: InsiderHit[] }>({
+      method: "GET",
+      path: "/insiders",
+      query,
+      signal: opts.signal,
+    });
+    return body.data;
+  }
+
+  /**
+   * Trades matching a filter (defaults as the spec says), as a lazy list of
+   * camelCase rows. Checked now; fetched when iterated.
+   */
+  search(
+    filter: InsiderFilter = {},
+    opts: { pageSize?: number } & CallOptions = {},
+  ): Paginated<SearchRow> {
+    const body = { filter, pagination: { pageSize: opts.pageSize } };
+    validate(InsiderSearchBody, body, filterIssues(filter));
+    return new Paginated<SearchRow>(async (cursor, signal) => {
+      const env = await this.#t.json<
+        { data: SearchRow[]; nextCursor: string | null; hasMore: boolean }
+      >({
+        method: "POST",
+        path: "/search",
+        body: {
+          filter,
+          pagination: { cursor, ...(opts.pageSize ? { pageSize: opts.pageSize } : {}) },
+        },
+        signal,
+      });
+      return { rows: env.data, next: env.hasMore ? env.nextCursor : null, raw: env };
+    }, opts.signal);
+  }
+
+  /** Rows of curated feeds, by id or by named topic and side. */
+  feeds(params: FeedsParams, opts: CallOptions = {}): Paginated<FeedRow> {
+    const issues: ValidationIssue[] = [];
+    const named = (params.feeds ?? []).map(([topic, side], i) => {
+      if (!FEED_TOPIC_NAMES.includes(topic)) {
+        issues.push(bad(`feeds.${i}`, topic, FEED_TOPIC_NAMES.join(", ")));
+      } else if (side !== "buy" && side !== "sell") {
+        issues.push(bad(`feeds.${i}`, side, "buy, sell"));
+      } else return FEED_TOPICS[topic][side];
+      return undefined;
+    }).filter((x): x is FeedId => x !== undefined);
+    const { feedIds = [], feeds: _named, ...rest } = params;
+    const query = { feed_id: [...feedIds, ...named], ...rest };
+    validate(FeedsQuery, asQuery(query), issues);
+    return new Paginated<FeedRow>(async (cursor, signal) => {
+      const env = await this.#t.json<
+        { data: FeedRow[]; next_cursor: string | null; has_more: boolean }
+      >({
+        method: "GET",
+        path: "/feeds",
+        query: { ...query, cursor: cursor ?? undefined },
+        signal,
+      });
+      return { rows: env.data, next: env.has_more ? env.next_cursor : null, raw: env };
+    }, opts.signal);
+  }
+
+  /** One named feed: `feed("ceo-trades", "buy")` is feed id 17. */
+  feed(
+    topic: FeedTopic,
+    side: FeedSide,
+    params: Omit<FeedsParams, "feedIds" | "feeds"> = {},
+    opts: CallOptions = {},
+  ): Paginated<FeedRow> {
+    return this.feeds({ ...params, feeds: [[topic, side]] }, opts);
+  }
+
+  /** One enriched transaction; `fields` selects columns (`feed_ids` always comes). */
+  async transaction(
+    accessionNumber: string,
+    transactionId: string | number,
+    opts: { fields?: TransactionField[] } & CallOptions = {},
+  ): Promise<TransactionRow> {
+    const issues: ValidationIssue[] = [];
+    if (typeof accessionNumber !== "string" || accessionNumber === "") {
+      issues.push(bad("accessionNumber", accessionNumber, "a filing accession number"));
+    }
+    if (String(transactionId ?? "") === "") {
+      issues.push(bad("transactionId", transactionId, "a transaction id"));
+    }
+    for (const f of opts.fields ?? []) {
+      if (!isTransactionField(f)) {
+        issues.push(bad("fields", f, "names of the transaction field catalog"));
+      }
+    }
+    if (issues.length) throw new RequestValidationError(issues);
+    return await this.#t.json({
+      method: "GET",
+      path: `/transactions/${encodeURIComponent(accessionNumber)}/${
+        encodeURIComponent(String(transactionId))
+      }`,
+      query: { fields: opts.fields?.length ? opts.fields.join(",") : undefined },
+      signal: opts.signal,
+    });
+  }
+
+  /**
+   * Fetches the detail of every feed row with at most `concurrency` requests
+   * in flight. Each request is retried by the transport; rows that still
+   * fail are returned in `failed` instead of aborting the rest.
+   */
+  async hydrate(rows: readonly FeedRow[], opts: HydrateOptions = {}): Promise<Hydrated> {
+    const concurrency = opts.concurrency ?? 8;
+    if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) {
+      throw new RequestValidationError([
+        bad("concurrency", concurrency, "an integer from 1 to 64"),
+      ]);
+    }
+    const { results, failed } = await mapPool(
+      rows,
+      concurrency,
+      (r) =>
+        this.transaction(r.accession_number, r.transaction_id, {
+          fields: opts.fields,
+          signal: opts.signal,
+        }),
+      opts.onProgress,
+    );
+    if (opts.signal?.aborted) throw opts.signal.reason;
+    return { rows: results.filter((r): r is TransactionRow => r !== undefined), failed };
+  }
+
+  /** JSON form (no key). */
+  toJSON(): Record<string, unknown> {
+    return { client: "InsiderClient", ...this.#t.toJSON() };
+  }
+
+  /** Console form (no key). */
+  [Symbol.for("Deno.customInspect")](): string {
+    return `InsiderClient { baseUrl: ${JSON.stringify(this.baseUrl)}, apiKey: "[redacted]" }`;
+  }
+}

@@ -1,0 +1,33 @@
+/**
+ * Client-side validation: runs the shared zod schemas over the parameters a
+ * caller passed and throws one {@link RequestValidationError} listing every
+ * problem, before anything is sent.
+ *
+ * @module
+ */
+import type { z } from "@hono/zod-openapi";
+import { RequestValidationError } from "../http/errors.ts";
+import { toIssues, type ValidationIssue } from "./schema.ts";
+
+/** Query-string form of typed parameters (lists stay lists, scalars become strings). */
+export function asQuery(params: object): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [k, v] of Object.entries(params)) {
+    if (v === undefined) continue;
+    out[k] = Array.isArray(v) ? v.map(String) : String(v);
+  }
+  return out;
+}
+
+/** Validates `input`; throws with every issue (plus `extra`) when anything is wrong. */
+export function validate<S extends z.ZodType>(
+  schema: S,
+  input: unknown,
+  extra: ValidationIssue[] = [],
+  prefix = "",
+): z.output<S> {
+  const r = schema.safeParse(input);
+  const issues = [...(r.success ? [] : toIssues(r.error, input, prefix)), ...extra];
+  if (issues.length) throw new RequestValidationError(issues);
+  return (r as { data: z.output<S> }).data;
+}
