@@ -62,6 +62,14 @@ function readEnv(name: string): string | undefined {
  * ```
  */
 export function connect(opts: ConnectOptions = {}): Promise<Connection> {
+  try {
+    return Promise.resolve(open(opts));
+  } catch (e) {
+    return Promise.reject(e);
+  }
+}
+
+function open(opts: ConnectOptions): Connection {
   const env = opts.env ?? readEnv;
   const common = { maxRetries: opts.maxRetries, timeoutMs: opts.timeoutMs, onRetry: opts.onRetry };
   const pick = (service: "catalog" | "insider", keyVar: string, urlVar: string) => {
@@ -93,10 +101,10 @@ export function connect(opts: ConnectOptions = {}): Promise<Connection> {
       .join(" and ");
     console.error(`signalbook: ${which} not set; using the offline emulator (demo data).`);
   }
-  return Promise.resolve({
+  return {
     catalog: new CatalogClient(c.options),
     insider: new InsiderClient(i.options),
     offline,
     stub: c.stub ?? i.stub,
-  });
+  };
 }
