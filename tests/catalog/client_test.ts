@@ -131,7 +131,7 @@ const BAD: [string, PitchListParams, RegExp][] = [
   ["unknown param", { sentimnet: ["bullish"] } as PitchListParams, /sentimnet: unknown parameter/],
 ];
 
-Deno.test("bad input throws RequestValidationError naming each value; no request is sent", async () => {
+Deno.test("bad input throws RequestValidationError naming each value; no request is sent", () => {
   for (const [name, params, re] of BAD) {
     requests = 0;
     const err = thrown(() => catalog.pitches(params));
