@@ -22,7 +22,7 @@ import type {
 import { Tags } from "./tags.ts";
 import { saveUnder } from "./download.ts";
 import { type ClientOptions, Transport } from "../http/transport.ts";
-import { Paginated } from "../http/paginate.ts";
+import { type ListOptions, Paginated } from "../http/paginate.ts";
 import { RequestValidationError } from "../http/errors.ts";
 import { asQuery, validate } from "../shared/validate.ts";
 import { show } from "../shared/schema.ts";
@@ -121,7 +121,7 @@ export class CatalogClient {
    * now (a bad one throws {@link RequestValidationError}); pages are fetched
    * when iterated. A `cursor` in `params` starts from that page.
    */
-  pitches(params: PitchListParams = {}, opts: CallOptions = {}): Paginated<PitchListRow> {
+  pitches(params: PitchListParams = {}, opts: ListOptions = {}): Paginated<PitchListRow> {
     validate(PitchListQuery, asQuery(params));
     const { cursor: start, ...rest } = params;
     return new Paginated<PitchListRow>(async (cursor, signal) => {
@@ -132,7 +132,7 @@ export class CatalogClient {
         signal,
       });
       return { rows: body.data, next: body.has_more ? body.next_cursor : null, raw: body };
-    }, opts.signal);
+    }, opts);
   }
 
   /** One pitch by id (locked pitches come back with `is_locked: true`). */

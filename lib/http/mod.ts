@@ -12,5 +12,11 @@ export {
   type RetryInfo,
   Transport,
 } from "./transport.ts";
-export { type Page, type PageFetcher, Paginated, type Taken } from "./paginate.ts";
+export {
+  type ListOptions,
+  type Page,
+  type PageFetcher,
+  Paginated,
+  type Taken,
+} from "./paginate.ts";
 export { mapPool, type PoolFailure, type PoolResult } from "./pool.ts";

@@ -17,6 +17,14 @@ export interface Page<Row> {
   raw: unknown;
 }
 
+/** Options of a list call. */
+export interface ListOptions {
+  /** Abort signal for every page request. */
+  signal?: AbortSignal;
+  /** Request the next page while the current one is consumed (default true). */
+  prefetch?: boolean;
+}
+
 /** Fetches the page at a cursor (null = first page). */
 export type PageFetcher<Row> = (cursor: string | null, signal: AbortSignal) => Promise<Page<Row>>;
 
@@ -43,10 +51,12 @@ export interface Taken<Row> extends Array<Row> {
 export class Paginated<Row> implements AsyncIterable<Row> {
   #fetch: PageFetcher<Row>;
   #signal?: AbortSignal;
-  /** Creates a lazy list over a page fetcher. */
-  constructor(fetchPage: PageFetcher<Row>, signal?: AbortSignal) {
+  #prefetch: boolean;
+  /** Creates a lazy list over a page fetcher; `prefetch: false` fetches strictly one page at a time. */
+  constructor(fetchPage: PageFetcher<Row>, opts: ListOptions = {}) {
     this.#fetch = fetchPage;
-    this.#signal = signal;
+    this.#signal = opts.signal;
+    this.#prefetch = opts.prefetch ?? true;
   }
 
   /** Pages in order; the next page is requested as soon as the current one arrives. */
@@ -57,6 +67,12 @@ export class Paginated<Row> implements AsyncIterable<Row> {
     try {
       while (pending) {
         const page: Page<Row> = await pending;
+        if (!this.#prefetch) {
+          pending = null;
+          yield page;
+          if (page.next) pending = this.#fetch(page.next, signal);
+          continue;
+        }
         pending = page.next ? this.#fetch(page.next, signal) : null;
         // an unobserved rejection of the prefetch must not crash the process
         pending?.catch(() => {});

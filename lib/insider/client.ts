@@ -11,7 +11,7 @@
  * @module
  */
 import { type ClientOptions, Transport } from "../http/transport.ts";
-import { Paginated } from "../http/paginate.ts";
+import { type ListOptions, Paginated } from "../http/paginate.ts";
 import { mapPool, type PoolFailure } from "../http/pool.ts";
 import { RequestValidationError } from "../http/errors.ts";
 import { asQuery, validate } from "../shared/validate.ts";
@@ -200,11 +200,11 @@ export class InsiderClient {
         signal,
       });
       return { rows: env.data, next: env.hasMore ? env.nextCursor : null, raw: env };
-    }, opts.signal);
+    }, opts);
   }
 
   /** Rows of curated feeds, by id or by named topic and side. */
-  feeds(params: FeedsParams, opts: CallOptions = {}): Paginated<FeedRow> {
+  feeds(params: FeedsParams, opts: ListOptions = {}): Paginated<FeedRow> {
     const issues: ValidationIssue[] = [];
     const named = (params.feeds ?? []).map(([topic, side], i) => {
       if (!FEED_TOPIC_NAMES.includes(topic)) {
@@ -227,7 +227,7 @@ export class InsiderClient {
         signal,
       });
       return { rows: env.data, next: env.has_more ? env.next_cursor : null, raw: env };
-    }, opts.signal);
+    }, opts);
   }
 
   /** One named feed: `feed("ceo-trades", "buy")` is feed id 17. */
@@ -235,7 +235,7 @@ export class InsiderClient {
     topic: FeedTopic,
     side: FeedSide,
     params: Omit<FeedsParams, "feedIds" | "feeds"> = {},
-    opts: CallOptions = {},
+    opts: ListOptions = {},
   ): Paginated<FeedRow> {
     return this.feeds({ ...params, feeds: [[topic, side]] }, opts);
   }
