@@ -37,7 +37,17 @@ Deno.test("prefetch: false fetches strictly one page at a time", async () => {
   for await (const page of new Paginated(p.fetcher, { prefetch: false }).pages()) {
     p.log.push(`consumed ${page.rows[0] / 2}`);
   }
-  assert.deepEqual(p.log, ["start 0", "end 0", "consumed 0", "start 1", "end 1", "consumed 1", "start 2", "end 2", "consumed 2"]);
+  assert.deepEqual(p.log, [
+    "start 0",
+    "end 0",
+    "consumed 0",
+    "start 1",
+    "end 1",
+    "consumed 1",
+    "start 2",
+    "end 2",
+    "consumed 2",
+  ]);
 });
 
 Deno.test("stopping early aborts the prefetch and fetches nothing more", async () => {
@@ -67,14 +77,18 @@ Deno.test("take(n): exact count, truncated flag, shorter lists, bad n", async ()
 Deno.test("mapPool keeps order and never exceeds its bound", async () => {
   let inFlight = 0;
   let peak = 0;
-  const { results, failed } = await mapPool(Array.from({ length: 50 }, (_, i) => i), 7, async (i) => {
-    inFlight++;
-    peak = Math.max(peak, inFlight);
-    await new Promise((r) => setTimeout(r, (i * 7) % 5));
-    inFlight--;
-    if (i % 10 === 3) throw new Error(`boom ${i}`);
-    return i * 2;
-  });
+  const { results, failed } = await mapPool(
+    Array.from({ length: 50 }, (_, i) => i),
+    7,
+    async (i) => {
+      inFlight++;
+      peak = Math.max(peak, inFlight);
+      await new Promise((r) => setTimeout(r, (i * 7) % 5));
+      inFlight--;
+      if (i % 10 === 3) throw new Error(`boom ${i}`);
+      return i * 2;
+    },
+  );
   assert.equal(peak, 7);
   assert.deepEqual(failed.map((f) => f.index), [3, 13, 23, 33, 43]);
   assert.equal(results[4], 8);

@@ -1,0 +1,12 @@
+/**
+ * `deno task bench`: runs every benchmark and prints its tables. Benchmarks
+ * are separate from tests and carry no thresholds: read the ratios.
+ *
+ * @module
+ */
+import { clientBench } from "./client_bench.ts";
+
+if (import.meta.main) {
+  console.log("signalbook benchmarks (same run, same data)");
+  console.log(await clientBench());
+}
