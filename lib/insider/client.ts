@@ -183,7 +183,7 @@ export class InsiderClient {
    */
   search(
     filter: InsiderFilter = {},
-    opts: { pageSize?: number } & CallOptions = {},
+    opts: { pageSize?: number } & ListOptions = {},
   ): Paginated<SearchRow> {
     const body = { filter, pagination: { pageSize: opts.pageSize } };
     validate(InsiderSearchBody, body, filterIssues(filter));
