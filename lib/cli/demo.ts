@@ -1,40 +1,35 @@
 /**
- * `deno task demo`: with no keys set, pulls a page from each service of the
- * in-process emulator and prints a short summary.
+ * `deno task demo`: with no keys set, pulls a page from each service (the
+ * in-process emulator) through the public clients and prints a short summary.
+ * With `PITCH_API_KEY`/`PITCH_BASE_URL` and `INSIDER_API_KEY`/
+ * `INSIDER_BASE_URL` set, the same command reads the real services.
  *
  * @module
  */
-import { createStub, DEMO_KEYS } from "../stub/mod.ts";
+import { connect } from "../../mod.ts";
 
 if (import.meta.main) {
-  const stub = createStub();
-  const h = (key: string) => ({ authorization: `Bearer ${key}` });
-  const pitches =
-    await (await stub.fetch("http://stub/catalog/api/v1/pitches?limit=5&sentiment=bullish", {
-      headers: h(DEMO_KEYS.catalog),
-    })).json();
-  const trades = await (await stub.fetch("http://stub/insider/api/v1/search", {
-    method: "POST",
-    headers: h(DEMO_KEYS.insider),
-    body: JSON.stringify({
-      filter: { tradeType: "purchase", position: { ceo: true } },
-      pagination: { pageSize: 5 },
-    }),
-  })).json();
-  console.log("signalbook demo (offline emulator)\n\nLatest bullish pitches:");
-  for (const r of pitches.data) {
+  const { catalog, insider, offline } = await connect();
+  const where = offline.catalog && offline.insider ? "offline emulator" : "live services";
+  const pitches = await catalog.pitches({ limit: 5, sentiment: ["bullish"] }).firstPage();
+  const buys = await insider.search({ tradeType: "purchase", position: { ceo: true } }, {
+    pageSize: 5,
+  })
+    .firstPage();
+  console.log(`signalbook demo (${where})\n\nLatest bullish pitches:`);
+  for (const r of pitches.rows) {
+    const p = r.pitch;
     console.log(
-      `  ${r.added_on}  ${(r.pitch.ticker_symbol ?? "(locked)").padEnd(6)} ${
-        r.pitch.pitch_title ?? ""
-      }`,
+      `  ${r.added_on}  ${(p.ticker_symbol ?? "(locked)").padEnd(8)} ${p.pitch_title ?? ""}`,
     );
   }
   console.log("\nLatest CEO purchases:");
-  for (const t of trades.data) {
+  for (const t of buys.rows) {
+    const value = Math.round(t.transactionValue ?? 0).toLocaleString("en-US");
     console.log(
-      `  ${t.filedAt.slice(0, 10)}  ${t.tickerSymbol.padEnd(6)} ${
-        t.reportingOwnerName.padEnd(24)
-      } $${Math.round(t.transactionValue).toLocaleString("en-US")}`,
+      `  ${t.filedAt?.slice(0, 10)}  ${(t.tickerSymbol ?? "").padEnd(8)} ${
+        (t.reportingOwnerName ?? "").padEnd(24)
+      } $${value}`,
     );
   }
 }
