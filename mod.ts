@@ -58,3 +58,7 @@ export {
   type Trade,
   type World,
 } from "./lib/stub/mod.ts";
+export * from "./lib/frames/mod.ts";
+export { TRANSACTION_COLUMNS, transactionsFrame } from "./lib/insider/frames.ts";
+export { PITCH_COLUMNS, PITCH_DETAIL_COLUMNS, pitchesFrame } from "./lib/catalog/frames.ts";
+export { feedFrame } from "./lib/insider/client.ts";

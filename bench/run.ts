@@ -5,8 +5,10 @@
  * @module
  */
 import { clientBench } from "./client_bench.ts";
+import { framesBench } from "./frames_bench.ts";
 
 if (import.meta.main) {
   console.log("signalbook benchmarks (same run, same data)");
+  console.log(await framesBench());
   console.log(await clientBench());
 }

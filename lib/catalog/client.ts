@@ -22,7 +22,9 @@ import type {
 import { Tags } from "./tags.ts";
 import { saveUnder } from "./download.ts";
 import { type ClientOptions, Transport } from "../http/transport.ts";
-import { type ListOptions, Paginated } from "../http/paginate.ts";
+import type { ListOptions } from "../http/paginate.ts";
+import { FramedList } from "../frames/list.ts";
+import { pitchesFrame } from "./frames.ts";
 import { RequestValidationError } from "../http/errors.ts";
 import { asQuery, validate } from "../shared/validate.ts";
 import { show } from "../shared/schema.ts";
@@ -121,18 +123,22 @@ export class CatalogClient {
    * now (a bad one throws {@link RequestValidationError}); pages are fetched
    * when iterated. A `cursor` in `params` starts from that page.
    */
-  pitches(params: PitchListParams = {}, opts: ListOptions = {}): Paginated<PitchListRow> {
+  pitches(params: PitchListParams = {}, opts: ListOptions = {}): FramedList<PitchListRow> {
     validate(PitchListQuery, asQuery(params));
     const { cursor: start, ...rest } = params;
-    return new Paginated<PitchListRow>(async (cursor, signal) => {
-      const body = await this.#t.json<PitchListEnvelope>({
-        method: "GET",
-        path: "/pitches",
-        query: { ...rest, cursor: cursor ?? start },
-        signal,
-      });
-      return { rows: body.data, next: body.has_more ? body.next_cursor : null, raw: body };
-    }, opts);
+    return new FramedList<PitchListRow>(
+      async (cursor, signal) => {
+        const body = await this.#t.json<PitchListEnvelope>({
+          method: "GET",
+          path: "/pitches",
+          query: { ...rest, cursor: cursor ?? start },
+          signal,
+        });
+        return { rows: body.data, next: body.has_more ? body.next_cursor : null, raw: body };
+      },
+      pitchesFrame,
+      opts,
+    );
   }
 
   /** One pitch by id (locked pitches come back with `is_locked: true`). */

@@ -11,7 +11,10 @@
  * @module
  */
 import { type ClientOptions, Transport } from "../http/transport.ts";
-import { type ListOptions, Paginated } from "../http/paginate.ts";
+import type { ListOptions } from "../http/paginate.ts";
+import { FramedList } from "../frames/list.ts";
+import { buildFrame } from "../frames/build.ts";
+import { transactionsFrame } from "./frames.ts";
 import { mapPool, type PoolFailure } from "../http/pool.ts";
 import { RequestValidationError } from "../http/errors.ts";
 import { asQuery, validate } from "../shared/validate.ts";
@@ -100,6 +103,15 @@ export interface Hydrated {
   failed: PoolFailure<FeedRow>[];
 }
 
+/** A typed frame of feed rows: `accession_number` Utf8, `transaction_id` Int64, `filed_at` Datetime. */
+export function feedFrame(rows: readonly FeedRow[]): ReturnType<typeof buildFrame> {
+  return buildFrame([
+    { name: "accession_number", dtype: "utf8" },
+    { name: "transaction_id", dtype: "i64" },
+    { name: "filed_at", dtype: "datetime" },
+  ], rows as unknown as Record<string, unknown>[]);
+}
+
 /** Per-call options. */
 export interface CallOptions {
   /** Abort signal. */
@@ -184,27 +196,31 @@ export class InsiderClient {
   search(
     filter: InsiderFilter = {},
     opts: { pageSize?: number } & ListOptions = {},
-  ): Paginated<SearchRow> {
+  ): FramedList<SearchRow> {
     const body = { filter, pagination: { pageSize: opts.pageSize } };
     validate(InsiderSearchBody, body, filterIssues(filter));
-    return new Paginated<SearchRow>(async (cursor, signal) => {
-      const env = await this.#t.json<
-        { data: SearchRow[]; nextCursor: string | null; hasMore: boolean }
-      >({
-        method: "POST",
-        path: "/search",
-        body: {
-          filter,
-          pagination: { cursor, ...(opts.pageSize ? { pageSize: opts.pageSize } : {}) },
-        },
-        signal,
-      });
-      return { rows: env.data, next: env.hasMore ? env.nextCursor : null, raw: env };
-    }, opts);
+    return new FramedList<SearchRow>(
+      async (cursor, signal) => {
+        const env = await this.#t.json<
+          { data: SearchRow[]; nextCursor: string | null; hasMore: boolean }
+        >({
+          method: "POST",
+          path: "/search",
+          body: {
+            filter,
+            pagination: { cursor, ...(opts.pageSize ? { pageSize: opts.pageSize } : {}) },
+          },
+          signal,
+        });
+        return { rows: env.data, next: env.hasMore ? env.nextCursor : null, raw: env };
+      },
+      transactionsFrame,
+      opts,
+    );
   }
 
   /** Rows of curated feeds, by id or by named topic and side. */
-  feeds(params: FeedsParams, opts: ListOptions = {}): Paginated<FeedRow> {
+  feeds(params: FeedsParams, opts: ListOptions = {}): FramedList<FeedRow> {
     const issues: ValidationIssue[] = [];
     const named = (params.feeds ?? []).map(([topic, side], i) => {
       if (!FEED_TOPIC_NAMES.includes(topic)) {
@@ -217,17 +233,21 @@ export class InsiderClient {
     const { feedIds = [], feeds: _named, ...rest } = params;
     const query = { feed_id: [...feedIds, ...named], ...rest };
     validate(FeedsQuery, asQuery(query), issues);
-    return new Paginated<FeedRow>(async (cursor, signal) => {
-      const env = await this.#t.json<
-        { data: FeedRow[]; next_cursor: string | null; has_more: boolean }
-      >({
-        method: "GET",
-        path: "/feeds",
-        query: { ...query, cursor: cursor ?? undefined },
-        signal,
-      });
-      return { rows: env.data, next: env.has_more ? env.next_cursor : null, raw: env };
-    }, opts);
+    return new FramedList<FeedRow>(
+      async (cursor, signal) => {
+        const env = await this.#t.json<
+          { data: FeedRow[]; next_cursor: string | null; has_more: boolean }
+        >({
+          method: "GET",
+          path: "/feeds",
+          query: { ...query, cursor: cursor ?? undefined },
+          signal,
+        });
+        return { rows: env.data, next: env.has_more ? env.next_cursor : null, raw: env };
+      },
+      feedFrame,
+      opts,
+    );
   }
 
   /** One named feed: `feed("ceo-trades", "buy")` is feed id 17. */
@@ -236,7 +256,7 @@ export class InsiderClient {
     side: FeedSide,
     params: Omit<FeedsParams, "feedIds" | "feeds"> = {},
     opts: ListOptions = {},
-  ): Paginated<FeedRow> {
+  ): FramedList<FeedRow> {
     return this.feeds({ ...params, feeds: [[topic, side]] }, opts);
   }
 

@@ -1,0 +1,83 @@
+/**
+ * One measured path of the frames benchmark, run in its own process so its
+ * peak RSS is its own: `deno run -A bench/frames_path.ts <path> <rows>`,
+ * printing one JSON line `{ ms, rows, rssMb }` (median of the runs).
+ *
+ * Rows: every catalog field of real emulator trades, with 10 % of the
+ * nullable values set to null, replicated to the requested count.
+ *
+ * @module
+ */
+import pl from "nodejs-polars";
+import { createStub } from "../lib/stub/mod.ts";
+import { transactionsFrame } from "../lib/insider/frames.ts";
+import { Rng } from "../lib/stub/random.ts";
+
+/** Synthetic response text of `n` transaction rows (snake_case, 10 % nulls). */
+export function responseText(n: number): string {
+  const base = createStub({ seed: 1, scale: 0.4 }).insider.trades.slice(0, 10_000).map((t) =>
+    t.row
+  );
+  const rng = new Rng(99);
+  const parts: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const row: Record<string, unknown> = { ...base[i % base.length] };
+    for (const k of Object.keys(row)) if (k !== "feed_ids" && rng.chance(0.1)) row[k] = null;
+    row.transaction_id = i;
+    parts.push(JSON.stringify(row));
+  }
+  return `{"data":[${parts.join(",")}]}`;
+}
+
+function rssMb(): number {
+  const s = Deno.readTextFileSync("/proc/self/status");
+  return Number(/VmHWM:\s+(\d+)/.exec(s)![1]) / 1024;
+}
+
+if (import.meta.main) {
+  const [path, nText, runsText] = Deno.args;
+  const n = Number(nText);
+  const runs = Number(runsText ?? 3);
+  const text = responseText(n);
+  const times: number[] = [];
+  let extra: Record<string, number> = {};
+  for (let k = 0; k < runs; k++) {
+    await new Promise((r) => setTimeout(r, 50));
+    if (path === "parse") {
+      const t0 = performance.now();
+      JSON.parse(text);
+      times.push(performance.now() - t0);
+    } else if (path === "naive") {
+      const rows = JSON.parse(text).data;
+      const t0 = performance.now();
+      pl.DataFrame(rows);
+      times.push(performance.now() - t0);
+    } else if (path === "ours") {
+      const rows = JSON.parse(text).data;
+      const t0 = performance.now();
+      transactionsFrame(rows);
+      times.push(performance.now() - t0);
+    } else if (path === "parquet") {
+      const df = transactionsFrame(JSON.parse(text).data);
+      const file = await Deno.makeTempFile({ suffix: ".parquet" });
+      const t0 = performance.now();
+      df.writeParquet(file, { compression: "zstd" });
+      const t1 = performance.now();
+      const back = pl.readParquet(file);
+      const t2 = performance.now();
+      if (back.height !== df.height) throw new Error("parquet round trip lost rows");
+      times.push(t2 - t0);
+      extra = {
+        writeMs: t1 - t0,
+        readMs: t2 - t1,
+        fileMb: Deno.statSync(file).size / 1e6,
+        jsonMb: text.length / 1e6,
+      };
+      await Deno.remove(file);
+    }
+  }
+  times.sort((a, b) => a - b);
+  console.log(
+    JSON.stringify({ ms: times[Math.floor(times.length / 2)], rows: n, rssMb: rssMb(), ...extra }),
+  );
+}

@@ -1,0 +1,58 @@
+/**
+ * The dtypes signalbook frames use, and their Polars types. Polars never
+ * infers a column: every column is built from a declared dtype.
+ *
+ * @module
+ */
+import pl from "nodejs-polars";
+
+/** A column dtype. */
+export type Dtype =
+  | "utf8"
+  | "date"
+  | "datetime"
+  | "bool"
+  | "f64"
+  | "i64"
+  | "list_utf8"
+  | "list_i64";
+
+/** One column: its name in the frame, its dtype, and the key it is read from in a row. */
+export interface ColumnSpec {
+  /** Column name in the frame. */
+  name: string;
+  /** Declared dtype. */
+  dtype: Dtype;
+  /** Property read from each row (default `name`). */
+  key?: string;
+}
+
+/**
+ * The Polars type of a dtype.
+ *
+ * @example
+ * ```ts
+ * import { polarsType } from "./dtypes.ts";
+ * polarsType("datetime").toString(); // "Datetime(ms,UTC)"
+ * ```
+ */
+export function polarsType(d: Dtype): pl.DataType {
+  switch (d) {
+    case "utf8":
+      return pl.Utf8;
+    case "date":
+      return pl.Date;
+    case "datetime":
+      return pl.Datetime("ms", "UTC");
+    case "bool":
+      return pl.Bool;
+    case "f64":
+      return pl.Float64;
+    case "i64":
+      return pl.Int64;
+    case "list_utf8":
+      return pl.List(pl.Utf8);
+    case "list_i64":
+      return pl.List(pl.Int64);
+  }
+}

@@ -1,0 +1,10 @@
+/**
+ * The frames area: declared dtypes, the column-wise builder, framed lists and
+ * notebook display.
+ *
+ * @module
+ */
+export { type ColumnSpec, type Dtype, polarsType } from "./dtypes.ts";
+export { buildFrame, type BuildOptions, emptyFrame } from "./build.ts";
+export { asFrame, type Frame, FramedList, type FrameOptions } from "./list.ts";
+export { frameBundle, type MediaBundle, show, withDisplay } from "./display.ts";

@@ -1,0 +1,66 @@
+/**
+ * Transactions as a typed DataFrame, with the schema derived from the field
+ * catalog: `Date` for dates, `Datetime("ms", "UTC")` for timestamps, `Utf8`
+ * for text, CIKs and accession numbers (leading zeros kept), `Boolean`,
+ * `Float64` for measures and returns, `Int64` for counts and for the ids the
+ * service sends as numbers (`transaction_id`, `trading_item_id`,
+ * `simple_industry_id`), `List(Int64)` for `feed_ids`.
+ *
+ * The same schema comes out whether rows are camelCase search rows or
+ * snake_case detail rows (mapped through the catalog); missing fields (a
+ * `fields=` selection) are null columns, so the schema is always complete.
+ *
+ * @module
+ */
+import type pl from "nodejs-polars";
+import { buildFrame } from "../frames/build.ts";
+import type { ColumnSpec, Dtype } from "../frames/dtypes.ts";
+import { asFrame, type Frame } from "../frames/list.ts";
+import { type FieldKind, TRANSACTION_FIELDS, type TransactionRow } from "./fields.ts";
+
+const DTYPE: Record<FieldKind, Dtype> = {
+  string: "utf8",
+  date: "date",
+  datetime: "datetime",
+  boolean: "bool",
+  float: "f64",
+  int: "i64",
+  int_list: "list_i64",
+};
+
+/** Column specs of a transactions frame (snake_case names, catalog order). */
+export const TRANSACTION_COLUMNS: readonly ColumnSpec[] = TRANSACTION_FIELDS.map((f) => ({
+  name: f.name,
+  dtype: DTYPE[f.kind],
+}));
+const CAMEL_COLUMNS: readonly ColumnSpec[] = TRANSACTION_FIELDS.map((f) => ({
+  name: f.name,
+  dtype: DTYPE[f.kind],
+  key: f.camel,
+}));
+
+/**
+ * A typed frame of transactions, from search rows (camelCase) or detail rows
+ * (snake_case). Empty input gives an empty frame with the full schema.
+ *
+ * @example
+ * ```ts
+ * import { connect, transactionsFrame } from "../../mod.ts";
+ * const { insider } = await connect();
+ * const rows = await insider.search({ tradeType: "purchase" }).take(100);
+ * const df = transactionsFrame(rows);
+ * console.log(df.shape); // { height: 100, width: 174 }
+ * ```
+ */
+export function transactionsFrame(
+  rows: readonly (TransactionRow | Record<string, unknown>)[],
+): Frame {
+  const camel = rows.length > 0 && !("accession_number" in rows[0]) &&
+    ("accessionNumber" in rows[0] || "filedAt" in rows[0]);
+  const df: pl.DataFrame = buildFrame(
+    camel ? CAMEL_COLUMNS : TRANSACTION_COLUMNS,
+    rows as readonly Record<string, unknown>[],
+    { expectedKeys: TRANSACTION_FIELDS.length },
+  );
+  return asFrame(df, false);
+}
