@@ -75,6 +75,12 @@ export function withDisplay<T extends pl.DataFrame>(df: T): T {
   return df;
 }
 
+/** Something a notebook cell renders through `Symbol.for("Jupyter.display")`. */
+export interface Displayable {
+  /** Plain-text form. */
+  toString(): string;
+}
+
 /**
  * A displayable view of any frame: return it from a notebook cell to see the
  * shape, dtypes, and the first `head` and last `tail` rows.
