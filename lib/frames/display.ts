@@ -95,7 +95,7 @@ export interface Displayable {
 export function show(
   df: pl.DataFrame,
   opts: { head?: number; tail?: number } = {},
-): { [JUPYTER]: () => MediaBundle; toString(): string } {
+): Displayable {
   return {
     [JUPYTER]: () => frameBundle(df, opts.head ?? 10, opts.tail ?? 5),
     toString: () => df.toString(),
