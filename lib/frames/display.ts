@@ -96,8 +96,7 @@ export function show(
   df: pl.DataFrame,
   opts: { head?: number; tail?: number } = {},
 ): Displayable {
-  return {
-    [JUPYTER]: () => frameBundle(df, opts.head ?? 10, opts.tail ?? 5),
-    toString: () => df.toString(),
-  };
+  const view: Displayable & Record<symbol, unknown> = { toString: () => df.toString() };
+  view[JUPYTER] = () => frameBundle(df, opts.head ?? 10, opts.tail ?? 5);
+  return view;
 }
