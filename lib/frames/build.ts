@@ -108,7 +108,9 @@ export function buildFrame(
     // lead with one empty list and slice it off.
     series[i] = s.dtype === "utf8"
       ? pl.Series(s.name, plainArr[c], pl.Utf8)
-      : pl.Series(s.name, [[], ...plainArr[c]], polarsType(s.dtype)).slice(1, n);
+      : pl.Series(s.name, [[], ...plainArr[c]], polarsType(s.dtype)).slice(1, n).cast(
+        polarsType(s.dtype),
+      );
   });
   let df = pl.DataFrame(series);
   if (exprs.length) df = df.withColumns(...exprs);

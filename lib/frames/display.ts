@@ -7,6 +7,7 @@
  * @module
  */
 import type pl from "nodejs-polars";
+import { dtypeName } from "./dtypes.ts";
 
 const JUPYTER = Symbol.for("Jupyter.display");
 
@@ -36,7 +37,7 @@ function esc(s: string): string {
 export function frameBundle(df: pl.DataFrame, head = 10, tail = 5): MediaBundle {
   const [rows, cols] = [df.height, df.width];
   const columns = df.getColumns();
-  const dtypes = columns.map((c) => String(c.dtype).replace(/^DataType\((.*)\)$/, "$1"));
+  const dtypes = columns.map((c) => dtypeName(c.dtype));
   const pick = rows <= head + tail
     ? [...Array(rows).keys()]
     : [...Array(head).keys(), -1, ...Array.from({ length: tail }, (_, i) => rows - tail + i)];

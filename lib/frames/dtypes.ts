@@ -56,3 +56,20 @@ export function polarsType(d: Dtype): pl.DataType {
       return pl.List(pl.Int64);
   }
 }
+
+/**
+ * The short name of a Polars dtype: `List(Int64)` for
+ * `DataType(List(DataType(Int64)))`.
+ *
+ * @example
+ * ```ts
+ * import pl from "nodejs-polars";
+ * import { dtypeName } from "./dtypes.ts";
+ * dtypeName(pl.List(pl.Int64)); // "List(Int64)"
+ * ```
+ */
+export function dtypeName(d: unknown): string {
+  const s = String(d);
+  const n = s.split("DataType(").length - 1;
+  return s.replaceAll("DataType(", "").slice(0, s.replaceAll("DataType(", "").length - n);
+}

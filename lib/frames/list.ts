@@ -24,7 +24,11 @@ export interface FrameOptions {
 
 /** Marks a frame with its `truncated` flag and the notebook display. */
 export function asFrame(df: pl.DataFrame, truncated: boolean): Frame {
-  Object.defineProperty(df, "truncated", { value: truncated, enumerable: false });
+  Object.defineProperty(df, "truncated", {
+    value: truncated,
+    enumerable: false,
+    configurable: true,
+  });
   return withDisplay(df) as Frame;
 }
 

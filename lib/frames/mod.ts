@@ -4,7 +4,7 @@
  *
  * @module
  */
-export { type ColumnSpec, type Dtype, polarsType } from "./dtypes.ts";
+export { type ColumnSpec, type Dtype, dtypeName, polarsType } from "./dtypes.ts";
 export { buildFrame, type BuildOptions, emptyFrame } from "./build.ts";
 export { asFrame, type Frame, FramedList, type FrameOptions } from "./list.ts";
 export { type Displayable, frameBundle, type MediaBundle, show, withDisplay } from "./display.ts";
