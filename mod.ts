@@ -62,3 +62,4 @@ export * from "./lib/frames/mod.ts";
 export { TRANSACTION_COLUMNS, transactionsFrame } from "./lib/insider/frames.ts";
 export { PITCH_COLUMNS, PITCH_DETAIL_COLUMNS, pitchesFrame } from "./lib/catalog/frames.ts";
 export { feedFrame } from "./lib/insider/client.ts";
+export * from "./lib/families/mod.ts";

@@ -1,0 +1,23 @@
+/**
+ * The families area: win-rate and return families of transactions in long
+ * form, and pitch return-floor parsing and bucket loaders.
+ *
+ * @module
+ */
+export {
+  forwardReturns,
+  insiderReturns,
+  priorReturns,
+  WINDOW_DAYS,
+  winRates,
+} from "./transactions.ts";
+export {
+  authorReturnBuckets,
+  type BucketBy,
+  type Buckets,
+  formatReturnFloor,
+  parseAuthorReturn,
+  parsePitchReturn,
+  pitchReturnBuckets,
+  winRateBuckets,
+} from "./pitches.ts";

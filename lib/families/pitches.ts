@@ -1,0 +1,278 @@
+/**
+ * Pitch-side families: parsing and formatting of `authorReturn` /
+ * `pitchReturn` values, and bucket loaders that annotate each pitch with the
+ * highest floor it meets, using only documented filters.
+ *
+ * How the loaders keep requests down: they read the base query once (50 per
+ * page). The `col_pitch_return_` and `col_author_return_` slug prefixes are
+ * documented, so for every unlocked pitch the bucket is read from its
+ * `slugs`; only locked pitches (whose slugs are cut to the sector) need the
+ * floor filters, and those queries are narrowed with `isPremiumPitch: true`
+ * (a locked pitch is always paywalled). Win-rate slugs are not documented,
+ * so `winRateBuckets` asks one filtered query per floor. Every loader
+ * reports the number of page requests it made.
+ *
+ * `below 0` means the pitch meets no floor: a negative return, or none
+ * realized yet (the service does not say which).
+ *
+ * @module
+ */
+import pl from "nodejs-polars";
+import type { CatalogClient } from "../catalog/client.ts";
+import type { PitchListParams } from "../catalog/params.ts";
+import type { PitchListRow } from "../catalog/types.ts";
+import { pitchesFrame } from "../catalog/frames.ts";
+import { asFrame, type Frame } from "../frames/list.ts";
+import { buildFrame } from "../frames/build.ts";
+import {
+  AUTHOR_RETURN_FLOORS,
+  AUTHOR_RETURN_PREFIX,
+  type AuthorReturn,
+  type AuthorReturnFloor,
+  PITCH_RETURN_FLOORS,
+  PITCH_RETURN_PREFIX,
+  type PitchReturn,
+  type PitchReturnFloor,
+  RETURN_KINDS,
+  RETURN_PERIODS,
+  type ReturnFloor,
+  type ReturnKind,
+  type ReturnPeriod,
+  WIN_RATE_FLOORS,
+} from "../catalog/vocab.ts";
+import { RequestValidationError } from "../http/errors.ts";
+import { show } from "../shared/schema.ts";
+
+const SHAPE = /^(6m|1y|2y)_(abs|excess)_gte_(.+)$/;
+
+function parseWith<F extends string>(
+  param: string,
+  value: string,
+  floors: readonly F[],
+): ReturnFloor<F> {
+  const m = SHAPE.exec(value);
+  if (!m || !(floors as readonly string[]).includes(m[3])) {
+    throw new RequestValidationError([{
+      param,
+      value,
+      message: `${show(value)} is not allowed; allowed: {period}_{kind}_gte_{floor} with period ${
+        RETURN_PERIODS.join("|")
+      }, kind ${RETURN_KINDS.join("|")}, floor ${floors.join("|")}`,
+    }]);
+  }
+  return { period: m[1] as ReturnPeriod, kind: m[2] as ReturnKind, floor: m[3] as F };
+}
+
+/**
+ * Parses an `authorReturn` value.
+ *
+ * @example
+ * ```ts
+ * import { parseAuthorReturn } from "./pitches.ts";
+ * parseAuthorReturn("1y_excess_gte_25"); // { period: "1y", kind: "excess", floor: "25" }
+ * ```
+ */
+export function parseAuthorReturn(value: string): ReturnFloor<AuthorReturnFloor> {
+  return parseWith("authorReturn", value, AUTHOR_RETURN_FLOORS);
+}
+
+/**
+ * Parses a `pitchReturn` value.
+ *
+ * @example
+ * ```ts
+ * import { parsePitchReturn } from "./pitches.ts";
+ * parsePitchReturn("2y_abs_gte_x2"); // { period: "2y", kind: "abs", floor: "x2" }
+ * ```
+ */
+export function parsePitchReturn(value: string): ReturnFloor<PitchReturnFloor> {
+  return parseWith("pitchReturn", value, PITCH_RETURN_FLOORS);
+}
+
+/**
+ * Formats a return floor as the parameter value.
+ *
+ * @example
+ * ```ts
+ * import { formatReturnFloor } from "./pitches.ts";
+ * formatReturnFloor({ period: "6m", kind: "abs", floor: "pct50" }); // "6m_abs_gte_pct50"
+ * ```
+ */
+export function formatReturnFloor<F extends AuthorReturnFloor | PitchReturnFloor>(
+  f: ReturnFloor<F>,
+): `${ReturnPeriod}_${ReturnKind}_gte_${F}` {
+  return `${f.period}_${f.kind}_gte_${f.floor}`;
+}
+
+/** The result of a bucket loader. */
+export interface Buckets {
+  /** The pitches frame plus `<name>_bucket` (floor label or `below 0`) and `<name>_bucket_order` (−1 for below 0, then ascending floors). */
+  frame: Frame;
+  /** Page requests made. */
+  requests: number;
+}
+
+/** Which period and kind to bucket by. */
+export interface BucketBy {
+  /** Return period. */
+  period: ReturnPeriod;
+  /** Absolute or excess. */
+  kind: ReturnKind;
+}
+
+async function collect(
+  catalog: CatalogClient,
+  params: PitchListParams,
+): Promise<{ rows: PitchListRow[]; requests: number }> {
+  const rows: PitchListRow[] = [];
+  let requests = 0;
+  for await (const page of catalog.pitches({ ...params, limit: 50, cursor: undefined }).pages()) {
+    requests++;
+    rows.push(...page.rows);
+  }
+  return { rows, requests };
+}
+
+function annotate(
+  rows: PitchListRow[],
+  level: Map<string, number>,
+  labels: readonly string[],
+  name: string,
+): Frame {
+  const base = pitchesFrame(rows);
+  const extra = buildFrame(
+    [
+      { name: `${name}_bucket`, dtype: "utf8" },
+      { name: `${name}_bucket_order`, dtype: "i64" },
+    ],
+    rows.map((r) => {
+      const i = level.get(r.pitch_id) ?? -1;
+      return { [`${name}_bucket`]: i < 0 ? "below 0" : labels[i], [`${name}_bucket_order`]: i };
+    }),
+  );
+  return asFrame(pl.DataFrame([...base.getColumns(), ...extra.getColumns()]), false);
+}
+
+async function returnBuckets(
+  catalog: CatalogClient,
+  params: PitchListParams,
+  by: BucketBy,
+  floors: readonly string[],
+  prefix: string,
+  param: "pitchReturn" | "authorReturn",
+  name: string,
+): Promise<Buckets> {
+  const base = await collect(catalog, params);
+  let requests = base.requests;
+  const level = new Map<string, number>();
+  const slugs = floors.map((f) => `${prefix}${by.period}_${by.kind}_gte_${f}`);
+  for (const r of base.rows) {
+    if (r.pitch.is_locked) continue;
+    const have = new Set(r.pitch.slugs);
+    let best = -1;
+    slugs.forEach((s, i) => {
+      if (have.has(s)) best = i;
+    });
+    level.set(r.pitch_id, best);
+  }
+  const locked = base.rows.some((r) => r.pitch.is_locked);
+  if (locked && params.isPremiumPitch !== false) {
+    for (let i = 0; i < floors.length; i++) {
+      const value = `${by.period}_${by.kind}_gte_${floors[i]}`;
+      const got = await collect(catalog, {
+        ...params,
+        isPremiumPitch: true,
+        [param]: [value],
+      } as PitchListParams);
+      requests += got.requests;
+      if (got.rows.length === 0) break; // higher floors are subsets: nothing more to find
+      for (const r of got.rows) if (r.pitch.is_locked) level.set(r.pitch_id, i);
+    }
+  }
+  return { frame: annotate(base.rows, level, floors, name), requests };
+}
+
+/**
+ * Annotates each pitch matching `params` with the highest pitch-return
+ * floor it meets for a period and kind.
+ *
+ * @example
+ * ```ts
+ * import { connect, pitchReturnBuckets } from "../../mod.ts";
+ * const { catalog } = await connect();
+ * const { frame, requests } = await pitchReturnBuckets(catalog, { sentiment: ["bullish"] }, { period: "1y", kind: "abs" });
+ * console.log(frame.columns.includes("pitch_return_bucket"), requests);
+ * ```
+ */
+export function pitchReturnBuckets(
+  catalog: CatalogClient,
+  params: PitchListParams,
+  by: BucketBy,
+): Promise<Buckets> {
+  return returnBuckets(
+    catalog,
+    params,
+    by,
+    PITCH_RETURN_FLOORS,
+    PITCH_RETURN_PREFIX,
+    "pitchReturn",
+    "pitch_return",
+  );
+}
+
+/**
+ * Annotates each pitch with the highest author-return floor its author meets.
+ *
+ * @example
+ * ```ts
+ * import { authorReturnBuckets, connect } from "../../mod.ts";
+ * const { catalog } = await connect();
+ * const { frame } = await authorReturnBuckets(catalog, {}, { period: "1y", kind: "excess" });
+ * ```
+ */
+export function authorReturnBuckets(
+  catalog: CatalogClient,
+  params: PitchListParams,
+  by: BucketBy,
+): Promise<Buckets> {
+  return returnBuckets(
+    catalog,
+    params,
+    by,
+    AUTHOR_RETURN_FLOORS,
+    AUTHOR_RETURN_PREFIX,
+    "authorReturn",
+    "author_return",
+  );
+}
+
+/**
+ * Annotates each pitch with the highest author win-rate floor (50, 60, 75)
+ * its author meets, with one filtered query per floor (win-rate slugs are
+ * not documented), stopping early when a floor matches nothing.
+ *
+ * @example
+ * ```ts
+ * import { connect, winRateBuckets } from "../../mod.ts";
+ * const { catalog } = await connect();
+ * const { frame, requests } = await winRateBuckets(catalog, { sentiment: ["bullish"] });
+ * ```
+ */
+export async function winRateBuckets(
+  catalog: CatalogClient,
+  params: PitchListParams,
+): Promise<Buckets> {
+  const base = await collect(catalog, params);
+  let requests = base.requests;
+  const level = new Map<string, number>();
+  for (let i = 0; i < WIN_RATE_FLOORS.length; i++) {
+    const got = await collect(catalog, { ...params, winRateGte: [WIN_RATE_FLOORS[i]] });
+    requests += got.requests;
+    if (got.rows.length === 0) break;
+    for (const r of got.rows) level.set(r.pitch_id, i);
+  }
+  return { frame: annotate(base.rows, level, WIN_RATE_FLOORS, "win_rate"), requests };
+}
+
+/** Re-exported for callers that build values by hand. */
+export type { AuthorReturn, PitchReturn };

@@ -1,0 +1,206 @@
+/**
+ * The transaction field families as long frames, one row per trade and
+ * window, with the window's order and length in days so sorting and charts
+ * follow time rather than the alphabet.
+ *
+ * Every output keeps the trade keys `accession_number`, `transaction_id`,
+ * `filed_at`, `ticker_symbol`, `reporting_owner_cik` and
+ * `acquired_disposed_code` when the input has them.
+ *
+ * @module
+ */
+import pl from "nodejs-polars";
+import {
+  FORWARD_WINDOWS,
+  INSIDER_RETURN_WINDOWS,
+  PRIOR_WINDOWS,
+  WIN_RATE_SCOPES,
+  WIN_RATE_WINDOWS,
+} from "../insider/fields.ts";
+import { asFrame, type Frame } from "../frames/list.ts";
+
+const KEYS = [
+  "accession_number",
+  "transaction_id",
+  "filed_at",
+  "ticker_symbol",
+  "reporting_owner_cik",
+  "acquired_disposed_code",
+];
+/** Length in days of each window label. */
+export const WINDOW_DAYS: Readonly<Record<string, number>> = {
+  "1d": 1,
+  "1w": 7,
+  "1m": 30,
+  "3m": 91,
+  "6m": 182,
+  "1y": 365,
+  "2y": 730,
+};
+
+function need(df: pl.DataFrame, cols: string[], fn: string): void {
+  if (df.height === 0 && df.width === 0) {
+    throw new Error(`${fn}: the frame is empty and has no columns`);
+  }
+  const missing = cols.filter((c) => !df.columns.includes(c));
+  if (missing.length) {
+    throw new Error(
+      `${fn}: the frame lacks column ${missing.map((c) => JSON.stringify(c)).join(", ")}`,
+    );
+  }
+}
+
+function keys(df: pl.DataFrame): pl.Expr[] {
+  return KEYS.filter((k) => df.columns.includes(k)).map((k) => pl.col(k));
+}
+
+function stack(parts: pl.DataFrame[]): Frame {
+  return asFrame(pl.concat(parts, { how: "vertical", rechunk: true }), false);
+}
+
+const lit = (v: string | number, name: string, dtype: pl.DataType) =>
+  pl.lit(v).cast(dtype).alias(name);
+
+/**
+ * Win rates in long form: one row per trade × scope (`all`, `bullish`,
+ * `bearish`) × window (1w…2y) with `pct`, `wins`, `total`, and
+ * `pct_mismatch` true where pct ≠ 100·wins/total (both null when total is 0
+ * counts as consistent).
+ *
+ * @example
+ * ```ts
+ * import { connect, winRates } from "../../mod.ts";
+ * const { insider } = await connect();
+ * const long = winRates(await insider.search({}).frame({ maxRows: 200 }));
+ * console.log(long.columns); // [...keys, "scope", "window", "window_order", "window_days", "pct", "wins", "total", "pct_mismatch"]
+ * ```
+ */
+export function winRates(df: pl.DataFrame): Frame {
+  const cols = WIN_RATE_SCOPES.flatMap((s) =>
+    WIN_RATE_WINDOWS.flatMap((w) => ["pct", "wins", "total"].map((k) => `win_rate_${s}${w}_${k}`))
+  );
+  need(df, cols, "winRates");
+  const parts = WIN_RATE_SCOPES.flatMap((s) =>
+    WIN_RATE_WINDOWS.map((w, i) => {
+      const p = `win_rate_${s}${w}_`;
+      return df.select(
+        ...keys(df),
+        lit(s === "" ? "all" : s.slice(0, -1), "scope", pl.Utf8),
+        lit(w, "window", pl.Utf8),
+        lit(i, "window_order", pl.Int32),
+        lit(WINDOW_DAYS[w], "window_days", pl.Int32),
+        pl.col(p + "pct").cast(pl.Float64).alias("pct"),
+        pl.col(p + "wins").cast(pl.Int64).alias("wins"),
+        pl.col(p + "total").cast(pl.Int64).alias("total"),
+      );
+    })
+  );
+  const long = pl.concat(parts, { how: "vertical", rechunk: true }).withColumns(
+    pl.when(pl.col("total").eq(0).or(pl.col("total").isNull()))
+      .then(pl.col("pct").isNotNull())
+      .otherwise(
+        pl.col("pct").isNull().or(
+          pl.col("pct").minus(
+            pl.col("wins").cast(pl.Float64).mul(100).div(pl.col("total").cast(pl.Float64)),
+          ).abs().gt(1e-6),
+        ),
+      )
+      .alias("pct_mismatch"),
+  );
+  return asFrame(long, false);
+}
+
+/**
+ * Forward returns in long form: one row per trade × horizon (1w, 1m, 3m,
+ * 6m, 1y, latest) with `return` and `excess_return` (percent; the service
+ * has no excess for `latest`, so it is null there). `horizon_days` is null
+ * for `latest`.
+ *
+ * @example
+ * ```ts
+ * import { connect, forwardReturns } from "../../mod.ts";
+ * const { insider } = await connect();
+ * const long = forwardReturns(await insider.search({ tradeType: "purchase" }).frame({ maxRows: 200 }));
+ * ```
+ */
+export function forwardReturns(df: pl.DataFrame): Frame {
+  need(df, [
+    ...FORWARD_WINDOWS.flatMap((w) => [`returns_${w}`, `excess_returns_${w}`]),
+    "returns_latest",
+  ], "forwardReturns");
+  const horizons = [...FORWARD_WINDOWS, "latest"] as const;
+  return stack(horizons.map((h, i) =>
+    df.select(
+      ...keys(df),
+      lit(h, "horizon", pl.Utf8),
+      lit(i, "horizon_order", pl.Int32),
+      (h === "latest" ? pl.lit(null) : pl.lit(WINDOW_DAYS[h])).cast(pl.Int32).alias("horizon_days"),
+      pl.col(`returns_${h}`).cast(pl.Float64).alias("return"),
+      (h === "latest" ? pl.lit(null) : pl.col(`excess_returns_${h}`)).cast(pl.Float64).alias(
+        "excess_return",
+      ),
+    )
+  ));
+}
+
+/**
+ * The insider's own track record in long form: one row per trade × window
+ * (1m…2y) × direction (`all`, `bullish`, `bearish`) with `return` and,
+ * where the service has it (3m all/bullish/bearish and 1y all),
+ * `excess_return`; otherwise null.
+ *
+ * @example
+ * ```ts
+ * import { connect, insiderReturns } from "../../mod.ts";
+ * const { insider } = await connect();
+ * const long = insiderReturns(await insider.search({}).frame({ maxRows: 100 }));
+ * ```
+ */
+export function insiderReturns(df: pl.DataFrame): Frame {
+  const dirs = ["", "_bullish", "_bearish"] as const;
+  need(
+    df,
+    INSIDER_RETURN_WINDOWS.flatMap((w) => dirs.map((d) => `insider_returns_${w}${d}`)),
+    "insiderReturns",
+  );
+  return stack(INSIDER_RETURN_WINDOWS.flatMap((w, i) =>
+    dirs.map((d) => {
+      const ex = `insider_excess_returns_${w}${d}`;
+      return df.select(
+        ...keys(df),
+        lit(w, "window", pl.Utf8),
+        lit(i, "window_order", pl.Int32),
+        lit(WINDOW_DAYS[w], "window_days", pl.Int32),
+        lit(d === "" ? "all" : d.slice(1), "direction", pl.Utf8),
+        pl.col(`insider_returns_${w}${d}`).cast(pl.Float64).alias("return"),
+        (df.columns.includes(ex) ? pl.col(ex) : pl.lit(null)).cast(pl.Float64).alias(
+          "excess_return",
+        ),
+      );
+    })
+  ));
+}
+
+/**
+ * Returns before the trade in long form: one row per trade × window (1d,
+ * 1w, 1m, 3m, 6m) with `return` (percent).
+ *
+ * @example
+ * ```ts
+ * import { connect, priorReturns } from "../../mod.ts";
+ * const { insider } = await connect();
+ * const long = priorReturns(await insider.search({}).frame({ maxRows: 100 }));
+ * ```
+ */
+export function priorReturns(df: pl.DataFrame): Frame {
+  need(df, PRIOR_WINDOWS.map((w) => `returns_${w}_ago`), "priorReturns");
+  return stack(PRIOR_WINDOWS.map((w, i) =>
+    df.select(
+      ...keys(df),
+      lit(w, "window", pl.Utf8),
+      lit(i, "window_order", pl.Int32),
+      lit(WINDOW_DAYS[w], "window_days", pl.Int32),
+      pl.col(`returns_${w}_ago`).cast(pl.Float64).alias("return"),
+    )
+  ));
+}
