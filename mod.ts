@@ -63,3 +63,4 @@ export { TRANSACTION_COLUMNS, transactionsFrame } from "./lib/insider/frames.ts"
 export { PITCH_COLUMNS, PITCH_DETAIL_COLUMNS, pitchesFrame } from "./lib/catalog/frames.ts";
 export { feedFrame } from "./lib/insider/client.ts";
 export * from "./lib/families/mod.ts";
+export * from "./lib/store/mod.ts";

@@ -1,0 +1,15 @@
+/**
+ * The store area: atomic exports and hive-partitioned parquet datasets.
+ *
+ * @module
+ */
+export { writeCsv, writeNdjson, writeParquet } from "./write.ts";
+export {
+  type DatasetMeta,
+  type DatasetOptions,
+  partFiles,
+  readMeta,
+  scanDataset,
+  withYearMonth,
+  writeDataset,
+} from "./dataset.ts";

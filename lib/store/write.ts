@@ -1,0 +1,92 @@
+/**
+ * Single-file exports, each written to a temporary file beside the target
+ * and renamed into place, so a crash never leaves a half-written file.
+ *
+ * - `writeParquet`: zstd-compressed (nodejs-polars defaults to none).
+ * - `writeCsv`: list columns are written as JSON text (CSV has no lists);
+ *   dates as `YYYY-MM-DD`, timestamps as ISO 8601.
+ * - `writeNdjson`: one JSON object per line; lists stay lists.
+ *
+ * @module
+ */
+import pl from "nodejs-polars";
+import { dirname } from "node:path";
+
+async function atomic(path: string, write: (tmp: string) => void | Promise<void>): Promise<string> {
+  await Deno.mkdir(dirname(path) || ".", { recursive: true });
+  const tmp = `${path}.${crypto.randomUUID()}.tmp`;
+  try {
+    await write(tmp);
+    await Deno.rename(tmp, path);
+  } catch (e) {
+    await Deno.remove(tmp).catch(() => {});
+    throw e;
+  }
+  return path;
+}
+
+/**
+ * Writes a frame as zstd parquet, atomically; returns the path.
+ *
+ * @example
+ * ```ts
+ * import pl from "nodejs-polars";
+ * import { writeParquet } from "./write.ts";
+ * await writeParquet(pl.DataFrame({ a: [1, 2] }), "out/a.parquet");
+ * ```
+ */
+export function writeParquet(df: pl.DataFrame, path: string): Promise<string> {
+  return atomic(path, (tmp) => {
+    df.writeParquet(tmp, { compression: "zstd" });
+  });
+}
+
+/**
+ * Writes a frame as CSV (lists as JSON text), atomically; returns the path.
+ *
+ * @example
+ * ```ts
+ * import pl from "nodejs-polars";
+ * import { writeCsv } from "./write.ts";
+ * await writeCsv(pl.DataFrame({ a: [1, 2] }), "out/a.csv");
+ * ```
+ */
+export function writeCsv(df: pl.DataFrame, path: string): Promise<string> {
+  const lists = df.getColumns().filter((c) => String(c.dtype).includes("List"));
+  const flat = lists.length
+    ? df.withColumns(
+      ...lists.map((c) =>
+        pl.Series(
+          c.name,
+          c.toArray().map((v) =>
+            v === null || v === undefined
+              ? null
+              : JSON.stringify(Array.from(v as Iterable<unknown>))
+          ),
+          pl.Utf8,
+        )
+      ),
+    )
+    : df;
+  return atomic(path, (tmp) => {
+    flat.writeCSV(tmp);
+  });
+}
+
+/**
+ * Writes a frame as newline-delimited JSON, atomically; returns the path.
+ *
+ * @example
+ * ```ts
+ * import pl from "nodejs-polars";
+ * import { writeNdjson } from "./write.ts";
+ * await writeNdjson(pl.DataFrame({ a: [1, 2] }), "out/a.ndjson");
+ * ```
+ */
+export function writeNdjson(df: pl.DataFrame, path: string): Promise<string> {
+  return atomic(path, (tmp) => {
+    df.writeJSON(tmp, { format: "lines" });
+  });
+}
+
+export { atomic };
