@@ -64,3 +64,4 @@ export { PITCH_COLUMNS, PITCH_DETAIL_COLUMNS, pitchesFrame } from "./lib/catalog
 export { feedFrame } from "./lib/insider/client.ts";
 export * from "./lib/families/mod.ts";
 export * from "./lib/store/mod.ts";
+export * from "./lib/charts/mod.ts";

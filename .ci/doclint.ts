@@ -1,13 +1,15 @@
 /**
  * `deno doc --lint mod.ts`, failing on every finding except one kind:
  * `private-type-ref` findings that name nodejs-polars types (`pl`,
- * `DataFrame`, `LazyDataFrame`, `DataType`, `Series`, `Expr`). deno doc
+ * `DataFrame`, `LazyDataFrame`, `DataType`, `Series`, `Expr`) or Observable
+ * Plot types (`Plot`, `PlotOptions`). deno doc
  * flags every npm type used in a public signature, and signalbook returns
  * real Polars frames on purpose (wrapping them would hide Polars' API).
  *
  * @module
  */
-const POLARS = /references private type '(pl|DataFrame|LazyDataFrame|DataType|Series|Expr)'$/;
+const POLARS =
+  /references private type '(pl|DataFrame|LazyDataFrame|DataType|Series|Expr|Plot|PlotOptions)'$/;
 const out = await new Deno.Command(Deno.execPath(), {
   args: ["doc", "--lint", "mod.ts"],
   stdout: "piped",

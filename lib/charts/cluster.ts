@@ -1,0 +1,79 @@
+/**
+ * `clusterChart`: cluster trades per issuer over time.
+ *
+ * @module
+ */
+import * as Plot from "@observablehq/plot";
+import type pl from "nodejs-polars";
+import { type Chart, type ChartText, render, SIDE_COLORS } from "./chart.ts";
+import { rowsOf, side } from "./data.ts";
+
+/** Options of {@link clusterChart}; any other Plot option passes through. */
+export interface ClusterChartOptions extends ChartText {
+  /** Issuers shown, those with the most cluster trades first (default 15). */
+  top?: number;
+  /** Extra Plot options. */
+  [plotOption: string]: unknown;
+}
+
+/**
+ * One row per issuer (the `top` with the most 30-day cluster trades), one
+ * dot per cluster trade at its filing time, sized by the number of insiders
+ * in the cluster and coloured by side. Needs `ticker_symbol`, `filed_at`,
+ * `is_cluster_trade_30d`, `cluster_insider_count_30d`,
+ * `acquired_disposed_code`.
+ *
+ * @example
+ * ```ts
+ * import { clusterChart, connect } from "../../mod.ts";
+ * const { insider } = await connect();
+ * clusterChart(await insider.search({ onlyMarketTransactions: true }).frame({ maxRows: 5000 }));
+ * ```
+ */
+export function clusterChart(trades: pl.DataFrame, options: ClusterChartOptions = {}): Chart {
+  const {
+    top = 15,
+    title = "Cluster trades by issuer",
+    subtitle =
+      "Trades with 2+ insiders of the issuer trading the same way within 30 days; size: insiders",
+    ...plot
+  } = options;
+  const rows = rowsOf("clusterChart", trades, [
+    "ticker_symbol",
+    "filed_at",
+    "is_cluster_trade_30d",
+    "cluster_insider_count_30d",
+    "acquired_disposed_code",
+  ])
+    .filter((r) => r.is_cluster_trade_30d === true)
+    .map((r) => ({ ...r, ticker: String(r.ticker_symbol), side: side(r.acquired_disposed_code) }));
+  const counts = new Map<string, number>();
+  for (const r of rows) counts.set(r.ticker, (counts.get(r.ticker) ?? 0) + 1);
+  const tickers = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, top)
+    .map((e) => e[0]);
+  const shown = rows.filter((r) => tickers.includes(r.ticker));
+  return render(
+    {
+      width: 720,
+      height: Math.max(160, 28 * tickers.length + 60),
+      marginLeft: 60,
+      x: { type: "utc", label: "Filed" },
+      y: { domain: tickers, label: null },
+      r: { range: [2, 9], label: "Insiders in cluster" },
+      color: { ...SIDE_COLORS, legend: true },
+      marks: [
+        Plot.ruleY(tickers, { strokeOpacity: 0.15 }),
+        Plot.dot(shown, {
+          x: "filed_at",
+          y: "ticker_symbol",
+          r: "cluster_insider_count_30d",
+          fill: "side",
+          fillOpacity: 0.6,
+          tip: true,
+        }),
+      ],
+    },
+    { title, subtitle },
+    plot,
+  );
+}

@@ -1,0 +1,92 @@
+/**
+ * `feedComparison`: mean excess return per curated feed.
+ *
+ * @module
+ */
+import * as Plot from "@observablehq/plot";
+import type pl from "nodejs-polars";
+import { type Chart, type ChartText, render } from "./chart.ts";
+import { meanCi, rowsOf } from "./data.ts";
+
+/** Options of {@link feedComparison}; any other Plot option passes through. */
+export interface FeedComparisonOptions extends ChartText {
+  /** Column naming the feed (default `feed`). */
+  feed?: string;
+  /** Return column (default `excess_returns_3m`). */
+  value?: string;
+  /** Extra Plot options. */
+  [plotOption: string]: unknown;
+}
+
+/**
+ * Horizontal bars of the mean excess return (percent) per feed with 95 %
+ * intervals and counts, best first. Needs the feed column (add it when
+ * combining feeds) and the return column.
+ *
+ * @example
+ * ```ts
+ * import pl from "nodejs-polars";
+ * import { connect, feedComparison, transactionsFrame } from "../../mod.ts";
+ * const { insider } = await connect();
+ * const parts = [];
+ * for (const topic of ["ceo-trades", "top-insiders"] as const) {
+ *   const { rows } = await insider.hydrate(await insider.feed(topic, "buy").take(100));
+ *   parts.push(transactionsFrame(rows).withColumns(pl.lit(topic).alias("feed")));
+ * }
+ * feedComparison(pl.concat(parts));
+ * ```
+ */
+export function feedComparison(trades: pl.DataFrame, options: FeedComparisonOptions = {}): Chart {
+  const {
+    feed = "feed",
+    value = "excess_returns_3m",
+    title = "Mean excess return by feed",
+    subtitle,
+    ...plot
+  } = options;
+  const rows = rowsOf("feedComparison", trades, [feed, value]);
+  const feeds = [...new Set(rows.map((r) => String(r[feed])))];
+  const stats = feeds.map((f) => ({
+    feed: f,
+    ...meanCi(rows.filter((r) => String(r[feed]) === f).map((r) => r[value] as number)),
+  }))
+    .filter((s) => s.n > 0)
+    .sort((a, b) => b.mean - a.mean);
+  return render(
+    {
+      width: 640,
+      height: Math.max(160, 34 * stats.length + 70),
+      marginLeft: 130,
+      marginRight: 60,
+      y: { domain: stats.map((s) => s.feed), label: null },
+      x: { label: `Mean ${value.replaceAll("_", " ")} (%)`, grid: true },
+      marks: [
+        Plot.barX(stats, {
+          y: "feed",
+          x: "mean",
+          fill: (d: { mean: number }) => d.mean >= 0 ? "#009E73" : "#D55E00",
+          tip: true,
+          channels: { n: "n" },
+        }),
+        Plot.ruleY(stats, {
+          y: "feed",
+          x1: "lo",
+          x2: "hi",
+          stroke: "currentColor",
+          strokeWidth: 2,
+        }),
+        Plot.text(stats, {
+          y: "feed",
+          x: "hi",
+          text: (d: { n: number }) => `n=${d.n}`,
+          dx: 6,
+          textAnchor: "start",
+          fill: "currentColor",
+        }),
+        Plot.ruleX([0]),
+      ],
+    },
+    { title, subtitle: subtitle ?? "Bars: mean; lines: 95% interval" },
+    plot,
+  );
+}

@@ -1,0 +1,21 @@
+/**
+ * The charts area: Observable Plot helpers that take DataFrames, inline
+ * notebook display, and SVG/PNG export.
+ *
+ * @module
+ */
+export { Chart, type ChartText, PALETTE, SIDE_COLORS } from "./chart.ts";
+export { tradeTimeline, type TradeTimelineOptions } from "./timeline.ts";
+export { winRateHeatmap, type WinRateHeatmapOptions } from "./heatmap.ts";
+export { forwardReturnsChart, type ForwardReturnsOptions } from "./returns.ts";
+export { eventStudyChart, type EventStudyChartOptions } from "./event_study.ts";
+export { clusterChart, type ClusterChartOptions } from "./cluster.ts";
+export {
+  bucketChart,
+  type BucketChartOptions,
+  pitchesOverTime,
+  type PitchesOverTimeOptions,
+  SENTIMENT_COLORS,
+} from "./pitches.ts";
+export { feedComparison, type FeedComparisonOptions } from "./feeds.ts";
+export { chartPng, saveChart } from "./save.ts";

@@ -1,0 +1,143 @@
+/**
+ * Pitch charts: `pitchesOverTime` (monthly count by sentiment) and
+ * `bucketChart` (pitches per return or win-rate bucket).
+ *
+ * @module
+ */
+import * as Plot from "@observablehq/plot";
+import type pl from "nodejs-polars";
+import { type Chart, type ChartText, render } from "./chart.ts";
+import { rowsOf } from "./data.ts";
+
+/** Sentiment colours (Okabe–Ito). */
+export const SENTIMENT_COLORS = {
+  domain: ["bullish", "bearish", "neutral"],
+  range: ["#009E73", "#D55E00", "#999999"],
+};
+
+/** Options of {@link pitchesOverTime}; any other Plot option passes through. */
+export interface PitchesOverTimeOptions extends ChartText {
+  /** Date column (default `added_on`). */
+  date?: string;
+  /** Extra Plot options. */
+  [plotOption: string]: unknown;
+}
+
+/**
+ * Stacked monthly bars of pitches by sentiment. Needs `sentiment` and the
+ * date column.
+ *
+ * @example
+ * ```ts
+ * import { connect, pitchesOverTime } from "../../mod.ts";
+ * const { catalog } = await connect();
+ * pitchesOverTime(await catalog.pitches().frame());
+ * ```
+ */
+export function pitchesOverTime(
+  pitches: pl.DataFrame,
+  options: PitchesOverTimeOptions = {},
+): Chart {
+  const {
+    date = "added_on",
+    title = "Pitches per month by sentiment",
+    subtitle = "Count of write-ups added",
+    ...plot
+  } = options;
+  const rows = rowsOf("pitchesOverTime", pitches, [date, "sentiment"]).filter((r) =>
+    r[date] instanceof Date
+  );
+  return render(
+    {
+      width: 720,
+      height: 320,
+      marginLeft: 45,
+      x: { type: "utc", label: null },
+      y: { label: "Pitches", grid: true },
+      color: { ...SENTIMENT_COLORS, legend: true },
+      marks: [
+        Plot.rectY(
+          rows,
+          Plot.binX(
+            { y: "count" },
+            { x: date, fill: "sentiment", interval: "month", tip: true } as Parameters<
+              typeof Plot.binX
+            >[1],
+          ),
+        ),
+        Plot.ruleY([0]),
+      ],
+    },
+    { title, subtitle },
+    plot,
+  );
+}
+
+/** Options of {@link bucketChart}; any other Plot option passes through. */
+export interface BucketChartOptions extends ChartText {
+  /** Bucket column (default: the frame's one `*_bucket` column). */
+  bucket?: string;
+  /** Split the bars by this column (default `sentiment` when present). */
+  fill?: string | null;
+  /** Extra Plot options. */
+  [plotOption: string]: unknown;
+}
+
+/**
+ * Bars of pitches per bucket, buckets in floor order (`below 0` first), from
+ * the frame of `pitchReturnBuckets`, `authorReturnBuckets` or
+ * `winRateBuckets`.
+ *
+ * @example
+ * ```ts
+ * import { bucketChart, connect, pitchReturnBuckets } from "../../mod.ts";
+ * const { catalog } = await connect();
+ * const { frame } = await pitchReturnBuckets(catalog, {}, { period: "1y", kind: "abs" });
+ * bucketChart(frame);
+ * ```
+ */
+export function bucketChart(buckets: pl.DataFrame, options: BucketChartOptions = {}): Chart {
+  const bucket = options.bucket ?? buckets.columns.find((c) => c.endsWith("_bucket"));
+  if (!bucket) {
+    throw new Error(
+      `bucketChart: the frame lacks a "*_bucket" column (from pitchReturnBuckets, authorReturnBuckets or winRateBuckets)`,
+    );
+  }
+  const fill = options.fill === undefined
+    ? (buckets.columns.includes("sentiment") ? "sentiment" : null)
+    : options.fill;
+  const {
+    title = `Pitches by ${bucket.replace(/_bucket$/, "").replaceAll("_", " ")} bucket`,
+    subtitle = "Highest floor met; 'below 0': no floor met",
+    bucket: _b,
+    fill: _f,
+    ...plot
+  } = options;
+  const rows = rowsOf("bucketChart", buckets, [bucket, `${bucket}_order`, ...(fill ? [fill] : [])]);
+  const order = [
+    ...new Map(rows.map((r) => [r[`${bucket}_order`] as number, r[bucket] as string])).entries(),
+  ].sort((a, b) => a[0] - b[0]).map((e) => e[1]);
+  return render(
+    {
+      width: 640,
+      height: 320,
+      marginLeft: 50,
+      x: { domain: order, label: "Bucket" },
+      y: { label: "Pitches", grid: true },
+      color: fill === "sentiment"
+        ? { ...SENTIMENT_COLORS, legend: true }
+        : fill
+        ? { legend: true, scheme: "observable10" }
+        : undefined,
+      marks: [
+        Plot.barY(
+          rows,
+          Plot.groupX({ y: "count" }, { x: bucket, fill: fill ?? "#0072B2", tip: true }),
+        ),
+        Plot.ruleY([0]),
+      ],
+    },
+    { title, subtitle },
+    plot,
+  );
+}

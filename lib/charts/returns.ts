@@ -1,0 +1,122 @@
+/**
+ * `forwardReturnsChart`: the distribution of forward (excess) returns by
+ * horizon, buys vs sells, with means and 95 % intervals.
+ *
+ * @module
+ */
+import * as Plot from "@observablehq/plot";
+import type pl from "nodejs-polars";
+import { type Chart, type ChartText, render, SIDE_COLORS } from "./chart.ts";
+import { meanCi, rowsOf, side } from "./data.ts";
+import { forwardReturns } from "../families/transactions.ts";
+
+/** Options of {@link forwardReturnsChart}; any other Plot option passes through. */
+export interface ForwardReturnsOptions extends ChartText {
+  /** `excess_return` (default) or `return`. */
+  value?: "excess_return" | "return";
+  /** Extra Plot options. */
+  [plotOption: string]: unknown;
+}
+
+/**
+ * Per horizon (in time order) and side: a box plot of the returns (percent),
+ * the mean as a dot, and its 95 % interval as a bar. Takes the long frame of
+ * `forwardReturns()` or a transactions frame (converted). The `latest`
+ * horizon is left out (it has no fixed length).
+ *
+ * @example
+ * ```ts
+ * import { connect, forwardReturnsChart } from "../../mod.ts";
+ * const { insider } = await connect();
+ * forwardReturnsChart(await insider.search({ onlyMarketTransactions: true }).frame({ maxRows: 3000 }));
+ * ```
+ */
+export function forwardReturnsChart(
+  data: pl.DataFrame,
+  options: ForwardReturnsOptions = {},
+): Chart {
+  const {
+    value = "excess_return",
+    title = "Forward returns after insider trades",
+    subtitle,
+    ...plot
+  } = options;
+  const long = data.columns.includes("horizon") ? data : forwardReturns(data);
+  const rows = rowsOf("forwardReturnsChart", long, [
+    "horizon",
+    "horizon_order",
+    value,
+    "acquired_disposed_code",
+  ])
+    .filter((r) => r.horizon !== "latest" && typeof r[value] === "number")
+    .map((r) => ({
+      horizon: r.horizon as string,
+      order: r.horizon_order as number,
+      side: side(r.acquired_disposed_code),
+      v: r[value] as number,
+    }))
+    .filter((r) => r.side !== "Other");
+  const horizons = [...new Map(rows.map((r) => [r.order, r.horizon])).entries()].sort((a, b) =>
+    a[0] - b[0]
+  ).map((e) => e[1]);
+  const stats = horizons.flatMap((h) =>
+    ["Buy", "Sell"].map((s) => ({
+      horizon: h,
+      side: s,
+      ...meanCi(rows.filter((r) => r.horizon === h && r.side === s).map((r) => r.v)),
+    }))
+  ).filter((s) => s.n > 0);
+  const sorted = rows.map((r) => r.v).sort((a, b) => a - b);
+  const q = (p: number) =>
+    sorted[Math.min(sorted.length - 1, Math.max(0, Math.round(p * (sorted.length - 1))))];
+  const lo = Math.min(q(0.01), ...stats.map((s) => s.lo).filter(Number.isFinite));
+  const hi = Math.max(q(0.99), ...stats.map((s) => s.hi).filter(Number.isFinite));
+  return render({
+    width: 720,
+    height: 400,
+    marginLeft: 55,
+    fx: { domain: horizons, label: "Horizon" },
+    x: { domain: ["Buy", "Sell"], axis: null },
+    y: {
+      label: value === "excess_return" ? "Excess return vs market (%)" : "Return (%)",
+      grid: true,
+      clamp: true,
+      domain: [lo, hi],
+      nice: true,
+    },
+    color: { ...SIDE_COLORS, legend: true },
+    marks: [
+      Plot.ruleY([0], { strokeOpacity: 0.5 }),
+      Plot.boxY(rows, {
+        fx: "horizon",
+        x: "side",
+        y: "v",
+        stroke: "side",
+        fill: "side",
+        fillOpacity: 0.15,
+        r: 1,
+      }),
+      Plot.ruleX(stats, {
+        fx: "horizon",
+        x: "side",
+        y1: "lo",
+        y2: "hi",
+        stroke: "currentColor",
+        strokeWidth: 3,
+      }),
+      Plot.dot(stats, {
+        fx: "horizon",
+        x: "side",
+        y: "mean",
+        fill: "currentColor",
+        r: 3.5,
+        tip: true,
+        channels: { n: "n" },
+      }),
+    ],
+  }, {
+    title,
+    subtitle: subtitle ??
+      "Box: distribution (axis clipped to the 1st–99th percentile); dot and bar: mean and 95% interval",
+  }, plot);
+}

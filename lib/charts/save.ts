@@ -1,0 +1,68 @@
+/**
+ * `saveChart`: writes a chart as SVG, or as PNG rendered by resvg with a
+ * real font (DejaVu Sans from Debian's `fonts-dejavu-core` when present,
+ * else the system's fonts), dark text on white. Written atomically.
+ *
+ * @module
+ */
+import { Resvg } from "@resvg/resvg-js";
+import type { Chart } from "./chart.ts";
+import { atomic } from "../store/write.ts";
+
+const FONT_FILES = [
+  "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+  "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
+];
+
+function fontFiles(): string[] {
+  return FONT_FILES.filter((f) => {
+    try {
+      return Deno.statSync(f).isFile;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/**
+ * PNG bytes of a chart (2× scale for sharp text).
+ *
+ * @example
+ * ```ts
+ * import { chartPng, connect, pitchesOverTime } from "../../mod.ts";
+ * const { catalog } = await connect();
+ * const png = chartPng(pitchesOverTime(await catalog.pitches().frame()));
+ * ```
+ */
+export function chartPng(chart: Chart, scale = 2): Uint8Array {
+  const svg = chart.svg.replace("<svg ", '<svg color="#1a1a1a" ');
+  const files = fontFiles();
+  const resvg = new Resvg(svg, {
+    background: "white",
+    fitTo: { mode: "zoom", value: scale },
+    font: {
+      loadSystemFonts: files.length === 0,
+      fontFiles: files,
+      defaultFontFamily: "DejaVu Sans",
+      sansSerifFamily: "DejaVu Sans",
+    },
+  });
+  return resvg.render().asPng();
+}
+
+/**
+ * Saves a chart as `.svg` or `.png` (by the extension); returns the path.
+ *
+ * @example
+ * ```ts
+ * import { connect, pitchesOverTime, saveChart } from "../../mod.ts";
+ * const { catalog } = await connect();
+ * await saveChart(pitchesOverTime(await catalog.pitches().frame()), "out/pitches.png");
+ * ```
+ */
+export function saveChart(chart: Chart, path: string): Promise<string> {
+  const ext = path.toLowerCase().split(".").pop();
+  if (ext === "svg") return atomic(path, (tmp) => Deno.writeTextFile(tmp, chart.svg));
+  if (ext === "png") return atomic(path, (tmp) => Deno.writeFile(tmp, chartPng(chart)));
+  return Promise.reject(new Error(`saveChart: ${JSON.stringify(path)} must end in .svg or .png`));
+}
