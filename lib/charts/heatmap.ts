@@ -39,7 +39,7 @@ export function winRateHeatmap(data: pl.DataFrame, options: WinRateHeatmapOption
   const cells = long.filter(pl.col("pct").isNotNull())
     .groupBy(["scope", "window", "window_order"])
     .agg(pl.col("pct").mean().alias("mean"), pl.col("pct").count().alias("n"))
-    .sort("window_order")
+    .sort(["window_order", "scope"])
     .toRecords() as {
       scope: string;
       window: string;
