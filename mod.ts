@@ -65,3 +65,5 @@ export { feedFrame } from "./lib/insider/client.ts";
 export * from "./lib/families/mod.ts";
 export * from "./lib/store/mod.ts";
 export * from "./lib/charts/mod.ts";
+export * from "./lib/notebook/mod.ts";
+export { announceRetry, httpEvents } from "./lib/http/events.ts";

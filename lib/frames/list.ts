@@ -10,6 +10,7 @@
 import pl from "nodejs-polars";
 import { type ListOptions, type PageFetcher, Paginated } from "../http/paginate.ts";
 import { withDisplay } from "./display.ts";
+import { Progress } from "../notebook/progress.ts";
 
 /** A DataFrame that records whether it was cut short. */
 export type Frame = pl.DataFrame & { readonly truncated: boolean };
@@ -20,6 +21,10 @@ export interface FrameOptions {
   maxRows?: number;
   /** Called after each page with the rows so far. */
   onPage?: (rows: number) => void;
+  /** Show live progress (default true: in a notebook or on a terminal; silent otherwise). */
+  progress?: boolean;
+  /** Label of the progress display (default "pulling rows"). */
+  label?: string;
 }
 
 /** Marks a frame with its `truncated` flag and the notebook display. */
@@ -65,21 +70,31 @@ export class FramedList<Row> extends Paginated<Row> {
     }
     const parts: pl.DataFrame[] = [];
     let total = 0;
+    let pages = 0;
     let truncated = false;
-    if (max > 0) {
-      for await (const page of this.pages()) {
-        const room = max - total;
-        const rows = page.rows.length > room ? page.rows.slice(0, room) : page.rows;
-        if (rows.length) parts.push(this.#toFrame(rows));
-        total += rows.length;
-        opts.onPage?.(total);
-        await new Promise((r) => setTimeout(r, 0));
-        if (total >= max) {
-          truncated = page.rows.length > rows.length || page.next !== null;
-          break;
+    const progress = opts.progress === false
+      ? null
+      : new Progress(opts.label ?? "pulling rows", { total: max === Infinity ? undefined : max });
+    try {
+      if (max > 0) {
+        for await (const page of this.pages()) {
+          pages++;
+          const room = max - total;
+          const rows = page.rows.length > room ? page.rows.slice(0, room) : page.rows;
+          if (rows.length) parts.push(this.#toFrame(rows));
+          total += rows.length;
+          opts.onPage?.(total);
+          progress?.update({ rows: total, pages });
+          await new Promise((r) => setTimeout(r, 0));
+          if (total >= max) {
+            truncated = page.rows.length > rows.length || page.next !== null;
+            break;
+          }
         }
-      }
-    } else truncated = (await this.firstPage()).rows.length > 0;
+      } else truncated = (await this.firstPage()).rows.length > 0;
+    } finally {
+      progress?.done();
+    }
     if (truncated) {
       console.warn(
         `signalbook: frame stopped at maxRows=${max}; more rows exist (frame.truncated is true)`,

@@ -11,6 +11,7 @@
  */
 import { ConnectionError, errorFor, type ProblemError, TimeoutError } from "./errors.ts";
 import { backoffMs, retryableStatus, serverDelayMs, sleep } from "./retry.ts";
+import { announceRetry } from "./events.ts";
 
 /** A `fetch`-compatible function. */
 export type FetchLike = (input: Request | URL | string, init?: RequestInit) => Promise<Response>;
@@ -163,12 +164,14 @@ export class Transport {
       const retryable = res ? retryableStatus(res.status) : true;
       if (!retryable || attempt >= this.maxRetries) throw failure!;
       const delayMs = serverDelayMs(res?.headers) ?? backoffMs(attempt);
-      this.#onRetry?.({
+      const info = {
         attempt: attempt + 1,
         delayMs,
         reason: res ? String(res.status) : failure!.name,
         request: label,
-      });
+      };
+      this.#onRetry?.(info);
+      announceRetry(info);
       await sleep(delayMs, spec.signal);
     }
   }

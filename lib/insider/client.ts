@@ -13,6 +13,7 @@
 import { type ClientOptions, Transport } from "../http/transport.ts";
 import type { ListOptions } from "../http/paginate.ts";
 import { FramedList } from "../frames/list.ts";
+import { Progress } from "../notebook/progress.ts";
 import { buildFrame } from "../frames/build.ts";
 import { transactionsFrame } from "./frames.ts";
 import { mapPool, type PoolFailure } from "../http/pool.ts";
@@ -91,6 +92,8 @@ export interface HydrateOptions {
   fields?: TransactionField[];
   /** Called after each row settles. */
   onProgress?: (done: number, total: number) => void;
+  /** Show live progress (default true: in a notebook or on a terminal; silent otherwise). */
+  progress?: boolean;
   /** Abort signal. */
   signal?: AbortSignal;
 }
@@ -301,16 +304,28 @@ export class InsiderClient {
         bad("concurrency", concurrency, "an integer from 1 to 64"),
       ]);
     }
-    const { results, failed } = await mapPool(
-      rows,
-      concurrency,
-      (r) =>
-        this.transaction(r.accession_number, r.transaction_id, {
-          fields: opts.fields,
-          signal: opts.signal,
-        }),
-      opts.onProgress,
-    );
+    const progress = opts.progress === false
+      ? null
+      : new Progress("hydrating rows", { total: rows.length });
+    let result;
+    try {
+      result = await mapPool(
+        rows,
+        concurrency,
+        (r) =>
+          this.transaction(r.accession_number, r.transaction_id, {
+            fields: opts.fields,
+            signal: opts.signal,
+          }),
+        (done, total) => {
+          progress?.update({ rows: done, pages: done });
+          opts.onProgress?.(done, total);
+        },
+      );
+    } finally {
+      progress?.done();
+    }
+    const { results, failed } = result;
     if (opts.signal?.aborted) throw opts.signal.reason;
     return { rows: results.filter((r): r is TransactionRow => r !== undefined), failed };
   }

@@ -1,0 +1,16 @@
+/**
+ * The notebook area: live progress for long work.
+ *
+ * @module
+ */
+export {
+  autoSink,
+  describe,
+  jupyterSink,
+  Progress,
+  type ProgressOptions,
+  type ProgressSink,
+  type ProgressState,
+  ttySink,
+  useProgressSink,
+} from "./progress.ts";
