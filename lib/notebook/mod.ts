@@ -5,6 +5,7 @@
  */
 export {
   autoSink,
+  type Broadcast,
   describe,
   jupyterSink,
   Progress,

@@ -50,7 +50,8 @@ export function describe(s: ProgressState): string {
   return `${s.label}: ${parts.join(" · ")}`;
 }
 
-type Broadcast = (type: string, content: Record<string, unknown>) => Promise<void>;
+/** The shape of `Deno.jupyter.broadcast`. */
+export type Broadcast = (type: string, content: Record<string, unknown>) => Promise<void>;
 
 /** A sink that updates one Jupyter display in place. */
 export function jupyterSink(
@@ -95,7 +96,13 @@ export function ttySink(write: (text: string) => void): ProgressSink {
 
 /** The sink for this process: Jupyter in the kernel, stderr on a TTY, else none. */
 export function autoSink(): ProgressSink | null {
-  const jupyter = (Deno as unknown as { jupyter?: { broadcast?: Broadcast } }).jupyter;
+  let jupyter: { broadcast?: Broadcast } | undefined;
+  try {
+    // outside the kernel, Deno.jupyter is absent or throws on access
+    jupyter = (Deno as unknown as { jupyter?: { broadcast?: Broadcast } }).jupyter;
+  } catch {
+    jupyter = undefined;
+  }
   if (typeof jupyter?.broadcast === "function") return jupyterSink(jupyter.broadcast.bind(jupyter));
   try {
     if (Deno.stderr.isTerminal()) {
