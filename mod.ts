@@ -67,3 +67,4 @@ export * from "./lib/store/mod.ts";
 export * from "./lib/charts/mod.ts";
 export * from "./lib/notebook/mod.ts";
 export { announceRetry, httpEvents } from "./lib/http/events.ts";
+export * from "./lib/backtest/mod.ts";

@@ -7,7 +7,7 @@
  */
 import type { MiddlewareHandler } from "hono";
 import { problem } from "./problem.ts";
-import { Rng } from "./random.ts";
+import { Rng } from "../shared/random.ts";
 
 /** Fault options for testing clients. */
 export interface Faults {

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { Rng } from "./random.ts";
+import { Rng } from "../shared/random.ts";
 import { dayOf } from "./calendar.ts";
 
 /** Default as-of date of the demo world. */

@@ -33,7 +33,7 @@ import {
   WIN_RATE_FLOORS,
 } from "../../catalog/vocab.ts";
 import { isoOf } from "../calendar.ts";
-import { Rng } from "../random.ts";
+import { Rng } from "../../shared/random.ts";
 import { COUNTRIES, SECTOR_TABLE, type World } from "../world.ts";
 
 /** An author. */

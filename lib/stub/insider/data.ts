@@ -25,7 +25,7 @@
 import type { TransactionRow } from "../../insider/fields.ts";
 import { TRANSACTION_FIELD_NAMES } from "../../insider/fields.ts";
 import { easternDayOf, easternToUtcMs, isoOf, weekday } from "../calendar.ts";
-import { Rng } from "../random.ts";
+import { Rng } from "../../shared/random.ts";
 import type { World } from "../world.ts";
 
 /** A reporting owner of the demo world. */
