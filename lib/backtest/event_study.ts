@@ -29,7 +29,7 @@
  *
  * @module
  */
-import pl from "nodejs-polars";
+import type pl from "nodejs-polars";
 import { Rng } from "../shared/random.ts";
 import { asFrame, type Frame } from "../frames/list.ts";
 import { buildFrame } from "../frames/build.ts";
@@ -45,7 +45,7 @@ export const GROUPINGS = ["role", "size", "winRate", "cluster", "10b5-1", "side"
 /** A built-in grouping, a column name, or a function of a row. */
 export type GroupBy =
   | typeof GROUPINGS[number]
-  | (string & {})
+  | `${string}`
   | ((row: Record<string, unknown>) => string | null);
 
 /** Options of {@link eventStudy}. */
