@@ -65,7 +65,7 @@ export function jupyterSink(
         pct === undefined && !s.done ? "" : `value="${s.done ? 100 : pct?.toFixed(1)}" max="100"`
       } style="width:240px"></progress>`;
       const text = describe(s);
-      broadcast(first ? "display_data" : "update_display_data", {
+      const message = {
         data: {
           "text/html": `<div>${bar} <code>${
             text.replace(/&/g, "&amp;").replace(/</g, "&lt;")
@@ -74,7 +74,14 @@ export function jupyterSink(
         },
         metadata: {},
         transient: { display_id: id },
-      }).catch(() => {});
+      };
+      try {
+        // the kernel's broadcast may or may not return a promise
+        const sent = broadcast(first ? "display_data" : "update_display_data", message) as unknown;
+        if (sent instanceof Promise) sent.catch(() => {});
+      } catch {
+        // a display failure must never break the work it reports on
+      }
     },
   };
 }

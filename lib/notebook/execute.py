@@ -1,0 +1,63 @@
+"""Executes a notebook through the real Jupyter protocol (nbclient driving the
+Deno kernel from `deno jupyter --install`) and writes the executed copy.
+
+Usage: python3 execute.py SRC.ipynb DST.ipynb [TIMEOUT_SECONDS]
+The kernel's working directory is SRC's folder, so relative imports work.
+Error outputs are kept (allow_errors) for the caller to inspect.
+"""
+import os
+import queue
+import sys
+
+import nbformat
+from nbclient import NotebookClient
+from nbclient.client import CellExecutionComplete, ensure_async
+
+# The Deno kernel can publish a cell's result just after its "idle" status;
+# stock nbclient stops listening at idle and drops it. Keep listening for
+# this long after idle (nothing else is in flight: the next cell has not
+# been sent yet).
+GRACE_SECONDS = 0.5
+
+
+class DenoNotebookClient(NotebookClient):
+    async def _async_poll_output_msg(self, parent_msg_id, cell, cell_index):
+        assert self.kc is not None
+        while True:
+            msg = await ensure_async(self.kc.iopub_channel.get_msg(timeout=None))
+            if msg["parent_header"].get("msg_id") == parent_msg_id:
+                try:
+                    self.process_message(msg, cell, cell_index)
+                except CellExecutionComplete:
+                    break
+        while True:
+            try:
+                msg = await ensure_async(self.kc.iopub_channel.get_msg(timeout=GRACE_SECONDS))
+            except queue.Empty:
+                return
+            if msg["parent_header"].get("msg_id") == parent_msg_id:
+                try:
+                    self.process_message(msg, cell, cell_index)
+                except CellExecutionComplete:
+                    pass
+
+
+def main() -> int:
+    src, dst = sys.argv[1], sys.argv[2]
+    timeout = int(sys.argv[3]) if len(sys.argv) > 3 else 600
+    nb = nbformat.read(src, as_version=4)
+    client = DenoNotebookClient(
+        nb,
+        kernel_name="deno",
+        timeout=timeout,
+        startup_timeout=120,
+        allow_errors=True,
+        resources={"metadata": {"path": os.path.dirname(os.path.abspath(src))}},
+    )
+    client.execute()
+    nbformat.write(nb, dst)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
