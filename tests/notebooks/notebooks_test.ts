@@ -82,7 +82,7 @@ for (const name of Object.keys(EXPECT)) {
           text(o, "text/plain") +
           (o.name ? ((o as unknown as { text: string[] }).text ?? []).join("") : "")
         ).join("\n")
-          .replace(/\x1b\[[0-9;]*m/g, "");
+          .replaceAll("\x1b", "").replace(/\[[0-9;]*m/g, "");
         assert.match(all, want.text);
       }
       const committed: Notebook = JSON.parse(await Deno.readTextFile(DIR + name));
