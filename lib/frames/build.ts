@@ -92,16 +92,10 @@ export function buildFrame(
     }
   }
   const series: pl.Series[] = new Array(specs.length);
-  const exprs: pl.Expr[] = [];
   numIdx.forEach((i, c) => {
-    const s = specs[i];
-    series[i] = pl.Series(s.name, numArr[c]);
-    let e = pl.col(s.name).fillNan(null);
-    if (s.dtype === "date") e = e.cast(pl.Int32).cast(pl.Date);
-    else if (s.dtype === "datetime") e = e.cast(pl.Int64).cast(pl.Datetime("ms", "UTC"));
-    else if (s.dtype !== "f64") e = e.cast(polarsType(s.dtype));
-    exprs.push(e);
+    series[i] = pl.Series(specs[i].name, numArr[c]);
   });
+  const exprs = castExprs(specs, numIdx);
   plainIdx.forEach((i, c) => {
     const s = specs[i];
     // nodejs-polars cannot build a List series that is empty or starts with null:
@@ -171,6 +165,24 @@ function filler(
   f = new Function("rows", "num", "plain", "dateDays", body) as Filler;
   fillers.set(specs, f);
   return f;
+}
+
+const casts = new WeakMap<readonly ColumnSpec[], pl.Expr[]>();
+
+/** The NaN → null and dtype casts of the numeric columns, built once per column list. */
+function castExprs(specs: readonly ColumnSpec[], numIdx: number[]): pl.Expr[] {
+  let exprs = casts.get(specs);
+  if (exprs) return exprs;
+  exprs = numIdx.map((i) => {
+    const s = specs[i];
+    let e = pl.col(s.name).fillNan(null);
+    if (s.dtype === "date") e = e.cast(pl.Int32).cast(pl.Date);
+    else if (s.dtype === "datetime") e = e.cast(pl.Int64).cast(pl.Datetime("ms", "UTC"));
+    else if (s.dtype !== "f64") e = e.cast(polarsType(s.dtype));
+    return e;
+  });
+  casts.set(specs, exprs);
+  return exprs;
 }
 
 const NUM = 0;

@@ -13,3 +13,13 @@ export {
   withYearMonth,
   writeDataset,
 } from "./dataset.ts";
+export {
+  type Manifest,
+  readManifest,
+  scanInsiderTrades,
+  scanPitches,
+  sync,
+  type SyncDataset,
+  type SyncOptions,
+  type SyncReport,
+} from "./sync.ts";

@@ -1,0 +1,358 @@
+/**
+ * A local dataset kept in sync with the services: insider trades (from
+ * `search`) and pitches, as hive-partitioned parquet under `dir`:
+ *
+ * ```
+ * dir/insider_trades/year=2025/month=03/data.parquet
+ * dir/pitches/year=2025/month=03/data.parquet
+ * dir/manifest.json
+ * ```
+ *
+ * How it works (documented filters only):
+ * - The history is split into calendar-month windows of the filing date
+ *   (`filingDatePreset: "custom"` with `filingDateFrom`/`filingDateTo`) or of
+ *   `added_on` (`addedOnFrom`/`addedOnTo`). Cursor paging is serial, so the
+ *   windows are pulled concurrently with a bounded pool (default 4).
+ * - Pages stream into one month at a time: memory holds at most
+ *   `concurrency` months of rows, never the whole history.
+ * - Each month is written to a temporary file and renamed over its
+ *   `data.parquet` (atomic on POSIX), then the manifest — itself written
+ *   atomically — records the month as done. A sync killed at any moment
+ *   leaves every `data.parquet` whole; rerunning it skips the months the
+ *   manifest holds and ends with exactly the rows of an uninterrupted sync.
+ * - Incremental: a later sync asks only from the last sync's end minus an
+ *   overlap window (default 7 days, for late filings and corrections).
+ *   Re-fetched rows replace stored rows with the same key —
+ *   `(accession_number, transaction_id)` for trades, `pitch_id` for
+ *   pitches — and every month is de-duplicated on its key. Rows deleted by
+ *   the service are not removed.
+ * - All trades are kept (`excludeAnomalousTransactions: false`); filter when
+ *   you read.
+ *
+ * @module
+ */
+import pl from "nodejs-polars";
+import { join } from "node:path";
+import type { CatalogClient } from "../catalog/client.ts";
+import type { InsiderClient } from "../insider/client.ts";
+import { transactionsFrame } from "../insider/frames.ts";
+import { pitchesFrame } from "../catalog/frames.ts";
+import { mapPool } from "../http/pool.ts";
+import { Progress } from "../notebook/progress.ts";
+import { isIsoDate } from "../shared/schema.ts";
+import { atomic } from "./write.ts";
+import { scanDataset } from "./dataset.ts";
+
+/** The datasets a sync can keep. */
+export type SyncDataset = "insider_trades" | "pitches";
+
+/** Options of {@link sync}. */
+export interface SyncOptions {
+  /** Root folder of the datasets. */
+  dir: string;
+  /** First day to keep, `YYYY-MM-DD` (first sync only; default five years before `to`). */
+  from?: string;
+  /** Last day, `YYYY-MM-DD` (default today, UTC). */
+  to?: string;
+  /** Insider client (for `insider_trades`). */
+  insider?: InsiderClient;
+  /** Catalog client (for `pitches`). */
+  catalog?: CatalogClient;
+  /** Which datasets (default: those whose client is given). */
+  datasets?: SyncDataset[];
+  /** Month windows pulled at once (default 4). */
+  concurrency?: number;
+  /** Days re-read before the last sync's end (default 7). */
+  overlapDays?: number;
+  /** Live progress (default true: notebook or terminal only). */
+  progress?: boolean;
+}
+
+/** What a sync did, per dataset. */
+export interface SyncReport {
+  /** Per dataset: months pulled, months skipped as already done, rows written, requests. */
+  datasets: Record<
+    string,
+    { months: number; skipped: number; rows: number; requests: number; from: string; to: string }
+  >;
+  /** Seconds taken. */
+  seconds: number;
+}
+
+/** The manifest kept at the dataset root. */
+export interface Manifest {
+  /** Format marker. */
+  format: "signalbook-sync/1";
+  /** Per dataset. */
+  datasets: Partial<
+    Record<SyncDataset, {
+      /** Months done in the sync under way or the last one (`YYYY-MM` → rows). */
+      done: Record<string, number>;
+      /** Range of the sync under way or the last one. */
+      run: { from: string; to: string };
+      /** End date of the last completed sync. */
+      syncedTo?: string;
+    }>
+  >;
+}
+
+const KEYS: Record<SyncDataset, string[]> = {
+  insider_trades: ["accession_number", "transaction_id"],
+  pitches: ["pitch_id"],
+};
+
+function months(from: string, to: string): { month: string; from: string; to: string }[] {
+  const out = [];
+  let y = +from.slice(0, 4);
+  let m = +from.slice(5, 7);
+  while (`${y}-${String(m).padStart(2, "0")}` <= to.slice(0, 7)) {
+    const key = `${y}-${String(m).padStart(2, "0")}`;
+    const last = new Date(Date.UTC(y, m, 0)).toISOString().slice(0, 10);
+    out.push({
+      month: key,
+      from: key + "-01" < from ? from : key + "-01",
+      to: last > to ? to : last,
+    });
+    m++;
+    if (m === 13) [y, m] = [y + 1, 1];
+  }
+  return out;
+}
+
+function shiftDays(day: string, n: number): string {
+  return new Date(Date.parse(day + "T00:00:00Z") + n * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** Reads the manifest (an empty one when there is none). */
+export async function readManifest(dir: string): Promise<Manifest> {
+  try {
+    return JSON.parse(await Deno.readTextFile(join(dir, "manifest.json")));
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return { format: "signalbook-sync/1", datasets: {} };
+    throw e;
+  }
+}
+
+async function removeTemps(dir: string): Promise<void> {
+  try {
+    for await (const e of Deno.readDir(dir)) {
+      const p = join(dir, e.name);
+      if (e.isDirectory) await removeTemps(p);
+      else if (e.name.endsWith(".tmp")) await Deno.remove(p).catch(() => {});
+    }
+  } catch (e) {
+    if (!(e instanceof Deno.errors.NotFound)) throw e;
+  }
+}
+
+/**
+ * Brings the local datasets up to date; see the module doc for how.
+ *
+ * @example
+ * ```ts
+ * import { connect, scanInsiderTrades, sync } from "../../mod.ts";
+ * const { insider, catalog } = await connect();
+ * const report = await sync({ dir: "data", from: "2024-01-01", insider, catalog });
+ * const trades = (await scanInsiderTrades("data")).collectSync();
+ * ```
+ */
+export async function sync(opts: SyncOptions): Promise<SyncReport> {
+  const t0 = performance.now();
+  const to = opts.to ?? new Date().toISOString().slice(0, 10);
+  for (const [name, v] of [["from", opts.from], ["to", to]] as const) {
+    if (v !== undefined && !isIsoDate(v)) {
+      throw new RangeError(`sync: ${name} ${JSON.stringify(v)} is not a YYYY-MM-DD date`);
+    }
+  }
+  const concurrency = opts.concurrency ?? 4;
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 32) {
+    throw new RangeError(
+      `sync: concurrency ${JSON.stringify(concurrency)} is not allowed; allowed: 1 to 32`,
+    );
+  }
+  const datasets = opts.datasets ?? [
+    ...(opts.insider ? ["insider_trades" as const] : []),
+    ...(opts.catalog ? ["pitches" as const] : []),
+  ];
+  if (datasets.length === 0) {
+    throw new Error("sync: give an insider client, a catalog client, or both");
+  }
+  await Deno.mkdir(opts.dir, { recursive: true });
+  await removeTemps(opts.dir);
+  const manifest = await readManifest(opts.dir);
+  let writing = Promise.resolve();
+  const saveManifest = () => {
+    writing = writing.then(() =>
+      atomic(
+        join(opts.dir, "manifest.json"),
+        (tmp) => Deno.writeTextFile(tmp, JSON.stringify(manifest, null, 2) + "\n"),
+      )
+        .then(() => {})
+    );
+    return writing;
+  };
+  const report: SyncReport = { datasets: {}, seconds: 0 };
+  for (const ds of datasets) {
+    const client = ds === "insider_trades" ? opts.insider : opts.catalog;
+    if (!client) {
+      throw new Error(
+        `sync: ${ds} needs ${ds === "insider_trades" ? "an insider" : "a catalog"} client`,
+      );
+    }
+    const state = manifest.datasets[ds];
+    let from: string;
+    if (state?.syncedTo) from = shiftDays(state.syncedTo, -(opts.overlapDays ?? 7));
+    else from = opts.from ?? shiftDays(to, -Math.round(5 * 365.25));
+    if (from > to) from = to;
+    // resume an interrupted run over the same range; otherwise start a new run
+    const resuming = state !== undefined && state.syncedTo !== state.run.to &&
+      state.run.from === from && state.run.to === to;
+    const entry = manifest.datasets[ds] = {
+      done: resuming ? state!.done : {},
+      run: { from, to },
+      syncedTo: state?.syncedTo,
+    };
+    await writeMeta(join(opts.dir, ds));
+    await saveManifest();
+    const windows = months(from, to);
+    const todo = windows.filter((w) => !(w.month in entry.done));
+    const progress = opts.progress === false ? null : new Progress(`sync ${ds.replace("_", " ")}`);
+    let rows = 0;
+    let requests = 0;
+    const { failed } = await mapPool(todo, concurrency, async (w) => {
+      const got = await pullMonth(ds, client, w, () => {
+        requests++;
+        progress?.update({ pages: requests });
+      });
+      const written = await writeMonth(join(opts.dir, ds), ds, w, got);
+      rows += got.height;
+      progress?.update({ rows });
+      entry.done[w.month] = written;
+      await saveManifest();
+    });
+    progress?.done();
+    if (failed.length) {
+      await saveManifest();
+      throw new AggregateError(
+        failed.map((f) => f.error),
+        `sync: ${failed.length} of ${todo.length} months of ${ds} failed (${
+          failed.map((f) => f.item.month).join(", ")
+        }); rerun to resume`,
+      );
+    }
+    entry.syncedTo = to;
+    await saveManifest();
+    report.datasets[ds] = {
+      months: todo.length,
+      skipped: windows.length - todo.length,
+      rows,
+      requests,
+      from,
+      to,
+    };
+  }
+  await writing;
+  report.seconds = (performance.now() - t0) / 1000;
+  return report;
+}
+
+async function pullMonth(
+  ds: SyncDataset,
+  client: InsiderClient | CatalogClient,
+  w: { from: string; to: string },
+  onPage: () => void,
+): Promise<pl.DataFrame> {
+  const parts: pl.DataFrame[] = [];
+  if (ds === "insider_trades") {
+    const list = (client as InsiderClient).search({
+      excludeAnomalousTransactions: false,
+      filingDatePreset: "custom",
+      filingDateFrom: w.from,
+      filingDateTo: w.to,
+      sortBy: "filedAt",
+      sortDirection: "asc",
+    }, { pageSize: 100 });
+    for await (const page of list.pages()) {
+      onPage();
+      if (page.rows.length) parts.push(transactionsFrame(page.rows));
+    }
+    return parts.length ? pl.concat(parts, { how: "vertical" }) : transactionsFrame([]);
+  }
+  const list = (client as CatalogClient).pitches({
+    addedOnFrom: w.from,
+    addedOnTo: w.to,
+    limit: 50,
+  });
+  for await (const page of list.pages()) {
+    onPage();
+    if (page.rows.length) parts.push(pitchesFrame(page.rows));
+  }
+  return parts.length ? pl.concat(parts, { how: "vertical" }) : pitchesFrame([]);
+}
+
+/** Merges fresh rows into a month's file by key and replaces it atomically; returns its row count. */
+async function writeMonth(
+  root: string,
+  ds: SyncDataset,
+  w: { month: string },
+  fresh: pl.DataFrame,
+): Promise<number> {
+  const dir = join(root, `year=${w.month.slice(0, 4)}`, `month=${w.month.slice(5, 7)}`);
+  const file = join(dir, "data.parquet");
+  const keys = KEYS[ds];
+  let merged = fresh;
+  try {
+    const old = pl.readParquet(file);
+    merged = pl.concat([old.join(fresh.select(...keys), { on: keys, how: "anti" }), fresh], {
+      how: "vertical",
+    });
+  } catch (e) {
+    if (!String((e as Error)?.message ?? e).match(/No such file|not found|os error 2/i)) throw e;
+  }
+  merged = merged.unique({ subset: keys, keep: "last", maintainOrder: true });
+  if (merged.height === 0) return 0;
+  await Deno.mkdir(dir, { recursive: true });
+  await atomic(file, (tmp) => {
+    merged.writeParquet(tmp, { compression: "zstd" });
+  });
+  return merged.height;
+}
+
+async function writeMeta(root: string): Promise<void> {
+  await Deno.mkdir(root, { recursive: true });
+  const meta = {
+    format: "signalbook-hive-parquet/1",
+    partitions: [{ name: "year", dtype: "String" }, { name: "month", dtype: "String" }],
+  };
+  await atomic(
+    join(root, "_signalbook.json"),
+    (tmp) => Deno.writeTextFile(tmp, JSON.stringify(meta, null, 2) + "\n"),
+  );
+}
+
+/**
+ * A LazyFrame over the synced insider trades (with `year`/`month`).
+ *
+ * @example
+ * ```ts
+ * import pl from "nodejs-polars";
+ * import { scanInsiderTrades } from "../../mod.ts";
+ * const ceoBuys = (await scanInsiderTrades("data")).filter(pl.col("is_ceo").and(pl.col("code").eq(pl.lit("P")))).collectSync();
+ * ```
+ */
+export function scanInsiderTrades(dir: string): Promise<pl.LazyDataFrame> {
+  return scanDataset(join(dir, "insider_trades"));
+}
+
+/**
+ * A LazyFrame over the synced pitches (with `year`/`month`).
+ *
+ * @example
+ * ```ts
+ * import { scanPitches } from "../../mod.ts";
+ * const pitches = (await scanPitches("data")).collectSync();
+ * ```
+ */
+export function scanPitches(dir: string): Promise<pl.LazyDataFrame> {
+  return scanDataset(join(dir, "pitches"));
+}
