@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import pl from "nodejs-polars";
+import type pl from "nodejs-polars";
 import { join } from "node:path";
 import {
   CatalogClient,
