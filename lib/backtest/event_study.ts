@@ -99,6 +99,26 @@ const BUILT_IN: Record<string, [string[], (r: Record<string, unknown>) => string
   ],
 };
 
+/**
+ * The row → group function of a built-in grouping (for combining groupings).
+ *
+ * @example
+ * ```ts
+ * import { groupKey } from "./event_study.ts";
+ * groupKey("role")({ is_ceo: true }); // "CEO"
+ * ```
+ */
+export function groupKey(
+  name: typeof GROUPINGS[number],
+): (row: Record<string, unknown>) => string | null {
+  return BUILT_IN[name][1];
+}
+
+/** Columns a built-in grouping reads. */
+export function groupColumns(name: typeof GROUPINGS[number]): string[] {
+  return BUILT_IN[name][0];
+}
+
 function mean(xs: Float64Array | number[]): number {
   let s = 0;
   for (const x of xs) s += x;

@@ -7,7 +7,11 @@ export {
   eventStudy,
   type EventStudyOptions,
   type GroupBy,
+  groupColumns,
   GROUPINGS,
+  groupKey,
   STUDY_HORIZONS,
   type StudyHorizon,
 } from "./event_study.ts";
+export { headlineStudy } from "./headline.ts";
+export { type ReportFiles, statsTable, writeReport } from "./report.ts";

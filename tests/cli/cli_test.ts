@@ -1,0 +1,163 @@
+import assert from "node:assert/strict";
+import pl from "nodejs-polars";
+import { join } from "node:path";
+
+async function task(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["task", "-q", ...args],
+    stdout: "piped",
+    stderr: "piped",
+    env: { PITCH_API_KEY: "", INSIDER_API_KEY: "" },
+  }).output();
+  const dec = new TextDecoder();
+  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}
+
+/** Decodes a PNG far enough to prove it is whole: chunks, CRC-free inflate of IDAT, row sizes. */
+async function decodePng(bytes: Uint8Array): Promise<{ width: number; height: number }> {
+  assert.deepEqual([...bytes.slice(0, 8)], [137, 80, 78, 71, 13, 10, 26, 10], "PNG signature");
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let pos = 8;
+  let width = 0, height = 0, colorType = 0, depth = 0;
+  const idat: Uint8Array[] = [];
+  let ended = false;
+  while (pos < bytes.length) {
+    const len = view.getUint32(pos);
+    const type = new TextDecoder().decode(bytes.slice(pos + 4, pos + 8));
+    const data = bytes.slice(pos + 8, pos + 8 + len);
+    if (type === "IHDR") {
+      width = view.getUint32(pos + 8);
+      height = view.getUint32(pos + 12);
+      depth = data[8];
+      colorType = data[9];
+    } else if (type === "IDAT") idat.push(data);
+    else if (type === "IEND") ended = true;
+    pos += 12 + len;
+  }
+  assert.ok(ended, "IEND chunk");
+  const raw = new Uint8Array(
+    await new Response(
+      new Blob(idat as BlobPart[]).stream().pipeThrough(new DecompressionStream("deflate")),
+    ).arrayBuffer(),
+  );
+  const channels = colorType === 6 ? 4 : colorType === 2 ? 3 : colorType === 4 ? 2 : 1;
+  assert.equal(depth, 8);
+  assert.equal(raw.length, height * (1 + width * channels), "inflated pixel data size");
+  return { width, height };
+}
+
+Deno.test({
+  name: "deno task demo writes every promised file, valid, and prints the table and paths",
+  sanitizeResources: false,
+  fn: async () => {
+    const out = await Deno.makeTempDir();
+    const r = await task(["demo", "--out", out]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /CEO buys\s+3m/);
+    assert.match(r.stdout, /All purchases\s+1m .* baseline/);
+    assert.match(r.stdout, new RegExp(`${out}/report.md`));
+    const stats = pl.readParquet(join(out, "stats.parquet"));
+    for (
+      const c of ["group", "horizon", "n", "mean_excess", "ci_low", "ci_high", "diff_vs_baseline"]
+    ) assert.ok(stats.columns.includes(c), c);
+    assert.deepEqual(stats.getColumn("group").unique().sort().toArray(), [
+      "10b5-1 sales",
+      "All purchases",
+      "CEO buys",
+    ]);
+    assert.equal(stats.height, 12);
+    const csv = await Deno.readTextFile(join(out, "stats.csv"));
+    assert.equal(csv.trim().split("\n").length, 13);
+    for (const name of ["event-study", "forward-returns"]) {
+      const { width, height } = await decodePng(await Deno.readFile(join(out, `${name}.png`)));
+      assert.ok(width > 1000 && height > 500);
+      assert.match(await Deno.readTextFile(join(out, `${name}.svg`)), /^<svg xmlns/);
+    }
+    const md = await Deno.readTextFile(join(out, "report.md"));
+    const links = [...md.matchAll(/\]\(([^)]+)\)/g)].map((m) => m[1]);
+    assert.ok(links.includes("event-study.svg") && links.includes("stats.parquet"));
+    for (const l of links) {
+      assert.ok((await Deno.stat(join(out, l))).isFile, `report link ${l} resolves`);
+    }
+    const trades = [...Deno.readDirSync(join(out, "data", "insider_trades"))].filter((e) =>
+      e.name.startsWith("year=")
+    );
+    assert.ok(trades.length >= 5);
+    await Deno.remove(out, { recursive: true });
+  },
+});
+
+Deno.test("deno task backtest: help, bad flags and values exit 2 naming them", async () => {
+  const help = await task(["backtest", "--help"]);
+  assert.equal(help.code, 0);
+  for (const flag of ["--feed", "--from", "--group-by", "--horizons", "--out", "--max-rows"]) {
+    assert.ok(help.stdout.includes(flag), flag);
+  }
+  const cases: [string[], RegExp][] = [
+    [["--colour", "red"], /Unknown option '--colour'/],
+    [
+      ["--feed", "penny-stocks:buy"],
+      /--feed "penny-stocks:buy": topic "penny-stocks" is not allowed/,
+    ],
+    [["--feed", "ceo-trades:hold"], /side "hold" is not allowed; allowed: buy, sell/],
+    [["--from", "2023-02-30"], /--from "2023-02-30" is not allowed/],
+    [["--group-by", "mood"], /--group-by "mood" is not allowed/],
+    [["--horizons", "1m,2y"], /--horizons: "2y" is not allowed/],
+    [["--max-rows", "0"], /--max-rows "0" is not allowed/],
+  ];
+  for (const [args, re] of cases) {
+    const r = await task(["backtest", ...args]);
+    assert.equal(r.code, 2, args.join(" "));
+    assert.match(r.stderr, re);
+  }
+});
+
+Deno.test({
+  name: "deno task backtest runs two feeds and writes stats and charts",
+  sanitizeResources: false,
+  fn: async () => {
+    const out = await Deno.makeTempDir();
+    const r = await task([
+      "backtest",
+      "--feed",
+      "ceo-trades:buy",
+      "--feed",
+      "top-insiders:buy",
+      "--max-rows",
+      "150",
+      "--horizons",
+      "1m,3m",
+      "--out",
+      out,
+    ]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /ceo-trades:buy\s+1m/);
+    for (
+      const f of [
+        "stats.parquet",
+        "stats.csv",
+        "event-study.svg",
+        "event-study.png",
+        "feed-comparison.svg",
+        "feed-comparison.png",
+        "report.md",
+      ]
+    ) {
+      assert.ok((await Deno.stat(join(out, f))).size > 0, f);
+    }
+    assert.equal(pl.readParquet(join(out, "stats.parquet")).height, 4);
+    await Deno.remove(out, { recursive: true });
+  },
+});
+
+Deno.test("deno task sync and demo reject bad flags with exit 2", async () => {
+  const a = await task(["sync", "--concurrency", "99"]);
+  assert.equal(a.code, 2);
+  assert.match(a.stderr, /--concurrency "99" is not allowed/);
+  const b = await task(["sync", "--datasets", "trades"]);
+  assert.equal(b.code, 2);
+  assert.match(b.stderr, /--datasets: "trades" is not allowed/);
+  const c = await task(["demo", "--outdir", "x"]);
+  assert.equal(c.code, 2);
+  assert.match(c.stderr, /Unknown option '--outdir'/);
+});
