@@ -30,7 +30,16 @@ import {
   WIN_RATE_FLOORS,
   type WinRateGte,
 } from "./vocab.ts";
-import { boolParam, intIn, isoDate, listParam, oneOf, show, splitList } from "../shared/schema.ts";
+import {
+  boolParam,
+  intIn,
+  isoDate,
+  listParam,
+  oneOf,
+  ordered,
+  show,
+  splitList,
+} from "../shared/schema.ts";
 
 /** Largest `companyId` the service accepts (2^53 − 1). */
 export const MAX_COMPANY_ID = 9007199254740991;
@@ -115,17 +124,7 @@ export const PitchListQuery = z.object({
     }),
   ) as unknown as z.ZodType<string[]>).optional(),
   "x-hosting-protection-bypass": z.string().optional(),
-}).strict().superRefine((q, ctx) => {
-  if (q.addedOnFrom && q.addedOnTo && q.addedOnFrom > q.addedOnTo) {
-    ctx.addIssue({
-      code: "custom",
-      path: ["addedOnFrom"],
-      message: `${show(q.addedOnFrom)} is after addedOnTo ${
-        show(q.addedOnTo)
-      }; allowed: addedOnFrom <= addedOnTo`,
-    });
-  }
-});
+}).strict().superRefine(ordered("addedOnFrom", "addedOnTo"));
 
 /** Parameters of `GET /api/v1/pitches/{id}/document`. */
 export interface DocumentParams {

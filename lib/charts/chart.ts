@@ -13,6 +13,7 @@
  */
 import * as Plot from "@observablehq/plot";
 import { JSDOM } from "jsdom";
+import { escapeHtml as esc } from "../shared/html.ts";
 
 /** Okabe–Ito colours. */
 export const PALETTE = [
@@ -90,13 +91,6 @@ export class Chart {
   toString(): string {
     return this.svg;
   }
-}
-
-function esc(s: string): string {
-  return s.replace(
-    /[&<>"]/g,
-    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!,
-  );
 }
 
 type ColorScale = {

@@ -8,6 +8,7 @@
  */
 import type pl from "nodejs-polars";
 import { dtypeName } from "./dtypes.ts";
+import { escapeHtml as esc } from "../shared/html.ts";
 
 const JUPYTER = Symbol.for("Jupyter.display");
 
@@ -24,13 +25,6 @@ function cell(v: unknown, dtype: string): string {
     return Number.isInteger(v) ? String(v) : String(Math.round(v * 1e6) / 1e6);
   }
   return String(v);
-}
-
-function esc(s: string): string {
-  return s.replace(
-    /[&<>"]/g,
-    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!,
-  );
 }
 
 /** HTML and plain-text renderings of a frame with its shape and dtypes. */

@@ -17,7 +17,7 @@
  */
 import { z } from "@hono/zod-openapi";
 import { INSIDER_SECTORS } from "./feeds.ts";
-import { intIn, isoDate, oneOf, show } from "../shared/schema.ts";
+import { intIn, isoDate, oneOf, ordered, show } from "../shared/schema.ts";
 
 /** Insider-return periods. */
 export const INSIDER_RETURN_PERIODS = [
@@ -283,17 +283,7 @@ export const InsiderFilterSchema = z.object({
   accessionNumber: z.string().max(40, { error: (i) => `${show(i.input)} is too long` }).optional(),
   sortBy: oneOf(SORT_BYS).optional(),
   sortDirection: oneOf(SORT_DIRECTIONS).optional(),
-}).strict().superRefine((f, ctx) => {
-  if (f.filingDateFrom && f.filingDateTo && f.filingDateFrom > f.filingDateTo) {
-    ctx.addIssue({
-      code: "custom",
-      path: ["filingDateFrom"],
-      message: `${show(f.filingDateFrom)} is after filingDateTo ${
-        show(f.filingDateTo)
-      }; allowed: filingDateFrom <= filingDateTo`,
-    });
-  }
-}).openapi("InsiderFilter");
+}).strict().superRefine(ordered("filingDateFrom", "filingDateTo")).openapi("InsiderFilter");
 
 /** zod schema of the search body. */
 export const InsiderSearchBody = z.object({

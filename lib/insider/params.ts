@@ -6,7 +6,7 @@
  */
 import { z } from "@hono/zod-openapi";
 import { FEED_IDS, INSIDER_SECTORS } from "./feeds.ts";
-import { intIn, isoDate, show, splitList } from "../shared/schema.ts";
+import { intIn, isoDate, ordered, show, splitList } from "../shared/schema.ts";
 
 const FEED_LIST = FEED_IDS.join(", ");
 const SECTOR_CHECK = (s: string) =>
@@ -35,15 +35,7 @@ export const FeedsQuery = z.object({
       `${show(i.input)} is not allowed; allowed: ${INSIDER_SECTORS.join(", ")} or an industry id`,
   }).optional(),
   "x-hosting-protection-bypass": z.string().optional(),
-}).strict().superRefine((q, ctx) => {
-  if (q.from && q.to && q.from > q.to) {
-    ctx.addIssue({
-      code: "custom",
-      path: ["from"],
-      message: `${show(q.from)} is after to ${show(q.to)}; allowed: from <= to`,
-    });
-  }
-});
+}).strict().superRefine(ordered("from", "to"));
 
 /** zod schema of `GET /insiders`. */
 export const InsidersQuery = z.object({

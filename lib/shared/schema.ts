@@ -78,6 +78,27 @@ export function boolParam(): z.ZodType<boolean, unknown> {
   ) as unknown as z.ZodType<boolean, unknown>;
 }
 
+/**
+ * A refinement that `from` is not after `to` (both optional `YYYY-MM-DD`
+ * strings); the issue names both parameters and their values.
+ */
+export function ordered<K extends string>(
+  from: K,
+  to: K,
+): (value: Partial<Record<K, string | null>>, ctx: z.RefinementCtx) => void {
+  return (value, ctx) => {
+    const a = value[from];
+    const b = value[to];
+    if (a && b && a > b) {
+      ctx.addIssue({
+        code: "custom",
+        path: [from],
+        message: `${show(a)} is after ${to} ${show(b)}; allowed: ${from} <= ${to}`,
+      });
+    }
+  };
+}
+
 /** Splits repeated and comma-separated query values into one list. */
 export function splitList(v: unknown): unknown {
   if (v === undefined) return undefined;

@@ -14,6 +14,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { DocumentFormat } from "../../catalog/vocab.ts";
 import type { Pitch } from "./data.ts";
+import { escapeHtml } from "../../shared/html.ts";
 
 /** Lifetime of a signed URL, seconds. */
 export const URL_LIFETIME_SECONDS = 300;
@@ -176,11 +177,4 @@ function mhtml(title: string, summary: string, snapshot: string): string {
     `--${boundary}--`,
     "",
   ].join("\r\n");
-}
-
-function escapeHtml(s: string): string {
-  return s.replace(
-    /[&<>"]/g,
-    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!,
-  );
 }
