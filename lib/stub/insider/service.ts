@@ -118,6 +118,20 @@ export function insiderService(ctx: InsiderContext): OpenAPIHono {
   const app = new OpenAPIHono();
   const cursors = new Cursors("insider:" + ctx.secret);
   const cache = new Map<string, Trade[]>();
+  // Serialized camelCase rows, kept when every trade fits (up to 60,000,
+  // about 270 MB): pages are then built by joining strings, so serving one
+  // costs little CPU. Larger worlds serialize per request instead of
+  // thrashing a bounded cache.
+  const keepSerialized = data.trades.length <= 60_000;
+  const serialized = new Map<Trade, string>();
+  const camelJson = (t: Trade): string => {
+    let s = serialized.get(t);
+    if (s === undefined) {
+      s = JSON.stringify(camelRow(t.row));
+      if (keepSerialized) serialized.set(t, s);
+    }
+    return s;
+  };
   const stats = data.insiders.map(() => ({ count: 0, latest: 0 }));
   for (const t of data.trades) {
     const s = stats[t.insider];
@@ -212,12 +226,16 @@ export function insiderService(ctx: InsiderContext): OpenAPIHono {
     }
     const size = r.value.pagination?.pageSize ?? 100;
     const hasMore = offset + size < all.length;
-    return c.json({
-      data: all.slice(offset, offset + size).map((t) => camelRow(t.row)),
-      nextCursor: hasMore ? cursors.encode(offset + size, sort, hash) : null,
-      prevCursor: offset > 0 ? cursors.encode(Math.max(0, offset - size), sort, hash) : null,
-      hasMore,
-    });
+    const rows = all.slice(offset, offset + size).map(camelJson).join(",");
+    const next = hasMore ? cursors.encode(offset + size, sort, hash) : null;
+    const prev = offset > 0 ? cursors.encode(Math.max(0, offset - size), sort, hash) : null;
+    return c.body(
+      `{"data":[${rows}],"nextCursor":${JSON.stringify(next)},"prevCursor":${
+        JSON.stringify(prev)
+      },"hasMore":${hasMore}}`,
+      200,
+      { "content-type": "application/json" },
+    );
   });
 
   app.on(
