@@ -10,13 +10,10 @@ import {
   sanitizeFilename,
 } from "../../mod.ts";
 import { createStub, DEMO_KEYS } from "../../lib/stub/mod.ts";
+import { countingFetch, thrown } from "../_util.ts";
 
 const stub = createStub({ seed: 1 });
-let requests = 0;
-const counting = (input: Request | URL | string, init?: RequestInit) => {
-  requests++;
-  return stub.fetch(input, init);
-};
+const { fetch: counting, count } = countingFetch(stub);
 const catalog = new CatalogClient({
   apiKey: DEMO_KEYS.catalog,
   baseUrl: "http://stub/catalog",
@@ -74,27 +71,18 @@ Deno.test("iteration gets every row once and stops fetching when the caller stop
   for await (const r of catalog.pitches({ limit: 50 })) all.push(r.pitch_id);
   assert.equal(all.length, 3000);
   assert.equal(new Set(all).size, 3000);
-  requests = 0;
+  count.n = 0;
   let n = 0;
   for await (const _ of catalog.pitches({ limit: 10 })) {
     if (++n === 15) break;
   }
   await new Promise((r) => setTimeout(r, 20));
-  assert.ok(requests <= 3, `fetched ${requests} pages for 15 rows`);
+  assert.ok(count.n <= 3, `fetched ${count.n} pages for 15 rows`);
   const small = await catalog.pitches({ companyId: stub.world.companies[1].companyId }).take(
     10_000,
   );
   assert.equal(small.truncated, false);
 });
-
-function thrown(f: () => unknown): unknown {
-  try {
-    f();
-  } catch (e) {
-    return e;
-  }
-  return undefined;
-}
 
 const BAD: [string, PitchListParams, RegExp][] = [
   ["limit 0", { limit: 0 }, /limit: 0 is not allowed; allowed: an integer from 1 to 50/],
@@ -133,11 +121,11 @@ const BAD: [string, PitchListParams, RegExp][] = [
 
 Deno.test("bad input throws RequestValidationError naming each value; no request is sent", () => {
   for (const [name, params, re] of BAD) {
-    requests = 0;
+    count.n = 0;
     const err = thrown(() => catalog.pitches(params));
     assert.ok(err instanceof RequestValidationError, name);
     assert.match(err.message, re, name);
-    assert.equal(requests, 0, name);
+    assert.equal(count.n, 0, name);
   }
   const many = thrown(() =>
     catalog.pitches({ limit: 0, sentiment: ["x" as "bullish"], addedOnTo: "nope" })
@@ -159,7 +147,7 @@ Deno.test("pitch detail, locked detail, document JSON form, and document errors 
   assert.equal(doc.format, "pdf");
   await assert.rejects(catalog.pitch("p_missing"), NotFoundError);
   await assert.rejects(catalog.document(locked.pitch_id), PermissionDeniedError);
-  requests = 0;
+  count.n = 0;
   await assert.rejects(
     catalog.document(open.pitch_id, { format: "pdf", artifact: "attachment" }),
     (e) => e instanceof RequestValidationError && /artifact.*format/.test(e.message),
@@ -169,7 +157,7 @@ Deno.test("pitch detail, locked detail, document JSON form, and document errors 
     RequestValidationError,
   );
   await assert.rejects(catalog.pitch(""), RequestValidationError);
-  assert.equal(requests, 0);
+  assert.equal(count.n, 0);
   await assert.rejects(catalog.pitches({ cursor: "forged" }).firstPage(), BadRequestError);
 });
 

@@ -10,27 +10,15 @@ import {
   TRANSACTION_FIELD_NAMES,
 } from "../../mod.ts";
 import { createStub, DEMO_KEYS } from "../../lib/stub/mod.ts";
+import { countingFetch, thrown } from "../_util.ts";
 
 const stub = createStub({ seed: 1, scale: 0.2 });
-let requests = 0;
-const counting = (input: Request | URL | string, init?: RequestInit) => {
-  requests++;
-  return stub.fetch(input, init);
-};
+const { fetch: counting, count } = countingFetch(stub);
 const insider = new InsiderClient({
   apiKey: DEMO_KEYS.insider,
   baseUrl: "http://stub/insider",
   fetch: counting,
 });
-
-function thrown(f: () => unknown): unknown {
-  try {
-    f();
-  } catch (e) {
-    return e;
-  }
-  return undefined;
-}
 
 Deno.test("insiders(q, { limit }) resolves owners to CIKs", async () => {
   const owner = stub.insider.insiders[4];
@@ -113,11 +101,11 @@ const BAD: [string, InsiderFilter, number | undefined, RegExp][] = [
 
 Deno.test("bad filters throw RequestValidationError naming each value; no request is sent", () => {
   for (const [name, filter, pageSize, re] of BAD) {
-    requests = 0;
+    count.n = 0;
     const err = thrown(() => insider.search(filter, { pageSize }));
     assert.ok(err instanceof RequestValidationError, name);
     assert.match(err.message, re, name);
-    assert.equal(requests, 0, name);
+    assert.equal(count.n, 0, name);
   }
 });
 
@@ -168,11 +156,11 @@ Deno.test("bad feed parameters are caught before the network", () => {
     [() => insider.feed("ceo-trades", "buy", { sector: "crypto" as "energy" }), /sector: "crypto"/],
   ];
   for (const [f, re] of cases) {
-    requests = 0;
+    count.n = 0;
     const err = thrown(f);
     assert.ok(err instanceof RequestValidationError, String(re));
     assert.match(err.message, re);
-    assert.equal(requests, 0);
+    assert.equal(count.n, 0);
   }
 });
 
@@ -185,13 +173,13 @@ Deno.test("transaction(accession, id, { fields }): full set, a selection, bad na
   });
   assert.deepEqual(Object.keys(some), ["transaction_value", "win_rate_1y_pct", "feed_ids"]);
   await assert.rejects(insider.transaction(t.accession_number!, 999), NotFoundError);
-  requests = 0;
+  count.n = 0;
   await assert.rejects(
     insider.transaction(t.accession_number!, 1, { fields: ["colour" as "code"] }),
     /fields: "colour"/,
   );
   await assert.rejects(insider.transaction("", 1), /accessionNumber/);
-  assert.equal(requests, 0);
+  assert.equal(count.n, 0);
 });
 
 Deno.test("hydrate keeps order, bounds concurrency, and returns failures instead of throwing", async () => {
