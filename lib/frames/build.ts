@@ -84,7 +84,8 @@ export function buildFrame(
   const known = new Set(keys);
   const expected = opts.expectedKeys ?? keys.length;
   const extras = new Map<string, unknown[]>();
-  filler(specs, numKeys, numKind, plainKeys)(rows, numArr, plainArr, dateDays);
+  const { fill, casts: exprs } = compile(specs, numIdx, numKind, numKeys, plainKeys);
+  fill(rows, numArr, plainArr, dateDays);
   if (keepExtras) {
     for (let r = 0; r < n; r += 64) {
       const rowKeys = Object.keys(rows[r]);
@@ -95,7 +96,6 @@ export function buildFrame(
   numIdx.forEach((i, c) => {
     series[i] = pl.Series(specs[i].name, numArr[c]);
   });
-  const exprs = castExprs(specs, numIdx);
   plainIdx.forEach((i, c) => {
     const s = specs[i];
     // nodejs-polars cannot build a List series that is empty or starts with null:
@@ -123,7 +123,31 @@ type Filler = (
   plain: unknown[][],
   dateDays: (v: unknown) => number,
 ) => void;
-const fillers = new WeakMap<readonly ColumnSpec[], Filler>();
+
+/**
+ * Compiled per column list, keyed by its content (name, dtype and key of
+ * every column) so a caller passing a fresh but equal list each time still
+ * hits the cache. Bounded; the oldest entry goes first.
+ */
+const compiled = new Map<string, { fill: Filler; casts: pl.Expr[] }>();
+const MAX_COMPILED = 256;
+
+function compile(
+  specs: readonly ColumnSpec[],
+  numIdx: number[],
+  numKind: number[],
+  numKeys: string[],
+  plainKeys: string[],
+): { fill: Filler; casts: pl.Expr[] } {
+  const sig = specs.map((s) => `${s.name}\u0000${s.dtype}\u0000${s.key ?? ""}`).join("\u0001");
+  let c = compiled.get(sig);
+  if (!c) {
+    c = { fill: filler(numKeys, numKind, plainKeys), casts: castExprs(specs, numIdx) };
+    if (compiled.size >= MAX_COMPILED) compiled.delete(compiled.keys().next().value!);
+    compiled.set(sig, c);
+  }
+  return c;
+}
 
 /**
  * The row loop, generated once per column list: one pass over the rows with
@@ -132,14 +156,7 @@ const fillers = new WeakMap<readonly ColumnSpec[], Filler>();
  * over 174 keys). Keys are embedded with `JSON.stringify`, so no column name
  * can inject code.
  */
-function filler(
-  specs: readonly ColumnSpec[],
-  numKeys: string[],
-  numKind: number[],
-  plainKeys: string[],
-): Filler {
-  let f = fillers.get(specs);
-  if (f) return f;
+function filler(numKeys: string[], numKind: number[], plainKeys: string[]): Filler {
   const lines: string[] = [];
   numKeys.forEach((k, c) => {
     const read = `v = row[${JSON.stringify(k)}];`;
@@ -162,18 +179,12 @@ function filler(
   const body = `${decl}\nfor (let r = 0; r < rows.length; r++) {\n const row = rows[r]; let v;\n ${
     lines.join("\n ")
   }\n}`;
-  f = new Function("rows", "num", "plain", "dateDays", body) as Filler;
-  fillers.set(specs, f);
-  return f;
+  return new Function("rows", "num", "plain", "dateDays", body) as Filler;
 }
 
-const casts = new WeakMap<readonly ColumnSpec[], pl.Expr[]>();
-
-/** The NaN → null and dtype casts of the numeric columns, built once per column list. */
+/** The NaN → null and dtype casts of the numeric columns. */
 function castExprs(specs: readonly ColumnSpec[], numIdx: number[]): pl.Expr[] {
-  let exprs = casts.get(specs);
-  if (exprs) return exprs;
-  exprs = numIdx.map((i) => {
+  return numIdx.map((i) => {
     const s = specs[i];
     let e = pl.col(s.name).fillNan(null);
     if (s.dtype === "date") e = e.cast(pl.Int32).cast(pl.Date);
@@ -181,8 +192,6 @@ function castExprs(specs: readonly ColumnSpec[], numIdx: number[]): pl.Expr[] {
     else if (s.dtype !== "f64") e = e.cast(polarsType(s.dtype));
     return e;
   });
-  casts.set(specs, exprs);
-  return exprs;
 }
 
 const NUM = 0;
