@@ -14,6 +14,7 @@ import { CatalogClient } from "./catalog/client.ts";
 import { InsiderClient } from "./insider/client.ts";
 import type { ClientOptions } from "./http/transport.ts";
 import { createStub, DEMO_KEYS, type Stub, type StubOptions } from "./stub/mod.ts";
+import { isoOf } from "./stub/calendar.ts";
 
 /** Options of {@link connect}. */
 export interface ConnectOptions
@@ -36,6 +37,12 @@ export interface Connection {
   offline: { catalog: boolean; insider: boolean };
   /** The emulator, when either service uses it. */
   stub?: Stub;
+  /**
+   * The offline emulator's frozen "today" (`YYYY-MM-DD`) when the insider
+   * service is offline; undefined with the live service. Use it as the end
+   * of a date range so offline runs cover the demo data whatever the clock says.
+   */
+  offlineToday?: string;
 }
 
 let noticed = false;
@@ -106,5 +113,6 @@ function open(opts: ConnectOptions): Connection {
     insider: new InsiderClient(i.options),
     offline,
     stub: c.stub ?? i.stub,
+    offlineToday: i.stub ? isoOf(i.stub.world.asOf) : undefined,
   };
 }

@@ -39,12 +39,9 @@ if (import.meta.main) {
   }
   const t0 = performance.now();
   const out = values.out ?? "out";
-  const { insider, catalog, offline, stub } = await connect();
-  const to = stub && offline.insider
-    ? new Date(stub.world.asOf * 86_400_000).toISOString().slice(0, 10)
-    : undefined;
+  const { insider, catalog, offline, offlineToday } = await connect();
   const data = join(out, "data");
-  const synced = await sync({ dir: data, insider, catalog, to });
+  const synced = await sync({ dir: data, insider, catalog, to: offlineToday });
   const trades = (await scanInsiderTrades(data)).collectSync();
   const stats = headlineStudy(trades);
   const market = trades.filter(

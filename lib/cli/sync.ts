@@ -63,11 +63,8 @@ if (import.meta.main) {
   };
   const concurrency = int("concurrency", v.concurrency, 4, 1, 32);
   const overlapDays = int("overlap-days", v["overlap-days"], 7, 0, 365);
-  const { insider, catalog, offline, stub } = await connect();
-  const to = v.to ??
-    (stub && offline.insider
-      ? new Date(stub.world.asOf * 86_400_000).toISOString().slice(0, 10)
-      : undefined);
+  const { insider, catalog, offlineToday } = await connect();
+  const to = v.to ?? offlineToday;
   const report = await sync({
     dir: v.dir ?? "data",
     from: v.from,

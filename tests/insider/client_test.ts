@@ -262,6 +262,7 @@ Deno.test("connect(): no keys → the offline emulator, said once; keys → the 
   assert.match(errors[0], /PITCH_API_KEY and INSIDER_API_KEY not set; using the offline emulator/);
   const none = await connect({ env: () => undefined, quiet: true });
   assert.deepEqual(none.offline, { catalog: true, insider: true });
+  assert.equal(none.offlineToday, "2026-11-20");
   assert.equal((await none.catalog.pitches({ limit: 3 }).firstPage()).rows.length, 3);
   const withKeys = await connect({
     env: (n) =>
@@ -273,6 +274,7 @@ Deno.test("connect(): no keys → the offline emulator, said once; keys → the 
       } as Record<string, string>)[n],
   });
   assert.deepEqual(withKeys.offline, { catalog: false, insider: false });
+  assert.equal(withKeys.offlineToday, undefined);
   assert.equal(withKeys.catalog.baseUrl, "https://pitches.example");
   assert.equal(withKeys.insider.baseUrl, "https://insider.example");
   assert.ok(!Deno.inspect(withKeys).includes("secret"));
