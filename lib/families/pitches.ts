@@ -27,11 +27,9 @@ import { buildFrame } from "../frames/build.ts";
 import {
   AUTHOR_RETURN_FLOORS,
   AUTHOR_RETURN_PREFIX,
-  type AuthorReturn,
   type AuthorReturnFloor,
   PITCH_RETURN_FLOORS,
   PITCH_RETURN_PREFIX,
-  type PitchReturn,
   type PitchReturnFloor,
   RETURN_KINDS,
   RETURN_PERIODS,
@@ -273,6 +271,3 @@ export async function winRateBuckets(
   }
   return { frame: annotate(base.rows, level, WIN_RATE_FLOORS, "win_rate"), requests };
 }
-
-/** Re-exported for callers that build values by hand. */
-export type { AuthorReturn, PitchReturn };

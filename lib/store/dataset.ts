@@ -107,21 +107,7 @@ export async function writeDataset(
     }
     meta.partitions.push({ name: p, dtype });
   }
-  await Deno.mkdir(dir, { recursive: true });
-  const existing = await readMeta(dir);
-  if (existing && JSON.stringify(existing.partitions) !== JSON.stringify(meta.partitions)) {
-    throw new Error(
-      `writeDataset: ${dir} is partitioned by ${
-        existing.partitions.map((p) => p.name).join("/")
-      }, not ${parts.join("/")}`,
-    );
-  }
-  if (!existing) {
-    await atomic(
-      join(dir, META),
-      (tmp) => Deno.writeTextFile(tmp, JSON.stringify(meta, null, 2) + "\n"),
-    );
-  }
+  await ensureMeta(dir, meta.partitions, "writeDataset");
   const written: string[] = [];
   if (df.height === 0) return written;
   const keys = df.select(...parts).unique({ maintainOrder: true }).rows();
@@ -145,6 +131,33 @@ export async function writeDataset(
     written.push(file);
   }
   return written;
+}
+
+/**
+ * Creates `dir` and its metadata, or checks that the existing metadata has
+ * the same partitions; the error names `caller`.
+ */
+export async function ensureMeta(
+  dir: string,
+  partitions: DatasetMeta["partitions"],
+  caller: string,
+): Promise<void> {
+  await Deno.mkdir(dir, { recursive: true });
+  const existing = await readMeta(dir);
+  if (existing && JSON.stringify(existing.partitions) !== JSON.stringify(partitions)) {
+    throw new Error(
+      `${caller}: ${dir} is partitioned by ${
+        existing.partitions.map((p) => p.name).join("/")
+      }, not ${partitions.map((p) => p.name).join("/")}`,
+    );
+  }
+  if (!existing) {
+    const meta: DatasetMeta = { format: "signalbook-hive-parquet/1", partitions };
+    await atomic(
+      join(dir, META),
+      (tmp) => Deno.writeTextFile(tmp, JSON.stringify(meta, null, 2) + "\n"),
+    );
+  }
 }
 
 /** The dataset metadata, or null when `dir` holds none. */
@@ -198,16 +211,25 @@ export async function scanDataset(dir: string): Promise<pl.LazyDataFrame> {
   );
 }
 
-/** Every parquet part under `dir` (temporary files excluded). */
-export async function partFiles(dir: string): Promise<string[]> {
+/** Every file under `dir` (recursively) whose name passes `keep`, sorted; none when `dir` is missing. */
+export async function filesUnder(dir: string, keep: (name: string) => boolean): Promise<string[]> {
   const out: string[] = [];
   const walk = async (d: string) => {
     for await (const e of Deno.readDir(d)) {
       const p = join(d, e.name);
       if (e.isDirectory) await walk(p);
-      else if (e.name.endsWith(".parquet")) out.push(p);
+      else if (keep(e.name)) out.push(p);
     }
   };
-  await walk(dir);
+  try {
+    await walk(dir);
+  } catch (e) {
+    if (!(e instanceof Deno.errors.NotFound)) throw e;
+  }
   return out.sort();
+}
+
+/** Every parquet part under `dir` (temporary files excluded). */
+export function partFiles(dir: string): Promise<string[]> {
+  return filesUnder(dir, (name) => name.endsWith(".parquet"));
 }

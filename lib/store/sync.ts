@@ -48,7 +48,7 @@ import { mapPool } from "../http/pool.ts";
 import { Progress } from "../notebook/progress.ts";
 import { isIsoDate } from "../shared/schema.ts";
 import { atomic } from "./write.ts";
-import { scanDataset } from "./dataset.ts";
+import { ensureMeta, filesUnder, scanDataset } from "./dataset.ts";
 
 /** The datasets a sync can keep. */
 export type SyncDataset = "insider_trades" | "pitches";
@@ -141,14 +141,8 @@ export async function readManifest(dir: string): Promise<Manifest> {
 }
 
 async function removeTemps(dir: string): Promise<void> {
-  try {
-    for await (const e of Deno.readDir(dir)) {
-      const p = join(dir, e.name);
-      if (e.isDirectory) await removeTemps(p);
-      else if (e.name.endsWith(".tmp")) await Deno.remove(p).catch(() => {});
-    }
-  } catch (e) {
-    if (!(e instanceof Deno.errors.NotFound)) throw e;
+  for (const f of await filesUnder(dir, (name) => name.endsWith(".tmp"))) {
+    await Deno.remove(f).catch(() => {});
   }
 }
 
@@ -329,15 +323,11 @@ async function writeMonth(
   return merged.height;
 }
 
-async function writeMeta(root: string): Promise<void> {
-  await Deno.mkdir(root, { recursive: true });
-  const meta = {
-    format: "signalbook-hive-parquet/1",
-    partitions: [{ name: "year", dtype: "String" }, { name: "month", dtype: "String" }],
-  };
-  await atomic(
-    join(root, "_signalbook.json"),
-    (tmp) => Deno.writeTextFile(tmp, JSON.stringify(meta, null, 2) + "\n"),
+function writeMeta(root: string): Promise<void> {
+  return ensureMeta(
+    root,
+    [{ name: "year", dtype: "String" }, { name: "month", dtype: "String" }],
+    "sync",
   );
 }
 

@@ -32,7 +32,6 @@ import {
   type Sentiment,
   WIN_RATE_FLOORS,
 } from "../../catalog/vocab.ts";
-import { isoOf } from "../calendar.ts";
 import { Rng } from "../../shared/random.ts";
 import { COUNTRIES, SECTOR_TABLE, type World } from "../world.ts";
 
@@ -543,9 +542,4 @@ function mean(xs: number[]): number {
 
 function round2(x: number): number {
   return Math.round(x * 100) / 100;
-}
-
-/** `YYYY-MM-DD` of a pitch's date. */
-export function pitchDate(p: Pitch): string {
-  return isoOf(p.day);
 }

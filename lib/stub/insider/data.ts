@@ -371,14 +371,17 @@ export function makeInsiderData(world: World): InsiderData {
   pointInTime(trades, world);
   clusters(trades);
   for (const t of trades) t.row.feed_ids = feedIdsOf(t.row);
-  trades.sort((a, b) =>
-    b.filedMs - a.filedMs || cmp(a.row.accession_number, b.row.accession_number) ||
-    (a.row.transaction_id ?? 0) - (b.row.transaction_id ?? 0)
-  );
+  trades.sort(newestFirst);
   const byKey = new Map(
     trades.map((t) => [`${t.row.accession_number}/${t.row.transaction_id}`, t]),
   );
   return { insiders, trades, byKey };
+}
+
+/** Newest filing first, then accession number and transaction id: the service's default order. */
+export function newestFirst(a: Trade, b: Trade): number {
+  return b.filedMs - a.filedMs || cmp(a.row.accession_number, b.row.accession_number) ||
+    (a.row.transaction_id ?? 0) - (b.row.transaction_id ?? 0);
 }
 
 function cmp(a: string | null, b: string | null): number {

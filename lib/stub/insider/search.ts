@@ -35,7 +35,7 @@ import {
 } from "../../insider/filter.ts";
 import { dayOf } from "../calendar.ts";
 import type { World } from "../world.ts";
-import type { Trade } from "./data.ts";
+import { newestFirst, type Trade } from "./data.ts";
 
 type Filter = z.output<typeof InsiderFilterSchema>;
 type Num = Record<string, number | null>;
@@ -229,13 +229,8 @@ export function searchTrades(trades: readonly Trade[], filter: Filter, world: Wo
     if (ka === null || kb === null) {
       if (ka !== kb) return ka === null ? 1 : -1;
     } else if (ka !== kb) return sign * (ka - kb);
-    return b.filedMs - a.filedMs || cmp(a.row.accession_number, b.row.accession_number) ||
-      (a.row.transaction_id ?? 0) - (b.row.transaction_id ?? 0);
+    return newestFirst(a, b);
   });
-}
-
-function cmp(a: string | null, b: string | null): number {
-  return (a ?? "") < (b ?? "") ? -1 : (a ?? "") > (b ?? "") ? 1 : 0;
 }
 
 function sortKey(by: string, f: Filter): (t: Trade) => number | null {
