@@ -34,6 +34,7 @@ import { Rng } from "../shared/random.ts";
 import { asFrame, type Frame } from "../frames/list.ts";
 import { buildFrame } from "../frames/build.ts";
 import { WINDOW_DAYS } from "../families/transactions.ts";
+import { requireColumns } from "../frames/columns.ts";
 
 /** Horizons an event study can use. */
 export const STUDY_HORIZONS = ["1w", "1m", "3m", "6m", "1y"] as const;
@@ -181,12 +182,7 @@ export function eventStudy(trades: pl.DataFrame, opts: EventStudyOptions = {}): 
     keyOf = (r) => r[g] === null || r[g] === undefined ? null : String(r[g]);
   }
   const valueCols = horizons.flatMap((h) => [`returns_${h}`, `excess_returns_${h}`]);
-  const missing = [...needCols, ...valueCols].filter((c) => !trades.columns.includes(c));
-  if (missing.length) {
-    throw new Error(
-      `eventStudy: the frame lacks column ${missing.map((c) => JSON.stringify(c)).join(", ")}`,
-    );
-  }
+  requireColumns("eventStudy", trades, [...needCols, ...valueCols]);
   const extra = typeof g === "function"
     ? trades.columns
     : [...new Set([...needCols, ...valueCols])];

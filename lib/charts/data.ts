@@ -6,6 +6,7 @@
  * @module
  */
 import type pl from "nodejs-polars";
+import { requireColumns } from "../frames/columns.ts";
 
 /** Rows of the needed columns (plus optional ones when present), after checks. */
 export function rowsOf(
@@ -14,14 +15,7 @@ export function rowsOf(
   needed: readonly string[],
   optional: readonly string[] = [],
 ): Record<string, unknown>[] {
-  const missing = needed.filter((c) => !df.columns.includes(c));
-  if (missing.length) {
-    throw new Error(
-      `${fn}: the frame lacks column ${
-        missing.map((c) => JSON.stringify(c)).join(", ")
-      }; it has ${df.width} columns`,
-    );
-  }
+  requireColumns(fn, df, needed);
   if (df.height === 0) throw new Error(`${fn}: the frame is empty (0 rows); nothing to draw`);
   const cols = [
     ...needed,

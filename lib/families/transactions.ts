@@ -18,6 +18,7 @@ import {
   WIN_RATE_WINDOWS,
 } from "../insider/fields.ts";
 import { asFrame, type Frame } from "../frames/list.ts";
+import { requireColumns } from "../frames/columns.ts";
 
 const KEYS = [
   "accession_number",
@@ -42,12 +43,7 @@ function need(df: pl.DataFrame, cols: string[], fn: string): void {
   if (df.height === 0 && df.width === 0) {
     throw new Error(`${fn}: the frame is empty and has no columns`);
   }
-  const missing = cols.filter((c) => !df.columns.includes(c));
-  if (missing.length) {
-    throw new Error(
-      `${fn}: the frame lacks column ${missing.map((c) => JSON.stringify(c)).join(", ")}`,
-    );
-  }
+  requireColumns(fn, df, cols);
 }
 
 function keys(df: pl.DataFrame): pl.Expr[] {

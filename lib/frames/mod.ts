@@ -8,3 +8,4 @@ export { type ColumnSpec, type Dtype, dtypeName, polarsType } from "./dtypes.ts"
 export { buildFrame, type BuildOptions, emptyFrame } from "./build.ts";
 export { asFrame, type Frame, FramedList, type FrameOptions } from "./list.ts";
 export { type Displayable, frameBundle, type MediaBundle, show, withDisplay } from "./display.ts";
+export { requireColumns } from "./columns.ts";

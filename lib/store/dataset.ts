@@ -21,6 +21,7 @@ import pl from "nodejs-polars";
 import { join } from "node:path";
 import { dtypeName } from "../frames/dtypes.ts";
 import { atomic } from "./write.ts";
+import { requireColumns } from "../frames/columns.ts";
 
 /** Options of {@link writeDataset}. */
 export interface DatasetOptions {
@@ -63,9 +64,7 @@ const ALLOWED = new Set([
  * ```
  */
 export function withYearMonth(df: pl.DataFrame, column: string): pl.DataFrame {
-  if (!df.columns.includes(column)) {
-    throw new Error(`withYearMonth: the frame lacks column ${JSON.stringify(column)}`);
-  }
+  requireColumns("withYearMonth", df, [column]);
   return df.withColumns(
     pl.col(column).dt.year().cast(pl.Utf8).alias("year"),
     pl.col(column).dt.month().cast(pl.Utf8).str.padStart(2, "0").alias("month"),

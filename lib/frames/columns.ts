@@ -1,0 +1,29 @@
+/**
+ * The column check every frame-consuming function makes before it starts.
+ *
+ * @module
+ */
+import type pl from "nodejs-polars";
+
+/**
+ * Throws an error naming `fn` and every column of `cols` the frame lacks.
+ *
+ * @example
+ * ```ts
+ * import pl from "nodejs-polars";
+ * import { requireColumns } from "./columns.ts";
+ * requireColumns("myChart", pl.DataFrame({ a: [1] }), ["a", "b"]);
+ * // Error: myChart: the frame lacks column "b"; it has 1 columns
+ * ```
+ */
+export function requireColumns(fn: string, df: pl.DataFrame, cols: readonly string[]): void {
+  const have = new Set(df.columns);
+  const missing = cols.filter((c) => !have.has(c));
+  if (missing.length) {
+    throw new Error(
+      `${fn}: the frame lacks column ${
+        missing.map((c) => JSON.stringify(c)).join(", ")
+      }; it has ${df.width} columns`,
+    );
+  }
+}
