@@ -29,7 +29,7 @@
  *
  * @module
  */
-import type pl from "nodejs-polars";
+import type pl from "npm:nodejs-polars@0.25.2";
 import { Rng } from "../shared/random.ts";
 import { asFrame, type Frame } from "../frames/list.ts";
 import { buildFrame } from "../frames/build.ts";

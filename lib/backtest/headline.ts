@@ -8,7 +8,7 @@
  *
  * @module
  */
-import pl from "nodejs-polars";
+import pl from "npm:nodejs-polars@0.25.2";
 import { eventStudy, type StudyHorizon } from "./event_study.ts";
 import type { Frame } from "../frames/list.ts";
 

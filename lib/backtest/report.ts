@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type pl from "nodejs-polars";
+import type pl from "npm:nodejs-polars@0.25.2";
 import { join } from "node:path";
 import type { Chart } from "../charts/chart.ts";
 import { saveChart } from "../charts/save.ts";

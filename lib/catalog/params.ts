@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { z } from "@hono/zod-openapi";
+import { z } from "npm:@hono/zod-openapi@1.6.3";
 import {
   AUTHOR_BADGES,
   AUTHOR_RETURNS,

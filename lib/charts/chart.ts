@@ -11,8 +11,8 @@
  *
  * @module
  */
-import * as Plot from "@observablehq/plot";
-import { JSDOM } from "jsdom";
+import * as Plot from "npm:@observablehq/plot@0.6.17";
+import { JSDOM } from "npm:jsdom@31.0.1";
 import { escapeHtml as esc } from "../shared/html.ts";
 
 /** Okabe–Ito colours. */

@@ -3,8 +3,8 @@
  *
  * @module
  */
-import * as Plot from "@observablehq/plot";
-import type pl from "nodejs-polars";
+import * as Plot from "npm:@observablehq/plot@0.6.17";
+import type pl from "npm:nodejs-polars@0.25.2";
 import { type Chart, type ChartText, render, SIDE_COLORS } from "./chart.ts";
 import { rowsOf, side } from "./data.ts";
 

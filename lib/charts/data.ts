@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type pl from "nodejs-polars";
+import type pl from "npm:nodejs-polars@0.25.2";
 import { requireColumns } from "../frames/columns.ts";
 
 /** Rows of the needed columns (plus optional ones when present), after checks. */

@@ -4,8 +4,8 @@
  *
  * @module
  */
-import * as Plot from "@observablehq/plot";
-import type pl from "nodejs-polars";
+import * as Plot from "npm:@observablehq/plot@0.6.17";
+import type pl from "npm:nodejs-polars@0.25.2";
 import { type Chart, type ChartText, PALETTE, render } from "./chart.ts";
 import { rowsOf } from "./data.ts";
 

@@ -3,8 +3,8 @@
  *
  * @module
  */
-import * as Plot from "@observablehq/plot";
-import type pl from "nodejs-polars";
+import * as Plot from "npm:@observablehq/plot@0.6.17";
+import type pl from "npm:nodejs-polars@0.25.2";
 import { type Chart, type ChartText, render } from "./chart.ts";
 import { meanCi, rowsOf } from "./data.ts";
 
@@ -25,7 +25,7 @@ export interface FeedComparisonOptions extends ChartText {
  *
  * @example
  * ```ts
- * import pl from "nodejs-polars";
+ * import pl from "npm:nodejs-polars@0.25.2";
  * import { connect, feedComparison, transactionsFrame } from "../../mod.ts";
  * const { insider } = await connect();
  * const parts = [];

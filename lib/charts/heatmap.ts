@@ -3,8 +3,8 @@
  *
  * @module
  */
-import * as Plot from "@observablehq/plot";
-import pl from "nodejs-polars";
+import * as Plot from "npm:@observablehq/plot@0.6.17";
+import pl from "npm:nodejs-polars@0.25.2";
 import { type Chart, type ChartText, render } from "./chart.ts";
 import { rowsOf } from "./data.ts";
 import { winRates } from "../families/transactions.ts";

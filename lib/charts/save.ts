@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { Resvg } from "@resvg/resvg-js";
+import { Resvg } from "npm:@resvg/resvg-js@2.6.2";
 import type { Chart } from "./chart.ts";
 import { atomic } from "../store/write.ts";
 

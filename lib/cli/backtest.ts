@@ -11,7 +11,7 @@
  *
  * @module
  */
-import pl from "nodejs-polars";
+import pl from "npm:nodejs-polars@0.25.2";
 import { connect } from "../connect.ts";
 import { FEED_TOPIC_NAMES, type FeedSide, type FeedTopic } from "../insider/feeds.ts";
 import { transactionsFrame } from "../insider/frames.ts";

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import pl from "nodejs-polars";
+import pl from "npm:nodejs-polars@0.25.2";
 import { join } from "node:path";
 import { connect } from "../connect.ts";
 import { sync } from "../store/sync.ts";

@@ -17,7 +17,7 @@
  *
  * @module
  */
-import pl from "nodejs-polars";
+import pl from "npm:nodejs-polars@0.25.2";
 import type { CatalogClient } from "../catalog/client.ts";
 import type { PitchListParams } from "../catalog/params.ts";
 import type { PitchListRow } from "../catalog/types.ts";

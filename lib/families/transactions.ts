@@ -9,7 +9,7 @@
  *
  * @module
  */
-import pl from "nodejs-polars";
+import pl from "npm:nodejs-polars@0.25.2";
 import {
   FORWARD_WINDOWS,
   INSIDER_RETURN_WINDOWS,

@@ -15,7 +15,7 @@
  *
  * @module
  */
-import pl from "nodejs-polars";
+import pl from "npm:nodejs-polars@0.25.2";
 import { type ColumnSpec, polarsType } from "./dtypes.ts";
 
 const DAY_MS = 86_400_000;

@@ -3,14 +3,14 @@
  *
  * @module
  */
-import type pl from "nodejs-polars";
+import type pl from "npm:nodejs-polars@0.25.2";
 
 /**
  * Throws an error naming `fn` and every column of `cols` the frame lacks.
  *
  * @example
  * ```ts
- * import pl from "nodejs-polars";
+ * import pl from "npm:nodejs-polars@0.25.2";
  * import { requireColumns } from "./columns.ts";
  * requireColumns("myChart", pl.DataFrame({ a: [1] }), ["a", "b"]);
  * // Error: myChart: the frame lacks column "b"; it has 1 columns

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type pl from "nodejs-polars";
+import type pl from "npm:nodejs-polars@0.25.2";
 import { dtypeName } from "./dtypes.ts";
 import { escapeHtml as esc } from "../shared/html.ts";
 
@@ -59,7 +59,7 @@ export function frameBundle(df: pl.DataFrame, head = 10, tail = 5): MediaBundle 
  *
  * @example
  * ```ts
- * import pl from "nodejs-polars";
+ * import pl from "npm:nodejs-polars@0.25.2";
  * import { withDisplay } from "./display.ts";
  * const df = withDisplay(pl.DataFrame({ a: [1, 2] }));
  * df; // in a notebook: shape (2, 1), dtype f64, the rows
@@ -82,7 +82,7 @@ export interface Displayable {
  *
  * @example
  * ```ts
- * import pl from "nodejs-polars";
+ * import pl from "npm:nodejs-polars@0.25.2";
  * import { show } from "./display.ts";
  * show(pl.DataFrame({ a: [1, 2, 3] }), { head: 2, tail: 1 });
  * ```

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import pl from "nodejs-polars";
+import pl from "npm:nodejs-polars@0.25.2";
 
 /** A column dtype. */
 export type Dtype =
@@ -63,7 +63,7 @@ export function polarsType(d: Dtype): pl.DataType {
  *
  * @example
  * ```ts
- * import pl from "nodejs-polars";
+ * import pl from "npm:nodejs-polars@0.25.2";
  * import { dtypeName } from "./dtypes.ts";
  * dtypeName(pl.List(pl.Int64)); // "List(Int64)"
  * ```

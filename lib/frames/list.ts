@@ -7,7 +7,7 @@
  *
  * @module
  */
-import pl from "nodejs-polars";
+import pl from "npm:nodejs-polars@0.25.2";
 import { type ListOptions, type PageFetcher, Paginated } from "../http/paginate.ts";
 import { withDisplay } from "./display.ts";
 import { Progress } from "../notebook/progress.ts";

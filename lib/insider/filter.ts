@@ -15,7 +15,7 @@
  *
  * @module
  */
-import { z } from "@hono/zod-openapi";
+import { z } from "npm:@hono/zod-openapi@1.6.3";
 import { INSIDER_SECTORS } from "./feeds.ts";
 import { intIn, isoDate, oneOf, ordered, show } from "../shared/schema.ts";
 

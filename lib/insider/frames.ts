@@ -12,7 +12,7 @@
  *
  * @module
  */
-import type pl from "nodejs-polars";
+import type pl from "npm:nodejs-polars@0.25.2";
 import { buildFrame } from "../frames/build.ts";
 import type { ColumnSpec, Dtype } from "../frames/dtypes.ts";
 import { asFrame, type Frame } from "../frames/list.ts";

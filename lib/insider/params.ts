@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { z } from "@hono/zod-openapi";
+import { z } from "npm:@hono/zod-openapi@1.6.3";
 import { FEED_IDS, INSIDER_SECTORS } from "./feeds.ts";
 import { intIn, isoDate, ordered, show, splitList } from "../shared/schema.ts";
 

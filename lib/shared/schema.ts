@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { z } from "@hono/zod-openapi";
+import { z } from "npm:@hono/zod-openapi@1.6.3";
 
 /** A value as it appears in an error message (quoted string, or JSON). */
 export function show(value: unknown): string {

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { z } from "@hono/zod-openapi";
+import type { z } from "npm:@hono/zod-openapi@1.6.3";
 import { RequestValidationError } from "../http/errors.ts";
 import { toIssues, type ValidationIssue } from "./schema.ts";
 

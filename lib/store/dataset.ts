@@ -17,7 +17,7 @@
  *
  * @module
  */
-import pl from "nodejs-polars";
+import pl from "npm:nodejs-polars@0.25.2";
 import { join } from "node:path";
 import { dtypeName } from "../frames/dtypes.ts";
 import { atomic } from "./write.ts";
@@ -192,7 +192,7 @@ function plType(name: string): pl.DataType {
  *
  * @example
  * ```ts
- * import pl from "nodejs-polars";
+ * import pl from "npm:nodejs-polars@0.25.2";
  * import { scanDataset } from "./dataset.ts";
  * const lf = await scanDataset("out/trades");
  * const march = lf.filter(pl.col("year").eq(pl.lit("2025")).and(pl.col("month").eq(pl.lit("03")))).collectSync();

@@ -37,7 +37,7 @@
  *
  * @module
  */
-import pl from "nodejs-polars";
+import pl from "npm:nodejs-polars@0.25.2";
 import { join } from "node:path";
 import type { CatalogClient } from "../catalog/client.ts";
 import type { InsiderClient, SearchRow } from "../insider/client.ts";
@@ -336,7 +336,7 @@ function writeMeta(root: string): Promise<void> {
  *
  * @example
  * ```ts
- * import pl from "nodejs-polars";
+ * import pl from "npm:nodejs-polars@0.25.2";
  * import { scanInsiderTrades } from "../../mod.ts";
  * const ceoBuys = (await scanInsiderTrades("data")).filter(pl.col("is_ceo").and(pl.col("code").eq(pl.lit("P")))).collectSync();
  * ```

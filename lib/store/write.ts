@@ -9,7 +9,7 @@
  *
  * @module
  */
-import pl from "nodejs-polars";
+import pl from "npm:nodejs-polars@0.25.2";
 import { dirname } from "node:path";
 
 async function atomic(path: string, write: (tmp: string) => void | Promise<void>): Promise<string> {
@@ -30,7 +30,7 @@ async function atomic(path: string, write: (tmp: string) => void | Promise<void>
  *
  * @example
  * ```ts
- * import pl from "nodejs-polars";
+ * import pl from "npm:nodejs-polars@0.25.2";
  * import { writeParquet } from "./write.ts";
  * await writeParquet(pl.DataFrame({ a: [1, 2] }), "out/a.parquet");
  * ```
@@ -46,7 +46,7 @@ export function writeParquet(df: pl.DataFrame, path: string): Promise<string> {
  *
  * @example
  * ```ts
- * import pl from "nodejs-polars";
+ * import pl from "npm:nodejs-polars@0.25.2";
  * import { writeCsv } from "./write.ts";
  * await writeCsv(pl.DataFrame({ a: [1, 2] }), "out/a.csv");
  * ```
@@ -78,7 +78,7 @@ export function writeCsv(df: pl.DataFrame, path: string): Promise<string> {
  *
  * @example
  * ```ts
- * import pl from "nodejs-polars";
+ * import pl from "npm:nodejs-polars@0.25.2";
  * import { writeNdjson } from "./write.ts";
  * await writeNdjson(pl.DataFrame({ a: [1, 2] }), "out/a.ndjson");
  * ```

@@ -5,9 +5,9 @@
  *
  * @module
  */
-import { Hono, type MiddlewareHandler } from "hono";
-import { HTTPException } from "hono/http-exception";
-import type { OpenAPIHono } from "@hono/zod-openapi";
+import { Hono, type MiddlewareHandler } from "npm:hono@4.13.19";
+import { HTTPException } from "npm:hono@4.13.19/http-exception";
+import type { OpenAPIHono } from "npm:@hono/zod-openapi@1.6.3";
 import { bearer, type Faults, faults } from "./guard.ts";
 import { problem } from "./problem.ts";
 import { makeWorld, type World } from "./world.ts";

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { MiddlewareHandler } from "hono";
+import type { MiddlewareHandler } from "npm:hono@4.13.19";
 import { problem } from "./problem.ts";
 import { Rng } from "../shared/random.ts";
 

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { type OpenAPIHono, z } from "@hono/zod-openapi";
+import { type OpenAPIHono, z } from "npm:@hono/zod-openapi@1.6.3";
 
 /** The problem-details schema. */
 export const ProblemSchema = z.object({

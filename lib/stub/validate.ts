@@ -5,8 +5,8 @@
  *
  * @module
  */
-import type { Context } from "hono";
-import type { z } from "@hono/zod-openapi";
+import type { Context } from "npm:hono@4.13.19";
+import type { z } from "npm:@hono/zod-openapi@1.6.3";
 import { describeIssues, toIssues } from "../shared/schema.ts";
 import { badRequest } from "./problem.ts";
 

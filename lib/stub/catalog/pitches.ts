@@ -18,7 +18,7 @@
  */
 import { qualitySlug } from "../../catalog/vocab.ts";
 import type { PitchListQuery } from "../../catalog/params.ts";
-import type { z } from "@hono/zod-openapi";
+import type { z } from "npm:@hono/zod-openapi@1.6.3";
 import { dayOf, isoOf } from "../calendar.ts";
 import type { World } from "../world.ts";
 import type { CatalogData, FilterSet, Pitch } from "./data.ts";

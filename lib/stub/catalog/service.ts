@@ -19,8 +19,8 @@
  *
  * @module
  */
-import { OpenAPIHono, z } from "@hono/zod-openapi";
-import Fuse from "fuse.js";
+import { OpenAPIHono, z } from "npm:@hono/zod-openapi@1.6.3";
+import Fuse from "npm:fuse.js@7.5.0";
 import { DocumentQuery, PitchListQuery } from "../../catalog/params.ts";
 import { DOCUMENT_FORMATS } from "../../catalog/vocab.ts";
 import { show } from "../../shared/schema.ts";

@@ -25,7 +25,7 @@
  *
  * @module
  */
-import type { z } from "@hono/zod-openapi";
+import type { z } from "npm:@hono/zod-openapi@1.6.3";
 import type { TransactionRow } from "../../insider/fields.ts";
 import {
   FILTER_DEFAULTS,

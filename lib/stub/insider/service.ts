@@ -20,8 +20,8 @@
  *
  * @module
  */
-import { OpenAPIHono, z } from "@hono/zod-openapi";
-import Fuse from "fuse.js";
+import { OpenAPIHono, z } from "npm:@hono/zod-openapi@1.6.3";
+import Fuse from "npm:fuse.js@7.5.0";
 import {
   type FieldKind,
   isTransactionField,
