@@ -4,14 +4,18 @@
  * @module
  */
 export {
+  type ClusterBy,
+  CLUSTERS,
   eventStudy,
   type EventStudyOptions,
   type GroupBy,
   groupColumns,
   GROUPINGS,
   groupKey,
+  groupOrder,
   STUDY_HORIZONS,
   type StudyHorizon,
 } from "./event_study.ts";
+export { type BootResult, clusterBootstrap, type Observation } from "./bootstrap.ts";
 export { headlineStudy } from "./headline.ts";
 export { type ReportFiles, statsTable, writeReport } from "./report.ts";

@@ -38,7 +38,7 @@ function cells(stats: pl.DataFrame): string[][] {
     fmt(r.n),
     `${fmt(r.mean_excess)}%`,
     `[${fmt(r.ci_low)}, ${fmt(r.ci_high)}]`,
-    r.hit_rate === null ? "–" : `${fmt((r.hit_rate as number) * 100, 0)}%`,
+    r.hit_rate === null ? "–" : `${fmt(r.hit_rate as number, 0)}%`,
     fmt(r.t_stat),
     r.diff_vs_baseline === null
       ? "baseline"
