@@ -1,5 +1,6 @@
 /**
- * The backtest area: event studies over transactions frames.
+ * The backtest area: event studies and calendar-time portfolio backtests over
+ * transactions frames.
  *
  * @module
  */
@@ -19,3 +20,17 @@ export {
 export { type BootResult, clusterBootstrap, type Observation } from "./bootstrap.ts";
 export { headlineStudy } from "./headline.ts";
 export { type ReportFiles, statsTable, writeReport } from "./report.ts";
+export {
+  type Alpha,
+  alphaOf,
+  DIRECTIONS,
+  HORIZON_MONTHS,
+  monthlyPath,
+  PORTFOLIO_HORIZONS,
+  portfolioBacktest,
+  type PortfolioHorizon,
+  type PortfolioOptions,
+  type PortfolioResult,
+  type PortfolioStats,
+  WEIGHTINGS,
+} from "./portfolio.ts";

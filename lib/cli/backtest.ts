@@ -16,9 +16,12 @@ import { connect } from "../connect.ts";
 import { FEED_TOPIC_NAMES, type FeedSide, type FeedTopic } from "../insider/feeds.ts";
 import { transactionsFrame } from "../insider/frames.ts";
 import {
+  type ClusterBy,
+  CLUSTERS,
   eventStudy,
   GROUPINGS,
   groupKey,
+  groupOrder,
   STUDY_HORIZONS,
   type StudyHorizon,
 } from "../backtest/event_study.ts";
@@ -42,7 +45,14 @@ Options:
   --to YYYY-MM-DD     last filing date (inclusive)
   --group-by G        ${GROUPINGS.join(", ")} (default: feed with several feeds, role with one)
   --horizons LIST     comma-separated, from ${STUDY_HORIZONS.join(", ")} (default 1m,3m,6m,1y)
-  --max-rows N        rows per feed, 1 to 100000 (default 1000)
+  --max-rows N        rows per feed, 1 to 100000 (default 1000); a feed with
+                      more rows is cut there, with a warning
+  --baseline GROUP    group the others are compared with (default: the
+                      largest group, stated in the output)
+  --min-n N           groups with fewer trades are marked thin, without t or
+                      intervals (default 20)
+  --cluster C         bootstrap clusters: month (default, month of the trade),
+                      issuer, none (trades independent)
   --out DIR           where to write stats and charts (default out/backtest)
   --help              show this help
 
@@ -56,6 +66,9 @@ if (import.meta.main) {
     "group-by": { type: "string" },
     horizons: { type: "string" },
     "max-rows": { type: "string" },
+    baseline: { type: "string" },
+    "min-n": { type: "string" },
+    cluster: { type: "string" },
     out: { type: "string" },
     help: { type: "boolean" },
   });
@@ -115,6 +128,16 @@ if (import.meta.main) {
       } is not allowed; allowed: an integer from 1 to 100000`,
     );
   }
+  const minN = Number(v["min-n"] ?? 20);
+  if (!Number.isInteger(minN) || minN < 2 || minN > 100_000) {
+    fail(
+      `--min-n ${JSON.stringify(v["min-n"])} is not allowed; allowed: an integer from 2 to 100000`,
+    );
+  }
+  const cluster = v.cluster ?? "month";
+  if (!(CLUSTERS as readonly string[]).includes(cluster)) {
+    fail(`--cluster ${JSON.stringify(cluster)} is not allowed; allowed: ${CLUSTERS.join(", ")}`);
+  }
   const out = v.out ?? "out/backtest";
 
   const { insider } = await connect();
@@ -123,6 +146,11 @@ if (import.meta.main) {
     const rows = await insider.feed(f.topic, f.side, { from: v.from, to: v.to, limit: 25 }).take(
       maxRows,
     );
+    if (rows.truncated) {
+      console.error(
+        `backtest: warning: ${f.label} has more than ${maxRows} rows; only the first ${maxRows} (newest) are used — raise --max-rows to use more`,
+      );
+    }
     const { rows: trades, failed } = await insider.hydrate(rows, { concurrency: 16 });
     if (failed.length) {
       console.error(
@@ -135,15 +163,48 @@ if (import.meta.main) {
   const all = pl.concat(parts, { how: "vertical" });
   const by = groupBy ?? (feeds.length > 1 ? "feed" : "role");
   const key = by === "feed" ? null : groupKey(by as typeof GROUPINGS[number]);
-  const stats = eventStudy(all, {
-    groupBy: key === null ? "feed" : feeds.length > 1
-      ? (r) => {
-        const g = key(r);
-        return g === null ? null : `${r.feed} · ${g}`;
-      }
-      : key,
-    horizons: horizons as StudyHorizon[],
-  });
+  const groupFn = key === null ? null : feeds.length > 1
+    ? (r: Record<string, unknown>) => {
+      const g = key(r);
+      return g === null ? null : `${r.feed} · ${g}`;
+    }
+    : key;
+  const natural = by === "feed" ? [] : groupOrder(by as typeof GROUPINGS[number]);
+  const order = key === null
+    ? feeds.map((f) => f.label)
+    : feeds.length > 1
+    ? feeds.flatMap((f) => natural.map((g) => `${f.label} · ${g}`))
+    : natural;
+  const study = (baseline?: string, samples = 1000) =>
+    eventStudy(all, {
+      samples,
+      groupBy: groupFn ?? "feed",
+      horizons: horizons as StudyHorizon[],
+      baseline,
+      minN,
+      cluster: cluster as ClusterBy,
+      order,
+    });
+  // a cheap pass (few resamples) for the group list and sizes
+  const groups = study(undefined, 10).filter(pl.col("horizon").eq(pl.lit(horizons[0])));
+  let baseline = v.baseline;
+  let baselineNote = `baseline ${JSON.stringify(baseline)} (--baseline)`;
+  if (baseline === undefined) {
+    const ns = groups.getColumn("n").toArray() as number[];
+    baseline = groups.getColumn("group").get(ns.indexOf(Math.max(...ns))) as string;
+    baselineNote = `baseline ${
+      JSON.stringify(baseline)
+    }: the largest group, used because no --baseline was given`;
+  } else {
+    const names = groups.getColumn("group").toArray() as string[];
+    if (!names.includes(baseline)) {
+      fail(
+        `--baseline ${JSON.stringify(baseline)} is not a group; groups: ${names.join(", ")}`,
+      );
+    }
+  }
+  console.error(`backtest: ${baselineNote}`);
+  const stats = study(baseline);
   const charts: Record<string, Chart> = { "event-study": eventStudyChart(stats) };
   if (feeds.length > 1) {
     charts["feed-comparison"] = feedComparison(all, {
@@ -155,7 +216,9 @@ if (import.meta.main) {
     notes: [
       `Grouped by ${by}; horizons ${horizons.join(", ")}; up to ${maxRows} rows per feed${
         v.from ? ` from ${v.from}` : ""
-      }${v.to ? ` to ${v.to}` : ""}.`,
+      }${
+        v.to ? ` to ${v.to}` : ""
+      }; ${baselineNote}; intervals: bootstrap by ${cluster}; groups under ${minN} trades are thin.`,
     ],
   });
   console.log(statsTable(stats));
