@@ -71,7 +71,10 @@ Deno.test({
     for (const name of ["event-study", "forward-returns"]) {
       const { width, height } = await decodePng(await Deno.readFile(join(out, `${name}.png`)));
       assert.ok(width > 1000 && height > 500);
-      assert.match(await Deno.readTextFile(join(out, `${name}.svg`)), /^<svg xmlns/);
+      assert.match(
+        await Deno.readTextFile(join(out, `${name}.svg`)),
+        /^<svg color="#1a1a1a" xmlns=.*<rect class="background"/,
+      );
     }
     const md = await Deno.readTextFile(join(out, "report.md"));
     const links = [...md.matchAll(/\]\(([^)]+)\)/g)].map((m) => m[1]);
