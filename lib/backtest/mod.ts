@@ -18,8 +18,16 @@ export {
   type StudyHorizon,
 } from "./event_study.ts";
 export { type BootResult, clusterBootstrap, type Observation } from "./bootstrap.ts";
-export { headlineStudy } from "./headline.ts";
-export { type ReportFiles, statsTable, writeReport } from "./report.ts";
+export { headlinePortfolios, headlineStudy } from "./headline.ts";
+export {
+  conclusion,
+  portfolioConclusion,
+  portfolioTable,
+  type ReportFiles,
+  type ReportMeta,
+  statsTable,
+  writeReport,
+} from "./report.ts";
 export {
   type Alpha,
   alphaOf,

@@ -16,8 +16,9 @@ export interface DrawdownOptions extends ChartText {
 }
 
 /**
- * `drawdown` (percent below the running peak of the equity curve, ≤ 0) by
- * `month`: a filled area for one portfolio, lines for several. Takes one
+ * `drawdown` (percent below the running peak of the equity curve, ≤ 0) at each
+ * month end (from 0 at the start of the first month): a filled area for one
+ * portfolio, lines for several. Takes one
  * `monthly` frame of `portfolioBacktest` or several by name.
  *
  * @example
@@ -37,7 +38,7 @@ export function drawdownChart(
     subtitle = "Percent below the running maximum of the equity curve (monthly points)",
     ...plot
   } = options;
-  const { names, rows } = portfolioRows("drawdownChart", data, ["drawdown"]);
+  const { names, rows } = portfolioRows("drawdownChart", data, ["drawdown"], 0);
   const several = names.length > 1;
   return render(
     {

@@ -15,20 +15,28 @@ export interface EquityCurveOptions extends ChartText {
   [plotOption: string]: unknown;
 }
 
-/** Monthly frames, by portfolio name, as rows with a `portfolio` field. */
+/** Monthly frames, by portfolio name, as rows with a `portfolio` field, placed at month ends. */
 export function portfolioRows(
   fn: string,
   data: pl.DataFrame | Record<string, pl.DataFrame>,
-  cols: string[],
+  cols: [string],
+  origin: number,
 ): { names: string[]; rows: Record<string, unknown>[] } {
   const frames = typeof (data as { getColumn?: unknown }).getColumn === "function"
     ? { portfolio: data as pl.DataFrame }
     : data as Record<string, pl.DataFrame>;
   const names = Object.keys(frames);
   if (!names.length) throw new Error(`${fn}: no portfolios given`);
-  const rows = names.flatMap((name) =>
-    rowsOf(fn, frames[name], ["month", ...cols]).map((r) => ({ ...r, portfolio: name }))
-  );
+  // each value is at the end of its month: draw it at the next month's start,
+  // after a starting point (`origin`) at the first month's start
+  const next = (d: Date) => new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1));
+  const rows = names.flatMap((name) => {
+    const own = rowsOf(fn, frames[name], ["month", ...cols]);
+    return [
+      { portfolio: name, month: own[0].month, [cols[0]]: origin },
+      ...own.map((r) => ({ ...r, portfolio: name, month: next(r.month as Date) })),
+    ];
+  });
   return { names, rows };
 }
 
@@ -56,16 +64,7 @@ export function equityCurveChart(
     subtitle = "Calendar-time portfolio after costs, monthly rebalancing",
     ...plot
   } = options;
-  const { names, rows: monthly } = portfolioRows("equityCurveChart", data, ["equity"]);
-  // each equity value is at the end of its month: plot it there, from 1 at the first start
-  const next = (d: Date) => new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1));
-  const rows = names.flatMap((name) => {
-    const own = monthly.filter((r) => r.portfolio === name);
-    return [
-      { portfolio: name, month: own[0].month, equity: 1 },
-      ...own.map((r) => ({ ...r, month: next(r.month as Date) })),
-    ];
-  });
+  const { names, rows } = portfolioRows("equityCurveChart", data, ["equity"], 1);
   const several = names.length > 1;
   return render(
     {
