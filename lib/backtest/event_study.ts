@@ -24,6 +24,8 @@
  *   clustering;
  * - `ci_low`, `ci_high`: 95 % cluster-bootstrap percentile interval of the
  *   mean (seeded: reruns give the same figures);
+ * - `side`: `buy`, `sell` or `mixed` — whether the group's trades at that
+ *   horizon are all purchases, all sales (`D`), or both;
  * - `cluster`: the clustering used; `baseline`: the baseline group (null when
  *   none was asked for);
  * - `diff_vs_baseline`, `diff_ci_low`, `diff_ci_high`: mean minus the
@@ -302,6 +304,7 @@ export function eventStudy(trades: pl.DataFrame, opts: EventStudyOptions = {}): 
   for (const h of horizons) {
     const vcol = benchmark === "market" ? `excess_returns_${h}` : `returns_${h}`;
     const obs: Observation[] = [];
+    const sales: number[] = names.map(() => 0);
     const vals: number[][] = names.map(() => []);
     const hits: number[] = names.map(() => 0);
     names.forEach((name, gi) => {
@@ -309,6 +312,7 @@ export function eventStudy(trades: pl.DataFrame, opts: EventStudyOptions = {}): 
         const v = rows[i][vcol];
         if (typeof v !== "number" || !Number.isFinite(v)) continue;
         vals[gi].push(v);
+        if (isSale(i)) sales[gi]++;
         if (isSale(i) ? v < 0 : v > 0) hits[gi]++;
         obs.push({ value: v, group: gi, cluster: clusterOf(i) });
       }
@@ -363,6 +367,7 @@ export function eventStudy(trades: pl.DataFrame, opts: EventStudyOptions = {}): 
         t_cluster: !thin && se > 0 ? m / se : null,
         ci_low: thin ? null : num(percentile(bm, 0.025)),
         ci_high: thin ? null : num(percentile(bm, 0.975)),
+        side: !n ? null : sales[gi] === 0 ? "buy" : sales[gi] === n ? "sell" : "mixed",
         cluster: clusterBy,
         baseline,
         diff_vs_baseline: diff,
@@ -393,6 +398,7 @@ const STUDY_COLUMNS = [
   { name: "t_cluster", dtype: "f64" },
   { name: "ci_low", dtype: "f64" },
   { name: "ci_high", dtype: "f64" },
+  { name: "side", dtype: "utf8" },
   { name: "cluster", dtype: "utf8" },
   { name: "baseline", dtype: "utf8" },
   { name: "diff_vs_baseline", dtype: "f64" },

@@ -24,8 +24,10 @@ import type { Frame } from "../frames/list.ts";
  *
  * @example
  * ```ts
- * import { headlineStudy, scanInsiderTrades } from "../../mod.ts";
- * const stats = headlineStudy((await scanInsiderTrades("out/data")).collectSync());
+ * import { connect, headlineStudy, statsTable } from "../../mod.ts";
+ * const { insider } = await connect();
+ * const trades = await insider.search({ onlyMarketTransactions: true }).frame({ maxRows: 3000 });
+ * console.log(statsTable(headlineStudy(trades, ["1m", "3m"])));
  * ```
  */
 export function headlineStudy(

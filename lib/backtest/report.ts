@@ -226,7 +226,11 @@ export function conclusion(stats: pl.DataFrame): string {
           sure
             ? "the interval excludes 0"
             : "the interval includes 0, so the gap is not established"
-        }); its median was ${pct(r.median_excess)} against ${pct(baseline.median_excess)}.`,
+        }); its median was ${pct(r.median_excess)} against ${pct(baseline.median_excess)}${
+          r.side === "sell"
+            ? " (these are sales: a lower excess return after them means the sellers timed them well)"
+            : ""
+        }.`,
       );
     }
   } else {
@@ -246,10 +250,11 @@ export function conclusion(stats: pl.DataFrame): string {
         out.push(
           `The lowest was ${low.group}'s ${pct(low.mean_excess)} (median ${
             pct(low.median_excess)
-          }). No baseline was chosen, so no difference was tested.`,
+          }).`,
         );
       }
     }
+    out.push("No baseline was chosen, so no difference was tested.");
   }
   const skew = at.filter((r) =>
     !r.thin && typeof r.mean_excess === "number" && typeof r.median_excess === "number" &&
@@ -262,14 +267,20 @@ export function conclusion(stats: pl.DataFrame): string {
       } the mean is positive while the median is not: a few large winners carry the mean, and the typical trade did not beat the market.`,
     );
   }
-  const thin = [
-    ...new Set(rows.filter((r) => r.thin).map((r) => `${r.group} (${r.horizon}, n ${r.n})`)),
-  ];
-  if (thin.length) {
+  const empty = horizons.filter((h) => rows.every((r) => r.horizon !== h || !r.n));
+  if (empty.length) {
+    out.push(`No trade is old enough yet for a ${empty.join(", ")} return.`);
+  }
+  const thinBy = new Map<string, string[]>();
+  for (const r of rows.filter((r) => r.thin && !empty.includes(String(r.horizon)))) {
+    const k = String(r.group);
+    thinBy.set(k, [...(thinBy.get(k) ?? []), `${r.horizon} n ${r.n}`]);
+  }
+  if (thinBy.size) {
     out.push(
-      `Evidence is too thin (fewer trades than the minimum) for: ${
-        thin.join(", ")
-      }; those rows carry no t-statistic or interval.`,
+      `Evidence is too thin (fewer trades than the minimum) for ${
+        [...thinBy].map(([g, hs]) => `${g} (${hs.join(", ")})`).join("; ")
+      }: those rows carry no t-statistic or interval.`,
     );
   }
   const fewClusters = at.filter((r) =>
