@@ -251,6 +251,13 @@ export function eventStudy(trades: pl.DataFrame, opts: EventStudyOptions = {}): 
     : clusterBy === "issuer"
     ? "issuer_cik"
     : null;
+  if (clusterCol && !trades.columns.includes(clusterCol)) {
+    throw new Error(
+      `eventStudy: the frame lacks column "${clusterCol}", needed by cluster: "${clusterBy}"${
+        opts.cluster === undefined ? " (the default)" : ""
+      }; pass cluster: "none" to treat trades as independent`,
+    );
+  }
   requireColumns("eventStudy", trades, [
     ...needCols,
     ...valueCols,

@@ -137,6 +137,11 @@ Deno.test("built-in groupings, a column, a function; bad input names the problem
   );
   assert.throws(() => eventStudy(buys, { minN: 0 }), /minN 0 is not allowed/);
   assert.throws(
+    () => eventStudy(buys.drop("transaction_date")),
+    /lacks column "transaction_date", needed by cluster: "month" \(the default\); pass cluster: "none"/,
+  );
+  assert.ok(eventStudy(buys.drop("transaction_date"), { cluster: "none", samples: 20 }).height > 0);
+  assert.throws(
     () => eventStudy(buys.drop("issuer_cik"), { cluster: "issuer" }),
     /lacks column "issuer_cik"/,
   );
