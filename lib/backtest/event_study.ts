@@ -1,40 +1,64 @@
 /**
  * Event studies over a transactions frame: for each group and horizon, how
- * the stock did after the trade.
+ * the stock did after the trade (returns are measured from the trade date).
  *
  * Figures, per group × horizon (returns in percent):
  * - `n`: trades with a realized return at that horizon (younger trades are
- *   left out, never treated as zero);
- * - `mean_return`, `median_return`: the stock's return from the trade date;
- * - `mean_excess`, `median_excess`: return minus the market over the same
- *   window (the service's `excess_returns_*`); with `benchmark: "none"` the
- *   raw return is used wherever "excess" is named below;
- * - `hit_rate`: share of trades with a positive excess return (for sales a
- *   low hit rate means the sale was well timed);
- * - `t_stat`: mean / (sd / √n) of the excess return;
- * - `ci_low`, `ci_high`: bootstrap 95 % interval of the mean excess return
- *   (percentile method, seeded, so reruns give the same figures);
- * - `diff_vs_baseline`, `diff_ci_low`, `diff_ci_high`: the mean excess minus
- *   the baseline group's, with its own bootstrap interval.
+ *   left out, never treated as zero); `n_clusters`: distinct clusters
+ *   (months, issuers, or trades with `cluster: "none"`) among them;
+ * - `thin`: true when `n < minN` (default 20); a thin group is still
+ *   reported, but its `t_stat`, `t_cluster`, intervals and difference
+ *   intervals are null: with so few trades they would promise too much;
+ * - `mean_return`, `median_return`: the stock's return after the trade;
+ * - `mean_excess`, `median_excess`, `trimmed_mean_excess` (10 % cut at each
+ *   end): return minus the market over the same window (the service's
+ *   `excess_returns_*`); with `benchmark: "none"` the raw return is used
+ *   wherever "excess" is named;
+ * - `hit_rate`: percent (0–100) of trades that went the insider's way: a
+ *   buy hits when its excess return is above 0, a sale (acquired/disposed
+ *   code `D`) when it is below 0; rows without `acquired_disposed_code`
+ *   count as buys;
+ * - `t_stat`: mean / (sd / √n), the textbook t that assumes independent
+ *   trades (kept for reference and cross-checks);
+ * - `t_cluster`: mean / the bootstrap standard error under the chosen
+ *   clustering;
+ * - `ci_low`, `ci_high`: 95 % cluster-bootstrap percentile interval of the
+ *   mean (seeded: reruns give the same figures);
+ * - `side`: `buy`, `sell` or `mixed` — whether the group's trades at that
+ *   horizon are all purchases, all sales (`D`), or both;
+ * - `cluster`: the clustering used; `baseline`: the baseline group (null when
+ *   none was asked for);
+ * - `diff_vs_baseline`, `diff_ci_low`, `diff_ci_high`: mean minus the
+ *   baseline's mean, with its interval from the same joint replicates.
+ *
+ * Clustering (`cluster`): trades close in time share market shocks and trades
+ * in one stock share its news, so they are not independent. `"month"`
+ * (default) resamples calendar months of the trade date, `"issuer"` resamples
+ * issuers (`issuer_cik`), `"none"` resamples single trades (i.i.d.). See
+ * `bootstrap.ts` for the joint resampling.
+ *
+ * Order of the rows: groups in their natural order (built-in groupings: size
+ * ascending, roles CEO, CFO, Director, 10% owner, Other officer, Other; other
+ * groupings: `order`, then first appearance), horizons in time within a group.
  *
  * Grouping uses only what was known at filing time: roles and flags of the
  * filing, its value, and the point-in-time win rate (computed by the service
  * from the insider's earlier trades only). `returns_latest` is never used.
  *
  * Limits: the sample is what the service returns today (survivorship: the
- * issuers still covered); windows of trades close in time overlap, so the
- * trades are not independent and the intervals are too narrow when trades
- * cluster; returns are from the trade date, while an investor could act only
- * after the filing.
+ * issuers still covered); returns are from the trade date, while an investor
+ * could act only after the filing; the cluster bootstrap needs enough
+ * clusters (see `n_clusters`) — with a handful of months it too is too narrow.
  *
  * @module
  */
 import type pl from "npm:nodejs-polars@0.25.2";
-import { Rng } from "../shared/random.ts";
 import { asFrame, type Frame } from "../frames/list.ts";
 import { buildFrame } from "../frames/build.ts";
 import { WINDOW_DAYS } from "../families/transactions.ts";
 import { requireColumns } from "../frames/columns.ts";
+import { clusterBootstrap, type Observation } from "./bootstrap.ts";
+import { mean, median, percentile, sd, trimmedMean } from "./stats.ts";
 
 /** Horizons an event study can use. */
 export const STUDY_HORIZONS = ["1w", "1m", "3m", "6m", "1y"] as const;
@@ -49,20 +73,31 @@ export type GroupBy =
   | `${string}`
   | ((row: Record<string, unknown>) => string | null);
 
+/** Clusterings of the bootstrap. */
+export const CLUSTERS = ["month", "issuer", "none"] as const;
+/** How trades are clustered for the intervals. */
+export type ClusterBy = typeof CLUSTERS[number];
+
 /** Options of {@link eventStudy}. */
 export interface EventStudyOptions {
   /** Grouping (default: one group "all"). */
   groupBy?: GroupBy;
-  /** Horizons (default 1m, 3m, 6m, 1y). */
+  /** Horizons (default 1m, 3m, 6m, 1y); reported in time order. */
   horizons?: StudyHorizon[];
   /** `market` (default): excess returns; `none`: raw returns. */
   benchmark?: "market" | "none";
-  /** Baseline group for the differences (default: the largest group). */
+  /** Baseline group for the differences (default: none, no differences). */
   baseline?: string;
   /** Bootstrap resamples (default 1,000). */
   samples?: number;
   /** Bootstrap seed (default 42). */
   seed?: number;
+  /** Groups with fewer trades are flagged `thin`, without t or intervals (default 20). */
+  minN?: number;
+  /** Bootstrap clusters: calendar month of the trade (default), issuer, or none (i.i.d.). */
+  cluster?: ClusterBy;
+  /** Groups to list first, in this order (the rest follow in natural order). */
+  order?: string[];
 }
 
 function role(r: Record<string, unknown>): string {
@@ -120,174 +155,263 @@ export function groupColumns(name: typeof GROUPINGS[number]): string[] {
   return BUILT_IN[name][0];
 }
 
-function mean(xs: Float64Array | number[]): number {
-  let s = 0;
-  for (const x of xs) s += x;
-  return s / xs.length;
+/** Natural order of the groups of each built-in grouping. */
+const NATURAL: Record<string, string[]> = {
+  role: ["CEO", "CFO", "Director", "10% owner", "Other officer", "Other"],
+  size: ["< $100k", "$100k–1m", "≥ $1m"],
+  winRate: ["no record (< 3 trades)", "win rate < 50%", "win rate 50–65%", "win rate ≥ 65%"],
+  cluster: ["no cluster", "cluster"],
+  "10b5-1": ["no plan", "10b5-1 plan"],
+  side: ["buy", "sell"],
+};
+
+/**
+ * The natural order of a built-in grouping's groups (size ascending, roles
+ * in a fixed order).
+ *
+ * @example
+ * ```ts
+ * import { groupOrder } from "./event_study.ts";
+ * groupOrder("size"); // ["< $100k", "$100k–1m", "≥ $1m"]
+ * ```
+ */
+export function groupOrder(name: typeof GROUPINGS[number]): string[] {
+  return [...NATURAL[name]];
 }
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+function allowed(what: string, value: unknown, list: readonly string[]): never {
+  throw new RangeError(
+    `eventStudy: ${what} ${JSON.stringify(value)} is not allowed; allowed: ${list.join(", ")}`,
+  );
 }
 
-function bootMeans(xs: number[], samples: number, rng: Rng): Float64Array {
-  const out = new Float64Array(samples);
-  const n = xs.length;
-  for (let b = 0; b < samples; b++) {
-    let s = 0;
-    for (let i = 0; i < n; i++) s += xs[Math.floor(rng.next() * n)];
-    out[b] = s / n;
+function monthKey(v: unknown): string | null {
+  if (v instanceof Date) {
+    return Number.isNaN(v.getTime()) ? null : v.toISOString().slice(0, 7);
   }
-  return out;
-}
-
-function pct(sorted: Float64Array, p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.round(p * (sorted.length - 1))))];
+  if (typeof v === "string" && /^\d{4}-\d{2}/.test(v)) return v.slice(0, 7);
+  return null;
 }
 
 /**
- * Runs an event study; returns one row per group × horizon.
+ * Runs an event study; returns one row per group × horizon (see the module
+ * doc for every column).
  *
  * @example
  * ```ts
  * import { connect, eventStudy } from "../../mod.ts";
  * const { insider } = await connect();
  * const buys = await insider.search({ tradeType: "purchase", onlyMarketTransactions: true }).frame();
- * const stats = eventStudy(buys, { groupBy: "role", horizons: ["1m", "3m", "6m"] });
+ * const stats = eventStudy(buys, {
+ *   groupBy: "role",
+ *   horizons: ["1m", "3m", "6m"],
+ *   baseline: "Director",
+ *   cluster: "month",
+ *   minN: 20,
+ * });
  * ```
  */
 export function eventStudy(trades: pl.DataFrame, opts: EventStudyOptions = {}): Frame {
-  const horizons = opts.horizons ?? ["1m", "3m", "6m", "1y"];
+  const horizons = [...new Set(opts.horizons ?? ["1m", "3m", "6m", "1y"])];
   for (const h of horizons) {
-    if (!(STUDY_HORIZONS as readonly string[]).includes(h)) {
-      throw new RangeError(
-        `eventStudy: horizon ${JSON.stringify(h)} is not allowed; allowed: ${
-          STUDY_HORIZONS.join(", ")
-        }`,
-      );
-    }
+    if (!(STUDY_HORIZONS as readonly string[]).includes(h)) allowed("horizon", h, STUDY_HORIZONS);
   }
+  horizons.sort((a, b) => WINDOW_DAYS[a] - WINDOW_DAYS[b]);
   const samples = opts.samples ?? 1000;
+  if (!Number.isInteger(samples) || samples < 10) {
+    allowed("samples", opts.samples, ["an integer >= 10"]);
+  }
+  const minN = opts.minN ?? 20;
+  if (!Number.isInteger(minN) || minN < 2) allowed("minN", opts.minN, ["an integer >= 2"]);
+  const clusterBy = opts.cluster ?? "month";
+  if (!(CLUSTERS as readonly string[]).includes(clusterBy)) {
+    allowed("cluster", opts.cluster, CLUSTERS);
+  }
   const benchmark = opts.benchmark ?? "market";
+  if (benchmark !== "market" && benchmark !== "none") {
+    allowed("benchmark", benchmark, ["market", "none"]);
+  }
+  const seed = opts.seed ?? 42;
   let keyOf: (r: Record<string, unknown>) => string | null;
   let needCols: string[] = [];
+  let natural: string[] = [];
   const g = opts.groupBy;
   if (g === undefined) keyOf = () => "all";
   else if (typeof g === "function") keyOf = g;
-  else if (BUILT_IN[g]) [needCols, keyOf] = BUILT_IN[g];
-  else {
+  else if (BUILT_IN[g]) {
+    [needCols, keyOf] = BUILT_IN[g];
+    natural = NATURAL[g];
+  } else {
     needCols = [g];
     keyOf = (r) => r[g] === null || r[g] === undefined ? null : String(r[g]);
   }
   const valueCols = horizons.flatMap((h) => [`returns_${h}`, `excess_returns_${h}`]);
-  requireColumns("eventStudy", trades, [...needCols, ...valueCols]);
-  const extra = typeof g === "function"
-    ? trades.columns
-    : [...new Set([...needCols, ...valueCols])];
-  const rows = trades.select(...extra).toRecords() as Record<string, unknown>[];
-  const groups = new Map<string, Record<string, unknown>[]>();
-  for (const r of rows) {
-    const k = keyOf(r);
-    if (k === null) continue;
-    if (!groups.has(k)) groups.set(k, []);
-    groups.get(k)!.push(r);
+  const clusterCol = clusterBy === "month"
+    ? "transaction_date"
+    : clusterBy === "issuer"
+    ? "issuer_cik"
+    : null;
+  if (clusterCol && !trades.columns.includes(clusterCol)) {
+    throw new Error(
+      `eventStudy: the frame lacks column "${clusterCol}", needed by cluster: "${clusterBy}"${
+        opts.cluster === undefined ? " (the default)" : ""
+      }; pass cluster: "none" to treat trades as independent`,
+    );
   }
+  requireColumns("eventStudy", trades, [
+    ...needCols,
+    ...valueCols,
+    ...(clusterCol ? [clusterCol] : []),
+  ]);
+  const sideCol = trades.columns.includes("acquired_disposed_code")
+    ? ["acquired_disposed_code"]
+    : [];
+  const cols = typeof g === "function"
+    ? trades.columns
+    : [...new Set([...needCols, ...valueCols, ...sideCol, ...(clusterCol ? [clusterCol] : [])])];
+  const rows = trades.select(...cols).toRecords() as Record<string, unknown>[];
+  const groups = new Map<string, number[]>();
+  rows.forEach((r, i) => {
+    const k = keyOf(r);
+    if (k === null) return;
+    if (!groups.has(k)) groups.set(k, []);
+    groups.get(k)!.push(i);
+  });
   if (groups.size === 0) {
     throw new Error("eventStudy: no trades to study (empty frame or every group key null)");
   }
-  const names = [...groups.keys()].sort();
-  const baseline = opts.baseline ?? [...groups].sort((a, b) => b[1].length - a[1].length)[0][0];
-  if (!groups.has(baseline)) {
+  const rank = (name: string) => {
+    const o = opts.order?.indexOf(name) ?? -1;
+    if (o >= 0) return o;
+    const n = natural.indexOf(name);
+    return n >= 0 ? 10_000 + n : 20_000;
+  };
+  // stable sort: ties keep first appearance
+  const names = [...groups.keys()].sort((a, b) => rank(a) - rank(b));
+  const baseline = opts.baseline ?? null;
+  if (baseline !== null && !groups.has(baseline)) {
     throw new RangeError(
       `eventStudy: baseline ${JSON.stringify(baseline)} is not a group; groups: ${
         names.join(", ")
       }`,
     );
   }
-  const out: Record<string, unknown>[] = [];
+  const clusterOf = (i: number): string => {
+    if (clusterCol === null) return `#${i}`;
+    const v = rows[i][clusterCol];
+    const k = clusterBy === "month"
+      ? monthKey(v)
+      : v === null || v === undefined
+      ? null
+      : String(v);
+    return k ?? `#${i}`; // a trade without a cluster key is its own cluster
+  };
+  const isSale = (i: number) => rows[i].acquired_disposed_code === "D";
+  const cells = new Map<string, Record<string, unknown>>();
   for (const h of horizons) {
-    const value = (r: Record<string, unknown>) =>
-      (benchmark === "market" ? r[`excess_returns_${h}`] : r[`returns_${h}`]) as number | null;
-    const boots = new Map<string, Float64Array>();
-    const vals = new Map<string, number[]>();
-    for (const name of names) {
-      const xs = groups.get(name)!.map(value).filter((v): v is number =>
-        typeof v === "number" && Number.isFinite(v)
-      );
-      vals.set(name, xs);
-      if (xs.length) {
-        boots.set(
-          name,
-          bootMeans(xs, samples, new Rng((opts.seed ?? 42) * 7_919 + hash(`${name}|${h}`))),
-        );
+    const vcol = benchmark === "market" ? `excess_returns_${h}` : `returns_${h}`;
+    const obs: Observation[] = [];
+    const sales: number[] = names.map(() => 0);
+    const vals: number[][] = names.map(() => []);
+    const hits: number[] = names.map(() => 0);
+    names.forEach((name, gi) => {
+      for (const i of groups.get(name)!) {
+        const v = rows[i][vcol];
+        if (typeof v !== "number" || !Number.isFinite(v)) continue;
+        vals[gi].push(v);
+        if (isSale(i)) sales[gi]++;
+        if (isSale(i) ? v < 0 : v > 0) hits[gi]++;
+        obs.push({ value: v, group: gi, cluster: clusterOf(i) });
       }
-    }
-    const base = boots.get(baseline);
-    for (const name of names) {
-      const xs = vals.get(name)!;
-      const rs = groups.get(name)!.map((r) => r[`returns_${h}`]).filter((v): v is number =>
-        typeof v === "number"
-      );
+    });
+    const boot = clusterBootstrap(obs, names.length, samples, seed * 7_919 + hash(h));
+    const bi = baseline === null ? -1 : names.indexOf(baseline);
+    const thinOf = (gi: number) => vals[gi].length < minN;
+    names.forEach((name, gi) => {
+      const xs = vals[gi];
       const n = xs.length;
       const m = n ? mean(xs) : NaN;
-      const sd = n > 1 ? Math.sqrt(xs.reduce((a, x) => a + (x - m) ** 2, 0) / (n - 1)) : NaN;
-      const bm = boots.get(name);
-      const sorted = bm ? Float64Array.from(bm).sort() : undefined;
+      const s = sd(xs);
+      const thin = thinOf(gi);
+      const bm = boot.means[gi].filter(Number.isFinite).sort();
+      const rs = groups.get(name)!.map((i) => rows[i][`returns_${h}`]).filter((
+        v,
+      ): v is number => typeof v === "number" && Number.isFinite(v));
       let diff: number | null = null;
       let dlo: number | null = null;
       let dhi: number | null = null;
-      if (bm && base && name !== baseline) {
-        const d = new Float64Array(samples);
-        for (let i = 0; i < samples; i++) d[i] = bm[i] - base[i];
-        d.sort();
-        diff = m - mean(vals.get(baseline)!);
-        dlo = pct(d, 0.025);
-        dhi = pct(d, 0.975);
+      if (bi >= 0 && gi !== bi && n && vals[bi].length) {
+        diff = m - mean(vals[bi]);
+        if (!thin && !thinOf(bi)) {
+          const a = boot.means[gi];
+          const b = boot.means[bi];
+          const d: number[] = [];
+          for (let k = 0; k < samples; k++) {
+            const x = a[k] - b[k];
+            if (Number.isFinite(x)) d.push(x);
+          }
+          const sorted = Float64Array.from(d).sort();
+          dlo = percentile(sorted, 0.025);
+          dhi = percentile(sorted, 0.975);
+        }
       }
-      out.push({
+      const se = sd(bm);
+      const num = (x: number) => (Number.isFinite(x) ? x : null);
+      cells.set(`${name}\u0000${h}`, {
         group: name,
         horizon: h,
         horizon_days: WINDOW_DAYS[h],
         n,
+        n_clusters: boot.clusters[gi],
+        thin,
         mean_return: rs.length ? mean(rs) : null,
         median_return: rs.length ? median(rs) : null,
         mean_excess: n ? m : null,
         median_excess: n ? median(xs) : null,
-        hit_rate: n ? xs.filter((x) => x > 0).length / n : null,
-        t_stat: n > 1 && sd > 0 ? m / (sd / Math.sqrt(n)) : null,
-        ci_low: sorted ? pct(sorted, 0.025) : null,
-        ci_high: sorted ? pct(sorted, 0.975) : null,
+        trimmed_mean_excess: n ? trimmedMean(xs) : null,
+        hit_rate: n ? (100 * hits[gi]) / n : null,
+        t_stat: !thin && s > 0 ? m / (s / Math.sqrt(n)) : null,
+        t_cluster: !thin && se > 0 ? m / se : null,
+        ci_low: thin ? null : num(percentile(bm, 0.025)),
+        ci_high: thin ? null : num(percentile(bm, 0.975)),
+        side: !n ? null : sales[gi] === 0 ? "buy" : sales[gi] === n ? "sell" : "mixed",
+        cluster: clusterBy,
         baseline,
         diff_vs_baseline: diff,
-        diff_ci_low: dlo,
-        diff_ci_high: dhi,
+        diff_ci_low: num(dlo ?? NaN),
+        diff_ci_high: num(dhi ?? NaN),
       });
-    }
+    });
   }
-  return asFrame(
-    buildFrame([
-      { name: "group", dtype: "utf8" },
-      { name: "horizon", dtype: "utf8" },
-      { name: "horizon_days", dtype: "i64" },
-      { name: "n", dtype: "i64" },
-      { name: "mean_return", dtype: "f64" },
-      { name: "median_return", dtype: "f64" },
-      { name: "mean_excess", dtype: "f64" },
-      { name: "median_excess", dtype: "f64" },
-      { name: "hit_rate", dtype: "f64" },
-      { name: "t_stat", dtype: "f64" },
-      { name: "ci_low", dtype: "f64" },
-      { name: "ci_high", dtype: "f64" },
-      { name: "baseline", dtype: "utf8" },
-      { name: "diff_vs_baseline", dtype: "f64" },
-      { name: "diff_ci_low", dtype: "f64" },
-      { name: "diff_ci_high", dtype: "f64" },
-    ], out),
-    false,
-  );
+  const out = names.flatMap((name) => horizons.map((h) => cells.get(`${name}\u0000${h}`)!));
+  return asFrame(buildFrame(STUDY_COLUMNS, out), false);
 }
+
+/** The columns of an event-study frame, in order. */
+const STUDY_COLUMNS = [
+  { name: "group", dtype: "utf8" },
+  { name: "horizon", dtype: "utf8" },
+  { name: "horizon_days", dtype: "i64" },
+  { name: "n", dtype: "i64" },
+  { name: "n_clusters", dtype: "i64" },
+  { name: "thin", dtype: "bool" },
+  { name: "mean_return", dtype: "f64" },
+  { name: "median_return", dtype: "f64" },
+  { name: "mean_excess", dtype: "f64" },
+  { name: "median_excess", dtype: "f64" },
+  { name: "trimmed_mean_excess", dtype: "f64" },
+  { name: "hit_rate", dtype: "f64" },
+  { name: "t_stat", dtype: "f64" },
+  { name: "t_cluster", dtype: "f64" },
+  { name: "ci_low", dtype: "f64" },
+  { name: "ci_high", dtype: "f64" },
+  { name: "side", dtype: "utf8" },
+  { name: "cluster", dtype: "utf8" },
+  { name: "baseline", dtype: "utf8" },
+  { name: "diff_vs_baseline", dtype: "f64" },
+  { name: "diff_ci_low", dtype: "f64" },
+  { name: "diff_ci_high", dtype: "f64" },
+] as const;
 
 function hash(s: string): number {
   let h = 2_166_136_261;

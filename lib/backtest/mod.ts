@@ -1,17 +1,44 @@
 /**
- * The backtest area: event studies over transactions frames.
+ * The backtest area: event studies and calendar-time portfolio backtests over
+ * transactions frames.
  *
  * @module
  */
 export {
+  type ClusterBy,
+  CLUSTERS,
   eventStudy,
   type EventStudyOptions,
   type GroupBy,
   groupColumns,
   GROUPINGS,
   groupKey,
+  groupOrder,
   STUDY_HORIZONS,
   type StudyHorizon,
 } from "./event_study.ts";
-export { headlineStudy } from "./headline.ts";
-export { type ReportFiles, statsTable, writeReport } from "./report.ts";
+export { type BootResult, clusterBootstrap, type Observation } from "./bootstrap.ts";
+export { headlinePortfolios, headlineStudy } from "./headline.ts";
+export {
+  conclusion,
+  portfolioConclusion,
+  portfolioTable,
+  type ReportFiles,
+  type ReportMeta,
+  statsTable,
+  writeReport,
+} from "./report.ts";
+export {
+  type Alpha,
+  alphaOf,
+  DIRECTIONS,
+  HORIZON_MONTHS,
+  monthlyPath,
+  PORTFOLIO_HORIZONS,
+  portfolioBacktest,
+  type PortfolioHorizon,
+  type PortfolioOptions,
+  type PortfolioResult,
+  type PortfolioStats,
+  WEIGHTINGS,
+} from "./portfolio.ts";

@@ -18,4 +18,6 @@ export {
   SENTIMENT_COLORS,
 } from "./pitches.ts";
 export { feedComparison, type FeedComparisonOptions } from "./feeds.ts";
-export { chartPng, saveChart } from "./save.ts";
+export { equityCurveChart, type EquityCurveOptions } from "./equity_curve.ts";
+export { drawdownChart, type DrawdownOptions } from "./drawdown.ts";
+export { chartPng, saveChart, standaloneSvg } from "./save.ts";

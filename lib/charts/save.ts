@@ -3,6 +3,13 @@
  * real font (DejaVu Sans from Debian's `fonts-dejavu-core` when present,
  * else the system's fonts), dark text on white. Written atomically.
  *
+ * Saved files carry an explicit background: inline notebook charts draw text
+ * and axes in `currentColor` so they follow the notebook's theme, but a file
+ * embedded in a page (report.md, an `<img>`) does not inherit a colour, and
+ * with a transparent background it would be unreadable on a dark page. So
+ * both the SVG and the PNG file are dark text (`#1a1a1a`) on a white
+ * rectangle.
+ *
  * @module
  */
 import { Resvg } from "npm:@resvg/resvg-js@2.6.2";
@@ -35,7 +42,7 @@ function fontFiles(): string[] {
  * ```
  */
 export function chartPng(chart: Chart, scale = 2): Uint8Array {
-  const svg = chart.svg.replace("<svg ", '<svg color="#1a1a1a" ');
+  const svg = standaloneSvg(chart);
   const files = fontFiles();
   const resvg = new Resvg(svg, {
     background: "white",
@@ -51,6 +58,23 @@ export function chartPng(chart: Chart, scale = 2): Uint8Array {
 }
 
 /**
+ * The chart's SVG for a file: explicit dark text colour on a white background.
+ *
+ * @example
+ * ```ts
+ * import { connect, pitchesOverTime, standaloneSvg } from "../../mod.ts";
+ * const { catalog } = await connect();
+ * standaloneSvg(pitchesOverTime(await catalog.pitches().frame())).includes('fill="#ffffff"'); // true
+ * ```
+ */
+export function standaloneSvg(chart: Chart): string {
+  const open = chart.svg.indexOf(">") + 1;
+  return chart.svg.slice(0, open).replace("<svg ", '<svg color="#1a1a1a" ') +
+    '<rect class="background" width="100%" height="100%" fill="#ffffff"/>' +
+    chart.svg.slice(open);
+}
+
+/**
  * Saves a chart as `.svg` or `.png` (by the extension); returns the path.
  *
  * @example
@@ -62,7 +86,7 @@ export function chartPng(chart: Chart, scale = 2): Uint8Array {
  */
 export function saveChart(chart: Chart, path: string): Promise<string> {
   const ext = path.toLowerCase().split(".").pop();
-  if (ext === "svg") return atomic(path, (tmp) => Deno.writeTextFile(tmp, chart.svg));
+  if (ext === "svg") return atomic(path, (tmp) => Deno.writeTextFile(tmp, standaloneSvg(chart)));
   if (ext === "png") return atomic(path, (tmp) => Deno.writeFile(tmp, chartPng(chart)));
   return Promise.reject(new Error(`saveChart: ${JSON.stringify(path)} must end in .svg or .png`));
 }

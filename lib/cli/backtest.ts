@@ -1,10 +1,16 @@
 /**
  * `deno task backtest --feed ceo-trades:buy [--feed top-insiders:buy …]
  * [--from 2023-01-01] [--to …] [--group-by role] [--horizons 1m,3m,6m]
- * [--max-rows 1000] [--out out/backtest]`: pulls each feed, hydrates it,
- * runs an event study, prints the table, and writes the stats (parquet,
- * CSV) and charts (SVG, PNG). A bad flag or value exits with code 2 and a
- * message naming it.
+ * [--max-rows 1000] [--baseline G] [--min-n 20] [--cluster month]
+ * [--portfolio --horizon 6m --cost-bps 10 --weighting equal --direction long]
+ * [--out out/backtest]`: pulls each feed, hydrates it, runs an event study
+ * (and with `--portfolio` a calendar-time portfolio per group), prints the
+ * tables, and writes the stats (parquet, CSV), charts (SVG, PNG) and
+ * report.md. A bad flag or value exits with code 2 and a message naming it.
+ *
+ * Without `--baseline` the largest group is the baseline, and the output says
+ * so. `--cost-bps` defaults to 10 here (the library's default is 0) so that
+ * the command line never shows a cost-free figure unasked.
  *
  * Groups: with several feeds and no `--group-by`, by feed; with one feed, by
  * `--group-by` (default `role`); with both, by feed · group.
@@ -16,13 +22,32 @@ import { connect } from "../connect.ts";
 import { FEED_TOPIC_NAMES, type FeedSide, type FeedTopic } from "../insider/feeds.ts";
 import { transactionsFrame } from "../insider/frames.ts";
 import {
+  type ClusterBy,
+  CLUSTERS,
   eventStudy,
   GROUPINGS,
   groupKey,
+  groupOrder,
   STUDY_HORIZONS,
   type StudyHorizon,
 } from "../backtest/event_study.ts";
-import { statsTable, writeReport } from "../backtest/report.ts";
+import {
+  conclusion,
+  portfolioConclusion,
+  portfolioTable,
+  statsTable,
+  writeReport,
+} from "../backtest/report.ts";
+import {
+  DIRECTIONS,
+  PORTFOLIO_HORIZONS,
+  portfolioBacktest,
+  type PortfolioHorizon,
+  type PortfolioResult,
+  WEIGHTINGS,
+} from "../backtest/portfolio.ts";
+import { equityCurveChart } from "../charts/equity_curve.ts";
+import { drawdownChart } from "../charts/drawdown.ts";
 import { eventStudyChart } from "../charts/event_study.ts";
 import { feedComparison } from "../charts/feeds.ts";
 import type { Chart } from "../charts/chart.ts";
@@ -31,7 +56,8 @@ import { parseFlags, usageError } from "./args.ts";
 
 const HELP = `Usage: deno task backtest --feed TOPIC:SIDE [--feed …] [options]
 
-Event study of curated insider feeds: pulls each feed, hydrates every row,
+Event study (and, with --portfolio, calendar-time portfolios) of curated insider
+feeds: pulls each feed, hydrates every row,
 and reports excess returns after the trades by horizon.
 
 Options:
@@ -42,7 +68,20 @@ Options:
   --to YYYY-MM-DD     last filing date (inclusive)
   --group-by G        ${GROUPINGS.join(", ")} (default: feed with several feeds, role with one)
   --horizons LIST     comma-separated, from ${STUDY_HORIZONS.join(", ")} (default 1m,3m,6m,1y)
-  --max-rows N        rows per feed, 1 to 100000 (default 1000)
+  --max-rows N        rows per feed, 1 to 100000 (default 1000); a feed with
+                      more rows is cut there, with a warning
+  --baseline GROUP    group the others are compared with (default: the
+                      largest group, stated in the output)
+  --min-n N           groups with fewer trades are marked thin, without t or
+                      intervals (default 20)
+  --cluster C         bootstrap clusters: month (default, month of the trade),
+                      issuer, none (trades independent)
+  --portfolio         also backtest a calendar-time portfolio per group
+  --horizon H         holding period with --portfolio: ${PORTFOLIO_HORIZONS.join(", ")} (default 6m)
+  --cost-bps N        cost per side in basis points with --portfolio (default 10)
+  --weighting W       with --portfolio: ${WEIGHTINGS.join(", ")} (default equal)
+  --direction D       with --portfolio: ${DIRECTIONS.join(", ")} (default long;
+                      follow = long buys, short sales)
   --out DIR           where to write stats and charts (default out/backtest)
   --help              show this help
 
@@ -56,6 +95,14 @@ if (import.meta.main) {
     "group-by": { type: "string" },
     horizons: { type: "string" },
     "max-rows": { type: "string" },
+    baseline: { type: "string" },
+    "min-n": { type: "string" },
+    cluster: { type: "string" },
+    portfolio: { type: "boolean" },
+    horizon: { type: "string" },
+    "cost-bps": { type: "string" },
+    weighting: { type: "string" },
+    direction: { type: "string" },
     out: { type: "string" },
     help: { type: "boolean" },
   });
@@ -115,6 +162,49 @@ if (import.meta.main) {
       } is not allowed; allowed: an integer from 1 to 100000`,
     );
   }
+  const minN = Number(v["min-n"] ?? 20);
+  if (!Number.isInteger(minN) || minN < 2 || minN > 100_000) {
+    fail(
+      `--min-n ${JSON.stringify(v["min-n"])} is not allowed; allowed: an integer from 2 to 100000`,
+    );
+  }
+  const cluster = v.cluster ?? "month";
+  if (!(CLUSTERS as readonly string[]).includes(cluster)) {
+    fail(`--cluster ${JSON.stringify(cluster)} is not allowed; allowed: ${CLUSTERS.join(", ")}`);
+  }
+  for (const k of ["horizon", "cost-bps", "weighting", "direction"] as const) {
+    if (v[k] !== undefined && !v.portfolio) fail(`--${k} needs --portfolio`);
+  }
+  const horizon = v.horizon ?? "6m";
+  if (!(PORTFOLIO_HORIZONS as readonly string[]).includes(horizon)) {
+    fail(
+      `--horizon ${JSON.stringify(horizon)} is not allowed; allowed: ${
+        PORTFOLIO_HORIZONS.join(", ")
+      }`,
+    );
+  }
+  const costBps = Number(v["cost-bps"] ?? 10);
+  if (
+    v["cost-bps"]?.trim() === "" || !Number.isFinite(costBps) || costBps < 0 || costBps > 10_000
+  ) {
+    fail(
+      `--cost-bps ${
+        JSON.stringify(v["cost-bps"])
+      } is not allowed; allowed: a number from 0 to 10000`,
+    );
+  }
+  const weighting = v.weighting ?? "equal";
+  if (!(WEIGHTINGS as readonly string[]).includes(weighting)) {
+    fail(
+      `--weighting ${JSON.stringify(weighting)} is not allowed; allowed: ${WEIGHTINGS.join(", ")}`,
+    );
+  }
+  const direction = v.direction ?? "long";
+  if (!(DIRECTIONS as readonly string[]).includes(direction)) {
+    fail(
+      `--direction ${JSON.stringify(direction)} is not allowed; allowed: ${DIRECTIONS.join(", ")}`,
+    );
+  }
   const out = v.out ?? "out/backtest";
 
   const { insider } = await connect();
@@ -123,6 +213,11 @@ if (import.meta.main) {
     const rows = await insider.feed(f.topic, f.side, { from: v.from, to: v.to, limit: 25 }).take(
       maxRows,
     );
+    if (rows.truncated) {
+      console.error(
+        `backtest: warning: ${f.label} has more than ${maxRows} rows; only the first ${maxRows} it returns are used; raise --max-rows to use more`,
+      );
+    }
     const { rows: trades, failed } = await insider.hydrate(rows, { concurrency: 16 });
     if (failed.length) {
       console.error(
@@ -135,16 +230,77 @@ if (import.meta.main) {
   const all = pl.concat(parts, { how: "vertical" });
   const by = groupBy ?? (feeds.length > 1 ? "feed" : "role");
   const key = by === "feed" ? null : groupKey(by as typeof GROUPINGS[number]);
-  const stats = eventStudy(all, {
-    groupBy: key === null ? "feed" : feeds.length > 1
-      ? (r) => {
-        const g = key(r);
-        return g === null ? null : `${r.feed} · ${g}`;
-      }
-      : key,
-    horizons: horizons as StudyHorizon[],
-  });
+  const groupFn = key === null ? null : feeds.length > 1
+    ? (r: Record<string, unknown>) => {
+      const g = key(r);
+      return g === null ? null : `${r.feed} · ${g}`;
+    }
+    : key;
+  const natural = by === "feed" ? [] : groupOrder(by as typeof GROUPINGS[number]);
+  const order = key === null
+    ? feeds.map((f) => f.label)
+    : feeds.length > 1
+    ? feeds.flatMap((f) => natural.map((g) => `${f.label} · ${g}`))
+    : natural;
+  const study = (baseline?: string, samples = 1000) =>
+    eventStudy(all, {
+      samples,
+      groupBy: groupFn ?? "feed",
+      horizons: horizons as StudyHorizon[],
+      baseline,
+      minN,
+      cluster: cluster as ClusterBy,
+      order,
+    });
+  // a cheap pass (few resamples) for the group list and sizes
+  const groups = study(undefined, 10).filter(pl.col("horizon").eq(pl.lit(horizons[0])));
+  let baseline = v.baseline;
+  let baselineNote = `baseline ${JSON.stringify(baseline)} (--baseline)`;
+  if (baseline === undefined) {
+    const ns = groups.getColumn("n").toArray() as number[];
+    baseline = groups.getColumn("group").get(ns.indexOf(Math.max(...ns))) as string;
+    baselineNote = `baseline ${
+      JSON.stringify(baseline)
+    }: the largest group, used because no --baseline was given`;
+  } else {
+    const names = groups.getColumn("group").toArray() as string[];
+    if (!names.includes(baseline)) {
+      fail(
+        `--baseline ${JSON.stringify(baseline)} is not a group; groups: ${names.join(", ")}`,
+      );
+    }
+  }
+  console.error(`backtest: ${baselineNote}`);
+  const stats = study(baseline);
   const charts: Record<string, Chart> = { "event-study": eventStudyChart(stats) };
+  const portfolios: Record<string, PortfolioResult> = {};
+  if (v.portfolio) {
+    const keyFn = groupFn ?? ((r: Record<string, unknown>) => r.feed as string);
+    const keys = (all.toRecords() as Record<string, unknown>[]).map(keyFn);
+    for (const name of groups.getColumn("group").toArray() as string[]) {
+      const part = all.filter(pl.Series(keys.map((k) => k === name)));
+      try {
+        portfolios[name] = portfolioBacktest(part, {
+          horizon: horizon as PortfolioHorizon,
+          costBps,
+          weighting: weighting as "equal" | "value",
+          direction: direction as "long" | "follow",
+        });
+      } catch (e) {
+        console.error(`backtest: no portfolio for ${name}: ${(e as Error).message}`);
+      }
+    }
+    const monthly = Object.fromEntries(
+      Object.entries(portfolios).map(([k, r]) => [k, r.monthly]),
+    );
+    if (Object.keys(monthly).length) {
+      const what = `${horizon} holding, ${weighting} weight, ${direction}, ${costBps} bps per side`;
+      charts["equity-curve"] = equityCurveChart(monthly, {
+        subtitle: `Calendar-time portfolios, growth of 1 after costs: ${what}`,
+      });
+      charts["drawdown"] = drawdownChart(monthly);
+    }
+  }
   if (feeds.length > 1) {
     charts["feed-comparison"] = feedComparison(all, {
       value: `excess_returns_${horizons.includes("3m") ? "3m" : horizons[0]}`,
@@ -155,11 +311,26 @@ if (import.meta.main) {
     notes: [
       `Grouped by ${by}; horizons ${horizons.join(", ")}; up to ${maxRows} rows per feed${
         v.from ? ` from ${v.from}` : ""
-      }${v.to ? ` to ${v.to}` : ""}.`,
+      }${
+        v.to ? ` to ${v.to}` : ""
+      }; ${baselineNote}; intervals: bootstrap by ${cluster}; groups under ${minN} trades are thin.`,
+      ...(v.portfolio
+        ? [
+          `Portfolios: one per group, each trade held ${horizon} from its trade date, ${weighting} weight, ${direction}, ${costBps} bps per side, monthly rebalancing.`,
+        ]
+        : []),
     ],
+    portfolios,
+    portfolioCharts: ["equity-curve", "drawdown"],
   });
   console.log(statsTable(stats));
+  if (Object.keys(portfolios).length) {
+    console.log(`\n${portfolioTable(portfolios)}\n\n${portfolioConclusion(portfolios)}`);
+  }
+  console.log(`\n${conclusion(stats)}`);
   console.log(
-    `\nwrote:\n  ${[files.parquet, files.csv, ...files.charts, files.report].join("\n  ")}`,
+    `\nwrote:\n  ${
+      [files.parquet, files.csv, ...files.portfolios, ...files.charts, files.report].join("\n  ")
+    }`,
   );
 }

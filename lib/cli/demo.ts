@@ -2,8 +2,11 @@
  * `deno task demo [--out out/]`: the main job in one command. With no keys
  * set it uses the in-process emulator: it syncs a demo dataset
  * (`out/data/`), runs the headline study (CEO buys vs all purchases vs
- * 10b5-1 sales, excess returns by horizon), and writes `out/`: charts as SVG
- * and PNG, stats as parquet and CSV, and `report.md` embedding the charts.
+ * 10b5-1 sales, excess returns after the trade by horizon, month-clustered
+ * intervals) and a calendar-time portfolio backtest of CEO buys against all
+ * purchases (6 months, 10 bps per side), and writes `out/`: charts as SVG
+ * and PNG, stats and monthly portfolio returns as parquet and CSV, and
+ * `report.md` with a generated conclusion, the tables and the caveats.
  * It prints the table and the paths. With keys set, the same command reads
  * the real services.
  *
@@ -14,8 +17,10 @@ import { join } from "node:path";
 import { connect } from "../connect.ts";
 import { sync } from "../store/sync.ts";
 import { scanInsiderTrades } from "../store/sync.ts";
-import { headlineStudy } from "../backtest/headline.ts";
-import { statsTable, writeReport } from "../backtest/report.ts";
+import { headlinePortfolios, headlineStudy } from "../backtest/headline.ts";
+import { conclusion, portfolioTable, statsTable, writeReport } from "../backtest/report.ts";
+import { equityCurveChart } from "../charts/equity_curve.ts";
+import { drawdownChart } from "../charts/drawdown.ts";
 import { eventStudyChart } from "../charts/event_study.ts";
 import { forwardReturnsChart } from "../charts/returns.ts";
 import { parseFlags } from "./args.ts";
@@ -24,8 +29,8 @@ const HELP = `Usage: deno task demo [--out DIR]
 
 Syncs a dataset of insider trades and pitches (the offline emulator when
 PITCH_API_KEY / INSIDER_API_KEY are not set), runs the headline event study
-(CEO buys vs all purchases vs 10b5-1 sales) and writes charts, stats and
-report.md.
+(CEO buys vs all purchases vs 10b5-1 sales) and a portfolio backtest of CEO
+buys vs all purchases, and writes charts, stats and report.md.
 
 Options:
   --out DIR   where to write (default out/)
@@ -44,6 +49,10 @@ if (import.meta.main) {
   const synced = await sync({ dir: data, insider, catalog, to: offlineToday });
   const trades = (await scanInsiderTrades(data)).collectSync();
   const stats = headlineStudy(trades);
+  const portfolios = headlinePortfolios(trades, { horizon: "6m", costBps: 10 });
+  const monthly = Object.fromEntries(
+    Object.entries(portfolios).map(([k, v]) => [k, v.monthly]),
+  );
   const market = trades.filter(
     pl.col("code").eq(pl.lit("P")).or(pl.col("code").eq(pl.lit("S"))).and(
       pl.col("is_anomalous_transaction").eq(pl.lit(false)),
@@ -54,15 +63,22 @@ if (import.meta.main) {
       title: "Did following the signal pay? Excess return after the trade",
     }),
     "forward-returns": forwardReturnsChart(market, {
-      title: "Open-market buys vs sells: forward excess returns",
+      title: "Open-market buys vs sells: excess return after the trade",
     }),
+    "equity-curve": equityCurveChart(monthly, {
+      title: "CEO buys vs all purchases: 6-month calendar-time portfolios",
+      subtitle: "Growth of 1, equal weight, monthly rebalancing, 10 bps per side",
+    }),
+    "drawdown": drawdownChart(monthly),
   }, {
+    portfolios,
+    portfolioCharts: ["equity-curve", "drawdown"],
     title: "signalbook demo: CEO buys vs all purchases vs 10b5-1 sales",
     notes: [
       `Source: ${offline.insider ? "the offline emulator (demo data)" : "the live services"}; ${
         trades.height.toLocaleString("en-US")
       } trades synced to ${data}.`,
-      "Excess return = stock return minus the market over the same window, from the trade date. Intervals are seeded bootstrap 95% intervals; differences are against all purchases. Limits: survivorship, overlapping windows, trade-date (not filing-date) entry.",
+      "Excess return = stock return minus the market over the same window, after the trade (from the trade date). Intervals: 95% bootstrap resampling calendar months of the trade (seeded); differences are against all purchases; groups under 20 trades are marked thin. Portfolios: each trade held 6 months from its trade date, equal weight, 10 bps per side.",
     ],
   });
   const ds = synced.datasets;
@@ -74,8 +90,12 @@ if (import.meta.main) {
     } pitches into ${data}\n`,
   );
   console.log(statsTable(stats));
+  console.log(`\n${portfolioTable(portfolios)}`);
+  console.log(`\n${conclusion(stats)}`);
   console.log(
-    `\nwrote:\n  ${[files.report, files.parquet, files.csv, ...files.charts].join("\n  ")}`,
+    `\nwrote:\n  ${
+      [files.report, files.parquet, files.csv, ...files.portfolios, ...files.charts].join("\n  ")
+    }`,
   );
   console.log(`\ndone in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 }

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import pl from "nodejs-polars";
-import { eventStudy, transactionsFrame } from "../../mod.ts";
+import { clusterBootstrap, eventStudy, transactionsFrame } from "../../mod.ts";
 import { createStub } from "../../lib/stub/mod.ts";
+import { Rng } from "../../lib/shared/random.ts";
 
 const stub = createStub({ seed: 1, scale: 0.3 });
 const buys = transactionsFrame(
@@ -22,6 +23,11 @@ Deno.test("eventStudy: one row per group × horizon with the documented figures"
       "median_excess",
       "hit_rate",
       "t_stat",
+      "t_cluster",
+      "n_clusters",
+      "thin",
+      "trimmed_mean_excess",
+      "cluster",
       "ci_low",
       "ci_high",
       "baseline",
@@ -33,11 +39,16 @@ Deno.test("eventStudy: one row per group × horizon with the documented figures"
     assert.ok(s.columns.includes(c), c);
   }
   for (const r of s.toRecords() as Record<string, number>[]) {
-    assert.ok(
-      r.ci_low <= r.mean_excess + 1e-9 && r.mean_excess <= r.ci_high + 1e-9,
-      "the interval brackets the mean",
-    );
-    assert.ok(r.hit_rate >= 0 && r.hit_rate <= 1);
+    if (r.thin) {
+      assert.equal(r.ci_low, null);
+      assert.equal(r.t_stat, null);
+    } else {
+      assert.ok(
+        r.ci_low <= r.mean_excess + 1e-9 && r.mean_excess <= r.ci_high + 1e-9,
+        "the interval brackets the mean",
+      );
+    }
+    assert.ok(r.hit_rate >= 0 && r.hit_rate <= 100);
   }
 });
 
@@ -52,7 +63,13 @@ Deno.test("eventStudy figures match a hand computation", () => {
   assert.equal(s.n, xs.length);
   assert.ok(Math.abs(s.mean_excess - mean) < 1e-9);
   assert.ok(Math.abs(s.t_stat - mean / (sd / Math.sqrt(xs.length))) < 1e-9);
-  assert.ok(Math.abs(s.hit_rate - xs.filter((x) => x > 0).length / xs.length) < 1e-12);
+  assert.ok(Math.abs(s.hit_rate - 100 * xs.filter((x) => x > 0).length / xs.length) < 1e-9);
+  const sorted = [...xs].sort((a, b) => a - b);
+  const k = Math.floor(0.1 * xs.length);
+  const trimmed = sorted.slice(k, xs.length - k);
+  assert.ok(
+    Math.abs(s.trimmed_mean_excess - trimmed.reduce((a, b) => a + b, 0) / trimmed.length) < 1e-9,
+  );
 });
 
 Deno.test("the bootstrap is seeded: same seed same intervals, other seed different", () => {
@@ -114,6 +131,20 @@ Deno.test("built-in groupings, a column, a function; bad input names the problem
     /baseline "Pope" is not a group/,
   );
   assert.throws(() => eventStudy(buys.head(0)), /no trades/);
+  assert.throws(
+    () => eventStudy(buys, { cluster: "week" as "month" }),
+    /cluster "week" is not allowed; allowed: month, issuer, none/,
+  );
+  assert.throws(() => eventStudy(buys, { minN: 0 }), /minN 0 is not allowed/);
+  assert.throws(
+    () => eventStudy(buys.drop("transaction_date")),
+    /lacks column "transaction_date", needed by cluster: "month" \(the default\); pass cluster: "none"/,
+  );
+  assert.ok(eventStudy(buys.drop("transaction_date"), { cluster: "none", samples: 20 }).height > 0);
+  assert.throws(
+    () => eventStudy(buys.drop("issuer_cik"), { cluster: "issuer" }),
+    /lacks column "issuer_cik"/,
+  );
 });
 
 Deno.test("the demo data carry signal: CEO buys beat other buys at 6 months", () => {
@@ -129,4 +160,131 @@ Deno.test("the demo data carry signal: CEO buys beat other buys at 6 months", ()
   });
   const ceo = s.filter(pl.col("group").eq(pl.lit("CEO"))).toRecords()[0] as Record<string, number>;
   assert.ok(ceo.diff_ci_low > 0, JSON.stringify(ceo));
+});
+
+/** A hand-made trades frame: one row per [month, issuer, side, excess 1m]. */
+function handFrame(rows: [string, string, "A" | "D", number][]): pl.DataFrame {
+  return pl.DataFrame({
+    transaction_date: rows.map((r) => `${r[0]}-15`),
+    issuer_cik: rows.map((r) => r[1]),
+    acquired_disposed_code: rows.map((r) => r[2]),
+    returns_1m: rows.map((r) => r[3] + 1),
+    excess_returns_1m: rows.map((r) => r[3]),
+    grp: rows.map((r) => (r[2] === "A" ? "buys" : "sales")),
+  });
+}
+
+Deno.test("thin groups: flagged, still reported, with null t and intervals", () => {
+  const rows: [string, string, "A" | "D", number][] = [];
+  for (let i = 0; i < 30; i++) rows.push([`2024-0${1 + (i % 9)}`, `c${i}`, "A", (i % 7) - 2]);
+  for (let i = 0; i < 4; i++) rows.push(["2024-02", `s${i}`, "D", -5 - i]);
+  const s = eventStudy(handFrame(rows), {
+    groupBy: "grp",
+    horizons: ["1m"],
+    baseline: "buys",
+    samples: 200,
+  });
+  const [buysRow, salesRow] = s.toRecords() as Record<string, unknown>[];
+  assert.equal(buysRow.group, "buys");
+  assert.equal(buysRow.thin, false);
+  assert.equal(typeof buysRow.t_stat, "number");
+  assert.equal(typeof buysRow.ci_low, "number");
+  assert.equal(salesRow.thin, true);
+  assert.equal(salesRow.n, 4);
+  for (const c of ["t_stat", "t_cluster", "ci_low", "ci_high", "diff_ci_low", "diff_ci_high"]) {
+    assert.equal(salesRow[c], null, c);
+  }
+  assert.equal(typeof salesRow.diff_vs_baseline, "number");
+  assert.ok(s.getColumn("thin").dtype.equals(pl.Bool));
+  // every sale fell: a sale hits when its excess return is below 0 → 100 %
+  assert.equal(salesRow.hit_rate, 100);
+  const lowered = eventStudy(handFrame(rows), { groupBy: "grp", horizons: ["1m"], minN: 3 });
+  assert.equal(
+    lowered.filter(pl.col("group").eq(pl.lit("sales"))).getColumn("thin").getIndex(0),
+    false,
+  );
+});
+
+Deno.test("month clusters widen the interval when trades share a month's shock", () => {
+  // 12 months × 10 trades; each month has a common shock, trades add small noise
+  const rows: [string, string, "A" | "D", number][] = [];
+  for (let m = 0; m < 12; m++) {
+    const shock = ((m * 7) % 12) - 5.5;
+    for (let i = 0; i < 10; i++) {
+      rows.push([`2023-${String(m + 1).padStart(2, "0")}`, `i${i}`, "A", shock + (i % 3) * 0.1]);
+    }
+  }
+  const width = (cluster: "month" | "issuer" | "none") => {
+    const r = eventStudy(handFrame(rows), { horizons: ["1m"], cluster, samples: 500 })
+      .toRecords()[0] as Record<string, number>;
+    assert.equal(r.n, 120);
+    return { w: r.ci_high - r.ci_low, k: r.n_clusters, t: r.t_cluster, tiid: r.t_stat };
+  };
+  const month = width("month");
+  const none = width("none");
+  const issuer = width("issuer");
+  assert.equal(month.k, 12);
+  assert.equal(none.k, 120);
+  assert.equal(issuer.k, 10);
+  assert.ok(month.w > 2 * none.w, JSON.stringify({ month, none }));
+});
+
+Deno.test("natural order: sizes ascending, roles fixed, horizons in time", () => {
+  const s = eventStudy(buys, { groupBy: "size", horizons: ["6m", "1m", "3m"], samples: 50 });
+  const groups = [...new Set(s.getColumn("group").toArray())];
+  assert.deepEqual(groups, ["< $100k", "$100k–1m", "≥ $1m"].filter((g) => groups.includes(g)));
+  assert.deepEqual(s.getColumn("horizon").toArray().slice(0, 3), ["1m", "3m", "6m"]);
+  const r = eventStudy(buys, { groupBy: "role", horizons: ["1m"], samples: 50 });
+  const order = ["CEO", "CFO", "Director", "10% owner", "Other officer", "Other"];
+  const got = r.getColumn("group").toArray() as string[];
+  assert.deepEqual(got, order.filter((g) => got.includes(g)));
+  const custom = eventStudy(buys, {
+    groupBy: "role",
+    horizons: ["1m"],
+    samples: 50,
+    order: ["Director"],
+  });
+  assert.equal(custom.getColumn("group").get(0), "Director");
+});
+
+Deno.test("no baseline asked: no differences, baseline column null", () => {
+  const s = eventStudy(buys, { groupBy: "role", horizons: ["1m"], samples: 50 });
+  assert.ok(s.getColumn("baseline").toArray().every((v) => v === null));
+  assert.ok(s.getColumn("diff_vs_baseline").toArray().every((v) => v === null));
+});
+
+Deno.test("clusterBootstrap: one cluster per observation is the i.i.d. bootstrap", () => {
+  const obs = Array.from({ length: 50 }, (_, i) => ({ value: i, group: 0, cluster: `${i}` }));
+  const { means, clusters } = clusterBootstrap(obs, 1, 400, 3);
+  assert.equal(clusters[0], 50);
+  const m = means[0].reduce((a, b) => a + b, 0) / 400;
+  assert.ok(Math.abs(m - 24.5) < 1, String(m));
+  const one = clusterBootstrap(obs.map((o) => ({ ...o, cluster: "x" })), 1, 50, 3);
+  assert.ok(one.means[0].every((v) => v === 24.5), "one cluster: every replicate is the mean");
+});
+
+Deno.test("coverage: with month shocks, month-clustered intervals hold ~95%, i.i.d. ones do not", () => {
+  // seeded simulation: true mean 0, a common shock per month (sd 3) plus noise (sd 8)
+  const rng = new Rng(5);
+  const R = 120;
+  const cover = { month: 0, none: 0 };
+  for (let rep = 0; rep < R; rep++) {
+    const d: string[] = [];
+    const x: number[] = [];
+    for (let m = 0; m < 24; m++) {
+      const shock = rng.normal() * 3;
+      for (let i = 0; i < 20; i++) {
+        d.push(`${2015 + Math.floor(m / 12)}-${String((m % 12) + 1).padStart(2, "0")}-10`);
+        x.push(shock + rng.normal() * 8);
+      }
+    }
+    const df = pl.DataFrame({ transaction_date: d, returns_1m: x, excess_returns_1m: x });
+    for (const c of ["month", "none"] as const) {
+      const r = eventStudy(df, { horizons: ["1m"], cluster: c, samples: 200, seed: rep })
+        .toRecords()[0] as Record<string, number>;
+      if (r.ci_low <= 0 && 0 <= r.ci_high) cover[c]++;
+    }
+  }
+  assert.ok(cover.month / R >= 0.9, JSON.stringify(cover));
+  assert.ok(cover.none / R < cover.month / R - 0.05, JSON.stringify(cover));
 });

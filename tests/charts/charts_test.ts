@@ -17,6 +17,7 @@ import {
   pitchesFrame,
   pitchesOverTime,
   saveChart,
+  standaloneSvg,
   tradeTimeline,
   transactionsFrame,
   winRateHeatmap,
@@ -115,7 +116,8 @@ Deno.test("charts display inline as SVG and save as SVG and PNG", async () => {
   assert.equal(chart.height, 200 + 24 + 20 + 26);
   const dir = await Deno.makeTempDir();
   const svgPath = await saveChart(chart, `${dir}/c.svg`);
-  assert.equal(await Deno.readTextFile(svgPath), chart.svg);
+  // saved files carry an explicit background (tests/backtest/charts_test.ts)
+  assert.equal(await Deno.readTextFile(svgPath), standaloneSvg(chart));
   const pngPath = await saveChart(chart, `${dir}/c.png`);
   const png = await Deno.readFile(pngPath);
   assert.deepEqual([...png.slice(0, 8)], [137, 80, 78, 71, 13, 10, 26, 10]);

@@ -68,12 +68,39 @@ Deno.test({
     assert.equal(stats.height, 12);
     const csv = await Deno.readTextFile(join(out, "stats.csv"));
     assert.equal(csv.trim().split("\n").length, 13);
-    for (const name of ["event-study", "forward-returns"]) {
+    for (const name of ["event-study", "forward-returns", "equity-curve", "drawdown"]) {
       const { width, height } = await decodePng(await Deno.readFile(join(out, `${name}.png`)));
       assert.ok(width > 1000 && height > 500);
-      assert.match(await Deno.readTextFile(join(out, `${name}.svg`)), /^<svg xmlns/);
+      assert.match(
+        await Deno.readTextFile(join(out, `${name}.svg`)),
+        /^<svg color="#1a1a1a" xmlns=.*<rect class="background"/,
+      );
     }
     const md = await Deno.readTextFile(join(out, "report.md"));
+    for (
+      const h of [
+        "## Conclusion",
+        "## Event study: excess return after the trade",
+        "## Calendar-time portfolios",
+        "## Caveats",
+      ]
+    ) assert.ok(md.includes(h), h);
+    assert.match(md, /\| median \|/);
+    assert.match(md, /a sale hits when its excess return is below 0/);
+    assert.match(md, /CEO buys (beat|trailed) it by \d+\.\d\d percentage points/);
+    assert.match(md, /\| CEO buys \| \d+ \| \d+ \| -?\d+\.\d%/);
+    assert.doesNotMatch(md, /after the filing/);
+    assert.match(r.stdout, /Sharpe \(excess\)/);
+    const ceo = pl.readParquet(join(out, "portfolio-ceo-buys.parquet"));
+    assert.deepEqual(ceo.columns, [
+      "month",
+      "n_positions",
+      "return",
+      "excess_return",
+      "turnover",
+      "equity",
+      "drawdown",
+    ]);
     const links = [...md.matchAll(/\]\(([^)]+)\)/g)].map((m) => m[1]);
     assert.ok(links.includes("event-study.svg") && links.includes("stats.parquet"));
     for (const l of links) {
@@ -90,7 +117,24 @@ Deno.test({
 Deno.test("deno task backtest: help, bad flags and values exit 2 naming them", async () => {
   const help = await task(["backtest", "--help"]);
   assert.equal(help.code, 0);
-  for (const flag of ["--feed", "--from", "--group-by", "--horizons", "--out", "--max-rows"]) {
+  for (
+    const flag of [
+      "--feed",
+      "--from",
+      "--group-by",
+      "--horizons",
+      "--out",
+      "--max-rows",
+      "--baseline",
+      "--min-n",
+      "--cluster",
+      "--portfolio",
+      "--horizon",
+      "--cost-bps",
+      "--weighting",
+      "--direction",
+    ]
+  ) {
     assert.ok(help.stdout.includes(flag), flag);
   }
   const cases: [string[], RegExp][] = [
@@ -104,6 +148,19 @@ Deno.test("deno task backtest: help, bad flags and values exit 2 naming them", a
     [["--group-by", "mood"], /--group-by "mood" is not allowed/],
     [["--horizons", "1m,2y"], /--horizons: "2y" is not allowed/],
     [["--max-rows", "0"], /--max-rows "0" is not allowed/],
+    [["--cluster", "week"], /--cluster "week" is not allowed; allowed: month, issuer, none/],
+    [["--min-n", "1"], /--min-n "1" is not allowed; allowed: an integer from 2 to 100000/],
+    [["--horizon", "6m"], /--horizon needs --portfolio/],
+    [["--portfolio", "--horizon", "2y"], /--horizon "2y" is not allowed; allowed: 1m, 3m, 6m, 1y/],
+    [["--portfolio", "--cost-bps", "ten"], /--cost-bps "ten" is not allowed/],
+    [
+      ["--portfolio", "--weighting", "cap"],
+      /--weighting "cap" is not allowed; allowed: equal, value/,
+    ],
+    [
+      ["--portfolio", "--direction", "short"],
+      /--direction "short" is not allowed; allowed: long, follow/,
+    ],
   ];
   for (const [args, re] of cases) {
     const r = await task(["backtest", ...args]);
@@ -160,4 +217,73 @@ Deno.test("deno task sync and demo reject bad flags with exit 2", async () => {
   const c = await task(["demo", "--outdir", "x"]);
   assert.equal(c.code, 2);
   assert.match(c.stderr, /Unknown option '--outdir'/);
+});
+
+Deno.test({
+  name:
+    "deno task backtest --portfolio prints stats, writes charts; baseline and truncation are stated",
+  sanitizeResources: false,
+  fn: async () => {
+    const out = await Deno.makeTempDir();
+    const r = await task([
+      "backtest",
+      "--portfolio",
+      "--horizon",
+      "6m",
+      "--cost-bps",
+      "10",
+      "--feed",
+      "ceo-trades:buy",
+      "--feed",
+      "top-insiders:buy",
+      "--max-rows",
+      "200",
+      "--out",
+      out,
+    ]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /warning: ceo-trades:buy has more than 200 rows; only the first 200/);
+    assert.match(
+      r.stderr,
+      /baseline "[^"]+": the largest group, used because no --baseline was given/,
+    );
+    assert.match(r.stdout, /Sharpe \(excess\)\s+max drawdown/);
+    assert.match(r.stdout, /ceo-trades:buy\s+\d+\s+\d+\s+-?\d+\.\d%/);
+    for (const f of ["equity-curve.png", "drawdown.png", "portfolio-ceo-trades-buy.csv"]) {
+      assert.ok((await Deno.stat(join(out, f))).size > 0, f);
+    }
+    const md = await Deno.readTextFile(join(out, "report.md"));
+    assert.match(md, /the largest group, used because no --baseline was given/);
+    const explicit = await task([
+      "backtest",
+      "--feed",
+      "ceo-trades:buy",
+      "--feed",
+      "top-insiders:buy",
+      "--max-rows",
+      "100",
+      "--horizons",
+      "1m",
+      "--baseline",
+      "top-insiders:buy",
+      "--min-n",
+      "150",
+      "--cluster",
+      "issuer",
+      "--out",
+      out,
+    ]);
+    assert.equal(explicit.code, 0, explicit.stderr);
+    const stats = pl.readParquet(join(out, "stats.parquet"));
+    assert.deepEqual(stats.getColumn("baseline").toArray(), [
+      "top-insiders:buy",
+      "top-insiders:buy",
+    ]);
+    assert.deepEqual(stats.getColumn("cluster").toArray(), ["issuer", "issuer"]);
+    assert.deepEqual(stats.getColumn("thin").toArray(), [true, true]);
+    const bad = await task(["backtest", "--max-rows", "20", "--baseline", "Pope", "--out", out]);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /--baseline "Pope" is not a group; groups: CEO/);
+    await Deno.remove(out, { recursive: true });
+  },
 });

@@ -1,0 +1,103 @@
+import assert from "node:assert/strict";
+import pl from "nodejs-polars";
+import { join } from "node:path";
+import {
+  conclusion,
+  eventStudy,
+  eventStudyChart,
+  portfolioBacktest,
+  portfolioConclusion,
+  portfolioTable,
+  statsTable,
+  writeReport,
+} from "../../mod.ts";
+
+/** A hand-made trades frame: per group, a list of 1m excess returns (one trade a month). */
+function trades(groups: Record<string, { side: "A" | "D"; xs: number[] }>): pl.DataFrame {
+  const rows = Object.entries(groups).flatMap(([g, { side, xs }]) =>
+    xs.map((x, i) => ({
+      grp: g,
+      side,
+      date: `${2020 + Math.floor(i / 12)}-${String((i % 12) + 1).padStart(2, "0")}-15`,
+      x,
+    }))
+  );
+  return pl.DataFrame({
+    grp: rows.map((r) => r.grp),
+    acquired_disposed_code: rows.map((r) => r.side),
+    transaction_date: rows.map((r) => r.date),
+    issuer_cik: rows.map((_, i) => `c${i % 17}`),
+    returns_1m: rows.map((r) => r.x + 0.5),
+    excess_returns_1m: rows.map((r) => r.x),
+  });
+}
+
+const wave = (n: number, shift: number, amp = 1) =>
+  Array.from({ length: n }, (_, i) => shift + amp * Math.sin(i * 1.7));
+
+Deno.test("conclusion: who beats the baseline, by how much, with the interval; sales explained", () => {
+  const s = eventStudy(
+    trades({
+      winners: { side: "A", xs: wave(48, 3) },
+      all: { side: "A", xs: wave(60, 0.2) },
+      sales: { side: "D", xs: wave(40, -2) },
+    }),
+    { groupBy: "grp", horizons: ["1m"], baseline: "all", samples: 300 },
+  );
+  const text = conclusion(s);
+  const rows = s.toRecords() as Record<string, number>[];
+  const win = rows.find((r) => (r.group as unknown) === "winners")!;
+  assert.match(text, /^1m after the trade, all \(the baseline\) averaged/);
+  assert.ok(
+    text.includes(`winners beat it by ${win.diff_vs_baseline.toFixed(2)} percentage points`),
+    text,
+  );
+  assert.ok(text.includes(`+${win.diff_ci_low.toFixed(2)} to +${win.diff_ci_high.toFixed(2)} pp`));
+  assert.match(text, /the interval excludes 0/);
+  assert.match(text, /sales trailed it by .* the sellers timed them well/);
+  assert.match(text, /resamples whole calendar months/);
+  assert.deepEqual(s.getColumn("side").toArray(), ["buy", "buy", "sell"]);
+});
+
+Deno.test("conclusion: thin evidence, mean vs median, no baseline", () => {
+  const skewed = [...Array.from({ length: 30 }, () => -0.5), 40, 45, 50];
+  const s = eventStudy(
+    trades({ skew: { side: "A", xs: skewed }, tiny: { side: "A", xs: [5, 6, 7] } }),
+    { groupBy: "grp", horizons: ["1m"], samples: 200 },
+  );
+  const text = conclusion(s);
+  assert.match(text, /the highest mean excess return was skew's/);
+  assert.match(text, /No baseline was chosen/);
+  assert.match(text, /For skew the mean is positive while the median is not/);
+  assert.match(text, /too thin .* for tiny \(1m n 3\)/);
+  const table = statsTable(s);
+  assert.match(table, /median\s+trimmed mean/);
+  assert.match(table, /tiny .* thin: none/);
+});
+
+Deno.test("writeReport: conclusion, table with medians, hit-rate note, portfolios, caveats, files", async () => {
+  const t = trades({ a: { side: "A", xs: wave(36, 1) }, b: { side: "A", xs: wave(36, 0) } });
+  const s = eventStudy(t, { groupBy: "grp", horizons: ["1m"], baseline: "b", samples: 100 });
+  const pa = portfolioBacktest(t.filter(pl.col("grp").eq(pl.lit("a"))), { horizon: "1m" });
+  const pb = portfolioBacktest(t.filter(pl.col("grp").eq(pl.lit("b"))), { horizon: "1m" });
+  const dir = await Deno.makeTempDir();
+  const files = await writeReport(dir, s, { "event-study": eventStudyChart(s) }, {
+    title: "T",
+    portfolios: { "A book": pa, "B book": pb },
+  });
+  const md = await Deno.readTextFile(files.report);
+  for (
+    const h of ["## Conclusion", "## Calendar-time portfolios", "## Caveats", "| median |"]
+  ) assert.ok(md.includes(h), h);
+  assert.match(md, /a sale hits when its excess return is below 0/);
+  assert.match(md, /Newey-West t/);
+  assert.match(md, /\| A book \| 36 \| 36 \|/);
+  assert.ok((await Deno.stat(join(dir, "portfolio-a-book.csv"))).isFile);
+  assert.deepEqual(files.portfolios.length, 4);
+  assert.match(portfolioTable({ "A book": pa }), /A book\s+36\s+36/);
+  assert.match(portfolioConclusion({ "A book": pa, "B book": pb }), /^Best by Sharpe: /);
+  const only = await writeReport(join(dir, "p"), null, {}, { title: "P", portfolios: { x: pa } });
+  assert.equal(only.parquet, "");
+  assert.doesNotMatch(await Deno.readTextFile(only.report), /## Conclusion/);
+  await Deno.remove(dir, { recursive: true });
+});
