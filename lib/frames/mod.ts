@@ -17,5 +17,19 @@ export {
   type SinkPlan,
 } from "./build.ts";
 export { asFrame, type Frame, FramedList, type FrameMaker, type FrameOptions } from "./list.ts";
-export { type Displayable, frameBundle, type MediaBundle, show, withDisplay } from "./display.ts";
+export {
+  boundPolarsDisplay,
+  type Displayable,
+  type DisplayOptions,
+  formatCell,
+  frameBundle,
+  isDataFrame,
+  isLazyFrame,
+  lazyBundle,
+  type MediaBundle,
+  NOTEBOOK_MAX_ROWS,
+  recordsBundle,
+  show,
+  withDisplay,
+} from "./display.ts";
 export { requireColumns } from "./columns.ts";
