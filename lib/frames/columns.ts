@@ -4,9 +4,11 @@
  * @module
  */
 import type pl from "npm:nodejs-polars@0.25.2";
+import { didYouMean } from "../shared/suggest.ts";
 
 /**
- * Throws an error naming `fn` and every column of `cols` the frame lacks.
+ * Throws an error naming `fn`, every column of `cols` the frame lacks, and
+ * up to 8 close matches for each (never the frame's whole column list).
  *
  * @example
  * ```ts
@@ -22,7 +24,7 @@ export function requireColumns(fn: string, df: pl.DataFrame, cols: readonly stri
   if (missing.length) {
     throw new Error(
       `${fn}: the frame lacks column ${
-        missing.map((c) => JSON.stringify(c)).join(", ")
+        missing.map((c) => JSON.stringify(c) + didYouMean(c, df.columns)).join(", ")
       }; it has ${df.width} columns`,
     );
   }

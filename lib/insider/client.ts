@@ -21,6 +21,7 @@ import { mapPool, type PoolFailure } from "../http/pool.ts";
 import { RequestValidationError } from "../http/errors.ts";
 import { asQuery, validate } from "../shared/validate.ts";
 import { show, type ValidationIssue } from "../shared/schema.ts";
+import { didYouMean } from "../shared/suggest.ts";
 import {
   FEED_TOPIC_NAMES,
   FEED_TOPICS,
@@ -249,15 +250,32 @@ export class InsiderClient {
     const issues: ValidationIssue[] = [];
     const named = (params.feeds ?? []).map(([topic, side], i) => {
       if (!FEED_TOPIC_NAMES.includes(topic)) {
-        issues.push(bad(`feeds.${i}`, topic, FEED_TOPIC_NAMES.join(", ")));
+        issues.push(
+          bad(
+            `feeds.${i}`,
+            topic,
+            FEED_TOPIC_NAMES.join(", ") + didYouMean(topic, FEED_TOPIC_NAMES),
+          ),
+        );
       } else if (side !== "buy" && side !== "sell") {
-        issues.push(bad(`feeds.${i}`, side, "buy, sell"));
+        issues.push(bad(`feeds.${i}`, side, "buy, sell" + didYouMean(side, ["buy", "sell"])));
       } else return FEED_TOPICS[topic][side];
       return undefined;
     }).filter((x): x is FeedId => x !== undefined);
     const { feedIds = [], feeds: _named, ...rest } = params;
     const query = { feed_id: [...feedIds, ...named], ...rest };
-    validate(FeedsQuery, asQuery(query), issues);
+    // a mistyped topic is the whole story: no extra "feed_id is required"
+    // for the list it left empty
+    const namedOk = issues.length === 0;
+    try {
+      validate(FeedsQuery, asQuery(query), issues);
+    } catch (e) {
+      if (!namedOk && e instanceof RequestValidationError) {
+        const own = e.issues.filter((x) => x.param !== "feed_id" || query.feed_id.length > 0);
+        throw new RequestValidationError(own);
+      }
+      throw e;
+    }
     return new FramedList<FeedRow>(
       async (cursor, signal) => {
         const env = await this.#t.json<
