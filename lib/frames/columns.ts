@@ -14,8 +14,12 @@ import { didYouMean } from "../shared/suggest.ts";
  * ```ts
  * import pl from "npm:nodejs-polars@0.25.2";
  * import { requireColumns } from "./columns.ts";
- * requireColumns("myChart", pl.DataFrame({ a: [1] }), ["a", "b"]);
- * // Error: myChart: the frame lacks column "b"; it has 1 columns
+ * try {
+ *   requireColumns("myChart", pl.DataFrame({ a: [1], ab: [2] }), ["a", "b"]);
+ * } catch (e) {
+ *   console.log((e as Error).message);
+ *   // myChart: the frame lacks column "b" (did you mean "ab"?); it has 2 columns
+ * }
  * ```
  */
 export function requireColumns(fn: string, df: pl.DataFrame, cols: readonly string[]): void {
