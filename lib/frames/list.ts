@@ -9,7 +9,7 @@
  * @module
  */
 import type pl from "npm:nodejs-polars@0.25.2";
-import { type ListOptions, type PageFetcher, Paginated } from "../http/paginate.ts";
+import { type ListOptions, type PageFetcher, Paginated, withPartial } from "../http/paginate.ts";
 import { withDisplay } from "./display.ts";
 import type { RowSink } from "./build.ts";
 import { Progress } from "../notebook/progress.ts";
@@ -101,6 +101,9 @@ export class FramedList<Row> extends Paginated<Row> {
           }
         }
       } else truncated = (await this.firstPage()).rows.length > 0;
+    } catch (e) {
+      // keep what was read: error.partial = { rows: <frame so far>, cursor }
+      throw withPartial(e, asFrame(sink.finish(), true));
     } finally {
       progress?.done();
     }
