@@ -14,6 +14,7 @@ import {
   errorFor,
   InvalidResponseError,
   type ProblemError,
+  SignalbookError,
   TimeoutError,
   UnsupportedUrlError,
 } from "./errors.ts";
@@ -211,7 +212,9 @@ export class Transport {
         if (e instanceof InvalidResponseError) throw e;
         failure = timeout.aborted
           ? new TimeoutError(`${label} timed out after ${this.timeoutMs} ms`, { cause: e })
-          : new ConnectionError(`${label} failed: ${messageOf(e)}`, { cause: e });
+          : new ConnectionError(`${label} to ${new URL(url).host} failed: ${messageOf(e)}`, {
+            cause: e,
+          });
         res = undefined;
       }
       const retryable = res ? retryableStatus(res.status) : true;
@@ -286,7 +289,23 @@ export class Transport {
         current = checkScheme(next.href);
         continue;
       }
-      if (res.status >= 300) throw await problemOf(res, "GET", redact(current.href));
+      if (res.status >= 300) {
+        const failed = res;
+        try {
+          throw await within(
+            problemOf(failed, "GET", redact(current.href)),
+            both,
+            () => failed.body?.cancel().catch(() => {}),
+          );
+        } catch (e) {
+          if (e instanceof SignalbookError) throw e;
+          if (signal?.aborted) throw signal.reason;
+          throw new TimeoutError(
+            `GET ${redact(current.href)} timed out after ${this.timeoutMs} ms reading its error`,
+            { cause: e },
+          );
+        }
+      }
       return res;
     }
   }
@@ -395,8 +414,15 @@ function within<T>(p: Promise<T>, signal: AbortSignal, onAbort?: () => void): Pr
   });
 }
 
+/** An error's message with its causes ("fetch failed: dns error: …"). */
 function messageOf(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
+  const parts: string[] = [];
+  for (let x: unknown = e, i = 0; x !== undefined && x !== null && i < 4; i++) {
+    const m = x instanceof Error ? x.message : String(x);
+    if (m && !parts.some((p) => p.includes(m))) parts.push(m);
+    x = x instanceof Error ? x.cause : undefined;
+  }
+  return parts.join(": ");
 }
 
 function typeOf(v: unknown): string {
