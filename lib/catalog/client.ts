@@ -24,7 +24,7 @@ import { sanitizeFilename, saveUnder } from "./download.ts";
 import { type ClientOptions, Transport } from "../http/transport.ts";
 import type { ListOptions } from "../http/paginate.ts";
 import { FramedList } from "../frames/list.ts";
-import { pitchesFrame } from "./frames.ts";
+import { pitchesSink } from "./frames.ts";
 import { InvalidResponseError, RequestValidationError } from "../http/errors.ts";
 import { asQuery, validate } from "../shared/validate.ts";
 import { show } from "../shared/schema.ts";
@@ -136,7 +136,7 @@ export class CatalogClient {
         });
         return { rows: body.data, next: body.has_more ? body.next_cursor : null, raw: body };
       },
-      pitchesFrame,
+      { sink: pitchesSink },
       opts,
     );
   }
