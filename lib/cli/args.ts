@@ -13,6 +13,7 @@
  * @module
  */
 import { parseArgs, type ParseArgsConfig } from "node:util";
+import { closeMatches } from "../shared/suggest.ts";
 import {
   AuthenticationError,
   ConnectionError,
@@ -40,22 +41,6 @@ type Options = NonNullable<ParseArgsConfig["options"]>;
 export type Values<T extends Options> =
   & ReturnType<typeof parseArgs<{ options: T; strict: true; allowPositionals: false }>>["values"]
   & { help?: boolean; debug?: boolean };
-
-/** Edit distance, for close matches of mistyped flags. */
-function distance(a: string, b: string): number {
-  const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...new Array(b.length).fill(0)]);
-  for (let j = 1; j <= b.length; j++) d[0][j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      d[i][j] = Math.min(
-        d[i - 1][j] + 1,
-        d[i][j - 1] + 1,
-        d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1),
-      );
-    }
-  }
-  return d[a.length][b.length];
-}
 
 /**
  * Flag values and the problems found so far. Add your own checks with the
@@ -172,7 +157,7 @@ export function parseFlags<T extends Options>(
     if (t.kind !== "option") continue;
     const spec = all[t.name];
     if (!spec) {
-      const near = names.filter((n) => distance(n, t.name) <= 2 || n.startsWith(t.name));
+      const near = closeMatches(t.name, names, 3);
       issues.push(
         `Unknown option '${t.rawName}'${
           near.length ? `; did you mean ${near.map((n) => `--${n}`).join(" or ")}?` : ""
