@@ -71,14 +71,13 @@ if (import.meta.main) {
     if (bad) throw new CliError(bad);
     const { insider, catalog, offlineToday } = await connect();
     const today = offlineToday ?? new Date().toISOString().slice(0, 10);
-    for (const k of ["from", "to"] as const) {
-      if (v[k] !== undefined && v[k]! > today) {
-        flags.fail(
-          `--${k} ${v[k]} is in the future (today is ${today}${
-            offlineToday ? " in the offline emulator" : ""
-          }); give a date up to ${today}`,
-        );
-      }
+    // a --from in the future is an error (it used to be clamped to --to silently)
+    if (v.from !== undefined && v.from > today) {
+      flags.fail(
+        `--from ${v.from} is in the future (today is ${today}${
+          offlineToday ? " in the offline emulator" : ""
+        }); give a date up to ${today}`,
+      );
     }
     flags.done();
     const to = v.to ?? today;
