@@ -228,7 +228,7 @@ export class FrameBuilder implements RowSink<Record<string, unknown>> {
       // nodejs-polars cannot build a List series that is empty or starts with null:
       // lead with one empty list and slice it off.
       series[i] = s.dtype === "utf8"
-        ? pl.Series(s.name, vals, pl.Utf8)
+        ? textSeries(s.name, vals)
         : pl.Series(s.name, [[], ...vals], polarsType(s.dtype)).slice(1, n).cast(
           polarsType(s.dtype),
         );
@@ -255,6 +255,31 @@ export class FrameBuilder implements RowSink<Record<string, unknown>> {
     if (chunks.length === 1) return chunks[0];
     return concatChunks(chunks);
   }
+}
+
+/**
+ * A Utf8 series. Text columns of filings repeat a lot (titles, codes,
+ * ownership, tickers): when fewer than half the values are distinct, only
+ * the distinct strings cross into Polars and a gather by index builds the
+ * column, about twice as fast as sending every string.
+ */
+function textSeries(name: string, vals: unknown[]): pl.Series {
+  const n = vals.length;
+  const seen = new Map<unknown, number>();
+  const uniq: unknown[] = [];
+  const idx: number[] = new Array(n);
+  for (let r = 0; r < n; r++) {
+    const v = vals[r];
+    let j = seen.get(v);
+    if (j === undefined) {
+      if (uniq.length * 2 > n) return pl.Series(name, vals, pl.Utf8);
+      j = uniq.length;
+      seen.set(v, j);
+      uniq.push(v);
+    }
+    idx[r] = j;
+  }
+  return pl.Series(name, uniq, pl.Utf8).gather(idx);
 }
 
 /** Joins chunks whose extra (uncatalogued) columns may differ. */
