@@ -12,7 +12,8 @@ import type pl from "npm:nodejs-polars@0.25.2";
 import { join } from "node:path";
 import type { Chart } from "../charts/chart.ts";
 import { saveChart } from "../charts/save.ts";
-import { atomic, writeCsv, writeParquet } from "../store/write.ts";
+import { atomic } from "../shared/atomic.ts";
+import { writeCsv, writeParquet } from "../store/write.ts";
 import type { PortfolioResult } from "./portfolio.ts";
 
 /** Paths written by {@link writeReport}. */

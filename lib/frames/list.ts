@@ -12,7 +12,7 @@ import type pl from "npm:nodejs-polars@0.25.2";
 import { type ListOptions, type PageFetcher, Paginated, withPartial } from "../http/paginate.ts";
 import { withDisplay } from "./display.ts";
 import type { RowSink } from "./build.ts";
-import { Progress } from "../notebook/progress.ts";
+import { Progress } from "../http/progress.ts";
 
 /**
  * How a list becomes a frame: a function of all the rows, or a `sink()`

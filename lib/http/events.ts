@@ -4,7 +4,17 @@
  *
  * @module
  */
-import type { RetryInfo } from "./transport.ts";
+/** What a retry announcement (and `ClientOptions.onRetry`) is told. */
+export interface RetryInfo {
+  /** Retry number, from 1. */
+  attempt: number;
+  /** Wait before it, ms. */
+  delayMs: number;
+  /** Why: an HTTP status or an error name. */
+  reason: string;
+  /** Method and path. */
+  request: string;
+}
 
 /** Where transports announce retries. */
 export const httpEvents: EventTarget = new EventTarget();

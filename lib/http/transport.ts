@@ -19,7 +19,7 @@ import {
   UnsupportedUrlError,
 } from "./errors.ts";
 import { backoffMs, retryableStatus, serverDelayMs, sleep } from "./retry.ts";
-import { announceRetry } from "./events.ts";
+import { announceRetry, type RetryInfo } from "./events.ts";
 
 /** A `fetch`-compatible function. */
 export type FetchLike = (input: Request | URL | string, init?: RequestInit) => Promise<Response>;
@@ -40,17 +40,7 @@ export interface ClientOptions {
   onRetry?: (info: RetryInfo) => void;
 }
 
-/** What {@link ClientOptions.onRetry} is told. */
-export interface RetryInfo {
-  /** Retry number, from 1. */
-  attempt: number;
-  /** Wait before it, ms. */
-  delayMs: number;
-  /** Why: an HTTP status or an error name. */
-  reason: string;
-  /** Method and path. */
-  request: string;
-}
+export type { RetryInfo };
 
 /** Query values: lists become repeated parameters; undefined is left out. */
 export type Query = Record<

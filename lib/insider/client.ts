@@ -13,13 +13,13 @@
 import { type ClientOptions, Transport } from "../http/transport.ts";
 import type { ListOptions } from "../http/paginate.ts";
 import { asFrame, type Frame, FramedList } from "../frames/list.ts";
-import { Progress } from "../notebook/progress.ts";
+import { Progress } from "../http/progress.ts";
 import { buildFrame, type RowSink, rowSink } from "../frames/build.ts";
 import type { ColumnSpec } from "../frames/dtypes.ts";
 import { transactionsSink } from "./frames.ts";
 import { mapPool, type PoolFailure } from "../http/pool.ts";
 import { RequestValidationError } from "../http/errors.ts";
-import { asQuery, validate } from "../shared/validate.ts";
+import { asQuery, validate } from "../http/validate.ts";
 import { show, type ValidationIssue } from "../shared/schema.ts";
 import { didYouMean } from "../shared/suggest.ts";
 import {
