@@ -22,3 +22,4 @@ export {
   type Taken,
 } from "./paginate.ts";
 export { mapPool, type PoolFailure, type PoolResult } from "./pool.ts";
+export { type CallOptions, ServiceClient } from "./service_client.ts";
