@@ -62,7 +62,7 @@ import { clusterBootstrap, type Observation } from "./bootstrap.ts";
 import { mean, median, percentile, sd, trimmedMean } from "./stats.ts";
 
 /** Horizons an event study can use. */
-export const STUDY_HORIZONS = FORWARD_WINDOWS;
+export const STUDY_HORIZONS: typeof FORWARD_WINDOWS = FORWARD_WINDOWS;
 /** A study horizon. */
 export type StudyHorizon = typeof STUDY_HORIZONS[number];
 

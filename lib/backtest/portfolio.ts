@@ -73,7 +73,7 @@ import { requireColumns } from "../frames/columns.ts";
 import { mean, neweyWestSe, sd } from "./stats.ts";
 
 /** Holding periods of a portfolio backtest. */
-export const PORTFOLIO_HORIZONS = DEFAULT_HORIZONS;
+export const PORTFOLIO_HORIZONS: typeof DEFAULT_HORIZONS = DEFAULT_HORIZONS;
 /** A holding period. */
 export type PortfolioHorizon = typeof PORTFOLIO_HORIZONS[number];
 /** Months held per horizon. */
