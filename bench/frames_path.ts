@@ -10,7 +10,7 @@
  */
 import pl from "nodejs-polars";
 import { createStub } from "../lib/stub/mod.ts";
-import { transactionsFrame } from "../lib/insider/frames.ts";
+import { transactionsFrame } from "../lib/insider/transaction_frames.ts";
 import { Rng } from "../lib/shared/random.ts";
 
 /** Synthetic response text of `n` transaction rows (snake_case, 10 % nulls). */

@@ -22,7 +22,7 @@ import { DEFAULT_HORIZONS } from "../insider/fields.ts";
 import pl from "npm:nodejs-polars@0.25.2";
 import { connect } from "../connect.ts";
 import { FEED_TOPIC_NAMES, type FeedSide, type FeedTopic } from "../insider/feeds.ts";
-import { transactionsFrame } from "../insider/frames.ts";
+import { transactionsFrame } from "../insider/transaction_frames.ts";
 import {
   type ClusterBy,
   CLUSTERS,

@@ -23,3 +23,5 @@ export {
 } from "./paginate.ts";
 export { mapPool, type PoolFailure, type PoolResult } from "./pool.ts";
 export { type CallOptions, ServiceClient } from "./service_client.ts";
+export { announceRetry, httpEvents } from "./events.ts";
+export type { ValidationIssue } from "../shared/schema.ts";
