@@ -26,7 +26,7 @@ import type { ListOptions } from "../http/paginate.ts";
 import { FramedList } from "../frames/list.ts";
 import { pitchesSink } from "./pitch_frames.ts";
 import { InvalidResponseError, RequestValidationError } from "../http/errors.ts";
-import { asQuery, validate } from "../http/validate.ts";
+import { asQuery, validate } from "../http/_validate.ts";
 import { show } from "../shared/schema.ts";
 
 /** Options of {@link CatalogClient.download}. */

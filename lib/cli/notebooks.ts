@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { execute, jupyterMissing } from "../notebook/jupyter.ts";
+import { execute, jupyterMissing } from "../notebook/_jupyter.ts";
 
 /**
  * `deno task notebooks [NAME…]`: re-executes every notebook, or only those

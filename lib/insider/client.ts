@@ -18,7 +18,7 @@ import { feedFrame, feedSink, transactionsSink } from "./transaction_frames.ts";
 import type { FeedRow } from "./feeds.ts";
 import { mapPool, type PoolFailure } from "../http/pool.ts";
 import { RequestValidationError } from "../http/errors.ts";
-import { asQuery, validate } from "../http/validate.ts";
+import { asQuery, validate } from "../http/_validate.ts";
 import { show, type ValidationIssue } from "../shared/schema.ts";
 import { didYouMean } from "../shared/suggest.ts";
 import {
