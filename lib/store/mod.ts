@@ -12,6 +12,7 @@ export {
   scanDataset,
   withYearMonth,
   writeDataset,
+  type WriteMode,
 } from "./dataset.ts";
 export {
   type Manifest,
