@@ -24,3 +24,4 @@ export {
   type SyncOptions,
   type SyncReport,
 } from "./sync.ts";
+export { query, QUERY_VIEWS, QueryError, type QueryOptions } from "./query.ts";
