@@ -20,3 +20,11 @@ export {
   type Taken,
 } from "./paginate.ts";
 export { mapPool, type PoolFailure, type PoolResult } from "./pool.ts";
+export {
+  type CacheEventDetail,
+  type CacheKey,
+  type CacheOptions,
+  type CacheStats,
+  cacheStats,
+  ResponseCache,
+} from "./cache.ts";

@@ -12,6 +12,7 @@
 import { ConnectionError, errorFor, type ProblemError, TimeoutError } from "./errors.ts";
 import { backoffMs, retryableStatus, serverDelayMs, sleep } from "./retry.ts";
 import { announceRetry } from "./events.ts";
+import { type CacheOptions, openCache, type ResponseCache } from "./cache.ts";
 
 /** A `fetch`-compatible function. */
 export type FetchLike = (input: Request | URL | string, init?: RequestInit) => Promise<Response>;
@@ -30,6 +31,8 @@ export interface ClientOptions {
   timeoutMs?: number;
   /** Called before each retry (for progress displays and logs). */
   onRetry?: (info: RetryInfo) => void;
+  /** Local response cache (see `cache.ts`); off when left out or `false`. */
+  cache?: CacheOptions | false;
 }
 
 /** What {@link ClientOptions.onRetry} is told. */
@@ -90,6 +93,7 @@ export class Transport {
   #key: string;
   #fetch: FetchLike;
   #onRetry?: (info: RetryInfo) => void;
+  #cache: ResponseCache | null;
   /** Base URL without a trailing slash. */
   readonly baseUrl: string;
   /** Retries after the first attempt. */
@@ -115,6 +119,7 @@ export class Transport {
     this.baseUrl = url.href.replace(/\/+$/, "");
     this.maxRetries = checkInt("maxRetries", opts.maxRetries ?? 4, 0, 20);
     this.timeoutMs = checkInt("timeoutMs", opts.timeoutMs ?? 30_000, 1, 3_600_000);
+    this.#cache = openCache(opts.cache);
   }
 
   /** The full URL of a path and query. */
@@ -136,6 +141,10 @@ export class Transport {
   async send(spec: RequestSpec): Promise<Response> {
     const url = this.url(spec.path, spec.query);
     const label = `${spec.method} ${spec.path}`;
+    const body = spec.body !== undefined ? JSON.stringify(spec.body) : undefined;
+    const cacheKey = this.#cache?.keyFor(spec.method, spec.path, url, body);
+    const cached = cacheKey && await this.#cache!.get(cacheKey);
+    if (cached) return cached;
     for (let attempt = 0;; attempt++) {
       const timeout = AbortSignal.timeout(this.timeoutMs);
       const signal = spec.signal ? AbortSignal.any([spec.signal, timeout]) : timeout;
@@ -150,7 +159,7 @@ export class Transport {
             accept: "application/json",
             ...(spec.body !== undefined ? { "content-type": "application/json" } : {}),
           },
-          body: spec.body !== undefined ? JSON.stringify(spec.body) : undefined,
+          body,
           signal,
         });
       } catch (e) {
@@ -159,7 +168,7 @@ export class Transport {
           ? new TimeoutError(`${label} timed out after ${this.timeoutMs} ms`, { cause: e })
           : new ConnectionError(`${label} failed: ${(e as Error)?.message ?? e}`, { cause: e });
       }
-      if (res && res.status < 400) return res;
+      if (res && res.status < 400) return cacheKey ? await this.#cache!.put(cacheKey, res) : res;
       if (res) failure = await problemOf(res, spec.method, redact(url));
       const retryable = res ? retryableStatus(res.status) : true;
       if (!retryable || attempt >= this.maxRetries) throw failure!;

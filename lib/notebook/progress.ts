@@ -20,6 +20,8 @@ export interface ProgressState {
   pages: number;
   /** Retries seen so far. */
   retries: number;
+  /** Response-cache hits and misses seen so far (shown when a cache is in use). */
+  cache?: { hits: number; misses: number };
   /** Rows expected, when known. */
   total?: number;
   /** Elapsed seconds. */
@@ -41,6 +43,7 @@ export function describe(s: ProgressState): string {
     `${s.rows.toLocaleString("en-US")}${s.total ? `/${s.total.toLocaleString("en-US")}` : ""} rows`,
     `${s.pages} pages`,
     `${s.retries} retries`,
+    ...(s.cache ? [`cache ${s.cache.hits} hits/${s.cache.misses} misses`] : []),
     `${Math.round(rate).toLocaleString("en-US")} rows/s`,
   ];
   if (s.total && rate > 0 && !s.done) {
@@ -171,6 +174,12 @@ export class Progress {
     this.#s.retries++;
     this.#draw(false);
   };
+  #onCache = (e: Event) => {
+    const c = this.#s.cache ??= { hits: 0, misses: 0 };
+    if ((e as CustomEvent<{ hit: boolean }>).detail?.hit) c.hits++;
+    else c.misses++;
+    this.#draw(false);
+  };
   /** Opens a progress display. */
   constructor(label: string, opts: ProgressOptions = {}) {
     this.#s = { label, rows: 0, pages: 0, retries: 0, total: opts.total, seconds: 0, done: false };
@@ -181,11 +190,16 @@ export class Progress {
       : autoSink();
     this.#interval = opts.intervalMs ?? 150;
     httpEvents.addEventListener("retry", this.#onRetry);
+    httpEvents.addEventListener("cache", this.#onCache);
     this.#draw(true);
   }
   /** The current state. */
   get state(): Readonly<ProgressState> {
-    return { ...this.#s, seconds: (performance.now() - this.#start) / 1000 };
+    return {
+      ...this.#s,
+      cache: this.#s.cache && { ...this.#s.cache },
+      seconds: (performance.now() - this.#start) / 1000,
+    };
   }
   /** Sets counters (absolute values). */
   update(patch: Partial<Pick<ProgressState, "rows" | "pages" | "total">>): void {
@@ -197,6 +211,7 @@ export class Progress {
     if (this.#s.done) return;
     this.#s.done = true;
     httpEvents.removeEventListener("retry", this.#onRetry);
+    httpEvents.removeEventListener("cache", this.#onCache);
     this.#draw(true);
   }
   #draw(force: boolean): void {
