@@ -309,8 +309,12 @@ function plType(name: string): pl.DataType {
  * @example
  * ```ts
  * import pl from "npm:nodejs-polars@0.25.2";
- * import { scanDataset } from "./dataset.ts";
- * const lf = await scanDataset("out/trades");
+ * import { connect, scanDataset, withYearMonth, writeDataset } from "../../mod.ts";
+ * const { insider } = await connect();
+ * const dir = `${await Deno.makeTempDir()}/trades`;
+ * const df = withYearMonth(await insider.search({}).frame({ maxRows: 300 }), "filed_at");
+ * await writeDataset(df, dir, { partitionBy: ["year", "month"] });
+ * const lf = await scanDataset(dir);
  * const march = lf.filter(pl.col("year").eq(pl.lit("2025")).and(pl.col("month").eq(pl.lit("03")))).collectSync();
  * ```
  */

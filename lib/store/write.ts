@@ -32,7 +32,7 @@ async function atomic(path: string, write: (tmp: string) => void | Promise<void>
  * ```ts
  * import pl from "npm:nodejs-polars@0.25.2";
  * import { writeParquet } from "./write.ts";
- * await writeParquet(pl.DataFrame({ a: [1, 2] }), "out/a.parquet");
+ * await writeParquet(pl.DataFrame({ a: [1, 2] }), `${await Deno.makeTempDir()}/a.parquet`);
  * ```
  */
 export function writeParquet(df: pl.DataFrame, path: string): Promise<string> {
@@ -48,7 +48,7 @@ export function writeParquet(df: pl.DataFrame, path: string): Promise<string> {
  * ```ts
  * import pl from "npm:nodejs-polars@0.25.2";
  * import { writeCsv } from "./write.ts";
- * await writeCsv(pl.DataFrame({ a: [1, 2] }), "out/a.csv");
+ * await writeCsv(pl.DataFrame({ a: [1, 2] }), `${await Deno.makeTempDir()}/a.csv`);
  * ```
  */
 export function writeCsv(df: pl.DataFrame, path: string): Promise<string> {
@@ -80,7 +80,7 @@ export function writeCsv(df: pl.DataFrame, path: string): Promise<string> {
  * ```ts
  * import pl from "npm:nodejs-polars@0.25.2";
  * import { writeNdjson } from "./write.ts";
- * await writeNdjson(pl.DataFrame({ a: [1, 2] }), "out/a.ndjson");
+ * await writeNdjson(pl.DataFrame({ a: [1, 2] }), `${await Deno.makeTempDir()}/a.ndjson`);
  * ```
  */
 export function writeNdjson(df: pl.DataFrame, path: string): Promise<string> {

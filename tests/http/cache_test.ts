@@ -249,3 +249,24 @@ Deno.test("cache options: a bad dir or ttlMs names the value and what is allowed
     /cache\.ttlMs -5 is not allowed; allowed: an integer from 1 to/,
   );
 });
+
+Deno.test("cache on connect(): both clients share it; a rerun is served from it", async () => {
+  const { connect } = await import("../../mod.ts");
+  const dir = await Deno.makeTempDir();
+  const { catalog, insider } = await connect({ cache: { dir }, quiet: true });
+  const before = cacheStats();
+  const tags = await catalog.tags();
+  const page = await insider.search({}, { pageSize: 7 }).firstPage();
+  const mid = cacheStats();
+  assert.equal(mid.misses - before.misses, 2);
+  const again = await connect({ cache: { dir }, quiet: true });
+  assert.deepEqual(await again.catalog.tags(), tags);
+  assert.deepEqual((await again.insider.search({}, { pageSize: 7 }).firstPage()).rows, page.rows);
+  const after = cacheStats();
+  assert.equal(after.hits - mid.hits, 2);
+  assert.equal(after.misses, mid.misses);
+  const off = await connect({ cache: false, quiet: true });
+  await off.catalog.tags();
+  assert.equal(cacheStats().misses, after.misses, "cache: false does not consult the cache");
+  await Deno.remove(dir, { recursive: true });
+});
