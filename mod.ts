@@ -29,6 +29,7 @@ export {
   type FeedRow,
   type FeedsParams,
   type Hydrated,
+  type HydratedFrame,
   type HydrateOptions,
   InsiderClient,
   type InsiderHit,
@@ -59,8 +60,13 @@ export {
   type World,
 } from "./lib/stub/mod.ts";
 export * from "./lib/frames/mod.ts";
-export { TRANSACTION_COLUMNS, transactionsFrame } from "./lib/insider/frames.ts";
-export { PITCH_COLUMNS, PITCH_DETAIL_COLUMNS, pitchesFrame } from "./lib/catalog/frames.ts";
+export { TRANSACTION_COLUMNS, transactionsFrame, transactionsSink } from "./lib/insider/frames.ts";
+export {
+  PITCH_COLUMNS,
+  PITCH_DETAIL_COLUMNS,
+  pitchesFrame,
+  pitchesSink,
+} from "./lib/catalog/frames.ts";
 export { feedFrame } from "./lib/insider/client.ts";
 export * from "./lib/families/mod.ts";
 export * from "./lib/store/mod.ts";

@@ -15,6 +15,7 @@ import { InsiderClient } from "./insider/client.ts";
 import type { ClientOptions } from "./http/transport.ts";
 import { createStub, DEMO_KEYS, type Stub, type StubOptions } from "./stub/mod.ts";
 import { isoOf } from "./stub/calendar.ts";
+import "./notebook/progress.ts"; // the default progress display (Jupyter or terminal)
 
 /** Options of {@link connect}. */
 export interface ConnectOptions

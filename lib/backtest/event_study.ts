@@ -56,6 +56,7 @@ import type pl from "npm:nodejs-polars@0.25.2";
 import { asFrame, type Frame } from "../frames/list.ts";
 import { buildFrame } from "../frames/build.ts";
 import { WINDOW_DAYS } from "../families/transactions.ts";
+import { didYouMean } from "../shared/suggest.ts";
 import { requireColumns } from "../frames/columns.ts";
 import { clusterBootstrap, type Observation } from "./bootstrap.ts";
 import { mean, median, percentile, sd, trimmedMean } from "./stats.ts";
@@ -181,7 +182,9 @@ export function groupOrder(name: typeof GROUPINGS[number]): string[] {
 
 function allowed(what: string, value: unknown, list: readonly string[]): never {
   throw new RangeError(
-    `eventStudy: ${what} ${JSON.stringify(value)} is not allowed; allowed: ${list.join(", ")}`,
+    `eventStudy: ${what} ${JSON.stringify(value)} is not allowed; allowed: ${list.join(", ")}${
+      didYouMean(value, list)
+    }`,
   );
 }
 
@@ -242,6 +245,13 @@ export function eventStudy(trades: pl.DataFrame, opts: EventStudyOptions = {}): 
     [needCols, keyOf] = BUILT_IN[g];
     natural = NATURAL[g];
   } else {
+    if (typeof g !== "string" || !trades.columns.includes(g)) {
+      throw new RangeError(
+        `eventStudy: groupBy ${JSON.stringify(g)} is neither a grouping (${
+          GROUPINGS.join(", ")
+        }) nor a column of the frame${didYouMean(g, [...GROUPINGS, ...trades.columns])}`,
+      );
+    }
     needCols = [g];
     keyOf = (r) => r[g] === null || r[g] === undefined ? null : String(r[g]);
   }
@@ -293,7 +303,7 @@ export function eventStudy(trades: pl.DataFrame, opts: EventStudyOptions = {}): 
     throw new RangeError(
       `eventStudy: baseline ${JSON.stringify(baseline)} is not a group; groups: ${
         names.join(", ")
-      }`,
+      }${didYouMean(baseline, names)}`,
     );
   }
   const clusterOf = (i: number): string => {

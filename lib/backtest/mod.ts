@@ -20,6 +20,11 @@ export {
 export { type BootResult, clusterBootstrap, type Observation } from "./bootstrap.ts";
 export { headlinePortfolios, headlineStudy } from "./headline.ts";
 export {
+  type InsiderProfile,
+  insiderProfile,
+  type InsiderProfileOptions,
+} from "./insider_profile.ts";
+export {
   conclusion,
   portfolioConclusion,
   portfolioTable,

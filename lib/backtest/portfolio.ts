@@ -58,8 +58,10 @@
  * market, so an information ratio against the market with beta 1),
  * `maxDrawdown` (the lowest `drawdown`, ≤ 0), `hitRate` (percent of months
  * with positions whose excess return is above 0), and `alpha`: the intercept
- * of the monthly return regressed on the positions' market return, with a
- * Newey-West (Bartlett, `lags` lags) t-statistic.
+ * of the monthly return regressed on the positions' market return, annualized
+ * (monthly · 12, percent a year). `alpha` is a plain number like the other
+ * stats; the regression behind it (monthly intercept, Newey-West (Bartlett,
+ * `lags` lags) t-statistic, beta) is in `alphaFit`.
  *
  * @module
  */
@@ -125,8 +127,10 @@ export interface PortfolioStats {
   maxDrawdown: number;
   /** Percent of months with positions whose excess return is above 0. */
   hitRate: number;
-  /** Regression alpha with a Newey-West t-statistic. */
-  alpha: Alpha;
+  /** Regression alpha, annualized percent a year (`alphaFit.annualized`). */
+  alpha: number;
+  /** The regression behind `alpha`: monthly intercept, Newey-West t, beta, lags. */
+  alphaFit: Alpha;
   /** Trades that became positions. */
   trades: number;
   /** Trades left out (no realized return at the horizon, or no value for value weighting). */
@@ -343,6 +347,7 @@ export function portfolioBacktest(
   }
   const months = out.length;
   const active = out.map((r, i) => [r.n_positions as number, excess[i]]).filter(([n]) => n > 0);
+  const fit = alphaOf(rets, market);
   const stats: PortfolioStats = {
     months,
     cagr: (equity ** (12 / months) - 1) * 100,
@@ -350,7 +355,8 @@ export function portfolioBacktest(
     sharpe: (mean(excess) / sd(excess)) * Math.sqrt(12),
     maxDrawdown: Math.min(...out.map((r) => r.drawdown as number)),
     hitRate: active.length ? (100 * active.filter(([, x]) => x > 0).length) / active.length : NaN,
-    alpha: alphaOf(rets, market),
+    alpha: fit.annualized,
+    alphaFit: fit,
     trades: positions.length,
     droppedTrades: dropped,
   };

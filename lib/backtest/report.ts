@@ -12,7 +12,8 @@ import type pl from "npm:nodejs-polars@0.25.2";
 import { join } from "node:path";
 import type { Chart } from "../charts/chart.ts";
 import { saveChart } from "../charts/save.ts";
-import { atomic, writeCsv, writeParquet } from "../store/write.ts";
+import { atomic } from "../shared/atomic.ts";
+import { writeCsv, writeParquet } from "../store/write.ts";
 import type { PortfolioResult } from "./portfolio.ts";
 
 /** Paths written by {@link writeReport}. */
@@ -147,8 +148,8 @@ function portfolioCells(results: Record<string, PortfolioResult>): string[][] {
     fmt(s.sharpe),
     pct(s.maxDrawdown, 1),
     pct(s.hitRate, 0),
-    `${pct(s.alpha.annualized, 1)} (${fmt(s.alpha.tStat)})`,
-    fmt(s.alpha.beta),
+    `${pct(s.alpha, 1)} (${fmt(s.alphaFit.tStat)})`,
+    fmt(s.alphaFit.beta),
   ]);
 }
 
@@ -315,9 +316,9 @@ export function portfolioConclusion(results: Record<string, PortfolioResult>): s
     `${i === 0 && ranked.length > 1 ? "Best by Sharpe: " : ""}${name} — Sharpe ${
       fmt(s.sharpe)
     } on monthly excess returns over ${s.months} months, alpha ${
-      pct(s.alpha.annualized, 1)
-    } a year (Newey-West t ${fmt(s.alpha.tStat)}${
-      Math.abs(s.alpha.tStat) < 2 ? ", not distinguishable from 0" : ""
+      pct(s.alpha, 1)
+    } a year (Newey-West t ${fmt(s.alphaFit.tStat)}${
+      Math.abs(s.alphaFit.tStat) < 2 ? ", not distinguishable from 0" : ""
     }), worst drawdown ${pct(s.maxDrawdown, 1)}, ${s.trades} trades.`
   ).join(" ");
 }

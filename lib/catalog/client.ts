@@ -20,13 +20,13 @@ import type {
   TagType,
 } from "./types.ts";
 import { Tags } from "./tags.ts";
-import { saveUnder } from "./download.ts";
+import { sanitizeFilename, saveUnder } from "./download.ts";
 import { type ClientOptions, Transport } from "../http/transport.ts";
 import type { ListOptions } from "../http/paginate.ts";
 import { FramedList } from "../frames/list.ts";
-import { pitchesFrame } from "./frames.ts";
-import { RequestValidationError } from "../http/errors.ts";
-import { asQuery, validate } from "../shared/validate.ts";
+import { pitchesSink } from "./frames.ts";
+import { InvalidResponseError, RequestValidationError } from "../http/errors.ts";
+import { asQuery, validate } from "../http/validate.ts";
 import { show } from "../shared/schema.ts";
 
 /** Options of {@link CatalogClient.download}. */
@@ -136,7 +136,7 @@ export class CatalogClient {
         });
         return { rows: body.data, next: body.has_more ? body.next_cursor : null, raw: body };
       },
-      pitchesFrame,
+      { sink: pitchesSink },
       opts,
     );
   }
@@ -163,14 +163,27 @@ export class CatalogClient {
 
   /**
    * Signs a document and downloads it at once into `dir`, under the server's
-   * filename sanitised; returns the path written.
+   * filename sanitised; returns the path written. The bytes stream to disk
+   * (memory stays flat for large files); only `http:`/`https:` URLs are
+   * read (`UnsupportedUrlError` otherwise, before any byte); the body
+   * must keep arriving (no gap longer than `timeoutMs`).
    */
   async download(id: string, opts: DownloadOptions = {}): Promise<string> {
     const { dir = "downloads", overwrite = false, signal, ...params } = opts;
     const doc = await this.document(id, params, { signal });
+    if (typeof doc?.url !== "string" || typeof doc.filename !== "string") {
+      const [field, value] = typeof doc?.url !== "string"
+        ? ["url", doc?.url]
+        : ["filename", doc.filename];
+      throw new InvalidResponseError(
+        `GET /pitches/${requireId(id)}/document: the answer's ${field} is ${
+          JSON.stringify(value) ?? String(value)
+        } (${typeof value}), not a string`,
+      );
+    }
+    sanitizeFilename(doc.filename); // a bad name fails before anything is fetched
     const res = await this.#t.fetchUnsigned(doc.url, signal);
-    const bytes = new Uint8Array(await res.arrayBuffer());
-    return await saveUnder(dir, doc.filename, bytes, overwrite);
+    return await saveUnder(dir, doc.filename, this.#t.readChunks(res, signal), overwrite);
   }
 
   /** JSON form (no key). */

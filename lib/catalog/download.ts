@@ -1,57 +1,124 @@
 /**
  * Saving a downloaded document safely: the server's filename is sanitised
- * (no path separators, no `..`, no control characters, no leading dots,
- * at most 180 characters), the file always lands inside `dir`, an existing
- * file is never overwritten silently (a numbered name is chosen instead,
- * unless `overwrite` is set), and the bytes are written to a temporary file
- * and renamed, so a crash never leaves a half file.
+ * (no path separators, no `..`, no control or bidirectional-override
+ * characters, no leading dots, at most 255 bytes of UTF-8 — the limit of
+ * common file systems — cut between characters, keeping a short extension),
+ * the file always lands inside `dir`, an existing file is never overwritten
+ * silently (a numbered name is chosen instead, unless `overwrite` is set), and
+ * the bytes are streamed to a temporary file and renamed, so a crash never
+ * leaves a half file and a large document never sits in memory.
  *
  * @module
  */
 import { basename, join, resolve, sep } from "node:path";
 
+/** The longest file name written, in bytes of UTF-8. */
+export const MAX_NAME_BYTES = 255;
+
+const encoder = new TextEncoder();
+const bytesOf = (s: string) => encoder.encode(s).length;
+
+/** `s` cut to at most `max` bytes of UTF-8, never inside a character. */
+function cutBytes(s: string, max: number): string {
+  if (bytesOf(s) <= max) return s;
+  let out = "";
+  let used = 0;
+  for (const ch of s) { // by code point: surrogate pairs stay whole
+    const n = bytesOf(ch);
+    if (used + n > max) break;
+    out += ch;
+    used += n;
+  }
+  return out;
+}
+
+/** `stem + suffix + ext` within {@link MAX_NAME_BYTES}, the stem cut first. */
+function fitName(stem: string, suffix: string, ext: string): string {
+  const room = MAX_NAME_BYTES - bytesOf(suffix) - bytesOf(ext);
+  return cutBytes(stem, room).replace(/[\s.]+$/, "") + suffix + ext;
+}
+
+/** Splits a safe name into stem and extension (an extension is at most 16 bytes). */
+function splitExt(name: string): [string, string] {
+  const dot = name.lastIndexOf(".");
+  if (dot <= 0 || bytesOf(name.slice(dot)) > 16) return [name, ""];
+  return [name.slice(0, dot), name.slice(dot)];
+}
+
 /**
- * A safe file name from an untrusted one.
+ * A safe file name from an untrusted one. Throws a `TypeError` naming the
+ * value when it is not a string.
  *
  * @example
  * ```ts
  * import { sanitizeFilename } from "./download.ts";
  * sanitizeFilename("../../etc/passwd"); // "passwd"
  * sanitizeFilename("a\u0000b.pdf"); // "a_b.pdf"
+ * sanitizeFilename("invoice\u202Efdp.exe"); // "invoicefdp.exe"
  * ```
  */
 export function sanitizeFilename(name: string): string {
-  // deno-lint-ignore no-control-regex -- control characters are exactly what is removed
-  let s = name.replace(/[\u0000-\u001f\u007f]/g, "_");
+  if (typeof name !== "string") {
+    throw new TypeError(
+      `filename ${describe(name)} is not allowed; allowed: a string (the document's file name)`,
+    );
+  }
+  // bidirectional controls (U+202A–U+202E, U+2066–U+2069, U+200E/F, U+061C) are removed
+  let s = name.replace(/[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g, "");
+  // deno-lint-ignore no-control-regex -- control characters are exactly what is replaced
+  s = s.replace(/[\u0000-\u001f\u007f-\u009f]/g, "_");
   s = s.split(/[\\/]/).filter((p) => p !== "").pop() ?? "";
   s = s.replace(/\.\.+/g, ".").replace(/^[.\s]+/, "").replace(/[\s.]+$/, "");
   s = s.replace(/[<>:"|?*]/g, "_");
-  if (s.length > 180) {
-    const dot = s.lastIndexOf(".");
-    const ext = dot > 0 && s.length - dot <= 10 ? s.slice(dot) : "";
-    s = s.slice(0, 180 - ext.length) + ext;
+  if (bytesOf(s) > MAX_NAME_BYTES) {
+    const [stem, ext] = splitExt(s);
+    s = fitName(stem, "", ext);
   }
-  return s === "" ? "document" : s;
+  return s === "" || s.startsWith(".") ? "document" : s;
 }
 
-/** Writes bytes under `dir` with a sanitised name; returns the path written. */
+function describe(v: unknown): string {
+  if (v === null || v === undefined) return String(v);
+  const t = typeof v;
+  let shown: string;
+  try {
+    shown = JSON.stringify(v) ?? String(v);
+  } catch {
+    shown = String(v);
+  }
+  return `${shown.length > 60 ? shown.slice(0, 57) + "..." : shown} (${
+    Array.isArray(v) ? "an array" : `a ${t}`
+  })`;
+}
+
+/**
+ * Writes bytes (or a stream of chunks, written as they arrive) under `dir`
+ * with a sanitised name; returns the path written.
+ */
 export async function saveUnder(
   dir: string,
   filename: string,
-  bytes: Uint8Array,
+  bytes: Uint8Array | AsyncIterable<Uint8Array>,
   overwrite = false,
 ): Promise<string> {
+  const safe = sanitizeFilename(filename);
   const root = resolve(dir);
   await Deno.mkdir(root, { recursive: true });
-  const safe = sanitizeFilename(filename);
-  const dot = safe.lastIndexOf(".");
-  const stem = dot > 0 ? safe.slice(0, dot) : safe;
-  const ext = dot > 0 ? safe.slice(dot) : "";
+  const [stem, ext] = splitExt(safe);
   const tmp = join(root, `.${crypto.randomUUID()}.part`);
-  await Deno.writeFile(tmp, bytes);
   try {
+    const file = await Deno.open(tmp, { write: true, createNew: true });
+    try {
+      const chunks = bytes instanceof Uint8Array ? [bytes] : bytes;
+      for await (const chunk of chunks) {
+        for (let off = 0; off < chunk.length;) off += await file.write(chunk.subarray(off));
+      }
+      await file.sync().catch(() => {});
+    } finally {
+      file.close();
+    }
     for (let n = 0; n < 10_000; n++) {
-      const target = resolve(join(root, n === 0 ? safe : `${stem}-${n}${ext}`));
+      const target = resolve(join(root, n === 0 ? safe : fitName(stem, `-${n}`, ext)));
       if (!target.startsWith(root + sep) || basename(target) === "") {
         throw new Error(`refusing to write outside ${root}`);
       }

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { buildFrame } from "../frames/build.ts";
+import { type RowSink, rowSink } from "../frames/build.ts";
 import type { ColumnSpec } from "../frames/dtypes.ts";
 import { asFrame, type Frame } from "../frames/list.ts";
 import type { PitchDetail, PitchListRow } from "./types.ts";
@@ -60,15 +60,42 @@ function isDetail(r: PitchListRow | PitchDetail): r is PitchDetail {
  * ```
  */
 export function pitchesFrame(rows: readonly (PitchListRow | PitchDetail)[]): Frame {
-  if (rows.length > 0 && isDetail(rows[0])) {
-    const flat = (rows as PitchDetail[]).map(({ archive, ...rest }) => ({
-      ...rest,
-      archive_available: archive?.available ?? null,
-      archive_formats: archive?.formats ?? null,
-      archive_has_attachment: archive?.has_attachment ?? null,
-    }));
-    return asFrame(buildFrame(PITCH_DETAIL_COLUMNS, flat), false);
-  }
-  const flat = (rows as PitchListRow[]).map((r) => r.pitch as unknown as Record<string, unknown>);
-  return asFrame(buildFrame(PITCH_COLUMNS, flat), false);
+  const sink = pitchesSink();
+  sink.append(rows);
+  return asFrame(sink.finish(), false);
+}
+
+/**
+ * The page-by-page form of {@link pitchesFrame} (what `.frame()` on
+ * `pitches()` uses): list rows or details, decided by the first row.
+ *
+ * @example
+ * ```ts
+ * import { connect, pitchesSink } from "../../mod.ts";
+ * const { catalog } = await connect();
+ * const sink = pitchesSink();
+ * for await (const page of catalog.pitches({ limit: 10 }).pages()) sink.append(page.rows);
+ * console.log(sink.finish().height > 0); // true
+ * ```
+ */
+export function pitchesSink(): RowSink<PitchListRow | PitchDetail> {
+  return rowSink<PitchListRow | PitchDetail>((first) =>
+    first !== undefined && isDetail(first)
+      ? {
+        specs: PITCH_DETAIL_COLUMNS,
+        map: (r) => {
+          const { archive, ...rest } = r as PitchDetail;
+          return {
+            ...rest,
+            archive_available: archive?.available ?? null,
+            archive_formats: archive?.formats ?? null,
+            archive_has_attachment: archive?.has_attachment ?? null,
+          };
+        },
+      }
+      : {
+        specs: PITCH_COLUMNS,
+        map: (r) => (r as PitchListRow).pitch as unknown as Record<string, unknown>,
+      }
+  );
 }

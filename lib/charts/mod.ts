@@ -21,3 +21,4 @@ export { feedComparison, type FeedComparisonOptions } from "./feeds.ts";
 export { equityCurveChart, type EquityCurveOptions } from "./equity_curve.ts";
 export { drawdownChart, type DrawdownOptions } from "./drawdown.ts";
 export { chartPng, saveChart, standaloneSvg } from "./save.ts";
+export { plot, type PlotSpec } from "./plot.ts";

@@ -14,7 +14,7 @@
  */
 import { Resvg } from "npm:@resvg/resvg-js@2.6.2";
 import type { Chart } from "./chart.ts";
-import { atomic } from "../store/write.ts";
+import { atomic } from "../shared/atomic.ts";
 
 const FONT_FILES = [
   "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",

@@ -1,27 +1,336 @@
 /**
- * Flag parsing for the command-line tasks: `node:util` parseArgs, and a
- * usage error that exits with code 2 and a message naming the bad flag.
+ * Flag parsing and failure reporting for the command-line tasks.
+ *
+ * - {@link parseFlags}: `node:util` parseArgs (tokens), every problem with
+ *   the flags collected — unknown flags (with close matches), missing values,
+ *   stray arguments — so that all bad flags are reported at once.
+ * - {@link Flags}: checks of flag values that add to the same list.
+ * - {@link usageError}: prints every problem and the help, exits with code 2.
+ * - {@link runCli}: runs a command; a runtime failure prints ONE line (what
+ *   failed, which flag or path, what to do) and exits with code 1, never a
+ *   stack — unless `--debug` is given, which prints the stack too.
  *
  * @module
  */
 import { parseArgs, type ParseArgsConfig } from "node:util";
+import { closeMatches } from "../shared/suggest.ts";
+import {
+  AuthenticationError,
+  ConnectionError,
+  InvalidResponseError,
+  PermissionDeniedError,
+  PremiumRequiredError,
+  ProblemError,
+  RequestValidationError,
+  TimeoutError,
+} from "../http/errors.ts";
 
-/** Prints a usage error naming the problem, then the help, and exits with code 2. */
-export function usageError(command: string, message: string, help: string): never {
-  console.error(`${command}: ${message}\n\n${help}`);
+/** Prints a usage error naming the problem(s), then the help, and exits with code 2. */
+export function usageError(command: string, message: string | string[], help: string): never {
+  const lines = Array.isArray(message) ? message : [message];
+  console.error(
+    `${command}: ${
+      lines.length === 1 ? lines[0] : lines.map((l) => `\n  - ${l}`).join("")
+    }\n\n${help}`,
+  );
   Deno.exit(2);
 }
 
-/** Parses flags strictly; an unknown flag or missing value exits with code 2. */
-export function parseFlags<T extends NonNullable<ParseArgsConfig["options"]>>(
+type Options = NonNullable<ParseArgsConfig["options"]>;
+/** Parsed flag values, plus the always-accepted `--help` and `--debug`. */
+export type Values<T extends Options> =
+  & ReturnType<typeof parseArgs<{ options: T; strict: true; allowPositionals: false }>>["values"]
+  & { help?: boolean; debug?: boolean };
+
+/**
+ * Flag values and the problems found so far. Add your own checks with the
+ * helpers; {@link Flags.done} exits with code 2 listing every problem.
+ */
+export class Flags<T extends Options> {
+  /** Parsed values (flags with a problem are left out). */
+  readonly values: Values<T>;
+  /** Every problem found, one line each. */
+  readonly issues: string[];
+  readonly #command: string;
+  readonly #help: string;
+
+  /** Wraps parsed values. */
+  constructor(command: string, help: string, values: Values<T>, issues: string[]) {
+    this.#command = command;
+    this.#help = help;
+    this.values = values;
+    this.issues = issues;
+  }
+
+  /** Records a problem. */
+  fail(message: string): void {
+    this.issues.push(message);
+  }
+
+  /**
+   * A whole number from `lo` to `hi` written in plain decimal digits
+   * (`0x10`, `1e3`, `1.0`, ` 5` are refused), or `def` when not given.
+   */
+  int(name: string, raw: string | undefined, def: number, lo: number, hi: number): number {
+    if (raw === undefined) return def;
+    const n = /^[0-9]+$/.test(raw) ? Number(raw) : NaN;
+    if (!Number.isSafeInteger(n) || n < lo || n > hi) {
+      this.fail(
+        `--${name} ${
+          JSON.stringify(raw)
+        } is not allowed; allowed: an integer from ${lo} to ${hi} in decimal digits`,
+      );
+      return def;
+    }
+    return n;
+  }
+
+  /** A decimal number from `lo` to `hi` (`12`, `2.5`; no hex, exponents or blanks). */
+  num(name: string, raw: string | undefined, def: number, lo: number, hi: number): number {
+    if (raw === undefined) return def;
+    const n = /^[0-9]+(\.[0-9]+)?$/.test(raw) ? Number(raw) : NaN;
+    if (!Number.isFinite(n) || n < lo || n > hi) {
+      this.fail(
+        `--${name} ${JSON.stringify(raw)} is not allowed; allowed: a number from ${lo} to ${hi}`,
+      );
+      return def;
+    }
+    return n;
+  }
+
+  /**
+   * A comma-separated list of allowed values; unknown and repeated items are
+   * problems (repeats are rejected, not silently de-duplicated).
+   */
+  list<V extends string>(name: string, raw: string, allowed: readonly V[]): V[] {
+    const items = raw.split(",").map((s) => s.trim());
+    const seen = new Set<string>();
+    for (const item of items) {
+      if (!(allowed as readonly string[]).includes(item)) {
+        this.fail(
+          `--${name}: ${JSON.stringify(item)} is not allowed; allowed: ${allowed.join(", ")}`,
+        );
+      } else if (seen.has(item)) {
+        this.fail(`--${name}: ${JSON.stringify(item)} is given twice; give each once`);
+      }
+      seen.add(item);
+    }
+    return [...seen].filter((i) => (allowed as readonly string[]).includes(i)) as V[];
+  }
+
+  /** Exits with code 2 listing every problem, if there is any. */
+  done(): void {
+    if (this.issues.length) usageError(this.#command, this.issues, this.#help);
+  }
+}
+
+/**
+ * Parses flags; every unknown flag, missing value or stray argument is
+ * collected (see {@link Flags}). `--help` and `--debug` are always accepted.
+ */
+export function parseFlags<T extends Options>(
   command: string,
   help: string,
   options: T,
   args: string[] = Deno.args,
-): ReturnType<typeof parseArgs<{ options: T; strict: true; allowPositionals: false }>>["values"] {
-  try {
-    return parseArgs({ args, options, strict: true, allowPositionals: false }).values;
-  } catch (e) {
-    return usageError(command, (e as Error).message, help);
+): Flags<T> {
+  const all: Options = {
+    ...options,
+    help: { type: "boolean" },
+    debug: { type: "boolean" },
+  };
+  const issues: string[] = [];
+  const { tokens } = parseArgs({
+    args,
+    options: all,
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  });
+  const values: Record<string, unknown> = {};
+  const names = Object.keys(all);
+  for (const t of tokens) {
+    if (t.kind === "positional") {
+      issues.push(`unexpected argument ${JSON.stringify(t.value)}; flags look like --name value`);
+      continue;
+    }
+    if (t.kind !== "option") continue;
+    const spec = all[t.name];
+    if (!spec) {
+      const near = closeMatches(t.name, names, 3);
+      issues.push(
+        `Unknown option '${t.rawName}'${
+          near.length ? `; did you mean ${near.map((n) => `--${n}`).join(" or ")}?` : ""
+        }`,
+      );
+      continue;
+    }
+    if (spec.type === "string") {
+      if (t.value === undefined) {
+        issues.push(`Option '--${t.name} <value>' argument missing`);
+        continue;
+      }
+      if (spec.multiple) ((values[t.name] ??= []) as string[]).push(t.value);
+      else values[t.name] = t.value;
+    } else {
+      if (t.value !== undefined) {
+        issues.push(
+          `Option '--${t.name}' does not take an argument (got ${JSON.stringify(t.value)})`,
+        );
+        continue;
+      }
+      values[t.name] = true;
+    }
   }
+  return new Flags(command, help, values as Values<T>, issues);
+}
+
+/** A failure whose message is already the one line to print (after the command name). */
+export class CliError extends Error {}
+
+/** Where a failure is about, to name the flag or variable to fix. */
+export interface FailureContext {
+  /** Flags whose values are paths, e.g. `{ "--out": "out/" }`. */
+  paths?: Record<string, string>;
+}
+
+function keyVarOf(e: ProblemError): string {
+  return /\/(pitches|tags|filter-sets)\b/.test(e.url) || /\/catalog\b/.test(e.url)
+    ? "PITCH_API_KEY"
+    : "INSIDER_API_KEY";
+}
+
+function firstLine(s: string): string {
+  return s.split("\n").map((l) => l.trim()).filter(Boolean).join(" ").slice(0, 400);
+}
+
+/**
+ * One line describing a failure: what failed, which flag, path or setting,
+ * and what to do. An `AggregateError` is shown by its first error and a count.
+ */
+export function describeFailure(
+  command: string,
+  error: unknown,
+  ctx: FailureContext = {},
+): string {
+  if (error instanceof AggregateError && error.errors.length) {
+    const n = error.errors.length;
+    const head = firstLine(error.message);
+    const first = describeFailure(command, error.errors[0], ctx).replace(`${command}: `, "");
+    return `${command}: ${first} (first of ${n} failures: ${head})`;
+  }
+  const e = error instanceof Error ? error : new Error(String(error));
+  const pathFlag = (path: string | undefined) => {
+    if (!path) return undefined;
+    for (const [flag, p] of Object.entries(ctx.paths ?? {})) {
+      if (path === p || path.startsWith(p.replace(/\/+$/, "") + "/")) return flag;
+    }
+    return undefined;
+  };
+  const fsPath = (e as { path?: string }).path ??
+    /'([^']+)'\s*$/.exec(e.message)?.[1]; // Deno: "… (os error 28): writefile '/path'"
+  const flag = pathFlag(fsPath) ?? Object.keys(ctx.paths ?? {})[0];
+  let line: string;
+  if (e instanceof CliError) {
+    line = e.message;
+  } else if (e instanceof AuthenticationError) {
+    line = `the service refused the API key (${e.status} ${e.detail}); check ${keyVarOf(e)}`;
+  } else if (e instanceof PremiumRequiredError) {
+    line = `the Premium membership of ${
+      keyVarOf(e)
+    } has lapsed (${e.status}); renew it or use another key`;
+  } else if (e instanceof PermissionDeniedError) {
+    line = `access denied (${e.status} ${e.detail}); check ${keyVarOf(e)} and its plan`;
+  } else if (e instanceof ProblemError) {
+    line = `the service answered ${e.status} ${e.title}: ${e.detail} (${e.method} ${e.url})${
+      e.status >= 500 || e.status === 429 ? "; try again later" : ""
+    }`;
+  } else if (e instanceof TimeoutError) {
+    line = `${firstLine(e.message)}; the service is slow or unreachable, try again later`;
+  } else if (e instanceof ConnectionError) {
+    line = `${
+      firstLine(e.message)
+    }; check PITCH_BASE_URL / INSIDER_BASE_URL (host name, port) and the network`;
+  } else if (e instanceof InvalidResponseError || e instanceof RequestValidationError) {
+    line = firstLine(e.message);
+  } else if (/os error 28|ENOSPC|No space left/i.test(e.message)) {
+    line = `the disk is full while writing${fsPath ? ` ${fsPath}` : ""}${
+      flag ? ` (${flag})` : ""
+    }; free some space or choose another ${flag ?? "directory"}`;
+  } else if (e instanceof Deno.errors.PermissionDenied || /EACCES|os error 13/.test(e.message)) {
+    line = `permission denied writing${fsPath ? ` ${fsPath}` : ""}${
+      flag ? ` (${flag})` : ""
+    }; choose a writable ${flag ?? "directory"}`;
+  } else if (e instanceof Deno.errors.NotADirectory || /ENOTDIR|os error 20/.test(e.message)) {
+    line = `${fsPath ?? "a path"}${
+      flag ? ` (${flag})` : ""
+    } is not a directory; choose a directory`;
+  } else if (e instanceof Deno.errors.AddrInUse) {
+    line = `${firstLine(e.message)}; the port is in use, choose another --port`;
+  } else {
+    line = firstLine(e.message) || e.name;
+  }
+  return `${command}: ${line}`;
+}
+
+/**
+ * Runs a command's main function: a failure prints one line (see
+ * {@link describeFailure}) and exits with code 1; with `--debug` in `args`
+ * the stack follows.
+ */
+export async function runCli(
+  command: string,
+  main: () => Promise<void>,
+  ctx: () => FailureContext = () => ({}),
+  args: string[] = Deno.args,
+): Promise<void> {
+  try {
+    await main();
+  } catch (e) {
+    console.error(describeFailure(command, e, ctx()));
+    if (args.includes("--debug")) {
+      console.error(e instanceof Error ? e.stack : e);
+      if (e instanceof AggregateError) { for (const x of e.errors) console.error(x?.stack ?? x); }
+    }
+    Deno.exit(1);
+  }
+}
+
+/**
+ * Checks before any pull that `path` can be a directory we write into:
+ * not a file, creatable, writable. Returns a one-line problem (throw it as a
+ * {@link CliError}), or undefined.
+ */
+export async function checkWritableDir(flag: string, path: string): Promise<string | undefined> {
+  if (path.trim() === "") return `${flag} "" is not allowed; allowed: a directory path`;
+  try {
+    const st = await Deno.stat(path);
+    if (!st.isDirectory) {
+      return `${flag} ${JSON.stringify(path)} is a file, not a directory; choose a directory`;
+    }
+  } catch (e) {
+    if (!(e instanceof Deno.errors.NotFound)) {
+      const why = e instanceof Deno.errors.NotADirectory || /os error 20/.test(String(e))
+        ? "a part of the path is a file"
+        : firstLine((e as Error).message);
+      return `${flag} ${
+        JSON.stringify(path)
+      } is not writable (${why}); choose a writable directory`;
+    }
+  }
+  try {
+    await Deno.mkdir(path, { recursive: true });
+    const probe = `${path.replace(/\/+$/, "")}/.signalbook-write-check-${crypto.randomUUID()}`;
+    await Deno.writeTextFile(probe, "");
+    await Deno.remove(probe);
+  } catch (e) {
+    const err = e as Error;
+    const why = err instanceof Deno.errors.PermissionDenied
+      ? "permission denied"
+      : err instanceof Deno.errors.NotADirectory || /os error 20/.test(err.message)
+      ? "a part of the path is a file"
+      : firstLine(err.message);
+    return `${flag} ${JSON.stringify(path)} is not writable (${why}); choose a writable directory`;
+  }
+  return undefined;
 }

@@ -6,7 +6,8 @@
  * [--out out/backtest]`: pulls each feed, hydrates it, runs an event study
  * (and with `--portfolio` a calendar-time portfolio per group), prints the
  * tables, and writes the stats (parquet, CSV), charts (SVG, PNG) and
- * report.md. A bad flag or value exits with code 2 and a message naming it.
+ * report.md. Bad flags or values exit with code 2 and a message naming every
+ * one; a runtime failure prints one line and exits with code 1.
  *
  * Without `--baseline` the largest group is the baseline, and the output says
  * so. `--cost-bps` defaults to 10 here (the library's default is 0) so that
@@ -52,7 +53,7 @@ import { eventStudyChart } from "../charts/event_study.ts";
 import { feedComparison } from "../charts/feeds.ts";
 import type { Chart } from "../charts/chart.ts";
 import { isIsoDate } from "../shared/schema.ts";
-import { parseFlags, usageError } from "./args.ts";
+import { checkWritableDir, CliError, parseFlags, runCli, usageError } from "./args.ts";
 
 const HELP = `Usage: deno task backtest --feed TOPIC:SIDE [--feed …] [options]
 
@@ -82,13 +83,19 @@ Options:
   --weighting W       with --portfolio: ${WEIGHTINGS.join(", ")} (default equal)
   --direction D       with --portfolio: ${DIRECTIONS.join(", ")} (default long;
                       follow = long buys, short sales)
-  --out DIR           where to write stats and charts (default out/backtest)
+  --out DIR           where to write stats and charts (default out/backtest;
+                      checked to be a writable directory before pulling)
+  --debug             on failure, print the stack too
   --help              show this help
+
+Every bad flag is reported at once (exit 2); numbers are plain decimal digits
+(no 0x10 or 1e3); a repeated horizon or feed is refused. A runtime failure
+prints one line and exits 1.
 
 Without PITCH_API_KEY / INSIDER_API_KEY it runs on the offline emulator.`;
 
 if (import.meta.main) {
-  const v = parseFlags("backtest", HELP, {
+  const flags = parseFlags("backtest", HELP, {
     feed: { type: "string", multiple: true },
     from: { type: "string" },
     to: { type: "string" },
@@ -104,14 +111,15 @@ if (import.meta.main) {
     weighting: { type: "string" },
     direction: { type: "string" },
     out: { type: "string" },
-    help: { type: "boolean" },
   });
+  const v = flags.values;
   if (v.help) {
     console.log(HELP);
     Deno.exit(0);
   }
-  const fail = (m: string) => usageError("backtest", m, HELP);
-  const feeds = (v.feed ?? ["ceo-trades:buy"]).map((f) => {
+  const fail = (m: string) => flags.fail(m);
+  const feeds: { topic: FeedTopic; side: FeedSide; label: string }[] = [];
+  for (const f of v.feed ?? ["ceo-trades:buy"]) {
     const [topic, side, extra] = f.split(":");
     if (extra !== undefined || !FEED_TOPIC_NAMES.includes(topic as FeedTopic)) {
       fail(
@@ -119,22 +127,28 @@ if (import.meta.main) {
           FEED_TOPIC_NAMES.join(", ")
         }`,
       );
-    }
-    if (side !== "buy" && side !== "sell") {
+    } else if (side !== "buy" && side !== "sell") {
       fail(
         `--feed ${JSON.stringify(f)}: side ${
           JSON.stringify(side)
         } is not allowed; allowed: buy, sell`,
       );
-    }
-    return { topic: topic as FeedTopic, side: side as FeedSide, label: `${topic}:${side}` };
-  });
+    } else if (feeds.some((x) => x.label === `${topic}:${side}`)) {
+      fail(`--feed ${JSON.stringify(f)} is given twice; give each feed once`);
+    } else {feeds.push({
+        topic: topic as FeedTopic,
+        side: side as FeedSide,
+        label: `${topic}:${side}`,
+      });}
+  }
   for (const k of ["from", "to"] as const) {
     if (v[k] !== undefined && !isIsoDate(v[k]!)) {
       fail(`--${k} ${JSON.stringify(v[k])} is not allowed; allowed: a date YYYY-MM-DD`);
     }
   }
-  if (v.from && v.to && v.from > v.to) fail(`--from ${v.from} is after --to ${v.to}`);
+  if (v.from && v.to && isIsoDate(v.from) && isIsoDate(v.to) && v.from > v.to) {
+    fail(`--from ${v.from} is after --to ${v.to}`);
+  }
   const groupBy = v["group-by"];
   if (
     groupBy !== undefined && groupBy !== "feed" &&
@@ -146,28 +160,9 @@ if (import.meta.main) {
       }`,
     );
   }
-  const horizons = (v.horizons ?? "1m,3m,6m,1y").split(",").map((h) => h.trim());
-  for (const h of horizons) {
-    if (!(STUDY_HORIZONS as readonly string[]).includes(h)) {
-      fail(
-        `--horizons: ${JSON.stringify(h)} is not allowed; allowed: ${STUDY_HORIZONS.join(", ")}`,
-      );
-    }
-  }
-  const maxRows = Number(v["max-rows"] ?? 1000);
-  if (!Number.isInteger(maxRows) || maxRows < 1 || maxRows > 100_000) {
-    fail(
-      `--max-rows ${
-        JSON.stringify(v["max-rows"])
-      } is not allowed; allowed: an integer from 1 to 100000`,
-    );
-  }
-  const minN = Number(v["min-n"] ?? 20);
-  if (!Number.isInteger(minN) || minN < 2 || minN > 100_000) {
-    fail(
-      `--min-n ${JSON.stringify(v["min-n"])} is not allowed; allowed: an integer from 2 to 100000`,
-    );
-  }
+  const horizons = flags.list("horizons", v.horizons ?? "1m,3m,6m,1y", STUDY_HORIZONS);
+  const maxRows = flags.int("max-rows", v["max-rows"], 1000, 1, 100_000);
+  const minN = flags.int("min-n", v["min-n"], 20, 2, 100_000);
   const cluster = v.cluster ?? "month";
   if (!(CLUSTERS as readonly string[]).includes(cluster)) {
     fail(`--cluster ${JSON.stringify(cluster)} is not allowed; allowed: ${CLUSTERS.join(", ")}`);
@@ -183,16 +178,7 @@ if (import.meta.main) {
       }`,
     );
   }
-  const costBps = Number(v["cost-bps"] ?? 10);
-  if (
-    v["cost-bps"]?.trim() === "" || !Number.isFinite(costBps) || costBps < 0 || costBps > 10_000
-  ) {
-    fail(
-      `--cost-bps ${
-        JSON.stringify(v["cost-bps"])
-      } is not allowed; allowed: a number from 0 to 10000`,
-    );
-  }
+  const costBps = flags.num("cost-bps", v["cost-bps"], 10, 0, 10_000);
   const weighting = v.weighting ?? "equal";
   if (!(WEIGHTINGS as readonly string[]).includes(weighting)) {
     fail(
@@ -206,131 +192,149 @@ if (import.meta.main) {
     );
   }
   const out = v.out ?? "out/backtest";
+  if (out.trim() === "") fail(`--out "" is not allowed; allowed: a directory path`);
+  flags.done();
 
-  const { insider } = await connect();
-  const parts: pl.DataFrame[] = [];
-  for (const f of feeds) {
-    const rows = await insider.feed(f.topic, f.side, { from: v.from, to: v.to, limit: 25 }).take(
-      maxRows,
-    );
-    if (rows.truncated) {
-      console.error(
-        `backtest: warning: ${f.label} has more than ${maxRows} rows; only the first ${maxRows} it returns are used; raise --max-rows to use more`,
+  const main = async (): Promise<void> => {
+    const bad = await checkWritableDir("--out", out);
+    if (bad) throw new CliError(bad);
+    const { insider } = await connect();
+    const parts: pl.DataFrame[] = [];
+    for (const f of feeds) {
+      const rows = await insider.feed(f.topic, f.side, { from: v.from, to: v.to, limit: 25 }).take(
+        maxRows,
+      );
+      if (rows.truncated) {
+        console.error(
+          `backtest: warning: ${f.label} has more than ${maxRows} rows; only the first ${maxRows} it returns are used; raise --max-rows to use more`,
+        );
+      }
+      const { rows: trades, failed } = await insider.hydrate(rows, { concurrency: 16 });
+      if (failed.length) {
+        console.error(
+          `backtest: ${failed.length} rows of ${f.label} could not be hydrated and are left out`,
+        );
+      }
+      parts.push(transactionsFrame(trades).withColumns(pl.lit(f.label).alias("feed")));
+      console.error(`${f.label}: ${trades.length} trades`);
+    }
+    const all = pl.concat(parts, { how: "vertical" });
+    if (all.height === 0) {
+      const range = `${v.from ? ` from ${v.from}` : ""}${v.to ? ` to ${v.to}` : ""}`;
+      throw new Error(
+        `no trades in ${feeds.map((f) => f.label).join(", ")}${
+          range || " at all"
+        }; widen --from/--to or choose another --feed`,
       );
     }
-    const { rows: trades, failed } = await insider.hydrate(rows, { concurrency: 16 });
-    if (failed.length) {
-      console.error(
-        `backtest: ${failed.length} rows of ${f.label} could not be hydrated and are left out`,
-      );
-    }
-    parts.push(transactionsFrame(trades).withColumns(pl.lit(f.label).alias("feed")));
-    console.error(`${f.label}: ${trades.length} trades`);
-  }
-  const all = pl.concat(parts, { how: "vertical" });
-  const by = groupBy ?? (feeds.length > 1 ? "feed" : "role");
-  const key = by === "feed" ? null : groupKey(by as typeof GROUPINGS[number]);
-  const groupFn = key === null ? null : feeds.length > 1
-    ? (r: Record<string, unknown>) => {
-      const g = key(r);
-      return g === null ? null : `${r.feed} · ${g}`;
-    }
-    : key;
-  const natural = by === "feed" ? [] : groupOrder(by as typeof GROUPINGS[number]);
-  const order = key === null
-    ? feeds.map((f) => f.label)
-    : feeds.length > 1
-    ? feeds.flatMap((f) => natural.map((g) => `${f.label} · ${g}`))
-    : natural;
-  const study = (baseline?: string, samples = 1000) =>
-    eventStudy(all, {
-      samples,
-      groupBy: groupFn ?? "feed",
-      horizons: horizons as StudyHorizon[],
-      baseline,
-      minN,
-      cluster: cluster as ClusterBy,
-      order,
-    });
-  // a cheap pass (few resamples) for the group list and sizes
-  const groups = study(undefined, 10).filter(pl.col("horizon").eq(pl.lit(horizons[0])));
-  let baseline = v.baseline;
-  let baselineNote = `baseline ${JSON.stringify(baseline)} (--baseline)`;
-  if (baseline === undefined) {
-    const ns = groups.getColumn("n").toArray() as number[];
-    baseline = groups.getColumn("group").get(ns.indexOf(Math.max(...ns))) as string;
-    baselineNote = `baseline ${
-      JSON.stringify(baseline)
-    }: the largest group, used because no --baseline was given`;
-  } else {
-    const names = groups.getColumn("group").toArray() as string[];
-    if (!names.includes(baseline)) {
-      fail(
-        `--baseline ${JSON.stringify(baseline)} is not a group; groups: ${names.join(", ")}`,
-      );
-    }
-  }
-  console.error(`backtest: ${baselineNote}`);
-  const stats = study(baseline);
-  const charts: Record<string, Chart> = { "event-study": eventStudyChart(stats) };
-  const portfolios: Record<string, PortfolioResult> = {};
-  if (v.portfolio) {
-    const keyFn = groupFn ?? ((r: Record<string, unknown>) => r.feed as string);
-    const keys = (all.toRecords() as Record<string, unknown>[]).map(keyFn);
-    for (const name of groups.getColumn("group").toArray() as string[]) {
-      const part = all.filter(pl.Series(keys.map((k) => k === name)));
-      try {
-        portfolios[name] = portfolioBacktest(part, {
-          horizon: horizon as PortfolioHorizon,
-          costBps,
-          weighting: weighting as "equal" | "value",
-          direction: direction as "long" | "follow",
-        });
-      } catch (e) {
-        console.error(`backtest: no portfolio for ${name}: ${(e as Error).message}`);
+    const by = groupBy ?? (feeds.length > 1 ? "feed" : "role");
+    const key = by === "feed" ? null : groupKey(by as typeof GROUPINGS[number]);
+    const groupFn = key === null ? null : feeds.length > 1
+      ? (r: Record<string, unknown>) => {
+        const g = key(r);
+        return g === null ? null : `${r.feed} · ${g}`;
+      }
+      : key;
+    const natural = by === "feed" ? [] : groupOrder(by as typeof GROUPINGS[number]);
+    const order = key === null
+      ? feeds.map((f) => f.label)
+      : feeds.length > 1
+      ? feeds.flatMap((f) => natural.map((g) => `${f.label} · ${g}`))
+      : natural;
+    const study = (baseline?: string, samples = 1000) =>
+      eventStudy(all, {
+        samples,
+        groupBy: groupFn ?? "feed",
+        horizons: horizons as StudyHorizon[],
+        baseline,
+        minN,
+        cluster: cluster as ClusterBy,
+        order,
+      });
+    // a cheap pass (few resamples) for the group list and sizes
+    const groups = study(undefined, 10).filter(pl.col("horizon").eq(pl.lit(horizons[0])));
+    let baseline = v.baseline;
+    let baselineNote = `baseline ${JSON.stringify(baseline)} (--baseline)`;
+    if (baseline === undefined) {
+      const ns = groups.getColumn("n").toArray() as number[];
+      baseline = groups.getColumn("group").get(ns.indexOf(Math.max(...ns))) as string;
+      baselineNote = `baseline ${
+        JSON.stringify(baseline)
+      }: the largest group, used because no --baseline was given`;
+    } else {
+      const names = groups.getColumn("group").toArray() as string[];
+      if (!names.includes(baseline)) {
+        usageError(
+          "backtest",
+          `--baseline ${JSON.stringify(baseline)} is not a group; groups: ${names.join(", ")}`,
+          HELP,
+        );
       }
     }
-    const monthly = Object.fromEntries(
-      Object.entries(portfolios).map(([k, r]) => [k, r.monthly]),
-    );
-    if (Object.keys(monthly).length) {
-      const what = `${horizon} holding, ${weighting} weight, ${direction}, ${costBps} bps per side`;
-      charts["equity-curve"] = equityCurveChart(monthly, {
-        subtitle: `Calendar-time portfolios, growth of 1 after costs: ${what}`,
-      });
-      charts["drawdown"] = drawdownChart(monthly);
+    console.error(`backtest: ${baselineNote}`);
+    const stats = study(baseline);
+    const charts: Record<string, Chart> = { "event-study": eventStudyChart(stats) };
+    const portfolios: Record<string, PortfolioResult> = {};
+    if (v.portfolio) {
+      const keyFn = groupFn ?? ((r: Record<string, unknown>) => r.feed as string);
+      const keys = (all.toRecords() as Record<string, unknown>[]).map(keyFn);
+      for (const name of groups.getColumn("group").toArray() as string[]) {
+        const part = all.filter(pl.Series(keys.map((k) => k === name)));
+        try {
+          portfolios[name] = portfolioBacktest(part, {
+            horizon: horizon as PortfolioHorizon,
+            costBps,
+            weighting: weighting as "equal" | "value",
+            direction: direction as "long" | "follow",
+          });
+        } catch (e) {
+          console.error(`backtest: no portfolio for ${name}: ${(e as Error).message}`);
+        }
+      }
+      const monthly = Object.fromEntries(
+        Object.entries(portfolios).map(([k, r]) => [k, r.monthly]),
+      );
+      if (Object.keys(monthly).length) {
+        const what =
+          `${horizon} holding, ${weighting} weight, ${direction}, ${costBps} bps per side`;
+        charts["equity-curve"] = equityCurveChart(monthly, {
+          subtitle: `Calendar-time portfolios, growth of 1 after costs: ${what}`,
+        });
+        charts["drawdown"] = drawdownChart(monthly);
+      }
     }
-  }
-  if (feeds.length > 1) {
-    charts["feed-comparison"] = feedComparison(all, {
-      value: `excess_returns_${horizons.includes("3m") ? "3m" : horizons[0]}`,
+    if (feeds.length > 1) {
+      charts["feed-comparison"] = feedComparison(all, {
+        value: `excess_returns_${horizons.includes("3m") ? "3m" : horizons[0]}`,
+      });
+    }
+    const files = await writeReport(out, stats, charts, {
+      title: `Backtest: ${feeds.map((f) => f.label).join(", ")}`,
+      notes: [
+        `Grouped by ${by}; horizons ${horizons.join(", ")}; up to ${maxRows} rows per feed${
+          v.from ? ` from ${v.from}` : ""
+        }${
+          v.to ? ` to ${v.to}` : ""
+        }; ${baselineNote}; intervals: bootstrap by ${cluster}; groups under ${minN} trades are thin.`,
+        ...(v.portfolio
+          ? [
+            `Portfolios: one per group, each trade held ${horizon} from its trade date, ${weighting} weight, ${direction}, ${costBps} bps per side, monthly rebalancing.`,
+          ]
+          : []),
+      ],
+      portfolios,
+      portfolioCharts: ["equity-curve", "drawdown"],
     });
-  }
-  const files = await writeReport(out, stats, charts, {
-    title: `Backtest: ${feeds.map((f) => f.label).join(", ")}`,
-    notes: [
-      `Grouped by ${by}; horizons ${horizons.join(", ")}; up to ${maxRows} rows per feed${
-        v.from ? ` from ${v.from}` : ""
-      }${
-        v.to ? ` to ${v.to}` : ""
-      }; ${baselineNote}; intervals: bootstrap by ${cluster}; groups under ${minN} trades are thin.`,
-      ...(v.portfolio
-        ? [
-          `Portfolios: one per group, each trade held ${horizon} from its trade date, ${weighting} weight, ${direction}, ${costBps} bps per side, monthly rebalancing.`,
-        ]
-        : []),
-    ],
-    portfolios,
-    portfolioCharts: ["equity-curve", "drawdown"],
-  });
-  console.log(statsTable(stats));
-  if (Object.keys(portfolios).length) {
-    console.log(`\n${portfolioTable(portfolios)}\n\n${portfolioConclusion(portfolios)}`);
-  }
-  console.log(`\n${conclusion(stats)}`);
-  console.log(
-    `\nwrote:\n  ${
-      [files.parquet, files.csv, ...files.portfolios, ...files.charts, files.report].join("\n  ")
-    }`,
-  );
+    console.log(statsTable(stats));
+    if (Object.keys(portfolios).length) {
+      console.log(`\n${portfolioTable(portfolios)}\n\n${portfolioConclusion(portfolios)}`);
+    }
+    console.log(`\n${conclusion(stats)}`);
+    console.log(
+      `\nwrote:\n  ${
+        [files.parquet, files.csv, ...files.portfolios, ...files.charts, files.report].join("\n  ")
+      }`,
+    );
+  };
+  await runCli("backtest", () => main(), () => ({ paths: { "--out": out } }));
 }

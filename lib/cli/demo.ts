@@ -23,7 +23,7 @@ import { equityCurveChart } from "../charts/equity_curve.ts";
 import { drawdownChart } from "../charts/drawdown.ts";
 import { eventStudyChart } from "../charts/event_study.ts";
 import { forwardReturnsChart } from "../charts/returns.ts";
-import { parseFlags } from "./args.ts";
+import { checkWritableDir, CliError, parseFlags, runCli } from "./args.ts";
 
 const HELP = `Usage: deno task demo [--out DIR]
 
@@ -33,69 +33,79 @@ PITCH_API_KEY / INSIDER_API_KEY are not set), runs the headline event study
 buys vs all purchases, and writes charts, stats and report.md.
 
 Options:
-  --out DIR   where to write (default out/)
+  --out DIR   where to write (default out/; checked before anything is pulled)
+  --debug     on failure, print the stack too
   --help      show this help`;
 
 if (import.meta.main) {
-  const values = parseFlags("demo", HELP, { out: { type: "string" }, help: { type: "boolean" } });
+  const flags = parseFlags("demo", HELP, { out: { type: "string" } });
+  const values = flags.values;
   if (values.help) {
     console.log(HELP);
     Deno.exit(0);
   }
-  const t0 = performance.now();
   const out = values.out ?? "out";
-  const { insider, catalog, offline, offlineToday } = await connect();
-  const data = join(out, "data");
-  const synced = await sync({ dir: data, insider, catalog, to: offlineToday });
-  const trades = (await scanInsiderTrades(data)).collectSync();
-  const stats = headlineStudy(trades);
-  const portfolios = headlinePortfolios(trades, { horizon: "6m", costBps: 10 });
-  const monthly = Object.fromEntries(
-    Object.entries(portfolios).map(([k, v]) => [k, v.monthly]),
-  );
-  const market = trades.filter(
-    pl.col("code").eq(pl.lit("P")).or(pl.col("code").eq(pl.lit("S"))).and(
-      pl.col("is_anomalous_transaction").eq(pl.lit(false)),
-    ),
-  );
-  const files = await writeReport(out, stats, {
-    "event-study": eventStudyChart(stats, {
-      title: "Did following the signal pay? Excess return after the trade",
-    }),
-    "forward-returns": forwardReturnsChart(market, {
-      title: "Open-market buys vs sells: excess return after the trade",
-    }),
-    "equity-curve": equityCurveChart(monthly, {
-      title: "CEO buys vs all purchases: 6-month calendar-time portfolios",
-      subtitle: "Growth of 1, equal weight, monthly rebalancing, 10 bps per side",
-    }),
-    "drawdown": drawdownChart(monthly),
-  }, {
-    portfolios,
-    portfolioCharts: ["equity-curve", "drawdown"],
-    title: "signalbook demo: CEO buys vs all purchases vs 10b5-1 sales",
-    notes: [
-      `Source: ${offline.insider ? "the offline emulator (demo data)" : "the live services"}; ${
-        trades.height.toLocaleString("en-US")
-      } trades synced to ${data}.`,
-      "Excess return = stock return minus the market over the same window, after the trade (from the trade date). Intervals: 95% bootstrap resampling calendar months of the trade (seeded); differences are against all purchases; groups under 20 trades are marked thin. Portfolios: each trade held 6 months from its trade date, equal weight, 10 bps per side.",
-    ],
-  });
-  const ds = synced.datasets;
-  console.log(
-    `\nsynced ${
-      ds.insider_trades.rows.toLocaleString("en-US")
-    } trades (${ds.insider_trades.months} months) and ${
-      ds.pitches.rows.toLocaleString("en-US")
-    } pitches into ${data}\n`,
-  );
-  console.log(statsTable(stats));
-  console.log(`\n${portfolioTable(portfolios)}`);
-  console.log(`\n${conclusion(stats)}`);
-  console.log(
-    `\nwrote:\n  ${
-      [files.report, files.parquet, files.csv, ...files.portfolios, ...files.charts].join("\n  ")
-    }`,
-  );
-  console.log(`\ndone in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  if (out.trim() === "") flags.fail(`--out "" is not allowed; allowed: a directory path`);
+  flags.done();
+
+  const main = async (): Promise<void> => {
+    const t0 = performance.now();
+    const bad = await checkWritableDir("--out", out);
+    if (bad) throw new CliError(bad);
+    const { insider, catalog, offline, offlineToday } = await connect();
+    const data = join(out, "data");
+    const synced = await sync({ dir: data, insider, catalog, to: offlineToday });
+    const trades = (await scanInsiderTrades(data)).collectSync();
+    const stats = headlineStudy(trades);
+    const portfolios = headlinePortfolios(trades, { horizon: "6m", costBps: 10 });
+    const monthly = Object.fromEntries(
+      Object.entries(portfolios).map(([k, v]) => [k, v.monthly]),
+    );
+    const market = trades.filter(
+      pl.col("code").eq(pl.lit("P")).or(pl.col("code").eq(pl.lit("S"))).and(
+        pl.col("is_anomalous_transaction").eq(pl.lit(false)),
+      ),
+    );
+    const files = await writeReport(out, stats, {
+      "event-study": eventStudyChart(stats, {
+        title: "Did following the signal pay? Excess return after the trade",
+      }),
+      "forward-returns": forwardReturnsChart(market, {
+        title: "Open-market buys vs sells: excess return after the trade",
+      }),
+      "equity-curve": equityCurveChart(monthly, {
+        title: "CEO buys vs all purchases: 6-month calendar-time portfolios",
+        subtitle: "Growth of 1, equal weight, monthly rebalancing, 10 bps per side",
+      }),
+      "drawdown": drawdownChart(monthly),
+    }, {
+      portfolios,
+      portfolioCharts: ["equity-curve", "drawdown"],
+      title: "signalbook demo: CEO buys vs all purchases vs 10b5-1 sales",
+      notes: [
+        `Source: ${offline.insider ? "the offline emulator (demo data)" : "the live services"}; ${
+          trades.height.toLocaleString("en-US")
+        } trades synced to ${data}.`,
+        "Excess return = stock return minus the market over the same window, after the trade (from the trade date). Intervals: 95% bootstrap resampling calendar months of the trade (seeded); differences are against all purchases; groups under 20 trades are marked thin. Portfolios: each trade held 6 months from its trade date, equal weight, 10 bps per side.",
+      ],
+    });
+    const ds = synced.datasets;
+    console.log(
+      `\nsynced ${
+        ds.insider_trades.rows.toLocaleString("en-US")
+      } trades (${ds.insider_trades.months} months) and ${
+        ds.pitches.rows.toLocaleString("en-US")
+      } pitches into ${data}\n`,
+    );
+    console.log(statsTable(stats));
+    console.log(`\n${portfolioTable(portfolios)}`);
+    console.log(`\n${conclusion(stats)}`);
+    console.log(
+      `\nwrote:\n  ${
+        [files.report, files.parquet, files.csv, ...files.portfolios, ...files.charts].join("\n  ")
+      }`,
+    );
+    console.log(`\ndone in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  };
+  await runCli("demo", () => main(), () => ({ paths: { "--out": out } }));
 }

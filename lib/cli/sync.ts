@@ -1,15 +1,17 @@
 /**
  * `deno task sync [--dir data] [--from YYYY-MM-DD] [--to YYYY-MM-DD]
  * [--datasets insider_trades,pitches] [--concurrency 4] [--overlap-days 7]`:
- * brings a local dataset up to date (see `lib/store/sync.ts`). A bad flag
- * or value exits with code 2 and a message naming it.
+ * brings a local dataset up to date (see `lib/store/sync.ts`). Bad flags or
+ * values exit with code 2 and a message naming every one of them; a runtime
+ * failure (bad key, unreachable service, `--dir` not writable, disk full)
+ * prints one line and exits with code 1 (`--debug` adds the stack).
  *
  * @module
  */
 import { connect } from "../connect.ts";
 import { sync, type SyncDataset } from "../store/sync.ts";
 import { isIsoDate } from "../shared/schema.ts";
-import { parseFlags, usageError } from "./args.ts";
+import { checkWritableDir, CliError, parseFlags, runCli } from "./args.ts";
 
 const HELP = `Usage: deno task sync [options]
 
@@ -24,67 +26,82 @@ Options:
   --datasets LIST      insider_trades, pitches (default both)
   --concurrency N      month windows pulled at once, 1 to 32 (default 4)
   --overlap-days N     days re-read before the last sync's end (default 7)
-  --help               show this help`;
+  --debug              on failure, print the stack too
+  --help               show this help
+
+--from must be on or before --to and not in the future. DIR is checked
+(a writable directory, not "") before anything is pulled.`;
 
 if (import.meta.main) {
-  const v = parseFlags("sync", HELP, {
+  const flags = parseFlags("sync", HELP, {
     dir: { type: "string" },
     from: { type: "string" },
     to: { type: "string" },
     datasets: { type: "string" },
     concurrency: { type: "string" },
     "overlap-days": { type: "string" },
-    help: { type: "boolean" },
   });
+  const v = flags.values;
   if (v.help) {
     console.log(HELP);
     Deno.exit(0);
   }
-  const fail = (m: string) => usageError("sync", m, HELP);
   for (const k of ["from", "to"] as const) {
     if (v[k] !== undefined && !isIsoDate(v[k]!)) {
-      fail(`--${k} ${JSON.stringify(v[k])} is not allowed; allowed: a date YYYY-MM-DD`);
+      flags.fail(`--${k} ${JSON.stringify(v[k])} is not allowed; allowed: a date YYYY-MM-DD`);
     }
   }
-  const datasets = (v.datasets ?? "insider_trades,pitches").split(",").map((s) => s.trim());
-  for (const d of datasets) {
-    if (d !== "insider_trades" && d !== "pitches") {
-      fail(`--datasets: ${JSON.stringify(d)} is not allowed; allowed: insider_trades, pitches`);
-    }
+  if (v.from && v.to && isIsoDate(v.from) && isIsoDate(v.to) && v.from > v.to) {
+    flags.fail(`--from ${v.from} is after --to ${v.to}; give --from on or before --to`);
   }
-  const int = (name: string, raw: string | undefined, def: number, lo: number, hi: number) => {
-    const n = Number(raw ?? def);
-    if (!Number.isInteger(n) || n < lo || n > hi) {
-      fail(
-        `--${name} ${JSON.stringify(raw)} is not allowed; allowed: an integer from ${lo} to ${hi}`,
+  const datasets = flags.list(
+    "datasets",
+    v.datasets ?? "insider_trades,pitches",
+    ["insider_trades", "pitches"] as const,
+  );
+  const concurrency = flags.int("concurrency", v.concurrency, 4, 1, 32);
+  const overlapDays = flags.int("overlap-days", v["overlap-days"], 7, 0, 365);
+  const dir = v.dir ?? "data";
+  if (dir.trim() === "") {
+    flags.fail(`--dir ${JSON.stringify(dir)} is not allowed; allowed: a directory path`);
+  }
+  flags.done();
+  await runCli("sync", async () => {
+    const bad = await checkWritableDir("--dir", dir);
+    if (bad) throw new CliError(bad);
+    const { insider, catalog, offlineToday } = await connect();
+    const today = offlineToday ?? new Date().toISOString().slice(0, 10);
+    // a --from in the future is an error (it used to be clamped to --to silently)
+    if (v.from !== undefined && v.from > today) {
+      flags.fail(
+        `--from ${v.from} is in the future (today is ${today}${
+          offlineToday ? " in the offline emulator" : ""
+        }); give a date up to ${today}`,
       );
     }
-    return n;
-  };
-  const concurrency = int("concurrency", v.concurrency, 4, 1, 32);
-  const overlapDays = int("overlap-days", v["overlap-days"], 7, 0, 365);
-  const { insider, catalog, offlineToday } = await connect();
-  const to = v.to ?? offlineToday;
-  const report = await sync({
-    dir: v.dir ?? "data",
-    from: v.from,
-    to,
-    insider,
-    catalog,
-    datasets: datasets as SyncDataset[],
-    concurrency,
-    overlapDays,
-  });
-  for (const [name, r] of Object.entries(report.datasets)) {
+    flags.done();
+    const to = v.to ?? today;
+    const report = await sync({
+      dir,
+      from: v.from,
+      to,
+      insider,
+      catalog,
+      datasets: datasets as SyncDataset[],
+      concurrency,
+      overlapDays,
+    });
+    for (const [name, r] of Object.entries(report.datasets)) {
+      console.log(
+        `${name}: ${
+          r.rows.toLocaleString("en-US")
+        } rows in ${r.months} months (${r.skipped} already done), ${r.requests} requests, ${r.from} → ${r.to}`,
+      );
+    }
     console.log(
-      `${name}: ${
-        r.rows.toLocaleString("en-US")
-      } rows in ${r.months} months (${r.skipped} already done), ${r.requests} requests, ${r.from} → ${r.to}`,
+      `done in ${
+        report.seconds.toFixed(1)
+      } s; scan with scanInsiderTrades("${dir}") / scanPitches(...)`,
     );
-  }
-  console.log(
-    `done in ${report.seconds.toFixed(1)} s; scan with scanInsiderTrades("${
-      v.dir ?? "data"
-    }") / scanPitches(...)`,
-  );
+  }, () => ({ paths: { "--dir": dir } }));
 }

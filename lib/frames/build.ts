@@ -8,8 +8,9 @@
  *
  * Extra keys in the rows that the specs do not name are kept by a stated
  * rule and reported once per process. They are looked for in the first row
- * and every 64th row (rows of one response share their shape), and once
- * seen their values are read from every row. The rule: a column whose non-null values are all
+ * of each page and every 64th row after it (rows of one response share their
+ * shape), and once seen their values are read from every later row (rows of
+ * earlier pages, already copied out, hold null). The rule: a column whose non-null values are all
  * strings is Utf8, all booleans Bool, all finite numbers Float64; anything
  * else (objects, arrays, mixed kinds) becomes Utf8 holding the JSON text.
  *
@@ -53,72 +54,265 @@ export function buildFrame(
   rows: readonly Record<string, unknown>[],
   opts: BuildOptions = {},
 ): pl.DataFrame {
-  const n = rows.length;
-  const keys = specs.map((s) => s.key ?? s.name);
-  const numIdx: number[] = [];
-  const numKind: number[] = [];
-  const numArr: Float64Array[] = [];
-  const plainIdx: number[] = [];
-  const plainArr: unknown[][] = [];
-  specs.forEach((s, i) => {
-    if (s.dtype === "utf8" || s.dtype === "list_utf8" || s.dtype === "list_i64") {
-      plainIdx.push(i);
-      plainArr.push(new Array(n));
-    } else {
-      numIdx.push(i);
-      numKind.push(
-        s.dtype === "date"
-          ? DATE
-          : s.dtype === "datetime"
-          ? DATETIME
-          : s.dtype === "bool"
-          ? BOOL
-          : NUM,
-      );
-      numArr.push(new Float64Array(n));
+  const b = new FrameBuilder(specs, { ...opts, chunkRows: Math.max(rows.length, 1) });
+  b.append(rows);
+  return b.finish();
+}
+
+/** Something rows can be appended to, page by page, and that ends as one frame. */
+export interface RowSink<Row> {
+  /** Adds rows (their values are copied out; the rows can be dropped after). */
+  append(rows: readonly Row[]): void;
+  /** The frame of every row appended, in order. */
+  finish(): pl.DataFrame;
+}
+
+/** Options of {@link FrameBuilder}. */
+export interface FrameBuilderOptions extends BuildOptions {
+  /** Rows per native chunk (default {@link CHUNK_ROWS}). */
+  chunkRows?: number;
+}
+
+/**
+ * Rows per native chunk when a frame is built page by page: 8,192 rows of
+ * the 174-column transactions schema fill about 10 MB of column buffers on
+ * the JS side and become one Polars chunk of about 11 MB.
+ */
+export const CHUNK_ROWS = 8_192;
+
+/**
+ * Builds a frame from rows that arrive in pieces (pages), in bounded memory.
+ *
+ * Each appended row is copied at once into column buffers (a `Float64Array`
+ * per numeric, date, timestamp or boolean column; a plain array per text or
+ * list column), so the parsed page can be collected right away. Every
+ * `chunkRows` rows the buffers become one native Polars chunk, and
+ * {@link FrameBuilder.finish} concatenates the chunks without copying them
+ * again (`rechunk: false`): a 250k-row frame is 31 chunks, not 2,500.
+ *
+ * Why: building a small frame per page of 100 rows costs a fixed ~3 MB of
+ * native memory per page (174 columns, each cast once), which V8 neither
+ * sees nor collects in time, and the final `concat` with `rechunk` then holds
+ * every page frame and the result at once; memory grew faster than the rows
+ * (11.7 GB at 100k rows). See `bench/frame_scale.ts` for the curve.
+ *
+ * @example
+ * ```ts
+ * import { FrameBuilder } from "./build.ts";
+ * const b = new FrameBuilder([{ name: "v", dtype: "i64" }], { chunkRows: 2 });
+ * b.append([{ v: 1 }, { v: 2 }, { v: 3 }]);
+ * b.append([{ v: null }]);
+ * const df = b.finish();
+ * console.log(df.height, df.getColumn("v").toArray()); // 4 [1n, 2n, 3n, null]
+ * ```
+ */
+export class FrameBuilder implements RowSink<Record<string, unknown>> {
+  readonly #specs: readonly ColumnSpec[];
+  readonly #cap: number;
+  readonly #keepExtras: boolean;
+  readonly #expected: number;
+  readonly #known: Set<string>;
+  readonly #numIdx: number[] = [];
+  readonly #plainIdx: number[] = [];
+  readonly #compiled: { fill: Filler; casts: pl.Expr[] };
+  #num: Float64Array[] = [];
+  #plain: unknown[][] = [];
+  #extras = new Map<string, unknown[]>();
+  #filled = 0;
+  #rows = 0;
+  readonly #chunks: pl.DataFrame[] = [];
+
+  /** A builder for frames with these columns. */
+  constructor(specs: readonly ColumnSpec[], opts: FrameBuilderOptions = {}) {
+    this.#specs = specs;
+    this.#cap = Math.max(1, Math.floor(opts.chunkRows ?? CHUNK_ROWS));
+    this.#keepExtras = opts.keepExtras ?? true;
+    const keys = specs.map((s) => s.key ?? s.name);
+    this.#known = new Set(keys);
+    this.#expected = opts.expectedKeys ?? keys.length;
+    const numKind: number[] = [];
+    specs.forEach((s, i) => {
+      if (s.dtype === "utf8" || s.dtype === "list_utf8" || s.dtype === "list_i64") {
+        this.#plainIdx.push(i);
+      } else {
+        this.#numIdx.push(i);
+        numKind.push(
+          s.dtype === "date"
+            ? DATE
+            : s.dtype === "datetime"
+            ? DATETIME
+            : s.dtype === "bool"
+            ? BOOL
+            : NUM,
+        );
+      }
+    });
+    this.#compiled = compile(
+      specs,
+      this.#numIdx,
+      numKind,
+      this.#numIdx.map((i) => keys[i]),
+      this.#plainIdx.map((i) => keys[i]),
+    );
+    this.#reset();
+  }
+
+  /** Rows appended so far. */
+  get rows(): number {
+    return this.#rows;
+  }
+
+  /** Native chunks built so far (the rows of a chunk are no longer held by JS). */
+  get chunks(): number {
+    return this.#chunks.length;
+  }
+
+  #reset(): void {
+    const cap = this.#cap;
+    // numeric buffers are reused: every row writes every column, and
+    // pl.Series copies them into native memory
+    if (this.#num.length === 0) this.#num = this.#numIdx.map(() => new Float64Array(cap));
+    this.#plain = this.#plainIdx.map(() => new Array(cap));
+    this.#extras = new Map();
+    this.#filled = 0;
+  }
+
+  /** Copies the rows' values into the column buffers; a full buffer becomes a chunk. */
+  append(rows: readonly Record<string, unknown>[]): void {
+    let from = 0;
+    while (from < rows.length) {
+      const take = Math.min(rows.length - from, this.#cap - this.#filled);
+      this.#compiled.fill(rows, from, from + take, this.#filled, this.#num, this.#plain, dateDays);
+      if (this.#keepExtras) this.#scan(rows, from, from + take);
+      this.#filled += take;
+      this.#rows += take;
+      from += take;
+      if (this.#filled === this.#cap) this.#flush();
     }
-  });
-  const numKeys = numIdx.map((i) => keys[i]);
-  const plainKeys = plainIdx.map((i) => keys[i]);
-  const keepExtras = opts.keepExtras ?? true;
-  const known = new Set(keys);
-  const expected = opts.expectedKeys ?? keys.length;
-  const extras = new Map<string, unknown[]>();
-  const { fill, casts: exprs } = compile(specs, numIdx, numKind, numKeys, plainKeys);
-  fill(rows, numArr, plainArr, dateDays);
-  if (keepExtras) {
-    for (let r = 0; r < n; r += 64) {
+  }
+
+  #scan(rows: readonly Record<string, unknown>[], from: number, to: number): void {
+    for (let r = from; r < to; r += 64) {
       const rowKeys = Object.keys(rows[r]);
-      if (rowKeys.length !== expected || extras.size) scanExtras(rows, rowKeys, known, extras);
+      if (rowKeys.length !== this.#expected || this.#extras.size) {
+        for (const k of rowKeys) {
+          if (this.#known.has(k) || this.#extras.has(k)) continue;
+          this.#extras.set(k, new Array(this.#cap).fill(null));
+        }
+      }
+    }
+    for (const [k, vals] of this.#extras) {
+      for (let r = from, o = this.#filled; r < to; r++, o++) vals[o] = rows[r][k] ?? null;
     }
   }
-  const series: pl.Series[] = new Array(specs.length);
-  numIdx.forEach((i, c) => {
-    series[i] = pl.Series(specs[i].name, numArr[c]);
-  });
-  plainIdx.forEach((i, c) => {
-    const s = specs[i];
-    // nodejs-polars cannot build a List series that is empty or starts with null:
-    // lead with one empty list and slice it off.
-    series[i] = s.dtype === "utf8"
-      ? pl.Series(s.name, plainArr[c], pl.Utf8)
-      : pl.Series(s.name, [[], ...plainArr[c]], polarsType(s.dtype)).slice(1, n).cast(
-        polarsType(s.dtype),
-      );
-  });
-  let df = pl.DataFrame(series);
-  if (exprs.length) df = df.withColumns(...exprs);
-  if (extras.size) {
-    df = pl.DataFrame([
-      ...df.getColumns(),
-      ...[...extras].map(([k, vals]) => extraSeries(k, vals)),
-    ]);
+
+  #flush(): void {
+    if (this.#filled === 0 && this.#chunks.length > 0) return;
+    this.#chunks.push(this.#chunk());
+    this.#reset();
   }
-  return df;
+
+  /** The buffered rows as one frame: one Series per column, NaN → null, declared casts. */
+  #chunk(): pl.DataFrame {
+    const n = this.#filled;
+    const specs = this.#specs;
+    const cut = <T extends { length: number }>(a: T, slice: (a: T) => T) =>
+      a.length === n ? a : slice(a);
+    const series: pl.Series[] = new Array(specs.length);
+    this.#numIdx.forEach((i, c) => {
+      series[i] = pl.Series(specs[i].name, cut(this.#num[c], (a) => a.subarray(0, n)));
+    });
+    this.#plainIdx.forEach((i, c) => {
+      const s = specs[i];
+      const vals = cut(this.#plain[c], (a) => a.slice(0, n));
+      // nodejs-polars cannot build a List series that is empty or starts with null:
+      // lead with one empty list and slice it off.
+      series[i] = s.dtype === "utf8"
+        ? textSeries(s.name, vals)
+        : pl.Series(s.name, [[], ...vals], polarsType(s.dtype)).slice(1, n).cast(
+          polarsType(s.dtype),
+        );
+    });
+    let df = pl.DataFrame(series);
+    if (this.#compiled.casts.length) df = df.withColumns(...this.#compiled.casts);
+    if (this.#extras.size) {
+      df = pl.DataFrame([
+        ...df.getColumns(),
+        ...[...this.#extras].map(([k, vals]) => extraSeries(k, cut(vals, (a) => a.slice(0, n)))),
+      ]);
+    }
+    return df;
+  }
+
+  /**
+   * The frame of every appended row. Chunks are joined without a copy; an
+   * extra column seen only in some chunks is null in the others, and one
+   * whose kind differs between chunks becomes Utf8 everywhere.
+   */
+  finish(): pl.DataFrame {
+    if (this.#filled > 0 || this.#chunks.length === 0) this.#flush();
+    const chunks = this.#chunks.splice(0);
+    if (chunks.length === 1) return chunks[0];
+    return concatChunks(chunks);
+  }
+}
+
+/**
+ * A Utf8 series. Text columns of filings repeat a lot (titles, codes,
+ * ownership, tickers): when fewer than half the values are distinct, only
+ * the distinct strings cross into Polars and a gather by index builds the
+ * column, about twice as fast as sending every string.
+ */
+function textSeries(name: string, vals: unknown[]): pl.Series {
+  const n = vals.length;
+  const seen = new Map<unknown, number>();
+  const uniq: unknown[] = [];
+  const idx: number[] = new Array(n);
+  for (let r = 0; r < n; r++) {
+    const v = vals[r];
+    let j = seen.get(v);
+    if (j === undefined) {
+      if (uniq.length * 2 > n) return pl.Series(name, vals, pl.Utf8);
+      j = uniq.length;
+      seen.set(v, j);
+      uniq.push(v);
+    }
+    idx[r] = j;
+  }
+  return pl.Series(name, uniq, pl.Utf8).gather(idx);
+}
+
+/** Joins chunks whose extra (uncatalogued) columns may differ. */
+function concatChunks(chunks: pl.DataFrame[]): pl.DataFrame {
+  const first = chunks[0].columns.join("\u0000");
+  if (chunks.every((c) => c.columns.join("\u0000") === first)) {
+    const types = chunks.map((c) => c.dtypes.map(String).join());
+    if (types.every((t) => t === types[0])) {
+      return pl.concat(chunks, { how: "vertical", rechunk: false });
+    }
+  }
+  const dtypes = new Map<string, Set<string>>();
+  for (const c of chunks) {
+    for (const [k, t] of Object.entries(c.schema)) {
+      (dtypes.get(k) ?? dtypes.set(k, new Set()).get(k)!).add(String(t));
+    }
+  }
+  const conflicting = [...dtypes].filter(([, t]) => t.size > 1).map(([k]) => k);
+  const aligned = chunks.map((c) =>
+    conflicting.some((k) => c.columns.includes(k))
+      ? c.withColumns(
+        ...conflicting.filter((k) => c.columns.includes(k)).map((k) => pl.col(k).cast(pl.Utf8)),
+      )
+      : c
+  );
+  return pl.concat(aligned, { how: "diagonal", rechunk: false });
 }
 
 type Filler = (
   rows: readonly Record<string, unknown>[],
+  from: number,
+  to: number,
+  off: number,
   num: Float64Array[],
   plain: unknown[][],
   dateDays: (v: unknown) => number,
@@ -167,19 +361,20 @@ function filler(numKeys: string[], numKind: number[], plainKeys: string[]): Fill
       : numKind[c] === DATE
       ? `dateDays(v)`
       : `typeof v === "string" ? Date.parse(v) : NaN`;
-    lines.push(`${read} n${c}[r] = ${conv};`);
+    lines.push(`${read} n${c}[o] = ${conv};`);
   });
   plainKeys.forEach((k, c) =>
-    lines.push(`v = row[${JSON.stringify(k)}]; p${c}[r] = v === undefined ? null : v;`)
+    lines.push(`v = row[${JSON.stringify(k)}]; p${c}[o] = v === undefined ? null : v;`)
   );
   const decl = [
     ...numKeys.map((_, c) => `const n${c} = num[${c}];`),
     ...plainKeys.map((_, c) => `const p${c} = plain[${c}];`),
   ].join("\n");
-  const body = `${decl}\nfor (let r = 0; r < rows.length; r++) {\n const row = rows[r]; let v;\n ${
-    lines.join("\n ")
-  }\n}`;
-  return new Function("rows", "num", "plain", "dateDays", body) as Filler;
+  const body =
+    `${decl}\nfor (let r = from, o = off; r < to; r++, o++) {\n const row = rows[r]; let v;\n ${
+      lines.join("\n ")
+    }\n}`;
+  return new Function("rows", "from", "to", "off", "num", "plain", "dateDays", body) as Filler;
 }
 
 /** The NaN → null and dtype casts of the numeric columns. */
@@ -198,23 +393,6 @@ const NUM = 0;
 const BOOL = 1;
 const DATE = 2;
 const DATETIME = 3;
-
-/** Collects every row's values of keys the specs do not name (run once a sample shows any). */
-function scanExtras(
-  rows: readonly Record<string, unknown>[],
-  sample: string[],
-  known: Set<string>,
-  extras: Map<string, unknown[]>,
-): void {
-  const unknown = sample.filter((k) => !known.has(k));
-  if (unknown.length === 0 && extras.size === 0) return;
-  for (const k of unknown) {
-    if (extras.has(k)) continue;
-    const vals = new Array(rows.length);
-    for (let r = 0; r < rows.length; r++) vals[r] = rows[r][k] ?? null;
-    extras.set(k, vals);
-  }
-}
 
 function extraSeries(name: string, vals: unknown[]): pl.Series {
   const kinds = new Set(
@@ -247,4 +425,48 @@ function extraSeries(name: string, vals: unknown[]): pl.Series {
 /** An empty frame with the full schema. */
 export function emptyFrame(specs: readonly ColumnSpec[]): pl.DataFrame {
   return buildFrame(specs, []);
+}
+
+/** What a {@link rowSink} builds: the columns, build options, and a row mapping. */
+export interface SinkPlan<Row> {
+  /** Columns of the frame. */
+  specs: readonly ColumnSpec[];
+  /** Build options. */
+  opts?: FrameBuilderOptions;
+  /** Turns an input row into the record the columns read (default: as is). */
+  map?: (row: Row) => Record<string, unknown>;
+}
+
+/**
+ * A {@link RowSink} whose columns are chosen from the first row (or from
+ * `undefined` when no row comes): one code path for whole-list and
+ * page-by-page builds.
+ *
+ * @example
+ * ```ts
+ * import { rowSink } from "./build.ts";
+ * const sink = rowSink<{ x: number }>(() => ({ specs: [{ name: "x", dtype: "f64" }] }));
+ * sink.append([{ x: 1 }, { x: 2 }]);
+ * console.log(sink.finish().height); // 2
+ * ```
+ */
+export function rowSink<Row>(plan: (first: Row | undefined) => SinkPlan<Row>): RowSink<Row> {
+  let b: FrameBuilder | undefined;
+  let map: ((row: Row) => Record<string, unknown>) | undefined;
+  const start = (first: Row | undefined) => {
+    const p = plan(first);
+    map = p.map;
+    b = new FrameBuilder(p.specs, p.opts);
+    return b;
+  };
+  return {
+    append(rows) {
+      if (rows.length === 0) return;
+      const builder = b ?? start(rows[0]);
+      builder.append(map ? rows.map(map) : rows as readonly Record<string, unknown>[]);
+    },
+    finish() {
+      return (b ?? start(undefined)).finish();
+    },
+  };
 }

@@ -4,16 +4,22 @@
  * @module
  */
 import type pl from "npm:nodejs-polars@0.25.2";
+import { didYouMean } from "../shared/suggest.ts";
 
 /**
- * Throws an error naming `fn` and every column of `cols` the frame lacks.
+ * Throws an error naming `fn`, every column of `cols` the frame lacks, and
+ * up to 8 close matches for each (never the frame's whole column list).
  *
  * @example
  * ```ts
  * import pl from "npm:nodejs-polars@0.25.2";
  * import { requireColumns } from "./columns.ts";
- * requireColumns("myChart", pl.DataFrame({ a: [1] }), ["a", "b"]);
- * // Error: myChart: the frame lacks column "b"; it has 1 columns
+ * try {
+ *   requireColumns("myChart", pl.DataFrame({ a: [1], ab: [2] }), ["a", "b"]);
+ * } catch (e) {
+ *   console.log((e as Error).message);
+ *   // myChart: the frame lacks column "b" (did you mean "ab"?); it has 2 columns
+ * }
  * ```
  */
 export function requireColumns(fn: string, df: pl.DataFrame, cols: readonly string[]): void {
@@ -22,7 +28,7 @@ export function requireColumns(fn: string, df: pl.DataFrame, cols: readonly stri
   if (missing.length) {
     throw new Error(
       `${fn}: the frame lacks column ${
-        missing.map((c) => JSON.stringify(c)).join(", ")
+        missing.map((c) => JSON.stringify(c) + didYouMean(c, df.columns)).join(", ")
       }; it has ${df.width} columns`,
     );
   }

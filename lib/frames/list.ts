@@ -1,16 +1,25 @@
 /**
  * A lazy list that can also collect itself into a typed DataFrame:
- * `.frame({ maxRows })`. Pages are turned into frames as they arrive (the
- * event loop turns between pages, so native memory is released), then
- * concatenated. A frame cut short by `maxRows` says so: a warning on stderr
- * and `frame.truncated === true`.
+ * `.frame({ maxRows })`. Each page's rows are copied into column buffers as
+ * it arrives and then dropped; every 8,192 rows the buffers become one
+ * native chunk ({@link FrameBuilder}), so memory grows linearly with the rows
+ * and a 100k-row pull holds the frame, not 1,000 page frames. A frame cut
+ * short by `maxRows` says so: a warning on stderr and `frame.truncated === true`.
  *
  * @module
  */
-import pl from "npm:nodejs-polars@0.25.2";
-import { type ListOptions, type PageFetcher, Paginated } from "../http/paginate.ts";
+import type pl from "npm:nodejs-polars@0.25.2";
+import { type ListOptions, type PageFetcher, Paginated, withPartial } from "../http/paginate.ts";
 import { withDisplay } from "./display.ts";
-import { Progress } from "../notebook/progress.ts";
+import type { RowSink } from "./build.ts";
+import { Progress } from "../http/progress.ts";
+
+/**
+ * How a list becomes a frame: a function of all the rows, or a `sink()`
+ * factory that takes the rows page by page (bounded memory; what the
+ * clients use).
+ */
+export type FrameMaker<Row> = ((rows: Row[]) => pl.DataFrame) | { sink(): RowSink<Row> };
 
 /** A DataFrame that records whether it was cut short. */
 export type Frame = pl.DataFrame & { readonly truncated: boolean };
@@ -49,15 +58,15 @@ export function asFrame(df: pl.DataFrame, truncated: boolean): Frame {
  * ```
  */
 export class FramedList<Row> extends Paginated<Row> {
-  #toFrame: (rows: Row[]) => pl.DataFrame;
-  /** Creates the list with a page fetcher and a rows → frame builder. */
+  #sink: () => RowSink<Row>;
+  /** Creates the list with a page fetcher and a way to build its frame. */
   constructor(
     fetchPage: PageFetcher<Row>,
-    toFrame: (rows: Row[]) => pl.DataFrame,
+    toFrame: FrameMaker<Row>,
     opts: ListOptions = {},
   ) {
     super(fetchPage, opts);
-    this.#toFrame = toFrame;
+    this.#sink = typeof toFrame === "function" ? () => collectSink(toFrame) : () => toFrame.sink();
   }
 
   /** Collects the rows into one typed frame (all of them, or the first `maxRows`). */
@@ -68,7 +77,7 @@ export class FramedList<Row> extends Paginated<Row> {
         `maxRows ${JSON.stringify(max)} is not allowed; allowed: an integer >= 0`,
       );
     }
-    const parts: pl.DataFrame[] = [];
+    const sink = this.#sink();
     let total = 0;
     let pages = 0;
     let truncated = false;
@@ -81,7 +90,7 @@ export class FramedList<Row> extends Paginated<Row> {
           pages++;
           const room = max - total;
           const rows = page.rows.length > room ? page.rows.slice(0, room) : page.rows;
-          if (rows.length) parts.push(this.#toFrame(rows));
+          sink.append(rows);
           total += rows.length;
           opts.onPage?.(total);
           progress?.update({ rows: total, pages });
@@ -92,6 +101,9 @@ export class FramedList<Row> extends Paginated<Row> {
           }
         }
       } else truncated = (await this.firstPage()).rows.length > 0;
+    } catch (e) {
+      // keep what was read: error.partial = { rows: <frame so far>, cursor }
+      throw withPartial(e, asFrame(sink.finish(), true));
     } finally {
       progress?.done();
     }
@@ -100,11 +112,15 @@ export class FramedList<Row> extends Paginated<Row> {
         `signalbook: frame stopped at maxRows=${max}; more rows exist (frame.truncated is true)`,
       );
     }
-    const df = parts.length === 0
-      ? this.#toFrame([])
-      : parts.length === 1
-      ? parts[0]
-      : pl.concat(parts, { how: "vertical", rechunk: true });
-    return asFrame(df, truncated);
+    return asFrame(sink.finish(), truncated);
   }
+}
+
+/** A sink over a whole-list builder: rows are kept and built once at the end. */
+function collectSink<Row>(toFrame: (rows: Row[]) => pl.DataFrame): RowSink<Row> {
+  const all: Row[] = [];
+  return {
+    append: (rows) => void all.push(...rows),
+    finish: () => toFrame(all),
+  };
 }

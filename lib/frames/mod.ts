@@ -5,7 +5,31 @@
  * @module
  */
 export { type ColumnSpec, type Dtype, dtypeName, polarsType } from "./dtypes.ts";
-export { buildFrame, type BuildOptions, emptyFrame } from "./build.ts";
-export { asFrame, type Frame, FramedList, type FrameOptions } from "./list.ts";
-export { type Displayable, frameBundle, type MediaBundle, show, withDisplay } from "./display.ts";
+export {
+  buildFrame,
+  type BuildOptions,
+  CHUNK_ROWS,
+  emptyFrame,
+  FrameBuilder,
+  type FrameBuilderOptions,
+  type RowSink,
+  rowSink,
+  type SinkPlan,
+} from "./build.ts";
+export { asFrame, type Frame, FramedList, type FrameMaker, type FrameOptions } from "./list.ts";
+export {
+  boundPolarsDisplay,
+  type Displayable,
+  type DisplayOptions,
+  formatCell,
+  frameBundle,
+  isDataFrame,
+  isLazyFrame,
+  lazyBundle,
+  type MediaBundle,
+  NOTEBOOK_MAX_ROWS,
+  recordsBundle,
+  show,
+  withDisplay,
+} from "./display.ts";
 export { requireColumns } from "./columns.ts";

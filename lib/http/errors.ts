@@ -150,3 +150,24 @@ export class RequestValidationError extends SignalbookError {
     this.issues = issues;
   }
 }
+
+/**
+ * A `2xx` answer the client cannot use: not JSON, cut short, not an object,
+ * a list field that is not a list, or a redirect where none is expected.
+ * Not retried (the same request would get the same answer).
+ */
+export class InvalidResponseError extends SignalbookError {}
+
+/**
+ * A URL whose scheme the client refuses to read, such as a document URL of
+ * `file:` or `data:` (only `http:` and `https:` are allowed). Nothing was read.
+ */
+export class UnsupportedUrlError extends SignalbookError {
+  /** The refused scheme, e.g. `"file:"`. */
+  readonly scheme: string;
+  /** Creates the error. */
+  constructor(message: string, scheme: string) {
+    super(message);
+    this.scheme = scheme;
+  }
+}

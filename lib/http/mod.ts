@@ -17,6 +17,8 @@ export {
   type Page,
   type PageFetcher,
   Paginated,
+  partialOf,
+  type PartialResult,
   type Taken,
 } from "./paginate.ts";
 export { mapPool, type PoolFailure, type PoolResult } from "./pool.ts";

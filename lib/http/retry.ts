@@ -1,10 +1,12 @@
 /**
  * Retry policy: which failures are retried and how long to wait.
  *
- * Retried: connection errors, timeouts, 408, 409, 429 and 5xx. The wait is
- * `retry-after-ms` when sent, else `Retry-After` (seconds or an HTTP date)
- * when it is between 0 and 60 s, else `min(0.5·2^n, 8) s × (1 − 0.25·random)`
- * for the n-th retry (n from 0).
+ * Retried: connection errors, timeouts (of the headers or of the body),
+ * 408, 409, 429 and 5xx. The wait is `retry-after-ms` when it is between 0
+ * and 60 s, else `Retry-After` (seconds or an HTTP date) when it is between
+ * 0 and 60 s, else `min(0.5·2^n, 8) s × (1 − 0.25·random)` for the n-th
+ * retry (n from 0). A server asking for more than {@link MAX_SERVER_DELAY_MS}
+ * gets the backoff instead: the client never sleeps an hour on its word.
  *
  * @module
  */
@@ -14,12 +16,16 @@ export function retryableStatus(status: number): boolean {
   return status === 408 || status === 409 || status === 429 || status >= 500;
 }
 
+/** The longest server-requested wait honoured, ms (60 s), for both headers. */
+export const MAX_SERVER_DELAY_MS = 60_000;
+
 /** The server's requested wait in ms, when it gave a usable one (0–60 s). */
 export function serverDelayMs(headers: Headers | undefined, now = Date.now()): number | undefined {
   if (!headers) return undefined;
   const ms = headers.get("retry-after-ms");
-  if (ms !== null && ms.trim() !== "" && Number.isFinite(Number(ms)) && Number(ms) >= 0) {
-    return Number(ms);
+  if (ms !== null && ms.trim() !== "") {
+    const n = Number(ms);
+    if (Number.isFinite(n) && n >= 0 && n <= MAX_SERVER_DELAY_MS) return n;
   }
   const ra = headers.get("retry-after");
   if (ra === null || ra.trim() === "") return undefined;
@@ -29,7 +35,7 @@ export function serverDelayMs(headers: Headers | undefined, now = Date.now()): n
     if (Number.isNaN(at)) return undefined;
     wait = at - now;
   }
-  return wait >= 0 && wait <= 60_000 ? wait : undefined;
+  return wait >= 0 && wait <= MAX_SERVER_DELAY_MS ? wait : undefined;
 }
 
 /** Exponential backoff with jitter for the n-th retry (n from 0), in ms. */

@@ -9,9 +9,17 @@
  *
  * @module
  */
-import { ConnectionError, errorFor, type ProblemError, TimeoutError } from "./errors.ts";
+import {
+  ConnectionError,
+  errorFor,
+  InvalidResponseError,
+  type ProblemError,
+  SignalbookError,
+  TimeoutError,
+  UnsupportedUrlError,
+} from "./errors.ts";
 import { backoffMs, retryableStatus, serverDelayMs, sleep } from "./retry.ts";
-import { announceRetry } from "./events.ts";
+import { announceRetry, type RetryInfo } from "./events.ts";
 import { type CacheOptions, openCache, type ResponseCache } from "./cache.ts";
 
 /** A `fetch`-compatible function. */
@@ -35,17 +43,7 @@ export interface ClientOptions {
   cache?: CacheOptions | false;
 }
 
-/** What {@link ClientOptions.onRetry} is told. */
-export interface RetryInfo {
-  /** Retry number, from 1. */
-  attempt: number;
-  /** Wait before it, ms. */
-  delayMs: number;
-  /** Why: an HTTP status or an error name. */
-  reason: string;
-  /** Method and path. */
-  request: string;
-}
+export type { RetryInfo };
 
 /** Query values: lists become repeated parameters; undefined is left out. */
 export type Query = Record<
@@ -128,55 +126,107 @@ export class Transport {
     return `${this.baseUrl}/api/v1${path}${qs ? `?${qs}` : ""}`;
   }
 
-  /** Sends a request and parses the JSON answer. */
+  /**
+   * Sends a request and parses the JSON answer. Reading the body falls under
+   * the same per-attempt timeout as the headers: a body that stalls or
+   * trickles past `timeoutMs` is a {@link TimeoutError} and is retried. A
+   * `2xx` answer that is not a JSON object (or whose `data` is not a list),
+   * or a redirect, is an {@link InvalidResponseError}.
+   */
   async json<T>(spec: RequestSpec): Promise<T> {
-    const res = await this.send(spec);
-    return await res.json() as T;
+    return await this.#attempts(spec, async (res, label) => {
+      if (res.status >= 300) {
+        await res.body?.cancel().catch(() => {});
+        throw new InvalidResponseError(
+          `${label} answered ${res.status} (a redirect${
+            res.headers.get("location") ? ` to ${redact(res.headers.get("location")!)}` : ""
+          }); the client does not follow redirects of API calls`,
+        );
+      }
+      return parseBody(await res.text(), label) as T;
+    });
   }
 
   /**
    * Sends a request, retrying what is retryable; resolves with a 2xx or 3xx
-   * response, or throws a typed error.
+   * response whose body has already been read (within the per-attempt
+   * timeout), or throws a typed error.
    */
   async send(spec: RequestSpec): Promise<Response> {
+    return await this.#attempts(spec, async (res) => {
+      const body = await res.arrayBuffer();
+      return new Response(res.status === 204 || res.status === 304 ? null : body, {
+        status: res.status,
+        statusText: res.statusText,
+        headers: res.headers,
+      });
+    });
+  }
+
+  async #attempts<T>(
+    spec: RequestSpec,
+    read: (res: Response, label: string) => Promise<T>,
+  ): Promise<T> {
     const url = this.url(spec.path, spec.query);
     const label = `${spec.method} ${spec.path}`;
     const body = spec.body !== undefined ? JSON.stringify(spec.body) : undefined;
     const cacheKey = this.#cache?.keyFor(spec.method, spec.path, url, body);
     const cached = cacheKey && await this.#cache!.get(cacheKey);
-    if (cached) return cached;
+    if (cached) return await read(cached, label);
     for (let attempt = 0;; attempt++) {
       const timeout = AbortSignal.timeout(this.timeoutMs);
       const signal = spec.signal ? AbortSignal.any([spec.signal, timeout]) : timeout;
       let res: Response | undefined;
       let failure: Error;
       try {
-        res = await this.#fetch(url, {
-          method: spec.method,
-          redirect: "manual",
-          headers: {
-            authorization: `Bearer ${this.#key}`,
-            accept: "application/json",
-            ...(spec.body !== undefined ? { "content-type": "application/json" } : {}),
-          },
-          body,
+        const r: unknown = await within(
+          this.#fetch(url, {
+            method: spec.method,
+            redirect: "manual",
+            headers: {
+              authorization: `Bearer ${this.#key}`,
+              accept: "application/json",
+              ...(spec.body !== undefined ? { "content-type": "application/json" } : {}),
+            },
+            body,
+            signal,
+          }),
           signal,
-        });
+        );
+        if (!(r instanceof Response)) {
+          throw new InvalidResponseError(`${label}: fetch gave ${typeOf(r)}, not a Response`);
+        }
+        res = r;
+        if (res.status < 400) {
+          const ok = res;
+          // with a cache, the answer is stored only once it has been read and accepted
+          const done = cacheKey
+            ? read(ok.clone(), label).then(async (v) => (await this.#cache!.put(cacheKey, ok), v))
+            : read(ok, label);
+          return await within(done, signal, () => ok.body?.cancel().catch(() => {}));
+        }
+        failure = await within(
+          problemOf(res, spec.method, redact(url)),
+          signal,
+          () => res?.body?.cancel().catch(() => {}),
+        );
       } catch (e) {
         if (spec.signal?.aborted) throw spec.signal.reason;
+        if (e instanceof InvalidResponseError) throw e;
         failure = timeout.aborted
           ? new TimeoutError(`${label} timed out after ${this.timeoutMs} ms`, { cause: e })
-          : new ConnectionError(`${label} failed: ${(e as Error)?.message ?? e}`, { cause: e });
+          : new ConnectionError(`${label} to ${new URL(url).host} failed: ${messageOf(e)}`, {
+            cause: e,
+          });
+        res = undefined;
       }
-      if (res && res.status < 400) return cacheKey ? await this.#cache!.put(cacheKey, res) : res;
-      if (res) failure = await problemOf(res, spec.method, redact(url));
       const retryable = res ? retryableStatus(res.status) : true;
-      if (!retryable || attempt >= this.maxRetries) throw failure!;
+      if (!retryable || attempt >= this.maxRetries) throw failure;
       const delayMs = serverDelayMs(res?.headers) ?? backoffMs(attempt);
       const info = {
         attempt: attempt + 1,
         delayMs,
-        reason: res ? String(res.status) : failure!.name,
+        reason: res ? String(res.status) : failure.name,
         request: label,
       };
       this.#onRetry?.(info);
@@ -185,23 +235,121 @@ export class Transport {
     }
   }
 
-  /** Fetches an absolute URL without the key (signed document URLs). */
+  /**
+   * Fetches an absolute URL without the key (signed document URLs). Only
+   * `http:` and `https:` URLs are read, redirects included (at most 5, each
+   * checked): anything else is an {@link UnsupportedUrlError} before any
+   * byte is read. The answer's headers must arrive within `timeoutMs`; the
+   * body is the caller's to read (see {@link Transport.readChunks}).
+   */
   async fetchUnsigned(url: string, signal?: AbortSignal): Promise<Response> {
-    let res: Response;
-    try {
-      res = await this.#fetch(url, {
-        signal: signal
-          ? AbortSignal.any([signal, AbortSignal.timeout(this.timeoutMs)])
-          : AbortSignal.timeout(this.timeoutMs),
-      });
-    } catch (e) {
-      if (signal?.aborted) throw signal.reason;
-      throw new ConnectionError(`GET ${redact(url)} failed: ${(e as Error)?.message ?? e}`, {
-        cause: e,
-      });
+    let current = checkScheme(url);
+    for (let hop = 0;; hop++) {
+      const timeout = AbortSignal.timeout(this.timeoutMs);
+      const both = signal ? AbortSignal.any([signal, timeout]) : timeout;
+      let res: Response;
+      try {
+        const r: unknown = await within(
+          this.#fetch(current.href, { redirect: "manual", signal: both }),
+          both,
+        );
+        if (!(r instanceof Response)) {
+          throw new InvalidResponseError(
+            `GET ${redact(current.href)}: fetch gave ${typeOf(r)}, not a Response`,
+          );
+        }
+        res = r;
+      } catch (e) {
+        if (signal?.aborted) throw signal.reason;
+        if (e instanceof InvalidResponseError) throw e;
+        if (timeout.aborted) {
+          throw new TimeoutError(
+            `GET ${redact(current.href)} timed out after ${this.timeoutMs} ms`,
+            {
+              cause: e,
+            },
+          );
+        }
+        throw new ConnectionError(`GET ${redact(current.href)} failed: ${messageOf(e)}`, {
+          cause: e,
+        });
+      }
+      if (res.status >= 300 && res.status < 400 && res.headers.has("location")) {
+        await res.body?.cancel().catch(() => {});
+        if (hop >= 5) {
+          throw new InvalidResponseError(`GET ${redact(url)}: more than 5 redirects`);
+        }
+        let next: URL;
+        try {
+          next = new URL(res.headers.get("location")!, current);
+        } catch {
+          throw new InvalidResponseError(
+            `GET ${redact(current.href)} redirected to an invalid URL ${
+              JSON.stringify(redact(res.headers.get("location")!))
+            }`,
+          );
+        }
+        current = checkScheme(next.href);
+        continue;
+      }
+      if (res.status >= 300) {
+        const failed = res;
+        try {
+          throw await within(
+            problemOf(failed, "GET", redact(current.href)),
+            both,
+            () => failed.body?.cancel().catch(() => {}),
+          );
+        } catch (e) {
+          if (e instanceof SignalbookError) throw e;
+          if (signal?.aborted) throw signal.reason;
+          throw new TimeoutError(
+            `GET ${redact(current.href)} timed out after ${this.timeoutMs} ms reading its error`,
+            { cause: e },
+          );
+        }
+      }
+      return res;
     }
-    if (res.status >= 400) throw await problemOf(res, "GET", redact(url));
-    return res;
+  }
+
+  /**
+   * The chunks of a response body, each of which must arrive within
+   * `timeoutMs` of the previous one (an idle timeout: a stalled body is a
+   * {@link TimeoutError}, a broken one a {@link ConnectionError}).
+   */
+  async *readChunks(res: Response, signal?: AbortSignal): AsyncGenerator<Uint8Array> {
+    if (!res.body) return;
+    const reader = res.body.getReader();
+    const label = `GET ${redact(res.url || "(response)")}`;
+    try {
+      for (;;) {
+        const timeout = AbortSignal.timeout(this.timeoutMs);
+        const both = signal ? AbortSignal.any([signal, timeout]) : timeout;
+        let r: ReadableStreamReadResult<Uint8Array>;
+        try {
+          r = await within(reader.read(), both);
+        } catch (e) {
+          if (signal?.aborted) throw signal.reason;
+          if (timeout.aborted) {
+            throw new TimeoutError(
+              `${label}: no data for ${this.timeoutMs} ms while reading the body`,
+              { cause: e },
+            );
+          }
+          throw new ConnectionError(`${label}: reading the body failed: ${messageOf(e)}`, {
+            cause: e,
+          });
+        }
+        if (r.done) return;
+        if (!(r.value instanceof Uint8Array)) {
+          throw new InvalidResponseError(`${label}: the body gave ${typeOf(r.value)}, not bytes`);
+        }
+        yield r.value;
+      }
+    } finally {
+      reader.cancel().catch(() => {});
+    }
   }
 
   /** JSON form without the key. */
@@ -217,6 +365,97 @@ function checkInt(name: string, v: number, lo: number, hi: number): number {
     );
   }
   return v;
+}
+
+/** Only `http:` and `https:` URLs are read. */
+function checkScheme(raw: string): URL {
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    throw new InvalidResponseError(
+      `the service gave an invalid URL ${JSON.stringify(redact(raw))}`,
+    );
+  }
+  if (u.protocol !== "http:" && u.protocol !== "https:") {
+    throw new UnsupportedUrlError(
+      `refusing to read ${JSON.stringify(u.protocol)} URL ${
+        JSON.stringify(redact(raw).slice(0, 80))
+      }; allowed schemes: http:, https: (nothing was read)`,
+      u.protocol,
+    );
+  }
+  return u;
+}
+
+/**
+ * `p`, or the signal's reason as soon as it aborts (an injected `fetch` or
+ * body stream that ignores the signal cannot hang the caller).
+ */
+function within<T>(p: Promise<T>, signal: AbortSignal, onAbort?: () => void): Promise<T> {
+  if (signal.aborted) {
+    p.catch(() => {});
+    onAbort?.();
+    return Promise.reject(signal.reason);
+  }
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => {
+      onAbort?.();
+      reject(signal.reason);
+    };
+    signal.addEventListener("abort", abort, { once: true });
+    p.then(
+      (v) => {
+        signal.removeEventListener("abort", abort);
+        resolve(v);
+      },
+      (e) => {
+        signal.removeEventListener("abort", abort);
+        reject(e);
+      },
+    );
+  });
+}
+
+/** An error's message with its causes ("fetch failed: dns error: …"). */
+function messageOf(e: unknown): string {
+  const parts: string[] = [];
+  for (let x: unknown = e, i = 0; x !== undefined && x !== null && i < 4; i++) {
+    const m = x instanceof Error ? x.message : String(x);
+    if (m && !parts.some((p) => p.includes(m))) parts.push(m);
+    x = x instanceof Error ? x.cause : undefined;
+  }
+  return parts.join(": ");
+}
+
+function typeOf(v: unknown): string {
+  return v === null ? "null" : Array.isArray(v) ? "an array" : `a ${typeof v}`;
+}
+
+/** A JSON object body, or an {@link InvalidResponseError} saying what is wrong. */
+function parseBody(text: string, label: string): Record<string, unknown> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (e) {
+    throw new InvalidResponseError(
+      `${label}: the answer is not valid JSON (${messageOf(e)}; ${text.length} characters${
+        text.length ? `, starting ${JSON.stringify(text.slice(0, 40))}` : ""
+      })`,
+    );
+  }
+  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
+    throw new InvalidResponseError(
+      `${label}: the answer is not a JSON object but ${typeOf(parsed)}`,
+    );
+  }
+  const data = (parsed as Record<string, unknown>).data;
+  if (data !== undefined && !Array.isArray(data)) {
+    throw new InvalidResponseError(
+      `${label}: the answer's "data" is not a list but ${typeOf(data)}`,
+    );
+  }
+  return parsed as Record<string, unknown>;
 }
 
 /** The URL with query-string signatures shortened (they are credentials of a kind). */

@@ -12,14 +12,16 @@
  */
 import { type ClientOptions, Transport } from "../http/transport.ts";
 import type { ListOptions } from "../http/paginate.ts";
-import { FramedList } from "../frames/list.ts";
-import { Progress } from "../notebook/progress.ts";
-import { buildFrame } from "../frames/build.ts";
-import { transactionsFrame } from "./frames.ts";
+import { asFrame, type Frame, FramedList } from "../frames/list.ts";
+import { Progress } from "../http/progress.ts";
+import { buildFrame, type RowSink, rowSink } from "../frames/build.ts";
+import type { ColumnSpec } from "../frames/dtypes.ts";
+import { transactionsSink } from "./frames.ts";
 import { mapPool, type PoolFailure } from "../http/pool.ts";
 import { RequestValidationError } from "../http/errors.ts";
-import { asQuery, validate } from "../shared/validate.ts";
+import { asQuery, validate } from "../http/validate.ts";
 import { show, type ValidationIssue } from "../shared/schema.ts";
+import { didYouMean } from "../shared/suggest.ts";
 import {
   FEED_TOPIC_NAMES,
   FEED_TOPICS,
@@ -106,19 +108,40 @@ export interface Hydrated {
   failed: PoolFailure<FeedRow>[];
 }
 
+/** Result of {@link InsiderClient.hydrateFrame}: the typed frame, and what failed. */
+export interface HydratedFrame {
+  /** Hydrated transactions as a typed frame, in input order (failed ones left out). */
+  frame: Frame;
+  /** Rows that could not be hydrated after retries, with the error. */
+  failed: PoolFailure<FeedRow>[];
+}
+
+/** Details fetched per window of {@link InsiderClient.hydrateFrame} before they go into the frame. */
+const HYDRATE_WINDOW = 512;
+
 /** A typed frame of feed rows: `accession_number` Utf8, `transaction_id` Int64, `filed_at` Datetime. */
 export function feedFrame(rows: readonly FeedRow[]): ReturnType<typeof buildFrame> {
-  return buildFrame([
-    { name: "accession_number", dtype: "utf8" },
-    { name: "transaction_id", dtype: "i64" },
-    { name: "filed_at", dtype: "datetime" },
-  ], rows as unknown as Record<string, unknown>[]);
+  return buildFrame(FEED_COLUMNS, rows as unknown as Record<string, unknown>[]);
 }
+
+const FEED_COLUMNS: readonly ColumnSpec[] = [
+  { name: "accession_number", dtype: "utf8" },
+  { name: "transaction_id", dtype: "i64" },
+  { name: "filed_at", dtype: "datetime" },
+];
+const feedSink = (): RowSink<FeedRow> => rowSink<FeedRow>(() => ({ specs: FEED_COLUMNS }));
 
 /** Per-call options. */
 export interface CallOptions {
   /** Abort signal. */
   signal?: AbortSignal;
+}
+
+function checkConcurrency(value = 8): number {
+  if (!Number.isInteger(value) || value < 1 || value > 64) {
+    throw new RequestValidationError([bad("concurrency", value, "an integer from 1 to 64")]);
+  }
+  return value;
 }
 
 function bad(param: string, value: unknown, allowed: string): ValidationIssue {
@@ -217,7 +240,7 @@ export class InsiderClient {
         });
         return { rows: env.data, next: env.hasMore ? env.nextCursor : null, raw: env };
       },
-      transactionsFrame,
+      { sink: transactionsSink },
       opts,
     );
   }
@@ -227,15 +250,32 @@ export class InsiderClient {
     const issues: ValidationIssue[] = [];
     const named = (params.feeds ?? []).map(([topic, side], i) => {
       if (!FEED_TOPIC_NAMES.includes(topic)) {
-        issues.push(bad(`feeds.${i}`, topic, FEED_TOPIC_NAMES.join(", ")));
+        issues.push(
+          bad(
+            `feeds.${i}`,
+            topic,
+            FEED_TOPIC_NAMES.join(", ") + didYouMean(topic, FEED_TOPIC_NAMES),
+          ),
+        );
       } else if (side !== "buy" && side !== "sell") {
-        issues.push(bad(`feeds.${i}`, side, "buy, sell"));
+        issues.push(bad(`feeds.${i}`, side, "buy, sell" + didYouMean(side, ["buy", "sell"])));
       } else return FEED_TOPICS[topic][side];
       return undefined;
     }).filter((x): x is FeedId => x !== undefined);
     const { feedIds = [], feeds: _named, ...rest } = params;
     const query = { feed_id: [...feedIds, ...named], ...rest };
-    validate(FeedsQuery, asQuery(query), issues);
+    // a mistyped topic is the whole story: no extra "feed_id is required"
+    // for the list it left empty
+    const namedOk = issues.length === 0;
+    try {
+      validate(FeedsQuery, asQuery(query), issues);
+    } catch (e) {
+      if (!namedOk && e instanceof RequestValidationError) {
+        const own = e.issues.filter((x) => x.param !== "feed_id" || query.feed_id.length > 0);
+        throw new RequestValidationError(own);
+      }
+      throw e;
+    }
     return new FramedList<FeedRow>(
       async (cursor, signal) => {
         const env = await this.#t.json<
@@ -248,7 +288,7 @@ export class InsiderClient {
         });
         return { rows: env.data, next: env.has_more ? env.next_cursor : null, raw: env };
       },
-      feedFrame,
+      { sink: feedSink },
       opts,
     );
   }
@@ -298,12 +338,7 @@ export class InsiderClient {
    * fail are returned in `failed` instead of aborting the rest.
    */
   async hydrate(rows: readonly FeedRow[], opts: HydrateOptions = {}): Promise<Hydrated> {
-    const concurrency = opts.concurrency ?? 8;
-    if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) {
-      throw new RequestValidationError([
-        bad("concurrency", concurrency, "an integer from 1 to 64"),
-      ]);
-    }
+    const concurrency = checkConcurrency(opts.concurrency);
     const progress = opts.progress === false
       ? null
       : new Progress("hydrating rows", { total: rows.length });
@@ -328,6 +363,55 @@ export class InsiderClient {
     const { results, failed } = result;
     if (opts.signal?.aborted) throw opts.signal.reason;
     return { rows: results.filter((r): r is TransactionRow => r !== undefined), failed };
+  }
+
+  /**
+   * {@link InsiderClient.hydrate} straight into a typed transactions frame,
+   * in bounded memory: details are fetched in windows of 512 rows (at most
+   * `concurrency` in flight), copied into the frame's column buffers in input
+   * order, and dropped, so 10k hydrated details never sit in memory as
+   * records. Failed rows are left out of the frame and returned in `failed`.
+   *
+   * @example
+   * ```ts
+   * import { connect } from "../../mod.ts";
+   * const { insider } = await connect();
+   * const feed = await insider.feed("ceo-trades", "buy").take(30);
+   * const { frame, failed } = await insider.hydrateFrame(feed, { progress: false });
+   * console.log(frame.height + failed.length); // 30
+   * ```
+   */
+  async hydrateFrame(rows: readonly FeedRow[], opts: HydrateOptions = {}): Promise<HydratedFrame> {
+    const concurrency = checkConcurrency(opts.concurrency);
+    const sink = transactionsSink();
+    const failed: PoolFailure<FeedRow>[] = [];
+    const progress = opts.progress === false
+      ? null
+      : new Progress("hydrating rows", { total: rows.length });
+    try {
+      for (let start = 0; start < rows.length; start += HYDRATE_WINDOW) {
+        const window = rows.slice(start, start + HYDRATE_WINDOW);
+        const { results, failed: f } = await mapPool(
+          window,
+          concurrency,
+          (r) =>
+            this.transaction(r.accession_number, r.transaction_id, {
+              fields: opts.fields,
+              signal: opts.signal,
+            }),
+          (done) => {
+            progress?.update({ rows: start + done, pages: start + done });
+            opts.onProgress?.(start + done, rows.length);
+          },
+        );
+        if (opts.signal?.aborted) throw opts.signal.reason;
+        sink.append(results.filter((r): r is TransactionRow => r !== undefined));
+        for (const x of f) failed.push({ ...x, index: x.index + start });
+      }
+    } finally {
+      progress?.done();
+    }
+    return { frame: asFrame(sink.finish(), false), failed };
   }
 
   /** JSON form (no key). */

@@ -12,8 +12,7 @@
  *
  * @module
  */
-import type pl from "npm:nodejs-polars@0.25.2";
-import { buildFrame } from "../frames/build.ts";
+import { type RowSink, rowSink } from "../frames/build.ts";
 import type { ColumnSpec, Dtype } from "../frames/dtypes.ts";
 import { asFrame, type Frame } from "../frames/list.ts";
 import { type FieldKind, TRANSACTION_FIELDS, type TransactionRow } from "./fields.ts";
@@ -55,12 +54,30 @@ const CAMEL_COLUMNS: readonly ColumnSpec[] = TRANSACTION_FIELDS.map((f) => ({
 export function transactionsFrame(
   rows: readonly (TransactionRow | Record<string, unknown>)[],
 ): Frame {
-  const camel = rows.length > 0 && !("accession_number" in rows[0]) &&
-    ("accessionNumber" in rows[0] || "filedAt" in rows[0]);
-  const df: pl.DataFrame = buildFrame(
-    camel ? CAMEL_COLUMNS : TRANSACTION_COLUMNS,
-    rows as readonly Record<string, unknown>[],
-    { expectedKeys: TRANSACTION_FIELDS.length },
-  );
-  return asFrame(df, false);
+  const sink = transactionsSink();
+  sink.append(rows);
+  return asFrame(sink.finish(), false);
+}
+
+/**
+ * The page-by-page form of {@link transactionsFrame} (what `.frame()` on a
+ * search uses): camelCase or snake_case is decided by the first row.
+ *
+ * @example
+ * ```ts
+ * import { transactionsSink } from "../../mod.ts";
+ * const sink = transactionsSink();
+ * sink.append([{ accession_number: "0001", transaction_id: 1 }]);
+ * console.log(sink.finish().width); // 174
+ * ```
+ */
+export function transactionsSink(): RowSink<TransactionRow | Record<string, unknown>> {
+  return rowSink((first) => {
+    const camel = first !== undefined && !("accession_number" in first) &&
+      ("accessionNumber" in first || "filedAt" in first);
+    return {
+      specs: camel ? CAMEL_COLUMNS : TRANSACTION_COLUMNS,
+      opts: { expectedKeys: TRANSACTION_FIELDS.length },
+    };
+  });
 }

@@ -7,6 +7,7 @@ Error outputs are kept (allow_errors) for the caller to inspect.
 """
 import os
 import queue
+import re
 import sys
 
 import nbformat
@@ -18,6 +19,21 @@ from nbclient.client import CellExecutionComplete, ensure_async
 # this long after idle (nothing else is in flight: the next cell has not
 # been sent yet).
 GRACE_SECONDS = 0.5
+
+# Terminal colour codes have no place in a committed notebook.
+ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+
+
+def strip_ansi(nb) -> None:
+    for cell in nb.cells:
+        for out in cell.get("outputs", []):
+            if "text" in out:
+                out["text"] = ANSI.sub("", out["text"])
+            data = out.get("data", {})
+            if "text/plain" in data:
+                data["text/plain"] = ANSI.sub("", data["text/plain"])
+            if "traceback" in out:
+                out["traceback"] = [ANSI.sub("", line) for line in out["traceback"]]
 
 
 class DenoNotebookClient(NotebookClient):
@@ -55,6 +71,7 @@ def main() -> int:
         resources={"metadata": {"path": os.path.dirname(os.path.abspath(src))}},
     )
     client.execute()
+    strip_ansi(nb)
     nbformat.write(nb, dst)
     return 0
 

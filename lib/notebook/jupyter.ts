@@ -37,6 +37,7 @@ export async function execute(src: string, dst: string, timeoutS = 600): Promise
   for (const k of ["PITCH_API_KEY", "PITCH_BASE_URL", "INSIDER_API_KEY", "INSIDER_BASE_URL"]) {
     delete env[k];
   }
+  env.NO_COLOR = "1"; // committed outputs carry no ANSI escape codes
   const out = await new Deno.Command(python(), {
     args: [new URL("./execute.py", import.meta.url).pathname, src, dst, String(timeoutS)],
     env,

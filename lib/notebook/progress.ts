@@ -8,33 +8,16 @@
  *
  * @module
  */
-import { httpEvents } from "../http/events.ts";
+import { type ProgressSink, type ProgressState, provideAutoSink } from "../http/progress.ts";
 
-/** What a progress display knows. */
-export interface ProgressState {
-  /** What is being done. */
-  label: string;
-  /** Rows so far. */
-  rows: number;
-  /** Pages so far. */
-  pages: number;
-  /** Retries seen so far. */
-  retries: number;
-  /** Response-cache hits and misses seen so far (shown when a cache is in use). */
-  cache?: { hits: number; misses: number };
-  /** Rows expected, when known. */
-  total?: number;
-  /** Elapsed seconds. */
-  seconds: number;
-  /** Finished. */
-  done: boolean;
-}
-
-/** Where progress goes. */
-export interface ProgressSink {
-  /** Shows or updates the state. */
-  show(state: ProgressState, first: boolean): void;
-}
+export {
+  Progress,
+  type ProgressOptions,
+  type ProgressSink,
+  type ProgressState,
+  provideAutoSink,
+  useProgressSink,
+} from "../http/progress.ts";
 
 /** One line of text for a state. */
 export function describe(s: ProgressState): string {
@@ -125,102 +108,5 @@ export function autoSink(): ProgressSink | null {
   return null;
 }
 
-let defaultSink: ProgressSink | null | undefined;
-
-/**
- * Sets the sink every new progress display uses: a sink, `null` for none
- * (silence progress everywhere), or `undefined` to go back to
- * {@link autoSink}.
- *
- * @example
- * ```ts
- * import { useProgressSink } from "./progress.ts";
- * useProgressSink(null); // no progress bars in this process
- * ```
- */
-export function useProgressSink(sink: ProgressSink | null | undefined): void {
-  defaultSink = sink;
-}
-
-/** Options of {@link Progress}. */
-export interface ProgressOptions {
-  /** Rows expected, when known (enables the ETA). */
-  total?: number;
-  /** Where to show it (default {@link autoSink}); `null` shows nothing. */
-  sink?: ProgressSink | null;
-  /** Minimum ms between redraws (default 150). */
-  intervalMs?: number;
-}
-
-/**
- * A progress display. Counts retries announced by any client while open.
- *
- * @example
- * ```ts
- * import { Progress } from "./progress.ts";
- * const p = new Progress("download", { total: 100 });
- * p.update({ rows: 50, pages: 1 });
- * p.done();
- * ```
- */
-export class Progress {
-  #s: ProgressState;
-  #sink: ProgressSink | null;
-  #start = performance.now();
-  #last = -Infinity;
-  #shown = false;
-  #interval: number;
-  #onRetry = () => {
-    this.#s.retries++;
-    this.#draw(false);
-  };
-  #onCache = (e: Event) => {
-    const c = this.#s.cache ??= { hits: 0, misses: 0 };
-    if ((e as CustomEvent<{ hit: boolean }>).detail?.hit) c.hits++;
-    else c.misses++;
-    this.#draw(false);
-  };
-  /** Opens a progress display. */
-  constructor(label: string, opts: ProgressOptions = {}) {
-    this.#s = { label, rows: 0, pages: 0, retries: 0, total: opts.total, seconds: 0, done: false };
-    this.#sink = opts.sink !== undefined
-      ? opts.sink
-      : defaultSink !== undefined
-      ? defaultSink
-      : autoSink();
-    this.#interval = opts.intervalMs ?? 150;
-    httpEvents.addEventListener("retry", this.#onRetry);
-    httpEvents.addEventListener("cache", this.#onCache);
-    this.#draw(true);
-  }
-  /** The current state. */
-  get state(): Readonly<ProgressState> {
-    return {
-      ...this.#s,
-      cache: this.#s.cache && { ...this.#s.cache },
-      seconds: (performance.now() - this.#start) / 1000,
-    };
-  }
-  /** Sets counters (absolute values). */
-  update(patch: Partial<Pick<ProgressState, "rows" | "pages" | "total">>): void {
-    Object.assign(this.#s, patch);
-    this.#draw(false);
-  }
-  /** Closes the display with its final figures. */
-  done(): void {
-    if (this.#s.done) return;
-    this.#s.done = true;
-    httpEvents.removeEventListener("retry", this.#onRetry);
-    httpEvents.removeEventListener("cache", this.#onCache);
-    this.#draw(true);
-  }
-  #draw(force: boolean): void {
-    if (!this.#sink) return;
-    const now = performance.now();
-    if (!force && now - this.#last < this.#interval) return;
-    this.#last = now;
-    this.#s.seconds = (now - this.#start) / 1000;
-    this.#sink.show({ ...this.#s }, !this.#shown);
-    this.#shown = true;
-  }
-}
+// the notebook layer is the default display of every Progress opened below it
+provideAutoSink(autoSink);

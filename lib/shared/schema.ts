@@ -6,6 +6,7 @@
  * @module
  */
 import { z } from "npm:@hono/zod-openapi@1.6.3";
+import { didYouMean } from "./suggest.ts";
 
 /** A value as it appears in an error message (quoted string, or JSON). */
 export function show(value: unknown): string {
@@ -27,7 +28,10 @@ export function oneOf<const T extends readonly [string, ...string[]]>(
   values: T,
   allowed = values.join(", "),
 ): z.ZodEnum<{ [K in T[number]]: K }> {
-  return z.enum(values, { error: (i) => `${show(i.input)} is not allowed; allowed: ${allowed}` });
+  return z.enum(values, {
+    error: (i) =>
+      `${show(i.input)} is not allowed; allowed: ${allowed}${didYouMean(i.input, values)}`,
+  });
 }
 
 /**

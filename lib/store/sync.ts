@@ -45,7 +45,8 @@ import type { PitchListRow } from "../catalog/types.ts";
 import { transactionsFrame } from "../insider/frames.ts";
 import { pitchesFrame } from "../catalog/frames.ts";
 import { mapPool } from "../http/pool.ts";
-import { Progress } from "../notebook/progress.ts";
+import { AuthenticationError, PermissionDeniedError } from "../http/errors.ts";
+import { Progress } from "../http/progress.ts";
 import { isIsoDate } from "../shared/schema.ts";
 import { atomic } from "./write.ts";
 import { ensureMeta, filesUnder, scanDataset } from "./dataset.ts";
@@ -221,10 +222,16 @@ export async function sync(opts: SyncOptions): Promise<SyncReport> {
     const progress = opts.progress === false ? null : new Progress(`sync ${ds.replace("_", " ")}`);
     let rows = 0;
     let requests = 0;
+    // a rejected key (401) or lapsed access (403) fails every month alike: stop at the first
+    let fatal: unknown;
     const { failed } = await mapPool(todo, concurrency, async (w) => {
+      if (fatal) throw fatal;
       const got = await pullMonth(ds, client, w, () => {
         requests++;
         progress?.update({ pages: requests });
+      }).catch((e) => {
+        if (e instanceof AuthenticationError || e instanceof PermissionDeniedError) fatal ??= e;
+        throw e;
       });
       const written = await writeMonth(join(opts.dir, ds), ds, w, got);
       rows += got.height;
@@ -233,6 +240,10 @@ export async function sync(opts: SyncOptions): Promise<SyncReport> {
       await saveManifest();
     });
     progress?.done();
+    if (fatal) {
+      await saveManifest();
+      throw fatal;
+    }
     if (failed.length) {
       await saveManifest();
       throw new AggregateError(

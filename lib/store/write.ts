@@ -10,20 +10,7 @@
  * @module
  */
 import pl from "npm:nodejs-polars@0.25.2";
-import { dirname } from "node:path";
-
-async function atomic(path: string, write: (tmp: string) => void | Promise<void>): Promise<string> {
-  await Deno.mkdir(dirname(path) || ".", { recursive: true });
-  const tmp = `${path}.${crypto.randomUUID()}.tmp`;
-  try {
-    await write(tmp);
-    await Deno.rename(tmp, path);
-  } catch (e) {
-    await Deno.remove(tmp).catch(() => {});
-    throw e;
-  }
-  return path;
-}
+import { atomic } from "../shared/atomic.ts";
 
 /**
  * Writes a frame as zstd parquet, atomically; returns the path.
@@ -89,4 +76,5 @@ export function writeNdjson(df: pl.DataFrame, path: string): Promise<string> {
   });
 }
 
+/** @deprecated Moved to `lib/shared/atomic.ts`; kept as an alias. */
 export { atomic };

@@ -9,6 +9,7 @@ import { Hono, type MiddlewareHandler } from "npm:hono@4.13.19";
 import { HTTPException } from "npm:hono@4.13.19/http-exception";
 import type { OpenAPIHono } from "npm:@hono/zod-openapi@1.6.3";
 import { bearer, type Faults, faults } from "./guard.ts";
+import { bodyLimit } from "npm:hono@4.13.19/body-limit";
 import { problem } from "./problem.ts";
 import { makeWorld, type World } from "./world.ts";
 import { type CatalogData, makeCatalogData } from "./catalog/data.ts";
@@ -38,7 +39,15 @@ export interface StubOptions extends Faults {
   signingFails?: boolean;
   /** When false, the insider service answers `503` as if API keys were not configured. */
   insiderKeysConfigured?: boolean;
+  /**
+   * Origin of signed document URLs (default `http://signalbook.offline`;
+   * `serveStub` sets its own address). The request's `Host` is never used.
+   */
+  origin?: string;
 }
+
+/** Largest request body accepted, bytes (1 MB); larger ones get `413` before any parsing. */
+export const MAX_BODY_BYTES = 1024 * 1024;
 
 /** The parts of the Hono app callers use. */
 export interface StubApp {
@@ -60,6 +69,14 @@ export interface Stub {
   catalog: CatalogData;
   /** The insider demo data. */
   insider: InsiderData;
+}
+
+function tooLarge(): Response {
+  return problem(
+    413,
+    "body-too-large",
+    `the request body is larger than ${MAX_BODY_BYTES} bytes (1 MB); send a smaller body`,
+  );
 }
 
 function exceptOpenapi(mw: MiddlewareHandler): MiddlewareHandler {
@@ -86,10 +103,18 @@ export function createStub(opts: StubOptions = {}): Stub {
   const insider = makeInsiderData(world);
   const secret = `signalbook-stub-${world.seed}`;
   const root = new Hono();
+  root.use("*", bodyLimit({ maxSize: MAX_BODY_BYTES, onError: () => tooLarge() }));
   const services: [string, OpenAPIHono, Parameters<typeof bearer>[0], () => boolean][] = [
     [
       "/catalog",
-      catalogService({ world, data: catalog, secret, now, signingFails: opts.signingFails }),
+      catalogService({
+        world,
+        data: catalog,
+        secret,
+        now,
+        signingFails: opts.signingFails,
+        origin: opts.origin,
+      }),
       { active: [DEMO_KEYS.catalog], lapsed: [DEMO_KEYS.catalogLapsed] },
       () => true,
     ],

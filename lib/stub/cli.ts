@@ -75,14 +75,33 @@ if (import.meta.main) {
     Deno.exit(0);
   }
   const rate = num("rate-limit", values["rate-limit"], 1, 1e6);
-  const { url } = await serveStub({
-    port: num("port", values.port, 0, 65535),
-    hostname: values.hostname,
-    seed: num("seed", values.seed, 0, 2 ** 31),
-    scale: num("scale", values.scale, 0.01, 100, false),
-    latencyMs: num("latency-ms", values["latency-ms"], 0, 60_000),
-    failRate: num("fail-rate", values["fail-rate"], 0, 1, false),
-    rateLimit: rate ? { limit: rate, windowMs: 1000 } : undefined,
-  });
+  const port = num("port", values.port, 0, 65535);
+  let url: string;
+  try {
+    ({ url } = await serveStub({
+      port,
+      hostname: values.hostname,
+      seed: num("seed", values.seed, 0, 2 ** 31),
+      scale: num("scale", values.scale, 0.01, 100, false),
+      latencyMs: num("latency-ms", values["latency-ms"], 0, 60_000),
+      failRate: num("fail-rate", values["fail-rate"], 0, 1, false),
+      rateLimit: rate ? { limit: rate, windowMs: 1000 } : undefined,
+    }));
+  } catch (e) {
+    // one line and exit 1, no stack: the port is taken or the host name is not ours
+    const where = `${values.hostname ?? "127.0.0.1"}:${port ?? 8787}`;
+    const msg = String((e as Error)?.message ?? e).split("\n")[0];
+    console.error(
+      e instanceof Deno.errors.AddrInUse
+        ? `stub: cannot listen on ${where}: the port is in use; choose another --port (0 = any free port)`
+        : e instanceof Deno.errors.AddrNotAvailable ||
+            /lookup|resolve|not known|os error 99/i.test(msg)
+        ? `stub: cannot listen on ${where}: --hostname ${
+          JSON.stringify(values.hostname)
+        } is not an address of this machine (${msg}); use 127.0.0.1 or 0.0.0.0`
+        : `stub: cannot listen on ${where}: ${msg}`,
+    );
+    Deno.exit(1);
+  }
   console.log(`stub listening on ${url}`);
 }

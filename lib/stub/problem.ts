@@ -7,6 +7,7 @@
  * `author-access-required` (403, paywalled author's document),
  * `invalid-signature` / `url-expired` (403, signed document URLs),
  * `not-found` (404), `archive-not-found` (404), `method-not-allowed` (405),
+ * `body-too-large` (413, a request body over 1 MB, refused before parsing),
  * `rate-limited` (429), `service-unavailable` (503), `signing-failed` (503),
  * `keys-unavailable` (503), `internal-error` (500, never expected).
  *
@@ -19,6 +20,7 @@ const TITLES: Record<number, string> = {
   403: "Forbidden",
   404: "Not Found",
   405: "Method Not Allowed",
+  413: "Content Too Large",
   429: "Too Many Requests",
   500: "Internal Server Error",
   503: "Service Unavailable",

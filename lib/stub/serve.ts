@@ -30,13 +30,17 @@ export interface ServeOptions extends StubOptions {
 export function serveStub(
   opts: ServeOptions = {},
 ): Promise<{ url: string; server: Deno.HttpServer<Deno.NetAddr> }> {
-  const stub = createStub(opts);
+  const ready: { stub?: ReturnType<typeof createStub> } = {};
   const server = Deno.serve({
     port: opts.port ?? 8787,
     hostname: opts.hostname ?? "127.0.0.1",
     signal: opts.signal,
     onListen: () => {},
-  }, stub.app.fetch);
+  }, (req) => ready.stub!.app.fetch(req));
   const { hostname, port } = server.addr;
-  return Promise.resolve({ url: `http://${hostname}:${port}`, server });
+  const host = hostname === "0.0.0.0" ? "127.0.0.1" : hostname === "::" ? "::1" : hostname;
+  const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+  // signed document URLs point at this server (or the configured origin), never at a Host header
+  ready.stub = createStub({ ...opts, origin: opts.origin ?? url });
+  return Promise.resolve({ url, server });
 }

@@ -238,5 +238,7 @@ Deno.test("demo data: CEO buys as a 6-month portfolio; stats are consistent with
   const vol = Math.sqrt(r.reduce((a, b) => a + (b - m) ** 2, 0) / (r.length - 1)) * Math.sqrt(12);
   assert.ok(Math.abs(vol - stats.vol) < 1e-9);
   assert.ok(stats.hitRate >= 0 && stats.hitRate <= 100);
-  assert.ok(Number.isFinite(stats.alpha.tStat));
+  assert.ok(Number.isFinite(stats.alphaFit.tStat));
+  assert.equal(typeof stats.alpha, "number");
+  assert.equal(stats.alpha, stats.alphaFit.annualized);
 });

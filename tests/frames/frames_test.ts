@@ -4,6 +4,7 @@ import {
   buildFrame,
   CatalogClient,
   dtypeName,
+  FrameBuilder,
   frameBundle,
   InsiderClient,
   pitchesFrame,
@@ -190,5 +191,74 @@ Deno.test("notebook display shows shape, dtypes and head/tail rows", async () =>
   assert.match(
     frameBundle(buildFrame([{ name: "d", dtype: "date" }], [{ d: "2025-01-02" }]))["text/html"],
     /2025-01-02/,
+  );
+});
+
+// Guards the cause of the old memory blow-up (issue: `.frame()` at real
+// sizes): a per-page frame for each of many small pages, all concatenated at
+// the end. Rows must go into a few large native chunks, proportional to the
+// rows (rows / CHUNK_ROWS), never one chunk per page.
+Deno.test(".frame() over 200 pages builds rows/CHUNK_ROWS native chunks, not one per page", async () => {
+  const { CHUNK_ROWS } = await import("../../mod.ts");
+  const big = createStub({ seed: 3, scale: 1 });
+  const client = new InsiderClient({
+    apiKey: DEMO_KEYS.insider,
+    baseUrl: "http://s/insider",
+    fetch: big.fetch,
+  });
+  let pages = 0;
+  const df = await client.search({ excludeAnomalousTransactions: false }, { pageSize: 100 })
+    .frame({ maxRows: 20_000, progress: false, onPage: () => pages++ });
+  assert.equal(pages, 200);
+  assert.equal(df.height, 20_000);
+  assert.equal(df.nChunks(), Math.ceil(20_000 / CHUNK_ROWS));
+  // same rows, same order as paging them
+  const ids = await client.search({ excludeAnomalousTransactions: false }, { pageSize: 100 })
+    .take(20_000);
+  const col = df.getColumn("accession_number").toArray();
+  assert.equal(col[0], ids[0].accessionNumber);
+  assert.equal(col[12_345], ids[12_345].accessionNumber);
+  assert.equal(col[19_999], ids[19_999].accessionNumber);
+});
+
+Deno.test("FrameBuilder: chunk boundaries keep values, nulls, order and extra columns", () => {
+  const b = new FrameBuilder([{ name: "v", dtype: "i64" }, { name: "d", dtype: "date" }, {
+    name: "l",
+    dtype: "list_i64",
+  }], { chunkRows: 2 });
+  b.append([{ v: 1, d: "2025-01-02", l: [1] }, { v: 2 }, { v: 3, l: [2, 3] }]);
+  assert.equal(b.chunks, 1);
+  b.append([{ v: null, x: "extra" }]);
+  const df = b.finish();
+  assert.deepEqual(
+    df.getColumn("v").toArray(),
+    [1, 2, 3, null],
+  );
+  assert.deepEqual(df.getColumn("l").toArray(), [[1], null, [2, 3], null]);
+  assert.equal(dt(df, "d"), "Date");
+  assert.deepEqual(df.getColumn("x").toArray(), [null, null, null, "extra"]);
+  assert.equal(df.nChunks(), 2);
+});
+
+Deno.test("hydrateFrame: typed frame in input order, failures returned, same as hydrate", async () => {
+  const feed = await insider.feed("ceo-trades", "buy").take(40);
+  const bogus = { ...feed[5], transaction_id: 999_999_999 };
+  const input = [...feed.slice(0, 5), bogus, ...feed.slice(5)];
+  const { frame, failed } = await insider.hydrateFrame(input, { progress: false, concurrency: 4 });
+  const { rows } = await insider.hydrate(input, { progress: false });
+  assert.equal(frame.width, TRANSACTION_FIELDS.length);
+  assert.equal(frame.height, rows.length);
+  assert.deepEqual(failed.map((f) => f.index), [5]);
+  assert.deepEqual(
+    frame.getColumn("transaction_id").toArray().map(Number),
+    rows.map((r) => Number(r.transaction_id)),
+  );
+  assert.equal(dt(frame, "filed_at"), "Datetime(ms,UTC)");
+});
+
+Deno.test("hydrateFrame: a bad concurrency names the value", async () => {
+  await assert.rejects(
+    () => insider.hydrateFrame([], { concurrency: 0 }),
+    (e: Error) => /concurrency/.test(e.message) && /\b0\b/.test(e.message),
   );
 });

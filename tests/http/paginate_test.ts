@@ -94,3 +94,76 @@ Deno.test("mapPool keeps order and never exceeds its bound", async () => {
   assert.equal(results[4], 8);
   assert.equal(results[3], undefined);
 });
+
+// Issue: a page that still fails after every retry lost every row already
+// read. Now the error carries them, with the cursor to resume from.
+Deno.test("partial results: take() and .frame() attach rows so far and the resume cursor", async () => {
+  const { InsiderClient, partialOf } = await import("../../mod.ts");
+  const { createStub, DEMO_KEYS } = await import("../../lib/stub/mod.ts");
+  const stub = createStub({ seed: 1, scale: 0.2 });
+  let searches = 0;
+  const flaky = (input: Request | URL | string, init?: RequestInit) => {
+    const url = String(input instanceof Request ? input.url : input);
+    if (url.endsWith("/search") && ++searches === 3) {
+      return Promise.resolve(
+        new Response(
+          JSON.stringify({ type: "invalid-request", title: "Bad", status: 400, detail: "boom" }),
+          { status: 400, headers: { "content-type": "application/problem+json" } },
+        ),
+      );
+    }
+    return stub.fetch(input, init);
+  };
+  const client = (fetch: typeof stub.fetch) =>
+    new InsiderClient({ apiKey: DEMO_KEYS.insider, baseUrl: "http://s/insider", fetch });
+  const clean = await client(stub.fetch).search({}, { pageSize: 100 }).take(500);
+
+  // take(): 2 pages read, page 3 failed
+  let err: unknown;
+  try {
+    await client(flaky).search({}, { pageSize: 100, prefetch: false }).take(500);
+  } catch (e) {
+    err = e;
+  }
+  const p = partialOf<unknown[]>(err);
+  assert.ok(p, `no partial on ${err}`);
+  assert.equal(p.rows.length, 200);
+  assert.equal(typeof p.cursor, "string");
+  const rest = await client(stub.fetch).search({}, { pageSize: 100, cursor: p.cursor! }).take(300);
+  assert.deepEqual(
+    [...p.rows, ...rest].map((r) => (r as { accessionNumber: string }).accessionNumber),
+    clean.map((r) => r.accessionNumber),
+  );
+
+  // .frame(): the frame so far, marked truncated, and the same cursor rule
+  searches = 0;
+  let ferr: unknown;
+  try {
+    await client(flaky).search({}, { pageSize: 100, prefetch: false }).frame({ progress: false });
+  } catch (e) {
+    ferr = e;
+  }
+  const fp = partialOf<import("../../mod.ts").Frame>(ferr);
+  assert.ok(fp);
+  assert.equal(fp.rows.height, 200);
+  assert.equal(fp.rows.truncated, true);
+  assert.equal(fp.rows.width, 174);
+  const restFrame = await client(stub.fetch).search({}, { pageSize: 100, cursor: fp.cursor! })
+    .frame({ maxRows: 300, progress: false });
+  assert.deepEqual(
+    [
+      ...fp.rows.getColumn("accession_number").toArray(),
+      ...restFrame.getColumn("accession_number").toArray(),
+    ],
+    clean.map((r) => r.accessionNumber),
+  );
+});
+
+Deno.test("partial results: a failing first page gives cursor null (start over)", async () => {
+  const { Paginated, partialOf } = await import("../../mod.ts");
+  const list = new Paginated<number>(() => Promise.reject(new Error("down")));
+  const e = await list.take(5).catch((x) => x);
+  const p = partialOf<number[]>(e);
+  assert.equal(p?.cursor, null);
+  assert.equal(p?.rows.length, 0);
+});

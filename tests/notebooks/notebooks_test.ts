@@ -21,11 +21,25 @@ type Output = {
 type Notebook = { cells: { cell_type: string; source: string[]; outputs?: Output[] }[] };
 
 const DIR = new URL("../../notebooks/", import.meta.url).pathname;
+const all = (...res: RegExp[]) => new RegExp(res.map((r) => `(?=[\\s\\S]*${r.source})`).join(""));
 const EXPECT: Record<string, { svg: number; tables: number; text?: RegExp }> = {
-  "01-quickstart.ipynb": { svg: 1, tables: 1, text: /\.pdf"/ },
-  "02-insider-event-study.ipynb": { svg: 5, tables: 2, text: /hydrated: .*400.*failed: .*0/ },
-  "03-pitch-quality.ipynb": { svg: 5, tables: 0, text: /fs_elite_tech_longs/ },
+  "01-quickstart.ipynb": {
+    svg: 1,
+    tables: 1,
+    text: all(/\.pdf"/, /Reading it\.\*\* The catalog holds \d+ pitches/),
+  },
+  "02-insider-event-study.ipynb": {
+    svg: 5,
+    tables: 2,
+    text: all(
+      /hydrated: .*400.*failed: .*0/,
+      /Reading it\.\*\* Ranked by/,
+      /Reading it\.\*\* After one year, CEO purchases \(n = \d+\)/,
+    ),
+  },
+  "03-pitch-quality.ipynb": { svg: 5, tables: 0, text: all(/fs_elite_tech_longs/, /Reading it\./) },
   "04-datasets.ipynb": { svg: 0, tables: 2, text: /same_counts: .*true.*same_values: .*true/s },
+  "05-insider-profile.ipynb": { svg: 2, tables: 2, text: all(/Verdict\./, /Caveats\./) },
 };
 
 const missing = await jupyterMissing();
@@ -78,14 +92,22 @@ for (const name of Object.keys(EXPECT)) {
         `${name}: ${tables} HTML tables, expected at least ${want.tables}`,
       );
       if (want.text) {
-        const all = outputs.map((o) =>
-          text(o, "text/plain") +
+        const joined = outputs.map((o) =>
+          text(o, "text/plain") + text(o, "text/markdown") +
           (o.name ? ((o as unknown as { text: string[] }).text ?? []).join("") : "")
         ).join("\n")
           .replaceAll("\x1b", "").replace(/\[[0-9;]*m/g, "");
-        assert.match(all, want.text);
+        assert.match(joined, want.text);
       }
-      const committed: Notebook = JSON.parse(await Deno.readTextFile(DIR + name));
+      const committedText = await Deno.readTextFile(DIR + name);
+      assert.ok(
+        !committedText.includes("\\u001b[") && !committedText.includes("\x1b["),
+        `${name}: committed outputs carry ANSI codes`,
+      );
+      const committed: Notebook = JSON.parse(committedText);
+      const first = committed.cells[0];
+      assert.equal(first.cell_type, "markdown", `${name} opens with its question`);
+      assert.match(first.source.join(""), /\?/, `${name}: the first cell states a question`);
       assert.equal(
         committed.cells.length,
         fresh.cells.length,

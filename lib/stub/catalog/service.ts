@@ -45,7 +45,15 @@ export interface CatalogContext {
   now: () => number;
   /** When true, document signing fails with `503`. */
   signingFails?: boolean;
+  /**
+   * Origin of the signed document URLs (e.g. `http://127.0.0.1:8787`); never
+   * taken from the request's `Host` header. Default `http://signalbook.offline`.
+   */
+  origin?: string;
 }
+
+/** Endpoints without parameters still reject unknown ones (only the staging bypass is allowed). */
+const NoQuery = z.object({ "x-hosting-protection-bypass": z.string().optional() }).strict();
 
 const SearchQuery = z.object({
   q: z.string({ error: () => "is required; allowed: a name, username or ticker" })
@@ -151,6 +159,7 @@ export function catalogService(ctx: CatalogContext): OpenAPIHono {
   const app = new OpenAPIHono();
   const cursors = new Cursors("catalog:" + ctx.secret);
   const signer = new Signer("files:" + ctx.secret);
+  const origin = new URL(ctx.origin ?? "http://signalbook.offline").origin;
   const fuseAuthors = new Fuse(data.authors, {
     keys: ["username", "displayName"],
     threshold: 0.34,
@@ -208,8 +217,14 @@ export function catalogService(ctx: CatalogContext): OpenAPIHono {
     });
   });
 
-  app.get("/api/v1/tags", (c) => c.json({ data: data.tagTypes }));
-  app.get("/api/v1/filter-sets", (c) => c.json({ data: data.filterSets }));
+  app.get("/api/v1/tags", (c) => {
+    const q = check(NoQuery, rawQuery(c));
+    return q.ok ? c.json({ data: data.tagTypes }) : q.response;
+  });
+  app.get("/api/v1/filter-sets", (c) => {
+    const q = check(NoQuery, rawQuery(c));
+    return q.ok ? c.json({ data: data.filterSets }) : q.response;
+  });
 
   app.get("/api/v1/pitches", (c) => {
     const raw = rawQuery(c);
@@ -262,6 +277,8 @@ export function catalogService(ctx: CatalogContext): OpenAPIHono {
   });
 
   app.get("/api/v1/pitches/:id", (c) => {
+    const q = check(NoQuery, rawQuery(c));
+    if (!q.ok) return q.response;
     const p = data.byId.get(c.req.param("id"));
     if (!p) return problem(404, "not-found", `pitch ${show(c.req.param("id"))} does not exist`);
     return c.json(pitchDetail(p, data, world));
@@ -329,9 +346,9 @@ export function catalogService(ctx: CatalogContext): OpenAPIHono {
       expires: Math.floor(ctx.now() / 1000) + URL_LIFETIME_SECONDS,
       filename,
     };
-    const base = new URL(c.req.url);
-    const url = base.origin + base.pathname.replace(/\/api\/v1\/pitches\/.*$/, "") +
-      signer.path(signed);
+    // the configured origin, never the request's Host header; the mount point from the path
+    const mount = new URL(c.req.url).pathname.replace(/\/api\/v1\/pitches\/.*$/, "");
+    const url = origin + mount + signer.path(signed);
     if (q.redirect === "1" || q.redirect === "true" || q.redirect === "yes") {
       return c.redirect(url, 302);
     }

@@ -6,8 +6,8 @@
  * @module
  */
 import type { z } from "npm:@hono/zod-openapi@1.6.3";
-import { RequestValidationError } from "../http/errors.ts";
-import { toIssues, type ValidationIssue } from "./schema.ts";
+import { RequestValidationError } from "./errors.ts";
+import { toIssues, type ValidationIssue } from "../shared/schema.ts";
 
 /** Query-string form of typed parameters (lists stay lists, scalars become strings). */
 export function asQuery(params: object): Record<string, string | string[]> {

@@ -1,0 +1,62 @@
+/**
+ * `.frame()` scale benchmark (the path notebooks take): a `--scale 10`
+ * emulator over loopback (about 248k trades), then
+ * `insider.search({ excludeAnomalousTransactions: false }, { pageSize: 100 })`
+ * for 10k, 40k, 100k and 250k rows, each size in its own process with
+ * default V8 flags: paging alone (`.pages()`), then `.frame({ maxRows })`.
+ * Prints seconds, rows/s, peak RSS, and the frame's time over paging alone.
+ *
+ * @module
+ */
+import { startStub, table } from "./loopback.ts";
+
+type Run = { s: number; rows: number; rssMb: number };
+
+async function child(base: string, mode: "pages" | "frame", n: number): Promise<Run> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      new URL("./frame_scale_child.ts", import.meta.url).pathname,
+      base,
+      mode,
+      `${n}`,
+    ],
+    stdout: "piped",
+    stderr: "inherit",
+  }).output();
+  if (!out.success) throw new Error(`frame scale: ${mode} ${n} failed`);
+  const lines = new TextDecoder().decode(out.stdout).trim().split("\n");
+  return JSON.parse(lines[lines.length - 1]);
+}
+
+/** Sizes of the scale table. */
+export const SCALE_ROWS = [10_000, 40_000, 100_000, 250_000];
+
+/** Runs the `.frame()` scale table and returns it as text. */
+export async function frameScaleBench(sizes: number[] = SCALE_ROWS): Promise<string> {
+  const stub = await startStub(["--scale", "10"]);
+  try {
+    const rows: (string | number)[][] = [];
+    for (const n of sizes) {
+      const pages = await child(stub.url, "pages", n);
+      const frame = await child(stub.url, "frame", n);
+      rows.push(
+        [n, "pages() alone", pages.rows, pages.s, pages.rows / pages.s, pages.rssMb, 1],
+        [n, ".frame()", frame.rows, frame.s, frame.rows / frame.s, frame.rssMb, frame.s / pages.s],
+      );
+    }
+    return table(
+      ".frame() at scale: --scale 10 emulator over loopback, pageSize 100, default V8 flags, one process per run",
+      ["maxRows", "path", "rows", "s", "rows/s", "peak RSS MB", "× paging"],
+      rows,
+    );
+  } finally {
+    await stub.stop();
+  }
+}
+
+if (import.meta.main) {
+  const sizes = Deno.args.length ? Deno.args.map(Number) : SCALE_ROWS;
+  console.log(await frameScaleBench(sizes));
+}

@@ -1,0 +1,220 @@
+/**
+ * The compact renderings behind signalbook's notebook display: a frame as
+ * shape, dtypes, head and tail rows (ISO dates and timestamps, compact lists,
+ * visible nulls), with the middle columns of a wide frame elided as Polars'
+ * own repr does; a LazyFrame as its columns and plan, never collected.
+ *
+ * @module
+ */
+import type pl from "npm:nodejs-polars@0.25.2";
+import { dtypeName } from "./dtypes.ts";
+import { escapeHtml as esc } from "../shared/html.ts";
+
+/** Media bundle a Jupyter front end renders (MIME type → content). */
+export type MediaBundle = Record<string, string>;
+
+/** How much of a frame the display shows. */
+export interface DisplayOptions {
+  /** Rows from the top (default 10). */
+  head?: number;
+  /** Rows from the bottom (default 5). */
+  tail?: number;
+  /** Most columns shown; wider frames show the first and last ones around `…` (default 12). */
+  maxColumns?: number;
+  /** Longest text shown in a cell before `…` (default 40 characters). */
+  maxChars?: number;
+}
+
+const STYLE = "<style>.sb-frame td.sb-null{opacity:.45;font-style:italic}" +
+  ".sb-frame td,.sb-frame th{white-space:nowrap;text-align:left}</style>";
+
+function clip(s: string, max: number): string {
+  return s.length > max ? `${s.slice(0, max - 1)}…` : s;
+}
+
+/** One cell as text: ISO dates and timestamps, compact lists, `null` for nulls. */
+export function formatCell(v: unknown, dtype: string, maxChars = 40): string {
+  if (v === null || v === undefined) return "null";
+  if (v instanceof Date) {
+    if (Number.isNaN(v.getTime())) return "null";
+    const iso = v.toISOString();
+    return dtype === "Date" ? iso.slice(0, 10) : iso.replace(".000Z", "Z");
+  }
+  if (Array.isArray(v)) {
+    const shown = v.slice(0, 4).map((x) => formatCell(x, "", 16));
+    return clip(`[${shown.join(", ")}${v.length > 4 ? `, … +${v.length - 4}` : ""}]`, maxChars);
+  }
+  if (typeof v === "number") {
+    return Number.isInteger(v) ? String(v) : String(Math.round(v * 1e6) / 1e6);
+  }
+  if (typeof v === "bigint") return String(v);
+  if (typeof v === "object") return clip(JSON.stringify(v), maxChars);
+  return clip(String(v), maxChars);
+}
+
+/** Column positions shown, with -1 where the elided middle goes. */
+function pickColumns(width: number, max: number): number[] {
+  if (width <= max) return [...Array(width).keys()];
+  const left = Math.ceil((max - 1) / 2) + 1;
+  const right = Math.max(1, max - left);
+  return [
+    ...Array(left).keys(),
+    -1,
+    ...Array.from({ length: right }, (_, i) => width - right + i),
+  ];
+}
+
+function textTable(header: string[], dtypes: string[], rows: string[][]): string {
+  const all = [header, dtypes, ...rows];
+  const widths = header.map((_, j) => Math.max(...all.map((r) => r[j].length)));
+  const line = (r: string[]) => r.map((c, j) => c.padEnd(widths[j])).join("  ").trimEnd();
+  return [line(header), line(dtypes), ...rows.map(line)].join("\n");
+}
+
+/** A table to render: shape, the shown header and dtypes, and rows (`null` marks the elided middle). */
+interface Table {
+  height: number;
+  width: number;
+  header: string[];
+  dtypes: string[];
+  rows: (string[] | null)[];
+  elided: number;
+}
+
+function renderTable(t: Table): MediaBundle {
+  const shape = `shape: (${t.height.toLocaleString("en-US")}, ${t.width.toLocaleString("en-US")})`;
+  const note = t.elided > 0 ? ` · ${t.elided} middle columns not shown` : "";
+  const td = (v: string) => (v === "null" ? `<td class="sb-null">null</td>` : `<td>${esc(v)}</td>`);
+  const body = t.rows.map((r) =>
+    r === null
+      ? `<tr>${t.header.map(() => "<td>…</td>").join("")}</tr>`
+      : `<tr>${r.map(td).join("")}</tr>`
+  ).join("");
+  const html = `<div class="sb-frame">${STYLE}<small>${esc(shape + note)}</small>` +
+    `<table><thead><tr>${t.header.map((h) => `<th>${esc(h)}</th>`).join("")}</tr>` +
+    `<tr>${t.dtypes.map((d) => `<td><i>${esc(d)}</i></td>`).join("")}</tr></thead>` +
+    `<tbody>${body}</tbody></table></div>`;
+  const text = `${shape}${note}\n` +
+    textTable(t.header, t.dtypes, t.rows.map((r) => r ?? t.header.map(() => "…")));
+  return { "text/html": html, "text/plain": text };
+}
+
+function rowsToShow(height: number, head: number, tail: number): [number, number][] {
+  return height <= head + tail ? [[0, height]] : [[0, head], [height - tail, height]];
+}
+
+/**
+ * HTML and plain-text renderings of a frame with its shape and dtypes.
+ *
+ * @example
+ * ```ts
+ * import pl from "npm:nodejs-polars@0.25.2";
+ * import { frameBundle } from "./display_html.ts";
+ * const bundle = frameBundle(pl.DataFrame({ a: [1, 2], b: ["x", null] }));
+ * console.log(bundle["text/plain"]); // shape: (2, 2), then the dtypes and rows
+ * ```
+ */
+export function frameBundle(df: pl.DataFrame, opts: DisplayOptions = {}): MediaBundle {
+  const maxChars = opts.maxChars ?? 40;
+  const [height, width] = [df.height, df.width];
+  const names = df.columns;
+  const allTypes = df.dtypes.map((d) => dtypeName(d));
+  const cols = pickColumns(width, Math.max(2, opts.maxColumns ?? 12));
+  const small = df.select(...cols.filter((j) => j >= 0).map((j) => names[j]));
+  const rows: (string[] | null)[] = [];
+  rowsToShow(height, opts.head ?? 10, opts.tail ?? 5).forEach(([from, to], p) => {
+    if (p > 0) rows.push(null);
+    const series = small.slice(from, to - from).getColumns();
+    for (let i = 0; i < to - from; i++) {
+      let k = 0;
+      rows.push(
+        cols.map((j) => (j < 0 ? "…" : formatCell(series[k++].getIndex(i), allTypes[j], maxChars))),
+      );
+    }
+  });
+  return renderTable({
+    height,
+    width,
+    header: cols.map((j) => (j < 0 ? "…" : names[j])),
+    dtypes: cols.map((j) => (j < 0 ? "…" : allTypes[j])),
+    rows,
+    elided: width - small.width,
+  });
+}
+
+/**
+ * HTML and plain-text renderings of an array of records (rows as objects),
+ * like {@link frameBundle}; the dtype row shows each column's JavaScript kind.
+ *
+ * @example
+ * ```ts
+ * import { recordsBundle } from "./display_html.ts";
+ * recordsBundle([{ a: 1, b: new Date(0) }, { a: 2, b: null }])["text/plain"];
+ * ```
+ */
+export function recordsBundle(
+  records: readonly Record<string, unknown>[],
+  opts: DisplayOptions = {},
+): MediaBundle {
+  const maxChars = opts.maxChars ?? 40;
+  const names = [...new Set(records.flatMap((r) => Object.keys(r)))];
+  const kind = (v: unknown) =>
+    v === null || v === undefined
+      ? ""
+      : v instanceof Date
+      ? "Datetime"
+      : Array.isArray(v)
+      ? "List"
+      : typeof v;
+  const allTypes = names.map((n) => {
+    const kinds = [...new Set(records.map((r) => kind(r[n])).filter(Boolean))];
+    return kinds.length === 1 ? kinds[0] : kinds.length ? "mixed" : "null";
+  });
+  const cols = pickColumns(names.length, Math.max(2, opts.maxColumns ?? 12));
+  const rows: (string[] | null)[] = [];
+  rowsToShow(records.length, opts.head ?? 10, opts.tail ?? 5).forEach(([from, to], p) => {
+    if (p > 0) rows.push(null);
+    for (const r of records.slice(from, to)) {
+      rows.push(cols.map((j) => (j < 0 ? "…" : formatCell(r[names[j]], allTypes[j], maxChars))));
+    }
+  });
+  return renderTable({
+    height: records.length,
+    width: names.length,
+    header: cols.map((j) => (j < 0 ? "…" : names[j])),
+    dtypes: cols.map((j) => (j < 0 ? "…" : allTypes[j])),
+    rows,
+    elided: cols.filter((j) => j < 0).length ? names.length - cols.length + 1 : 0,
+  });
+}
+
+/**
+ * HTML and plain-text renderings of a LazyFrame: its columns and its query
+ * plan. Nothing is collected.
+ *
+ * @example
+ * ```ts
+ * import pl from "npm:nodejs-polars@0.25.2";
+ * import { lazyBundle } from "./display_html.ts";
+ * const lazy = pl.DataFrame({ a: [1, 2] }).lazy().filter(pl.col("a").gt(1));
+ * console.log(lazyBundle(lazy)["text/plain"]); // LazyFrame, 1 column: a; then the plan
+ * ```
+ */
+export function lazyBundle(lf: pl.LazyDataFrame): MediaBundle {
+  let columns: string[];
+  try {
+    columns = lf.columns; // resolves the schema (a scan reads file metadata), never the data
+  } catch (e) {
+    columns = [`(schema unavailable: ${e instanceof Error ? e.message : String(e)})`];
+  }
+  const plan = lf.describePlan();
+  const head = `LazyFrame (not collected), ${columns.length} column${
+    columns.length === 1 ? "" : "s"
+  }: ${clip(columns.join(", "), 2000)}`;
+  return {
+    "text/html": `<div class="sb-lazy"><small>${esc(head)}</small><pre>${
+      esc(clip(plan, 20000))
+    }</pre></div>`,
+    "text/plain": `${head}\n${plan}`,
+  };
+}

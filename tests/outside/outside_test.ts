@@ -1,0 +1,101 @@
+/**
+ * signalbook used from a project outside this repository, as a new user
+ * would: a temporary folder with no deno.json, one import line pointing at
+ * the checkout's mod.ts, `deno run` from that folder; and a notebook living
+ * in such a folder, executed through real Jupyter.
+ */
+import assert from "node:assert/strict";
+import { execute, jupyterMissing } from "../../lib/notebook/jupyter.ts";
+
+const MOD = new URL("../../mod.ts", import.meta.url).href; // file:///…/mod.ts
+const cleanEnv = () => {
+  const env = { ...Deno.env.toObject(), NO_COLOR: "1" };
+  for (const k of ["PITCH_API_KEY", "INSIDER_API_KEY", "PITCH_BASE_URL", "INSIDER_BASE_URL"]) {
+    delete (env as Record<string, string>)[k];
+  }
+  return env;
+};
+
+Deno.test("outside the repo: a script imports mod.ts by file URL, pulls, frames and saves a chart", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "my-analysis-" });
+  try {
+    await Deno.writeTextFile(
+      `${dir}/main.ts`,
+      `import { connect, saveChart, tradeTimeline } from "${MOD}";
+
+const { insider } = await connect();
+const trades = await insider.search({ tradeType: "purchase" }).frame({ maxRows: 500 });
+console.log("shape", trades.height, trades.width);
+console.log("filed_at", String(trades.getColumn("filed_at").dtype));
+await saveChart(tradeTimeline(trades), "timeline.png");
+await saveChart(tradeTimeline(trades), "timeline.svg");
+`,
+    );
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", "main.ts"],
+      cwd: dir,
+      env: cleanEnv(),
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const stdout = new TextDecoder().decode(out.stdout);
+    const stderr = new TextDecoder().decode(out.stderr);
+    assert.ok(out.success, stderr);
+    assert.match(stdout, /shape 500 174/);
+    assert.match(stdout, /filed_at .*Datetime\(ms,UTC\)/);
+    const png = await Deno.readFile(`${dir}/timeline.png`);
+    assert.deepEqual([...png.slice(1, 4)], [0x50, 0x4e, 0x47]);
+    assert.match(await Deno.readTextFile(`${dir}/timeline.svg`), /<svg/);
+    // nothing was needed besides the import line: no deno.json, no import map
+    const names = [...Deno.readDirSync(dir)].map((e) => e.name).sort();
+    assert.ok(!names.includes("deno.json"), names.join(", "));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+const missing = await jupyterMissing();
+const required = Deno.env.get("SIGNALBOOK_REQUIRE_JUPYTER") === "1";
+
+Deno.test({
+  name: "outside the repo: a notebook in the user's own folder runs through Jupyter",
+  ignore: missing !== null && !required,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  fn: async () => {
+    if (missing) throw new Error(`Jupyter is required but ${missing}`);
+    const dir = await Deno.makeTempDir({ prefix: "my-notebooks-" });
+    try {
+      const cell = (source: string) => ({
+        cell_type: "code",
+        execution_count: null,
+        metadata: {},
+        outputs: [],
+        source,
+      });
+      const nb = {
+        cells: [
+          cell(`import { connect, tradeTimeline } from "${MOD}";
+const { insider } = await connect();
+const trades = await insider.search({ tradeType: "purchase" }).frame({ maxRows: 300 });
+trades.filter(trades.getColumn("transaction_value").gt(0)).head(20)`),
+          cell(`tradeTimeline(trades)`),
+        ],
+        metadata: { kernelspec: { name: "deno", display_name: "Deno", language: "typescript" } },
+        nbformat: 4,
+        nbformat_minor: 5,
+      };
+      await Deno.writeTextFile(`${dir}/analysis.ipynb`, JSON.stringify(nb));
+      await execute(`${dir}/analysis.ipynb`, `${dir}/analysis.out.ipynb`);
+      const done = JSON.parse(await Deno.readTextFile(`${dir}/analysis.out.ipynb`));
+      type Out = { output_type: string; data?: Record<string, string | string[]> };
+      const outs: Out[] = done.cells.flatMap((c: { outputs: Out[] }) => c.outputs);
+      const str = (o: Out, m: string) => [o.data?.[m] ?? ""].flat().join("");
+      assert.deepEqual(outs.filter((o) => o.output_type === "error"), []);
+      assert.ok(outs.some((o) => /shape: \(20, 174\)/.test(str(o, "text/html"))), "rich table");
+      assert.ok(outs.some((o) => str(o, "image/svg+xml").startsWith("<svg")), "inline chart");
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
