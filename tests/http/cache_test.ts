@@ -55,7 +55,7 @@ Deno.test("cache: rerunning a 20-page search and a 100-row hydrate makes 0 reque
   const c1 = countingFetch(stub);
   const first = insiderWith(c1.fetch, { dir });
   const rows1 = await searchPages(first, 20);
-  const feed = await first.feed("ceo-trades", "buy").take(100);
+  const feed = await first.feed("ceo-trades", "buy", {}, { prefetch: false }).take(100);
   assert.equal(feed.length, 100);
   const h1 = await first.hydrate(feed, { progress: false });
   assert.equal(h1.rows.length, 100);
@@ -65,7 +65,7 @@ Deno.test("cache: rerunning a 20-page search and a 100-row hydrate makes 0 reque
   const c2 = countingFetch(stub);
   const second = insiderWith(c2.fetch, { dir }); // a new client, as after a notebook restart
   const rows2 = await searchPages(second, 20);
-  const feed2 = await second.feed("ceo-trades", "buy").take(100);
+  const feed2 = await second.feed("ceo-trades", "buy", {}, { prefetch: false }).take(100);
   const h2 = await second.hydrate(feed2, { progress: false });
   assert.equal(c2.count.n, 0, "the rerun made no request");
   assert.equal(rows2, rows1);
