@@ -1,7 +1,7 @@
 /**
- * Child of the query benchmark: runs one aggregate over the scale-100
- * dataset with `query()` (DuckDB) or with Polars lazy (`scanInsiderTrades`)
- * three times, and prints the times and this process's peak RSS as JSON.
+ * Child of the query benchmark: runs one aggregate ("by-code" or
+ * "distinct") over the scale-100 dataset with `query()` (DuckDB) or with
+ * Polars lazy (`scanInsiderTrades`) three times, and prints the times and this process's peak RSS as JSON.
  *
  * @module
  */
@@ -12,6 +12,17 @@ import { query, scanInsiderTrades } from "../mod.ts";
 export const AGG_SQL = `select year, code, count(*) as n, sum(transaction_value) as value,
   avg(win_rate_1y_wins) as mean_wins, count(distinct issuer_cik) as issuers
   from insider_trades group by year, code order by year, code`;
+
+/** A heavier one: distinct filings (2.5M distinct accession numbers) per month. */
+export const DISTINCT_SQL = `select year, month, count(distinct accession_number) as n
+  from insider_trades group by year, month order by year, month`;
+
+/** The distinct-filings aggregate through Polars lazy. */
+export async function polarsDistinct(dir: string): Promise<pl.DataFrame> {
+  return (await scanInsiderTrades(dir)).groupBy(["year", "month"]).agg(
+    pl.col("accession_number").nUnique().alias("n"),
+  ).sort(["year", "month"]).collectSync();
+}
 
 /** The same aggregate through Polars lazy. */
 export async function polarsAggregate(dir: string): Promise<pl.DataFrame> {
@@ -24,12 +35,17 @@ export async function polarsAggregate(dir: string): Promise<pl.DataFrame> {
 }
 
 if (import.meta.main) {
-  const [engine, dir] = Deno.args;
+  const [engine, dir, which = "by-code"] = Deno.args;
+  const distinct = which === "distinct";
   const seconds: number[] = [];
   let df: pl.DataFrame | undefined;
   for (let i = 0; i < 3; i++) {
     const t0 = performance.now();
-    df = engine === "duckdb" ? await query(AGG_SQL, { dir }) : await polarsAggregate(dir);
+    df = engine === "duckdb"
+      ? await query(distinct ? DISTINCT_SQL : AGG_SQL, { dir })
+      : distinct
+      ? await polarsDistinct(dir)
+      : await polarsAggregate(dir);
     seconds.push((performance.now() - t0) / 1000);
     await new Promise((r) => setTimeout(r, 0));
   }
