@@ -1,7 +1,8 @@
 /**
- * Hive-partitioned parquet datasets: `writeDataset(df, dir, { partitionBy, mode })`
- * writes `dir/<col>=<value>/.../data.parquet` (zstd), one file per partition,
- * each swapped atomically (modes and crash safety: see {@link writeDataset}); `scanDataset(dir)` returns a LazyFrame over every part with
+ * Hive-partitioned parquet datasets: `writeDataset(df, dir, { partitionBy,
+ * mode })` writes `dir/<col>=<value>/.../data.parquet` (zstd), one file per
+ * partition, each swapped atomically (modes and crash safety: see
+ * {@link writeDataset}); `scanDataset(dir)` returns a LazyFrame over every part with
  * the partition columns restored, and Polars pushes predicates down (partition
  * pruning from the paths, row-group statistics inside the files).
  *
@@ -19,7 +20,7 @@
  */
 import pl from "npm:nodejs-polars@0.25.2";
 import { dirname, join } from "node:path";
-import { didYouMean } from "./closest.ts";
+import { didYouMean } from "../shared/suggest.ts";
 import { dtypeName } from "../frames/dtypes.ts";
 import { atomic } from "./write.ts";
 import { requireColumns } from "../frames/columns.ts";

@@ -30,7 +30,7 @@ import pl from "npm:nodejs-polars@0.25.2";
 import { DuckDBInstance } from "npm:@duckdb/node-api@1.5.5-r.5";
 import { join } from "node:path";
 import { partFiles, readMeta } from "./dataset.ts";
-import { didYouMean } from "./closest.ts";
+import { didYouMean } from "../shared/suggest.ts";
 
 /** Options of {@link query}. */
 export interface QueryOptions {

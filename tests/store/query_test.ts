@@ -117,7 +117,7 @@ Deno.test("query errors: bad SQL has DuckDB's message and the SQL; unknown and a
   );
   await assert.rejects(
     query("select * from insider_trade", { dir: both }),
-    /unknown view "insider_trade"; views in .*: insider_trades, pitches; did you mean "insider_trades"\?/,
+    /unknown view "insider_trade"; views in .*: insider_trades, pitches \(did you mean "insider_trades"\?\)/,
   );
   await assert.rejects(
     query("select * from pitches", { dir: tradesOnly }),
