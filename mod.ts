@@ -18,13 +18,10 @@
  * @module
  */
 export { connect, type Connection, type ConnectOptions } from "./lib/connect.ts";
+/** @deprecated The same type as `CallOptions` (one per-call options type for both clients). */
+export type { CallOptions as CatalogCallOptions } from "./lib/http/service_client.ts";
+export { CatalogClient, type DownloadOptions } from "./lib/catalog/client.ts";
 export {
-  type CallOptions as CatalogCallOptions,
-  CatalogClient,
-  type DownloadOptions,
-} from "./lib/catalog/client.ts";
-export {
-  type CallOptions,
   type Camel,
   type FeedRow,
   type FeedsParams,

@@ -55,14 +55,14 @@
 import type pl from "npm:nodejs-polars@0.25.2";
 import { asFrame, type Frame } from "../frames/list.ts";
 import { buildFrame } from "../frames/build.ts";
-import { WINDOW_DAYS } from "../families/transactions.ts";
+import { DEFAULT_HORIZONS, FORWARD_WINDOWS, WINDOW_DAYS } from "../insider/fields.ts";
 import { didYouMean } from "../shared/suggest.ts";
 import { requireColumns } from "../frames/columns.ts";
 import { clusterBootstrap, type Observation } from "./bootstrap.ts";
 import { mean, median, percentile, sd, trimmedMean } from "./stats.ts";
 
 /** Horizons an event study can use. */
-export const STUDY_HORIZONS = ["1w", "1m", "3m", "6m", "1y"] as const;
+export const STUDY_HORIZONS: typeof FORWARD_WINDOWS = FORWARD_WINDOWS;
 /** A study horizon. */
 export type StudyHorizon = typeof STUDY_HORIZONS[number];
 
@@ -84,7 +84,7 @@ export interface EventStudyOptions {
   /** Grouping (default: one group "all"). */
   groupBy?: GroupBy;
   /** Horizons (default 1m, 3m, 6m, 1y); reported in time order. */
-  horizons?: StudyHorizon[];
+  horizons?: readonly StudyHorizon[];
   /** `market` (default): excess returns; `none`: raw returns. */
   benchmark?: "market" | "none";
   /** Baseline group for the differences (default: none, no differences). */
@@ -215,7 +215,7 @@ function monthKey(v: unknown): string | null {
  * ```
  */
 export function eventStudy(trades: pl.DataFrame, opts: EventStudyOptions = {}): Frame {
-  const horizons = [...new Set(opts.horizons ?? ["1m", "3m", "6m", "1y"])];
+  const horizons = [...new Set(opts.horizons ?? DEFAULT_HORIZONS)];
   for (const h of horizons) {
     if (!(STUDY_HORIZONS as readonly string[]).includes(h)) allowed("horizon", h, STUDY_HORIZONS);
   }

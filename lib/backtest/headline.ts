@@ -14,6 +14,7 @@
  *
  * @module
  */
+import { DEFAULT_HORIZONS } from "../insider/fields.ts";
 import pl from "npm:nodejs-polars@0.25.2";
 import { type ClusterBy, eventStudy, type StudyHorizon } from "./event_study.ts";
 import { portfolioBacktest, type PortfolioHorizon, type PortfolioResult } from "./portfolio.ts";
@@ -32,7 +33,7 @@ import type { Frame } from "../frames/list.ts";
  */
 export function headlineStudy(
   trades: pl.DataFrame,
-  horizons: StudyHorizon[] = ["1m", "3m", "6m", "1y"],
+  horizons: readonly StudyHorizon[] = DEFAULT_HORIZONS,
   options: { cluster?: ClusterBy; minN?: number } = {},
 ): Frame {
   const { buys, clean } = headlineSets(trades);

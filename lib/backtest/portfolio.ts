@@ -65,6 +65,7 @@
  *
  * @module
  */
+import { DEFAULT_HORIZONS } from "../insider/fields.ts";
 import type pl from "npm:nodejs-polars@0.25.2";
 import { asFrame, type Frame } from "../frames/list.ts";
 import { buildFrame } from "../frames/build.ts";
@@ -72,7 +73,7 @@ import { requireColumns } from "../frames/columns.ts";
 import { mean, neweyWestSe, sd } from "./stats.ts";
 
 /** Holding periods of a portfolio backtest. */
-export const PORTFOLIO_HORIZONS = ["1m", "3m", "6m", "1y"] as const;
+export const PORTFOLIO_HORIZONS: typeof DEFAULT_HORIZONS = DEFAULT_HORIZONS;
 /** A holding period. */
 export type PortfolioHorizon = typeof PORTFOLIO_HORIZONS[number];
 /** Months held per horizon. */

@@ -21,7 +21,7 @@ import type {
 } from "./types.ts";
 import { Tags } from "./tags.ts";
 import { sanitizeFilename, saveUnder } from "./download.ts";
-import { type ClientOptions, Transport } from "../http/transport.ts";
+import { type CallOptions, ServiceClient } from "../http/service_client.ts";
 import type { ListOptions } from "../http/paginate.ts";
 import { FramedList } from "../frames/list.ts";
 import { pitchesSink } from "./frames.ts";
@@ -39,11 +39,7 @@ export interface DownloadOptions extends DocumentParams {
   signal?: AbortSignal;
 }
 
-/** Per-call options. */
-export interface CallOptions {
-  /** Abort signal. */
-  signal?: AbortSignal;
-}
+export type { CallOptions };
 
 function requireId(id: unknown): string {
   if (typeof id !== "string" || id.trim() === "") {
@@ -70,17 +66,7 @@ function requireId(id: unknown): string {
  * }
  * ```
  */
-export class CatalogClient {
-  #t: Transport;
-  /** Creates a client. */
-  constructor(opts: ClientOptions) {
-    this.#t = new Transport(opts);
-  }
-  /** Base URL of the service. */
-  get baseUrl(): string {
-    return this.#t.baseUrl;
-  }
-
+export class CatalogClient extends ServiceClient {
   /** Fuzzy search of authors (username, display name) and companies (ticker, names). */
   async search(q: string, opts: CallOptions = {}): Promise<SearchResult> {
     if (typeof q !== "string" || q.trim() === "") {
@@ -90,7 +76,7 @@ export class CatalogClient {
         message: `${show(q)} is not allowed; allowed: non-empty text`,
       }]);
     }
-    return await this.#t.json({
+    return await this.transport.json({
       method: "GET",
       path: "/search",
       query: { q },
@@ -100,7 +86,7 @@ export class CatalogClient {
 
   /** The tag vocabulary, as a tree with lookups. */
   async tags(opts: CallOptions = {}): Promise<Tags> {
-    const body = await this.#t.json<{ data: TagType[] }>({
+    const body = await this.transport.json<{ data: TagType[] }>({
       method: "GET",
       path: "/tags",
       signal: opts.signal,
@@ -110,7 +96,7 @@ export class CatalogClient {
 
   /** The key owner's saved filter sets. */
   async filterSets(opts: CallOptions = {}): Promise<FilterSet[]> {
-    const body = await this.#t.json<{ data: FilterSet[] }>({
+    const body = await this.transport.json<{ data: FilterSet[] }>({
       method: "GET",
       path: "/filter-sets",
       signal: opts.signal,
@@ -128,7 +114,7 @@ export class CatalogClient {
     const { cursor: start, ...rest } = params;
     return new FramedList<PitchListRow>(
       async (cursor, signal) => {
-        const body = await this.#t.json<PitchListEnvelope>({
+        const body = await this.transport.json<PitchListEnvelope>({
           method: "GET",
           path: "/pitches",
           query: { ...rest, cursor: cursor ?? start },
@@ -143,7 +129,7 @@ export class CatalogClient {
 
   /** One pitch by id (locked pitches come back with `is_locked: true`). */
   async pitch(id: string, opts: CallOptions = {}): Promise<PitchDetail> {
-    return await this.#t.json({
+    return await this.transport.json({
       method: "GET",
       path: `/pitches/${requireId(id)}`,
       signal: opts.signal,
@@ -158,7 +144,12 @@ export class CatalogClient {
   ): Promise<DocumentInfo> {
     const path = `/pitches/${requireId(id)}/document`;
     validate(DocumentQuery, asQuery(params));
-    return await this.#t.json({ method: "GET", path, query: { ...params }, signal: opts.signal });
+    return await this.transport.json({
+      method: "GET",
+      path,
+      query: { ...params },
+      signal: opts.signal,
+    });
   }
 
   /**
@@ -182,17 +173,7 @@ export class CatalogClient {
       );
     }
     sanitizeFilename(doc.filename); // a bad name fails before anything is fetched
-    const res = await this.#t.fetchUnsigned(doc.url, signal);
-    return await saveUnder(dir, doc.filename, this.#t.readChunks(res, signal), overwrite);
-  }
-
-  /** JSON form (no key). */
-  toJSON(): Record<string, unknown> {
-    return { client: "CatalogClient", ...this.#t.toJSON() };
-  }
-
-  /** Console form (no key). */
-  [Symbol.for("Deno.customInspect")](): string {
-    return `CatalogClient { baseUrl: ${JSON.stringify(this.baseUrl)}, apiKey: "[redacted]" }`;
+    const res = await this.transport.fetchUnsigned(doc.url, signal);
+    return await saveUnder(dir, doc.filename, this.transport.readChunks(res, signal), overwrite);
   }
 }

@@ -18,6 +18,7 @@
  *
  * @module
  */
+import { DEFAULT_HORIZONS } from "../insider/fields.ts";
 import pl from "npm:nodejs-polars@0.25.2";
 import { connect } from "../connect.ts";
 import { FEED_TOPIC_NAMES, type FeedSide, type FeedTopic } from "../insider/feeds.ts";
@@ -68,7 +69,9 @@ Options:
   --from YYYY-MM-DD   first filing date (inclusive)
   --to YYYY-MM-DD     last filing date (inclusive)
   --group-by G        ${GROUPINGS.join(", ")} (default: feed with several feeds, role with one)
-  --horizons LIST     comma-separated, from ${STUDY_HORIZONS.join(", ")} (default 1m,3m,6m,1y)
+  --horizons LIST     comma-separated, from ${STUDY_HORIZONS.join(", ")} (default ${
+  DEFAULT_HORIZONS.join(",")
+})
   --max-rows N        rows per feed, 1 to 100000 (default 1000); a feed with
                       more rows is cut there, with a warning
   --baseline GROUP    group the others are compared with (default: the
@@ -94,7 +97,10 @@ prints one line and exits 1.
 
 Without PITCH_API_KEY / INSIDER_API_KEY it runs on the offline emulator.`;
 
-if (import.meta.main) {
+/**
+ * `deno task backtest` with `args` (default `Deno.args`): see the help text above.
+ */
+export async function main(args: string[] = Deno.args): Promise<void> {
   const flags = parseFlags("backtest", HELP, {
     feed: { type: "string", multiple: true },
     from: { type: "string" },
@@ -111,7 +117,7 @@ if (import.meta.main) {
     weighting: { type: "string" },
     direction: { type: "string" },
     out: { type: "string" },
-  });
+  }, args);
   const v = flags.values;
   if (v.help) {
     console.log(HELP);
@@ -160,7 +166,7 @@ if (import.meta.main) {
       }`,
     );
   }
-  const horizons = flags.list("horizons", v.horizons ?? "1m,3m,6m,1y", STUDY_HORIZONS);
+  const horizons = flags.list("horizons", v.horizons ?? DEFAULT_HORIZONS.join(","), STUDY_HORIZONS);
   const maxRows = flags.int("max-rows", v["max-rows"], 1000, 1, 100_000);
   const minN = flags.int("min-n", v["min-n"], 20, 2, 100_000);
   const cluster = v.cluster ?? "month";
@@ -195,7 +201,7 @@ if (import.meta.main) {
   if (out.trim() === "") fail(`--out "" is not allowed; allowed: a directory path`);
   flags.done();
 
-  const main = async (): Promise<void> => {
+  const run = async (): Promise<void> => {
     const bad = await checkWritableDir("--out", out);
     if (bad) throw new CliError(bad);
     const { insider } = await connect();
@@ -336,5 +342,7 @@ if (import.meta.main) {
       }`,
     );
   };
-  await runCli("backtest", () => main(), () => ({ paths: { "--out": out } }));
+  await runCli("backtest", run, () => ({ paths: { "--out": out } }), args);
 }
+
+if (import.meta.main) await main();

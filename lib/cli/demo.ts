@@ -37,8 +37,11 @@ Options:
   --debug     on failure, print the stack too
   --help      show this help`;
 
-if (import.meta.main) {
-  const flags = parseFlags("demo", HELP, { out: { type: "string" } });
+/**
+ * `deno task demo` with `args` (default `Deno.args`): see the help text above.
+ */
+export async function main(args: string[] = Deno.args): Promise<void> {
+  const flags = parseFlags("demo", HELP, { out: { type: "string" } }, args);
   const values = flags.values;
   if (values.help) {
     console.log(HELP);
@@ -48,7 +51,7 @@ if (import.meta.main) {
   if (out.trim() === "") flags.fail(`--out "" is not allowed; allowed: a directory path`);
   flags.done();
 
-  const main = async (): Promise<void> => {
+  const run = async (): Promise<void> => {
     const t0 = performance.now();
     const bad = await checkWritableDir("--out", out);
     if (bad) throw new CliError(bad);
@@ -107,5 +110,7 @@ if (import.meta.main) {
     );
     console.log(`\ndone in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   };
-  await runCli("demo", () => main(), () => ({ paths: { "--out": out } }));
+  await runCli("demo", run, () => ({ paths: { "--out": out } }), args);
 }
+
+if (import.meta.main) await main();

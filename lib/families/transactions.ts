@@ -16,6 +16,7 @@ import {
   PRIOR_WINDOWS,
   WIN_RATE_SCOPES,
   WIN_RATE_WINDOWS,
+  WINDOW_DAYS,
 } from "../insider/fields.ts";
 import { asFrame, type Frame } from "../frames/list.ts";
 import { requireColumns } from "../frames/columns.ts";
@@ -28,16 +29,8 @@ const KEYS = [
   "reporting_owner_cik",
   "acquired_disposed_code",
 ];
-/** Length in days of each window label. */
-export const WINDOW_DAYS: Readonly<Record<string, number>> = {
-  "1d": 1,
-  "1w": 7,
-  "1m": 30,
-  "3m": 91,
-  "6m": 182,
-  "1y": 365,
-  "2y": 730,
-};
+/** Length in days of each window label (defined with the field catalog; re-exported here). */
+export { WINDOW_DAYS };
 
 function need(df: pl.DataFrame, cols: string[], fn: string): void {
   if (df.height === 0 && df.width === 0) {

@@ -30,3 +30,4 @@ export {
   cacheStats,
   ResponseCache,
 } from "./cache.ts";
+export { type CallOptions, ServiceClient } from "./service_client.ts";

@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { type ClientOptions, Transport } from "../http/transport.ts";
+import { type CallOptions, ServiceClient } from "../http/service_client.ts";
 import type { ListOptions } from "../http/paginate.ts";
 import { asFrame, type Frame, FramedList } from "../frames/list.ts";
 import { Progress } from "../http/progress.ts";
@@ -131,11 +131,7 @@ const FEED_COLUMNS: readonly ColumnSpec[] = [
 ];
 const feedSink = (): RowSink<FeedRow> => rowSink<FeedRow>(() => ({ specs: FEED_COLUMNS }));
 
-/** Per-call options. */
-export interface CallOptions {
-  /** Abort signal. */
-  signal?: AbortSignal;
-}
+export type { CallOptions };
 
 function checkConcurrency(value = 8): number {
   if (!Number.isInteger(value) || value < 1 || value > 64) {
@@ -191,22 +187,12 @@ function filterIssues(f: InsiderFilter): ValidationIssue[] {
  * console.log(rows.length, failed.length);
  * ```
  */
-export class InsiderClient {
-  #t: Transport;
-  /** Creates a client. */
-  constructor(opts: ClientOptions) {
-    this.#t = new Transport(opts);
-  }
-  /** Base URL of the service. */
-  get baseUrl(): string {
-    return this.#t.baseUrl;
-  }
-
+export class InsiderClient extends ServiceClient {
   /** Reporting owners matching a name, with their CIKs. */
   async insiders(q: string, opts: { limit?: number } & CallOptions = {}): Promise<InsiderHit[]> {
     const query = { q, limit: opts.limit };
     validate(InsidersQuery, asQuery(query));
-    const body = await this.#t.json<{ data: InsiderHit[] }>({
+    const body = await this.transport.json<{ data: InsiderHit[] }>({
       method: "GET",
       path: "/insiders",
       query,
@@ -227,7 +213,7 @@ export class InsiderClient {
     validate(InsiderSearchBody, body, filterIssues(filter));
     return new FramedList<SearchRow>(
       async (cursor, signal) => {
-        const env = await this.#t.json<
+        const env = await this.transport.json<
           { data: SearchRow[]; nextCursor: string | null; hasMore: boolean }
         >({
           method: "POST",
@@ -278,7 +264,7 @@ export class InsiderClient {
     }
     return new FramedList<FeedRow>(
       async (cursor, signal) => {
-        const env = await this.#t.json<
+        const env = await this.transport.json<
           { data: FeedRow[]; next_cursor: string | null; has_more: boolean }
         >({
           method: "GET",
@@ -322,7 +308,7 @@ export class InsiderClient {
       }
     }
     if (issues.length) throw new RequestValidationError(issues);
-    return await this.#t.json({
+    return await this.transport.json({
       method: "GET",
       path: `/transactions/${encodeURIComponent(accessionNumber)}/${
         encodeURIComponent(String(transactionId))
@@ -412,15 +398,5 @@ export class InsiderClient {
       progress?.done();
     }
     return { frame: asFrame(sink.finish(), false), failed };
-  }
-
-  /** JSON form (no key). */
-  toJSON(): Record<string, unknown> {
-    return { client: "InsiderClient", ...this.#t.toJSON() };
-  }
-
-  /** Console form (no key). */
-  [Symbol.for("Deno.customInspect")](): string {
-    return `InsiderClient { baseUrl: ${JSON.stringify(this.baseUrl)}, apiKey: "[redacted]" }`;
   }
 }

@@ -1,6 +1,6 @@
 /**
  * The field catalog of an insider transaction: one declarative table of every
- * field the spec lists (190 of them), with its dtype and family. It drives the
+ * field the spec lists (174 of them, `TRANSACTION_FIELDS.length`), with its dtype and family. It drives the
  * row type, `fields` validation, the camelCase mapping of search rows, the
  * emulator's generator and (in the frames layer) the Polars schema.
  *
@@ -40,6 +40,22 @@ export type WinRateField = `win_rate_${WinRateScope}${WinRateWindow}_${WinRateKi
 
 /** Forward-return horizons. */
 export const FORWARD_WINDOWS = ["1w", "1m", "3m", "6m", "1y"] as const;
+/**
+ * The horizons studied when none are given (event study, backtest CLI,
+ * headline study) and the portfolio holding periods: one place for
+ * `1m, 3m, 6m, 1y`.
+ */
+export const DEFAULT_HORIZONS = ["1m", "3m", "6m", "1y"] as const;
+/** Length in days of every window label used by the field families (`1d` … `2y`). */
+export const WINDOW_DAYS: Readonly<Record<string, number>> = {
+  "1d": 1,
+  "1w": 7,
+  "1m": 30,
+  "3m": 91,
+  "6m": 182,
+  "1y": 365,
+  "2y": 730,
+};
 /** A forward-return horizon. */
 export type ForwardWindow = typeof FORWARD_WINDOWS[number];
 /** A forward-return field. */

@@ -1,0 +1,54 @@
+/**
+ * What both service clients share: one {@link Transport} built from the
+ * client options, the `baseUrl`, per-call options, and the JSON and console
+ * forms that never show the key.
+ *
+ * @module
+ */
+import { type ClientOptions, Transport } from "./transport.ts";
+
+/** Per-call options of every client method. */
+export interface CallOptions {
+  /** Abort signal. */
+  signal?: AbortSignal;
+}
+
+/**
+ * Base class of `CatalogClient` and `InsiderClient`.
+ *
+ * @example
+ * ```ts
+ * import { connect } from "../../mod.ts";
+ * const { catalog } = await connect();
+ * console.log(JSON.stringify(catalog)); // {"client":"CatalogClient","baseUrl":…} — no key
+ * ```
+ */
+export abstract class ServiceClient {
+  readonly #t: Transport;
+  /** Creates a client. */
+  constructor(opts: ClientOptions) {
+    this.#t = new Transport(opts);
+  }
+
+  /** The transport every request of this client goes through. */
+  protected get transport(): Transport {
+    return this.#t;
+  }
+
+  /** Base URL of the service. */
+  get baseUrl(): string {
+    return this.#t.baseUrl;
+  }
+
+  /** JSON form (no key). */
+  toJSON(): Record<string, unknown> {
+    return { client: this.constructor.name, ...this.#t.toJSON() };
+  }
+
+  /** Console form (no key). */
+  [Symbol.for("Deno.customInspect")](): string {
+    return `${this.constructor.name} { baseUrl: ${
+      JSON.stringify(this.baseUrl)
+    }, apiKey: "[redacted]" }`;
+  }
+}
