@@ -18,7 +18,7 @@ import "./notebook/progress.ts"; // the default progress display (Jupyter or ter
 
 /** Options of {@link connect}. */
 export interface ConnectOptions
-  extends Partial<Pick<ClientOptions, "maxRetries" | "timeoutMs" | "onRetry">> {
+  extends Partial<Pick<ClientOptions, "maxRetries" | "timeoutMs" | "onRetry" | "cache">> {
   /** Environment lookup (default `Deno.env.get`, tolerant of a missing permission). */
   env?: (name: string) => string | undefined;
   /** Options of the in-process emulator, when it is used. */
@@ -78,7 +78,12 @@ export function connect(opts: ConnectOptions = {}): Promise<Connection> {
 
 function open(opts: ConnectOptions): Connection {
   const env = opts.env ?? readEnv;
-  const common = { maxRetries: opts.maxRetries, timeoutMs: opts.timeoutMs, onRetry: opts.onRetry };
+  const common = {
+    maxRetries: opts.maxRetries,
+    timeoutMs: opts.timeoutMs,
+    onRetry: opts.onRetry,
+    cache: opts.cache,
+  };
   // one emulator per connect(): both services share it. Custom emulator
   // options make a private one; without them, one emulator per process.
   let stub: Stub | undefined;
