@@ -1,10 +1,10 @@
+import { offline } from "../_util.ts";
 import assert from "node:assert/strict";
 import pl from "nodejs-polars";
 import { join } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
 import {
   dtypeName,
-  InsiderClient,
   partFiles,
   scanDataset,
   transactionsFrame,
@@ -14,14 +14,8 @@ import {
   writeNdjson,
   writeParquet,
 } from "../../mod.ts";
-import { createStub, DEMO_KEYS } from "../../lib/stub/mod.ts";
 
-const stub = createStub({ seed: 1, scale: 0.1 });
-const insider = new InsiderClient({
-  apiKey: DEMO_KEYS.insider,
-  baseUrl: "http://s/insider",
-  fetch: stub.fetch,
-});
+const { stub, insider } = await offline();
 const trades = transactionsFrame(stub.insider.trades.map((t) => t.row));
 
 async function duck(
