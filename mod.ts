@@ -56,6 +56,10 @@ export {
   type StubOptions,
   type Tag as StubTag,
   type Trade,
+  type TradeKey,
+  type Truth,
+  type TruthHorizon,
+  type TruthRow,
   type World,
 } from "./lib/stub/mod.ts";
 export * from "./lib/frames/mod.ts";

@@ -26,6 +26,8 @@ export {
   type ReportFiles,
   type ReportMeta,
   statsTable,
+  type TruthRows,
+  truthSection,
   writeReport,
 } from "./report.ts";
 export {
