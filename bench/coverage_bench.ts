@@ -24,30 +24,54 @@ import {
   type AlphaCheck,
   alphaSummary,
   type Check,
-  checkWorld,
-  CLUSTERINGS,
   coverage,
   COVERAGE_HORIZONS,
   type HeadlineGap,
-  headlineGap,
+  type WorldChecks,
 } from "./coverage_lib.ts";
 
-function rssMb(): number {
-  const s = Deno.readTextFileSync("/proc/self/status");
-  return Number(/VmHWM:\s+(\d+)/.exec(s)![1]) / 1024;
+let peakRss = 0;
+
+/** Runs one batch of seeds in a child process (memory is returned between batches). */
+async function batch<T>(kind: "world" | "headline", scale: number, seeds: number[]): Promise<T[]> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      new URL("./coverage_child.ts", import.meta.url).pathname,
+      kind,
+      String(scale),
+      ...seeds.map(String),
+    ],
+    stdout: "piped",
+    stderr: "inherit",
+  }).output();
+  if (!out.success) throw new Error(`coverage batch ${kind} ${seeds.join(",")} failed`);
+  const lines = new TextDecoder().decode(out.stdout).trim().split("\n");
+  const { results, rssMb } = JSON.parse(lines[lines.length - 1]);
+  peakRss = Math.max(peakRss, rssMb);
+  return results as T[];
+}
+
+async function batches<T>(kind: "world" | "headline", scale: number, n: number): Promise<T[]> {
+  const out: T[] = [];
+  for (let first = 1; first <= n; first += 5) {
+    const seeds = Array.from({ length: Math.min(5, n - first + 1) }, (_, i) => first + i);
+    out.push(...await batch<T>(kind, scale, seeds));
+  }
+  return out;
 }
 
 /** Runs the coverage benchmark and returns the printed tables. */
-export function coverageBench(
+export async function coverageBench(
   seeds = Number(Deno.env.get("COVERAGE_SEEDS") ?? 40),
   scale = Number(Deno.env.get("COVERAGE_SCALE") ?? 0.5),
   headlineSeeds = Number(Deno.env.get("HEADLINE_SEEDS") ?? 40),
-): string {
+): Promise<string> {
   const t0 = performance.now();
   const checks: Check[] = [];
   const alphas: AlphaCheck[] = [];
-  for (let seed = 1; seed <= seeds; seed++) {
-    const w = checkWorld(seed, scale, CLUSTERINGS);
+  for (const w of await batches<WorldChecks>("world", scale, seeds)) {
     checks.push(...w.intervals);
     alphas.push(...w.alphas);
   }
@@ -98,8 +122,7 @@ export function coverageBench(
     ["portfolio", "mean alpha", "truth", "cross-seed SE", "gap in SEs", "within 1 SE"],
     aRows,
   ));
-  const gaps: HeadlineGap[] = [];
-  for (let seed = 1; seed <= headlineSeeds; seed++) gaps.push(headlineGap(seed, 1));
+  const gaps = await batches<HeadlineGap>("headline", 1, headlineSeeds);
   const gRows = COVERAGE_HORIZONS.map((h) => {
     const est = gaps.map((g) => g.estimate[h]);
     const tru = gaps.map((g) => g.truth[h]);
@@ -122,9 +145,9 @@ export function coverageBench(
   out.push(
     `coverage bench: ${tIntervals.toFixed(0)} s for the intervals, ${
       ((performance.now() - t0) / 1000).toFixed(0)
-    } s in all; peak RSS ${rssMb().toFixed(0)} MB`,
+    } s in all; peak RSS ${peakRss.toFixed(0)} MB (largest batch of 5 worlds)`,
   );
   return out.join("\n");
 }
 
-if (import.meta.main) console.log(coverageBench());
+if (import.meta.main) console.log(await coverageBench());

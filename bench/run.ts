@@ -7,10 +7,12 @@
 import { clientBench } from "./client_bench.ts";
 import { framesBench } from "./frames_bench.ts";
 import { syncBench } from "./sync_bench.ts";
+import { coverageBench } from "./coverage_bench.ts";
 
 if (import.meta.main) {
   console.log("signalbook benchmarks (same run, same data)");
   console.log(await framesBench());
   console.log(await clientBench());
   console.log(await syncBench());
+  console.log(await coverageBench());
 }

@@ -62,18 +62,19 @@ export interface TruthRows {
  *
  * @example
  * ```ts
- * import { eventStudy, transactionsFrame, truthSection } from "../../mod.ts";
- * import { createStub } from "../../mod.ts";
+ * import pl from "npm:nodejs-polars@0.25.2";
+ * import { createStub, eventStudy, transactionsFrame, truthSection } from "../../mod.ts";
  * const stub = createStub({ seed: 2, scale: 0.1 });
  * const rows = stub.insider.trades.map((t) => t.row).filter((r) => r.code === "P");
- * const stats = eventStudy(transactionsFrame(rows), { groupBy: "role", horizons: ["3m"] });
- * const truth = ["CEO", "CFO", "Director"].map((g) => ({
- *   group: g,
+ * const who = (r: { is_ceo: boolean | null }) => r.is_ceo ? "CEO" : "Other";
+ * const frame = transactionsFrame(rows).withColumns(
+ *   pl.when(pl.col("is_ceo")).then(pl.lit("CEO")).otherwise(pl.lit("Other")).alias("who"),
+ * );
+ * const stats = eventStudy(frame, { groupBy: "who", horizons: ["3m"] });
+ * const truth = ["CEO", "Other"].map((group) => ({
+ *   group,
  *   horizon: "3m",
- *   expected_excess: stub.truth.mean(
- *     rows.filter((r) => g === "CEO" ? r.is_ceo : g === "CFO" ? r.is_cfo && !r.is_ceo : false),
- *     "3m",
- *   ) ?? 0,
+ *   expected_excess: stub.truth.mean(rows.filter((r) => who(r) === group), "3m") ?? 0,
  * }));
  * console.log(truthSection(stats, { source: "the emulator (seed 2)", rows: truth }));
  * ```

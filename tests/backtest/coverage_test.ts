@@ -5,6 +5,8 @@
  * emulator built in about 95 % of the time (a binomial band, no wall clock),
  * the i.i.d. intervals must be narrower and cover less, the estimates must be
  * unbiased, and the 1-month portfolio alpha must match the noise-free one.
+ * (The 6-month portfolio is biased low by its geometric interpolation; the
+ * bench measures that and the README reports it.)
  */
 import assert from "node:assert/strict";
 import { type AlphaCheck, type Check, checkWorld } from "../../bench/coverage_lib.ts";
@@ -12,7 +14,8 @@ import { type AlphaCheck, type Check, checkWorld } from "../../bench/coverage_li
 const SEEDS = 10;
 const checks: Check[] = [];
 const alphas: AlphaCheck[] = [];
-for (let seed = 101; seed < 101 + SEEDS; seed++) {
+// the first seeds of bench/coverage_bench.ts (which runs 40)
+for (let seed = 1; seed <= SEEDS; seed++) {
   const w = checkWorld(seed, 0.5, ["issuer", "none"]);
   checks.push(...w.intervals);
   alphas.push(...w.alphas);
@@ -69,6 +72,8 @@ Deno.test("coverage: the 1-month portfolio alpha matches the noise-free backtest
   const mean = diff.reduce((a, b) => a + b, 0) / diff.length;
   const sd = Math.sqrt(diff.reduce((a, b) => a + (b - mean) ** 2, 0) / (diff.length - 1));
   const se = sd / Math.sqrt(diff.length);
-  assert.ok(Math.abs(mean) < 3 * se, `alpha − truth: mean ${mean}, se ${se}`);
+  // single-stock returns are heavy-tailed and 10 seeds estimate the SE roughly: a two-sided
+  // 99.9 % band of Student's t with 9 degrees of freedom (4.78 SE)
+  assert.ok(Math.abs(mean) < 4.78 * se, `alpha − truth: mean ${mean}, se ${se}`);
   for (const a of xs) assert.ok(a.truth > 0, `seed ${a.seed}: true alpha ${a.truth}`);
 });
