@@ -9,6 +9,7 @@ import { framesBench } from "./frames_bench.ts";
 import { frameScaleBench } from "./frame_scale.ts";
 import { syncBench } from "./sync_bench.ts";
 import { queryBench } from "./query_bench.ts";
+import { coverageBench } from "./coverage_bench.ts";
 
 if (import.meta.main) {
   console.log("signalbook benchmarks (same run, same data)");
@@ -17,4 +18,5 @@ if (import.meta.main) {
   console.log(await clientBench());
   console.log(await syncBench());
   console.log(await queryBench());
+  console.log(await coverageBench());
 }
