@@ -47,5 +47,6 @@ export {
   type PortfolioOptions,
   type PortfolioResult,
   type PortfolioStats,
+  SPREADS,
   WEIGHTINGS,
 } from "./portfolio.ts";

@@ -122,7 +122,7 @@ Deno.test("monthly frame: columns, dtypes, calendar months with cash gaps", () =
       { date: "2023-06-20", r: [-3, 1, null, null], x: [-2, 0, null, null] },
       { date: "2023-06-02", r: [null, null, null, null], x: [null, null, null, null] },
     ]),
-    { horizon: "3m" },
+    { horizon: "3m", spread: "geometric" },
   );
   assert.deepEqual(monthly.columns, [
     "month",
@@ -171,7 +171,7 @@ Deno.test("follow shorts sales, value weighting weights by trade value", () => {
 });
 
 Deno.test("monthlyPath: geometric spreading reproduces every known point", () => {
-  const p = monthlyPath([[1, 2], [3, 5], [6, -4], [12, 20]], 12);
+  const p = monthlyPath([[1, 2], [3, 5], [6, -4], [12, 20]], 12, "geometric");
   let g = 1;
   const at: number[] = [];
   for (const r of p) at.push(g *= 1 + r);
@@ -179,8 +179,26 @@ Deno.test("monthlyPath: geometric spreading reproduces every known point", () =>
   assert.ok(Math.abs(at[5] - 0.96) < 1e-12 && Math.abs(at[11] - 1.2) < 1e-12);
   assert.ok(Math.abs(p[6] - p[11]) < 1e-12, "equal months inside a segment");
   // a missing intermediate point is skipped
-  const q = monthlyPath([[3, 9.2727]], 3);
+  const q = monthlyPath([[3, 9.2727]], 3, "geometric");
   assert.ok(Math.abs(q[0] - q[2]) < 1e-12);
+});
+
+Deno.test("monthlyPath: step booking (the default) books each segment when it is observed", () => {
+  const p = monthlyPath([[1, 2], [3, 5], [6, -4], [12, 20]], 12);
+  let g = 1;
+  const at: number[] = [];
+  for (const r of p) at.push(g *= 1 + r);
+  assert.ok(Math.abs(at[0] - 1.02) < 1e-12 && Math.abs(at[2] - 1.05) < 1e-12);
+  assert.ok(Math.abs(at[5] - 0.96) < 1e-12 && Math.abs(at[11] - 1.2) < 1e-12);
+  assert.deepEqual([p[1], p[3], p[4], p[6], p[10]], [0, 0, 0, 0, 0]);
+  assert.ok(Math.abs(p[2] - (1.05 / 1.02 - 1)) < 1e-12);
+});
+
+Deno.test("portfolioBacktest: a bad spread names the value", () => {
+  assert.throws(
+    () => portfolioBacktest(pl.DataFrame({}), { spread: "linear" as never }),
+    (e: Error) => /spread "linear"/.test(e.message) && /step, geometric/.test(e.message),
+  );
 });
 
 Deno.test("alphaOf recovers intercept and slope; Newey-West t is finite", () => {
