@@ -65,6 +65,8 @@ export interface RowSink<Row> {
   append(rows: readonly Row[]): void;
   /** The frame of every row appended, in order. */
   finish(): pl.DataFrame;
+  /** Native chunks built so far, when the sink builds in chunks. */
+  readonly chunks?: number;
 }
 
 /** Options of {@link FrameBuilder}. */
@@ -467,6 +469,9 @@ export function rowSink<Row>(plan: (first: Row | undefined) => SinkPlan<Row>): R
     },
     finish() {
       return (b ?? start(undefined)).finish();
+    },
+    get chunks() {
+      return b?.chunks ?? 0;
     },
   };
 }

@@ -3,7 +3,9 @@
  * `.frame({ maxRows })`. Each page's rows are copied into column buffers as
  * it arrives and then dropped; every 8,192 rows the buffers become one
  * native chunk ({@link FrameBuilder}), so memory grows linearly with the rows
- * and a 100k-row pull holds the frame, not 1,000 page frames. A frame cut
+ * and a 100k-row pull holds the frame, not 1,000 page frames. After each
+ * chunk one V8 collection frees the chunk's intermediate Polars objects at
+ * once (`release.ts`), instead of whenever V8 next needs heap. A frame cut
  * short by `maxRows` says so: a warning on stderr and `frame.truncated === true`.
  *
  * @module
@@ -12,6 +14,7 @@ import type pl from "npm:nodejs-polars@0.25.2";
 import { type ListOptions, type PageFetcher, Paginated, withPartial } from "../http/paginate.ts";
 import { withDisplay } from "./display.ts";
 import type { RowSink } from "./build.ts";
+import { releaseNative } from "./release.ts";
 import { Progress } from "../http/progress.ts";
 
 /**
@@ -90,7 +93,7 @@ export class FramedList<Row> extends Paginated<Row> {
           pages++;
           const room = max - total;
           const rows = page.rows.length > room ? page.rows.slice(0, room) : page.rows;
-          sink.append(rows);
+          appendReleasing(sink, rows);
           total += rows.length;
           opts.onPage?.(total);
           progress?.update({ rows: total, pages });
@@ -114,6 +117,18 @@ export class FramedList<Row> extends Paginated<Row> {
     }
     return asFrame(sink.finish(), truncated);
   }
+}
+
+/**
+ * Appends rows to a sink; when that completed a native chunk, runs one
+ * collection so the chunk's intermediate Polars objects free their native
+ * memory now rather than whenever V8 next needs heap (see `release.ts`).
+ * The caller yields to the event loop afterwards.
+ */
+export function appendReleasing<Row>(sink: RowSink<Row>, rows: readonly Row[]): void {
+  const before = sink.chunks;
+  sink.append(rows);
+  if (before !== undefined && sink.chunks !== before) releaseNative();
 }
 
 /** A sink over a whole-list builder: rows are kept and built once at the end. */

@@ -12,7 +12,7 @@
  */
 import { type CallOptions, ServiceClient } from "../http/service_client.ts";
 import type { ListOptions } from "../http/paginate.ts";
-import { asFrame, type Frame, FramedList } from "../frames/list.ts";
+import { appendReleasing, asFrame, type Frame, FramedList } from "../frames/list.ts";
 import { Progress } from "../http/progress.ts";
 import { buildFrame, type RowSink, rowSink } from "../frames/build.ts";
 import type { ColumnSpec } from "../frames/dtypes.ts";
@@ -391,7 +391,8 @@ export class InsiderClient extends ServiceClient {
           },
         );
         if (opts.signal?.aborted) throw opts.signal.reason;
-        sink.append(results.filter((r): r is TransactionRow => r !== undefined));
+        appendReleasing(sink, results.filter((r): r is TransactionRow => r !== undefined));
+        await new Promise((r) => setTimeout(r, 0));
         for (const x of f) failed.push({ ...x, index: x.index + start });
       }
     } finally {
