@@ -391,8 +391,8 @@ export class InsiderClient extends ServiceClient {
           },
         );
         if (opts.signal?.aborted) throw opts.signal.reason;
-        appendReleasing(sink, results.filter((r): r is TransactionRow => r !== undefined));
-        await new Promise((r) => setTimeout(r, 0));
+        const details = results.filter((r): r is TransactionRow => r !== undefined);
+        if (appendReleasing(sink, details)) await new Promise((r) => setTimeout(r, 0));
         for (const x of f) failed.push({ ...x, index: x.index + start });
       }
     } finally {
