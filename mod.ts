@@ -18,24 +18,9 @@
  * @module
  */
 export { connect, type Connection, type ConnectOptions } from "./lib/connect.ts";
-/** @deprecated The same type as `CallOptions` (one per-call options type for both clients). */
-export type { CallOptions as CatalogCallOptions } from "./lib/http/service_client.ts";
-export { CatalogClient, type DownloadOptions } from "./lib/catalog/client.ts";
-export {
-  type Camel,
-  type FeedRow,
-  type FeedsParams,
-  type Hydrated,
-  type HydratedFrame,
-  type HydrateOptions,
-  InsiderClient,
-  type InsiderHit,
-  type SearchRow,
-} from "./lib/insider/client.ts";
 export * from "./lib/http/mod.ts";
 export * from "./lib/catalog/mod.ts";
 export * from "./lib/insider/mod.ts";
-export type { ValidationIssue } from "./lib/shared/schema.ts";
 export {
   type Archive,
   type Author,
@@ -47,27 +32,25 @@ export {
   type FilterSet as StubFilterSet,
   type Industry,
   type Insider,
+  INSIDER_SKILL,
   type InsiderData,
   type Pitch,
+  PRICE_MODEL,
   type Stub,
   type StubApp,
   type StubOptions,
   type Tag as StubTag,
   type Trade,
+  type TradeKey,
+  type Truth,
+  TRUTH_HORIZONS,
+  type TruthHorizon,
+  type TruthRow,
   type World,
 } from "./lib/stub/mod.ts";
 export * from "./lib/frames/mod.ts";
-export { TRANSACTION_COLUMNS, transactionsFrame, transactionsSink } from "./lib/insider/frames.ts";
-export {
-  PITCH_COLUMNS,
-  PITCH_DETAIL_COLUMNS,
-  pitchesFrame,
-  pitchesSink,
-} from "./lib/catalog/frames.ts";
-export { feedFrame } from "./lib/insider/client.ts";
 export * from "./lib/families/mod.ts";
 export * from "./lib/store/mod.ts";
 export * from "./lib/charts/mod.ts";
 export * from "./lib/notebook/mod.ts";
-export { announceRetry, httpEvents } from "./lib/http/events.ts";
 export * from "./lib/backtest/mod.ts";

@@ -10,7 +10,7 @@
  */
 import pl from "nodejs-polars";
 import { createStub } from "../lib/stub/mod.ts";
-import { transactionsFrame } from "../lib/insider/frames.ts";
+import { transactionsFrame } from "../lib/insider/transaction_frames.ts";
 import { Rng } from "../lib/shared/random.ts";
 import { independentResponseText } from "./records.ts";
 import { releaseNative } from "../lib/frames/release.ts";

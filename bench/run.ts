@@ -8,6 +8,8 @@ import { clientBench } from "./client_bench.ts";
 import { framesBench } from "./frames_bench.ts";
 import { frameScaleBench } from "./frame_scale.ts";
 import { syncBench } from "./sync_bench.ts";
+import { queryBench } from "./query_bench.ts";
+import { coverageBench } from "./coverage_bench.ts";
 
 if (import.meta.main) {
   console.log("signalbook benchmarks (same run, same data)");
@@ -15,4 +17,6 @@ if (import.meta.main) {
   console.log(await frameScaleBench());
   console.log(await clientBench());
   console.log(await syncBench());
+  console.log(await queryBench());
+  console.log(await coverageBench());
 }

@@ -14,12 +14,11 @@ import { CatalogClient } from "./catalog/client.ts";
 import { InsiderClient } from "./insider/client.ts";
 import type { ClientOptions } from "./http/transport.ts";
 import { createStub, DEMO_KEYS, type Stub, type StubOptions } from "./stub/mod.ts";
-import { isoOf } from "./stub/calendar.ts";
 import "./notebook/progress.ts"; // the default progress display (Jupyter or terminal)
 
 /** Options of {@link connect}. */
 export interface ConnectOptions
-  extends Partial<Pick<ClientOptions, "maxRetries" | "timeoutMs" | "onRetry">> {
+  extends Partial<Pick<ClientOptions, "maxRetries" | "timeoutMs" | "onRetry" | "cache">> {
   /** Environment lookup (default `Deno.env.get`, tolerant of a missing permission). */
   env?: (name: string) => string | undefined;
   /** Options of the in-process emulator, when it is used. */
@@ -79,7 +78,16 @@ export function connect(opts: ConnectOptions = {}): Promise<Connection> {
 
 function open(opts: ConnectOptions): Connection {
   const env = opts.env ?? readEnv;
-  const common = { maxRetries: opts.maxRetries, timeoutMs: opts.timeoutMs, onRetry: opts.onRetry };
+  const common = {
+    maxRetries: opts.maxRetries,
+    timeoutMs: opts.timeoutMs,
+    onRetry: opts.onRetry,
+    cache: opts.cache,
+  };
+  // one emulator per connect(): both services share it. Custom emulator
+  // options make a private one; without them, one emulator per process.
+  let stub: Stub | undefined;
+  const emulator = () => stub ??= opts.stub ? createStub(opts.stub) : (sharedStub ??= createStub());
   const pick = (service: "catalog" | "insider", keyVar: string, urlVar: string) => {
     const apiKey = env(keyVar);
     const baseUrl = env(urlVar);
@@ -87,15 +95,13 @@ function open(opts: ConnectOptions): Connection {
       if (!baseUrl) throw new TypeError(`${keyVar} is set but ${urlVar} is not; set both`);
       return { offline: false, options: { apiKey, baseUrl, ...common } as ClientOptions };
     }
-    sharedStub ??= opts.stub ? createStub(opts.stub) : createStub();
-    const stub = opts.stub ? createStub(opts.stub) : sharedStub;
     return {
       offline: true,
-      stub,
+      stub: emulator(),
       options: {
         apiKey: service === "catalog" ? DEMO_KEYS.catalog : DEMO_KEYS.insider,
         baseUrl: `http://signalbook.offline/${service}`,
-        fetch: stub.fetch,
+        fetch: emulator().fetch,
         ...common,
       } as ClientOptions,
     };
@@ -114,6 +120,9 @@ function open(opts: ConnectOptions): Connection {
     insider: new InsiderClient(i.options),
     offline,
     stub: c.stub ?? i.stub,
-    offlineToday: i.stub ? isoOf(i.stub.world.asOf) : undefined,
+    // world.asOf is a day number (days since 1970-01-01)
+    offlineToday: i.stub
+      ? new Date(i.stub.world.asOf * 86_400_000).toISOString().slice(0, 10)
+      : undefined,
   };
 }

@@ -25,3 +25,27 @@ export function countingFetch(stub: Stub): {
     },
   };
 }
+
+/**
+ * The shared test setup: an in-process emulator and both clients on it
+ * (demo keys), so test files do not repeat the wiring. `wrap` can decorate
+ * the emulator's fetch (to count or fail requests).
+ */
+export async function offline(
+  stubOptions: import("../lib/stub/mod.ts").StubOptions = { seed: 1, scale: 0.1 },
+  wrap: (f: Stub["fetch"]) => Stub["fetch"] = (f) => f,
+): Promise<{
+  stub: Stub;
+  insider: import("../mod.ts").InsiderClient;
+  catalog: import("../mod.ts").CatalogClient;
+}> {
+  const { createStub, DEMO_KEYS } = await import("../lib/stub/mod.ts");
+  const { CatalogClient, InsiderClient } = await import("../mod.ts");
+  const stub = createStub(stubOptions);
+  const fetch = wrap(stub.fetch);
+  return {
+    stub,
+    insider: new InsiderClient({ apiKey: DEMO_KEYS.insider, baseUrl: "http://s/insider", fetch }),
+    catalog: new CatalogClient({ apiKey: DEMO_KEYS.catalog, baseUrl: "http://s/catalog", fetch }),
+  };
+}

@@ -59,7 +59,7 @@ import { DEFAULT_HORIZONS, FORWARD_WINDOWS, WINDOW_DAYS } from "../insider/field
 import { didYouMean } from "../shared/suggest.ts";
 import { requireColumns } from "../frames/columns.ts";
 import { clusterBootstrap, type Observation } from "./bootstrap.ts";
-import { mean, median, percentile, sd, trimmedMean } from "./stats.ts";
+import { mean, median, percentile, sd, trimmedMean } from "./_stats.ts";
 
 /** Horizons an event study can use. */
 export const STUDY_HORIZONS: typeof FORWARD_WINDOWS = FORWARD_WINDOWS;

@@ -31,6 +31,8 @@ export {
   type ReportFiles,
   type ReportMeta,
   statsTable,
+  type TruthRows,
+  truthSection,
   writeReport,
 } from "./report.ts";
 export {

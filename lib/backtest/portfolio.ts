@@ -70,7 +70,7 @@ import type pl from "npm:nodejs-polars@0.25.2";
 import { asFrame, type Frame } from "../frames/list.ts";
 import { buildFrame } from "../frames/build.ts";
 import { requireColumns } from "../frames/columns.ts";
-import { mean, neweyWestSe, sd } from "./stats.ts";
+import { mean, neweyWestSe, sd } from "./_stats.ts";
 
 /** Holding periods of a portfolio backtest. */
 export const PORTFOLIO_HORIZONS: typeof DEFAULT_HORIZONS = DEFAULT_HORIZONS;

@@ -40,6 +40,100 @@ export interface ReportMeta {
   portfolios?: Record<string, PortfolioResult>;
   /** Charts (by key of `charts`) shown in the portfolio section instead of the top. */
   portfolioCharts?: string[];
+  /**
+   * The effects the data's generator built in (offline, from the emulator's
+   * `truth`): shown next to each estimate in its own section.
+   */
+  truth?: TruthRows;
+}
+
+/** The true expected excess return of each group at each horizon (percent). */
+export interface TruthRows {
+  /** Where the truth comes from, e.g. "the offline emulator (seed 1)". */
+  source: string;
+  /** One row per group and horizon. */
+  rows: { group: string; horizon: string; expected_excess: number }[];
+}
+
+/**
+ * A markdown section putting each estimate next to the truth: the mean
+ * excess return and its interval, the true expected excess return of the
+ * same trades, and whether the interval covers it; and the same for the
+ * differences against the baseline.
+ *
+ * @example
+ * ```ts
+ * import pl from "npm:nodejs-polars@0.25.2";
+ * import { createStub, eventStudy, transactionsFrame, truthSection } from "../../mod.ts";
+ * const stub = createStub({ seed: 2, scale: 0.1 });
+ * const rows = stub.insider.trades.map((t) => t.row).filter((r) => r.code === "P");
+ * const who = (r: { is_ceo: boolean | null }) => r.is_ceo ? "CEO" : "Other";
+ * const frame = transactionsFrame(rows).withColumns(
+ *   pl.when(pl.col("is_ceo")).then(pl.lit("CEO")).otherwise(pl.lit("Other")).alias("who"),
+ * );
+ * const stats = eventStudy(frame, { groupBy: "who", horizons: ["3m"] });
+ * const truth = ["CEO", "Other"].map((group) => ({
+ *   group,
+ *   horizon: "3m",
+ *   expected_excess: stub.truth.mean(rows.filter((r) => who(r) === group), "3m") ?? 0,
+ * }));
+ * console.log(truthSection(stats, { source: "the emulator (seed 2)", rows: truth }));
+ * ```
+ */
+export function truthSection(stats: pl.DataFrame, truth: TruthRows): string {
+  const rows = stats.toRecords() as Row[];
+  const find = (g: unknown, h: unknown) =>
+    truth.rows.find((t) => t.group === g && t.horizon === h)?.expected_excess;
+  const body: string[][] = [];
+  let covered = 0;
+  let total = 0;
+  for (const r of rows) {
+    const t = find(r.group, r.horizon);
+    if (t === undefined) continue;
+    const lo = r.ci_low as number | null;
+    const hi = r.ci_high as number | null;
+    const inside = lo !== null && hi !== null ? lo <= t && t <= hi : null;
+    if (inside !== null) {
+      total++;
+      if (inside) covered++;
+    }
+    body.push([
+      String(r.group),
+      String(r.horizon),
+      fmt(r.mean_excess),
+      lo !== null && hi !== null ? `${fmt(lo)} to ${fmt(hi)}` : "–",
+      fmt(t),
+      inside === null ? "–" : inside ? "yes" : "no",
+    ]);
+    const base = r.baseline as string | null;
+    const tb = base ? find(base, r.horizon) : undefined;
+    if (base && base !== r.group && tb !== undefined && r.diff_vs_baseline !== null) {
+      const dlo = r.diff_ci_low as number | null;
+      const dhi = r.diff_ci_high as number | null;
+      const dt = t - tb;
+      const dIn = dlo !== null && dhi !== null ? dlo <= dt && dt <= dhi : null;
+      if (dIn !== null) {
+        total++;
+        if (dIn) covered++;
+      }
+      body.push([
+        `${r.group} − ${base}`,
+        String(r.horizon),
+        fmt(r.diff_vs_baseline),
+        dlo !== null && dhi !== null ? `${fmt(dlo)} to ${fmt(dhi)}` : "–",
+        fmt(dt),
+        dIn === null ? "–" : dIn ? "yes" : "no",
+      ]);
+    }
+  }
+  return [
+    `The data come from ${truth.source}, which knows the effect it built into every trade, so each estimate can be checked against the truth: the true expected excess return of exactly the trades in the group (percent). ${covered} of ${total} intervals cover the truth; with 95% intervals about 1 in 20 should miss.`,
+    "",
+    mdTable(
+      ["group", "horizon", "estimate (mean excess)", "95% interval", "truth", "covers"],
+      body,
+    ),
+  ].join("\n");
 }
 
 type Row = Record<string, unknown>;
@@ -378,6 +472,7 @@ export async function writeReport(
     if (meta.portfolios && Object.keys(meta.portfolios).length) {
       md.push(portfolioConclusion(meta.portfolios), "");
     }
+    if (meta.truth) md.push("## Estimate vs the truth", "", truthSection(stats, meta.truth), "");
     md.push("## Event study: excess return after the trade", "");
     md.push(...Object.keys(charts).filter((n) => !pCharts.has(n)).map(img));
     md.push(mdTable(HEAD, cells(stats)), "");

@@ -24,9 +24,9 @@ import { sanitizeFilename, saveUnder } from "./download.ts";
 import { type CallOptions, ServiceClient } from "../http/service_client.ts";
 import type { ListOptions } from "../http/paginate.ts";
 import { FramedList } from "../frames/list.ts";
-import { pitchesSink } from "./frames.ts";
+import { pitchesSink } from "./pitch_frames.ts";
 import { InvalidResponseError, RequestValidationError } from "../http/errors.ts";
-import { asQuery, validate } from "../http/validate.ts";
+import { asQuery, validate } from "../http/_validate.ts";
 import { show } from "../shared/schema.ts";
 
 /** Options of {@link CatalogClient.download}. */

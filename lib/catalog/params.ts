@@ -37,6 +37,7 @@ import {
   listParam,
   oneOf,
   ordered,
+  type SameKeys,
   show,
   splitList,
 } from "../shared/schema.ts";
@@ -125,6 +126,13 @@ export const PitchListQuery = z.object({
   ) as unknown as z.ZodType<string[]>).optional(),
   "x-hosting-protection-bypass": z.string().optional(),
 }).strict().superRefine(ordered("addedOnFrom", "addedOnTo"));
+
+// One shape, two forms: the typed parameters and the query schema name the
+// same fields (the schema also admits the transport's bypass header copy).
+const _pitchListShape: SameKeys<
+  PitchListParams & { "x-hosting-protection-bypass"?: string },
+  z.input<typeof PitchListQuery>
+> = true;
 
 /** Parameters of `GET /api/v1/pitches/{id}/document`. */
 export interface DocumentParams {

@@ -6,7 +6,7 @@
 import * as Plot from "npm:@observablehq/plot@0.6.17";
 import type pl from "npm:nodejs-polars@0.25.2";
 import { type Chart, type ChartText, render } from "./chart.ts";
-import { meanCi, rowsOf } from "./data.ts";
+import { meanCi, rowsOf } from "./_chart_data.ts";
 
 /** Options of {@link feedComparison}; any other Plot option passes through. */
 export interface FeedComparisonOptions extends ChartText {

@@ -6,7 +6,7 @@
 import * as Plot from "npm:@observablehq/plot@0.6.17";
 import pl from "npm:nodejs-polars@0.25.2";
 import { type Chart, type ChartText, render } from "./chart.ts";
-import { rowsOf } from "./data.ts";
+import { rowsOf } from "./_chart_data.ts";
 import { winRates } from "../families/transactions.ts";
 
 /** Options of {@link winRateHeatmap}; any other Plot option passes through. */

@@ -16,7 +16,7 @@ export {
   pitchesOverTime,
   type PitchesOverTimeOptions,
   SENTIMENT_COLORS,
-} from "./pitches.ts";
+} from "./pitch_charts.ts";
 export { feedComparison, type FeedComparisonOptions } from "./feeds.ts";
 export { equityCurveChart, type EquityCurveOptions } from "./equity_curve.ts";
 export { drawdownChart, type DrawdownOptions } from "./drawdown.ts";

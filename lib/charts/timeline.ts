@@ -6,7 +6,7 @@
 import * as Plot from "npm:@observablehq/plot@0.6.17";
 import type pl from "npm:nodejs-polars@0.25.2";
 import { type Chart, type ChartText, render, SIDE_COLORS } from "./chart.ts";
-import { rowsOf, side } from "./data.ts";
+import { rowsOf, side } from "./_chart_data.ts";
 
 /** Options of {@link tradeTimeline}; any other Plot option passes through. */
 export interface TradeTimelineOptions extends ChartText {

@@ -22,7 +22,7 @@ import { DEFAULT_HORIZONS } from "../insider/fields.ts";
 import pl from "npm:nodejs-polars@0.25.2";
 import { connect } from "../connect.ts";
 import { FEED_TOPIC_NAMES, type FeedSide, type FeedTopic } from "../insider/feeds.ts";
-import { transactionsFrame } from "../insider/frames.ts";
+import { transactionsFrame } from "../insider/transaction_frames.ts";
 import {
   type ClusterBy,
   CLUSTERS,
@@ -97,7 +97,10 @@ prints one line and exits 1.
 
 Without PITCH_API_KEY / INSIDER_API_KEY it runs on the offline emulator.`;
 
-if (import.meta.main) {
+/**
+ * `deno task backtest` with `args` (default `Deno.args`): see the help text above.
+ */
+export async function main(args: string[] = Deno.args): Promise<void> {
   const flags = parseFlags("backtest", HELP, {
     feed: { type: "string", multiple: true },
     from: { type: "string" },
@@ -114,7 +117,7 @@ if (import.meta.main) {
     weighting: { type: "string" },
     direction: { type: "string" },
     out: { type: "string" },
-  });
+  }, args);
   const v = flags.values;
   if (v.help) {
     console.log(HELP);
@@ -198,7 +201,7 @@ if (import.meta.main) {
   if (out.trim() === "") fail(`--out "" is not allowed; allowed: a directory path`);
   flags.done();
 
-  const main = async (): Promise<void> => {
+  const run = async (): Promise<void> => {
     const bad = await checkWritableDir("--out", out);
     if (bad) throw new CliError(bad);
     const { insider } = await connect();
@@ -339,5 +342,7 @@ if (import.meta.main) {
       }`,
     );
   };
-  await runCli("backtest", () => main(), () => ({ paths: { "--out": out } }));
+  await runCli("backtest", run, () => ({ paths: { "--out": out } }), args);
 }
+
+if (import.meta.main) await main();

@@ -24,6 +24,8 @@ import { drawdownChart } from "../charts/drawdown.ts";
 import { eventStudyChart } from "../charts/event_study.ts";
 import { forwardReturnsChart } from "../charts/returns.ts";
 import { checkWritableDir, CliError, parseFlags, runCli } from "./args.ts";
+import type { TruthRows } from "../backtest/report.ts";
+import type { Stub, TradeKey } from "../stub/mod.ts";
 
 const HELP = `Usage: deno task demo [--out DIR]
 
@@ -37,8 +39,33 @@ Options:
   --debug     on failure, print the stack too
   --help      show this help`;
 
-if (import.meta.main) {
-  const flags = parseFlags("demo", HELP, { out: { type: "string" } });
+/** The truth of the headline groups, for exactly the synced trades (offline only). */
+function demoTruth(trades: pl.DataFrame, stub: Stub): TruthRows {
+  const clean = trades.filter(pl.col("is_anomalous_transaction").eq(pl.lit(false)));
+  const buys = clean.filter(pl.col("code").eq(pl.lit("P")));
+  const keys = (df: pl.DataFrame) =>
+    df.select("accession_number", "transaction_id").toRecords() as unknown as TradeKey[];
+  const groups: Record<string, TradeKey[]> = {
+    "CEO buys": keys(buys.filter(pl.col("is_ceo"))),
+    "All purchases": keys(buys),
+    "10b5-1 sales": keys(
+      clean.filter(pl.col("code").eq(pl.lit("S")).and(pl.col("is_10b51"))),
+    ),
+  };
+  const rows = Object.entries(groups).flatMap(([group, ks]) =>
+    (["1m", "3m", "6m", "1y"] as const).flatMap((horizon) => {
+      const e = stub.truth.mean(ks, horizon);
+      return e === null ? [] : [{ group, horizon, expected_excess: e }];
+    })
+  );
+  return { source: `the offline emulator (seed ${stub.world.seed})`, rows };
+}
+
+/**
+ * `deno task demo` with `args` (default `Deno.args`): see the help text above.
+ */
+export async function main(args: string[] = Deno.args): Promise<void> {
+  const flags = parseFlags("demo", HELP, { out: { type: "string" } }, args);
   const values = flags.values;
   if (values.help) {
     console.log(HELP);
@@ -48,11 +75,11 @@ if (import.meta.main) {
   if (out.trim() === "") flags.fail(`--out "" is not allowed; allowed: a directory path`);
   flags.done();
 
-  const main = async (): Promise<void> => {
+  const run = async (): Promise<void> => {
     const t0 = performance.now();
     const bad = await checkWritableDir("--out", out);
     if (bad) throw new CliError(bad);
-    const { insider, catalog, offline, offlineToday } = await connect();
+    const { insider, catalog, offline, offlineToday, stub } = await connect();
     const data = join(out, "data");
     const synced = await sync({ dir: data, insider, catalog, to: offlineToday });
     const trades = (await scanInsiderTrades(data)).collectSync();
@@ -82,6 +109,7 @@ if (import.meta.main) {
       portfolios,
       portfolioCharts: ["equity-curve", "drawdown"],
       title: "signalbook demo: CEO buys vs all purchases vs 10b5-1 sales",
+      truth: offline.insider && stub ? demoTruth(trades, stub) : undefined,
       notes: [
         `Source: ${offline.insider ? "the offline emulator (demo data)" : "the live services"}; ${
           trades.height.toLocaleString("en-US")
@@ -107,5 +135,7 @@ if (import.meta.main) {
     );
     console.log(`\ndone in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   };
-  await runCli("demo", () => main(), () => ({ paths: { "--out": out } }));
+  await runCli("demo", run, () => ({ paths: { "--out": out } }), args);
 }
+
+if (import.meta.main) await main();

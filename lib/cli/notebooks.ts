@@ -4,9 +4,13 @@
  *
  * @module
  */
-import { execute, jupyterMissing } from "../notebook/jupyter.ts";
+import { execute, jupyterMissing } from "../notebook/_jupyter.ts";
 
-if (import.meta.main) {
+/**
+ * `deno task notebooks [NAME…]`: re-executes every notebook, or only those
+ * whose file name starts with one of the given names (`02`, `05-insider`).
+ */
+export async function main(args: string[] = Deno.args): Promise<void> {
   const missing = await jupyterMissing();
   if (missing) {
     console.error(
@@ -16,10 +20,16 @@ if (import.meta.main) {
   }
   const dir = new URL("../../notebooks/", import.meta.url).pathname;
   const names = [...Deno.readDirSync(dir)].map((e) => e.name).filter((n) => n.endsWith(".ipynb"))
-    .sort();
+    .filter((n) => args.length === 0 || args.some((a) => n.startsWith(a))).sort();
+  if (names.length === 0) {
+    console.error(`notebooks: no notebook matches ${args.join(" ")}`);
+    Deno.exit(2);
+  }
   for (const name of names) {
     const t0 = performance.now();
     await execute(dir + name, dir + name);
     console.log(`${name}: executed in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   }
 }
+
+if (import.meta.main) await main();

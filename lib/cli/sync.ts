@@ -32,7 +32,10 @@ Options:
 --from must be on or before --to and not in the future. DIR is checked
 (a writable directory, not "") before anything is pulled.`;
 
-if (import.meta.main) {
+/**
+ * `deno task sync` with `args` (default `Deno.args`): see the help text above.
+ */
+export async function main(args: string[] = Deno.args): Promise<void> {
   const flags = parseFlags("sync", HELP, {
     dir: { type: "string" },
     from: { type: "string" },
@@ -40,7 +43,7 @@ if (import.meta.main) {
     datasets: { type: "string" },
     concurrency: { type: "string" },
     "overlap-days": { type: "string" },
-  });
+  }, args);
   const v = flags.values;
   if (v.help) {
     console.log(HELP);
@@ -66,42 +69,49 @@ if (import.meta.main) {
     flags.fail(`--dir ${JSON.stringify(dir)} is not allowed; allowed: a directory path`);
   }
   flags.done();
-  await runCli("sync", async () => {
-    const bad = await checkWritableDir("--dir", dir);
-    if (bad) throw new CliError(bad);
-    const { insider, catalog, offlineToday } = await connect();
-    const today = offlineToday ?? new Date().toISOString().slice(0, 10);
-    // a --from in the future is an error (it used to be clamped to --to silently)
-    if (v.from !== undefined && v.from > today) {
-      flags.fail(
-        `--from ${v.from} is in the future (today is ${today}${
-          offlineToday ? " in the offline emulator" : ""
-        }); give a date up to ${today}`,
-      );
-    }
-    flags.done();
-    const to = v.to ?? today;
-    const report = await sync({
-      dir,
-      from: v.from,
-      to,
-      insider,
-      catalog,
-      datasets: datasets as SyncDataset[],
-      concurrency,
-      overlapDays,
-    });
-    for (const [name, r] of Object.entries(report.datasets)) {
+  await runCli(
+    "sync",
+    async () => {
+      const bad = await checkWritableDir("--dir", dir);
+      if (bad) throw new CliError(bad);
+      const { insider, catalog, offlineToday } = await connect();
+      const today = offlineToday ?? new Date().toISOString().slice(0, 10);
+      // a --from in the future is an error (it used to be clamped to --to silently)
+      if (v.from !== undefined && v.from > today) {
+        flags.fail(
+          `--from ${v.from} is in the future (today is ${today}${
+            offlineToday ? " in the offline emulator" : ""
+          }); give a date up to ${today}`,
+        );
+      }
+      flags.done();
+      const to = v.to ?? today;
+      const report = await sync({
+        dir,
+        from: v.from,
+        to,
+        insider,
+        catalog,
+        datasets: datasets as SyncDataset[],
+        concurrency,
+        overlapDays,
+      });
+      for (const [name, r] of Object.entries(report.datasets)) {
+        console.log(
+          `${name}: ${
+            r.rows.toLocaleString("en-US")
+          } rows in ${r.months} months (${r.skipped} already done), ${r.requests} requests, ${r.from} → ${r.to}`,
+        );
+      }
       console.log(
-        `${name}: ${
-          r.rows.toLocaleString("en-US")
-        } rows in ${r.months} months (${r.skipped} already done), ${r.requests} requests, ${r.from} → ${r.to}`,
+        `done in ${
+          report.seconds.toFixed(1)
+        } s; scan with scanInsiderTrades("${dir}") / scanPitches(...)`,
       );
-    }
-    console.log(
-      `done in ${
-        report.seconds.toFixed(1)
-      } s; scan with scanInsiderTrades("${dir}") / scanPitches(...)`,
-    );
-  }, () => ({ paths: { "--dir": dir } }));
+    },
+    () => ({ paths: { "--dir": dir } }),
+    args,
+  );
 }
+
+if (import.meta.main) await main();

@@ -20,4 +20,4 @@ export {
   parsePitchReturn,
   pitchReturnBuckets,
   winRateBuckets,
-} from "./pitches.ts";
+} from "./pitch_buckets.ts";

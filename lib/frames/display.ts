@@ -30,7 +30,7 @@ import {
   lazyBundle,
   type MediaBundle,
   recordsBundle,
-} from "./display_html.ts";
+} from "./_display_html.ts";
 import { inJupyter } from "../shared/jupyter.ts";
 
 export {

@@ -1,6 +1,8 @@
 /**
  * Transport events for observers such as progress bars: a `retry` event
- * (detail: {@link RetryInfo}) before each retry of any client.
+ * (detail: {@link RetryInfo}) before each retry of any client, and a `cache`
+ * event (detail: `{ hit, request }`, see `cache.ts`) for each request a
+ * response cache answers or misses.
  *
  * @module
  */

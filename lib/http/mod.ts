@@ -22,4 +22,14 @@ export {
   type Taken,
 } from "./paginate.ts";
 export { mapPool, type PoolFailure, type PoolResult } from "./pool.ts";
+export {
+  type CacheEventDetail,
+  type CacheKey,
+  type CacheOptions,
+  type CacheStats,
+  cacheStats,
+  ResponseCache,
+} from "./cache.ts";
 export { type CallOptions, ServiceClient } from "./service_client.ts";
+export { announceRetry, httpEvents } from "./events.ts";
+export type { ValidationIssue } from "../shared/schema.ts";

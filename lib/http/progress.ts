@@ -21,6 +21,8 @@ export interface ProgressState {
   pages: number;
   /** Retries seen so far. */
   retries: number;
+  /** Response-cache hits and misses seen so far (shown when a cache is in use). */
+  cache?: { hits: number; misses: number };
   /** Rows expected, when known. */
   total?: number;
   /** Elapsed seconds. */
@@ -79,7 +81,8 @@ export interface ProgressOptions {
 }
 
 /**
- * A progress display. Counts retries announced by any client while open.
+ * A progress display. Counts retries and response-cache hits and misses
+ * announced by any client while open.
  *
  * @example
  * ```ts
@@ -100,6 +103,12 @@ export class Progress {
     this.#s.retries++;
     this.#draw(false);
   };
+  #onCache = (e: Event) => {
+    const c = this.#s.cache ??= { hits: 0, misses: 0 };
+    if ((e as CustomEvent<{ hit: boolean }>).detail?.hit) c.hits++;
+    else c.misses++;
+    this.#draw(false);
+  };
   /** Opens a progress display. */
   constructor(label: string, opts: ProgressOptions = {}) {
     this.#s = { label, rows: 0, pages: 0, retries: 0, total: opts.total, seconds: 0, done: false };
@@ -110,11 +119,16 @@ export class Progress {
       : autoFactory?.() ?? null;
     this.#interval = opts.intervalMs ?? 150;
     httpEvents.addEventListener("retry", this.#onRetry);
+    httpEvents.addEventListener("cache", this.#onCache);
     this.#draw(true);
   }
   /** The current state. */
   get state(): Readonly<ProgressState> {
-    return { ...this.#s, seconds: (performance.now() - this.#start) / 1000 };
+    return {
+      ...this.#s,
+      cache: this.#s.cache && { ...this.#s.cache },
+      seconds: (performance.now() - this.#start) / 1000,
+    };
   }
   /** Sets counters (absolute values). */
   update(patch: Partial<Pick<ProgressState, "rows" | "pages" | "total">>): void {
@@ -126,6 +140,7 @@ export class Progress {
     if (this.#s.done) return;
     this.#s.done = true;
     httpEvents.removeEventListener("retry", this.#onRetry);
+    httpEvents.removeEventListener("cache", this.#onCache);
     this.#draw(true);
   }
   #draw(force: boolean): void {
@@ -134,7 +149,7 @@ export class Progress {
     if (!force && now - this.#last < this.#interval) return;
     this.#last = now;
     this.#s.seconds = (now - this.#start) / 1000;
-    this.#sink.show({ ...this.#s }, !this.#shown);
+    this.#sink.show({ ...this.#s, cache: this.#s.cache && { ...this.#s.cache } }, !this.#shown);
     this.#shown = true;
   }
 }

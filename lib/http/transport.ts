@@ -20,6 +20,7 @@ import {
 } from "./errors.ts";
 import { backoffMs, retryableStatus, serverDelayMs, sleep } from "./retry.ts";
 import { announceRetry, type RetryInfo } from "./events.ts";
+import { type CacheOptions, openCache, type ResponseCache } from "./cache.ts";
 
 /** A `fetch`-compatible function. */
 export type FetchLike = (input: Request | URL | string, init?: RequestInit) => Promise<Response>;
@@ -38,6 +39,8 @@ export interface ClientOptions {
   timeoutMs?: number;
   /** Called before each retry (for progress displays and logs). */
   onRetry?: (info: RetryInfo) => void;
+  /** Local response cache (see `cache.ts`); off when left out or `false`. */
+  cache?: CacheOptions | false;
 }
 
 export type { RetryInfo };
@@ -88,6 +91,7 @@ export class Transport {
   #key: string;
   #fetch: FetchLike;
   #onRetry?: (info: RetryInfo) => void;
+  #cache: ResponseCache | null;
   /** Base URL without a trailing slash. */
   readonly baseUrl: string;
   /** Retries after the first attempt. */
@@ -113,6 +117,7 @@ export class Transport {
     this.baseUrl = url.href.replace(/\/+$/, "");
     this.maxRetries = checkInt("maxRetries", opts.maxRetries ?? 4, 0, 20);
     this.timeoutMs = checkInt("timeoutMs", opts.timeoutMs ?? 30_000, 1, 3_600_000);
+    this.#cache = openCache(opts.cache);
   }
 
   /** The full URL of a path and query. */
@@ -164,6 +169,10 @@ export class Transport {
   ): Promise<T> {
     const url = this.url(spec.path, spec.query);
     const label = `${spec.method} ${spec.path}`;
+    const body = spec.body !== undefined ? JSON.stringify(spec.body) : undefined;
+    const cacheKey = this.#cache?.keyFor(spec.method, spec.path, url, body);
+    const cached = cacheKey && await this.#cache!.get(cacheKey);
+    if (cached) return await read(cached, label);
     for (let attempt = 0;; attempt++) {
       const timeout = AbortSignal.timeout(this.timeoutMs);
       const signal = spec.signal ? AbortSignal.any([spec.signal, timeout]) : timeout;
@@ -179,7 +188,7 @@ export class Transport {
               accept: "application/json",
               ...(spec.body !== undefined ? { "content-type": "application/json" } : {}),
             },
-            body: spec.body !== undefined ? JSON.stringify(spec.body) : undefined,
+            body,
             signal,
           }),
           signal,
@@ -190,7 +199,11 @@ export class Transport {
         res = r;
         if (res.status < 400) {
           const ok = res;
-          return await within(read(ok, label), signal, () => ok.body?.cancel().catch(() => {}));
+          // with a cache, the answer is stored only once it has been read and accepted
+          const done = cacheKey
+            ? read(ok.clone(), label).then(async (v) => (await this.#cache!.put(cacheKey, ok), v))
+            : read(ok, label);
+          return await within(done, signal, () => ok.body?.cancel().catch(() => {}));
         }
         failure = await within(
           problemOf(res, spec.method, redact(url)),

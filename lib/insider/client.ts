@@ -14,12 +14,11 @@ import { type CallOptions, ServiceClient } from "../http/service_client.ts";
 import type { ListOptions } from "../http/paginate.ts";
 import { appendReleasing, asFrame, type Frame, FramedList } from "../frames/list.ts";
 import { Progress } from "../http/progress.ts";
-import { buildFrame, type RowSink, rowSink } from "../frames/build.ts";
-import type { ColumnSpec } from "../frames/dtypes.ts";
-import { transactionsSink } from "./frames.ts";
+import { feedFrame, feedSink, transactionsSink } from "./transaction_frames.ts";
+import type { FeedRow } from "./feeds.ts";
 import { mapPool, type PoolFailure } from "../http/pool.ts";
 import { RequestValidationError } from "../http/errors.ts";
-import { asQuery, validate } from "../http/validate.ts";
+import { asQuery, validate } from "../http/_validate.ts";
 import { show, type ValidationIssue } from "../shared/schema.ts";
 import { didYouMean } from "../shared/suggest.ts";
 import {
@@ -42,15 +41,7 @@ export type Camel<S extends string> = S extends `${infer H}_${infer T}`
 /** A search row: every transaction field in camelCase (`winRateBullish3mWins`). */
 export type SearchRow = { [K in keyof TransactionRow as Camel<K & string>]: TransactionRow[K] };
 
-/** A feed row: the two ids for the detail call, and the filing time. */
-export interface FeedRow {
-  /** Filing accession number. */
-  accession_number: string;
-  /** Transaction id within the filing. */
-  transaction_id: number;
-  /** Filing timestamp, ISO. */
-  filed_at: string;
-}
+export type { FeedRow };
 
 /** A reporting owner found by lookup. */
 export interface InsiderHit {
@@ -119,17 +110,7 @@ export interface HydratedFrame {
 /** Details fetched per window of {@link InsiderClient.hydrateFrame} before they go into the frame. */
 const HYDRATE_WINDOW = 512;
 
-/** A typed frame of feed rows: `accession_number` Utf8, `transaction_id` Int64, `filed_at` Datetime. */
-export function feedFrame(rows: readonly FeedRow[]): ReturnType<typeof buildFrame> {
-  return buildFrame(FEED_COLUMNS, rows as unknown as Record<string, unknown>[]);
-}
-
-const FEED_COLUMNS: readonly ColumnSpec[] = [
-  { name: "accession_number", dtype: "utf8" },
-  { name: "transaction_id", dtype: "i64" },
-  { name: "filed_at", dtype: "datetime" },
-];
-const feedSink = (): RowSink<FeedRow> => rowSink<FeedRow>(() => ({ specs: FEED_COLUMNS }));
+export { feedFrame };
 
 export type { CallOptions };
 

@@ -75,3 +75,13 @@ export const INSIDER_SECTORS = [
 ] as const;
 /** An insider-service sector slug. */
 export type InsiderSector = typeof INSIDER_SECTORS[number];
+
+/** A feed row: the two ids for the detail call, and the filing time. */
+export interface FeedRow {
+  /** Filing accession number. */
+  accession_number: string;
+  /** Transaction id within the filing. */
+  transaction_id: number;
+  /** Filing timestamp, ISO. */
+  filed_at: string;
+}

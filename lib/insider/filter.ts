@@ -17,7 +17,7 @@
  */
 import { z } from "npm:@hono/zod-openapi@1.6.3";
 import { INSIDER_SECTORS } from "./feeds.ts";
-import { intIn, isoDate, oneOf, ordered, show } from "../shared/schema.ts";
+import { intIn, isoDate, oneOf, ordered, type SameKeys, show } from "../shared/schema.ts";
 
 /** Insider-return periods. */
 export const INSIDER_RETURN_PERIODS = [
@@ -284,6 +284,13 @@ export const InsiderFilterSchema = z.object({
   sortBy: oneOf(SORT_BYS).optional(),
   sortDirection: oneOf(SORT_DIRECTIONS).optional(),
 }).strict().superRefine(ordered("filingDateFrom", "filingDateTo")).openapi("InsiderFilter");
+
+// One shape, two forms: the interface (narrow literal and template types for
+// editors) and the schema (run-time checks) must name the same fields.
+const _filterShape: SameKeys<InsiderFilter, z.input<typeof InsiderFilterSchema>> = true;
+// and every value the interface allows is one the schema accepts as input
+const _filterAssignable: InsiderFilter extends z.input<typeof InsiderFilterSchema> ? true
+  : false = true;
 
 /** zod schema of the search body. */
 export const InsiderSearchBody = z.object({

@@ -32,3 +32,20 @@ export {
   type TradeReturnPeriod,
   type TradeType,
 } from "./filter.ts";
+export {
+  type Camel,
+  type FeedRow,
+  type FeedsParams,
+  type Hydrated,
+  type HydratedFrame,
+  type HydrateOptions,
+  InsiderClient,
+  type InsiderHit,
+  type SearchRow,
+} from "./client.ts";
+export {
+  feedFrame,
+  TRANSACTION_COLUMNS,
+  transactionsFrame,
+  transactionsSink,
+} from "./transaction_frames.ts";

@@ -26,6 +26,7 @@ export function describe(s: ProgressState): string {
     `${s.rows.toLocaleString("en-US")}${s.total ? `/${s.total.toLocaleString("en-US")}` : ""} rows`,
     `${s.pages} pages`,
     `${s.retries} retries`,
+    ...(s.cache ? [`cache ${s.cache.hits} hits/${s.cache.misses} misses`] : []),
     `${Math.round(rate).toLocaleString("en-US")} rows/s`,
   ];
   if (s.total && rate > 0 && !s.done) {

@@ -154,3 +154,17 @@ function valueAt(input: unknown, path: PropertyKey[]): unknown {
 export function describeIssues(issues: readonly ValidationIssue[]): string {
   return issues.map((i) => `${i.param}: ${i.message}`).join("; ");
 }
+
+/**
+ * `true` when two object types name exactly the same keys: a compile-time
+ * check that a hand-written TypeScript shape (with its narrow literal and
+ * template types) and the zod schema that validates it list the same fields.
+ *
+ * @example
+ * ```ts
+ * import type { SameKeys } from "./schema.ts";
+ * const ok: SameKeys<{ a?: string }, { a?: unknown }> = true;
+ * ```
+ */
+export type SameKeys<A, B> = [Exclude<keyof A, keyof B>, Exclude<keyof B, keyof A>] extends
+  [never, never] ? true : false;

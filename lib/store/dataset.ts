@@ -1,7 +1,8 @@
 /**
- * Hive-partitioned parquet datasets: `writeDataset(df, dir, { partitionBy })`
- * writes `dir/<col>=<value>/.../part-<uuid>.parquet` (zstd), each file
- * atomically; `scanDataset(dir)` returns a LazyFrame over every part with
+ * Hive-partitioned parquet datasets: `writeDataset(df, dir, { partitionBy,
+ * mode })` writes `dir/<col>=<value>/.../data.parquet` (zstd), one file per
+ * partition, each swapped atomically (modes and crash safety: see
+ * {@link writeDataset}); `scanDataset(dir)` returns a LazyFrame over every part with
  * the partition columns restored, and Polars pushes predicates down (partition
  * pruning from the paths, row-group statistics inside the files).
  *
@@ -18,15 +19,29 @@
  * @module
  */
 import pl from "npm:nodejs-polars@0.25.2";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { didYouMean } from "../shared/suggest.ts";
 import { dtypeName } from "../frames/dtypes.ts";
 import { atomic } from "./write.ts";
 import { requireColumns } from "../frames/columns.ts";
+
+/** How {@link writeDataset} treats an existing dataset. */
+export type WriteMode = "error" | "overwrite" | "replace-partitions" | "append";
+
+const MODES: readonly WriteMode[] = ["error", "overwrite", "replace-partitions", "append"];
 
 /** Options of {@link writeDataset}. */
 export interface DatasetOptions {
   /** Partition columns, outermost first (Utf8, integer or Boolean columns). */
   partitionBy: string[];
+  /**
+   * What to do with an existing dataset (default `"replace-partitions"`):
+   * - `"error"`: refuse when `dir` already holds a dataset;
+   * - `"overwrite"`: replace the whole dataset (partitions absent from the frame are removed);
+   * - `"replace-partitions"`: replace only the partitions present in the frame, keep the rest;
+   * - `"append"`: add the frame's rows to their partitions (a rerun duplicates them).
+   */
+  mode?: WriteMode;
 }
 
 /** Metadata stored at the dataset root. */
@@ -39,6 +54,7 @@ export interface DatasetMeta {
 
 const META = "_signalbook.json";
 const NULL_PART = "__HIVE_DEFAULT_PARTITION__";
+const DATA = "data.parquet";
 const ALLOWED = new Set([
   "String",
   "Utf8",
@@ -72,16 +88,46 @@ export function withYearMonth(df: pl.DataFrame, column: string): pl.DataFrame {
 }
 
 /**
- * Writes a hive-partitioned parquet dataset; returns the files written.
- * Existing parts are kept (the dataset grows by parts); see `lib/store/sync`
- * for replacing partitions.
+ * Writes a hive-partitioned parquet dataset; returns the partition files
+ * written (one per partition present in `df`).
+ *
+ * Layout: one zstd file per partition, `dir/<col>=<value>/.../data.parquet`,
+ * the layout `sync` writes. Modes (`opts.mode`):
+ * - `"replace-partitions"` (the default): the partitions present in `df` are
+ *   replaced, all others kept;
+ * - `"overwrite"`: the whole dataset is replaced (partitions absent from
+ *   `df` are removed);
+ * - `"append"`: the rows are added to their partitions;
+ * - `"error"`: refuses when `dir` already holds a dataset.
+ *
+ * Why `"replace-partitions"` is the default: rerunning a cell or a script
+ * gives the same dataset instead of duplicating rows (`"append"` was the old
+ * behaviour, and the surprise), writing one more month leaves the other
+ * months alone, and it is what `sync` does with the months it rewrites.
+ * `"error"` would make every rerun of a notebook cell fail; ask for it when
+ * a dataset must be written exactly once.
+ *
+ * Crash safety: every partition is swapped by writing its new file under a
+ * temporary name beside it (`*.tmp`, which readers ignore) and renaming it
+ * over `data.parquet`, atomic on POSIX. A writer killed at any moment leaves
+ * each partition with either its old rows or its new rows, never half and
+ * never both. `"append"` reads the partition, adds the rows and swaps the
+ * file the same way. `"overwrite"` writes every new partition first, then
+ * removes the others one file at a time. One writer per dataset at a time:
+ * two concurrent appends to one partition can lose one of them. Files named
+ * otherwise in a partition (`part-*.parquet` from earlier signalbook
+ * versions) are folded in on the first write to that partition: they are
+ * removed just after the new `data.parquet` is in place.
  *
  * @example
  * ```ts
- * import { connect, withYearMonth, writeDataset } from "../../mod.ts";
+ * import { connect, scanDataset, withYearMonth, writeDataset } from "../../mod.ts";
  * const { insider } = await connect();
- * const df = withYearMonth(await insider.search({}).frame({ maxRows: 500 }), "filed_at");
- * await writeDataset(df, "out/trades", { partitionBy: ["year", "month"] });
+ * const df = withYearMonth(await insider.search({}).frame({ maxRows: 200 }), "filed_at");
+ * const dir = `${await Deno.makeTempDir()}/trades`;
+ * await writeDataset(df, dir, { partitionBy: ["year", "month"] });
+ * await writeDataset(df, dir, { partitionBy: ["year", "month"] }); // a rerun: same rows
+ * console.log((await scanDataset(dir)).collectSync().height === df.height); // true
  * ```
  */
 export async function writeDataset(
@@ -89,12 +135,26 @@ export async function writeDataset(
   dir: string,
   opts: DatasetOptions,
 ): Promise<string[]> {
+  const mode = opts.mode ?? "replace-partitions";
+  if (!MODES.includes(mode)) {
+    throw new TypeError(
+      `writeDataset: mode ${JSON.stringify(mode)} is not allowed; allowed: ${
+        MODES.map((m) => JSON.stringify(m)).join(", ")
+      }${didYouMean(String(mode), MODES)}`,
+    );
+  }
   const parts = opts.partitionBy;
-  if (!parts.length) throw new Error("writeDataset: partitionBy needs at least one column");
+  if (!Array.isArray(parts) || !parts.length) {
+    throw new Error("writeDataset: partitionBy needs at least one column");
+  }
   const meta: DatasetMeta = { format: "signalbook-hive-parquet/1", partitions: [] };
   for (const p of parts) {
     if (!df.columns.includes(p)) {
-      throw new Error(`writeDataset: the frame lacks partition column ${JSON.stringify(p)}`);
+      throw new Error(
+        `writeDataset: the frame lacks partition column ${JSON.stringify(p)}${
+          didYouMean(p, df.columns)
+        }`,
+      );
     }
     const dtype = dtypeName(df.getColumn(p).dtype);
     if (!ALLOWED.has(dtype)) {
@@ -106,30 +166,87 @@ export async function writeDataset(
     }
     meta.partitions.push({ name: p, dtype });
   }
-  await ensureMeta(dir, meta.partitions, "writeDataset");
-  const written: string[] = [];
-  if (df.height === 0) return written;
-  const keys = df.select(...parts).unique({ maintainOrder: true }).rows();
-  for (const key of keys) {
-    let pred = pl.lit(true);
-    parts.forEach((p, i) => {
-      pred = pred.and(key[i] === null ? pl.col(p).isNull() : pl.col(p).eq(pl.lit(key[i])));
-    });
-    const slice = df.filter(pred).drop(parts);
-    const sub = join(
-      dir,
-      ...parts.map((p, i) =>
-        `${p}=${key[i] === null ? NULL_PART : encodeURIComponent(String(key[i]))}`
-      ),
+  if (mode === "error" && (await readMeta(dir) || (await partFiles(dir)).length)) {
+    throw new Error(
+      `writeDataset: ${dir} already holds a dataset and mode is "error"; use mode ` +
+        `"replace-partitions", "overwrite" or "append" to change it`,
     );
-    await Deno.mkdir(sub, { recursive: true });
-    const file = join(sub, `part-${crypto.randomUUID()}.parquet`);
-    await atomic(file, (tmp) => {
-      slice.writeParquet(tmp, { compression: "zstd" });
-    });
-    written.push(file);
+  }
+  await ensureMeta(dir, meta.partitions, "writeDataset");
+  await removeStaleTemps(dir);
+  const before = mode === "overwrite" ? await partFiles(dir) : [];
+  const written: string[] = [];
+  if (df.height > 0) {
+    const keys = df.select(...parts).unique({ maintainOrder: true }).rows();
+    for (const key of keys) {
+      let pred = pl.lit(true);
+      parts.forEach((p, i) => {
+        pred = pred.and(key[i] === null ? pl.col(p).isNull() : pl.col(p).eq(pl.lit(key[i])));
+      });
+      const sub = join(
+        dir,
+        ...parts.map((p, i) =>
+          `${p}=${key[i] === null ? NULL_PART : encodeURIComponent(String(key[i]))}`
+        ),
+      );
+      written.push(await swapPartition(sub, df.filter(pred).drop(parts), mode === "append"));
+      // let the event loop turn so Polars can release native memory between partitions
+      await new Promise((r) => setTimeout(r, 0));
+    }
+  }
+  const kept = new Set(written);
+  for (const f of before) {
+    if (kept.has(f) || written.some((w) => dirname(w) === dirname(f))) continue;
+    await Deno.remove(f);
+    await removeEmptyDirs(dirname(f), dir);
   }
   return written;
+}
+
+/** Replaces (or, with `append`, extends) one partition's `data.parquet` atomically. */
+async function swapPartition(sub: string, rows: pl.DataFrame, append: boolean): Promise<string> {
+  const file = join(sub, DATA);
+  const existing = await partFiles(sub);
+  const others = existing.filter((f) => f !== file && dirname(f) === sub);
+  let out = rows;
+  if (append && existing.length) {
+    const old = existing.filter((f) => dirname(f) === sub).map((f) => pl.readParquet(f));
+    try {
+      out = pl.concat([...old, rows], { how: "vertical" });
+    } catch (e) {
+      throw new Error(
+        `writeDataset: cannot append to ${sub}: its columns or dtypes differ from the frame's (${
+          (e as Error)?.message ?? e
+        })`,
+      );
+    }
+  }
+  await Deno.mkdir(sub, { recursive: true });
+  await atomic(file, (tmp) => {
+    out.writeParquet(tmp, { compression: "zstd" });
+  });
+  for (const f of others) await Deno.remove(f).catch(() => {});
+  return file;
+}
+
+/** Removes `*.tmp` files older than ten minutes (left by killed writers). */
+async function removeStaleTemps(dir: string): Promise<void> {
+  const cutoff = Date.now() - 10 * 60_000;
+  for (const f of await filesUnder(dir, (name) => name.endsWith(".tmp"))) {
+    const st = await Deno.stat(f).catch(() => null);
+    if (st?.mtime && st.mtime.getTime() < cutoff) await Deno.remove(f).catch(() => {});
+  }
+}
+
+/** Removes `from` and its parents up to (not including) `root` while they are empty. */
+async function removeEmptyDirs(from: string, root: string): Promise<void> {
+  for (let d = from; d.length > root.length && d.startsWith(root); d = dirname(d)) {
+    try {
+      await Deno.remove(d);
+    } catch {
+      return;
+    }
+  }
 }
 
 /**
@@ -193,8 +310,12 @@ function plType(name: string): pl.DataType {
  * @example
  * ```ts
  * import pl from "npm:nodejs-polars@0.25.2";
- * import { scanDataset } from "./dataset.ts";
- * const lf = await scanDataset("out/trades");
+ * import { connect, scanDataset, withYearMonth, writeDataset } from "../../mod.ts";
+ * const { insider } = await connect();
+ * const dir = `${await Deno.makeTempDir()}/trades`;
+ * const df = withYearMonth(await insider.search({}).frame({ maxRows: 300 }), "filed_at");
+ * await writeDataset(df, dir, { partitionBy: ["year", "month"] });
+ * const lf = await scanDataset(dir);
  * const march = lf.filter(pl.col("year").eq(pl.lit("2025")).and(pl.col("month").eq(pl.lit("03")))).collectSync();
  * ```
  */

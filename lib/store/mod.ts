@@ -12,6 +12,7 @@ export {
   scanDataset,
   withYearMonth,
   writeDataset,
+  type WriteMode,
 } from "./dataset.ts";
 export {
   type Manifest,
@@ -23,3 +24,4 @@ export {
   type SyncOptions,
   type SyncReport,
 } from "./sync.ts";
+export { query, QUERY_VIEWS, QueryError, type QueryOptions } from "./query.ts";

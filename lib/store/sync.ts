@@ -42,8 +42,8 @@ import { join } from "node:path";
 import type { CatalogClient } from "../catalog/client.ts";
 import type { InsiderClient, SearchRow } from "../insider/client.ts";
 import type { PitchListRow } from "../catalog/types.ts";
-import { transactionsFrame } from "../insider/frames.ts";
-import { pitchesFrame } from "../catalog/frames.ts";
+import { transactionsFrame } from "../insider/transaction_frames.ts";
+import { pitchesFrame } from "../catalog/pitch_frames.ts";
 import { mapPool } from "../http/pool.ts";
 import { AuthenticationError, PermissionDeniedError } from "../http/errors.ts";
 import { Progress } from "../http/progress.ts";
@@ -153,9 +153,10 @@ async function removeTemps(dir: string): Promise<void> {
  * @example
  * ```ts
  * import { connect, scanInsiderTrades, sync } from "../../mod.ts";
- * const { insider, catalog } = await connect();
- * const report = await sync({ dir: "data", from: "2024-01-01", insider, catalog });
- * const trades = (await scanInsiderTrades("data")).collectSync();
+ * const { insider, catalog, offlineToday } = await connect();
+ * const dir = await Deno.makeTempDir();
+ * const report = await sync({ dir, from: "2025-06-01", to: offlineToday, insider, catalog });
+ * const trades = (await scanInsiderTrades(dir)).collectSync();
  * ```
  */
 export async function sync(opts: SyncOptions): Promise<SyncReport> {
@@ -348,8 +349,11 @@ function writeMeta(root: string): Promise<void> {
  * @example
  * ```ts
  * import pl from "npm:nodejs-polars@0.25.2";
- * import { scanInsiderTrades } from "../../mod.ts";
- * const ceoBuys = (await scanInsiderTrades("data")).filter(pl.col("is_ceo").and(pl.col("code").eq(pl.lit("P")))).collectSync();
+ * import { connect, scanInsiderTrades, sync } from "../../mod.ts";
+ * const { insider, offlineToday } = await connect();
+ * const dir = await Deno.makeTempDir();
+ * await sync({ dir, from: "2025-06-01", to: offlineToday, insider, progress: false });
+ * const ceoBuys = (await scanInsiderTrades(dir)).filter(pl.col("is_ceo").and(pl.col("code").eq(pl.lit("P")))).collectSync();
  * ```
  */
 export function scanInsiderTrades(dir: string): Promise<pl.LazyDataFrame> {
@@ -361,8 +365,11 @@ export function scanInsiderTrades(dir: string): Promise<pl.LazyDataFrame> {
  *
  * @example
  * ```ts
- * import { scanPitches } from "../../mod.ts";
- * const pitches = (await scanPitches("data")).collectSync();
+ * import { connect, scanPitches, sync } from "../../mod.ts";
+ * const { catalog, offlineToday } = await connect();
+ * const dir = await Deno.makeTempDir();
+ * await sync({ dir, from: "2025-06-01", to: offlineToday, catalog, progress: false });
+ * const pitches = (await scanPitches(dir)).collectSync();
  * ```
  */
 export function scanPitches(dir: string): Promise<pl.LazyDataFrame> {

@@ -19,7 +19,7 @@ import { atomic } from "../shared/atomic.ts";
  * ```ts
  * import pl from "npm:nodejs-polars@0.25.2";
  * import { writeParquet } from "./write.ts";
- * await writeParquet(pl.DataFrame({ a: [1, 2] }), "out/a.parquet");
+ * await writeParquet(pl.DataFrame({ a: [1, 2] }), `${await Deno.makeTempDir()}/a.parquet`);
  * ```
  */
 export function writeParquet(df: pl.DataFrame, path: string): Promise<string> {
@@ -35,7 +35,7 @@ export function writeParquet(df: pl.DataFrame, path: string): Promise<string> {
  * ```ts
  * import pl from "npm:nodejs-polars@0.25.2";
  * import { writeCsv } from "./write.ts";
- * await writeCsv(pl.DataFrame({ a: [1, 2] }), "out/a.csv");
+ * await writeCsv(pl.DataFrame({ a: [1, 2] }), `${await Deno.makeTempDir()}/a.csv`);
  * ```
  */
 export function writeCsv(df: pl.DataFrame, path: string): Promise<string> {
@@ -67,7 +67,7 @@ export function writeCsv(df: pl.DataFrame, path: string): Promise<string> {
  * ```ts
  * import pl from "npm:nodejs-polars@0.25.2";
  * import { writeNdjson } from "./write.ts";
- * await writeNdjson(pl.DataFrame({ a: [1, 2] }), "out/a.ndjson");
+ * await writeNdjson(pl.DataFrame({ a: [1, 2] }), `${await Deno.makeTempDir()}/a.ndjson`);
  * ```
  */
 export function writeNdjson(df: pl.DataFrame, path: string): Promise<string> {

@@ -16,6 +16,7 @@ import { type CatalogData, makeCatalogData } from "./catalog/data.ts";
 import { catalogService } from "./catalog/service.ts";
 import { type InsiderData, makeInsiderData } from "./insider/data.ts";
 import { insiderService } from "./insider/service.ts";
+import { makeTruth, type Truth } from "./truth.ts";
 
 /** Demo keys of the emulator (fixed contract). */
 export const DEMO_KEYS = {
@@ -69,6 +70,11 @@ export interface Stub {
   catalog: CatalogData;
   /** The insider demo data. */
   insider: InsiderData;
+  /**
+   * The effects built into this world: expected excess return per trade and
+   * by role, feed, size and skill at each horizon (see {@link Truth}).
+   */
+  truth: Truth;
 }
 
 function tooLarge(): Response {
@@ -99,8 +105,10 @@ function exceptOpenapi(mw: MiddlewareHandler): MiddlewareHandler {
 export function createStub(opts: StubOptions = {}): Stub {
   const now = opts.now ?? Date.now;
   const world = makeWorld({ seed: opts.seed, scale: opts.scale, asOf: opts.asOf });
-  const catalog = makeCatalogData(world);
+  // insider data first: its informed trades put their signals into the price paths
   const insider = makeInsiderData(world);
+  const catalog = makeCatalogData(world);
+  const truth = makeTruth(world, insider);
   const secret = `signalbook-stub-${world.seed}`;
   const root = new Hono();
   root.use("*", bodyLimit({ maxSize: MAX_BODY_BYTES, onError: () => tooLarge() }));
@@ -145,5 +153,6 @@ export function createStub(opts: StubOptions = {}): Stub {
     world,
     catalog,
     insider,
+    truth,
   };
 }

@@ -18,8 +18,16 @@
  */
 export { createStub, DEMO_KEYS, type Stub, type StubApp, type StubOptions } from "./app.ts";
 export type { Faults } from "./guard.ts";
-export type { Company, Industry, World } from "./world.ts";
+export { type Company, type Industry, PRICE_MODEL, signalProfile, type World } from "./world.ts";
+export {
+  makeTruth,
+  type TradeKey,
+  type Truth,
+  TRUTH_HORIZONS,
+  type TruthHorizon,
+  type TruthRow,
+} from "./truth.ts";
 export type { Archive, Author, CatalogData, FilterSet, Pitch, Tag } from "./catalog/data.ts";
-export type { Insider, InsiderData, Trade } from "./insider/data.ts";
+export { type Insider, INSIDER_SKILL, type InsiderData, type Trade } from "./insider/data.ts";
 export type { TransactionRow } from "../insider/fields.ts";
 export { type ServeOptions, serveStub } from "./serve.ts";

@@ -17,6 +17,40 @@ export const HISTORY_YEARS = 5;
 /** Days of price history before the first trade (for prior returns and SMAs). */
 const LEAD_DAYS = 400;
 
+/**
+ * The price model's parameters (annual units). Each stock's daily log return
+ * is `a + β·m + σᵢ·z + J`: the market's log return `m` (7 %/yr expected
+ * simple return, 16 %/yr volatility), a beta drawn uniformly from
+ * `betaLo`–`betaHi` (mean 1), idiosyncratic diffusion volatility drawn
+ * uniformly from `volLo`–`volHi`, and Merton (1976) jumps `J` (about
+ * `jumpsPerYear` a year, size N(`jumpMean`, `jumpSd`²)) that give daily
+ * returns fat tails (excess kurtosis well above 0, as in Cont 2001, "Empirical
+ * properties of asset returns: stylized facts", Quantitative Finance 1). With
+ * the jumps, total idiosyncratic volatility spans about 27–57 %/yr, inside the
+ * 25–60 % range of US common stocks reported by Campbell, Lettau, Malkiel &
+ * Xu (2001), "Have individual stocks become more volatile?", Journal of
+ * Finance 56. The drift `a` is compensated (see `compensatedDrift` in the
+ * source) so a stock's expected simple return equals the market's: a random
+ * trade's mean excess return is 0 and its median is slightly negative.
+ */
+export const PRICE_MODEL = {
+  marketReturn: 0.07,
+  marketVol: 0.16,
+  betaLo: 0.7,
+  betaHi: 1.3,
+  volLo: 0.22,
+  volHi: 0.54,
+  jumpsPerYear: 4,
+  jumpMean: 0,
+  jumpSd: 0.08,
+} as const;
+
+const MARKET = {
+  drift: Math.log(1 + PRICE_MODEL.marketReturn) / 365 - (PRICE_MODEL.marketVol ** 2 / 365) / 2,
+  vol: PRICE_MODEL.marketVol / Math.sqrt(365),
+};
+const JUMP_P = PRICE_MODEL.jumpsPerYear / 365;
+
 /** An industry: numeric id (insider service) and slug (catalog service). */
 export interface Industry {
   /** Numeric industry id (`simple_industry_id`). */
@@ -158,6 +192,20 @@ export interface World {
   marketRet(d0: number, d1: number): number;
   /** Simple moving average of `n` closes ending on `day`. */
   sma(c: number, day: number, n: number): number;
+  /** Beta of company `c` against the market index. */
+  beta(c: number): number;
+  /** Idiosyncratic diffusion volatility of company `c` (annual, without jumps). */
+  idioVol(c: number): number;
+  /** Cumulative abnormal log return that insiders' signals put into company `c`'s path by `day`. */
+  abnormal(c: number, day: number): number;
+  /**
+   * Puts an informed trade's signal into company `c`'s path: from the day
+   * after `day` the log price gains `amount · signalProfile(days since)`.
+   * The generator calls it before any price is read.
+   */
+  addSignal(c: number, day: number, amount: number): void;
+  /** Expected gross market return over `days` days (E[market(d + days) / market(d)]). */
+  expectedMarketGrowth(days: number): number;
 }
 
 const NAME_HEADS = [
@@ -259,12 +307,14 @@ export function makeWorld(opts: WorldOptions = {}): World {
   const market = new Float64Array(n);
   market[0] = 3000;
   for (let i = 1; i < n; i++) {
-    market[i] = market[i - 1] * Math.exp(0.07 / 365 + 0.16 / Math.sqrt(365) * rng.normal());
+    market[i] = market[i - 1] * Math.exp(MARKET.drift + MARKET.vol * rng.normal());
   }
   const sectors = Object.keys(SECTOR_TABLE);
   const used = new Set<string>();
   const companies: Company[] = [];
-  const paths: Float32Array[] = [];
+  const paths: Float64Array[] = [];
+  const betas: number[] = [];
+  const vols: number[] = [];
   for (let c = 0; c < nCompanies; c++) {
     const sector = sectors[c % sectors.length];
     const table = SECTOR_TABLE[sector];
@@ -290,29 +340,36 @@ export function makeWorld(opts: WorldOptions = {}): World {
       sharesOutstanding: Math.round(Math.exp(16 + 2.2 * rng.next() + 0.8 * rng.normal())),
       tradingItemId: 20_000_000 + c * 11,
     });
-    const beta = 0.6 + 0.9 * rng.next();
-    const vol = (0.18 + 0.45 * rng.next()) / Math.sqrt(365);
-    const drift = (0.1 * rng.normal()) / 365;
-    const p = new Float32Array(n);
+    const beta = PRICE_MODEL.betaLo + (PRICE_MODEL.betaHi - PRICE_MODEL.betaLo) * rng.next();
+    const annualVol = PRICE_MODEL.volLo + (PRICE_MODEL.volHi - PRICE_MODEL.volLo) * rng.next();
+    const vol = annualVol / Math.sqrt(365);
+    betas.push(beta);
+    vols.push(annualVol);
+    const drift = compensatedDrift(beta, vol);
+    const p = new Float64Array(n);
     let level = 10 + 190 * rng.next();
     p[0] = level;
     for (let i = 1; i < n; i++) {
       const m = Math.log(market[i] / market[i - 1]);
-      const jump = rng.chance(0.002) ? 0.15 * rng.normal() : 0;
+      const jump = rng.chance(JUMP_P)
+        ? PRICE_MODEL.jumpMean + PRICE_MODEL.jumpSd * rng.normal()
+        : 0;
       level *= Math.exp(drift + beta * m + vol * rng.normal() + jump);
-      p[i] = Math.max(level, 0.5);
+      p[i] = level;
     }
     paths.push(p);
   }
 
+  const abnormal = new Map<number, Float64Array>();
   const at = (day: number) => Math.min(n - 1, Math.max(0, day - start));
+  const abn = (c: number, i: number) => abnormal.get(c)?.[i] ?? 0;
+  const px = (c: number, i: number) => paths[c][i] * Math.exp(abn(c, i));
   const sums = new Map<number, Float64Array>();
   const prefix = (c: number) => {
     let s = sums.get(c);
     if (!s) {
-      const p = paths[c];
       s = new Float64Array(n + 1);
-      for (let i = 0; i < n; i++) s[i + 1] = s[i] + p[i];
+      for (let i = 0; i < n; i++) s[i + 1] = s[i] + px(c, i);
       if (sums.size > 64) sums.clear();
       sums.set(c, s);
     }
@@ -325,9 +382,11 @@ export function makeWorld(opts: WorldOptions = {}): World {
     start,
     firstDay,
     companies,
-    price: (c, day) => paths[c][at(day)],
+    beta: (c) => betas[c],
+    idioVol: (c) => vols[c],
+    price: (c, day) => px(c, at(day)),
     market: (day) => market[at(day)],
-    ret: (c, d0, d1) => (paths[c][at(d1)] / paths[c][at(d0)] - 1) * 100,
+    ret: (c, d0, d1) => (px(c, at(d1)) / px(c, at(d0)) - 1) * 100,
     marketRet: (d0, d1) => (market[at(d1)] / market[at(d0)] - 1) * 100,
     sma: (c, day, len) => {
       const s = prefix(c);
@@ -335,7 +394,45 @@ export function makeWorld(opts: WorldOptions = {}): World {
       const lo = Math.max(0, hi - len);
       return (s[hi] - s[lo]) / (hi - lo);
     },
+    abnormal: (c, day) => abn(c, at(day)),
+    addSignal: (c, day, amount) => {
+      if (amount === 0) return;
+      let a = abnormal.get(c);
+      if (!a) abnormal.set(c, a = new Float64Array(n));
+      for (let i = at(day) + 1; i < n; i++) a[i] += amount * signalProfile(i - at(day));
+      sums.delete(c);
+    },
+    expectedMarketGrowth: (days) => Math.exp((MARKET.drift + MARKET.vol ** 2 / 2) * days),
   };
+}
+
+/**
+ * Share of a signal's abnormal log return realised `days` after the trade:
+ * concave, 0 on the trade day, about 30 % after a month, 60 % after three
+ * months and all of it after a year (insider-trade abnormal returns accrue
+ * mostly in the first months: Jeng, Metrick & Zeckhauser 2003).
+ */
+export function signalProfile(days: number): number {
+  if (days <= 0) return 0;
+  if (days >= 365) return 1;
+  return (1 - Math.exp(-days / SIGNAL_TAU)) / (1 - Math.exp(-365 / SIGNAL_TAU));
+}
+
+const SIGNAL_TAU = 90;
+
+/**
+ * The daily log drift that makes a stock's expected gross return equal the
+ * market's, whatever its beta, volatility and jumps: with a daily market log
+ * return m ~ N(μ, σ²), E[e^m] = E[e^(βm + a + σᵢz + J)] gives
+ * a = μ + σ²/2 − βμ − β²σ²/2 − σᵢ²/2 − ln(1 − p + p·e^(μJ + σJ²/2)).
+ * So a random trade's expected simple excess return is 0, its expected log
+ * excess is negative (about −σᵢ²/2 a year) and its median excess is below 0.
+ */
+function compensatedDrift(beta: number, vol: number): number {
+  const { drift: mu, vol: s } = MARKET;
+  const jumpMgf = 1 - JUMP_P +
+    JUMP_P * Math.exp(PRICE_MODEL.jumpMean + PRICE_MODEL.jumpSd ** 2 / 2);
+  return mu + s * s / 2 - beta * mu - beta * beta * s * s / 2 - vol * vol / 2 - Math.log(jumpMgf);
 }
 
 function romanSuffix(i: number): string {

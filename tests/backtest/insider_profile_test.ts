@@ -1,13 +1,8 @@
+import { offline } from "../_util.ts";
 import assert from "node:assert/strict";
-import { InsiderClient, insiderProfile } from "../../mod.ts";
-import { createStub, DEMO_KEYS } from "../../lib/stub/mod.ts";
+import { insiderProfile } from "../../mod.ts";
 
-const stub = createStub({ seed: 1, scale: 0.3 });
-const insider = new InsiderClient({
-  apiKey: DEMO_KEYS.insider,
-  baseUrl: "http://s/insider",
-  fetch: stub.fetch,
-});
+const { insider } = await offline({ seed: 1, scale: 0.3 });
 
 Deno.test("insiderProfile: name → trades → study by side → verdict computed from the study", async () => {
   const hits = await insider.insiders("a", { limit: 10 });

@@ -1,15 +1,14 @@
+import { offline } from "../_util.ts";
 import assert from "node:assert/strict";
 import pl from "nodejs-polars";
 import {
   boundPolarsDisplay,
-  InsiderClient,
   isDataFrame,
   NOTEBOOK_MAX_ROWS,
   show,
   transactionsFrame,
   withDisplay,
 } from "../../mod.ts";
-import { createStub, DEMO_KEYS } from "../../lib/stub/mod.ts";
 
 const J = Symbol.for("Jupyter.display");
 type Bundle = Record<string, unknown>;
@@ -23,12 +22,7 @@ const bytes = (b: Bundle) =>
 /** nodejs-polars' own display of the same data: a fresh frame, not from signalbook. */
 const plain = (df: pl.DataFrame) => pl.DataFrame(df.getColumns());
 
-const stub = createStub({ seed: 1, scale: 0.1 });
-const insider = new InsiderClient({
-  apiKey: DEMO_KEYS.insider,
-  baseUrl: "http://s/insider",
-  fetch: stub.fetch,
-});
+const { insider } = await offline();
 const trades = await insider.search({}).frame({ maxRows: 200, progress: false });
 
 Deno.test("display: a derived 50 × 174 frame keeps the rich display, before/after size", () => {

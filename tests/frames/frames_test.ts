@@ -1,3 +1,4 @@
+import { offline } from "../_util.ts";
 import assert from "node:assert/strict";
 import pl from "nodejs-polars";
 import {
@@ -14,17 +15,7 @@ import {
 } from "../../mod.ts";
 import { createStub, DEMO_KEYS } from "../../lib/stub/mod.ts";
 
-const stub = createStub({ seed: 1, scale: 0.1 });
-const insider = new InsiderClient({
-  apiKey: DEMO_KEYS.insider,
-  baseUrl: "http://s/insider",
-  fetch: stub.fetch,
-});
-const catalog = new CatalogClient({
-  apiKey: DEMO_KEYS.catalog,
-  baseUrl: "http://s/catalog",
-  fetch: stub.fetch,
-});
+const { stub, insider, catalog } = await offline();
 const dt = (df: pl.DataFrame, c: string) => dtypeName(df.getColumn(c).dtype);
 
 Deno.test("transactions frame: explicit dtypes from the catalog", async () => {

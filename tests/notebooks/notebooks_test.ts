@@ -9,7 +9,7 @@
  * SIGNALBOOK_REQUIRE_JUPYTER=1 (as in CI), which makes a missing Jupyter fail.
  */
 import assert from "node:assert/strict";
-import { execute, jupyterMissing } from "../../lib/notebook/jupyter.ts";
+import { execute, jupyterMissing } from "../../lib/notebook/_jupyter.ts";
 
 type Output = {
   output_type: string;

@@ -5,7 +5,7 @@
  * in such a folder, executed through real Jupyter.
  */
 import assert from "node:assert/strict";
-import { execute, jupyterMissing } from "../../lib/notebook/jupyter.ts";
+import { execute, jupyterMissing } from "../../lib/notebook/_jupyter.ts";
 
 const MOD = new URL("../../mod.ts", import.meta.url).href; // file:///…/mod.ts
 const cleanEnv = () => {

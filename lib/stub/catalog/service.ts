@@ -25,6 +25,7 @@ import { DocumentQuery, PitchListQuery } from "../../catalog/params.ts";
 import { DOCUMENT_FORMATS } from "../../catalog/vocab.ts";
 import { show } from "../../shared/schema.ts";
 import { Cursors } from "../cursor.ts";
+import { allowOnly } from "../methods.ts";
 import { badRequest, problem } from "../problem.ts";
 import { check, rawQuery } from "../validate.ts";
 import type { World } from "../world.ts";
@@ -389,5 +390,15 @@ export function catalogService(ctx: CatalogContext): OpenAPIHono {
     });
   });
 
+  allowOnly(app, {
+    "/api/v1/search": ["GET"],
+    "/api/v1/tags": ["GET"],
+    "/api/v1/filter-sets": ["GET"],
+    "/api/v1/pitches": ["GET"],
+    "/api/v1/pitches/:id": ["GET"],
+    "/api/v1/pitches/:id/document": ["GET"],
+    "/api/v1/openapi.json": ["GET"],
+    "/files/:pitchId/:snapshot/:kind": ["GET"],
+  });
   return app;
 }

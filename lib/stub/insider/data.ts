@@ -8,17 +8,22 @@
  *   (P, A, M acquire; S, F, G dispose);
  * - forward/prior returns come from the ticker's price path, excess returns
  *   subtract the market index over the same window (percent units);
- * - win-rate and insider-return families are point-in-time: they use only the
- *   insider's earlier open-market trades (P buys are bullish, S sales bearish)
- *   whose window had ended by this trade's date; a win is a direction-adjusted
- *   return above zero, and pct = 100·wins/total (null when total is 0);
- * - cluster fields count open-market trades in the same direction at the same
- *   issuer over the 30 days up to the trade; z-scores and medians use the
- *   insider's earlier trade values within the window;
- * - feed membership follows documented rules (see {@link feedIdsOf}).
+ * - no look-ahead: every field that describes the past uses only trades filed
+ *   before this trade's filing. Win-rate and insider-return families use the
+ *   insider's earlier-filed open-market trades (P buys are bullish, S sales
+ *   bearish) whose window had ended by this trade's transaction date; a win
+ *   is a direction-adjusted return above zero, and pct = 100·wins/total (null
+ *   when total is 0). Z-scores and medians use earlier-filed trade values
+ *   transacted within the window up to this trade's date; streaks and
+ *   reversals follow the earlier filings in filing order. Cluster fields count
+ *   open-market trades in the same direction at the same issuer, transacted
+ *   within the 30 days up to the trade and filed no later than it;
+ * - feed membership follows documented rules (see {@link feedIdsOf}) over
+ *   those fields, so it is point-in-time too.
  *
- * Some insiders have skill (they buy ahead of rises and sell ahead of falls),
- * most have none, so a backtest can find signal.
+ * Some insiders have skill: their discretionary trades move the price after
+ * the trade by a known amount ({@link INSIDER_SKILL}); the emulator's
+ * `truth` reports the expected excess return this builds in.
  *
  * @module
  */
@@ -49,9 +54,43 @@ export interface Insider {
     owner: boolean;
     other: boolean;
   };
-  /** Probability of trading in the right direction (0.5 = none). */
+  /**
+   * Size of the news (abnormal log return over a year) this insider trades
+   * ahead of; 0 = no skill (see {@link INSIDER_SKILL}).
+   */
   skill: number;
 }
+
+/**
+ * The insider-skill model, sized to the literature. Insider purchases earn a
+ * few points a year of abnormal return and sales much less (Jeng, Metrick &
+ * Zeckhauser 2003, "Estimating the returns to insider trading", Review of
+ * Economics and Statistics 85: about 6 %/yr for purchases, sales
+ * insignificant); opportunistic trades carry the signal and routine,
+ * pre-planned ones about none (Cohen, Malloy & Pomorski 2012, "Decoding
+ * inside information", Journal of Finance 67); top executives' trades are
+ * the more informative (Seyhun 1986, "Insiders' profits, costs of trading,
+ * and market efficiency", Journal of Financial Economics 16).
+ *
+ * A skilled insider (probability `skilledShare` by role) has a skill `a`
+ * drawn uniformly from `skillLo`–`skillHi`. Each of their open-market
+ * decisions is an informed event: news worth `±a` in log price (equally
+ * likely good or bad, so the news has mean 0 and a random trade's expected
+ * excess return stays 0) arrives over the following year (`signalProfile`).
+ * On good news they buy (code P); on bad news they sell with probability
+ * `informedSaleShare` and otherwise stay out of the market, so purchases are
+ * more informative than sales. Informed trades are never under a 10b5-1
+ * plan and are larger (log shares +`informedSizeBoost`), so size is
+ * informative too. Awards, option exercises, tax withholding, gifts, 10b5-1
+ * trades and every trade of an unskilled insider carry no information.
+ */
+export const INSIDER_SKILL = {
+  skilledShare: { ceo: 0.6, cfo: 0.4, other: 0.15 },
+  skillLo: 0.06,
+  skillHi: 0.14,
+  informedSaleShare: 1 / 3,
+  informedSizeBoost: 0.8,
+} as const;
 
 /** A transaction plus the indexes the emulator filters on. */
 export interface Trade {
@@ -69,8 +108,30 @@ export interface Trade {
   insider: number;
   /** +1 open-market buy, −1 open-market sale, 0 otherwise. */
   dir: number;
+  /** Abnormal log return this trade's information puts into the issuer's price (0 = none). */
+  signal: number;
   /** Part of a 90-day cluster (two or more insiders, same direction, same issuer). */
   cluster90: boolean;
+}
+
+/** One filing of the schedule (before prices). */
+interface Event {
+  insider: number;
+  day: number;
+  code: string;
+  delay: number;
+  filedDay: number;
+  minutes: number;
+  tenb51: boolean;
+  signal: number;
+  shares: Lot[];
+}
+
+/** One transaction's shares and the holdings before and after it. */
+interface Lot {
+  shares: number;
+  before: number;
+  holdings: number;
 }
 
 /** The insider dataset. */
@@ -234,9 +295,9 @@ export function makeInsiderData(world: World): InsiderData {
     return `${k}-${String(n).padStart(6, "0")}`;
   };
 
+  // 1. The schedule: who trades what and when (no prices needed yet).
+  const events: Event[] = [];
   insiders.forEach((ins, ii) => {
-    const c = ins.company;
-    const company = world.companies[c];
     const nEvents = rng.int(2, 17);
     const days: number[] = [];
     for (let k = 0; k < nEvents; k++) {
@@ -248,7 +309,23 @@ export function makeInsiderData(world: World): InsiderData {
     days.sort((a, b) => a - b);
     let holdings = rng.chance(0.3) ? 0 : Math.round(Math.exp(9 + 2 * rng.next()));
     for (const day of days) {
-      const code = pickCode(ins, world, c, day, rng, holdings);
+      const u = rng.next();
+      let code: string;
+      let signal = 0;
+      if (u < 0.72 && ins.skill > 0) {
+        // an informed event: news of known size comes; a skilled insider trades ahead of it
+        if (rng.chance(0.5)) {
+          code = "P";
+          signal = ins.skill;
+        } else if (holdings >= 100 && rng.chance(INSIDER_SKILL.informedSaleShare)) {
+          code = "S";
+          signal = -ins.skill;
+        } else {
+          // stays out of the market; the bad news comes all the same
+          world.addSignal(ins.company, day, -ins.skill);
+          continue;
+        }
+      } else code = pickCode(u, rng, holdings);
       const nTx = rng.chance(0.75) ? 1 : rng.chance(0.7) ? 2 : 3;
       const delay = rng.chance(0.8)
         ? rng.int(0, 2)
@@ -263,110 +340,144 @@ export function makeInsiderData(world: World): InsiderData {
       const minutes = rng.chance(0.8)
         ? rng.int(16 * 60, 21 * 60 + 59)
         : rng.int(6 * 60, 15 * 60 + 59);
-      const filedMs = easternToUtcMs(filedDay, minutes);
-      const acc = accession(filedDay);
-      const tenb51 = code === "S" ? rng.chance(0.35) : code === "P" ? rng.chance(0.02) : false;
-      const direct = rng.chance(0.85);
+      const tenb51 = signal !== 0
+        ? false
+        : code === "S"
+        ? rng.chance(0.35)
+        : code === "P"
+        ? rng.chance(0.02)
+        : false;
+      const acquire = code === "P" || code === "A" || code === "M";
+      const shares: Lot[] = [];
       for (let t = 1; t <= nTx; t++) {
-        const px = world.price(c, day);
-        const irregularPrice = rng.chance(0.005);
-        let pps = code === "A" || code === "G"
-          ? 0
-          : code === "M"
-          ? Math.round(px * (0.3 + 0.5 * rng.next()) * 100) / 100
-          : Math.round(px * (1 + 0.01 * rng.normal()) * 100) / 100;
-        if (irregularPrice && pps > 0) pps = Math.round(pps * 1.4 * 100) / 100;
-        const acquire = code === "P" || code === "A" || code === "M";
-        let shares = Math.max(10, Math.round(Math.exp(7.5 + 1.4 * rng.normal())));
-        if (!acquire) shares = Math.min(shares, holdings);
-        if (!acquire && shares === 0) continue;
+        // informed trades are larger: size carries information, as in the literature
+        let n = Math.max(
+          10,
+          Math.round(
+            Math.exp(
+              7.5 + (signal !== 0 ? INSIDER_SKILL.informedSizeBoost : 0) + 1.4 * rng.normal(),
+            ),
+          ),
+        );
+        if (!acquire) n = Math.min(n, holdings);
+        if (!acquire && n === 0) break;
         const before = holdings;
-        holdings = acquire ? holdings + shares : holdings - shares;
-        const row: TransactionRow = { ...TEMPLATE, feed_ids: [] };
-        const value = Math.round(shares * pps * 100) / 100;
-        const mcap = px * company.sharesOutstanding / 1e6;
-        const irregularDate = delay > 30;
-        Object.assign(row, {
-          accession_number: acc,
-          transaction_id: t,
-          filed_at: new Date(filedMs).toISOString(),
-          code,
-          period_of_report: isoOf(day),
-          issuer_cik: company.cik,
-          issuer_name: company.name,
-          filing_ticker_symbol: company.ticker,
-          reporting_owner_cik: ins.cik,
-          reporting_owner_name: ins.name,
-          officer_title: ins.title,
-          security_title: code === "M" ? "Stock Option (Right to Buy)" : "Common Stock",
-          underlying_security_title: code === "M" ? "Common Stock" : null,
-          transaction_date: isoOf(day),
-          nature_of_ownership: direct ? null : rng.pick(["By Trust", "By Spouse", "By LLC"]),
-          expiration_date: code === "M" ? isoOf(day + rng.int(365, 3650)) : null,
-          exercise_date: code === "M" ? isoOf(day) : null,
-          acquired_disposed_code: acquire ? "A" : "D",
-          created_at: new Date(filedMs + rng.int(60, 900) * 1000).toISOString(),
-          ticker_symbol: company.ticker,
-          company_name: company.name,
-          is_aggregated: false,
-          is_synthetic: false,
-          is_director: ins.roles.director,
-          is_officer: ins.roles.officer,
-          is_other: ins.roles.other,
-          is_ceo: ins.roles.ceo,
-          is_cfo: ins.roles.cfo,
-          is_cto: ins.roles.cto,
-          is_coo: ins.roles.coo,
-          is_10_percent_owner: ins.roles.owner,
-          is_direct_ownership: direct,
-          equity_swap_involved: rng.chance(0.003),
-          is_derivative: code === "M",
-          is_espp: code === "A" && rng.chance(0.3),
-          is_purchase_agreement: code === "P" && rng.chance(0.02),
-          is_public_offering: code === "S" && rng.chance(0.01),
-          is_private_placement: code === "P" && rng.chance(0.02),
-          is_dividend_reinvestment: code === "A" && rng.chance(0.05),
-          is_10b51: tenb51,
-          is_for_taxes: code === "F",
-          has_irregular_transaction_date: irregularDate,
-          has_mismatched_codes: false,
-          has_irregular_share_price: irregularPrice && pps > 0,
-          is_weekend_filing: weekday(easternDayOf(filedMs)) % 6 === 0,
-          conversion_or_exercise_price: code === "M" ? pps : null,
-          shares_owned_following_transaction: holdings,
-          underlying_security_shares: code === "M" ? shares : null,
-          percent_change: before > 0 ? (acquire ? shares : -shares) / before : null,
-          transaction_value: value,
-          number_of_shares: shares,
-          price_per_share: pps,
-          trading_item_id: company.tradingItemId,
-          simple_industry_id: company.industry.id,
-          filing_delay_days: filedDay - day,
-          market_cap_at_filing: round(mcap, 2),
-          price_at_transaction: round(px, 4),
-          price_1d_ago: round(world.price(c, day - 1), 4),
-          transaction_value_market_cap_pct: mcap > 0 ? round(value / (mcap * 1e6) * 100, 6) : null,
-          notes: rng.chance(0.02) ? "Footnote: shares held in a family trust." : null,
-        });
-        row.updated_at = rng.chance(0.1)
-          ? new Date(filedMs + rng.int(1, 30) * 86_400_000).toISOString()
-          : row.created_at;
-        row.is_anomalous_transaction = row.has_irregular_share_price === true || irregularDate ||
-          rng.chance(0.004);
-        fillReturns(row, world, c, day);
-        trades.push({
-          row,
-          day,
-          filedMs,
-          etDay: easternDayOf(filedMs),
-          company: c,
-          insider: ii,
-          dir: code === "P" ? 1 : code === "S" ? -1 : 0,
-          cluster90: false,
-        });
+        holdings = acquire ? holdings + n : holdings - n;
+        shares.push({ shares: n, before, holdings });
       }
+      if (shares.length === 0) continue;
+      events.push({ insider: ii, day, code, delay, filedDay, minutes, tenb51, signal, shares });
     }
   });
+
+  // 2. Informed trades move the price after the trade day (the built-in truth).
+  for (const e of events) world.addSignal(insiders[e.insider].company, e.day, e.signal);
+
+  // 3. The rows, priced on the final paths.
+  for (const e of events) {
+    const ins = insiders[e.insider];
+    const c = ins.company;
+    const company = world.companies[c];
+    const { code, day, delay, filedDay } = e;
+    const filedMs = easternToUtcMs(filedDay, e.minutes);
+    const acc = accession(filedDay);
+    const direct = rng.chance(0.85);
+    e.shares.forEach(({ shares, before, holdings }, i) => {
+      const t = i + 1;
+      const px = world.price(c, day);
+      const irregularPrice = rng.chance(0.005);
+      let pps = code === "A" || code === "G"
+        ? 0
+        : code === "M"
+        ? Math.round(px * (0.3 + 0.5 * rng.next()) * 100) / 100
+        : Math.round(px * (1 + 0.01 * rng.normal()) * 100) / 100;
+      if (irregularPrice && pps > 0) pps = Math.round(pps * 1.4 * 100) / 100;
+      const acquire = code === "P" || code === "A" || code === "M";
+      const row: TransactionRow = { ...TEMPLATE, feed_ids: [] };
+      const value = Math.round(shares * pps * 100) / 100;
+      const mcap = px * company.sharesOutstanding / 1e6;
+      const irregularDate = delay > 30;
+      Object.assign(row, {
+        accession_number: acc,
+        transaction_id: t,
+        filed_at: new Date(filedMs).toISOString(),
+        code,
+        period_of_report: isoOf(day),
+        issuer_cik: company.cik,
+        issuer_name: company.name,
+        filing_ticker_symbol: company.ticker,
+        reporting_owner_cik: ins.cik,
+        reporting_owner_name: ins.name,
+        officer_title: ins.title,
+        security_title: code === "M" ? "Stock Option (Right to Buy)" : "Common Stock",
+        underlying_security_title: code === "M" ? "Common Stock" : null,
+        transaction_date: isoOf(day),
+        nature_of_ownership: direct ? null : rng.pick(["By Trust", "By Spouse", "By LLC"]),
+        expiration_date: code === "M" ? isoOf(day + rng.int(365, 3650)) : null,
+        exercise_date: code === "M" ? isoOf(day) : null,
+        acquired_disposed_code: acquire ? "A" : "D",
+        created_at: new Date(filedMs + rng.int(60, 900) * 1000).toISOString(),
+        ticker_symbol: company.ticker,
+        company_name: company.name,
+        is_aggregated: false,
+        is_synthetic: false,
+        is_director: ins.roles.director,
+        is_officer: ins.roles.officer,
+        is_other: ins.roles.other,
+        is_ceo: ins.roles.ceo,
+        is_cfo: ins.roles.cfo,
+        is_cto: ins.roles.cto,
+        is_coo: ins.roles.coo,
+        is_10_percent_owner: ins.roles.owner,
+        is_direct_ownership: direct,
+        equity_swap_involved: rng.chance(0.003),
+        is_derivative: code === "M",
+        is_espp: code === "A" && rng.chance(0.3),
+        is_purchase_agreement: code === "P" && rng.chance(0.02),
+        is_public_offering: code === "S" && rng.chance(0.01),
+        is_private_placement: code === "P" && rng.chance(0.02),
+        is_dividend_reinvestment: code === "A" && rng.chance(0.05),
+        is_10b51: e.tenb51,
+        is_for_taxes: code === "F",
+        has_irregular_transaction_date: irregularDate,
+        has_mismatched_codes: false,
+        has_irregular_share_price: irregularPrice && pps > 0,
+        is_weekend_filing: weekday(easternDayOf(filedMs)) % 6 === 0,
+        conversion_or_exercise_price: code === "M" ? pps : null,
+        shares_owned_following_transaction: holdings,
+        underlying_security_shares: code === "M" ? shares : null,
+        percent_change: before > 0 ? (acquire ? shares : -shares) / before : null,
+        transaction_value: value,
+        number_of_shares: shares,
+        price_per_share: pps,
+        trading_item_id: company.tradingItemId,
+        simple_industry_id: company.industry.id,
+        filing_delay_days: filedDay - day,
+        market_cap_at_filing: round(mcap, 2),
+        price_at_transaction: round(px, 4),
+        price_1d_ago: round(world.price(c, day - 1), 4),
+        transaction_value_market_cap_pct: mcap > 0 ? round(value / (mcap * 1e6) * 100, 6) : null,
+        notes: rng.chance(0.02) ? "Footnote: shares held in a family trust." : null,
+      });
+      row.updated_at = rng.chance(0.1)
+        ? new Date(filedMs + rng.int(1, 30) * 86_400_000).toISOString()
+        : row.created_at;
+      row.is_anomalous_transaction = row.has_irregular_share_price === true || irregularDate ||
+        rng.chance(0.004);
+      fillReturns(row, world, c, day);
+      trades.push({
+        row,
+        day,
+        filedMs,
+        etDay: easternDayOf(filedMs),
+        company: c,
+        insider: e.insider,
+        signal: e.signal,
+        dir: code === "P" ? 1 : code === "S" ? -1 : 0,
+        cluster90: false,
+      });
+    });
+  }
 
   pointInTime(trades, world);
   clusters(trades);
@@ -434,34 +545,24 @@ function makeInsiders(world: World, rng: Rng): Insider[] {
       }`;
     } while (names.has(name));
     names.add(name);
-    const skilled = rng.chance(roles.ceo ? 0.35 : 0.2);
+    const share = INSIDER_SKILL.skilledShare;
+    const skilled = rng.chance(roles.ceo ? share.ceo : roles.cfo ? share.cfo : share.other);
     out.push({
       cik: String(1_500_000 + i * 97).padStart(10, "0"),
       name,
       company,
       title,
       roles,
-      skill: skilled ? 0.62 + 0.25 * rng.next() : 0.5,
+      skill: skilled
+        ? INSIDER_SKILL.skillLo + (INSIDER_SKILL.skillHi - INSIDER_SKILL.skillLo) * rng.next()
+        : 0,
     });
   }
   return out;
 }
 
-function pickCode(
-  ins: Insider,
-  world: World,
-  c: number,
-  day: number,
-  rng: Rng,
-  holdings: number,
-): string {
-  const u = rng.next();
-  if (u < 0.72) {
-    const ahead = world.ret(c, day, Math.min(world.asOf, day + 91));
-    const right = rng.chance(ins.skill);
-    const buy = ins.skill > 0.5 ? (ahead > 0) === right : rng.chance(0.45);
-    return buy || holdings < 100 ? "P" : "S";
-  }
+function pickCode(u: number, rng: Rng, holdings: number): string {
+  if (u < 0.72) return rng.chance(0.45) || holdings < 100 ? "P" : "S";
   if (u < 0.82) return "A";
   if (u < 0.9) return "M";
   if (holdings < 100) return "A";
@@ -500,6 +601,19 @@ interface Past {
   value: number;
 }
 
+/** Point-in-time order of one insider's trades: filing instant, accession, transaction id. */
+function filingOrder(a: Trade, b: Trade): number {
+  return a.filedMs - b.filedMs || cmp(a.row.accession_number, b.row.accession_number) ||
+    (a.row.transaction_id ?? 0) - (b.row.transaction_id ?? 0);
+}
+
+/**
+ * The insider-history fields. A trade sees only the insider's trades filed
+ * strictly before its own filing instant; of those, win rates and insider
+ * returns use the ones whose window had closed by this trade's transaction
+ * date (so by its filing), and value medians and z-scores the ones
+ * transacted within the window up to this trade's transaction date.
+ */
 function pointInTime(trades: Trade[], world: World): void {
   const byInsider = new Map<number, Trade[]>();
   for (const t of trades) {
@@ -508,10 +622,24 @@ function pointInTime(trades: Trade[], world: World): void {
     else byInsider.set(t.insider, [t]);
   }
   for (const list of byInsider.values()) {
-    list.sort((a, b) => a.day - b.day || a.filedMs - b.filedMs);
+    list.sort(filingOrder);
     const past: Past[] = [];
     const dirs: number[] = [];
+    let pending: Trade[] = [];
     for (const t of list) {
+      if (pending.length > 0 && pending[0].filedMs < t.filedMs) {
+        for (const p of pending) {
+          past.push({
+            day: p.day,
+            dir: p.dir,
+            company: p.company,
+            value: p.row.transaction_value ?? 0,
+          });
+          if (p.dir !== 0) dirs.push(p.dir);
+        }
+        pending = [];
+      }
+      pending.push(t);
       const r = t.row as unknown as Record<string, number | string | boolean | null>;
       for (const w of WR_WINDOWS) {
         const acc = { "": [0, 0], "bullish_": [0, 0], "bearish_": [0, 0] } as Record<
@@ -558,7 +686,8 @@ function pointInTime(trades: Trade[], world: World): void {
         }
       }
       for (const [w, n] of Object.entries(VALUE_WINDOWS)) {
-        const vals = past.filter((p) => p.value > 0 && p.day >= t.day - n).map((p) => p.value);
+        const vals = past.filter((p) => p.value > 0 && p.day >= t.day - n && p.day <= t.day)
+          .map((p) => p.value);
         if (vals.length > 0) {
           vals.sort((a, b) => a - b);
           const mid = vals.length >> 1;
@@ -590,7 +719,6 @@ function pointInTime(trades: Trade[], world: World): void {
         r.previous_streak_length = prevDir ? prev : null;
         r.previous_streak_direction = prevDir > 0 ? "buy" : prevDir < 0 ? "sell" : null;
         r.is_reversal = streak === 1 && prev >= 2;
-        dirs.push(t.dir);
       } else {
         r.is_reversal = false;
       }
@@ -598,11 +726,15 @@ function pointInTime(trades: Trade[], world: World): void {
       r.is_high_signal = !t.row.is_10b51 &&
         ((t.dir > 0 && (t.row.is_officer || t.row.is_director) === true && v >= 50_000) ||
           (t.dir < 0 && (t.row.is_ceo || t.row.is_cfo) === true && v >= 1_000_000));
-      past.push({ day: t.day, dir: t.dir, company: t.company, value: v });
     }
   }
 }
 
+/**
+ * Cluster fields: open-market trades in the same direction at the same
+ * issuer, transacted within 30 (or 90) days up to this trade's transaction
+ * date and filed at or before this trade's filing instant.
+ */
 function clusters(trades: Trade[]): void {
   const byIssuer = new Map<number, Trade[]>();
   for (const t of trades) {
@@ -617,7 +749,9 @@ function clusters(trades: Trade[]): void {
   for (const list of byIssuer.values()) {
     list.sort((a, b) => a.day - b.day);
     for (const t of list) {
-      const same = list.filter((o) => o.dir === t.dir && o.day <= t.day && o.day >= t.day - 90);
+      const same = list.filter((o) =>
+        o.dir === t.dir && o.day <= t.day && o.day >= t.day - 90 && o.filedMs <= t.filedMs
+      );
       const in30 = same.filter((o) => o.day >= t.day - 30);
       t.row.cluster_num_trades_30d = in30.length;
       t.row.cluster_insider_count_30d = new Set(in30.map((o) => o.insider)).size;

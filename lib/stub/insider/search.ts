@@ -7,8 +7,11 @@
  *   Time: `Today` is that day; `N days` is the last N days including today;
  *   `N months`/`N years` go back N calendar months/years. `filingDateFrom`/
  *   `filingDateTo` then narrow the preset (with `custom`, they alone apply).
- * - `cikOrTicker` without `filingDateFrom`/`filingDateTo` ignores the preset,
- *   so the whole filing history of that issuer is searched.
+ * - `cikOrTicker` and `filingDatePreset` are ANDed like every other active
+ *   constraint (rule 2): `{ cikOrTicker: "WPI", filingDatePreset: "1 year" }`
+ *   returns WPI's trades filed in the last year. The default preset
+ *   `All time` bounds nothing, so the whole issuer history is one
+ *   `cikOrTicker` away.
  * - Insider-return series: `1M`→`insider_returns_1m`, `3M`→`_3m`,
  *   `6M`→`_6m`, `1Y`→`_1y`, `2Y`→`_2y`; `AllTime`, `1D` (as the spec says)
  *   and `1W` (which has no series of its own) use the 3M series; the type adds
@@ -208,9 +211,8 @@ export function searchTrades(trades: readonly Trade[], filter: Filter, world: Wo
     [f.onlySellingRip, (_, r) => r.is_selling_rip === true],
   ];
   for (const [on, ok] of only) if (on) tests.push(ok);
-  const explicit = Boolean(f.filingDateFrom || f.filingDateTo);
   const preset = f.filingDatePreset ?? "All time";
-  let lo = id !== "" && !explicit ? undefined : presetStart(preset, world.asOf);
+  let lo = presetStart(preset, world.asOf);
   let hi: number | undefined;
   if (f.filingDateFrom) lo = Math.max(lo ?? -Infinity, dayOf(f.filingDateFrom));
   if (f.filingDateTo) hi = dayOf(f.filingDateTo);

@@ -33,6 +33,7 @@ import { show } from "../../shared/schema.ts";
 import { FeedsQuery, InsidersQuery } from "../../insider/params.ts";
 import { Cursors } from "../cursor.ts";
 import { registerDocs } from "../openapi.ts";
+import { allowOnly } from "../methods.ts";
 import { badRequest, problem } from "../problem.ts";
 import { check, rawQuery } from "../validate.ts";
 import type { World } from "../world.ts";
@@ -238,20 +239,6 @@ export function insiderService(ctx: InsiderContext): OpenAPIHono {
     );
   });
 
-  app.on(
-    ["GET", "PUT", "PATCH", "DELETE"],
-    "/api/v1/search",
-    (c) =>
-      problem(
-        405,
-        "method-not-allowed",
-        `${c.req.method} is not allowed; use POST /api/v1/search`,
-        {
-          allow: "POST",
-        },
-      ),
-  );
-
   app.get("/api/v1/feeds", (c) => {
     const r = check(FeedsQuery, rawQuery(c));
     if (!r.ok) return r.response;
@@ -334,5 +321,12 @@ export function insiderService(ctx: InsiderContext): OpenAPIHono {
     ));
   });
 
+  allowOnly(app, {
+    "/api/v1/insiders": ["GET"],
+    "/api/v1/search": ["POST"],
+    "/api/v1/feeds": ["GET"],
+    "/api/v1/transactions/:accessionNumber/:transactionId": ["GET"],
+    "/api/v1/openapi.json": ["GET"],
+  });
   return app;
 }

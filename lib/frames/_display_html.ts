@@ -109,7 +109,7 @@ function rowsToShow(height: number, head: number, tail: number): [number, number
  * @example
  * ```ts
  * import pl from "npm:nodejs-polars@0.25.2";
- * import { frameBundle } from "./display_html.ts";
+ * import { frameBundle } from "./_display_html.ts";
  * const bundle = frameBundle(pl.DataFrame({ a: [1, 2], b: ["x", null] }));
  * console.log(bundle["text/plain"]); // shape: (2, 2), then the dtypes and rows
  * ```
@@ -148,7 +148,7 @@ export function frameBundle(df: pl.DataFrame, opts: DisplayOptions = {}): MediaB
  *
  * @example
  * ```ts
- * import { recordsBundle } from "./display_html.ts";
+ * import { recordsBundle } from "./_display_html.ts";
  * recordsBundle([{ a: 1, b: new Date(0) }, { a: 2, b: null }])["text/plain"];
  * ```
  */
@@ -195,7 +195,7 @@ export function recordsBundle(
  * @example
  * ```ts
  * import pl from "npm:nodejs-polars@0.25.2";
- * import { lazyBundle } from "./display_html.ts";
+ * import { lazyBundle } from "./_display_html.ts";
  * const lazy = pl.DataFrame({ a: [1, 2] }).lazy().filter(pl.col("a").gt(1));
  * console.log(lazyBundle(lazy)["text/plain"]); // LazyFrame, 1 column: a; then the plan
  * ```

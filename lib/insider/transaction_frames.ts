@@ -12,10 +12,12 @@
  *
  * @module
  */
-import { type RowSink, rowSink } from "../frames/build.ts";
+import type pl from "npm:nodejs-polars@0.25.2";
+import { buildFrame, type RowSink, rowSink } from "../frames/build.ts";
 import type { ColumnSpec, Dtype } from "../frames/dtypes.ts";
 import { asFrame, type Frame } from "../frames/list.ts";
 import { type FieldKind, TRANSACTION_FIELDS, type TransactionRow } from "./fields.ts";
+import type { FeedRow } from "./feeds.ts";
 
 const DTYPE: Record<FieldKind, Dtype> = {
   string: "utf8",
@@ -81,3 +83,16 @@ export function transactionsSink(): RowSink<TransactionRow | Record<string, unkn
     };
   });
 }
+
+/** A typed frame of feed rows: `accession_number` Utf8, `transaction_id` Int64, `filed_at` Datetime. */
+export function feedFrame(rows: readonly FeedRow[]): pl.DataFrame {
+  return buildFrame(FEED_COLUMNS, rows as unknown as Record<string, unknown>[]);
+}
+
+const FEED_COLUMNS: readonly ColumnSpec[] = [
+  { name: "accession_number", dtype: "utf8" },
+  { name: "transaction_id", dtype: "i64" },
+  { name: "filed_at", dtype: "datetime" },
+];
+/** The page-by-page form of {@link feedFrame}. */
+export const feedSink = (): RowSink<FeedRow> => rowSink<FeedRow>(() => ({ specs: FEED_COLUMNS }));

@@ -21,7 +21,7 @@ import pl from "npm:nodejs-polars@0.25.2";
 import type { CatalogClient } from "../catalog/client.ts";
 import type { PitchListParams } from "../catalog/params.ts";
 import type { PitchListRow } from "../catalog/types.ts";
-import { pitchesFrame } from "../catalog/frames.ts";
+import { pitchesFrame } from "../catalog/pitch_frames.ts";
 import { asFrame, type Frame } from "../frames/list.ts";
 import { buildFrame } from "../frames/build.ts";
 import {
@@ -66,7 +66,7 @@ function parseWith<F extends string>(
  *
  * @example
  * ```ts
- * import { parseAuthorReturn } from "./pitches.ts";
+ * import { parseAuthorReturn } from "./pitch_buckets.ts";
  * parseAuthorReturn("1y_excess_gte_25"); // { period: "1y", kind: "excess", floor: "25" }
  * ```
  */
@@ -79,7 +79,7 @@ export function parseAuthorReturn(value: string): ReturnFloor<AuthorReturnFloor>
  *
  * @example
  * ```ts
- * import { parsePitchReturn } from "./pitches.ts";
+ * import { parsePitchReturn } from "./pitch_buckets.ts";
  * parsePitchReturn("2y_abs_gte_x2"); // { period: "2y", kind: "abs", floor: "x2" }
  * ```
  */
@@ -92,7 +92,7 @@ export function parsePitchReturn(value: string): ReturnFloor<PitchReturnFloor> {
  *
  * @example
  * ```ts
- * import { formatReturnFloor } from "./pitches.ts";
+ * import { formatReturnFloor } from "./pitch_buckets.ts";
  * formatReturnFloor({ period: "6m", kind: "abs", floor: "pct50" }); // "6m_abs_gte_pct50"
  * ```
  */

@@ -1,0 +1,254 @@
+/**
+ * Estimators against the truth: for each seed, build a small emulator world,
+ * run the headline event study (the path users take: rows → transactions
+ * frame → `headlineStudy`) under each clustering, and check whether each
+ * 95 % interval covers the effect the emulator built in (`stub.truth`):
+ * the mean expected excess return of exactly the trades the estimate uses.
+ * The portfolio backtest's alpha is compared with the alpha of the same
+ * backtest run on the noise-free returns (each trade's expected excess
+ * return plus its realized market return).
+ *
+ * Shared by `bench/coverage_bench.ts` (≥ 40 seeds) and the smaller CI test
+ * in `tests/backtest/coverage_test.ts`.
+ *
+ * @module
+ */
+import pl from "npm:nodejs-polars@0.25.2";
+import { createStub } from "../lib/stub/mod.ts";
+import type { TruthHorizon } from "../lib/stub/mod.ts";
+import { transactionsFrame } from "../lib/insider/transaction_frames.ts";
+import { headlineStudy } from "../lib/backtest/headline.ts";
+import { portfolioBacktest } from "../lib/backtest/portfolio.ts";
+import type { ClusterBy } from "../lib/backtest/event_study.ts";
+
+/** Horizons checked. */
+export const COVERAGE_HORIZONS = ["1m", "3m", "6m", "1y"] as const;
+/** Clusterings compared. */
+export const CLUSTERINGS: ClusterBy[] = ["issuer", "month", "none"];
+/** Headline groups checked. */
+export const GROUPS = ["CEO buys", "All purchases", "10b5-1 sales"] as const;
+
+/** One interval checked against the truth. */
+export interface Check {
+  /** Seed of the world. */
+  seed: number;
+  /** Clustering of the interval. */
+  cluster: ClusterBy;
+  /** Group, or `CEO buys − All purchases` for the difference. */
+  target: string;
+  /** Horizon. */
+  horizon: TruthHorizon;
+  /** The estimate (mean excess, or difference of means). */
+  estimate: number;
+  /** The truth for exactly these trades. */
+  truth: number;
+  /** Interval. */
+  low: number;
+  /** Interval. */
+  high: number;
+}
+
+/** One world's portfolio alpha and its truth. */
+export interface AlphaCheck {
+  /** Seed. */
+  seed: number;
+  /** Holding period of the portfolio. */
+  horizon: "1m" | "6m";
+  /** Estimated annualized alpha of the CEO-buys portfolio (equal weight, no costs), percent/yr. */
+  alpha: number;
+  /** The same backtest on the noise-free returns. */
+  truth: number;
+}
+
+/** The checks of one world. */
+export interface WorldChecks {
+  /** Interval checks. */
+  intervals: Check[];
+  /** Portfolio alpha checks (1-month and 6-month holding). */
+  alphas: AlphaCheck[];
+}
+
+const num = (v: unknown) => (v === null || v === undefined ? NaN : Number(v));
+
+/**
+ * Runs the checks on one world of `scale` (0.25 ≈ 6,000 trades).
+ *
+ * @example
+ * ```ts
+ * import { checkWorld } from "./coverage_lib.ts";
+ * const { intervals } = checkWorld(1, 0.1, ["issuer"]);
+ * console.log(intervals.length > 0);
+ * ```
+ */
+export function checkWorld(
+  seed: number,
+  scale: number,
+  clusterings: ClusterBy[] = CLUSTERINGS,
+): WorldChecks {
+  const stub = createStub({ seed, scale });
+  const rows = stub.insider.trades.map((t) => t.row);
+  const trades = transactionsFrame(rows);
+  const truth = stub.truth;
+  // the trades each group uses, as the headline study defines them
+  const clean = rows.filter((r) => r.is_anomalous_transaction === false);
+  const members: Record<string, typeof rows> = {
+    "All purchases": clean.filter((r) => r.code === "P"),
+    "CEO buys": clean.filter((r) => r.code === "P" && r.is_ceo === true),
+    "10b5-1 sales": clean.filter((r) => r.code === "S" && r.is_10b51 === true),
+  };
+  const truthOf = (g: string, h: TruthHorizon) => truth.mean(members[g], h)!;
+  const intervals: Check[] = [];
+  for (const cluster of clusterings) {
+    const stats = headlineStudy(trades, [...COVERAGE_HORIZONS], { cluster, minN: 20 })
+      .toRecords() as Record<string, unknown>[];
+    for (const r of stats) {
+      const g = String(r.group);
+      const h = String(r.horizon) as TruthHorizon;
+      if (r.thin === true) continue;
+      intervals.push({
+        seed,
+        cluster,
+        target: g,
+        horizon: h,
+        estimate: num(r.mean_excess),
+        truth: truthOf(g, h),
+        low: num(r.ci_low),
+        high: num(r.ci_high),
+      });
+      if (g === "CEO buys") {
+        intervals.push({
+          seed,
+          cluster,
+          target: "CEO buys − All purchases",
+          horizon: h,
+          estimate: num(r.diff_vs_baseline),
+          truth: truthOf("CEO buys", h) - truthOf("All purchases", h),
+          low: num(r.diff_ci_low),
+          high: num(r.diff_ci_high),
+        });
+      }
+    }
+  }
+  // portfolio alpha: the realized backtest vs the same backtest on noise-free returns
+  const ceo = members["CEO buys"];
+  const realized = transactionsFrame(ceo);
+  const noiseFree = transactionsFrame(ceo.map((r) => {
+    const out: Record<string, unknown> = { ...r };
+    for (const h of ["1w", "1m", "3m", "6m", "1y"] as const) {
+      const ret = r[`returns_${h}`];
+      const ex = r[`excess_returns_${h}`];
+      const e = truth.expected(r, h);
+      if (ret === null || ex === null || e === null) continue;
+      out[`excess_returns_${h}`] = e;
+      out[`returns_${h}`] = e + (ret - ex); // expected excess + realized market return
+    }
+    return out;
+  }));
+  const alphas = (["1m", "6m"] as const).map((horizon) => ({
+    seed,
+    horizon,
+    alpha: portfolioBacktest(realized, { horizon, costBps: 0 }).stats.alpha,
+    truth: portfolioBacktest(noiseFree, { horizon, costBps: 0 }).stats.alpha,
+  }));
+  return { intervals, alphas };
+}
+
+/** Coverage of one (clustering, target, horizon) cell across worlds. */
+export interface CoverageRow {
+  /** Clustering. */
+  cluster: ClusterBy;
+  /** Target. */
+  target: string;
+  /** Horizon. */
+  horizon: TruthHorizon;
+  /** Worlds. */
+  worlds: number;
+  /** Worlds whose interval covers the truth. */
+  covered: number;
+  /** Covered / worlds, percent. */
+  coverage: number;
+  /** Mean interval width. */
+  width: number;
+}
+
+/** Coverage by clustering, target and horizon. */
+export function coverage(checks: Check[]): CoverageRow[] {
+  const cells = new Map<string, Check[]>();
+  for (const c of checks) {
+    const k = `${c.cluster}|${c.target}|${c.horizon}`;
+    cells.set(k, [...(cells.get(k) ?? []), c]);
+  }
+  return [...cells.values()].map((cs) => {
+    const covered = cs.filter((c) => c.low <= c.truth && c.truth <= c.high).length;
+    return {
+      cluster: cs[0].cluster,
+      target: cs[0].target,
+      horizon: cs[0].horizon,
+      worlds: cs.length,
+      covered,
+      coverage: 100 * covered / cs.length,
+      width: cs.reduce((a, c) => a + (c.high - c.low), 0) / cs.length,
+    };
+  });
+}
+
+/** Mean, cross-seed standard error and the truth's mean of the portfolio alphas. */
+export function alphaSummary(
+  xs: AlphaCheck[],
+): { mean: number; se: number; truth: number; diffSe: number; within: boolean } {
+  const n = xs.length;
+  const m = (v: number[]) => v.reduce((a, b) => a + b, 0) / v.length;
+  const sdOf = (v: number[]) => {
+    const mu = m(v);
+    return Math.sqrt(v.reduce((a, b) => a + (b - mu) ** 2, 0) / (v.length - 1));
+  };
+  const est = xs.map((x) => x.alpha);
+  const tru = xs.map((x) => x.truth);
+  const diff = xs.map((x) => x.alpha - x.truth);
+  const mean = m(est);
+  const truth = m(tru);
+  const se = sdOf(est) / Math.sqrt(n);
+  const diffSe = sdOf(diff) / Math.sqrt(n);
+  return { mean, se, truth, diffSe, within: Math.abs(mean - truth) <= se };
+}
+
+/** The headline gap (CEO buys − all purchases) of one demo-size world, estimated and true. */
+export interface HeadlineGap {
+  /** Seed. */
+  seed: number;
+  /** Estimated gap (difference of mean excess returns) by horizon. */
+  estimate: Record<string, number>;
+  /** True gap for the same trades by horizon. */
+  truth: Record<string, number>;
+}
+
+/**
+ * The headline study on a world of `scale` (1 = the demo's size), through
+ * the user's path (transactions frame → `headlineStudy`).
+ */
+export function headlineGap(seed: number, scale = 1): HeadlineGap {
+  const stub = createStub({ seed, scale });
+  const rows = stub.insider.trades.map((t) => t.row);
+  const stats = headlineStudy(transactionsFrame(rows), [...COVERAGE_HORIZONS])
+    .toRecords() as Record<string, unknown>[];
+  const clean = rows.filter((r) => r.is_anomalous_transaction === false && r.code === "P");
+  const ceo = clean.filter((r) => r.is_ceo === true);
+  const estimate: Record<string, number> = {};
+  const truth: Record<string, number> = {};
+  for (const r of stats) {
+    if (r.group !== "CEO buys") continue;
+    const h = String(r.horizon) as TruthHorizon;
+    estimate[h] = num(r.diff_vs_baseline);
+    truth[h] = stub.truth.mean(ceo, h)! - stub.truth.mean(clean, h)!;
+  }
+  return { seed, estimate, truth };
+}
+
+/** A frame of the coverage table (for printing). */
+export function coverageFrame(rows: CoverageRow[]): pl.DataFrame {
+  return pl.DataFrame(rows.map((r) => ({
+    ...r,
+    coverage: Math.round(r.coverage * 10) / 10,
+    width: Math.round(r.width * 100) / 100,
+  })));
+}

@@ -1,0 +1,278 @@
+/**
+ * A local response cache for the paid services: `cache: { dir, ttlMs }` on
+ * `connect()`, `CatalogClient` and `InsiderClient`.
+ *
+ * - What is cached: successful (2xx) answers to GET requests and to the
+ *   read-only `POST /search`, keyed by method, URL and body (SHA-256). The
+ *   API key is not part of the key and is never written: entries hold the
+ *   method, URL, status, content type and body only. One cache folder is
+ *   therefore shared by every key that uses it; keep it per user.
+ * - Lifetime: `ttlMs` (default 24 h). When the service sends
+ *   `Cache-Control: no-store` (or `no-cache`) the answer is not stored; with
+ *   `max-age=N` it lives the shorter of N seconds and `ttlMs`.
+ * - Safety: an entry is a JSON header line (with the body's length and
+ *   SHA-256) followed by the body, written to a temporary file and renamed
+ *   into place, so concurrent processes never see a half entry and the last
+ *   writer wins with a whole one. An entry whose length or checksum does
+ *   not match (a truncated or corrupted file) is removed and fetched again.
+ * - Visibility: each hit or miss is announced on `httpEvents` (`cache`
+ *   events, which progress displays count) and counted in
+ *   {@link cacheStats}.
+ * - Off by default; `cache: false` (or leaving it out) turns it off. It is
+ *   not on by default because a cache changes what a live service appears to
+ *   say (for up to a day) and must live somewhere the user chose.
+ *
+ * @module
+ */
+import { createHash } from "node:crypto";
+import { join } from "node:path";
+import { httpEvents } from "./events.ts";
+
+/** Options of the response cache. */
+export interface CacheOptions {
+  /** Folder of the entries (created when needed). */
+  dir: string;
+  /** Lifetime of an entry in ms (default 86,400,000: 24 h). */
+  ttlMs?: number;
+}
+
+/** Counters of {@link cacheStats}. */
+export interface CacheStats {
+  /** Answers served from the cache. */
+  hits: number;
+  /** Cacheable requests sent to the service (no fresh entry). */
+  misses: number;
+  /** Entries written. */
+  stores: number;
+  /** Answers not stored because the service said `no-store` / `no-cache`. */
+  notStored: number;
+  /** Entries found corrupt or half-written (removed and fetched again). */
+  corrupt: number;
+}
+
+/** What a `cache` event on `httpEvents` carries. */
+export interface CacheEventDetail {
+  /** Served from the cache. */
+  hit: boolean;
+  /** Method and path. */
+  request: string;
+}
+
+const DAY_MS = 86_400_000;
+const totals: CacheStats = { hits: 0, misses: 0, stores: 0, notStored: 0, corrupt: 0 };
+
+/**
+ * The cache counters of this process (all caches together) since it started
+ * or since `cacheStats({ reset: true })`.
+ *
+ * @example
+ * ```ts
+ * import { cacheStats, connect } from "../../mod.ts";
+ * const dir = await Deno.makeTempDir();
+ * const { catalog } = await connect({ cache: { dir } });
+ * await catalog.tags();
+ * await catalog.tags(); // served from the cache
+ * console.log(cacheStats()); // { hits: 1, misses: 1, stores: 1, notStored: 0, corrupt: 0 }
+ * ```
+ */
+export function cacheStats(opts: { reset?: boolean } = {}): CacheStats {
+  const now = { ...totals };
+  if (opts.reset) { for (const k of Object.keys(totals) as (keyof CacheStats)[]) totals[k] = 0; }
+  return now;
+}
+
+interface EntryHeader {
+  v: 1;
+  method: string;
+  url: string;
+  bodySha256: string;
+  status: number;
+  contentType: string | null;
+  storedAt: number;
+  expiresAt: number;
+  length: number;
+  sha256: string;
+}
+
+const sha256 = (data: string | Uint8Array) => createHash("sha256").update(data).digest("hex");
+
+/** A cache key: what identifies one cacheable request. */
+export interface CacheKey {
+  /** Method and path, for events. */
+  request: string;
+  /** Method. */
+  method: string;
+  /** Full URL (never holds the key: it travels in a header). */
+  url: string;
+  /** SHA-256 of the JSON body ("" when none). */
+  bodySha256: string;
+  /** Entry file. */
+  file: string;
+}
+
+/**
+ * A response cache in a folder (see the module doc). Transports use it; you
+ * normally only pass `cache: { dir, ttlMs }` to a client or `connect()`.
+ *
+ * @example
+ * ```ts
+ * import { ResponseCache } from "./cache.ts";
+ * const cache = new ResponseCache({ dir: await Deno.makeTempDir(), ttlMs: 60_000 });
+ * const key = cache.keyFor("GET", "/tags", "https://host/catalog/api/v1/tags", undefined)!;
+ * await cache.put(key, new Response('{"data":[]}', { status: 200 }));
+ * console.log(await (await cache.get(key))?.text()); // {"data":[]}
+ * ```
+ */
+export class ResponseCache {
+  /** Entry folder. */
+  readonly dir: string;
+  /** Default lifetime, ms. */
+  readonly ttlMs: number;
+
+  /** Opens (lazily creates) a cache. */
+  constructor(opts: CacheOptions) {
+    if (!opts || typeof opts.dir !== "string" || opts.dir.trim() === "") {
+      throw new TypeError(
+        `cache.dir ${
+          JSON.stringify(opts?.dir)
+        } is not allowed; allowed: a folder path (or cache: false)`,
+      );
+    }
+    const ttl = opts.ttlMs ?? DAY_MS;
+    if (!Number.isInteger(ttl) || ttl < 1 || ttl > 365 * DAY_MS) {
+      throw new TypeError(
+        `cache.ttlMs ${JSON.stringify(opts.ttlMs)} is not allowed; allowed: an integer from 1 to ${
+          365 * DAY_MS
+        } (ms)`,
+      );
+    }
+    this.dir = opts.dir;
+    this.ttlMs = ttl;
+  }
+
+  /**
+   * The key of a request, or undefined when it is not cacheable (only GET
+   * and the read-only `POST /search` are).
+   */
+  keyFor(
+    method: string,
+    path: string,
+    url: string,
+    body: string | undefined,
+  ): CacheKey | undefined {
+    if (method !== "GET" && !(method === "POST" && path === "/search")) return undefined;
+    const bodySha256 = body === undefined ? "" : sha256(body);
+    const id = sha256(`${method}\n${url}\n${bodySha256}`);
+    return {
+      request: `${method} ${path}`,
+      method,
+      url,
+      bodySha256,
+      file: join(this.dir, "v1", id.slice(0, 2), `${id}.entry`),
+    };
+  }
+
+  /** A fresh, whole entry as a Response (a hit), or null (a miss). */
+  async get(key: CacheKey): Promise<Response | null> {
+    const hit = await this.#read(key);
+    if (hit) totals.hits++;
+    else totals.misses++;
+    httpEvents.dispatchEvent(
+      new CustomEvent<CacheEventDetail>("cache", { detail: { hit: !!hit, request: key.request } }),
+    );
+    return hit;
+  }
+
+  async #read(key: CacheKey): Promise<Response | null> {
+    let bytes: Uint8Array<ArrayBuffer>;
+    try {
+      bytes = await Deno.readFile(key.file);
+    } catch {
+      return null;
+    }
+    const nl = bytes.indexOf(10);
+    let header: EntryHeader | undefined;
+    try {
+      if (nl > 0) header = JSON.parse(new TextDecoder().decode(bytes.subarray(0, nl)));
+    } catch {
+      header = undefined;
+    }
+    const body: Uint8Array<ArrayBuffer> = nl > 0 ? bytes.slice(nl + 1) : new Uint8Array();
+    if (
+      !header || header.v !== 1 || body.length !== header.length || sha256(body) !== header.sha256
+    ) {
+      totals.corrupt++;
+      await Deno.remove(key.file).catch(() => {});
+      return null;
+    }
+    if (
+      header.method !== key.method || header.url !== key.url ||
+      header.bodySha256 !== key.bodySha256 || Date.now() >= header.expiresAt
+    ) return null;
+    return new Response(body, {
+      status: header.status,
+      headers: header.contentType ? { "content-type": header.contentType } : {},
+    });
+  }
+
+  /**
+   * Stores a successful answer (unless the service forbids it) and returns
+   * an equivalent Response to use in its place.
+   */
+  async put(key: CacheKey, res: Response): Promise<Response> {
+    const body = new Uint8Array(await res.arrayBuffer());
+    const copy = new Response(body, {
+      status: res.status,
+      statusText: res.statusText,
+      headers: res.headers,
+    });
+    if (res.status < 200 || res.status >= 300) return copy;
+    const lifetime = lifetimeMs(res.headers.get("cache-control"), this.ttlMs);
+    if (lifetime <= 0) {
+      totals.notStored++;
+      return copy;
+    }
+    const now = Date.now();
+    const header: EntryHeader = {
+      v: 1,
+      method: key.method,
+      url: key.url,
+      bodySha256: key.bodySha256,
+      status: res.status,
+      contentType: res.headers.get("content-type"),
+      storedAt: now,
+      expiresAt: now + lifetime,
+      length: body.length,
+      sha256: sha256(body),
+    };
+    const head = new TextEncoder().encode(JSON.stringify(header) + "\n");
+    const entry = new Uint8Array(head.length + body.length);
+    entry.set(head);
+    entry.set(body, head.length);
+    const tmp = `${key.file}.${crypto.randomUUID()}.tmp`;
+    try {
+      await Deno.mkdir(join(key.file, ".."), { recursive: true });
+      await Deno.writeFile(tmp, entry);
+      await Deno.rename(tmp, key.file);
+      totals.stores++;
+    } catch {
+      // a cache that cannot be written must not fail the request it would have saved
+      await Deno.remove(tmp).catch(() => {});
+    }
+    return copy;
+  }
+}
+
+/** The lifetime an answer may be kept: 0 for no-store/no-cache, else min(max-age, ttl). */
+export function lifetimeMs(cacheControl: string | null, ttlMs: number): number {
+  if (!cacheControl) return ttlMs;
+  const cc = cacheControl.toLowerCase();
+  if (/(^|[,\s])(no-store|no-cache)([,\s=]|$)/.test(cc)) return 0;
+  const m = /(^|[,\s])max-age\s*=\s*"?(\d+)"?/.exec(cc);
+  return m ? Math.min(Number(m[2]) * 1000, ttlMs) : ttlMs;
+}
+
+/** The cache of a client's options: a {@link ResponseCache}, or null when off. */
+export function openCache(opts: CacheOptions | false | undefined): ResponseCache | null {
+  return opts ? new ResponseCache(opts) : null;
+}

@@ -1,0 +1,234 @@
+/**
+ * SQL over the local dataset: `query(sql, { dir })` runs DuckDB in process
+ * over the hive-partitioned parquet that `sync` writes under `dir` and
+ * returns a typed Polars frame.
+ *
+ * - Views: `insider_trades` (from `dir/insider_trades/`) and `pitches`
+ *   (from `dir/pitches/`), whichever are present, each
+ *   `read_parquet('…/**\/*.parquet', hive_partitioning = true)` with the
+ *   partition columns typed from the dataset's metadata (`year` and `month`
+ *   stay the strings "2025" and "03").
+ * - Types: the result goes from DuckDB to Polars through a parquet file in
+ *   a temporary folder (`COPY (…) TO … (FORMAT parquet)`, then
+ *   `readParquet`), never through JS row objects, so BIGINT stays Int64,
+ *   DOUBLE Float64, DATE Date, BOOLEAN Boolean, VARCHAR String, BIGINT[]
+ *   List(Int64), and timestamps become Datetime("ms") (with time zone
+ *   "UTC" when DuckDB's is TIMESTAMP WITH TIME ZONE). Choices: HUGEINT (what
+ *   `sum()` of a BIGINT gives) is cast to BIGINT (Int64; an overflow is an
+ *   error, never a silent wrap) and DECIMAL to DOUBLE (Float64).
+ * - Out of core: DuckDB streams the parquet and reads only the columns and
+ *   partitions the SQL needs; its memory is capped (`memoryLimit`, default
+ *   "512MB") and it spills to the temporary folder beyond that.
+ * - One statement, a query that returns rows (`SELECT`, `WITH`, `FROM`,
+ *   `VALUES`…). Errors are {@link QueryError}s: bad SQL carries DuckDB's
+ *   message plus the SQL, an unknown view names the views present and the
+ *   closest one, and a folder without a dataset says so before DuckDB starts.
+ *
+ * @module
+ */
+import pl from "npm:nodejs-polars@0.25.2";
+import { DuckDBInstance } from "npm:@duckdb/node-api@1.5.5-r.5";
+import { join } from "node:path";
+import { partFiles, readMeta } from "./dataset.ts";
+import { didYouMean } from "../shared/suggest.ts";
+
+/** Options of {@link query}. */
+export interface QueryOptions {
+  /** Root folder of the datasets (what `sync({ dir })` was given). */
+  dir: string;
+  /** DuckDB's memory cap, e.g. "512MB" or "2GB" (default "512MB"); beyond it DuckDB spills to disk. */
+  memoryLimit?: string;
+  /** DuckDB worker threads (default: DuckDB's choice, the number of cores). */
+  threads?: number;
+}
+
+/** A failed {@link query}: the message says why; `sql` is the statement. */
+export class QueryError extends Error {
+  /** The SQL that failed. */
+  readonly sql: string;
+  /** Creates the error. */
+  constructor(message: string, sql: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = "QueryError";
+    this.sql = sql;
+  }
+}
+
+/** The views `query` knows and the sync dataset each reads. */
+export const QUERY_VIEWS = ["insider_trades", "pitches"] as const;
+
+const DUCK_TYPES: Record<string, string> = {
+  String: "VARCHAR",
+  Utf8: "VARCHAR",
+  Int8: "TINYINT",
+  Int16: "SMALLINT",
+  Int32: "INTEGER",
+  Int64: "BIGINT",
+  UInt8: "UTINYINT",
+  UInt16: "USMALLINT",
+  UInt32: "UINTEGER",
+  UInt64: "UBIGINT",
+  Bool: "BOOLEAN",
+};
+
+const quoteStr = (s: string) => `'${s.replaceAll("'", "''")}'`;
+const quoteId = (s: string) => `"${s.replaceAll('"', '""')}"`;
+
+/** The views present under `dir`: name → CREATE VIEW statement. */
+async function views(dir: string): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (const name of QUERY_VIEWS) {
+    const root = join(dir, name);
+    const meta = await readMeta(root);
+    if (!meta || (await partFiles(root)).length === 0) continue;
+    const hiveTypes = meta.partitions.map((p) =>
+      `${quoteStr(p.name)}: ${DUCK_TYPES[p.dtype] ?? "VARCHAR"}`
+    ).join(", ");
+    out.set(
+      name,
+      `CREATE VIEW ${name} AS SELECT * FROM read_parquet(${
+        quoteStr(join(root, "**", "*.parquet"))
+      }, hive_partitioning = true, hive_types = {${hiveTypes}}, hive_types_autocast = false)`,
+    );
+  }
+  return out;
+}
+
+/** The select-list expression that brings a DuckDB column to a type Polars keeps. */
+function castFor(name: string, type: string): string {
+  const id = quoteId(name);
+  if (/^U?HUGEINT$/.test(type)) return `CAST(${id} AS BIGINT) AS ${id}`;
+  if (/^DECIMAL/.test(type)) return `CAST(${id} AS DOUBLE) AS ${id}`;
+  if (/^TIMESTAMP_(S|MS|NS)$/.test(type)) return `CAST(${id} AS TIMESTAMP) AS ${id}`;
+  if (/^ENUM/.test(type)) return `CAST(${id} AS VARCHAR) AS ${id}`;
+  return id;
+}
+
+function duckMessage(e: unknown): string {
+  return String((e as Error)?.message ?? e);
+}
+
+/**
+ * Runs one SQL query over the local dataset under `dir` with DuckDB and
+ * returns the result as a typed Polars frame (see the module doc).
+ *
+ * @example
+ * ```ts
+ * import { connect, query, sync } from "../../mod.ts";
+ * const { insider, offlineToday } = await connect();
+ * const dir = await Deno.makeTempDir();
+ * await sync({ dir, from: "2025-01-01", to: offlineToday, insider, progress: false });
+ * const df = await query(
+ *   "select year, month, count(*) as trades, min(transaction_date) as first_day " +
+ *     "from insider_trades group by all order by all",
+ *   { dir },
+ * );
+ * console.log(df.dtypes.map(String)); // String, String, Int64, Date
+ * ```
+ */
+export async function query(sql: string, opts: QueryOptions): Promise<pl.DataFrame> {
+  if (typeof sql !== "string" || sql.trim() === "") {
+    throw new QueryError(
+      `query: sql ${JSON.stringify(sql)} is not allowed; allowed: one SQL query`,
+      String(sql),
+    );
+  }
+  const dir = opts?.dir;
+  if (typeof dir !== "string" || dir === "") {
+    throw new QueryError(
+      `query: dir ${JSON.stringify(dir)} is not allowed; allowed: the folder sync wrote`,
+      sql,
+    );
+  }
+  const stmt = sql.trim().replace(/;\s*$/, "");
+  const present = await views(dir);
+  if (present.size === 0) {
+    const exists = await Deno.stat(dir).then(() => true, () => false);
+    throw new QueryError(
+      `query: ${dir} ${exists ? "holds no dataset" : "does not exist"}: no parquet under ${
+        QUERY_VIEWS.map((v) => join(dir, v)).join(" or ")
+      }; run sync({ dir, insider, catalog }) (or deno task sync --dir) first`,
+      sql,
+    );
+  }
+  const tmp = await Deno.makeTempDir({ prefix: "signalbook-query-" });
+  const config: Record<string, string> = {
+    memory_limit: opts.memoryLimit ?? "512MB",
+    temp_directory: join(tmp, "spill"),
+  };
+  if (opts.threads !== undefined) config.threads = String(opts.threads);
+  let db: DuckDBInstance | undefined;
+  try {
+    try {
+      db = await DuckDBInstance.create(":memory:", config);
+    } catch (e) {
+      throw new QueryError(`query: cannot start DuckDB: ${duckMessage(e)}`, sql, { cause: e });
+    }
+    const con = await db.connect();
+    try {
+      for (const create of present.values()) await con.run(create);
+      let names: string[];
+      let types: string[];
+      try {
+        const prepared = await con.prepare(stmt);
+        names = Array.from({ length: prepared.columnCount }, (_, i) => prepared.columnName(i));
+        types = names.map((_, i) => String(prepared.columnType(i)));
+        prepared.destroySync?.();
+      } catch (e) {
+        throw explain(e, stmt, sql, dir, [...present.keys()]);
+      }
+      const out = join(tmp, "result.parquet");
+      try {
+        await con.run(
+          `COPY (SELECT ${
+            names.map((n, i) => castFor(n, types[i])).join(", ")
+          } FROM (${stmt}) AS q) TO ${quoteStr(out)} (FORMAT parquet, COMPRESSION zstd)`,
+        );
+      } catch (e) {
+        throw explain(e, stmt, sql, dir, [...present.keys()]);
+      }
+      const df = pl.readParquet(out);
+      const fixes = df.getColumns().flatMap((c) => {
+        const m = /Datetime\((\w+),?\s*([^)]*)\)/.exec(String(c.dtype));
+        if (!m || (m[1] === "ms" && m[2] === "UTC")) return [];
+        const tz = m[2] && m[2] !== "null" && m[2] !== "None" ? m[2] : undefined;
+        return [pl.col(c.name).cast(pl.Datetime("ms", tz))];
+      });
+      return fixes.length ? df.withColumns(...fixes) : df;
+    } finally {
+      con.closeSync();
+    }
+  } finally {
+    db?.closeSync();
+    await Deno.remove(tmp, { recursive: true }).catch(() => {});
+  }
+}
+
+function explain(
+  e: unknown,
+  _stmt: string,
+  sql: string,
+  dir: string,
+  present: string[],
+): QueryError {
+  const msg = duckMessage(e);
+  const missing = /Table with name ([^\s]+) does not exist/.exec(msg);
+  if (missing) {
+    const name = missing[1].replace(/^"|"$/g, "");
+    const absent = QUERY_VIEWS.filter((v) => !present.includes(v));
+    const known = (QUERY_VIEWS as readonly string[]).includes(name);
+    return new QueryError(
+      `query: unknown view ${JSON.stringify(name)}; views in ${dir}: ${present.join(", ")}${
+        known
+          ? ` (${name} was not synced there: sync it with a ${
+            name === "pitches" ? "catalog" : "insider"
+          } client)`
+          : didYouMean(name, QUERY_VIEWS) +
+            (absent.length ? ` (${absent.join(", ")} not synced there)` : "")
+      }\nSQL: ${sql}`,
+      sql,
+      { cause: e },
+    );
+  }
+  return new QueryError(`query: ${msg}\nSQL: ${sql}`, sql, { cause: e });
+}

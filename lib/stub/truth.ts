@@ -1,0 +1,210 @@
+/**
+ * The ground truth of the demo world: the expected excess return the
+ * emulator built into each trade, and its averages by role, feed, size and
+ * skill at each horizon. Estimators (event studies, portfolio backtests) can
+ * be checked against it, because the emulator knows what it generated.
+ *
+ * How it is exact: a stock's path is `base · e^(abnormal)`, where the base
+ * is compensated so its expected simple return equals the market's
+ * (`PRICE_MODEL`) and `abnormal` is the deterministic sum of the informed
+ * trades' signals (`INSIDER_SKILL`). For a trade on day d and horizon h
+ * (days), the expected excess return is therefore
+ * `100 · E[M(d+h)/M(d)] · (e^(abnormal(d+h) − abnormal(d)) − 1)` percent:
+ * the trade's own signal plus any other insiders' signals at the issuer that
+ * overlap its window. It is conditional on the world's schedule of trades,
+ * and integrates over the price noise. Filing-time fields (feeds, win rates,
+ * clusters) use only information from before the filing, so selecting on
+ * them leaves the expectation unchanged.
+ *
+ * @module
+ */
+import type { TransactionRow } from "../insider/fields.ts";
+import type { World } from "./world.ts";
+import type { InsiderData, Trade } from "./insider/data.ts";
+import { INSIDER_SKILL } from "./insider/data.ts";
+import { PRICE_MODEL } from "./world.ts";
+
+/** Horizons of the forward excess-return fields (`excess_returns_<h>`). */
+export const TRUTH_HORIZONS = ["1w", "1m", "3m", "6m", "1y"] as const;
+/** A horizon of {@link Truth}. */
+export type TruthHorizon = typeof TRUTH_HORIZONS[number];
+const DAYS: Record<TruthHorizon, number> = { "1w": 7, "1m": 30, "3m": 91, "6m": 182, "1y": 365 };
+
+/** Identifies a trade: the two key fields of a transaction row. */
+export interface TradeKey {
+  /** Accession number of the filing. */
+  accession_number: string | null;
+  /** Transaction id within the filing. */
+  transaction_id: number | null;
+}
+
+/** One row of {@link Truth.table}: a group's expected excess return at a horizon. */
+export interface TruthRow {
+  /** What the group splits on. */
+  dimension: "all" | "role" | "feed" | "size" | "skill";
+  /** Group label (e.g. `ceo`, `feed 17`, `$1m+`, `skilled`). */
+  group: string;
+  /** `buy` (code P) or `sell` (code S). */
+  side: "buy" | "sell";
+  /** Horizon. */
+  horizon: TruthHorizon;
+  /** Trades in the group whose horizon has closed by the as-of date. */
+  n: number;
+  /** Mean expected excess return of those trades, percent. */
+  expected_excess: number;
+}
+
+/** The effects the emulator built into its world (`createStub(...).truth`). */
+export interface Truth {
+  /** Seed of the world. */
+  seed: number;
+  /** Horizons covered. */
+  horizons: readonly TruthHorizon[];
+  /** The generator's parameters: price model and insider skill. */
+  model: { prices: typeof PRICE_MODEL; skill: typeof INSIDER_SKILL };
+  /**
+   * Expected excess return (percent) of one trade at a horizon; `null` when
+   * the trade is unknown or its horizon has not closed by the as-of date
+   * (its `excess_returns_<h>` is null).
+   */
+  expected(key: TradeKey, horizon: TruthHorizon): number | null;
+  /** Mean of {@link Truth.expected} over the rows whose horizon has closed; `null` if none. */
+  mean(rows: Iterable<TradeKey>, horizon: TruthHorizon): number | null;
+  /**
+   * Expected excess return by role, feed, size and skill, for open-market
+   * buys (P) and sales (S) that are not anomalous, at every horizon.
+   */
+  table(): TruthRow[];
+}
+
+/**
+ * The truth of a generated world.
+ *
+ * @example
+ * ```ts
+ * import { createStub } from "../../mod.ts";
+ * const stub = createStub({ seed: 3, scale: 0.1 });
+ * const ceoBuys = stub.truth.table().find((r) =>
+ *   r.dimension === "role" && r.group === "ceo" && r.side === "buy" && r.horizon === "1y"
+ * );
+ * console.log(ceoBuys?.expected_excess.toFixed(1)); // a few points a year
+ * ```
+ */
+export function makeTruth(world: World, data: InsiderData): Truth {
+  const cache = new Map<Trade, Float64Array>();
+  const growth = TRUTH_HORIZONS.map((h) => world.expectedMarketGrowth(DAYS[h]));
+  const perTrade = (t: Trade): Float64Array => {
+    let v = cache.get(t);
+    if (!v) {
+      v = new Float64Array(TRUTH_HORIZONS.length);
+      TRUTH_HORIZONS.forEach((h, i) => {
+        const end = t.day + DAYS[h];
+        v![i] = end > world.asOf ? NaN : 100 * growth[i] *
+          (Math.exp(world.abnormal(t.company, end) - world.abnormal(t.company, t.day)) - 1);
+      });
+      cache.set(t, v);
+    }
+    return v;
+  };
+  const find = (k: TradeKey) => data.byKey.get(`${k.accession_number}/${k.transaction_id}`);
+  const expected = (k: TradeKey, h: TruthHorizon): number | null => {
+    const t = find(k);
+    if (!t) return null;
+    const x = perTrade(t)[TRUTH_HORIZONS.indexOf(h)];
+    return Number.isNaN(x) ? null : x;
+  };
+  let table: TruthRow[] | undefined;
+  return {
+    seed: world.seed,
+    horizons: TRUTH_HORIZONS,
+    model: { prices: PRICE_MODEL, skill: INSIDER_SKILL },
+    expected,
+    mean(rows, h) {
+      let s = 0;
+      let n = 0;
+      for (const k of rows) {
+        const x = expected(k, h);
+        if (x !== null) {
+          s += x;
+          n++;
+        }
+      }
+      return n > 0 ? s / n : null;
+    },
+    table() {
+      table ??= buildTable(data, perTrade);
+      return table;
+    },
+  };
+}
+
+function roleOf(r: TransactionRow): string {
+  if (r.is_ceo) return "ceo";
+  if (r.is_cfo) return "cfo";
+  if (r.is_coo || r.is_cto) return "other officer";
+  if (r.is_officer) return "other officer";
+  if (r.is_director) return "director";
+  if (r.is_10_percent_owner) return "10% owner";
+  return "other";
+}
+
+function sizeOf(v: number): string {
+  return v >= 1_000_000 ? "$1m+" : v >= 100_000 ? "$100k-$1m" : "under $100k";
+}
+
+function buildTable(data: InsiderData, perTrade: (t: Trade) => Float64Array): TruthRow[] {
+  const acc = new Map<
+    string,
+    { row: Omit<TruthRow, "n" | "expected_excess">; s: number[]; n: number[] }
+  >();
+  const add = (
+    dimension: TruthRow["dimension"],
+    group: string,
+    side: "buy" | "sell",
+    v: Float64Array,
+  ) => {
+    const key = `${dimension}|${group}|${side}`;
+    let a = acc.get(key);
+    if (!a) {
+      a = {
+        row: { dimension, group, side, horizon: "1y" },
+        s: TRUTH_HORIZONS.map(() => 0),
+        n: TRUTH_HORIZONS.map(() => 0),
+      };
+      acc.set(key, a);
+    }
+    v.forEach((x, i) => {
+      if (!Number.isNaN(x)) {
+        a!.s[i] += x;
+        a!.n[i]++;
+      }
+    });
+  };
+  for (const t of data.trades) {
+    const r = t.row;
+    if (t.dir === 0 || r.is_anomalous_transaction) continue;
+    const side = t.dir > 0 ? "buy" : "sell";
+    const v = perTrade(t);
+    add("all", "all", side, v);
+    add("role", roleOf(r), side, v);
+    if (r.is_director && !r.is_ceo) add("role", "director (any)", side, v);
+    for (const f of r.feed_ids) add("feed", `feed ${f}`, side, v);
+    add("size", sizeOf(r.transaction_value ?? 0), side, v);
+    add("skill", data.insiders[t.insider].skill > 0 ? "skilled" : "unskilled", side, v);
+    if (r.is_10b51) add("skill", "10b5-1", side, v);
+  }
+  const out: TruthRow[] = [];
+  for (const a of acc.values()) {
+    TRUTH_HORIZONS.forEach((h, i) => {
+      if (a.n[i] > 0) {
+        out.push({ ...a.row, horizon: h, n: a.n[i], expected_excess: a.s[i] / a.n[i] });
+      }
+    });
+  }
+  const dims = ["all", "role", "skill", "size", "feed"];
+  return out.sort((x, y) =>
+    dims.indexOf(x.dimension) - dims.indexOf(y.dimension) || x.group.localeCompare(y.group) ||
+    x.side.localeCompare(y.side) ||
+    TRUTH_HORIZONS.indexOf(x.horizon) - TRUTH_HORIZONS.indexOf(y.horizon)
+  );
+}
