@@ -10,7 +10,7 @@
  */
 import { InsiderClient } from "../mod.ts";
 import { DEMO_KEYS } from "../lib/stub/mod.ts";
-import { transactionsSink } from "../lib/insider/frames.ts";
+import { transactionsSink } from "../lib/insider/transaction_frames.ts";
 import { appendReleasing } from "../lib/frames/list.ts";
 
 function rssMb(): number {

@@ -13,7 +13,7 @@ import { createStub } from "../lib/stub/mod.ts";
 import { transactionsFrame } from "../lib/insider/transaction_frames.ts";
 import { Rng } from "../lib/shared/random.ts";
 import { independentResponseText } from "./records.ts";
-import { releaseNative } from "../lib/frames/release.ts";
+import { releaseNative } from "../lib/frames/_release.ts";
 
 /** Synthetic response text of `n` transaction rows (snake_case, 10 % nulls). */
 export function responseText(n: number): string {

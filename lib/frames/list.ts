@@ -5,7 +5,7 @@
  * native chunk ({@link FrameBuilder}), so memory grows linearly with the rows
  * and a 100k-row pull holds the frame, not 1,000 page frames. After each
  * chunk one V8 collection frees the chunk's intermediate Polars objects at
- * once (`release.ts`), instead of whenever V8 next needs heap. A frame cut
+ * once (`_release.ts`), instead of whenever V8 next needs heap. A frame cut
  * short by `maxRows` says so: a warning on stderr and `frame.truncated === true`.
  *
  * @module
@@ -14,7 +14,7 @@ import type pl from "npm:nodejs-polars@0.25.2";
 import { type ListOptions, type PageFetcher, Paginated, withPartial } from "../http/paginate.ts";
 import { withDisplay } from "./display.ts";
 import type { RowSink } from "./build.ts";
-import { releaseNative } from "./release.ts";
+import { releaseNative } from "./_release.ts";
 import { Progress } from "../http/progress.ts";
 
 /**
@@ -125,7 +125,7 @@ export class FramedList<Row> extends Paginated<Row> {
 /**
  * Appends rows to a sink; when that completed a native chunk, runs one
  * collection so the chunk's intermediate Polars objects free their native
- * memory now rather than whenever V8 next needs heap (see `release.ts`).
+ * memory now rather than whenever V8 next needs heap (see `_release.ts`).
  * Returns true when it did; the caller then yields to the event loop once.
  */
 export function appendReleasing<Row>(sink: RowSink<Row>, rows: readonly Row[]): boolean {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { rowSink } from "../../mod.ts";
 import { appendReleasing } from "../../lib/frames/list.ts";
-import { releaseNative } from "../../lib/frames/release.ts";
+import { releaseNative } from "../../lib/frames/_release.ts";
 
 // Guards the second half of the cause of `.frame()`'s memory growth: each
 // native chunk leaves intermediate Polars objects whose native buffers are

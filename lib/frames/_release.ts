@@ -47,7 +47,7 @@ function collector(): (() => void) | null {
  *
  * @example
  * ```ts
- * import { releaseNative } from "./release.ts";
+ * import { releaseNative } from "./_release.ts";
  * console.log(typeof releaseNative()); // "boolean"
  * ```
  */
