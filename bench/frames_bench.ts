@@ -17,6 +17,7 @@ type Result = {
   readMs?: number;
   fileMb?: number;
   jsonMb?: number;
+  buildMs?: number;
 };
 
 async function run(path: string, rows: number, runs: number): Promise<Result> {
@@ -72,7 +73,27 @@ export async function framesBench(): Promise<string> {
     "Transactions → DataFrame (174 columns, 10% nulls); ms are medians",
     ["rows", "path", "ms", "rows/s", "peak RSS MB", "× JSON.parse", "naive ÷ this"],
     rows,
+  ) + "\n" + await sideBySide();
+}
+
+/**
+ * The build against `JSON.parse` in one process, on records generated
+ * independently of the project (`bench/records.ts`): each run parses the
+ * response text, then builds the typed frame from those records.
+ */
+export async function sideBySide(): Promise<string> {
+  const rows: (string | number)[][] = [];
+  for (const n of [10_000, 100_000]) {
+    const r = await run("side", n, n === 10_000 ? 7 : 3);
+    rows.push([n, r.ms, r.buildMs!, r.buildMs! / r.ms, r.rssMb]);
+  }
+  return table(
+    "Build vs JSON.parse, side by side in one process (independent records, 174 columns, 10% nulls; medians)",
+    ["rows", "JSON.parse ms", "build ms", "build × JSON.parse", "peak RSS MB"],
+    rows,
   );
 }
 
-if (import.meta.main) console.log(await framesBench());
+if (import.meta.main) {
+  console.log(Deno.args[0] === "side" ? await sideBySide() : await framesBench());
+}

@@ -65,6 +65,8 @@ export interface RowSink<Row> {
   append(rows: readonly Row[]): void;
   /** The frame of every row appended, in order. */
   finish(): pl.DataFrame;
+  /** Native chunks built so far, when the sink builds in chunks. */
+  readonly chunks?: number;
 }
 
 /** Options of {@link FrameBuilder}. */
@@ -261,10 +263,15 @@ export class FrameBuilder implements RowSink<Record<string, unknown>> {
  * A Utf8 series. Text columns of filings repeat a lot (titles, codes,
  * ownership, tickers): when fewer than half the values are distinct, only
  * the distinct strings cross into Polars and a gather by index builds the
- * column, about twice as fast as sending every string.
+ * column, about twice as fast as sending every string. A column mostly
+ * distinct in its first 512 values is sent as is, without trying.
  */
 function textSeries(name: string, vals: unknown[]): pl.Series {
   const n = vals.length;
+  // mostly distinct in a sample of the first 512 values (ids, names,
+  // footnotes): send every string, without building the map first
+  const sample = Math.min(n, 512);
+  if (new Set(vals.slice(0, sample)).size * 2 > sample) return pl.Series(name, vals, pl.Utf8);
   const seen = new Map<unknown, number>();
   const uniq: unknown[] = [];
   const idx: number[] = new Array(n);
@@ -467,6 +474,9 @@ export function rowSink<Row>(plan: (first: Row | undefined) => SinkPlan<Row>): R
     },
     finish() {
       return (b ?? start(undefined)).finish();
+    },
+    get chunks() {
+      return b?.chunks ?? 0;
     },
   };
 }

@@ -12,7 +12,7 @@
  */
 import { type CallOptions, ServiceClient } from "../http/service_client.ts";
 import type { ListOptions } from "../http/paginate.ts";
-import { asFrame, type Frame, FramedList } from "../frames/list.ts";
+import { appendReleasing, asFrame, type Frame, FramedList } from "../frames/list.ts";
 import { Progress } from "../http/progress.ts";
 import { feedFrame, feedSink, transactionsSink } from "./transaction_frames.ts";
 import type { FeedRow } from "./feeds.ts";
@@ -372,7 +372,8 @@ export class InsiderClient extends ServiceClient {
           },
         );
         if (opts.signal?.aborted) throw opts.signal.reason;
-        sink.append(results.filter((r): r is TransactionRow => r !== undefined));
+        const details = results.filter((r): r is TransactionRow => r !== undefined);
+        if (appendReleasing(sink, details)) await new Promise((r) => setTimeout(r, 0));
         for (const x of f) failed.push({ ...x, index: x.index + start });
       }
     } finally {

@@ -1,0 +1,34 @@
+import assert from "node:assert/strict";
+import { rowSink } from "../../mod.ts";
+import { appendReleasing } from "../../lib/frames/list.ts";
+import { releaseNative } from "../../lib/frames/_release.ts";
+
+// Guards the second half of the cause of `.frame()`'s memory growth: each
+// native chunk leaves intermediate Polars objects whose native buffers are
+// freed only when V8 collects them, and V8 (blind to native memory) waited.
+// A completed chunk must run a collection at once: an unreachable object
+// registered before it is finalized right after.
+Deno.test("a completed native chunk runs a collection at once (intermediates freed)", async () => {
+  const collected: string[] = [];
+  const registry = new FinalizationRegistry<string>((tag) => collected.push(tag));
+  const sink = rowSink<{ v: number }>(() => ({
+    specs: [{ name: "v", dtype: "f64" }],
+    opts: { chunkRows: 4 },
+  }));
+  (() => registry.register({ big: new Array(1000).fill(0) }, "before-partial"))();
+  appendReleasing(sink, [{ v: 1 }, { v: 2 }]); // no chunk yet: no collection
+  assert.equal(sink.chunks, 0);
+  await new Promise((r) => setTimeout(r, 20));
+  assert.deepEqual(collected, []);
+  appendReleasing(sink, [{ v: 3 }, { v: 4 }, { v: 5 }]); // completes chunk 1
+  assert.equal(sink.chunks, 1);
+  for (let i = 0; i < 20 && collected.length === 0; i++) {
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  assert.deepEqual(collected, ["before-partial"]);
+  assert.equal(sink.finish().height, 5);
+});
+
+Deno.test("releaseNative runs under Deno's default flags", () => {
+  assert.equal(releaseNative(), true);
+});
