@@ -27,7 +27,7 @@ import { FramedList } from "../frames/list.ts";
 import { pitchesSink } from "./pitch_frames.ts";
 import { InvalidResponseError, RequestValidationError } from "../http/errors.ts";
 import { asQuery, validate } from "../http/_validate.ts";
-import { show } from "../shared/schema.ts";
+import { showValue } from "../shared/schema.ts";
 
 /** Options of {@link CatalogClient.download}. */
 export interface DownloadOptions extends DocumentParams {
@@ -46,7 +46,7 @@ function requireId(id: unknown): string {
     throw new RequestValidationError([{
       param: "id",
       value: id,
-      message: `${show(id)} is not allowed; allowed: a pitch_id (non-empty string)`,
+      message: `${showValue(id)} is not allowed; allowed: a pitch_id (non-empty string)`,
     }]);
   }
   return encodeURIComponent(id);
@@ -73,7 +73,7 @@ export class CatalogClient extends ServiceClient {
       throw new RequestValidationError([{
         param: "q",
         value: q,
-        message: `${show(q)} is not allowed; allowed: non-empty text`,
+        message: `${showValue(q)} is not allowed; allowed: non-empty text`,
       }]);
     }
     return await this.transport.json({

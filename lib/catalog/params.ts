@@ -38,7 +38,7 @@ import {
   oneOf,
   ordered,
   type SameKeys,
-  show,
+  showValue,
   splitList,
 } from "../shared/schema.ts";
 
@@ -112,7 +112,7 @@ export const PitchListQuery = z.object({
   isPremiumPitch: boolParam().optional(),
   followingOnly: boolParam().optional(),
   authorUsername: z.string().regex(/^[^@\s][^\s]*$/, {
-    error: (i) => `${show(i.input)} is not allowed; allowed: a username without "@" or spaces`,
+    error: (i) => `${showValue(i.input)} is not allowed; allowed: a username without "@" or spaces`,
   }).optional(),
   companyId: intIn(1, MAX_COMPANY_ID).optional(),
   addedOnFrom: isoDate().optional(),
@@ -159,8 +159,8 @@ export const DocumentQuery = z.object({
     ctx.addIssue({
       code: "custom",
       path: ["artifact"],
-      message: `${show(q.artifact)} cannot be sent with format ${
-        show(q.format)
+      message: `${showValue(q.artifact)} cannot be sent with format ${
+        showValue(q.format)
       }; allowed: format or artifact, not both`,
     });
   }

@@ -8,7 +8,7 @@ export { Chart, type ChartText, PALETTE, SIDE_COLORS } from "./chart.ts";
 export { tradeTimeline, type TradeTimelineOptions } from "./timeline.ts";
 export { winRateHeatmap, type WinRateHeatmapOptions } from "./heatmap.ts";
 export { forwardReturnsChart, type ForwardReturnsOptions } from "./returns.ts";
-export { eventStudyChart, type EventStudyChartOptions } from "./event_study.ts";
+export { eventStudyChart, type EventStudyChartOptions } from "./event_study_chart.ts";
 export { clusterChart, type ClusterChartOptions } from "./cluster.ts";
 export {
   bucketChart,
@@ -17,7 +17,7 @@ export {
   type PitchesOverTimeOptions,
   SENTIMENT_COLORS,
 } from "./pitch_charts.ts";
-export { feedComparison, type FeedComparisonOptions } from "./feeds.ts";
+export { feedComparison, type FeedComparisonOptions } from "./feed_comparison.ts";
 export { equityCurveChart, type EquityCurveOptions } from "./equity_curve.ts";
 export { drawdownChart, type DrawdownOptions } from "./drawdown.ts";
 export { chartPng, saveChart, standaloneSvg } from "./save.ts";

@@ -50,8 +50,8 @@ import {
 } from "../backtest/portfolio.ts";
 import { equityCurveChart } from "../charts/equity_curve.ts";
 import { drawdownChart } from "../charts/drawdown.ts";
-import { eventStudyChart } from "../charts/event_study.ts";
-import { feedComparison } from "../charts/feeds.ts";
+import { eventStudyChart } from "../charts/event_study_chart.ts";
+import { feedComparison } from "../charts/feed_comparison.ts";
 import type { Chart } from "../charts/chart.ts";
 import { isIsoDate } from "../shared/schema.ts";
 import { checkWritableDir, CliError, parseFlags, runCli, usageError } from "./args.ts";

@@ -21,7 +21,7 @@ import { headlinePortfolios, headlineStudy } from "../backtest/headline.ts";
 import { conclusion, portfolioTable, statsTable, writeReport } from "../backtest/report.ts";
 import { equityCurveChart } from "../charts/equity_curve.ts";
 import { drawdownChart } from "../charts/drawdown.ts";
-import { eventStudyChart } from "../charts/event_study.ts";
+import { eventStudyChart } from "../charts/event_study_chart.ts";
 import { forwardReturnsChart } from "../charts/returns.ts";
 import { checkWritableDir, CliError, parseFlags, runCli } from "./args.ts";
 import type { TruthRows } from "../backtest/report.ts";

@@ -39,7 +39,7 @@ import {
   WIN_RATE_FLOORS,
 } from "../catalog/vocab.ts";
 import { RequestValidationError } from "../http/errors.ts";
-import { show } from "../shared/schema.ts";
+import { showValue } from "../shared/schema.ts";
 
 const SHAPE = /^(6m|1y|2y)_(abs|excess)_gte_(.+)$/;
 
@@ -53,7 +53,9 @@ function parseWith<F extends string>(
     throw new RequestValidationError([{
       param,
       value,
-      message: `${show(value)} is not allowed; allowed: {period}_{kind}_gte_{floor} with period ${
+      message: `${
+        showValue(value)
+      } is not allowed; allowed: {period}_{kind}_gte_{floor} with period ${
         RETURN_PERIODS.join("|")
       }, kind ${RETURN_KINDS.join("|")}, floor ${floors.join("|")}`,
     }]);

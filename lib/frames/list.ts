@@ -15,7 +15,7 @@ import { type ListOptions, type PageFetcher, Paginated, withPartial } from "../h
 import { withDisplay } from "./display.ts";
 import type { RowSink } from "./build.ts";
 import { releaseNative } from "./_release.ts";
-import { Progress } from "../http/progress.ts";
+import { Progress } from "../http/progress_hook.ts";
 
 /**
  * How a list becomes a frame: a function of all the rows, or a `sink()`

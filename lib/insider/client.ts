@@ -13,13 +13,13 @@
 import { type CallOptions, ServiceClient } from "../http/service_client.ts";
 import type { ListOptions } from "../http/paginate.ts";
 import { appendReleasing, asFrame, type Frame, FramedList } from "../frames/list.ts";
-import { Progress } from "../http/progress.ts";
+import { Progress } from "../http/progress_hook.ts";
 import { feedFrame, feedSink, transactionsSink } from "./transaction_frames.ts";
 import type { FeedRow } from "./feeds.ts";
 import { mapPool, type PoolFailure } from "../http/pool.ts";
 import { RequestValidationError } from "../http/errors.ts";
 import { asQuery, validate } from "../http/_validate.ts";
-import { show, type ValidationIssue } from "../shared/schema.ts";
+import { showValue, type ValidationIssue } from "../shared/schema.ts";
 import { didYouMean } from "../shared/suggest.ts";
 import {
   FEED_TOPIC_NAMES,
@@ -122,7 +122,7 @@ function checkConcurrency(value = 8): number {
 }
 
 function bad(param: string, value: unknown, allowed: string): ValidationIssue {
-  return { param, value, message: `${show(value)} is not allowed; allowed: ${allowed}` };
+  return { param, value, message: `${showValue(value)} is not allowed; allowed: ${allowed}` };
 }
 
 function filterIssues(f: InsiderFilter): ValidationIssue[] {
@@ -150,7 +150,7 @@ function filterIssues(f: InsiderFilter): ValidationIssue[] {
     const a = typeof f[lo] === "string" ? parse(f[lo] as string) : undefined;
     const b = typeof f[hi] === "string" ? parse(f[hi] as string) : undefined;
     if (a !== undefined && b !== undefined && a > b) {
-      out.push(bad(`filter.${lo}`, f[lo], `at most filter.${hi} (${show(f[hi])})`));
+      out.push(bad(`filter.${lo}`, f[lo], `at most filter.${hi} (${showValue(f[hi])})`));
     }
   }
   return out;

@@ -17,7 +17,7 @@
  */
 import { z } from "npm:@hono/zod-openapi@1.6.3";
 import { INSIDER_SECTORS } from "./feeds.ts";
-import { intIn, isoDate, oneOf, ordered, type SameKeys, show } from "../shared/schema.ts";
+import { intIn, isoDate, oneOf, ordered, type SameKeys, showValue } from "../shared/schema.ts";
 
 /** Insider-return periods. */
 export const INSIDER_RETURN_PERIODS = [
@@ -228,14 +228,15 @@ export function parsePercent(s: string): number | undefined {
 const amount = () =>
   z.string().refine((s) => !Number.isNaN(parseAmount(s)), {
     error: (i) =>
-      `${show(i.input)} is not an amount; allowed: a USD amount like 250000, 250k, 2.5m, 1b`,
+      `${showValue(i.input)} is not an amount; allowed: a USD amount like 250000, 250k, 2.5m, 1b`,
   });
 const percent = () =>
   z.string().refine((s) => !Number.isNaN(parsePercent(s)), {
-    error: (i) => `${show(i.input)} is not a percent; allowed: a number like 10, -5.5 or 25%`,
+    error: (i) => `${showValue(i.input)} is not a percent; allowed: a number like 10, -5.5 or 25%`,
   });
 const flag = () =>
-  z.boolean({ error: (i) => `${show(i.input)} is not allowed; allowed: true, false` }).optional();
+  z.boolean({ error: (i) => `${showValue(i.input)} is not allowed; allowed: true, false` })
+    .optional();
 function flags<const K extends readonly string[]>(
   keys: K,
 ): { [P in K[number]]: ReturnType<typeof flag> } {
@@ -249,18 +250,19 @@ const SECTOR_ALLOWED = `${INSIDER_SECTORS.join(", ")}, an industry id, "" or all
 /** zod schema of the filter (unknown fields rejected). */
 export const InsiderFilterSchema = z.object({
   cikOrTicker: z.string().regex(/^[A-Za-z0-9.\-]{0,20}$/, {
-    error: (i) => `${show(i.input)} is not allowed; allowed: an issuer CIK (digits) or a ticker`,
+    error: (i) =>
+      `${showValue(i.input)} is not allowed; allowed: an issuer CIK (digits) or a ticker`,
   }).optional(),
   sector: z.string().refine(
     (s) =>
       s === "" || s === "all" || /^\d{1,12}$/.test(s) ||
       (INSIDER_SECTORS as readonly string[]).includes(s),
-    { error: (i) => `${show(i.input)} is not allowed; allowed: ${SECTOR_ALLOWED}` },
+    { error: (i) => `${showValue(i.input)} is not allowed; allowed: ${SECTOR_ALLOWED}` },
   ).optional(),
   marketCapMin: amount().optional(),
   marketCapMax: amount().optional(),
   reportingOwnerCik: z.string().regex(/^\d{0,10}$/, {
-    error: (i) => `${show(i.input)} is not allowed; allowed: a CIK of up to 10 digits`,
+    error: (i) => `${showValue(i.input)} is not allowed; allowed: a CIK of up to 10 digits`,
   }).optional(),
   position: z.object(flags(POSITION_FLAGS)).strict().optional(),
   insiderReturnPeriod: oneOf(INSIDER_RETURN_PERIODS).optional(),
@@ -280,7 +282,8 @@ export const InsiderFilterSchema = z.object({
   filingDatePreset: oneOf(FILING_DATE_PRESETS).optional(),
   filingDateFrom: isoDate().nullable().optional(),
   filingDateTo: isoDate().nullable().optional(),
-  accessionNumber: z.string().max(40, { error: (i) => `${show(i.input)} is too long` }).optional(),
+  accessionNumber: z.string().max(40, { error: (i) => `${showValue(i.input)} is too long` })
+    .optional(),
   sortBy: oneOf(SORT_BYS).optional(),
   sortDirection: oneOf(SORT_DIRECTIONS).optional(),
 }).strict().superRefine(ordered("filingDateFrom", "filingDateTo")).openapi("InsiderFilter");

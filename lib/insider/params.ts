@@ -6,7 +6,7 @@
  */
 import { z } from "npm:@hono/zod-openapi@1.6.3";
 import { FEED_IDS, INSIDER_SECTORS } from "./feeds.ts";
-import { intIn, isoDate, ordered, show, splitList } from "../shared/schema.ts";
+import { intIn, isoDate, ordered, showValue, splitList } from "../shared/schema.ts";
 
 const FEED_LIST = FEED_IDS.join(", ");
 const SECTOR_CHECK = (s: string) =>
@@ -18,7 +18,7 @@ export const FeedsQuery = z.object({
     splitList,
     z.array(
       intIn(1, 18).refine((n) => (FEED_IDS as readonly number[]).includes(n), {
-        error: (i) => `${show(i.input)} is not a feed id; allowed: ${FEED_LIST}`,
+        error: (i) => `${showValue(i.input)} is not a feed id; allowed: ${FEED_LIST}`,
       }),
       { error: () => `is required; allowed: one or more of ${FEED_LIST}` },
     ).min(1, { error: () => `is required; allowed: one or more of ${FEED_LIST}` }),
@@ -26,13 +26,15 @@ export const FeedsQuery = z.object({
   limit: intIn(1, 25).optional().openapi({ description: "1 to 25, default 10" }),
   cursor: z.string().min(1, { error: "must not be empty" }).optional(),
   ticker: z.string().regex(/^[A-Za-z0-9.\-]{1,10}$/, {
-    error: (i) => `${show(i.input)} is not allowed; allowed: a ticker symbol`,
+    error: (i) => `${showValue(i.input)} is not allowed; allowed: a ticker symbol`,
   }).optional(),
   from: isoDate().optional(),
   to: isoDate().optional(),
   sector: z.string().refine(SECTOR_CHECK, {
     error: (i) =>
-      `${show(i.input)} is not allowed; allowed: ${INSIDER_SECTORS.join(", ")} or an industry id`,
+      `${showValue(i.input)} is not allowed; allowed: ${
+        INSIDER_SECTORS.join(", ")
+      } or an industry id`,
   }).optional(),
   "x-hosting-protection-bypass": z.string().optional(),
 }).strict().superRefine(ordered("from", "to"));
@@ -41,6 +43,8 @@ export const FeedsQuery = z.object({
 export const InsidersQuery = z.object({
   q: z.string({ error: () => "is required; allowed: a reporting owner's name" }).trim()
     .min(1, { error: () => "must not be empty; allowed: a reporting owner's name" })
-    .max(200, { error: (i) => `${show(i.input)} is too long; allowed: at most 200 characters` }),
+    .max(200, {
+      error: (i) => `${showValue(i.input)} is too long; allowed: at most 200 characters`,
+    }),
   limit: intIn(1, 50).optional().openapi({ description: "1 to 50, default 10" }),
 }).passthrough();

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { type ProgressSink, type ProgressState, provideAutoSink } from "../http/progress.ts";
+import { type ProgressSink, type ProgressState, provideAutoSink } from "../http/progress_hook.ts";
 
 export {
   Progress,
@@ -17,7 +17,7 @@ export {
   type ProgressState,
   provideAutoSink,
   useProgressSink,
-} from "../http/progress.ts";
+} from "../http/progress_hook.ts";
 
 /** One line of text for a state. */
 export function describe(s: ProgressState): string {

@@ -9,7 +9,7 @@ import { z } from "npm:@hono/zod-openapi@1.6.3";
 import { didYouMean } from "./suggest.ts";
 
 /** A value as it appears in an error message (quoted string, or JSON). */
-export function show(value: unknown): string {
+export function showValue(value: unknown): string {
   if (typeof value === "string") {
     const s = value.length > 60 ? value.slice(0, 57) + "..." : value;
     return JSON.stringify(s);
@@ -30,7 +30,7 @@ export function oneOf<const T extends readonly [string, ...string[]]>(
 ): z.ZodEnum<{ [K in T[number]]: K }> {
   return z.enum(values, {
     error: (i) =>
-      `${show(i.input)} is not allowed; allowed: ${allowed}${didYouMean(i.input, values)}`,
+      `${showValue(i.input)} is not allowed; allowed: ${allowed}${didYouMean(i.input, values)}`,
   });
 }
 
@@ -40,7 +40,8 @@ export function oneOf<const T extends readonly [string, ...string[]]>(
  */
 export function intIn(min: number, max: number): z.ZodType<number, unknown> {
   const allowed = `an integer from ${min} to ${max}`;
-  const err = (i: { input?: unknown }) => `${show(i.input)} is not allowed; allowed: ${allowed}`;
+  const err = (i: { input?: unknown }) =>
+    `${showValue(i.input)} is not allowed; allowed: ${allowed}`;
   return z.preprocess(
     (v) => typeof v === "string" && /^\s*[-+]?\d+\s*$/.test(v) ? Number(v) : v,
     z.number({ error: err }).int({ error: err }).min(min, { error: err }).max(max, { error: err }),
@@ -68,9 +69,9 @@ export function isIsoDate(s: string): boolean {
 
 /** A calendar-valid `YYYY-MM-DD` date string. */
 export function isoDate(): z.ZodString {
-  return z.string({ error: (i) => `${show(i.input)} is not a date; allowed: YYYY-MM-DD` })
+  return z.string({ error: (i) => `${showValue(i.input)} is not a date; allowed: YYYY-MM-DD` })
     .refine(isIsoDate, {
-      error: (i) => `${show(i.input)} is not a calendar date; allowed: YYYY-MM-DD`,
+      error: (i) => `${showValue(i.input)} is not a calendar date; allowed: YYYY-MM-DD`,
     });
 }
 
@@ -78,7 +79,7 @@ export function isoDate(): z.ZodString {
 export function boolParam(): z.ZodType<boolean, unknown> {
   return z.preprocess(
     (v) => v === "true" ? true : v === "false" ? false : v,
-    z.boolean({ error: (i) => `${show(i.input)} is not allowed; allowed: true, false` }),
+    z.boolean({ error: (i) => `${showValue(i.input)} is not allowed; allowed: true, false` }),
   ) as unknown as z.ZodType<boolean, unknown>;
 }
 
@@ -97,7 +98,7 @@ export function ordered<K extends string>(
       ctx.addIssue({
         code: "custom",
         path: [from],
-        message: `${show(a)} is after ${to} ${show(b)}; allowed: ${from} <= ${to}`,
+        message: `${showValue(a)} is after ${to} ${showValue(b)}; allowed: ${from} <= ${to}`,
       });
     }
   };

@@ -46,7 +46,7 @@ import { transactionsFrame } from "../insider/transaction_frames.ts";
 import { pitchesFrame } from "../catalog/pitch_frames.ts";
 import { mapPool } from "../http/pool.ts";
 import { AuthenticationError, PermissionDeniedError } from "../http/errors.ts";
-import { Progress } from "../http/progress.ts";
+import { Progress } from "../http/progress_hook.ts";
 import { isIsoDate } from "../shared/schema.ts";
 import { atomic } from "./write.ts";
 import { ensureMeta, filesUnder, scanDataset } from "./dataset.ts";

@@ -12,10 +12,10 @@ import { bearer, type Faults, faults } from "./guard.ts";
 import { bodyLimit } from "npm:hono@4.13.19/body-limit";
 import { problem } from "./problem.ts";
 import { makeWorld, type World } from "./world.ts";
-import { type CatalogData, makeCatalogData } from "./catalog/data.ts";
-import { catalogService } from "./catalog/service.ts";
-import { type InsiderData, makeInsiderData } from "./insider/data.ts";
-import { insiderService } from "./insider/service.ts";
+import { type CatalogData, makeCatalogData } from "./catalog/catalog_data.ts";
+import { catalogService } from "./catalog/catalog_service.ts";
+import { type InsiderData, makeInsiderData } from "./insider/insider_data.ts";
+import { insiderService } from "./insider/insider_service.ts";
 import { makeTruth, type Truth } from "./truth.ts";
 
 /** Demo keys of the emulator (fixed contract). */

@@ -27,7 +27,19 @@ export {
   type TruthHorizon,
   type TruthRow,
 } from "./truth.ts";
-export type { Archive, Author, CatalogData, FilterSet, Pitch, Tag } from "./catalog/data.ts";
-export { type Insider, INSIDER_SKILL, type InsiderData, type Trade } from "./insider/data.ts";
+export type {
+  Archive,
+  Author,
+  CatalogData,
+  FilterSet,
+  Pitch,
+  Tag,
+} from "./catalog/catalog_data.ts";
+export {
+  type Insider,
+  INSIDER_SKILL,
+  type InsiderData,
+  type Trade,
+} from "./insider/insider_data.ts";
 export type { TransactionRow } from "../insider/fields.ts";
 export { type ServeOptions, serveStub } from "./serve.ts";

@@ -20,8 +20,8 @@
  */
 import type { TransactionRow } from "../insider/fields.ts";
 import type { World } from "./world.ts";
-import type { InsiderData, Trade } from "./insider/data.ts";
-import { INSIDER_SKILL } from "./insider/data.ts";
+import type { InsiderData, Trade } from "./insider/insider_data.ts";
+import { INSIDER_SKILL } from "./insider/insider_data.ts";
 import { PRICE_MODEL } from "./world.ts";
 
 /** Horizons of the forward excess-return fields (`excess_returns_<h>`). */

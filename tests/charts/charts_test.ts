@@ -23,7 +23,7 @@ import {
   winRateHeatmap,
 } from "../../mod.ts";
 import { createStub } from "../../lib/stub/mod.ts";
-import { pitchRow } from "../../lib/stub/catalog/pitches.ts";
+import { pitchRow } from "../../lib/stub/catalog/pitch_rows.ts";
 
 const stub = createStub({ seed: 1, scale: 0.1 });
 const trades = transactionsFrame(stub.insider.trades.slice(0, 600).map((t) => t.row));

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { DEMO_KEYS } from "../../lib/stub/mod.ts";
-import type { Pitch } from "../../lib/stub/catalog/data.ts";
+import type { Pitch } from "../../lib/stub/catalog/catalog_data.ts";
 import { auth, cat, expectProblem, ok, stub, stubWith } from "./_helpers.ts";
 
 type Doc = {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { createStub } from "../../lib/stub/mod.ts";
-import { feedIdsOf } from "../../lib/stub/insider/data.ts";
+import { feedIdsOf } from "../../lib/stub/insider/insider_data.ts";
 import { WIN_RATE_SCOPES, WIN_RATE_WINDOWS } from "../../lib/insider/fields.ts";
 import { small } from "./_helpers.ts";
 

@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { createStub, type Trade } from "../../lib/stub/mod.ts";
-import { feedIdsOf } from "../../lib/stub/insider/data.ts";
+import { feedIdsOf } from "../../lib/stub/insider/insider_data.ts";
 
 const stub = createStub({ seed: 1 });
 const { world } = stub;

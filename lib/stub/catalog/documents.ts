@@ -13,7 +13,7 @@
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { DocumentFormat } from "../../catalog/vocab.ts";
-import type { Pitch } from "./data.ts";
+import type { Pitch } from "./catalog_data.ts";
 import { escapeHtml } from "../../shared/html.ts";
 
 /** Lifetime of a signed URL, seconds. */

@@ -38,7 +38,7 @@ import {
 } from "../../insider/filter.ts";
 import { dayOf } from "../calendar.ts";
 import type { World } from "../world.ts";
-import { newestFirst, type Trade } from "./data.ts";
+import { newestFirst, type Trade } from "./insider_data.ts";
 
 type Filter = z.output<typeof InsiderFilterSchema>;
 type Num = Record<string, number | null>;

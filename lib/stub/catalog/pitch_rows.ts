@@ -21,7 +21,7 @@ import type { PitchListQuery } from "../../catalog/params.ts";
 import type { z } from "npm:@hono/zod-openapi@1.6.3";
 import { dayOf, isoOf } from "../calendar.ts";
 import type { World } from "../world.ts";
-import type { CatalogData, FilterSet, Pitch } from "./data.ts";
+import type { CatalogData, FilterSet, Pitch } from "./catalog_data.ts";
 
 type Query = z.output<typeof PitchListQuery>;
 

@@ -22,16 +22,16 @@
 import { OpenAPIHono, z } from "npm:@hono/zod-openapi@1.6.3";
 import Fuse from "npm:fuse.js@7.5.0";
 import { DocumentQuery, PitchListQuery } from "../../catalog/params.ts";
-import { DOCUMENT_FORMATS } from "../../catalog/vocab.ts";
-import { show } from "../../shared/schema.ts";
+import { AUTHOR_BADGES, DOCUMENT_FORMATS, SENTIMENTS } from "../../catalog/vocab.ts";
+import { showValue } from "../../shared/schema.ts";
 import { Cursors } from "../cursor.ts";
 import { allowOnly } from "../methods.ts";
 import { badRequest, problem } from "../problem.ts";
-import { check, rawQuery } from "../validate.ts";
+import { check, rawQuery } from "../query_check.ts";
 import type { World } from "../world.ts";
-import type { CatalogData, Pitch } from "./data.ts";
+import type { CatalogData, Pitch } from "./catalog_data.ts";
 import { artifact, filenameOf, type Signed, Signer, URL_LIFETIME_SECONDS } from "./documents.ts";
-import { pitchDetail, pitchRow, selectPitches, tagRule } from "./pitches.ts";
+import { pitchDetail, pitchRow, selectPitches, tagRule } from "./pitch_rows.ts";
 import { registerDocs } from "../openapi.ts";
 
 /** What the catalog service needs. */
@@ -59,7 +59,9 @@ const NoQuery = z.object({ "x-hosting-protection-bypass": z.string().optional() 
 const SearchQuery = z.object({
   q: z.string({ error: () => "is required; allowed: a name, username or ticker" })
     .trim().min(1, { error: () => "must not be empty; allowed: a name, username or ticker" })
-    .max(200, { error: (i) => `${show(i.input)} is too long; allowed: at most 200 characters` }),
+    .max(200, {
+      error: (i) => `${showValue(i.input)} is too long; allowed: at most 200 characters`,
+    }),
 }).passthrough();
 
 const Summary = z.object({
@@ -76,7 +78,7 @@ const Summary = z.object({
   company_name: z.string().nullable(),
   is_premium_pitch: z.boolean(),
   is_locked: z.boolean(),
-  sentiment: z.enum(["bullish", "bearish", "neutral"]),
+  sentiment: z.enum(SENTIMENTS),
   position_decision_type: z.string(),
   slugs: z.array(z.string()),
 }).openapi("PitchSummary");
@@ -100,7 +102,7 @@ const Archive = z.object({
 }).openapi("Archive");
 const Detail = Summary.extend({
   company_id: z.number().int().nullable(),
-  author_badge: z.enum(["elite", "rising"]).nullable(),
+  author_badge: z.enum(AUTHOR_BADGES).nullable(),
   archive: Archive.nullable(),
 }).openapi("PitchDetail");
 const DocumentResponse = z.object({
@@ -236,7 +238,7 @@ export function catalogService(ctx: CatalogContext): OpenAPIHono {
     if ("unknown" in rule) {
       return badRequest(
         `extraTags: unknown tag slug ${
-          rule.unknown.map(show).join(", ")
+          rule.unknown.map(showValue).join(", ")
         }; allowed: slugs from GET /api/v1/tags`,
       );
     }
@@ -246,7 +248,7 @@ export function catalogService(ctx: CatalogContext): OpenAPIHono {
     if (badSets.length) {
       return badRequest(
         `filterSetIds: unknown filter set ${
-          badSets.map(show).join(", ")
+          badSets.map(showValue).join(", ")
         }; allowed: ids from GET /api/v1/filter-sets`,
       );
     }
@@ -281,7 +283,9 @@ export function catalogService(ctx: CatalogContext): OpenAPIHono {
     const q = check(NoQuery, rawQuery(c));
     if (!q.ok) return q.response;
     const p = data.byId.get(c.req.param("id"));
-    if (!p) return problem(404, "not-found", `pitch ${show(c.req.param("id"))} does not exist`);
+    if (!p) {
+      return problem(404, "not-found", `pitch ${showValue(c.req.param("id"))} does not exist`);
+    }
     return c.json(pitchDetail(p, data, world));
   });
 
@@ -291,30 +295,34 @@ export function catalogService(ctx: CatalogContext): OpenAPIHono {
     const q = r.value;
     const id = c.req.param("id");
     const p = data.byId.get(id);
-    if (!p) return problem(404, "not-found", `pitch ${show(id)} does not exist`);
+    if (!p) return problem(404, "not-found", `pitch ${showValue(id)} does not exist`);
     if (data.locked(p)) {
       return problem(
         403,
         "author-access-required",
-        `pitch ${show(id)} is by a paywalled author this account has no access to`,
+        `pitch ${showValue(id)} is by a paywalled author this account has no access to`,
       );
     }
     const a = p.archive;
     if (!a.available || a.snapshots.length === 0) {
-      return problem(404, "archive-not-found", `pitch ${show(id)} has no finished archive`);
+      return problem(404, "archive-not-found", `pitch ${showValue(id)} has no finished archive`);
     }
     const snap = q.snapshot ?? a.snapshots[a.snapshots.length - 1].id;
     if (!a.snapshots.some((s) => s.id === snap)) {
       return problem(
         404,
         "archive-not-found",
-        `snapshot ${show(snap)} does not exist for pitch ${show(id)}`,
+        `snapshot ${showValue(snap)} does not exist for pitch ${showValue(id)}`,
       );
     }
     let kind: Signed["kind"];
     if (q.artifact === "attachment") {
       if (!a.has_attachment) {
-        return problem(404, "archive-not-found", `pitch ${show(id)} has no captured attachment`);
+        return problem(
+          404,
+          "archive-not-found",
+          `pitch ${showValue(id)} has no captured attachment`,
+        );
       }
       kind = "attachment";
     } else if (q.format !== undefined) {
@@ -322,7 +330,7 @@ export function catalogService(ctx: CatalogContext): OpenAPIHono {
         return problem(
           404,
           "archive-not-found",
-          `format ${show(q.format)} is not archived for pitch ${show(id)}; available: ${
+          `format ${showValue(q.format)} is not archived for pitch ${showValue(id)}; available: ${
             a.formats.join(", ")
           }`,
         );

@@ -29,15 +29,15 @@ import {
   type TransactionRow,
 } from "../../insider/fields.ts";
 import { InsiderSearchBody } from "../../insider/filter.ts";
-import { show } from "../../shared/schema.ts";
+import { showValue } from "../../shared/schema.ts";
 import { FeedsQuery, InsidersQuery } from "../../insider/params.ts";
 import { Cursors } from "../cursor.ts";
 import { registerDocs } from "../openapi.ts";
 import { allowOnly } from "../methods.ts";
 import { badRequest, problem } from "../problem.ts";
-import { check, rawQuery } from "../validate.ts";
+import { check, rawQuery } from "../query_check.ts";
 import type { World } from "../world.ts";
-import type { InsiderData, Trade } from "./data.ts";
+import type { InsiderData, Trade } from "./insider_data.ts";
 import { searchTrades, withDefaults } from "./search.ts";
 
 /** What the insider service needs. */
@@ -205,7 +205,9 @@ export function insiderService(ctx: InsiderContext): OpenAPIHono {
       return badRequest(`body: not valid JSON; allowed: an object with "filter" and "pagination"`);
     }
     if (body === null || typeof body !== "object" || Array.isArray(body)) {
-      return badRequest(`body: ${show(body)} is not an object; allowed: { filter, pagination }`);
+      return badRequest(
+        `body: ${showValue(body)} is not an object; allowed: { filter, pagination }`,
+      );
     }
     const r = check(InsiderSearchBody, body);
     if (!r.ok) return r.response;
@@ -302,7 +304,7 @@ export function insiderService(ctx: InsiderContext): OpenAPIHono {
     if (unknown.length) {
       return badRequest(
         `fields: unknown field ${
-          unknown.map(show).join(", ")
+          unknown.map(showValue).join(", ")
         }; allowed: snake_case names of the transaction catalog`,
       );
     }
@@ -310,7 +312,7 @@ export function insiderService(ctx: InsiderContext): OpenAPIHono {
       return problem(
         404,
         "not-found",
-        `transaction ${show(accessionNumber)}/${show(transactionId)} does not exist`,
+        `transaction ${showValue(accessionNumber)}/${showValue(transactionId)} does not exist`,
       );
     }
     if (names.length === 0) return c.json(t.row);

@@ -45,7 +45,7 @@ let autoFactory: (() => ProgressSink | null) | undefined;
  *
  * @example
  * ```ts
- * import { provideAutoSink } from "./progress.ts";
+ * import { provideAutoSink } from "./progress_hook.ts";
  * provideAutoSink(() => ({ show: (s) => console.log(s.label, s.rows) }));
  * ```
  */
@@ -62,7 +62,7 @@ let defaultSink: ProgressSink | null | undefined;
  *
  * @example
  * ```ts
- * import { useProgressSink } from "./progress.ts";
+ * import { useProgressSink } from "./progress_hook.ts";
  * useProgressSink(null); // no progress bars in this process
  * ```
  */
@@ -86,7 +86,7 @@ export interface ProgressOptions {
  *
  * @example
  * ```ts
- * import { Progress } from "./progress.ts";
+ * import { Progress } from "./progress_hook.ts";
  * const p = new Progress("download", { total: 100 });
  * p.update({ rows: 50, pages: 1 });
  * p.done();
