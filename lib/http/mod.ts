@@ -14,9 +14,11 @@ export {
 } from "./transport.ts";
 export {
   type ListOptions,
+  MAX_EMPTY_PAGES,
   type Page,
   type PageFetcher,
   Paginated,
+  type PagesOptions,
   partialOf,
   type PartialResult,
   type Taken,
