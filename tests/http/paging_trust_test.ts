@@ -5,7 +5,7 @@
  * would be thrown away.
  */
 import assert from "node:assert/strict";
-import { FramedList, MAX_EMPTY_PAGES, PaginationError, Paginated, partialOf } from "../../mod.ts";
+import { FramedList, MAX_EMPTY_PAGES, Paginated, PaginationError, partialOf } from "../../mod.ts";
 import { buildFrame } from "../../lib/frames/build.ts";
 
 type Script = Record<string, { rows: number[]; next: string | null }>;
