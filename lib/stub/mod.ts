@@ -18,6 +18,18 @@
  */
 export { createStub, DEMO_KEYS, type Stub, type StubApp, type StubOptions } from "./app.ts";
 export type { Faults } from "./guard.ts";
+export {
+  DEFAULT_DIALECT,
+  describeDialect,
+  type Dialect,
+  DIALECT_POINTS,
+  type DialectName,
+  type DialectPoint,
+  DIALECTS,
+  type DialectSpec,
+  isDefaultDialect,
+  resolveDialect,
+} from "./dialect.ts";
 export { type Company, type Industry, PRICE_MODEL, signalProfile, type World } from "./world.ts";
 export {
   makeTruth,

@@ -3,7 +3,9 @@
  * of `spec/pitch-catalog-api.md`, validated with the shared zod schemas that
  * also generate its OpenAPI 3.1 description at `/api/v1/openapi.json`.
  *
- * Response shapes where the spec says "not shown":
+ * Response shapes where the spec says "not shown" (the default dialect;
+ * `dialect.ts` lists the alternatives `createStub({ dialect })` serves
+ * instead, for the tag list and filter-set envelopes):
  * - `/search`: `{ authors: [{ userId, username, displayName, tier, badge }],
  *   companies: [{ companyId, ticker, name, alternateNames, sector }] }`, at
  *   most 10 of each, best match first; `q` is required.
@@ -25,6 +27,7 @@ import { DocumentQuery, PitchListQuery } from "../../catalog/params.ts";
 import { AUTHOR_BADGES, DOCUMENT_FORMATS, SENTIMENTS } from "../../catalog/vocab.ts";
 import { showValue } from "../../shared/schema.ts";
 import { Cursors } from "../cursor.ts";
+import { DEFAULT_DIALECT, type Dialect } from "../dialect.ts";
 import { allowOnly } from "../methods.ts";
 import { badRequest, problem } from "../problem.ts";
 import { check, rawQuery } from "../query_check.ts";
@@ -51,6 +54,8 @@ export interface CatalogContext {
    * taken from the request's `Host` header. Default `http://signalbook.offline`.
    */
   origin?: string;
+  /** The dialect to answer in (default: the default dialect). */
+  dialect?: Dialect;
 }
 
 /** Endpoints without parameters still reject unknown ones (only the staging bypass is allowed). */
@@ -129,22 +134,37 @@ const SearchResult = z.object({
     sector: z.string(),
   })),
 }).openapi("SearchResult");
-const TagList = z.object({
-  data: z.array(z.object({
-    tagTypeKey: z.string(),
-    label: z.string(),
-    closed: z.boolean(),
-    tags: z.array(z.object({
-      slug: z.string(),
-      tagTypeKey: z.string(),
-      label: z.string(),
-      children: z.array(z.object({ slug: z.string(), tagTypeKey: z.string(), label: z.string() }))
-        .optional(),
-    })),
-  })),
-}).openapi("TagList");
-const FilterSets = z.object({
-  data: z.array(z.object({
+const TagSchema = z.object({
+  slug: z.string(),
+  tagTypeKey: z.string(),
+  label: z.string(),
+  children: z.array(z.object({ slug: z.string(), tagTypeKey: z.string(), label: z.string() }))
+    .optional(),
+});
+const TagGroup = z.object({
+  tagTypeKey: z.string(),
+  label: z.string(),
+  closed: z.boolean(),
+  tags: z.array(TagSchema),
+});
+
+function tagList(d: Dialect) {
+  switch (d.tags) {
+    case "groups":
+      return z.array(TagGroup).openapi("TagList");
+    case "flat":
+      return z.array(TagSchema).openapi("TagList");
+    case "by-type":
+      return z.record(z.string(), z.array(TagSchema)).openapi("TagList", {
+        description: "Tags grouped by tagTypeKey",
+      });
+    default:
+      return z.object({ data: z.array(TagGroup) }).openapi("TagList");
+  }
+}
+
+function filterSetList(d: Dialect) {
+  const sets = z.array(z.object({
     id: z.string(),
     displayName: z.string(),
     criteria: z.object({
@@ -152,14 +172,35 @@ const FilterSets = z.object({
       tagsByType: z.record(z.string(), z.array(z.string())).optional(),
       noneOf: z.array(z.string()),
     }),
-  })),
-}).openapi("FilterSetList");
+  }));
+  return (d.filterSets === "bare" ? sets : z.object({ [d.filterSets]: sets }))
+    .openapi("FilterSetList");
+}
+
+/** The `/tags` body in a dialect. */
+function tagsBody(types: CatalogData["tagTypes"], d: Dialect): unknown {
+  switch (d.tags) {
+    case "groups":
+      return types;
+    case "flat":
+      return types.flatMap((t) => t.tags);
+    case "by-type":
+      return Object.fromEntries(types.map((t) => [t.tagTypeKey, t.tags]));
+    default:
+      return { data: types };
+  }
+}
 const IdParam = z.object({ id: z.string().min(1) });
 
 /** Builds the catalog service app. */
 export function catalogService(ctx: CatalogContext): OpenAPIHono {
   const { world, data } = ctx;
+  const d = ctx.dialect ?? DEFAULT_DIALECT;
   const app = new OpenAPIHono();
+  const tags = tagsBody(data.tagTypes, d);
+  const filterSets = d.filterSets === "bare"
+    ? data.filterSets
+    : { [d.filterSets]: data.filterSets };
   const cursors = new Cursors("catalog:" + ctx.secret);
   const signer = new Signer("files:" + ctx.secret);
   const origin = new URL(ctx.origin ?? "http://signalbook.offline").origin;
@@ -184,8 +225,8 @@ export function catalogService(ctx: CatalogContext): OpenAPIHono {
       query: SearchQuery,
       body: SearchResult,
     },
-    { path: "/tags", summary: "Tag vocabulary grouped by type", body: TagList },
-    { path: "/filter-sets", summary: "Saved filter sets of the key owner", body: FilterSets },
+    { path: "/tags", summary: "Tag vocabulary grouped by type", body: tagList(d) },
+    { path: "/filter-sets", summary: "Saved filter sets of the key owner", body: filterSetList(d) },
     { path: "/pitches", summary: "Page of pitches", query: PitchListQuery, body: Envelope },
     { path: "/pitches/{id}", summary: "One pitch", params: IdParam, body: Detail },
     {
@@ -196,7 +237,7 @@ export function catalogService(ctx: CatalogContext): OpenAPIHono {
       body: DocumentResponse,
       redirect: true,
     },
-  ]);
+  ], d);
 
   app.get("/api/v1/search", (c) => {
     const q = check(SearchQuery, rawQuery(c));
@@ -222,11 +263,11 @@ export function catalogService(ctx: CatalogContext): OpenAPIHono {
 
   app.get("/api/v1/tags", (c) => {
     const q = check(NoQuery, rawQuery(c));
-    return q.ok ? c.json({ data: data.tagTypes }) : q.response;
+    return q.ok ? c.json(tags) : q.response;
   });
   app.get("/api/v1/filter-sets", (c) => {
     const q = check(NoQuery, rawQuery(c));
-    return q.ok ? c.json({ data: data.filterSets }) : q.response;
+    return q.ok ? c.json(filterSets) : q.response;
   });
 
   app.get("/api/v1/pitches", (c) => {
