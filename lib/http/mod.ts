@@ -14,8 +14,10 @@ export {
 } from "./transport.ts";
 export {
   type ListOptions,
+  MAX_EMPTY_PAGES,
   type Page,
   type PageFetcher,
+  type PagesOptions,
   Paginated,
   partialOf,
   type PartialResult,
