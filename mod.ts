@@ -18,6 +18,7 @@
  * @module
  */
 export { connect, type Connection, type ConnectOptions } from "./lib/connect.ts";
+export * from "./lib/doctor/mod.ts";
 export * from "./lib/http/mod.ts";
 export * from "./lib/catalog/mod.ts";
 export * from "./lib/insider/mod.ts";
