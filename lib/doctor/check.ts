@@ -190,7 +190,7 @@ export async function checkServices(opts: CheckOptions = {}): Promise<ServicesRe
   const keys = [env("PITCH_API_KEY"), env("INSIDER_API_KEY")].filter((k): k is string =>
     typeof k === "string" && k.length > 0
   );
-  const scrub = (s: string) => keys.reduce((acc, k) => acc.split(k).join("***"), s);
+  const scrub = (s: string) => scrubKeys(s, keys);
   let current: Capture | undefined;
   const rate: Record<"catalog" | "insider", Record<string, string>> = { catalog: {}, insider: {} };
   const instrument: ConnectOptions["instrument"] = (fetch, service) => async (input, init) => {
@@ -437,6 +437,20 @@ export async function checkServices(opts: CheckOptions = {}): Promise<ServicesRe
   return { ok: problems.length === 0, problems, services };
 }
 
+/**
+ * `s` without any of `keys`, nor a run of 8 or more of a key's first or last
+ * characters (a message that quotes the start of an answer may cut a key).
+ */
+function scrubKeys(s: string, keys: readonly string[]): string {
+  let out = s;
+  for (const k of keys) {
+    for (let n = k.length; n >= Math.min(8, k.length); n--) {
+      out = out.split(k.slice(0, n)).join("***").split(k.slice(k.length - n)).join("***");
+    }
+  }
+  return out;
+}
+
 /** The row of a detail answer: the object itself, or the one object it wraps. */
 function rowOf(body: Record<string, unknown>): Record<string, unknown> {
   if ("feed_ids" in body || "feedIds" in body) return body;
@@ -446,7 +460,12 @@ function rowOf(body: Record<string, unknown>): Record<string, unknown> {
 
 function problemsOf(service: string, c: CallReport): string[] {
   const at = `${service} ${c.endpoint}`;
-  if (c.error) return [`${at}: ${c.error}`];
+  if (c.error) {
+    const own = c.error.startsWith(`${c.endpoint}: `)
+      ? c.error.slice(c.endpoint.length + 2)
+      : c.error;
+    return [`${at}: ${own}`];
+  }
   const out: string[] = [];
   const cov = c.coverage;
   if (cov && cov.rows > 0 && cov.missing.length) {
