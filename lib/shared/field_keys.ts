@@ -96,7 +96,7 @@ export class KeyIndex {
     }
     const missing = this.#names.filter((n) => !found.has(n));
     const identity = rename.length === 0;
-    const index = this;
+    const nameOf = (key: string) => this.nameOf(key);
     return {
       identity,
       found,
@@ -105,7 +105,7 @@ export class KeyIndex {
       apply: identity ? (row) => row : (row) => {
         const out: Record<string, unknown> = {};
         for (const key of Object.keys(row)) {
-          const name = index.nameOf(key) ?? key;
+          const name = nameOf(key) ?? key;
           if (!(name in out)) out[name] = row[key];
         }
         return out;
