@@ -45,17 +45,22 @@ async function errorOf(p: Promise<unknown>): Promise<string> {
   }
 }
 
+/** Both clients on an emulator, with the active keys or the lapsed ones (no retries). */
+function clients(stub: Stub, lapsed = false): { c: CatalogClient; i: InsiderClient } {
+  const opts = (service: string, apiKey: string) => ({
+    apiKey,
+    baseUrl: `http://stub/${service}`,
+    fetch: stub.fetch,
+    ...(lapsed ? { maxRetries: 0 } : {}),
+  });
+  return {
+    c: new CatalogClient(opts("catalog", lapsed ? DEMO_KEYS.catalogLapsed : DEMO_KEYS.catalog)),
+    i: new InsiderClient(opts("insider", lapsed ? DEMO_KEYS.insiderLapsed : DEMO_KEYS.insider)),
+  };
+}
+
 async function run(stub: Stub, paths: "all" | "quick" = "all"): Promise<Result> {
-  const c = new CatalogClient({
-    apiKey: DEMO_KEYS.catalog,
-    baseUrl: "http://stub/catalog",
-    fetch: stub.fetch,
-  });
-  const i = new InsiderClient({
-    apiKey: DEMO_KEYS.insider,
-    baseUrl: "http://stub/insider",
-    fetch: stub.fetch,
-  });
+  const { c, i } = clients(stub);
   const search = await i.search(
     { tradeType: "purchase", filingDatePreset: paths === "all" ? "1 year" : "3 months" },
     { pageSize: 40 },
@@ -71,21 +76,10 @@ async function run(stub: Stub, paths: "all" | "quick" = "all"): Promise<Result> 
   });
   const lookup = (await i.insiders("smith", { limit: 5 })).map(({ raw: _raw, ...hit }) => hit);
   const tags = await c.tags();
-  const lapsedC = new CatalogClient({
-    apiKey: DEMO_KEYS.catalogLapsed,
-    baseUrl: "http://stub/catalog",
-    fetch: stub.fetch,
-    maxRetries: 0,
-  });
-  const lapsedI = new InsiderClient({
-    apiKey: DEMO_KEYS.insiderLapsed,
-    baseUrl: "http://stub/insider",
-    fetch: stub.fetch,
-    maxRetries: 0,
-  });
+  const lapsed = clients(stub, true);
   const errors = [
-    await errorOf(lapsedC.tags()),
-    await errorOf(lapsedI.feeds({ feedIds: [1] }).take(1)),
+    await errorOf(lapsed.c.tags()),
+    await errorOf(lapsed.i.feeds({ feedIds: [1] }).take(1)),
     await errorOf(c.pitch("no-such-pitch")),
     await errorOf(i.transaction("0000000000-00-000000", 1)),
   ];

@@ -315,15 +315,16 @@ export function insiderService(ctx: InsiderContext): OpenAPIHono {
     const limit = q.limit ?? 10;
     const hasMore = offset + limit < all.length;
     const next = hasMore ? cursors.encode(offset + limit, "filedAt", hash) : null;
-    return c.json({
+    const body: Record<string, unknown> = {
       [d.feedContainer]: all.slice(offset, offset + limit).map((t) => ({
         accession_number: t.row.accession_number,
         transaction_id: t.row.transaction_id,
         filed_at: t.row.filed_at,
       })),
-      ...(next !== null || d.feedLastCursor === "null" ? { next_cursor: next } : {}),
-      ...(d.feedHasMore === "has_more" ? { has_more: hasMore } : {}),
-    });
+    };
+    if (next !== null || d.feedLastCursor === "null") body.next_cursor = next;
+    if (d.feedHasMore === "has_more") body.has_more = hasMore;
+    return c.json(body);
   });
 
   app.get("/api/v1/transactions/:accessionNumber/:transactionId", (c) => {
