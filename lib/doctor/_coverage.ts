@@ -8,7 +8,7 @@
  *
  * @module
  */
-import type pl from "nodejs-polars";
+import type pl from "npm:nodejs-polars@0.25.2";
 import { KeyIndex } from "../shared/field_keys.ts";
 
 /** The JSON type a catalog field is declared with. */
