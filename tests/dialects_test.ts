@@ -32,6 +32,7 @@ interface Result {
   tags: [string, string[]][];
   filterSets: unknown;
   pitches: pl.DataFrame;
+  entities: unknown;
   errors: string[];
 }
 
@@ -98,6 +99,10 @@ async function run(stub: Stub, paths: "all" | "quick" = "all"): Promise<Result> 
     tags: tags.types.map((t) => [t.tagTypeKey, tags.slugs(t.tagTypeKey)]),
     filterSets: await c.filterSets(),
     pitches: await c.pitches({ sentiment: ["neutral"], limit: 20 }).frame(),
+    entities: [
+      await c.search(stub.catalog.authors[0].username),
+      await c.search(stub.world.companies[0].name),
+    ],
     errors,
   };
 }
@@ -120,6 +125,7 @@ function sameResult(want: Result, got: Result, label: string): void {
   assert.deepEqual(got.tags, want.tags, `${label} tags`);
   assert.deepEqual(got.filterSets, want.filterSets, `${label} filter sets`);
   sameFrame(want.pitches, got.pitches, `${label} pitches`);
+  assert.deepEqual(got.entities, want.entities, `${label} entity search`);
   assert.deepEqual(got.errors, want.errors, `${label} errors`);
 }
 
@@ -141,6 +147,8 @@ Deno.test("the default dialect's results are what the paths should give", async 
   assert.equal(r.hydrated.height, 12);
   assert.ok(r.lookup.length > 0);
   assert.equal(r.tags.length, 14);
+  const [byAuthor, byCompany] = r.entities as { authors: unknown[]; companies: unknown[] }[];
+  assert.ok(byAuthor.authors.length > 0 && byCompany.companies.length > 0);
   assert.deepEqual(r.errors, [
     "PremiumRequiredError 403",
     "PremiumRequiredError 403",

@@ -17,13 +17,17 @@
  * | `lookupFields`     | `cik-name`, `reporting-owner`, `camel`                    | a lookup hit's keys: `cik`, `name`, `trade_count`, `latest_filed_at`; or `reporting_owner_cik`, `reporting_owner_name`, …; or `reportingOwnerCik`, `reportingOwnerName`, `tradeCount`, `latestFiledAt` (`issuers` and `titles` in all three) |
  * | `tags`             | `grouped`, `groups`, `flat`, `by-type`                    | catalog `GET /tags`: `{ data: [type groups] }`; a bare list of type groups; a bare list of tags (each with its `tagTypeKey`, sectors still nesting industries); or `{ <tagTypeKey>: [tags] }` |
  * | `filterSets`       | `data`, `filterSets`, `items`, `bare`                     | catalog `GET /filter-sets`: the list under `data`, `filterSets`, `items`, or bare |
+ * | `entitySearch`     | `top`, `data`                                             | catalog `GET /search`: `authors` and `companies` at the top, or inside `{ data: { authors, companies } }` |
+ * | `entityFields`     | `camel`, `snake`                                          | catalog `GET /search` item keys: `userId`, `displayName`, `companyId`, `alternateNames`; or `user_id`, `display_name`, `company_id`, `alternate_names` (the spec names only `username` and `companyId`) |
  * | `problemTypes`     | `name`, `uri`, `path`                                     | problem `type` on both services: `premium-required`; `https://problems.signalbook.invalid/premium-required`; or the relative reference `/problems/premium-required` |
  * | `rateLimitHeaders` | `none`, `x-ratelimit`, `ratelimit`                        | every `/api/v1` answer of both services carries no rate-limit headers; `X-RateLimit-Limit`/`-Remaining`/`-Reset` (epoch seconds); or the IETF draft's `RateLimit-Limit`/`-Remaining`/`-Reset` (seconds left) with `RateLimit-Policy` |
  *
  * Named dialects bundle choices ({@link DIALECTS}): `upper-digits`,
  * `feed-items` (another container and no has-more flag), `lookup-bare` (a
  * bare list with other field names), `tags-bare`, `filter-sets-renamed`,
- * `problem-uri`, `rate-limit-headers`, and `all` (every one of them).
+ * `problem-uri`, `rate-limit-headers`, `entity-search-wrapped` (the catalog
+ * search's lists one object down, snake_case items), and `all` (every one
+ * of them).
  *
  * A dialect is given as one name, a comma-separated list of names, a list of
  * names, or an object of per-point choices; a name may also be a single
@@ -47,6 +51,8 @@ export const DIALECT_POINTS = {
   lookupFields: ["cik-name", "reporting-owner", "camel"],
   tags: ["grouped", "groups", "flat", "by-type"],
   filterSets: ["data", "filterSets", "items", "bare"],
+  entitySearch: ["top", "data"],
+  entityFields: ["camel", "snake"],
   problemTypes: ["name", "uri", "path"],
   rateLimitHeaders: ["none", "x-ratelimit", "ratelimit"],
 } as const;
@@ -74,6 +80,7 @@ export const DIALECTS = {
   "filter-sets-renamed": { filterSets: "filterSets" },
   "problem-uri": { problemTypes: "uri" },
   "rate-limit-headers": { rateLimitHeaders: "x-ratelimit" },
+  "entity-search-wrapped": { entitySearch: "data", entityFields: "snake" },
 } as const satisfies Record<string, Partial<Dialect>>;
 
 /** A named dialect, `all` (every named one), or one `point=choice`. */

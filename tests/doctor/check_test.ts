@@ -89,6 +89,9 @@ for (const name of [...Object.keys(DIALECTS).filter((n) => n !== "default"), "al
     if (name === "problem-uri" || all) {
       assert.equal(problemType(r, "insider"), '"https://problems.signalbook.invalid/not-found"');
     }
+    if (name === "entity-search-wrapped" || all) {
+      assert.equal(shapesOf(r, "catalog", "GET /search").lists, 'under "data"');
+    }
     if (name === "rate-limit-headers" || all) {
       assert.equal(r.services[0].rateLimitHeaders["x-ratelimit-limit"], "600");
     }

@@ -166,6 +166,36 @@ Deno.test("filter-set dialects: under data, filterSets, items, or bare", async (
   }
 });
 
+Deno.test("entity search dialects: lists at the top or under data, items camelCase or snake_case", async () => {
+  const plainStub = dialectStub("");
+  let authors = 0;
+  let companies = 0;
+  for (
+    const q of [plainStub.catalog.authors[0].username, plainStub.world.companies[0].name]
+  ) {
+    const path = `/search?q=${encodeURIComponent(q)}`;
+    const plain = await body(plainStub, "catalog", path) as {
+      authors: Record<string, unknown>[];
+      companies: Record<string, unknown>[];
+    };
+    const wrapped = await body(dialectStub("entity-search-wrapped"), "catalog", path) as {
+      data: typeof plain;
+    };
+    assert.deepEqual(Object.keys(wrapped), ["data"]);
+    assert.deepEqual(
+      wrapped.data.authors.map((a) => [a.user_id, a.username, a.display_name, a.tier, a.badge]),
+      plain.authors.map((a) => [a.userId, a.username, a.displayName, a.tier, a.badge]),
+    );
+    assert.deepEqual(
+      wrapped.data.companies.map((c) => [c.companyId, c.ticker, c.alternate_names]),
+      plain.companies.map((c) => [c.companyId, c.ticker, c.alternateNames]),
+    );
+    authors += plain.authors.length;
+    companies += plain.companies.length;
+  }
+  assert.ok(authors > 0 && companies > 0, `${authors} authors, ${companies} companies`);
+});
+
 Deno.test("problemTypes: every problem of both services carries its type as a URI or path", async () => {
   for (
     const [spec, want] of [
@@ -295,7 +325,7 @@ function schemaOf(doc: Doc, path: string, method: string): Doc {
 }
 
 const ODD = "lookupEnvelope=results,lookupFields=reporting-owner,tags=by-type,filterSets=bare," +
-  "feedLastCursor=absent,rateLimitHeaders=ratelimit,problemTypes=path";
+  "feedLastCursor=absent,rateLimitHeaders=ratelimit,problemTypes=path,entityFields=snake";
 
 Deno.test("each dialect's OpenAPI description is valid and describes what it sends", async () => {
   for (const spec of ["", "all", ODD]) {
@@ -336,6 +366,7 @@ Deno.test("each dialect's OpenAPI description is valid and describes what it sen
         check("/api/v1/tags", "get", await body(s, service, "/tags"));
         check("/api/v1/filter-sets", "get", await body(s, service, "/filter-sets"));
         check("/api/v1/pitches", "get", await body(s, service, "/pitches?limit=2"));
+        check("/api/v1/search", "get", await body(s, service, "/search?q=tech"));
       } else {
         check("/api/v1/feeds", "get", await body(s, service, "/feeds?feed_id=17&limit=2"));
         // one page only: the last one

@@ -5,7 +5,7 @@
  *
  * Response shapes where the spec says "not shown" (the default dialect;
  * `dialect.ts` lists the alternatives `createStub({ dialect })` serves
- * instead, for the tag list and filter-set envelopes):
+ * instead, for the entity search, the tag list and the filter-set list):
  * - `/search`: `{ authors: [{ userId, username, displayName, tier, badge }],
  *   companies: [{ companyId, ticker, name, alternateNames, sector }] }`, at
  *   most 10 of each, best match first; `q` is required.
@@ -118,22 +118,32 @@ const DocumentResponse = z.object({
   filename: z.string(),
   expires_in_seconds: z.number().int(),
 }).openapi("DocumentResponse");
-const SearchResult = z.object({
-  authors: z.array(z.object({
-    userId: z.string(),
-    username: z.string(),
-    displayName: z.string(),
-    tier: z.string(),
-    badge: z.string().nullable(),
-  })),
-  companies: z.array(z.object({
-    companyId: z.number().int(),
-    ticker: z.string(),
-    name: z.string(),
-    alternateNames: z.array(z.string()),
-    sector: z.string(),
-  })),
-}).openapi("SearchResult");
+/** Keys of search items per `entityFields` choice (`username` and `companyId` stay, as the spec names them). */
+const ENTITY_KEYS = {
+  camel: { userId: "userId", displayName: "displayName", alternateNames: "alternateNames" },
+  snake: { userId: "user_id", displayName: "display_name", alternateNames: "alternate_names" },
+} as const;
+
+function searchResult(d: Dialect) {
+  const k = ENTITY_KEYS[d.entityFields];
+  const lists = z.object({
+    authors: z.array(z.object({
+      [k.userId]: z.string(),
+      username: z.string(),
+      [k.displayName]: z.string(),
+      tier: z.string(),
+      badge: z.string().nullable(),
+    })),
+    companies: z.array(z.object({
+      companyId: z.number().int(),
+      ticker: z.string(),
+      name: z.string(),
+      [k.alternateNames]: z.array(z.string()),
+      sector: z.string(),
+    })),
+  });
+  return (d.entitySearch === "data" ? z.object({ data: lists }) : lists).openapi("SearchResult");
+}
 const TagSchema = z.object({
   slug: z.string(),
   tagTypeKey: z.string(),
@@ -223,7 +233,7 @@ export function catalogService(ctx: CatalogContext): OpenAPIHono {
       path: "/search",
       summary: "Fuzzy search of authors and companies",
       query: SearchQuery,
-      body: SearchResult,
+      body: searchResult(d),
     },
     { path: "/tags", summary: "Tag vocabulary grouped by type", body: tagList(d) },
     { path: "/filter-sets", summary: "Saved filter sets of the key owner", body: filterSetList(d) },
@@ -243,11 +253,12 @@ export function catalogService(ctx: CatalogContext): OpenAPIHono {
     const q = check(SearchQuery, rawQuery(c));
     if (!q.ok) return q.response;
     const text = q.value.q;
-    return c.json({
+    const k = ENTITY_KEYS[d.entityFields];
+    const lists = {
       authors: fuseAuthors.search(text, { limit: 10 }).map(({ item: a }) => ({
-        userId: a.userId,
+        [k.userId]: a.userId,
         username: a.username,
-        displayName: a.displayName,
+        [k.displayName]: a.displayName,
         tier: a.tier,
         badge: a.badge,
       })),
@@ -255,10 +266,11 @@ export function catalogService(ctx: CatalogContext): OpenAPIHono {
         companyId: co.companyId,
         ticker: co.ticker,
         name: co.name,
-        alternateNames: co.alternateNames,
+        [k.alternateNames]: co.alternateNames,
         sector: `sector_${co.sector}`,
       })),
-    });
+    };
+    return c.json(d.entitySearch === "data" ? { data: lists } : lists);
   });
 
   app.get("/api/v1/tags", (c) => {
