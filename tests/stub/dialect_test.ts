@@ -394,3 +394,36 @@ Deno.test("deno task stub --dialect: a bad name exits 2 naming it", async () => 
     /^stub: --dialect: "problem-uir" is not a dialect; allowed: .*did you mean "problem-uri"/,
   );
 });
+
+Deno.test({
+  name: "deno task stub --dialect serves the dialect over loopback and says which on stderr",
+  sanitizeResources: false,
+  fn: async () => {
+    const child = new Deno.Command(Deno.execPath(), {
+      args: ["task", "-q", "stub", "--port", "0", "--scale", "0.05", "--dialect", "feed-items"],
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    try {
+      const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+      let text = "";
+      let m: RegExpExecArray | null = null;
+      while (!(m = /stub listening on (http:\/\/127\.0\.0\.1:\d+)\n/.exec(text))) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        text += value;
+      }
+      assert.ok(m, `no ready line in ${JSON.stringify(text)}`);
+      const res = await fetch(`${m[1]}/insider/api/v1/feeds?feed_id=17&limit=2`, {
+        headers: auth(DEMO_KEYS.insider),
+      });
+      assert.deepEqual(Object.keys(await res.json()), ["items", "next_cursor"]);
+      reader.releaseLock();
+    } finally {
+      child.kill("SIGTERM");
+      const err = await new Response(child.stderr).text();
+      await child.status;
+      assert.match(err, /^stub: dialect feedContainer=items,feedHasMore=none\n/);
+    }
+  },
+});
