@@ -5,6 +5,7 @@
  *
  * | Endpoint | Open point | Accepted |
  * | - | - | - |
+ * | `GET /pitches/{id}` | detail fields | the object itself or wrapped in one object (`data`, `pitch`, …); keys (and the `archive` object's) mapped by meaning to snake_case |
  * | `GET /pitches` | envelope (spec: `data`, `has_more`, `next_cursor`) | also `pitches`, `items`, `results`, `rows` or the only list; flag and cursor in any casing, or one object down; rows and their `pitch` object mapped by meaning to snake_case |
  * | `GET /search` | lists | `authors` and `companies` at the top or one object down (`data`, `results`); items mapped by meaning (`company_id` → `companyId`) |
  * | `GET /tags` | envelope | a list of types (bare or under `data`, `tag_types`, `types`, `tags`, `items`, `results`, `vocabulary`), a flat list of tags carrying their type key (grouped here), or an object grouped by type key (values: lists of tags, or type objects) |
@@ -29,11 +30,18 @@ import {
   unexpected,
 } from "../http/_envelope.ts";
 import { KeyIndex } from "../shared/field_keys.ts";
-import type { FilterSet, PitchListRow, SearchResult, Tag, TagType } from "./types.ts";
+import type {
+  FilterSet,
+  PitchDetail,
+  PitchListRow,
+  SearchResult,
+  Tag,
+  TagType,
+} from "./types.ts";
 import { QUALITY_TYPE_KEYS } from "./vocab.ts";
 
 const LIST_ROW = new KeyIndex(["pitch_id", "pitch_date", "added_on", "pitch"]);
-const SUMMARY = new KeyIndex([
+const SUMMARY_NAMES = [
   "pitch_id",
   "pitch_date",
   "added_on",
@@ -50,7 +58,8 @@ const SUMMARY = new KeyIndex([
   "sentiment",
   "position_decision_type",
   "slugs",
-]);
+];
+const SUMMARY = new KeyIndex(SUMMARY_NAMES);
 
 /** A page of `GET /pitches`: rows (each with its `pitch` object) and the next cursor. */
 export function pitchPage(
@@ -87,6 +96,33 @@ export function pitchPage(
     shape: outer.identity && (inner?.identity ?? true) ? "as declared" : "renamed by meaning",
   });
   return { rows, next: page.next, raw: body };
+}
+
+const DETAIL = new KeyIndex([...SUMMARY_NAMES, "company_id", "author_badge", "archive"]);
+const ARCHIVE = new KeyIndex(["available", "formats", "has_attachment", "requested", "snapshots"]);
+
+/** The pitch of `GET /pitches/{id}`, keys mapped by meaning. */
+export function pitchDetail(body: unknown): PitchDetail {
+  const endpoint = "GET /pitches/{id}";
+  const isPitch = (v: unknown): v is JsonObject =>
+    isObject(v) && findKey(v, ["pitch_id"]) !== undefined;
+  let pitch: JsonObject | undefined;
+  let shape = "the pitch object";
+  if (isPitch(body)) pitch = body;
+  else if (isObject(body)) {
+    const inner = Object.entries(body).filter(([, v]) => isPitch(v));
+    if (inner.length === 1) {
+      pitch = inner[0][1] as JsonObject;
+      shape = `wrapped in ${JSON.stringify(inner[0][0])}`;
+    }
+  }
+  if (!pitch) {
+    throw unexpected(endpoint, "a pitch object (with pitch_id), bare or wrapped in one object", body);
+  }
+  announceShape({ endpoint, point: "detail envelope", shape });
+  const out = DETAIL.mapFor(pitch).apply(pitch);
+  if (isObject(out.archive)) out.archive = ARCHIVE.mapFor(out.archive).apply(out.archive);
+  return out as unknown as PitchDetail;
 }
 
 const AUTHOR = new KeyIndex(["userId", "username", "displayName", "tier", "badge"]);

@@ -45,6 +45,7 @@ import type { PitchListRow } from "../catalog/types.ts";
 import { transactionsFrame } from "../insider/transaction_frames.ts";
 import { pitchesFrame } from "../catalog/pitch_frames.ts";
 import { mapPool } from "../http/pool.ts";
+import { type FrameReport, mergeReports, warnReport } from "../frames/build.ts";
 import { AuthenticationError, PermissionDeniedError } from "../http/errors.ts";
 import { Progress } from "../http/progress_hook.ts";
 import { isIsoDate } from "../shared/schema.ts";
@@ -222,11 +223,14 @@ export async function sync(opts: SyncOptions): Promise<SyncReport> {
     const progress = opts.progress === false ? null : new Progress(`sync ${ds.replace("_", " ")}`);
     let rows = 0;
     let requests = 0;
+    // one report of missing fields, coercions and extras for the whole dataset, not one per month
+    let found: FrameReport | undefined;
+    const onReport = (r: FrameReport) => void (found = found ? mergeReports(found, r) : r);
     // a rejected key (401) or lapsed access (403) fails every month alike: stop at the first
     let fatal: unknown;
     const { failed } = await mapPool(todo, concurrency, async (w) => {
       if (fatal) throw fatal;
-      const got = await pullMonth(ds, client, w, () => {
+      const got = await pullMonth(ds, client, w, onReport, () => {
         requests++;
         progress?.update({ pages: requests });
       }).catch((e) => {
@@ -240,6 +244,7 @@ export async function sync(opts: SyncOptions): Promise<SyncReport> {
       await saveManifest();
     });
     progress?.done();
+    if (found) warnReport(found);
     if (fatal) {
       await saveManifest();
       throw fatal;
@@ -273,6 +278,7 @@ async function pullMonth(
   ds: SyncDataset,
   client: InsiderClient | CatalogClient,
   w: { from: string; to: string },
+  onReport: (r: FrameReport) => void,
   onPage: () => void,
 ): Promise<pl.DataFrame> {
   // One frame per month from the month's rows: building a frame per page
@@ -291,7 +297,7 @@ async function pullMonth(
       onPage();
       for (const r of page.rows) rows.push(r);
     }
-    return transactionsFrame(rows);
+    return transactionsFrame(rows, { onReport });
   }
   const rows: PitchListRow[] = [];
   for await (
@@ -304,7 +310,7 @@ async function pullMonth(
     onPage();
     for (const r of page.rows) rows.push(r);
   }
-  return pitchesFrame(rows);
+  return pitchesFrame(rows, { onReport });
 }
 
 /** Merges fresh rows into a month's file by key and replaces it atomically; returns its row count. */
