@@ -10,6 +10,7 @@
  */
 import type pl from "npm:nodejs-polars@0.25.2";
 import { KeyIndex } from "../shared/field_keys.ts";
+import type { FrameReport } from "../frames/mod.ts";
 
 /** The JSON type a catalog field is declared with. */
 export type ValueKind = "text" | "number" | "boolean" | "list";
@@ -69,12 +70,16 @@ const EXPECTED: Record<ValueKind, string> = {
 
 /**
  * Coverage of `raw` rows (as sent) against `declared`, and of the values
- * that reached `frame` (whose columns carry the declared names, row for row).
+ * that reached `frame` (whose columns carry the declared names, row for
+ * row). With the client's own `report` of that frame, its coercions are the
+ * ones listed (what the client converted), and the values it could not read
+ * join the lost ones.
  */
 export function coverage(
   raw: readonly Record<string, unknown>[],
   declared: readonly DeclaredField[],
   frame?: pl.DataFrame,
+  report?: FrameReport,
 ): FieldCoverage {
   const index = new KeyIndex(declared.map((f) => f.name));
   const keyOf = new Map<string, string>();
@@ -115,6 +120,18 @@ export function coverage(
     });
     for (const [from, rows] of byType) coercions.push({ field: f.name, from, rows });
     if (gone) lost.push({ field: f.name, rows: gone });
+  }
+  if (report) {
+    coercions.splice(
+      0,
+      coercions.length,
+      ...report.coerced.map((c) => ({ field: c.column, from: c.from, rows: c.rows })),
+    );
+    for (const u of report.unreadable) {
+      const had = lost.find((l) => l.field === u.column);
+      if (had) had.rows = Math.max(had.rows, u.rows);
+      else lost.push({ field: u.column, rows: u.rows });
+    }
   }
   return {
     rows: raw.length,

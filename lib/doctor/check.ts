@@ -7,7 +7,8 @@
  * signing (JSON form, nothing downloaded), the tag vocabulary, the filter
  * sets and one entity search; on the insider service one small page of trade
  * search (3 rows), one small feed page (2 rows), one transaction detail
- * (through `hydrateFrame`) and one owner lookup. A service whose key is not
+ * and one owner lookup; and on each service one `404` on purpose (an id
+ * that does not exist), to see the form of its problem `type`. A service whose key is not
  * set is checked against the in-process emulator, and the report says so.
  *
  * For each call it records the latency, the HTTP statuses, the rate-limit
@@ -15,9 +16,9 @@
  * `Retry-After`), and the form the client recognised at each point the
  * specs leave open (the `shape` events of the envelope readers). For rows
  * with a field catalog (pitch rows, search rows, the transaction detail) it
- * reports field coverage: catalog fields found, missing, extra keys,
- * coercions, and values the service sent that are null in the client's
- * frame.
+ * reports field coverage: catalog fields found, missing, extra keys, the
+ * coercions the client made (its frame report, see `frames/_lenient.ts`),
+ * and values the service sent that are null in the client's frame.
  *
  * Problems (each one line in `problems`, and `ok: false`): a call that
  * failed (an answer the client cannot read, a refused key, a timeout), a
@@ -44,6 +45,7 @@ import { transactionsFrame } from "../insider/transaction_frames.ts";
 import type { FeedRow } from "../insider/feeds.ts";
 import { KeyIndex } from "../shared/field_keys.ts";
 import { coverage, type DeclaredField, type FieldCoverage, firstFew } from "./_coverage.ts";
+import type { FrameReport } from "../frames/mod.ts";
 
 export type { Coercion, FieldCoverage } from "./_coverage.ts";
 
@@ -299,7 +301,9 @@ export async function checkServices(opts: CheckOptions = {}): Promise<ServicesRe
           const k = Object.keys(row).find((x) => pitch.nameOf(x) === "pitch");
           return (k ? row[k] : {}) as Record<string, unknown>;
         });
-        r.coverage = coverage(summaries, PITCH_FIELDS, pitchesFrame(p.rows));
+        let report: FrameReport | undefined;
+        const frame = pitchesFrame(p.rows, { onReport: (x) => report = x });
+        r.coverage = coverage(summaries, PITCH_FIELDS, frame, report);
         r.summary = `${p.rows.length} rows, ${p.next === null ? "last page" : "more pages"}`;
       },
     );
@@ -354,8 +358,11 @@ export async function checkServices(opts: CheckOptions = {}): Promise<ServicesRe
       () => insider.search({}, { pageSize: 3 }).firstPage(),
       (p, cap, r) => {
         const rows = rawRows(cap.bodies[0], cap.shapes);
-        const frame = transactionsFrame(p.rows as Record<string, unknown>[]);
-        r.coverage = coverage(rows, SEARCH_FIELDS, frame);
+        let report: FrameReport | undefined;
+        const frame = transactionsFrame(p.rows as Record<string, unknown>[], {
+          onReport: (x) => report = x,
+        });
+        r.coverage = coverage(rows, SEARCH_FIELDS, frame, report);
         owner = frame.getColumn("reporting_owner_name").toArray().find((x) =>
           typeof x === "string"
         ) as string | undefined;
@@ -377,16 +384,18 @@ export async function checkServices(opts: CheckOptions = {}): Promise<ServicesRe
         ins,
         "transaction detail",
         "GET /transactions/{accessionNumber}/{transactionId}",
-        () => insider.hydrateFrame([first], { progress: false, concurrency: 1 }),
-        (h, cap, r) => {
-          if (h.failed.length) throw h.failed[0].error;
+        () => insider.transaction(first.accession_number, first.transaction_id),
+        (row, cap, r) => {
           const raw = cap.bodies.at(-1);
+          let report: FrameReport | undefined;
+          const frame = transactionsFrame([row], { onReport: (x) => report = x });
           r.coverage = coverage(
             raw && typeof raw === "object" && !Array.isArray(raw)
               ? [rowOf(raw as Record<string, unknown>)]
               : [],
             TRADE_FIELDS,
-            h.frame,
+            frame,
+            report,
           );
         },
       );

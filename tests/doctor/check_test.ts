@@ -185,6 +185,27 @@ Deno.test("a live service the client cannot read: ok false, one line per problem
   assert.equal(detail.skipped, "no feed row");
 });
 
+Deno.test("coercions are counted, not problems: numbers as text, booleans as text", async () => {
+  const edit = (path: string, body: unknown) => {
+    if (path === "insider /search") {
+      for (const r of (body as { data: Record<string, unknown>[] }).data) {
+        if (typeof r.numberOfShares === "number") r.numberOfShares = String(r.numberOfShares);
+        if (typeof r.isDirector === "boolean") r.isDirector = String(r.isDirector);
+      }
+    }
+    return body;
+  };
+  const r = await checkServices({ env: LIVE_ENV, fetch: liveFetch(smallStub(), edit) });
+  const cov = r.services[1].calls[0].coverage!;
+  assert.deepEqual(
+    cov.coercions.map((c) => [c.field, c.from]).sort(),
+    [["is_director", "text"], ["number_of_shares", "text"]],
+  );
+  assert.deepEqual(cov.lost, []);
+  assert.deepEqual(r.problems, []);
+  assert.match(formatReport(r).join("\n"), /coercions: 2 columns sent as text: /);
+});
+
 Deno.test("a key without its base URL fails before any call, naming the variable", async () => {
   await assert.rejects(
     checkServices({ env: (n) => n === "INSIDER_API_KEY" ? FAKE.insider : undefined }),
