@@ -33,6 +33,7 @@ interface Result {
   filterSets: unknown;
   pitches: pl.DataFrame;
   entities: unknown;
+  details: unknown[];
   errors: string[];
 }
 
@@ -99,6 +100,13 @@ async function run(stub: Stub, paths: "all" | "quick" = "all"): Promise<Result> 
     tags: tags.types.map((t) => [t.tagTypeKey, tags.slugs(t.tagTypeKey)]),
     filterSets: await c.filterSets(),
     pitches: await c.pitches({ sentiment: ["neutral"], limit: 20 }).frame(),
+    // an unlocked pitch and, when the small world has one, a locked one
+    details: await Promise.all(
+      [
+        stub.catalog.pitches.find((p) => !stub.catalog.locked(p)),
+        stub.catalog.pitches.find((p) => stub.catalog.locked(p)),
+      ].filter((p) => p !== undefined).map((p) => c.pitch(p.pitch_id)),
+    ),
     entities: [
       await c.search(stub.catalog.authors[0].username),
       await c.search(stub.world.companies[0].name),
@@ -126,6 +134,7 @@ function sameResult(want: Result, got: Result, label: string): void {
   assert.deepEqual(got.filterSets, want.filterSets, `${label} filter sets`);
   sameFrame(want.pitches, got.pitches, `${label} pitches`);
   assert.deepEqual(got.entities, want.entities, `${label} entity search`);
+  assert.deepEqual(got.details, want.details, `${label} pitch details`);
   assert.deepEqual(got.errors, want.errors, `${label} errors`);
 }
 
@@ -147,6 +156,9 @@ Deno.test("the default dialect's results are what the paths should give", async 
   assert.equal(r.hydrated.height, 12);
   assert.ok(r.lookup.length > 0);
   assert.equal(r.tags.length, 14);
+  const [open, locked] = r.details as { archive: unknown; is_locked: boolean }[];
+  assert.ok(open.archive !== null && !open.is_locked);
+  if (locked) assert.ok(locked.is_locked && locked.archive === null);
   const [byAuthor, byCompany] = r.entities as { authors: unknown[]; companies: unknown[] }[];
   assert.ok(byAuthor.authors.length > 0 && byCompany.companies.length > 0);
   assert.deepEqual(r.errors, [

@@ -30,14 +30,7 @@ import {
   unexpected,
 } from "../http/_envelope.ts";
 import { KeyIndex } from "../shared/field_keys.ts";
-import type {
-  FilterSet,
-  PitchDetail,
-  PitchListRow,
-  SearchResult,
-  Tag,
-  TagType,
-} from "./types.ts";
+import type { FilterSet, PitchDetail, PitchListRow, SearchResult, Tag, TagType } from "./types.ts";
 import { QUALITY_TYPE_KEYS } from "./vocab.ts";
 
 const LIST_ROW = new KeyIndex(["pitch_id", "pitch_date", "added_on", "pitch"]);
@@ -117,7 +110,11 @@ export function pitchDetail(body: unknown): PitchDetail {
     }
   }
   if (!pitch) {
-    throw unexpected(endpoint, "a pitch object (with pitch_id), bare or wrapped in one object", body);
+    throw unexpected(
+      endpoint,
+      "a pitch object (with pitch_id), bare or wrapped in one object",
+      body,
+    );
   }
   announceShape({ endpoint, point: "detail envelope", shape });
   const out = DETAIL.mapFor(pitch).apply(pitch);

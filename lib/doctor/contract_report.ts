@@ -11,7 +11,8 @@ import { describeCoercions, firstFew } from "./_coverage.ts";
 import type { CallReport, ServicesReport } from "./check.ts";
 
 function callLines(c: CallReport): string[] {
-  const head = `  ${c.endpoint.padEnd(52)} ${
+  const what = c.name.startsWith("problem details") ? `${c.endpoint} (404 on purpose)` : c.endpoint;
+  const head = `  ${what.padEnd(52)} ${
     c.skipped ? "skipped" : `${String(c.ms).padStart(5)} ms  ${c.statuses.join(" ") || "-"}`
   }`;
   const out = [head];

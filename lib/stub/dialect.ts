@@ -19,6 +19,8 @@
  * | `filterSets`       | `data`, `filterSets`, `items`, `bare`                     | catalog `GET /filter-sets`: the list under `data`, `filterSets`, `items`, or bare |
  * | `entitySearch`     | `top`, `data`                                             | catalog `GET /search`: `authors` and `companies` at the top, or inside `{ data: { authors, companies } }` |
  * | `entityFields`     | `camel`, `snake`                                          | catalog `GET /search` item keys: `userId`, `displayName`, `companyId`, `alternateNames`; or `user_id`, `display_name`, `company_id`, `alternate_names` (the spec names only `username` and `companyId`) |
+ * | `pitchDetail`      | `bare`, `wrapped`                                         | catalog `GET /pitches/{id}`: the pitch object itself, or `{ data: <pitch> }` |
+ * | `detailKeys`       | `snake`, `camel`                                          | keys of the pitch detail and of its `archive` object: `pitch_id`, `has_attachment`; or `pitchId`, `hasAttachment` (snapshot items keep `id`, `captured_at`) |
  * | `problemTypes`     | `name`, `uri`, `path`                                     | problem `type` on both services: `premium-required`; `https://problems.signalbook.invalid/premium-required`; or the relative reference `/problems/premium-required` |
  * | `rateLimitHeaders` | `none`, `x-ratelimit`, `ratelimit`                        | every `/api/v1` answer of both services carries no rate-limit headers; `X-RateLimit-Limit`/`-Remaining`/`-Reset` (epoch seconds); or the IETF draft's `RateLimit-Limit`/`-Remaining`/`-Reset` (seconds left) with `RateLimit-Policy` |
  *
@@ -26,8 +28,9 @@
  * `feed-items` (another container and no has-more flag), `lookup-bare` (a
  * bare list with other field names), `tags-bare`, `filter-sets-renamed`,
  * `problem-uri`, `rate-limit-headers`, `entity-search-wrapped` (the catalog
- * search's lists one object down, snake_case items), and `all` (every one
- * of them).
+ * search's lists one object down, snake_case items), `detail-wrapped-camel`
+ * (the pitch detail under `data`, its keys in camelCase), and `all` (every
+ * one of them).
  *
  * A dialect is given as one name, a comma-separated list of names, a list of
  * names, or an object of per-point choices; a name may also be a single
@@ -53,6 +56,8 @@ export const DIALECT_POINTS = {
   filterSets: ["data", "filterSets", "items", "bare"],
   entitySearch: ["top", "data"],
   entityFields: ["camel", "snake"],
+  pitchDetail: ["bare", "wrapped"],
+  detailKeys: ["snake", "camel"],
   problemTypes: ["name", "uri", "path"],
   rateLimitHeaders: ["none", "x-ratelimit", "ratelimit"],
 } as const;
@@ -81,6 +86,7 @@ export const DIALECTS = {
   "problem-uri": { problemTypes: "uri" },
   "rate-limit-headers": { rateLimitHeaders: "x-ratelimit" },
   "entity-search-wrapped": { entitySearch: "data", entityFields: "snake" },
+  "detail-wrapped-camel": { pitchDetail: "wrapped", detailKeys: "camel" },
 } as const satisfies Record<string, Partial<Dialect>>;
 
 /** A named dialect, `all` (every named one), or one `point=choice`. */

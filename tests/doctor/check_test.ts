@@ -92,6 +92,9 @@ for (const name of [...Object.keys(DIALECTS).filter((n) => n !== "default"), "al
     if (name === "entity-search-wrapped" || all) {
       assert.equal(shapesOf(r, "catalog", "GET /search").lists, 'under "data"');
     }
+    if (name === "detail-wrapped-camel" || all) {
+      assert.match(shapesOf(r, "catalog", "GET /pitches/{id}")["detail envelope"], /data/);
+    }
     if (name === "rate-limit-headers" || all) {
       assert.equal(r.services[0].rateLimitHeaders["x-ratelimit-limit"], "600");
     }

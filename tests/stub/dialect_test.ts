@@ -196,6 +196,32 @@ Deno.test("entity search dialects: lists at the top or under data, items camelCa
   assert.ok(authors > 0 && companies > 0, `${authors} authors, ${companies} companies`);
 });
 
+Deno.test("pitch detail dialects: wrapped under data, keys (and the archive's) in camelCase", async () => {
+  const plainStub = dialectStub("");
+  const open = plainStub.catalog.pitches.find((p) => !plainStub.catalog.locked(p))!;
+  const plain = await body(plainStub, "catalog", `/pitches/${open.pitch_id}`) as Record<
+    string,
+    unknown
+  >;
+  const got = await body(
+    dialectStub("detail-wrapped-camel"),
+    "catalog",
+    `/pitches/${open.pitch_id}`,
+  ) as { data: Record<string, unknown> };
+  assert.deepEqual(Object.keys(got), ["data"]);
+  const camel = (k: string) => k.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+  assert.deepEqual(Object.keys(got.data), Object.keys(plain).map(camel));
+  assert.equal(got.data.pitchId, plain.pitch_id);
+  const a = plain.archive as Record<string, unknown>;
+  assert.deepEqual(got.data.archive, {
+    available: a.available,
+    formats: a.formats,
+    hasAttachment: a.has_attachment,
+    requested: a.requested,
+    snapshots: a.snapshots,
+  });
+});
+
 Deno.test("problemTypes: every problem of both services carries its type as a URI or path", async () => {
   for (
     const [spec, want] of [
@@ -325,7 +351,8 @@ function schemaOf(doc: Doc, path: string, method: string): Doc {
 }
 
 const ODD = "lookupEnvelope=results,lookupFields=reporting-owner,tags=by-type,filterSets=bare," +
-  "feedLastCursor=absent,rateLimitHeaders=ratelimit,problemTypes=path,entityFields=snake";
+  "feedLastCursor=absent,rateLimitHeaders=ratelimit,problemTypes=path,entityFields=snake," +
+  "detailKeys=camel";
 
 Deno.test("each dialect's OpenAPI description is valid and describes what it sends", async () => {
   for (const spec of ["", "all", ODD]) {
@@ -367,6 +394,8 @@ Deno.test("each dialect's OpenAPI description is valid and describes what it sen
         check("/api/v1/filter-sets", "get", await body(s, service, "/filter-sets"));
         check("/api/v1/pitches", "get", await body(s, service, "/pitches?limit=2"));
         check("/api/v1/search", "get", await body(s, service, "/search?q=tech"));
+        const id = s.catalog.pitches.find((p) => !s.catalog.locked(p))!.pitch_id;
+        check("/api/v1/pitches/{id}", "get", await body(s, service, `/pitches/${id}`));
       } else {
         check("/api/v1/feeds", "get", await body(s, service, "/feeds?feed_id=17&limit=2"));
         // one page only: the last one

@@ -5,7 +5,8 @@
  *
  * Response shapes where the spec says "not shown" (the default dialect;
  * `dialect.ts` lists the alternatives `createStub({ dialect })` serves
- * instead, for the entity search, the tag list and the filter-set list):
+ * instead, for the entity search, the pitch detail, the tag list and the
+ * filter-set list):
  * - `/search`: `{ authors: [{ userId, username, displayName, tier, badge }],
  *   companies: [{ companyId, ticker, name, alternateNames, sector }] }`, at
  *   most 10 of each, best match first; `q` is required.
@@ -105,11 +106,41 @@ const Archive = z.object({
   requested: z.boolean(),
   snapshots: z.array(z.object({ id: z.string(), captured_at: z.string() })),
 }).openapi("Archive");
-const Detail = Summary.extend({
+const DetailFields = {
   company_id: z.number().int().nullable(),
   author_badge: z.enum(AUTHOR_BADGES).nullable(),
-  archive: Archive.nullable(),
-}).openapi("PitchDetail");
+};
+
+/** `snake_case` → `camelCase`, for the `camel` choice of `detailKeys`. */
+const camelKey = (k: string) => k.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+
+/** An object's keys in the dialect's spelling (one level). */
+function spelled<T>(obj: Record<string, T>, d: Dialect): Record<string, T> {
+  return d.detailKeys === "camel"
+    ? Object.fromEntries(Object.entries(obj).map(([k, v]) => [camelKey(k), v]))
+    : obj;
+}
+
+function detailSchema(d: Dialect) {
+  const archive = z.object(spelled(Archive.shape as Record<string, z.ZodType>, d))
+    .openapi("Archive");
+  const detail = z.object(
+    spelled({ ...Summary.shape, ...DetailFields, archive: archive.nullable() }, d),
+  );
+  return (d.pitchDetail === "wrapped" ? z.object({ data: detail }) : detail).openapi(
+    "PitchDetail",
+  );
+}
+
+/** A pitch detail as the dialect sends it. */
+function detailBody(detail: Record<string, unknown>, d: Dialect): unknown {
+  let out = detail;
+  if (d.detailKeys === "camel") {
+    out = spelled(detail, d);
+    if (out.archive) out.archive = spelled(out.archive as Record<string, unknown>, d);
+  }
+  return d.pitchDetail === "wrapped" ? { data: out } : out;
+}
 const DocumentResponse = z.object({
   url: z.string(),
   format: z.enum(DOCUMENT_FORMATS).nullable(),
@@ -238,7 +269,7 @@ export function catalogService(ctx: CatalogContext): OpenAPIHono {
     { path: "/tags", summary: "Tag vocabulary grouped by type", body: tagList(d) },
     { path: "/filter-sets", summary: "Saved filter sets of the key owner", body: filterSetList(d) },
     { path: "/pitches", summary: "Page of pitches", query: PitchListQuery, body: Envelope },
-    { path: "/pitches/{id}", summary: "One pitch", params: IdParam, body: Detail },
+    { path: "/pitches/{id}", summary: "One pitch", params: IdParam, body: detailSchema(d) },
     {
       path: "/pitches/{id}/document",
       summary: "Signed URL of an archived artifact",
@@ -339,7 +370,7 @@ export function catalogService(ctx: CatalogContext): OpenAPIHono {
     if (!p) {
       return problem(404, "not-found", `pitch ${showValue(c.req.param("id"))} does not exist`);
     }
-    return c.json(pitchDetail(p, data, world));
+    return c.json(detailBody(pitchDetail(p, data, world), d));
   });
 
   app.get("/api/v1/pitches/:id/document", (c) => {
