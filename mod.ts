@@ -18,6 +18,7 @@
  * @module
  */
 export { connect, type Connection, type ConnectOptions } from "./lib/connect.ts";
+export * from "./lib/doctor/mod.ts";
 export * from "./lib/http/mod.ts";
 export * from "./lib/catalog/mod.ts";
 export * from "./lib/insider/mod.ts";
@@ -27,15 +28,25 @@ export {
   type CatalogData,
   type Company,
   createStub,
+  DEFAULT_DIALECT,
   DEMO_KEYS,
+  describeDialect,
+  type Dialect,
+  DIALECT_POINTS,
+  type DialectName,
+  type DialectPoint,
+  DIALECTS,
+  type DialectSpec,
   type Faults,
   type FilterSet as StubFilterSet,
   type Industry,
   type Insider,
   INSIDER_SKILL,
   type InsiderData,
+  isDefaultDialect,
   type Pitch,
   PRICE_MODEL,
+  resolveDialect,
   type Stub,
   type StubApp,
   type StubOptions,

@@ -12,7 +12,7 @@
  */
 import { CatalogClient } from "./catalog/client.ts";
 import { InsiderClient } from "./insider/client.ts";
-import type { ClientOptions } from "./http/transport.ts";
+import type { ClientOptions, FetchLike } from "./http/transport.ts";
 import { createStub, DEMO_KEYS, type Stub, type StubOptions } from "./stub/mod.ts";
 import "./notebook/progress.ts"; // the default progress display (Jupyter or terminal)
 
@@ -25,6 +25,13 @@ export interface ConnectOptions
   stub?: StubOptions;
   /** Say nothing about the emulator (default false). */
   quiet?: boolean;
+  /** The `fetch` live services are reached with (default `globalThis.fetch`). */
+  fetch?: FetchLike;
+  /**
+   * Wraps the `fetch` each client uses (the live one or the emulator's), e.g.
+   * to time calls or read headers; `checkServices()` uses it.
+   */
+  instrument?: (fetch: FetchLike, service: "catalog" | "insider") => FetchLike;
 }
 
 /** Both clients, and whether each is on the emulator. */
@@ -88,12 +95,17 @@ function open(opts: ConnectOptions): Connection {
   // options make a private one; without them, one emulator per process.
   let stub: Stub | undefined;
   const emulator = () => stub ??= opts.stub ? createStub(opts.stub) : (sharedStub ??= createStub());
+  const wrap = (fetch: FetchLike | undefined, service: "catalog" | "insider") =>
+    opts.instrument ? opts.instrument(fetch ?? globalThis.fetch, service) : fetch;
   const pick = (service: "catalog" | "insider", keyVar: string, urlVar: string) => {
     const apiKey = env(keyVar);
     const baseUrl = env(urlVar);
     if (apiKey) {
       if (!baseUrl) throw new TypeError(`${keyVar} is set but ${urlVar} is not; set both`);
-      return { offline: false, options: { apiKey, baseUrl, ...common } as ClientOptions };
+      return {
+        offline: false,
+        options: { apiKey, baseUrl, fetch: wrap(opts.fetch, service), ...common } as ClientOptions,
+      };
     }
     return {
       offline: true,
@@ -101,7 +113,7 @@ function open(opts: ConnectOptions): Connection {
       options: {
         apiKey: service === "catalog" ? DEMO_KEYS.catalog : DEMO_KEYS.insider,
         baseUrl: `http://signalbook.offline/${service}`,
-        fetch: emulator().fetch,
+        fetch: wrap(emulator().fetch, service),
         ...common,
       } as ClientOptions,
     };

@@ -20,7 +20,8 @@ export const LAYERS: Record<string, number> = {
   backtest: 6,
   notebook: 7,
   connect: 8,
-  cli: 9,
+  doctor: 9,
+  cli: 10,
 };
 const SHAPES = [
   "lib/catalog/vocab.ts",

@@ -17,6 +17,8 @@ import { catalogService } from "./catalog/catalog_service.ts";
 import { type InsiderData, makeInsiderData } from "./insider/insider_data.ts";
 import { insiderService } from "./insider/insider_service.ts";
 import { makeTruth, type Truth } from "./truth.ts";
+import { type Dialect, type DialectSpec, resolveDialect } from "./dialect.ts";
+import { problemTypes, rateLimitHeaders } from "./dialect_wire.ts";
 
 /** Demo keys of the emulator (fixed contract). */
 export const DEMO_KEYS = {
@@ -45,6 +47,15 @@ export interface StubOptions extends Faults {
    * `serveStub` sets its own address). The request's `Host` is never used.
    */
   origin?: string;
+  /**
+   * Spec-legal alternatives for the points the specs leave open (default:
+   * the default dialect). One name (`"upper-digits"`), a comma-separated list
+   * or a list of names (`["feed-items", "problem-uri"]`, `"all"`), single
+   * choices (`"feedContainer=results"`), or an object of per-point choices
+   * (`{ tags: "by-type" }`); see `dialect.ts` for every point and choice.
+   * A bad value throws a `RangeError` naming it.
+   */
+  dialect?: DialectSpec;
 }
 
 /** Largest request body accepted, bytes (1 MB); larger ones get `413` before any parsing. */
@@ -70,6 +81,8 @@ export interface Stub {
   catalog: CatalogData;
   /** The insider demo data. */
   insider: InsiderData;
+  /** The dialect this emulator answers in (every point, checked). */
+  dialect: Dialect;
   /**
    * The effects built into this world: expected excess return per trade and
    * by role, feed, size and skill at each horizon (see {@link Truth}).
@@ -104,6 +117,7 @@ function exceptOpenapi(mw: MiddlewareHandler): MiddlewareHandler {
  */
 export function createStub(opts: StubOptions = {}): Stub {
   const now = opts.now ?? Date.now;
+  const dialect = resolveDialect(opts.dialect);
   const world = makeWorld({ seed: opts.seed, scale: opts.scale, asOf: opts.asOf });
   // insider data first: its informed trades put their signals into the price paths
   const insider = makeInsiderData(world);
@@ -111,7 +125,10 @@ export function createStub(opts: StubOptions = {}): Stub {
   const truth = makeTruth(world, insider);
   const secret = `signalbook-stub-${world.seed}`;
   const root = new Hono();
+  const problemForm = problemTypes(dialect);
+  if (problemForm) root.use("*", problemForm);
   root.use("*", bodyLimit({ maxSize: MAX_BODY_BYTES, onError: () => tooLarge() }));
+  const rateHeaders = rateLimitHeaders(dialect, opts, now);
   const services: [string, OpenAPIHono, Parameters<typeof bearer>[0], () => boolean][] = [
     [
       "/catalog",
@@ -122,19 +139,21 @@ export function createStub(opts: StubOptions = {}): Stub {
         now,
         signingFails: opts.signingFails,
         origin: opts.origin,
+        dialect,
       }),
       { active: [DEMO_KEYS.catalog], lapsed: [DEMO_KEYS.catalogLapsed] },
       () => true,
     ],
     [
       "/insider",
-      insiderService({ world, data: insider, secret }),
+      insiderService({ world, data: insider, secret, dialect }),
       { active: [DEMO_KEYS.insider], lapsed: [DEMO_KEYS.insiderLapsed] },
       () => opts.insiderKeysConfigured !== false,
     ],
   ];
   for (const [prefix, service, keys, available] of services) {
     const sub = new Hono();
+    if (rateHeaders) sub.use("/api/v1/*", exceptOpenapi(rateHeaders));
     sub.use("/api/v1/*", exceptOpenapi(faults(opts, now)));
     sub.use("/api/v1/*", exceptOpenapi(bearer(keys, available)));
     sub.route("/", service);
@@ -154,5 +173,6 @@ export function createStub(opts: StubOptions = {}): Stub {
     catalog,
     insider,
     truth,
+    dialect,
   };
 }

@@ -1,13 +1,23 @@
 /**
  * `deno task stub [--port 8787] [--hostname 127.0.0.1] [--seed N]
- * [--latency-ms N] [--fail-rate P] [--scale K] [--rate-limit N]` — serves
- * both emulated services and prints `stub listening on http://HOST:PORT`
- * once ready. `--rate-limit N` allows N requests per second per key.
+ * [--latency-ms N] [--fail-rate P] [--scale K] [--rate-limit N]
+ * [--dialect NAMES]` — serves both emulated services and prints
+ * `stub listening on http://HOST:PORT` once ready. `--rate-limit N` allows N
+ * requests per second per key. `--dialect` takes comma-separated dialect
+ * names or `point=choice` pairs (`dialect.ts`); a dialect other than the
+ * default is announced on stderr before the ready line.
  *
  * @module
  */
 import { parseArgs } from "node:util";
 import { serveStub } from "./serve.ts";
+import {
+  describeDialect,
+  DIALECT_POINTS,
+  DIALECTS,
+  isDefaultDialect,
+  resolveDialect,
+} from "./dialect.ts";
 
 const HELP = `Usage: deno task stub [options]
 
@@ -23,6 +33,10 @@ Options:
   --latency-ms N    added latency per request (default 0)
   --fail-rate P     probability 0..1 of a 503 problem per request (default 0)
   --rate-limit N    at most N requests per second per key, then 429 (default off)
+  --dialect NAMES   answer the points the specs leave open differently:
+                    comma-separated names or point=choice (default: default)
+                    names: ${[...Object.keys(DIALECTS), "all"].join(", ")}
+                    points: ${Object.keys(DIALECT_POINTS).join(", ")}
   --help            show this help`;
 
 function fail(msg: string): never {
@@ -62,6 +76,7 @@ if (import.meta.main) {
         "latency-ms": { type: "string" },
         "fail-rate": { type: "string" },
         "rate-limit": { type: "string" },
+        dialect: { type: "string" },
         help: { type: "boolean" },
       },
       strict: true,
@@ -75,6 +90,12 @@ if (import.meta.main) {
     Deno.exit(0);
   }
   const rate = num("rate-limit", values["rate-limit"], 1, 1e6);
+  let dialect;
+  try {
+    dialect = resolveDialect(values.dialect);
+  } catch (e) {
+    fail(`--${(e as Error).message}`);
+  }
   const port = num("port", values.port, 0, 65535);
   let url: string;
   try {
@@ -86,6 +107,7 @@ if (import.meta.main) {
       latencyMs: num("latency-ms", values["latency-ms"], 0, 60_000),
       failRate: num("fail-rate", values["fail-rate"], 0, 1, false),
       rateLimit: rate ? { limit: rate, windowMs: 1000 } : undefined,
+      dialect,
     }));
   } catch (e) {
     // one line and exit 1, no stack: the port is taken or the host name is not ours
@@ -103,5 +125,6 @@ if (import.meta.main) {
     );
     Deno.exit(1);
   }
+  if (!isDefaultDialect(dialect)) console.error(`stub: dialect ${describeDialect(dialect)}`);
   console.log(`stub listening on ${url}`);
 }

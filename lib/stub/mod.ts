@@ -2,7 +2,10 @@
  * The offline emulator of both services (`signalbook/stub`): a Hono app that
  * serves the pitch catalog at `/catalog` and the insider-trades service at
  * `/insider` from deterministic demo data, in-process (`stub.fetch`,
- * `stub.app.request()`) or over loopback (`deno task stub`).
+ * `stub.app.request()`) or over loopback (`deno task stub`). Where the specs
+ * say "not shown" it answers one way by default and, with
+ * `createStub({ dialect })` / `--dialect`, in spec-legal alternatives (every
+ * point and choice is listed in `dialect.ts`).
  *
  * @example
  * ```ts
@@ -18,6 +21,7 @@
  */
 export { createStub, DEMO_KEYS, type Stub, type StubApp, type StubOptions } from "./app.ts";
 export type { Faults } from "./guard.ts";
+export * from "./dialect.ts";
 export { type Company, type Industry, PRICE_MODEL, signalProfile, type World } from "./world.ts";
 export {
   makeTruth,

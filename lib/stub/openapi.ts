@@ -6,14 +6,49 @@
  * @module
  */
 import { type OpenAPIHono, z } from "npm:@hono/zod-openapi@1.6.3";
+import { DEFAULT_DIALECT, type Dialect } from "./dialect.ts";
+import { problemTypeIn } from "./dialect_wire.ts";
 
-/** The problem-details schema. */
-export const ProblemSchema = z.object({
-  type: z.string(),
-  title: z.string(),
-  status: z.number().int(),
-  detail: z.string(),
-}).openapi("Problem");
+/** The problem-details schema, its `type` described in the dialect's form. */
+export function problemSchema(d: Dialect = DEFAULT_DIALECT): z.ZodObject {
+  const example = problemTypeIn("premium-required", d);
+  return z.object({
+    type: z.string().openapi({
+      description: d.problemTypes === "name"
+        ? "Machine-readable type, a bare name"
+        : "Machine-readable type, a URI reference whose last path segment names the problem",
+      example,
+    }),
+    title: z.string(),
+    status: z.number().int(),
+    detail: z.string(),
+  }).openapi("Problem");
+}
+
+/** Rate-limit response headers a dialect sends on every answer. */
+function rateLimitHeaderDocs(d: Dialect): Record<string, { description: string; schema: object }> {
+  const int = { type: "integer" };
+  switch (d.rateLimitHeaders) {
+    case "x-ratelimit":
+      return {
+        "X-RateLimit-Limit": { description: "Requests allowed per window", schema: int },
+        "X-RateLimit-Remaining": { description: "Requests left in this window", schema: int },
+        "X-RateLimit-Reset": { description: "End of the window, epoch seconds", schema: int },
+      };
+    case "ratelimit":
+      return {
+        "RateLimit-Limit": { description: "Requests allowed per window", schema: int },
+        "RateLimit-Remaining": { description: "Requests left in this window", schema: int },
+        "RateLimit-Reset": { description: "Seconds until the window ends", schema: int },
+        "RateLimit-Policy": {
+          description: "Quota policy, `<limit>;w=<seconds>`",
+          schema: { type: "string" },
+        },
+      };
+    default:
+      return {};
+  }
+}
 
 const Bypass = z.object({
   "x-hosting-protection-bypass": z.string().optional().openapi({
@@ -50,8 +85,16 @@ const ERRORS = {
   503: "Service unavailable",
 } as const;
 
-/** Registers the routes and the description endpoint on a service app. */
-export function registerDocs(app: OpenAPIHono, title: string, routes: RouteDoc[]): void {
+/** Registers the routes and the description endpoint on a service app, in a dialect. */
+export function registerDocs(
+  app: OpenAPIHono,
+  title: string,
+  routes: RouteDoc[],
+  d: Dialect = DEFAULT_DIALECT,
+): void {
+  const ProblemSchema = problemSchema(d);
+  const headers = rateLimitHeaderDocs(d);
+  const withHeaders = Object.keys(headers).length ? { headers } : {};
   app.openAPIRegistry.registerComponent("securitySchemes", "bearer", {
     type: "http",
     scheme: "bearer",
@@ -77,12 +120,17 @@ export function registerDocs(app: OpenAPIHono, title: string, routes: RouteDoc[]
           : {}),
       },
       responses: {
-        200: { description: "OK", content: { "application/json": { schema: r.body } } },
+        200: {
+          description: "OK",
+          content: { "application/json": { schema: r.body } },
+          ...withHeaders,
+        },
         ...(r.redirect ? { 302: { description: "Redirect to the signed URL" } } : {}),
         ...Object.fromEntries(
           Object.entries(ERRORS).map(([status, description]) => [status, {
             description,
             content: { "application/problem+json": { schema: ProblemSchema } },
+            ...withHeaders,
           }]),
         ),
       },

@@ -359,6 +359,7 @@ export function makeWorld(opts: WorldOptions = {}): World {
     }
     paths.push(p);
   }
+  addLandmarks(companies, paths, start, firstDay, asOf);
 
   const abnormal = new Map<number, Float64Array>();
   const at = (day: number) => Math.min(n - 1, Math.max(0, day - start));
@@ -404,6 +405,58 @@ export function makeWorld(opts: WorldOptions = {}): World {
     },
     expectedMarketGrowth: (days) => Math.exp((MARKET.drift + MARKET.vol ** 2 / 2) * days),
   };
+}
+
+/** Market cap, USD, the world's largest company has at least at every day of its history. */
+export const MEGA_CAP_FLOOR = 2.2e11;
+/** Price multiple of the world's ten-bagger run-up, and the days it takes. */
+export const TEN_BAGGER = { multiple: 15, days: 100, daysBeforeAsOf: 900 } as const;
+
+/**
+ * Two landmarks every demo world has, whatever its seed, so that every
+ * enumerated filter value of the catalog matches a pitch (a random world of
+ * 400 companies has neither):
+ * - a mega cap: the largest company (by market cap on the first trade day)
+ *   has its share count raised so its market cap stays at or above
+ *   {@link MEGA_CAP_FLOOR} (the `market_cap_mega` tag's $200B threshold);
+ * - a ten-bagger: the smallest biotech re-rates {@link TEN_BAGGER}.multiple×
+ *   over `days` days starting `daysBeforeAsOf` days before `asOf` (a drug
+ *   approval), so 6-month, 1-year and 2-year returns of 900 %+ exist
+ *   (`pitchReturn` floors up to `x10`).
+ * Neither draws from the seeded generator, so the rest of the world is the
+ * same as without them.
+ */
+function addLandmarks(
+  companies: Company[],
+  paths: Float64Array[],
+  start: number,
+  firstDay: number,
+  asOf: number,
+): void {
+  if (companies.length === 0) return;
+  const i0 = firstDay - start;
+  const cap = (c: number, i: number) => paths[c][i] * companies[c].sharesOutstanding;
+  let big = 0;
+  for (let c = 1; c < companies.length; c++) if (cap(c, i0) > cap(big, i0)) big = c;
+  let low = Infinity;
+  for (let i = i0; i < paths[big].length; i++) low = Math.min(low, cap(big, i));
+  if (low < MEGA_CAP_FLOOR) {
+    companies[big].sharesOutstanding = Math.ceil(
+      companies[big].sharesOutstanding * MEGA_CAP_FLOOR / low,
+    );
+  }
+  const iD = asOf - TEN_BAGGER.daysBeforeAsOf - start;
+  let small = -1;
+  for (let c = 0; c < companies.length; c++) {
+    if (companies[c].sector !== "biotech" || c === big) continue;
+    if (small < 0 || cap(c, iD) < cap(small, iD)) small = c;
+  }
+  if (small < 0 || iD <= 0) return;
+  const p = paths[small];
+  const rise = Math.log(TEN_BAGGER.multiple);
+  for (let i = iD + 1; i < p.length; i++) {
+    p[i] *= Math.exp(rise * Math.min(1, (i - iD) / TEN_BAGGER.days));
+  }
 }
 
 /**

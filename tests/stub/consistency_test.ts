@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { createStub } from "../../lib/stub/mod.ts";
 import { feedIdsOf } from "../../lib/stub/insider/insider_data.ts";
+import { STAR_PITCHES } from "../../lib/stub/catalog/catalog_data.ts";
 import { WIN_RATE_SCOPES, WIN_RATE_WINDOWS } from "../../lib/insider/fields.ts";
 import { small } from "./_helpers.ts";
 
@@ -19,11 +20,11 @@ Deno.test("the demo data are deterministic for a seed and differ across seeds", 
   );
 });
 
-Deno.test("default scale has about 3,000 pitches by 150 authors on 400 companies, 25,000 trades by 2,000 insiders", () => {
+Deno.test("default scale has about 3,000 pitches by 150 authors (and the star author's 3) on 400 companies, 25,000 trades by 2,000 insiders", () => {
   const s = createStub({ seed: 1 });
   assert.equal(s.world.companies.length, 400);
-  assert.equal(s.catalog.authors.length, 150);
-  assert.equal(s.catalog.pitches.length, 3000);
+  assert.equal(s.catalog.authors.length, 150 + 1);
+  assert.equal(s.catalog.pitches.length, 3000 + STAR_PITCHES);
   assert.equal(s.insider.insiders.length, 2000);
   assert.ok(Math.abs(s.insider.trades.length - 25_000) < 2_500, String(s.insider.trades.length));
 });

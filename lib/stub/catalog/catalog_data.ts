@@ -8,7 +8,12 @@
  * return subtracts the market over the same window. An author's return for a
  * period and kind is the mean of their pitches' returns; the author's 1-year
  * win rate is the share of their pitches with a positive 1-year return, and
- * exists only with at least 8 such pitches. Some authors have skill.
+ * exists only with at least 8 such pitches. Some authors have skill. One
+ * more, the star author (`tenbagger_desk`), wrote 3 pitches at the world's
+ * best 6-month opportunities, so that every enumerated filter value (all 24
+ * `authorReturn` and 48 `pitchReturn` values, every position decision, every
+ * tag slug) matches at least one pitch of the default world
+ * (`tests/stub/filter_coverage_test.ts`).
  *
  * The demo key owner follows some authors and can read some paywalled
  * authors; a premium pitch by a paywalled author the owner cannot read is
@@ -289,7 +294,6 @@ export function makeCatalogData(world: World): CatalogData {
     const a = Math.min(nAuthors - 1, Math.floor(nAuthors * rng.next() ** 1.6));
     const author = authors[a];
     const c = rng.int(0, nc - 1);
-    const company = world.companies[c];
     const day = rng.int(world.firstDay, world.asOf - 1);
     const ahead = world.ret(c, day, Math.min(world.asOf, day + 365));
     let sentiment: Sentiment;
@@ -297,81 +301,10 @@ export function makeCatalogData(world: World): CatalogData {
     else if (author.skill > 0.5) {
       sentiment = (ahead > 0) === rng.chance(author.skill) ? "bullish" : "bearish";
     } else sentiment = rng.chance(0.7) ? "bullish" : "bearish";
-    const position = pickPosition(sentiment, rng);
-    const returns: Record<string, number> = {};
-    const dir = sentiment === "bearish" ? -1 : 1;
-    for (const p of RETURN_PERIODS) {
-      const end = day + PERIOD_DAYS[p];
-      if (end > world.asOf) continue;
-      const r = world.ret(c, day, end);
-      returns[`${p}_abs`] = round2(dir * r);
-      returns[`${p}_excess`] = round2(dir * (r - world.marketRet(day, end)));
-    }
-    const mcap = world.price(c, day) * company.sharesOutstanding;
-    const capSlug = mcap >= 2e11
-      ? "market_cap_mega"
-      : mcap >= 1e10
-      ? "market_cap_large"
-      : mcap >= 2e9
-      ? "market_cap_mid"
-      : mcap >= 3e8
-      ? "market_cap_small"
-      : "market_cap_micro";
-    const sectorSlug = `sector_${company.sector}`;
-    const slugs = [
-      capSlug,
-      sectorSlug,
-      company.industry.slug,
-      company.country,
-      sentiment === "bearish" ? "category_short_idea" : rng.pick([
-        "category_long_idea",
-        "category_special_situation",
-        "category_earnings",
-        "category_macro",
-      ]),
-      `strategy_${rng.pick(["value", "growth", "momentum", "dividend", "turnaround"])}`,
-      `format_${rng.pick(["long_form", "short_form", "thread", "video"])}`,
-      `source_${rng.pick(["blog", "newsletter", "forum", "fund_letter"])}`,
-    ];
-    const premium = author.paywalled && rng.chance(0.7);
-    const available = rng.chance(0.9);
-    const formats = (["pdf", "mhtml", "md"] as const).filter((f) =>
-      f === "md" ? rng.chance(0.8) : rng.chance(0.6)
-    );
-    const nSnap = available ? rng.int(1, 2) : 0;
-    const snapshots = Array.from({ length: nSnap }, (_, k) => ({
-      id: `snap_${(i * 7 + k + 1).toString(36).padStart(5, "0")}`,
-      captured_at: new Date((day + 1 + k * 30) * 86_400_000 + 3_600_000 * rng.int(1, 20))
-        .toISOString(),
-    }));
-    pitches.push({
-      pitch_id: `p_${(1_000_000 + i * 7919).toString(36)}`,
-      day,
-      addedDay: Math.min(world.asOf, day + rng.int(0, 2)),
-      author: a,
-      company: c,
-      title: `${
-        company.name.replace(/,? (Inc\.|Corp\.|Co\.|Ltd\.|Holdings, Inc\.|Group, Inc\.)$/, "")
-      } (${company.ticker}): ${sentiment === "bearish" ? "short — " : ""}${rng.pick(THESES)}`,
-      summary: `${rng.pick(ADJ)} ${company.industry.label.toLowerCase()} name; ${
-        rng.pick(THESES)
-      }.`,
-      sentiment,
-      position,
-      premium,
-      slugs,
-      sectorSlug,
-      returns,
-      archive: {
-        available,
-        formats: available ? (formats.length ? formats : ["md"]) : [],
-        has_attachment: available && rng.chance(0.3),
-        requested: available || rng.chance(0.5),
-        snapshots,
-      },
-    });
+    pitches.push(writePitch(world, rng, i, a, c, day, sentiment, author.paywalled));
     author.pitchCount++;
   }
+  addStarAuthor(world, authors, pitches);
 
   for (const [a, author] of authors.entries()) {
     const mine = pitches.filter((p) => p.author === a);
@@ -429,6 +362,7 @@ export function makeCatalogData(world: World): CatalogData {
   const following = new Set<number>();
   const access = new Set<number>();
   authors.forEach((a, i) => {
+    if (i >= nAuthors) return; // the star author (below) draws nothing from the shared generator
     if (rng.chance(0.12) || i < 3) following.add(i);
     if (a.paywalled && rng.chance(0.5)) access.add(i);
   });
@@ -526,8 +460,152 @@ function qualityTags(typeKey: string): Tag[] {
 
 const QUALITY_SLUGS_OF = QUALITY_SLUGS as Record<string, readonly string[]>;
 
+/** Pitches of the star author (see {@link addStarAuthor}). */
+export const STAR_PITCHES = 3;
+
+/**
+ * The star author: a free author who wrote {@link STAR_PITCHES} bullish
+ * pitches at the world's best 6-month opportunities (distinct companies, the
+ * ten-bagger among them: see `TEN_BAGGER` in `world.ts`). Without them no
+ * author of a random world averages 25 %+ over 6 months or 50 %+ over a year,
+ * so six `authorReturn` values (`6m_*_gte_25`, `6m_*_gte_50`, `1y_*_gte_50`)
+ * and the 6-month `pitchReturn` floors from `x3` up would match nothing
+ * offline. The star draws from its own generator, so every other author and
+ * pitch is as without it.
+ */
+function addStarAuthor(world: World, authors: Author[], pitches: Pitch[]): void {
+  const rng = new Rng(world.seed * 104_729 + 11);
+  const a = authors.length;
+  authors.push({
+    userId: `u_${(100_000 + a * 53).toString(36)}`,
+    username: "tenbagger_desk",
+    displayName: "Tenbagger Desk",
+    tier: "contributor",
+    badge: null,
+    paywalled: false,
+    skill: 1,
+    returns: {},
+    winRate1y: null,
+    pitchCount: 0,
+  });
+  const best: { c: number; day: number; r: number }[] = [];
+  const last = world.asOf - PERIOD_DAYS["6m"];
+  for (let c = 0; c < world.companies.length; c++) {
+    let top = { c, day: world.firstDay, r: -Infinity };
+    for (let day = world.firstDay; day <= last; day += 5) {
+      const r = world.ret(c, day, day + PERIOD_DAYS["6m"]);
+      if (r > top.r) top = { c, day, r };
+    }
+    best.push(top);
+  }
+  best.sort((x, y) => y.r - x.r);
+  for (const { c, day } of best.slice(0, STAR_PITCHES)) {
+    pitches.push(writePitch(world, rng, pitches.length, a, c, day, "bullish", false));
+    authors[a].pitchCount++;
+  }
+}
+
+/** One pitch by author `a` on company `c` written on `day` (draws from `rng` in a fixed order). */
+function writePitch(
+  world: World,
+  rng: Rng,
+  i: number,
+  a: number,
+  c: number,
+  day: number,
+  sentiment: Sentiment,
+  paywalled: boolean,
+): Pitch {
+  const company = world.companies[c];
+  const position = pickPosition(sentiment, rng);
+  const returns: Record<string, number> = {};
+  const dir = sentiment === "bearish" ? -1 : 1;
+  for (const p of RETURN_PERIODS) {
+    const end = day + PERIOD_DAYS[p];
+    if (end > world.asOf) continue;
+    const r = world.ret(c, day, end);
+    returns[`${p}_abs`] = round2(dir * r);
+    returns[`${p}_excess`] = round2(dir * (r - world.marketRet(day, end)));
+  }
+  const mcap = world.price(c, day) * company.sharesOutstanding;
+  const capSlug = mcap >= 2e11
+    ? "market_cap_mega"
+    : mcap >= 1e10
+    ? "market_cap_large"
+    : mcap >= 2e9
+    ? "market_cap_mid"
+    : mcap >= 3e8
+    ? "market_cap_small"
+    : "market_cap_micro";
+  const sectorSlug = `sector_${company.sector}`;
+  const slugs = [
+    capSlug,
+    sectorSlug,
+    company.industry.slug,
+    company.country,
+    sentiment === "bearish" ? "category_short_idea" : rng.pick([
+      "category_long_idea",
+      "category_special_situation",
+      "category_earnings",
+      "category_macro",
+    ]),
+    `strategy_${rng.pick(["value", "growth", "momentum", "dividend", "turnaround"])}`,
+    `format_${rng.pick(["long_form", "short_form", "thread", "video"])}`,
+    `source_${rng.pick(["blog", "newsletter", "forum", "fund_letter"])}`,
+  ];
+  const premium = paywalled && rng.chance(0.7);
+  const available = rng.chance(0.9);
+  const formats = (["pdf", "mhtml", "md"] as const).filter((f) =>
+    f === "md" ? rng.chance(0.8) : rng.chance(0.6)
+  );
+  const nSnap = available ? rng.int(1, 2) : 0;
+  const snapshots = Array.from({ length: nSnap }, (_, k) => ({
+    id: `snap_${(i * 7 + k + 1).toString(36).padStart(5, "0")}`,
+    captured_at: new Date((day + 1 + k * 30) * 86_400_000 + 3_600_000 * rng.int(1, 20))
+      .toISOString(),
+  }));
+  return {
+    pitch_id: `p_${(1_000_000 + i * 7919).toString(36)}`,
+    day,
+    addedDay: Math.min(world.asOf, day + rng.int(0, 2)),
+    author: a,
+    company: c,
+    title: `${
+      company.name.replace(/,? (Inc\.|Corp\.|Co\.|Ltd\.|Holdings, Inc\.|Group, Inc\.)$/, "")
+    } (${company.ticker}): ${sentiment === "bearish" ? "short — " : ""}${rng.pick(THESES)}`,
+    summary: `${rng.pick(ADJ)} ${company.industry.label.toLowerCase()} name; ${rng.pick(THESES)}.`,
+    sentiment,
+    position,
+    premium,
+    slugs,
+    sectorSlug,
+    returns,
+    archive: {
+      available,
+      formats: available ? (formats.length ? formats : ["md"]) : [],
+      has_attachment: available && rng.chance(0.3),
+      requested: available || rng.chance(0.5),
+      snapshots,
+    },
+  };
+}
+
+const BULLISH_POSITIONS: readonly PositionDecision[] = [
+  "initiate_long",
+  "increase_long",
+  "hold",
+  "initiate_long",
+  "initiate_long",
+  "increase_long",
+  "reduce_short",
+  "close_short",
+];
+
 function pickPosition(s: Sentiment, rng: Rng): PositionDecision {
-  if (s === "bullish") return rng.pick(["initiate_long", "increase_long", "hold", "initiate_long"]);
+  if (s === "bullish") {
+    // covering a short (reduce_short, close_short) is a bullish act
+    return rng.pick(BULLISH_POSITIONS);
+  }
   if (s === "bearish") {
     return rng.pick(["initiate_short", "increase_short", "reduce_long", "close_long"]);
   }

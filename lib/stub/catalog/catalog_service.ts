@@ -3,7 +3,10 @@
  * of `spec/pitch-catalog-api.md`, validated with the shared zod schemas that
  * also generate its OpenAPI 3.1 description at `/api/v1/openapi.json`.
  *
- * Response shapes where the spec says "not shown":
+ * Response shapes where the spec says "not shown" (the default dialect;
+ * `dialect.ts` lists the alternatives `createStub({ dialect })` serves
+ * instead, for the entity search, the pitch detail, the tag list and the
+ * filter-set list):
  * - `/search`: `{ authors: [{ userId, username, displayName, tier, badge }],
  *   companies: [{ companyId, ticker, name, alternateNames, sector }] }`, at
  *   most 10 of each, best match first; `q` is required.
@@ -25,6 +28,7 @@ import { DocumentQuery, PitchListQuery } from "../../catalog/params.ts";
 import { AUTHOR_BADGES, DOCUMENT_FORMATS, SENTIMENTS } from "../../catalog/vocab.ts";
 import { showValue } from "../../shared/schema.ts";
 import { Cursors } from "../cursor.ts";
+import { DEFAULT_DIALECT, type Dialect } from "../dialect.ts";
 import { allowOnly } from "../methods.ts";
 import { badRequest, problem } from "../problem.ts";
 import { check, rawQuery } from "../query_check.ts";
@@ -51,6 +55,8 @@ export interface CatalogContext {
    * taken from the request's `Host` header. Default `http://signalbook.offline`.
    */
   origin?: string;
+  /** The dialect to answer in (default: the default dialect). */
+  dialect?: Dialect;
 }
 
 /** Endpoints without parameters still reject unknown ones (only the staging bypass is allowed). */
@@ -100,11 +106,41 @@ const Archive = z.object({
   requested: z.boolean(),
   snapshots: z.array(z.object({ id: z.string(), captured_at: z.string() })),
 }).openapi("Archive");
-const Detail = Summary.extend({
+const DetailFields = {
   company_id: z.number().int().nullable(),
   author_badge: z.enum(AUTHOR_BADGES).nullable(),
-  archive: Archive.nullable(),
-}).openapi("PitchDetail");
+};
+
+/** `snake_case` → `camelCase`, for the `camel` choice of `detailKeys`. */
+const camelKey = (k: string) => k.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+
+/** An object's keys in the dialect's spelling (one level). */
+function spelled<T>(obj: Record<string, T>, d: Dialect): Record<string, T> {
+  return d.detailKeys === "camel"
+    ? Object.fromEntries(Object.entries(obj).map(([k, v]) => [camelKey(k), v]))
+    : obj;
+}
+
+function detailSchema(d: Dialect) {
+  const archive = z.object(spelled(Archive.shape as Record<string, z.ZodType>, d))
+    .openapi("Archive");
+  const detail = z.object(
+    spelled({ ...Summary.shape, ...DetailFields, archive: archive.nullable() }, d),
+  );
+  return (d.pitchDetail === "wrapped" ? z.object({ data: detail }) : detail).openapi(
+    "PitchDetail",
+  );
+}
+
+/** A pitch detail as the dialect sends it. */
+function detailBody(detail: Record<string, unknown>, d: Dialect): unknown {
+  let out = detail;
+  if (d.detailKeys === "camel") {
+    out = spelled(detail, d);
+    if (out.archive) out.archive = spelled(out.archive as Record<string, unknown>, d);
+  }
+  return d.pitchDetail === "wrapped" ? { data: out } : out;
+}
 const DocumentResponse = z.object({
   url: z.string(),
   format: z.enum(DOCUMENT_FORMATS).nullable(),
@@ -113,38 +149,63 @@ const DocumentResponse = z.object({
   filename: z.string(),
   expires_in_seconds: z.number().int(),
 }).openapi("DocumentResponse");
-const SearchResult = z.object({
-  authors: z.array(z.object({
-    userId: z.string(),
-    username: z.string(),
-    displayName: z.string(),
-    tier: z.string(),
-    badge: z.string().nullable(),
-  })),
-  companies: z.array(z.object({
-    companyId: z.number().int(),
-    ticker: z.string(),
-    name: z.string(),
-    alternateNames: z.array(z.string()),
-    sector: z.string(),
-  })),
-}).openapi("SearchResult");
-const TagList = z.object({
-  data: z.array(z.object({
-    tagTypeKey: z.string(),
-    label: z.string(),
-    closed: z.boolean(),
-    tags: z.array(z.object({
-      slug: z.string(),
-      tagTypeKey: z.string(),
-      label: z.string(),
-      children: z.array(z.object({ slug: z.string(), tagTypeKey: z.string(), label: z.string() }))
-        .optional(),
+/** Keys of search items per `entityFields` choice (`username` and `companyId` stay, as the spec names them). */
+const ENTITY_KEYS = {
+  camel: { userId: "userId", displayName: "displayName", alternateNames: "alternateNames" },
+  snake: { userId: "user_id", displayName: "display_name", alternateNames: "alternate_names" },
+} as const;
+
+function searchResult(d: Dialect) {
+  const k = ENTITY_KEYS[d.entityFields];
+  const lists = z.object({
+    authors: z.array(z.object({
+      [k.userId]: z.string(),
+      username: z.string(),
+      [k.displayName]: z.string(),
+      tier: z.string(),
+      badge: z.string().nullable(),
     })),
-  })),
-}).openapi("TagList");
-const FilterSets = z.object({
-  data: z.array(z.object({
+    companies: z.array(z.object({
+      companyId: z.number().int(),
+      ticker: z.string(),
+      name: z.string(),
+      [k.alternateNames]: z.array(z.string()),
+      sector: z.string(),
+    })),
+  });
+  return (d.entitySearch === "data" ? z.object({ data: lists }) : lists).openapi("SearchResult");
+}
+const TagSchema = z.object({
+  slug: z.string(),
+  tagTypeKey: z.string(),
+  label: z.string(),
+  children: z.array(z.object({ slug: z.string(), tagTypeKey: z.string(), label: z.string() }))
+    .optional(),
+});
+const TagGroup = z.object({
+  tagTypeKey: z.string(),
+  label: z.string(),
+  closed: z.boolean(),
+  tags: z.array(TagSchema),
+});
+
+function tagList(d: Dialect) {
+  switch (d.tags) {
+    case "groups":
+      return z.array(TagGroup).openapi("TagList");
+    case "flat":
+      return z.array(TagSchema).openapi("TagList");
+    case "by-type":
+      return z.record(z.string(), z.array(TagSchema)).openapi("TagList", {
+        description: "Tags grouped by tagTypeKey",
+      });
+    default:
+      return z.object({ data: z.array(TagGroup) }).openapi("TagList");
+  }
+}
+
+function filterSetList(d: Dialect) {
+  const sets = z.array(z.object({
     id: z.string(),
     displayName: z.string(),
     criteria: z.object({
@@ -152,14 +213,35 @@ const FilterSets = z.object({
       tagsByType: z.record(z.string(), z.array(z.string())).optional(),
       noneOf: z.array(z.string()),
     }),
-  })),
-}).openapi("FilterSetList");
+  }));
+  return (d.filterSets === "bare" ? sets : z.object({ [d.filterSets]: sets }))
+    .openapi("FilterSetList");
+}
+
+/** The `/tags` body in a dialect. */
+function tagsBody(types: CatalogData["tagTypes"], d: Dialect): unknown {
+  switch (d.tags) {
+    case "groups":
+      return types;
+    case "flat":
+      return types.flatMap((t) => t.tags);
+    case "by-type":
+      return Object.fromEntries(types.map((t) => [t.tagTypeKey, t.tags]));
+    default:
+      return { data: types };
+  }
+}
 const IdParam = z.object({ id: z.string().min(1) });
 
 /** Builds the catalog service app. */
 export function catalogService(ctx: CatalogContext): OpenAPIHono {
   const { world, data } = ctx;
+  const d = ctx.dialect ?? DEFAULT_DIALECT;
   const app = new OpenAPIHono();
+  const tags = tagsBody(data.tagTypes, d);
+  const filterSets = d.filterSets === "bare"
+    ? data.filterSets
+    : { [d.filterSets]: data.filterSets };
   const cursors = new Cursors("catalog:" + ctx.secret);
   const signer = new Signer("files:" + ctx.secret);
   const origin = new URL(ctx.origin ?? "http://signalbook.offline").origin;
@@ -182,12 +264,12 @@ export function catalogService(ctx: CatalogContext): OpenAPIHono {
       path: "/search",
       summary: "Fuzzy search of authors and companies",
       query: SearchQuery,
-      body: SearchResult,
+      body: searchResult(d),
     },
-    { path: "/tags", summary: "Tag vocabulary grouped by type", body: TagList },
-    { path: "/filter-sets", summary: "Saved filter sets of the key owner", body: FilterSets },
+    { path: "/tags", summary: "Tag vocabulary grouped by type", body: tagList(d) },
+    { path: "/filter-sets", summary: "Saved filter sets of the key owner", body: filterSetList(d) },
     { path: "/pitches", summary: "Page of pitches", query: PitchListQuery, body: Envelope },
-    { path: "/pitches/{id}", summary: "One pitch", params: IdParam, body: Detail },
+    { path: "/pitches/{id}", summary: "One pitch", params: IdParam, body: detailSchema(d) },
     {
       path: "/pitches/{id}/document",
       summary: "Signed URL of an archived artifact",
@@ -196,17 +278,18 @@ export function catalogService(ctx: CatalogContext): OpenAPIHono {
       body: DocumentResponse,
       redirect: true,
     },
-  ]);
+  ], d);
 
   app.get("/api/v1/search", (c) => {
     const q = check(SearchQuery, rawQuery(c));
     if (!q.ok) return q.response;
     const text = q.value.q;
-    return c.json({
+    const k = ENTITY_KEYS[d.entityFields];
+    const lists = {
       authors: fuseAuthors.search(text, { limit: 10 }).map(({ item: a }) => ({
-        userId: a.userId,
+        [k.userId]: a.userId,
         username: a.username,
-        displayName: a.displayName,
+        [k.displayName]: a.displayName,
         tier: a.tier,
         badge: a.badge,
       })),
@@ -214,19 +297,20 @@ export function catalogService(ctx: CatalogContext): OpenAPIHono {
         companyId: co.companyId,
         ticker: co.ticker,
         name: co.name,
-        alternateNames: co.alternateNames,
+        [k.alternateNames]: co.alternateNames,
         sector: `sector_${co.sector}`,
       })),
-    });
+    };
+    return c.json(d.entitySearch === "data" ? { data: lists } : lists);
   });
 
   app.get("/api/v1/tags", (c) => {
     const q = check(NoQuery, rawQuery(c));
-    return q.ok ? c.json({ data: data.tagTypes }) : q.response;
+    return q.ok ? c.json(tags) : q.response;
   });
   app.get("/api/v1/filter-sets", (c) => {
     const q = check(NoQuery, rawQuery(c));
-    return q.ok ? c.json({ data: data.filterSets }) : q.response;
+    return q.ok ? c.json(filterSets) : q.response;
   });
 
   app.get("/api/v1/pitches", (c) => {
@@ -286,7 +370,7 @@ export function catalogService(ctx: CatalogContext): OpenAPIHono {
     if (!p) {
       return problem(404, "not-found", `pitch ${showValue(c.req.param("id"))} does not exist`);
     }
-    return c.json(pitchDetail(p, data, world));
+    return c.json(detailBody(pitchDetail(p, data, world), d));
   });
 
   app.get("/api/v1/pitches/:id/document", (c) => {

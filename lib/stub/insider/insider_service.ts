@@ -3,7 +3,8 @@
  * of `spec/insider-trades-api.md`, validated with the shared zod schemas that
  * also generate its OpenAPI 3.1 description at `/api/v1/openapi.json`.
  *
- * Shapes where the spec says "not shown":
+ * Shapes where the spec says "not shown" (the default dialect; `dialect.ts`
+ * lists the alternatives `createStub({ dialect })` serves instead):
  * - `/insiders`: `{ data: [{ cik, name, issuers: [{ cik, name, ticker }],
  *   titles, trade_count, latest_filed_at }] }`, best match first; `q` is
  *   required, `limit` is 1 to 50 (default 10).
@@ -32,6 +33,8 @@ import { InsiderSearchBody } from "../../insider/filter.ts";
 import { showValue } from "../../shared/schema.ts";
 import { FeedsQuery, InsidersQuery } from "../../insider/params.ts";
 import { Cursors } from "../cursor.ts";
+import { DEFAULT_DIALECT, type Dialect } from "../dialect.ts";
+import { searchKey } from "../search_keys.ts";
 import { registerDocs } from "../openapi.ts";
 import { allowOnly } from "../methods.ts";
 import { badRequest, problem } from "../problem.ts";
@@ -48,6 +51,8 @@ export interface InsiderContext {
   data: InsiderData;
   /** Secret for cursors. */
   secret: string;
+  /** The dialect to answer in (default: the default dialect). */
+  dialect?: Dialect;
 }
 
 const DetailQuery = z.object({
@@ -75,47 +80,75 @@ function zodOf(kind: FieldKind): z.ZodType {
 const Transaction = z.object(
   Object.fromEntries(TRANSACTION_FIELDS.map((f) => [f.name, zodOf(f.kind)])),
 ).passthrough().openapi("Transaction");
-const CamelTransaction = z.object(
-  Object.fromEntries(TRANSACTION_FIELDS.map((f) => [f.camel, zodOf(f.kind)])),
-).passthrough().openapi("SearchRow");
-const SearchEnvelope = z.object({
-  data: z.array(CamelTransaction),
-  nextCursor: z.string().nullable(),
-  prevCursor: z.string().nullable(),
-  hasMore: z.boolean(),
-}).openapi("SearchEnvelope");
-const FeedList = z.object({
-  data: z.array(z.object({
+
+function searchEnvelope(d: Dialect) {
+  const row = z.object(
+    Object.fromEntries(TRANSACTION_FIELDS.map((f) => [searchKey(f, d), zodOf(f.kind)])),
+  ).passthrough().openapi("SearchRow");
+  return z.object({
+    data: z.array(row),
+    nextCursor: z.string().nullable(),
+    prevCursor: z.string().nullable(),
+    hasMore: z.boolean(),
+  }).openapi("SearchEnvelope");
+}
+
+function feedList(d: Dialect) {
+  const rows = z.array(z.object({
     accession_number: z.string(),
     transaction_id: z.number().int(),
     filed_at: z.string(),
-  })),
-  next_cursor: z.string().nullable(),
-  has_more: z.boolean(),
-}).openapi("FeedList");
-const InsiderList = z.object({
-  data: z.array(z.object({
-    cik: z.string(),
-    name: z.string(),
+  }));
+  const cursor = z.string().openapi({ description: "Absent on the last page" });
+  return z.object({
+    [d.feedContainer]: rows,
+    next_cursor: d.feedLastCursor === "null" ? z.string().nullable() : cursor.optional(),
+    ...(d.feedHasMore === "has_more" ? { has_more: z.boolean() } : {}),
+  }).openapi("FeedList");
+}
+
+/** The keys of a lookup hit's CIK, name, trade count and latest filing, per dialect. */
+const LOOKUP_KEYS = {
+  "cik-name": ["cik", "name", "trade_count", "latest_filed_at"],
+  "reporting-owner": [
+    "reporting_owner_cik",
+    "reporting_owner_name",
+    "trade_count",
+    "latest_filed_at",
+  ],
+  "camel": ["reportingOwnerCik", "reportingOwnerName", "tradeCount", "latestFiledAt"],
+} as const;
+
+function insiderList(d: Dialect) {
+  const [cik, name, count, latest] = LOOKUP_KEYS[d.lookupFields];
+  const hits = z.array(z.object({
+    [cik]: z.string(),
+    [name]: z.string(),
     issuers: z.array(z.object({ cik: z.string(), name: z.string(), ticker: z.string() })),
     titles: z.array(z.string()),
-    trade_count: z.number().int(),
-    latest_filed_at: z.string().nullable(),
-  })),
-}).openapi("InsiderList");
+    [count]: z.number().int(),
+    [latest]: z.string().nullable(),
+  }));
+  return (d.lookupEnvelope === "bare" ? hits : z.object({ [d.lookupEnvelope]: hits }))
+    .openapi("InsiderList");
+}
 const TxParams = z.object({ accessionNumber: z.string().min(1), transactionId: z.string().min(1) });
 
-/** camelCase row of a search result. */
-export function camelRow(row: TransactionRow): Record<string, unknown> {
+/** camelCase row of a search result, keys spelled as the dialect says. */
+export function camelRow(
+  row: TransactionRow,
+  d: Dialect = DEFAULT_DIALECT,
+): Record<string, unknown> {
   const r = row as unknown as Record<string, unknown>;
   const out: Record<string, unknown> = {};
-  for (const f of TRANSACTION_FIELDS) out[f.camel] = r[f.name];
+  for (const f of TRANSACTION_FIELDS) out[searchKey(f, d)] = r[f.name];
   return out;
 }
 
 /** Builds the insider service app. */
 export function insiderService(ctx: InsiderContext): OpenAPIHono {
   const { world, data } = ctx;
+  const d = ctx.dialect ?? DEFAULT_DIALECT;
   const app = new OpenAPIHono();
   const cursors = new Cursors("insider:" + ctx.secret);
   const cache = new Map<string, Trade[]>();
@@ -128,7 +161,7 @@ export function insiderService(ctx: InsiderContext): OpenAPIHono {
   const camelJson = (t: Trade): string => {
     let s = serialized.get(t);
     if (s === undefined) {
-      s = JSON.stringify(camelRow(t.row));
+      s = JSON.stringify(camelRow(t.row, d));
       if (keepSerialized) serialized.set(t, s);
     }
     return s;
@@ -156,16 +189,16 @@ export function insiderService(ctx: InsiderContext): OpenAPIHono {
       path: "/insiders",
       summary: "Resolve a reporting owner by name",
       query: InsidersQuery,
-      body: InsiderList,
+      body: insiderList(d),
     },
     {
       path: "/search",
       method: "post",
       summary: "Search insider trades",
       requestBody: InsiderSearchBody,
-      body: SearchEnvelope,
+      body: searchEnvelope(d),
     },
-    { path: "/feeds", summary: "Curated feed rows", query: FeedsQuery, body: FeedList },
+    { path: "/feeds", summary: "Curated feed rows", query: FeedsQuery, body: feedList(d) },
     {
       path: "/transactions/{accessionNumber}/{transactionId}",
       summary: "One enriched transaction",
@@ -173,27 +206,27 @@ export function insiderService(ctx: InsiderContext): OpenAPIHono {
       query: DetailQuery,
       body: Transaction,
     },
-  ]);
+  ], d);
 
   app.get("/api/v1/insiders", (c) => {
     const r = check(InsidersQuery, rawQuery(c));
     if (!r.ok) return r.response;
     const hits = fuse.search(r.value.q, { limit: r.value.limit ?? 10 });
-    return c.json({
-      data: hits.map(({ item }) => {
-        const ins = data.insiders[item.i];
-        const co = world.companies[ins.company];
-        const s = stats[item.i];
-        return {
-          cik: ins.cik,
-          name: ins.name,
-          issuers: [{ cik: co.cik, name: co.name, ticker: co.ticker }],
-          titles: [ins.title],
-          trade_count: s.count,
-          latest_filed_at: s.count ? new Date(s.latest).toISOString() : null,
-        };
-      }),
+    const [cik, name, count, latest] = LOOKUP_KEYS[d.lookupFields];
+    const list = hits.map(({ item }) => {
+      const ins = data.insiders[item.i];
+      const co = world.companies[ins.company];
+      const s = stats[item.i];
+      return {
+        [cik]: ins.cik,
+        [name]: ins.name,
+        issuers: [{ cik: co.cik, name: co.name, ticker: co.ticker }],
+        titles: [ins.title],
+        [count]: s.count,
+        [latest]: s.count ? new Date(s.latest).toISOString() : null,
+      };
     });
+    return c.json(d.lookupEnvelope === "bare" ? list : { [d.lookupEnvelope]: list });
   });
 
   app.post("/api/v1/search", async (c) => {
@@ -281,15 +314,17 @@ export function insiderService(ctx: InsiderContext): OpenAPIHono {
     }
     const limit = q.limit ?? 10;
     const hasMore = offset + limit < all.length;
-    return c.json({
-      data: all.slice(offset, offset + limit).map((t) => ({
+    const next = hasMore ? cursors.encode(offset + limit, "filedAt", hash) : null;
+    const body: Record<string, unknown> = {
+      [d.feedContainer]: all.slice(offset, offset + limit).map((t) => ({
         accession_number: t.row.accession_number,
         transaction_id: t.row.transaction_id,
         filed_at: t.row.filed_at,
       })),
-      next_cursor: hasMore ? cursors.encode(offset + limit, "filedAt", hash) : null,
-      has_more: hasMore,
-    });
+    };
+    if (next !== null || d.feedLastCursor === "null") body.next_cursor = next;
+    if (d.feedHasMore === "has_more") body.has_more = hasMore;
+    return c.json(body);
   });
 
   app.get("/api/v1/transactions/:accessionNumber/:transactionId", (c) => {

@@ -1,0 +1,165 @@
+/**
+ * Field coverage of the rows a service sent, against a field catalog: which
+ * catalog fields the raw rows carry (matched by meaning, as the clients do,
+ * see `shared/field_keys.ts`), which are missing, which keys are extra,
+ * which values came in another JSON type than the catalog's (coercions),
+ * and which values the service sent that the client's frame holds as null
+ * (lost: values it could not read).
+ *
+ * @module
+ */
+import type pl from "npm:nodejs-polars@0.25.2";
+import { KeyIndex } from "../shared/field_keys.ts";
+import type { FrameReport } from "../frames/mod.ts";
+
+/** The JSON type a catalog field is declared with. */
+export type ValueKind = "text" | "number" | "boolean" | "list";
+
+/** One declared field: its name in the frame, and its JSON type. */
+export interface DeclaredField {
+  /** Name as declared (the frame's column). */
+  name: string;
+  /** JSON type as declared. */
+  kind: ValueKind;
+  /** Key as the spec spells it on the wire, when not `name` (camelCase search rows). */
+  wire?: string;
+}
+
+/** Values of one field that came in another JSON type (and were read). */
+export interface Coercion {
+  /** Catalog field. */
+  field: string;
+  /** What was sent: `text`, `empty text`, `number`, `boolean`. */
+  from: string;
+  /** Rows with such a value. */
+  rows: number;
+}
+
+/** How the rows of one answer cover a field catalog. */
+export interface FieldCoverage {
+  /** Rows examined. */
+  rows: number;
+  /** Fields in the catalog. */
+  fields: number;
+  /** Catalog fields the rows carry (matched by meaning). */
+  found: number;
+  /** Catalog fields no row carries. */
+  missing: string[];
+  /** Keys of the rows that match no catalog field (kept as extra columns). */
+  extra: string[];
+  /** Keys spelled otherwise than the spec, e.g. `returns1W → returns1w` (first few). */
+  renamed: string[];
+  /** Values sent in another JSON type than declared. */
+  coercions: Coercion[];
+  /** Values the service sent (non-null) that are null in the client's frame. */
+  lost: { field: string; rows: number }[];
+}
+
+function jsonType(v: unknown): string {
+  if (Array.isArray(v)) return "list";
+  if (typeof v === "string") return v === "" ? "empty text" : "text";
+  return typeof v;
+}
+
+const EXPECTED: Record<ValueKind, string> = {
+  text: "text",
+  number: "number",
+  boolean: "boolean",
+  list: "list",
+};
+
+/**
+ * Coverage of `raw` rows (as sent) against `declared`, and of the values
+ * that reached `frame` (whose columns carry the declared names, row for
+ * row). With the client's own `report` of that frame, its coercions are the
+ * ones listed (what the client converted), and the values it could not read
+ * join the lost ones.
+ */
+export function coverage(
+  raw: readonly Record<string, unknown>[],
+  declared: readonly DeclaredField[],
+  frame?: pl.DataFrame,
+  report?: FrameReport,
+): FieldCoverage {
+  const index = new KeyIndex(declared.map((f) => f.name));
+  const keyOf = new Map<string, string>();
+  const extra = new Set<string>();
+  const renamed: string[] = [];
+  for (const row of raw) {
+    for (const key of Object.keys(row)) {
+      const name = index.nameOf(key);
+      if (name === undefined) extra.add(key);
+      else if (!keyOf.has(name)) {
+        keyOf.set(name, key);
+        const f = declared.find((d) => d.name === name)!;
+        if (key !== (f.wire ?? name) && renamed.length < 4) {
+          renamed.push(`${key} → ${f.wire ?? name}`);
+        }
+      }
+    }
+  }
+  const coercions: Coercion[] = [];
+  const lost: { field: string; rows: number }[] = [];
+  const columns = new Set(frame?.columns ?? []);
+  for (const f of declared) {
+    const key = keyOf.get(f.name);
+    if (key === undefined) continue;
+    const byType = new Map<string, number>();
+    const nulls = frame && columns.has(f.name)
+      ? frame.getColumn(f.name).isNull().toArray() as boolean[]
+      : undefined;
+    let gone = 0;
+    raw.forEach((row, i) => {
+      const v = row[key];
+      if (v === null || v === undefined) return;
+      const t = jsonType(v);
+      if (t !== EXPECTED[f.kind] && !(t === "empty text" && f.kind === "text")) {
+        byType.set(t, (byType.get(t) ?? 0) + 1);
+      }
+      if (nulls?.[i] && t !== "empty text") gone++;
+    });
+    for (const [from, rows] of byType) coercions.push({ field: f.name, from, rows });
+    if (gone) lost.push({ field: f.name, rows: gone });
+  }
+  if (report) {
+    coercions.splice(
+      0,
+      coercions.length,
+      ...report.coerced.map((c) => ({ field: c.column, from: c.from, rows: c.rows })),
+    );
+    for (const u of report.unreadable) {
+      const had = lost.find((l) => l.field === u.column);
+      if (had) had.rows = Math.max(had.rows, u.rows);
+      else lost.push({ field: u.column, rows: u.rows });
+    }
+  }
+  return {
+    rows: raw.length,
+    fields: declared.length,
+    found: keyOf.size,
+    missing: declared.filter((f) => !keyOf.has(f.name)).map((f) => f.name),
+    extra: [...extra],
+    renamed,
+    coercions,
+    lost,
+  };
+}
+
+/** `a, b, c and 4 more`: the first few names of a list. */
+export function firstFew(names: readonly string[], n = 5): string {
+  return names.length <= n
+    ? names.join(", ")
+    : `${names.slice(0, n).join(", ")} and ${names.length - n} more`;
+}
+
+/** `2 columns coerced from text: transaction_value (2 rows), …`, or `none`. */
+export function describeCoercions(cs: readonly Coercion[]): string {
+  if (cs.length === 0) return "none";
+  const byFrom = new Map<string, Coercion[]>();
+  for (const c of cs) byFrom.set(c.from, [...(byFrom.get(c.from) ?? []), c]);
+  return [...byFrom].map(([from, list]) =>
+    `${list.length} column${list.length === 1 ? "" : "s"} sent as ${from}: ${
+      firstFew(list.map((c) => `${c.field} (${c.rows} row${c.rows === 1 ? "" : "s"})`), 3)
+    }`
+  ).join("; ");
+}

@@ -1,0 +1,495 @@
+/**
+ * `checkServices()`: the live contract check behind `deno task doctor`.
+ *
+ * With `PITCH_API_KEY`/`PITCH_BASE_URL` and `INSIDER_API_KEY`/
+ * `INSIDER_BASE_URL` set, it makes ten cheap calls, one at a time: on the
+ * catalog one small page of pitches (3 rows), one pitch detail, one document
+ * signing (JSON form, nothing downloaded), the tag vocabulary, the filter
+ * sets and one entity search; on the insider service one small page of trade
+ * search (3 rows), one small feed page (2 rows), one transaction detail
+ * and one owner lookup; and on each service one `404` on purpose (an id
+ * that does not exist), to see the form of its problem `type`. A service whose key is not
+ * set is checked against the in-process emulator, and the report says so.
+ *
+ * For each call it records the latency, the HTTP statuses, the rate-limit
+ * headers seen (any header naming a rate limit or quota, and
+ * `Retry-After`), and the form the client recognised at each point the
+ * specs leave open (the `shape` events of the envelope readers). For rows
+ * with a field catalog (pitch rows, search rows, the transaction detail) it
+ * reports field coverage: catalog fields found, missing, extra keys, the
+ * coercions the client made (its frame report, see `frames/_lenient.ts`),
+ * and values the service sent that are null in the client's frame.
+ *
+ * Problems (each one line in `problems`, and `ok: false`): a call that
+ * failed (an answer the client cannot read, a refused key, a timeout), a
+ * catalog field missing from rows (the specs make every one a required
+ * key), and a value that did not reach the frame. Coercions and extra keys
+ * are reported, not problems. Decisions where the issue is silent: calls
+ * use one retry and a 15 s timeout, so a dead service fails fast; a call
+ * that needs an earlier one's answer (detail, signing, lookup) is skipped
+ * with the reason when that one failed; signing picks the first unlocked
+ * pitch of the page with an archive and is skipped when there is none.
+ *
+ * Keys never appear in the report: the clients never put them in messages,
+ * and every string of the report is scrubbed of both keys besides.
+ *
+ * @module
+ */
+import { connect, type ConnectOptions } from "../connect.ts";
+import { httpEvents, type ShapeInfo } from "../http/events.ts";
+import { NotFoundError } from "../http/errors.ts";
+import type { FetchLike } from "../http/transport.ts";
+import { PITCH_COLUMNS, pitchesFrame } from "../catalog/pitch_frames.ts";
+import { TRANSACTION_FIELDS } from "../insider/fields.ts";
+import { transactionsFrame } from "../insider/transaction_frames.ts";
+import type { FeedRow } from "../insider/feeds.ts";
+import { KeyIndex } from "../shared/field_keys.ts";
+import { coverage, type DeclaredField, type FieldCoverage, firstFew } from "./_coverage.ts";
+import type { FrameReport } from "../frames/mod.ts";
+
+export type { Coercion, FieldCoverage } from "./_coverage.ts";
+
+/** Options of {@link checkServices}. */
+export interface CheckOptions {
+  /** Environment lookup (default `Deno.env.get`). */
+  env?: (name: string) => string | undefined;
+  /** The `fetch` live services are reached with (default `globalThis.fetch`). */
+  fetch?: FetchLike;
+  /** Options of the in-process emulator, when a key is not set (e.g. `{ dialect: "all" }`). */
+  stub?: ConnectOptions["stub"];
+  /** Per-attempt timeout of each call, ms (default 15,000). */
+  timeoutMs?: number;
+}
+
+/** One call of the check. */
+export interface CallReport {
+  /** What the call is for, e.g. `pitch list page`. */
+  name: string;
+  /** Method and path template, e.g. `GET /pitches/{id}`. */
+  endpoint: string;
+  /** True when the client read the answer (or the call was skipped for a reason). */
+  ok: boolean;
+  /** Why the call was not made, when it was not. */
+  skipped?: string;
+  /** The error, one line, when it failed. */
+  error?: string;
+  /** Wall time of the call, ms (all its requests, retries included). */
+  ms: number;
+  /** HTTP status of each request the call made. */
+  statuses: number[];
+  /** The form the client recognised at each open point (see `ShapeInfo`). */
+  shapes: { point: string; shape: string }[];
+  /** Field coverage of the rows, for rows with a field catalog. */
+  coverage?: FieldCoverage;
+  /** A short summary of what came back, e.g. `14 tag types, 310 slugs`. */
+  summary?: string;
+}
+
+/** The check of one service. */
+export interface ServiceReport {
+  /** Which service. */
+  service: "catalog" | "insider";
+  /** True when checked against the in-process emulator (no key set). */
+  offline: boolean;
+  /** Base URL (live), or `in-process emulator`. */
+  target: string;
+  /** The calls, in order. */
+  calls: CallReport[];
+  /** Rate-limit headers seen (lower-case name → last value); empty when none. */
+  rateLimitHeaders: Record<string, string>;
+}
+
+/** The result of {@link checkServices}. */
+export interface ServicesReport {
+  /** True when the client understood every answer (no problems). */
+  ok: boolean;
+  /** One line per problem. */
+  problems: string[];
+  /** Both services, catalog first. */
+  services: ServiceReport[];
+}
+
+const RATE_HEADER = /rate-?limit|quota|retry-after/i;
+
+interface Capture {
+  statuses: number[];
+  bodies: unknown[];
+  shapes: ShapeInfo[];
+}
+
+function kindOf(dtype: string): DeclaredField["kind"] {
+  return dtype.startsWith("list")
+    ? "list"
+    : dtype === "bool"
+    ? "boolean"
+    : /^(i|u|f)\d/.test(dtype)
+    ? "number"
+    : "text";
+}
+
+const PITCH_FIELDS: DeclaredField[] = PITCH_COLUMNS.map((c) => ({
+  name: c.name,
+  kind: kindOf(c.dtype),
+}));
+const TRADE_FIELDS: DeclaredField[] = TRANSACTION_FIELDS.map((f) => ({
+  name: f.name,
+  kind: f.kind === "int_list"
+    ? "list"
+    : f.kind === "boolean"
+    ? "boolean"
+    : f.kind === "int" || f.kind === "float"
+    ? "number"
+    : "text",
+}));
+const SEARCH_FIELDS: DeclaredField[] = TRANSACTION_FIELDS.map((f, i) => ({
+  ...TRADE_FIELDS[i],
+  wire: f.camel,
+}));
+
+/** The raw row list of an answer, where the client's reader said it found it. */
+function rawRows(body: unknown, shapes: readonly ShapeInfo[]): Record<string, unknown>[] {
+  const where = shapes.find((s) => s.point === "list container")?.shape;
+  let list: unknown = body;
+  if (where && where !== "bare list") {
+    try {
+      for (const k of (JSON.parse(where) as string).split(".")) {
+        list = (list as Record<string, unknown>)[k];
+      }
+    } catch {
+      list = undefined;
+    }
+  }
+  return Array.isArray(list)
+    ? list.filter((r): r is Record<string, unknown> => typeof r === "object" && r !== null)
+    : [];
+}
+
+function oneLine(e: unknown): string {
+  const msg = e instanceof Error ? `${e.message}` : String(e);
+  return msg.split("\n").map((l) => l.trim()).filter(Boolean).join(" ").slice(0, 400);
+}
+
+/**
+ * Checks both services (live where a key is set, else the in-process
+ * emulator) and reports what each answered at every point the specs leave
+ * open, field coverage, rate-limit headers and latency.
+ *
+ * @example
+ * ```ts
+ * import { checkServices } from "./check.ts";
+ * const report = await checkServices({ env: () => undefined }); // no keys: the emulator
+ * console.log(report.ok, report.services.map((s) => s.offline)); // true [ true, true ]
+ * ```
+ */
+export async function checkServices(opts: CheckOptions = {}): Promise<ServicesReport> {
+  const env = opts.env ?? ((n: string) => {
+    try {
+      return Deno.env.get(n) || undefined;
+    } catch {
+      return undefined;
+    }
+  });
+  const keys = [env("PITCH_API_KEY"), env("INSIDER_API_KEY")].filter((k): k is string =>
+    typeof k === "string" && k.length > 0
+  );
+  const scrub = (s: string) => scrubKeys(s, keys);
+  let current: Capture | undefined;
+  const rate: Record<"catalog" | "insider", Record<string, string>> = { catalog: {}, insider: {} };
+  const instrument: ConnectOptions["instrument"] = (fetch, service) => async (input, init) => {
+    const res = await fetch(input, init);
+    for (const [k, v] of res.headers) if (RATE_HEADER.test(k)) rate[service][k] = scrub(v);
+    if (current) {
+      current.statuses.push(res.status);
+      const type = res.headers.get("content-type") ?? "";
+      if (type.includes("json")) {
+        current.bodies.push(await res.clone().json().catch(() => undefined));
+      }
+    }
+    return res;
+  };
+  const onShape = (e: Event) => current?.shapes.push((e as CustomEvent<ShapeInfo>).detail);
+  const conn = await connect({
+    env,
+    fetch: opts.fetch,
+    stub: opts.stub,
+    quiet: true,
+    maxRetries: 1,
+    timeoutMs: opts.timeoutMs ?? 15_000,
+    instrument,
+  });
+  const { catalog, insider } = conn;
+
+  async function call<T>(
+    list: CallReport[],
+    name: string,
+    endpoint: string,
+    run: () => Promise<T>,
+    after?: (value: T, cap: Capture, report: CallReport) => void,
+  ): Promise<T | undefined> {
+    const cap: Capture = { statuses: [], bodies: [], shapes: [] };
+    const report: CallReport = { name, endpoint, ok: true, ms: 0, statuses: [], shapes: [] };
+    list.push(report);
+    current = cap;
+    const t0 = performance.now();
+    let value: T | undefined;
+    try {
+      value = await run();
+      report.ms = Math.round(performance.now() - t0);
+      after?.(value, cap, report);
+    } catch (e) {
+      report.ms = Math.round(performance.now() - t0);
+      report.ok = false;
+      report.error = scrub(oneLine(e));
+      value = undefined;
+    } finally {
+      current = undefined;
+    }
+    report.statuses = cap.statuses;
+    const seen = new Set<string>();
+    for (const s of cap.shapes) {
+      const k = `${s.point}\u0000${s.shape}`;
+      if (!seen.has(k)) seen.add(k), report.shapes.push({ point: s.point, shape: scrub(s.shape) });
+    }
+    return value;
+  }
+  // one request that must fail with 404: shows the problem `type` form and
+  // which error the client mapped it to
+  const problemProbe = async (
+    list: CallReport[],
+    endpoint: string,
+    run: () => Promise<unknown>,
+  ) => {
+    let caught: unknown;
+    await call(list, "problem details (a 404 on purpose)", endpoint, async () => {
+      try {
+        await run();
+      } catch (e) {
+        caught = e;
+        return;
+      }
+      throw new Error("expected a 404 answer for an id that does not exist; got a 200");
+    }, (_v, cap, r) => {
+      const body = cap.bodies.at(-1) as { type?: unknown } | undefined;
+      const type = body && typeof body === "object" ? body.type : undefined;
+      const name = caught instanceof Error ? caught.constructor.name : typeof caught;
+      r.shapes.push({ point: "problem type", shape: scrub(JSON.stringify(type ?? null)) });
+      r.summary = `mapped to ${name}`;
+      if (!(caught instanceof NotFoundError)) {
+        throw new Error(
+          `a 404 should be a NotFoundError; the client raised ${name}: ${oneLine(caught)}`,
+        );
+      }
+    });
+  };
+  const skip = (list: CallReport[], name: string, endpoint: string, why: string) =>
+    list.push({ name, endpoint, ok: true, skipped: why, ms: 0, statuses: [], shapes: [] });
+
+  httpEvents.addEventListener("shape", onShape);
+  const cat: CallReport[] = [];
+  const ins: CallReport[] = [];
+  try {
+    // ---- catalog
+    const page = await call(
+      cat,
+      "pitch list page",
+      "GET /pitches",
+      () => catalog.pitches({ limit: 3 }).firstPage(),
+      (p, cap, r) => {
+        const rows = rawRows(cap.bodies[0], cap.shapes);
+        const pitch = new KeyIndex(["pitch"]);
+        const summaries = rows.map((row) => {
+          const k = Object.keys(row).find((x) => pitch.nameOf(x) === "pitch");
+          return (k ? row[k] : {}) as Record<string, unknown>;
+        });
+        let report: FrameReport | undefined;
+        const frame = pitchesFrame(p.rows, { onReport: (x) => report = x });
+        r.coverage = coverage(summaries, PITCH_FIELDS, frame, report);
+        r.summary = `${p.rows.length} rows, ${p.next === null ? "last page" : "more pages"}`;
+      },
+    );
+    const open = page?.rows.find((r) => !r.pitch.is_locked) ?? page?.rows[0];
+    if (!open) skip(cat, "pitch detail", "GET /pitches/{id}", "no pitch in the page");
+    const detail = open
+      ? await call(cat, "pitch detail", "GET /pitches/{id}", () => catalog.pitch(open.pitch_id))
+      : undefined;
+    if (detail?.archive?.available) {
+      await call(
+        cat,
+        "document signing",
+        "GET /pitches/{id}/document",
+        () => catalog.document(detail.pitch_id),
+        (d, _c, r) => {
+          r.summary = `${d.format ?? d.artifact}, expires in ${d.expires_in_seconds} s`;
+        },
+      );
+    } else {
+      skip(
+        cat,
+        "document signing",
+        "GET /pitches/{id}/document",
+        detail ? `pitch ${detail.pitch_id} has no archive` : "no pitch detail",
+      );
+    }
+    await call(cat, "tag vocabulary", "GET /tags", () => catalog.tags(), (t, _c, r) => {
+      const slugs = t.types.reduce((n, ty) => n + t.slugs(ty.tagTypeKey).length, 0);
+      r.summary = `${t.types.length} tag types, ${slugs} slugs`;
+    });
+    await call(cat, "filter sets", "GET /filter-sets", () => catalog.filterSets(), (f, _c, r) => {
+      r.summary = `${f.length} filter sets`;
+    });
+    await problemProbe(
+      cat,
+      "GET /pitches/{id}",
+      () => catalog.pitch("signalbook-doctor-no-such-pitch"),
+    );
+    const q = open?.pitch.ticker_symbol ?? open?.pitch.author_username ?? "a";
+    await call(cat, "entity search", "GET /search", () => catalog.search(q), (s, _c, r) => {
+      r.summary = `${s.authors.length} authors, ${s.companies.length} companies for ${
+        JSON.stringify(q)
+      }`;
+    });
+
+    // ---- insider
+    let owner: string | undefined;
+    await call(
+      ins,
+      "trade search page",
+      "POST /search",
+      () => insider.search({}, { pageSize: 3 }).firstPage(),
+      (p, cap, r) => {
+        const rows = rawRows(cap.bodies[0], cap.shapes);
+        let report: FrameReport | undefined;
+        const frame = transactionsFrame(p.rows as Record<string, unknown>[], {
+          onReport: (x) => report = x,
+        });
+        r.coverage = coverage(rows, SEARCH_FIELDS, frame, report);
+        owner = frame.getColumn("reporting_owner_name").toArray().find((x) =>
+          typeof x === "string"
+        ) as string | undefined;
+        r.summary = `${p.rows.length} rows, ${p.next === null ? "last page" : "more pages"}`;
+      },
+    );
+    const feed = await call(
+      ins,
+      "feed page",
+      "GET /feeds",
+      () => insider.feeds({ feedIds: [15, 16], limit: 2 }).firstPage(),
+      (p, _c, r) => {
+        r.summary = `${p.rows.length} rows, ${p.next === null ? "last page" : "more pages"}`;
+      },
+    );
+    const first: FeedRow | undefined = feed?.rows[0];
+    if (first) {
+      await call(
+        ins,
+        "transaction detail",
+        "GET /transactions/{accessionNumber}/{transactionId}",
+        () => insider.transaction(first.accession_number, first.transaction_id),
+        (row, cap, r) => {
+          const raw = cap.bodies.at(-1);
+          let report: FrameReport | undefined;
+          const frame = transactionsFrame([row], { onReport: (x) => report = x });
+          r.coverage = coverage(
+            raw && typeof raw === "object" && !Array.isArray(raw)
+              ? [rowOf(raw as Record<string, unknown>)]
+              : [],
+            TRADE_FIELDS,
+            frame,
+            report,
+          );
+        },
+      );
+    } else {
+      skip(
+        ins,
+        "transaction detail",
+        "GET /transactions/{accessionNumber}/{transactionId}",
+        "no feed row",
+      );
+    }
+    await problemProbe(
+      ins,
+      "GET /transactions/{accessionNumber}/{transactionId}",
+      () => insider.transaction("0000000000-00-000000", 999_999),
+    );
+    const who = owner ?? "smith";
+    await call(
+      ins,
+      "owner lookup",
+      "GET /insiders",
+      () => insider.insiders(who, { limit: 3 }),
+      (hits, _c, r) => {
+        r.summary = `${hits.length} matches for ${JSON.stringify(who)}`;
+      },
+    );
+  } finally {
+    httpEvents.removeEventListener("shape", onShape);
+  }
+
+  const services: ServiceReport[] = [
+    {
+      service: "catalog",
+      offline: conn.offline.catalog,
+      target: conn.offline.catalog ? "in-process emulator" : scrub(env("PITCH_BASE_URL") ?? ""),
+      calls: cat,
+      rateLimitHeaders: rate.catalog,
+    },
+    {
+      service: "insider",
+      offline: conn.offline.insider,
+      target: conn.offline.insider ? "in-process emulator" : scrub(env("INSIDER_BASE_URL") ?? ""),
+      calls: ins,
+      rateLimitHeaders: rate.insider,
+    },
+  ];
+  const problems = services.flatMap((s) => s.calls.flatMap((c) => problemsOf(s.service, c)));
+  return { ok: problems.length === 0, problems, services };
+}
+
+/**
+ * `s` without any of `keys`, nor a run of 8 or more of a key's first or last
+ * characters (a message that quotes the start of an answer may cut a key).
+ */
+function scrubKeys(s: string, keys: readonly string[]): string {
+  let out = s;
+  for (const k of keys) {
+    for (let n = k.length; n >= Math.min(8, k.length); n--) {
+      out = out.split(k.slice(0, n)).join("***").split(k.slice(k.length - n)).join("***");
+    }
+  }
+  return out;
+}
+
+/** The row of a detail answer: the object itself, or the one object it wraps. */
+function rowOf(body: Record<string, unknown>): Record<string, unknown> {
+  if ("feed_ids" in body || "feedIds" in body) return body;
+  const inner = Object.values(body).filter((v) => v && typeof v === "object" && !Array.isArray(v));
+  return inner.length === 1 ? inner[0] as Record<string, unknown> : body;
+}
+
+function problemsOf(service: string, c: CallReport): string[] {
+  const at = `${service} ${c.endpoint}`;
+  if (c.error) {
+    const own = c.error.startsWith(`${c.endpoint}: `)
+      ? c.error.slice(c.endpoint.length + 2)
+      : c.error;
+    return [`${at}: ${own}`];
+  }
+  const out: string[] = [];
+  const cov = c.coverage;
+  if (cov && cov.rows > 0 && cov.missing.length) {
+    out.push(
+      `${at}: ${cov.missing.length} of ${cov.fields} catalog fields missing from the rows: ${
+        firstFew(cov.missing)
+      }`,
+    );
+  }
+  if (cov?.lost.length) {
+    out.push(
+      `${at}: values the client could not read (null in the frame): ${
+        firstFew(cov.lost.map((l) => `${l.field} (${l.rows} row${l.rows === 1 ? "" : "s"})`))
+      }`,
+    );
+  }
+  return out;
+}
