@@ -10,15 +10,8 @@ import {
   type PitchListParams,
   PitchListQuery,
 } from "./params.ts";
-import type {
-  DocumentInfo,
-  FilterSet,
-  PitchDetail,
-  PitchListEnvelope,
-  PitchListRow,
-  SearchResult,
-  TagType,
-} from "./types.ts";
+import type { DocumentInfo, FilterSet, PitchDetail, PitchListRow, SearchResult } from "./types.ts";
+import { filterSetList, pitchPage, searchResult, tagTypes } from "./_envelopes.ts";
 import { Tags } from "./tags.ts";
 import { sanitizeFilename, saveUnder } from "./download.ts";
 import { type CallOptions, ServiceClient } from "../http/service_client.ts";
@@ -76,32 +69,27 @@ export class CatalogClient extends ServiceClient {
         message: `${showValue(q)} is not allowed; allowed: non-empty text`,
       }]);
     }
-    return await this.transport.json({
+    return await this.transport.read({
       method: "GET",
       path: "/search",
       query: { q },
       signal: opts.signal,
-    });
+    }, searchResult);
   }
 
   /** The tag vocabulary, as a tree with lookups. */
   async tags(opts: CallOptions = {}): Promise<Tags> {
-    const body = await this.transport.json<{ data: TagType[] }>({
-      method: "GET",
-      path: "/tags",
-      signal: opts.signal,
-    });
-    return new Tags(body.data);
+    return new Tags(
+      await this.transport.read({ method: "GET", path: "/tags", signal: opts.signal }, tagTypes),
+    );
   }
 
   /** The key owner's saved filter sets. */
   async filterSets(opts: CallOptions = {}): Promise<FilterSet[]> {
-    const body = await this.transport.json<{ data: FilterSet[] }>({
-      method: "GET",
-      path: "/filter-sets",
-      signal: opts.signal,
-    });
-    return body.data;
+    return await this.transport.read(
+      { method: "GET", path: "/filter-sets", signal: opts.signal },
+      filterSetList,
+    );
   }
 
   /**
@@ -113,15 +101,13 @@ export class CatalogClient extends ServiceClient {
     validate(PitchListQuery, asQuery(params));
     const { cursor: start, ...rest } = params;
     return new FramedList<PitchListRow>(
-      async (cursor, signal) => {
-        const body = await this.transport.json<PitchListEnvelope>({
+      (cursor, signal) =>
+        this.transport.read({
           method: "GET",
           path: "/pitches",
           query: { ...rest, cursor: cursor ?? start },
           signal,
-        });
-        return { rows: body.data, next: body.has_more ? body.next_cursor : null, raw: body };
-      },
+        }, pitchPage),
       { sink: pitchesSink },
       opts,
     );

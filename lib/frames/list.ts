@@ -89,7 +89,7 @@ export class FramedList<Row> extends Paginated<Row> {
       : new Progress(opts.label ?? "pulling rows", { total: max === Infinity ? undefined : max });
     try {
       if (max > 0) {
-        for await (const page of this.pages()) {
+        for await (const page of this.pages({ limit: max })) {
           pages++;
           const room = max - total;
           const rows = page.rows.length > room ? page.rows.slice(0, room) : page.rows;

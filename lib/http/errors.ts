@@ -1,7 +1,8 @@
 /**
  * Typed errors of the clients, in the manner of openai-node: a problem-details
  * answer becomes a {@link ProblemError} subclass chosen by status (and by
- * `type` for `premium-required`); transport failures are
+ * `type` for `premium-required`, matched by its last segment: see
+ * {@link problemTypeIs}); transport failures are
  * {@link ConnectionError} or {@link TimeoutError}; bad input caught before the
  * network is a {@link RequestValidationError}. No error ever carries the API
  * key or request headers.
@@ -94,7 +95,37 @@ export class RateLimitError extends ProblemError {}
 export class ServerError extends ProblemError {}
 
 /**
+ * Whether a problem `type` names `name`, as the whole type or as its last
+ * segment: RFC 9457 types are usually URIs, so `premium-required`,
+ * `https://api.example.com/problems/premium-required`,
+ * `…/errors#premium-required` and `urn:example:premium-required` all match.
+ * The comparison ignores case and the separators `-`, `_` and `.`
+ * (`PREMIUM_REQUIRED` matches too); a query string is ignored.
+ *
+ * @example
+ * ```ts
+ * import { problemTypeIs } from "./errors.ts";
+ * problemTypeIs("https://x.test/probs/premium-required", "premium-required"); // true
+ * problemTypeIs("about:blank", "premium-required"); // false
+ * ```
+ */
+export function problemTypeIs(type: string, name: string): boolean {
+  const flat = (s: string) => s.toLowerCase().replace(/[-_.\s]/g, "");
+  const want = flat(name);
+  if (flat(type) === want) return true;
+  const noQuery = type.split("?")[0];
+  const hash = noQuery.indexOf("#");
+  if (hash >= 0 && flat(noQuery.slice(hash + 1)) === want) return true;
+  const path = hash >= 0 ? noQuery.slice(0, hash) : noQuery;
+  const last = path.split(/[/:]/).filter((x) => x !== "").pop() ?? "";
+  return flat(last) === want;
+}
+
+/**
  * The subclass of {@link ProblemError} for a status and problem type.
+ * Unknown types map by status; `premium-required` (whole type or last
+ * segment of a URI, see {@link problemTypeIs}) on a `403` is a
+ * {@link PremiumRequiredError}.
  *
  * @example
  * ```ts
@@ -108,7 +139,7 @@ export function errorFor(init: ProblemInit): ProblemError {
   if (s === 400) return new BadRequestError(init);
   if (s === 401) return new AuthenticationError(init);
   if (s === 403) {
-    return init.type === "premium-required"
+    return problemTypeIs(init.type, "premium-required")
       ? new PremiumRequiredError(init)
       : new PermissionDeniedError(init);
   }
@@ -157,6 +188,34 @@ export class RequestValidationError extends SignalbookError {
  * Not retried (the same request would get the same answer).
  */
 export class InvalidResponseError extends SignalbookError {}
+
+/**
+ * A list whose paging went wrong on the server's side: a cursor sent again
+ * (`reason: "repeated-cursor"`, A→A or A→B→A) or a run of empty pages that
+ * still claimed more (`"empty-pages"`). Thrown instead of paging forever;
+ * on `take()` and `.frame()` it carries the rows read so far as
+ * `error.partial` (see `partialOf`), and `cursor` is the cursor the pull
+ * stopped at.
+ *
+ * @example
+ * ```ts
+ * import { PaginationError } from "./errors.ts";
+ * const e = new PaginationError("looped", "repeated-cursor", "c2");
+ * console.log(e instanceof Error, e.reason); // true "repeated-cursor"
+ * ```
+ */
+export class PaginationError extends InvalidResponseError {
+  /** What went wrong. */
+  readonly reason: "repeated-cursor" | "empty-pages";
+  /** The cursor the pull stopped at. */
+  readonly cursor: string;
+  /** Creates the error. */
+  constructor(message: string, reason: "repeated-cursor" | "empty-pages", cursor: string) {
+    super(message);
+    this.reason = reason;
+    this.cursor = cursor;
+  }
+}
 
 /**
  * A URL whose scheme the client refuses to read, such as a document URL of

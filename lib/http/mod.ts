@@ -14,8 +14,10 @@ export {
 } from "./transport.ts";
 export {
   type ListOptions,
+  MAX_EMPTY_PAGES,
   type Page,
   type PageFetcher,
+  type PagesOptions,
   Paginated,
   partialOf,
   type PartialResult,
@@ -31,5 +33,5 @@ export {
   ResponseCache,
 } from "./cache.ts";
 export { type CallOptions, ServiceClient } from "./service_client.ts";
-export { announceRetry, httpEvents } from "./events.ts";
+export { announceRetry, announceShape, httpEvents, type ShapeInfo } from "./events.ts";
 export type { ValidationIssue } from "../shared/schema.ts";

@@ -4,8 +4,30 @@
  * current one, and stops fetching (aborting the prefetch) when the caller
  * stops.
  *
+ * The server is not trusted to end its own list:
+ * - a page's `next` is what the envelope reader made of it (the client's
+ *   `_envelopes.ts`): the cursor, unless a has-more flag said false;
+ * - a cursor seen before in the same pull (A→A, A→B→A) ends the pull with a
+ *   {@link PaginationError} (`reason: "repeated-cursor"`) instead of paging
+ *   forever; the rows of the page that repeated it are kept (they are new);
+ * - {@link MAX_EMPTY_PAGES} empty pages in a row that still claim more end it
+ *   with `reason: "empty-pages"`;
+ * - a caller that wants `n` rows (`take(n)`, `.frame({ maxRows })`) never
+ *   makes a request once `n` rows have arrived: the last page's `next`
+ *   already says whether more exist.
+ * Both errors carry the rows read so far as `error.partial` on `take()` and
+ * `.frame()`, like any other failed page.
+ *
  * @module
  */
+import { PaginationError } from "./errors.ts";
+
+/**
+ * Empty pages in a row that still carry a cursor before a pull gives up
+ * (a paid request each). Five: a server that filters after paging may send
+ * an empty page now and then, but not five in a row without a bug.
+ */
+export const MAX_EMPTY_PAGES = 5;
 
 /** One fetched page. */
 export interface Page<Row> {
@@ -84,6 +106,15 @@ export function partialOf<R>(error: unknown): PartialResult<R> | undefined {
     : undefined;
 }
 
+/** Options of {@link Paginated.pages}. */
+export interface PagesOptions {
+  /**
+   * Rows the caller wants: once this many have arrived no further page is
+   * requested (not even prefetched), whatever the last page's cursor says.
+   */
+  limit?: number;
+}
+
 /** Fetches the page at a cursor (null = first page). */
 export type PageFetcher<Row> = (cursor: string | null, signal: AbortSignal) => Promise<Page<Row>>;
 
@@ -125,24 +156,64 @@ export class Paginated<Row> implements AsyncIterable<Row> {
       });
   }
 
-  /** Pages in order; the next page is requested as soon as the current one arrives. */
-  async *pages(): AsyncGenerator<Page<Row>, void, undefined> {
+  /**
+   * Pages in order; the next page is requested as soon as the current one
+   * arrives (unless `limit` rows have arrived). Throws a
+   * {@link PaginationError} after yielding a page whose cursor was seen
+   * before, or the last of {@link MAX_EMPTY_PAGES} empty pages claiming more.
+   */
+  async *pages(opts: PagesOptions = {}): AsyncGenerator<Page<Row>, void, undefined> {
+    const limit = opts.limit ?? Infinity;
     const ac = new AbortController();
     const signal = this.#signal ? AbortSignal.any([this.#signal, ac.signal]) : ac.signal;
+    const seen = new Set<string>();
+    if (this.#start !== null) seen.add(this.#start);
+    let received = 0;
+    let empty = 0;
+    let pages = 0;
     let pending: Promise<Page<Row>> | null = this.#fetch(this.#start, signal);
     try {
       while (pending) {
         const page: Page<Row> = await pending;
-        if (!this.#prefetch) {
-          pending = null;
-          yield page;
-          if (page.next) pending = this.#fetch(page.next, signal);
-          continue;
+        pending = null;
+        pages++;
+        received += page.rows.length;
+        empty = page.rows.length === 0 && page.next !== null ? empty + 1 : 0;
+        const next = page.next;
+        let stop: PaginationError | null = null;
+        if (next !== null && received < limit) {
+          if (seen.has(next)) {
+            stop = new PaginationError(
+              `the service sent cursor ${
+                JSON.stringify(next.length > 40 ? next.slice(0, 40) + "…" : next)
+              } again after ${pages} pages (${received} rows); stopped instead of paging in a loop`,
+              "repeated-cursor",
+              next,
+            );
+          } else if (empty >= MAX_EMPTY_PAGES) {
+            stop = new PaginationError(
+              `the service sent ${empty} empty pages in a row that still claim more rows ` +
+                `(after ${received} rows); stopped`,
+              "empty-pages",
+              next,
+            );
+          } else {
+            seen.add(next);
+            if (this.#prefetch) {
+              pending = this.#fetch(next, signal);
+              // an unobserved rejection of the prefetch must not crash the process
+              pending.catch(() => {});
+            }
+          }
         }
-        pending = page.next ? this.#fetch(page.next, signal) : null;
-        // an unobserved rejection of the prefetch must not crash the process
-        pending?.catch(() => {});
         yield page;
+        if (stop) {
+          failedAt.set(stop, next);
+          throw stop;
+        }
+        if (!this.#prefetch && next !== null && received < limit) {
+          pending = this.#fetch(next, signal);
+        }
       }
     } finally {
       if (pending) ac.abort(new DOMException("pagination stopped", "AbortError"));
@@ -163,7 +234,7 @@ export class Paginated<Row> implements AsyncIterable<Row> {
     out.truncated = false;
     if (n === 0) return out;
     try {
-      for await (const page of this.pages()) {
+      for await (const page of this.pages({ limit: n })) {
         for (const row of page.rows) {
           if (out.length === n) {
             out.truncated = true;

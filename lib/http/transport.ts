@@ -138,6 +138,17 @@ export class Transport {
    * or a redirect, is an {@link InvalidResponseError}.
    */
   async json<T>(spec: RequestSpec): Promise<T> {
+    return await this.read(spec, (body, label) => objectBody(body, label) as T);
+  }
+
+  /**
+   * Sends a request and hands its JSON answer, whatever its form (an array
+   * too), to `accept`, which returns what the caller wants or throws an
+   * {@link InvalidResponseError} for a form it does not know. It runs
+   * inside the attempt: an answer it refuses is not cached. Otherwise as
+   * {@link Transport.json}.
+   */
+  async read<T>(spec: RequestSpec, accept: (body: unknown, label: string) => T): Promise<T> {
     return await this.#attempts(spec, async (res, label) => {
       if (res.status >= 300) {
         await res.body?.cancel().catch(() => {});
@@ -147,7 +158,7 @@ export class Transport {
           }); the client does not follow redirects of API calls`,
         );
       }
-      return parseBody(await res.text(), label) as T;
+      return accept(parseJson(await res.text(), label), label);
     });
   }
 
@@ -448,11 +459,10 @@ function typeOf(v: unknown): string {
   return v === null ? "null" : Array.isArray(v) ? "an array" : `a ${typeof v}`;
 }
 
-/** A JSON object body, or an {@link InvalidResponseError} saying what is wrong. */
-function parseBody(text: string, label: string): Record<string, unknown> {
-  let parsed: unknown;
+/** The parsed JSON answer, or an {@link InvalidResponseError} saying it is not JSON. */
+function parseJson(text: string, label: string): unknown {
   try {
-    parsed = JSON.parse(text);
+    return JSON.parse(text);
   } catch (e) {
     throw new InvalidResponseError(
       `${label}: the answer is not valid JSON (${messageOf(e)}; ${text.length} characters${
@@ -460,6 +470,10 @@ function parseBody(text: string, label: string): Record<string, unknown> {
       })`,
     );
   }
+}
+
+/** A JSON object answer (whose `data`, if any, is a list), or an {@link InvalidResponseError}. */
+function objectBody(parsed: unknown, label: string): Record<string, unknown> {
   if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
     throw new InvalidResponseError(
       `${label}: the answer is not a JSON object but ${typeOf(parsed)}`,

@@ -32,6 +32,13 @@ import {
 import { isTransactionField, type TransactionField, type TransactionRow } from "./fields.ts";
 import { type InsiderFilter, InsiderSearchBody, parseAmount, parsePercent } from "./filter.ts";
 import { FeedsQuery, InsidersQuery } from "./params.ts";
+import {
+  feedPage,
+  type InsiderHit,
+  insiderHits,
+  searchPage,
+  transactionDetail,
+} from "./_envelopes.ts";
 
 /** camelCase form of a snake_case name, as a type. */
 export type Camel<S extends string> = S extends `${infer H}_${infer T}`
@@ -43,21 +50,7 @@ export type SearchRow = { [K in keyof TransactionRow as Camel<K & string>]: Tran
 
 export type { FeedRow };
 
-/** A reporting owner found by lookup. */
-export interface InsiderHit {
-  /** CIK (feeds `filter.reportingOwnerCik`). */
-  cik: string;
-  /** Name as filed. */
-  name: string;
-  /** Issuers the owner files for. */
-  issuers: { cik: string; name: string; ticker: string }[];
-  /** Titles held. */
-  titles: string[];
-  /** Trades on file. */
-  trade_count: number;
-  /** Latest filing time. */
-  latest_filed_at: string | null;
-}
+export type { InsiderHit };
 
 /** Parameters of {@link InsiderClient.feeds}. */
 export interface FeedsParams {
@@ -173,13 +166,12 @@ export class InsiderClient extends ServiceClient {
   async insiders(q: string, opts: { limit?: number } & CallOptions = {}): Promise<InsiderHit[]> {
     const query = { q, limit: opts.limit };
     validate(InsidersQuery, asQuery(query));
-    const body = await this.transport.json<{ data: InsiderHit[] }>({
+    return await this.transport.read({
       method: "GET",
       path: "/insiders",
       query,
       signal: opts.signal,
-    });
-    return body.data;
+    }, insiderHits);
   }
 
   /**
@@ -193,10 +185,8 @@ export class InsiderClient extends ServiceClient {
     const body = { filter, pagination: { pageSize: opts.pageSize } };
     validate(InsiderSearchBody, body, filterIssues(filter));
     return new FramedList<SearchRow>(
-      async (cursor, signal) => {
-        const env = await this.transport.json<
-          { data: SearchRow[]; nextCursor: string | null; hasMore: boolean }
-        >({
+      (cursor, signal) =>
+        this.transport.read({
           method: "POST",
           path: "/search",
           body: {
@@ -204,9 +194,7 @@ export class InsiderClient extends ServiceClient {
             pagination: { cursor, ...(opts.pageSize ? { pageSize: opts.pageSize } : {}) },
           },
           signal,
-        });
-        return { rows: env.data, next: env.hasMore ? env.nextCursor : null, raw: env };
-      },
+        }, searchPage<SearchRow>),
       { sink: transactionsSink },
       opts,
     );
@@ -244,17 +232,13 @@ export class InsiderClient extends ServiceClient {
       throw e;
     }
     return new FramedList<FeedRow>(
-      async (cursor, signal) => {
-        const env = await this.transport.json<
-          { data: FeedRow[]; next_cursor: string | null; has_more: boolean }
-        >({
+      (cursor, signal) =>
+        this.transport.read({
           method: "GET",
           path: "/feeds",
           query: { ...query, cursor: cursor ?? undefined },
           signal,
-        });
-        return { rows: env.data, next: env.has_more ? env.next_cursor : null, raw: env };
-      },
+        }, feedPage),
       { sink: feedSink },
       opts,
     );
@@ -289,14 +273,14 @@ export class InsiderClient extends ServiceClient {
       }
     }
     if (issues.length) throw new RequestValidationError(issues);
-    return await this.transport.json({
+    return await this.transport.read({
       method: "GET",
       path: `/transactions/${encodeURIComponent(accessionNumber)}/${
         encodeURIComponent(String(transactionId))
       }`,
       query: { fields: opts.fields?.length ? opts.fields.join(",") : undefined },
       signal: opts.signal,
-    });
+    }, transactionDetail);
   }
 
   /**

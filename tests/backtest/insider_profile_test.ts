@@ -6,7 +6,7 @@ const { insider } = await offline({ seed: 1, scale: 0.3 });
 
 Deno.test("insiderProfile: name → trades → study by side → verdict computed from the study", async () => {
   const hits = await insider.insiders("a", { limit: 10 });
-  const best = [...hits].sort((a, b) => b.trade_count - a.trade_count)[0];
+  const best = [...hits].sort((a, b) => (b.trade_count ?? 0) - (a.trade_count ?? 0))[0];
   const p = await insiderProfile(insider, best.name, { minN: 3 });
   assert.equal(p.insider.cik, best.cik);
   assert.ok(p.trades.height > 0);

@@ -1,0 +1,286 @@
+/**
+ * Every answer form of the pitch catalog that its spec leaves open ("not
+ * shown"), named once, in the manner of openai-node's `pagination.ts`. The
+ * client methods call these readers and know no envelope themselves.
+ *
+ * | Endpoint | Open point | Accepted |
+ * | - | - | - |
+ * | `GET /pitches` | envelope (spec: `data`, `has_more`, `next_cursor`) | also `pitches`, `items`, `results`, `rows` or the only list; flag and cursor in any casing, or one object down; rows and their `pitch` object mapped by meaning to snake_case |
+ * | `GET /search` | lists | `authors` and `companies` at the top or one object down (`data`, `results`); items mapped by meaning (`company_id` → `companyId`) |
+ * | `GET /tags` | envelope | a list of types (bare or under `data`, `tag_types`, `types`, `tags`, `items`, `results`, `vocabulary`), a flat list of tags carrying their type key (grouped here), or an object grouped by type key (values: lists of tags, or type objects) |
+ * | `GET /filter-sets` | envelope | a bare list, or under `data`, `filter_sets`, `sets`, `items`, `results`, or the only list |
+ *
+ * A form not listed is an `InvalidResponseError` naming the endpoint, what
+ * was expected and the top-level keys received; a vocabulary with no type,
+ * or search without both lists, is one too (never an empty answer in
+ * silence). Each reader announces the form it recognised (`shape` events on
+ * `httpEvents`), which `deno task doctor` prints.
+ *
+ * @module
+ */
+import { InvalidResponseError } from "../http/errors.ts";
+import { announceShape } from "../http/events.ts";
+import {
+  describe,
+  findKey,
+  isObject,
+  type JsonObject,
+  readList,
+  unexpected,
+} from "../http/_envelope.ts";
+import { KeyIndex } from "../shared/field_keys.ts";
+import type { FilterSet, PitchListRow, SearchResult, Tag, TagType } from "./types.ts";
+import { QUALITY_TYPE_KEYS } from "./vocab.ts";
+
+const LIST_ROW = new KeyIndex(["pitch_id", "pitch_date", "added_on", "pitch"]);
+const SUMMARY = new KeyIndex([
+  "pitch_id",
+  "pitch_date",
+  "added_on",
+  "pitch_title",
+  "pitch_summary",
+  "author_user_id",
+  "author_username",
+  "author_display_name",
+  "author_tier",
+  "ticker_symbol",
+  "company_name",
+  "is_premium_pitch",
+  "is_locked",
+  "sentiment",
+  "position_decision_type",
+  "slugs",
+]);
+
+/** A page of `GET /pitches`: rows (each with its `pitch` object) and the next cursor. */
+export function pitchPage(
+  body: unknown,
+): { rows: PitchListRow[]; next: string | null; raw: unknown } {
+  const endpoint = "GET /pitches";
+  const page = readList(body, {
+    endpoint,
+    what: "pitch rows",
+    containers: ["data", "pitches", "items", "results", "rows"],
+    cursors: ["next_cursor", "next_page_cursor", "next_page_token", "next"],
+    flags: ["has_more", "more", "has_next", "has_next_page"],
+  });
+  if (page.rows.length === 0) return { rows: [], next: page.next, raw: body };
+  const outer = LIST_ROW.mapFor(page.rows[0]);
+  const pitchKey = outer.found.get("pitch") ?? "pitch";
+  const firstPitch = page.rows[0][pitchKey];
+  const inner = isObject(firstPitch) ? SUMMARY.mapFor(firstPitch) : undefined;
+  const rows = page.rows.map((r, i) => {
+    const p = r[pitchKey];
+    if (!isObject(p)) {
+      throw new InvalidResponseError(
+        `${endpoint}: row ${i} of ${page.rows.length} (pitch_id ${
+          JSON.stringify(r[outer.found.get("pitch_id") ?? "pitch_id"] ?? null)
+        }) has no "pitch" object (it is ${describe(p)})`,
+      );
+    }
+    if (outer.identity && (inner?.identity ?? true)) return r as unknown as PitchListRow;
+    return { ...outer.apply(r), pitch: inner ? inner.apply(p) : p } as unknown as PitchListRow;
+  });
+  announceShape({
+    endpoint,
+    point: "row field names",
+    shape: outer.identity && (inner?.identity ?? true) ? "as declared" : "renamed by meaning",
+  });
+  return { rows, next: page.next, raw: body };
+}
+
+const AUTHOR = new KeyIndex(["userId", "username", "displayName", "tier", "badge"]);
+const COMPANY = new KeyIndex(["companyId", "ticker", "name", "alternateNames", "sector"]);
+
+/** The `GET /search` result: both lists, items mapped by meaning. */
+export function searchResult(body: unknown): SearchResult {
+  const endpoint = "GET /search";
+  const hasBoth = (v: unknown): v is JsonObject =>
+    isObject(v) && [["authors"], ["companies"]].every((n) => {
+      const k = findKey(v, n);
+      return k !== undefined && Array.isArray(v[k]);
+    });
+  let where: JsonObject | undefined;
+  let shape = "top level";
+  if (hasBoth(body)) where = body;
+  else if (isObject(body)) {
+    const inner = Object.entries(body).find(([, v]) => hasBoth(v));
+    if (inner) {
+      where = inner[1] as JsonObject;
+      shape = `under ${JSON.stringify(inner[0])}`;
+    }
+  }
+  if (!where) {
+    throw unexpected(
+      endpoint,
+      `two lists "authors" and "companies" (at the top or one object down)`,
+      body,
+    );
+  }
+  announceShape({ endpoint, point: "lists", shape });
+  const list = (name: string, index: KeyIndex) => {
+    const items = where[findKey(where, [name])!] as unknown[];
+    return items.map((x, i) => {
+      if (!isObject(x)) {
+        throw new InvalidResponseError(`${endpoint}: ${name} item ${i} is ${describe(x)}`);
+      }
+      return index.mapFor(x).apply(x);
+    });
+  };
+  return {
+    authors: list("authors", AUTHOR) as unknown as SearchResult["authors"],
+    companies: list("companies", COMPANY) as unknown as SearchResult["companies"],
+  };
+}
+
+const TYPE_KEY = ["tagTypeKey", "typeKey", "type_key", "key", "type"];
+const TAG_LIST = ["tags", "children", "items", "values", "options"];
+const LABEL = ["label", "name", "displayName", "title"];
+const CLOSED = new Set<string>(QUALITY_TYPE_KEYS);
+
+function str(o: JsonObject, names: readonly string[]): string | undefined {
+  const k = findKey(o, names);
+  return k !== undefined && typeof o[k] === "string" ? o[k] as string : undefined;
+}
+
+/** A tag (and its children) with declared names; null when it has no slug. */
+function tagOf(t: unknown, typeKey: string): Tag | null {
+  if (!isObject(t)) return null;
+  const slug = str(t, ["slug"]);
+  if (slug === undefined) return null;
+  const kids = findKey(t, ["children", "subtags", "tags"]);
+  const children = kids !== undefined && Array.isArray(t[kids])
+    ? (t[kids] as unknown[]).map((c) => tagOf(c, typeKey)).filter((c): c is Tag => c !== null)
+    : undefined;
+  return {
+    ...t,
+    slug,
+    tagTypeKey: str(t, TYPE_KEY) ?? typeKey,
+    label: str(t, LABEL) ?? slug,
+    ...(children ? { children } : {}),
+  } as Tag;
+}
+
+/** A type object with declared names; null when it is not one. */
+function typeOf(t: unknown, key?: string): TagType | null {
+  // a tag (it has a slug) is not a type, even with children
+  if (!isObject(t) || str(t, ["slug"]) !== undefined) return null;
+  const typeKey = key ?? str(t, TYPE_KEY);
+  const listKey = findKey(t, TAG_LIST);
+  if (typeKey === undefined || listKey === undefined || !Array.isArray(t[listKey])) return null;
+  const closed = findKey(t, ["closed", "is_closed"]);
+  return {
+    tagTypeKey: typeKey,
+    label: str(t, LABEL) ?? typeKey,
+    closed: closed !== undefined && typeof t[closed] === "boolean"
+      ? t[closed] as boolean
+      : CLOSED.has(typeKey),
+    tags: (t[listKey] as unknown[]).map((x) => tagOf(x, typeKey)).filter((x): x is Tag =>
+      x !== null
+    ),
+  };
+}
+
+/** Types from a list of types, or from a flat list of tags carrying their type key. */
+function fromList(items: unknown[]): { types: TagType[]; shape: string } | null {
+  const types = items.map((x) => typeOf(x));
+  if (items.length && types.every((x) => x !== null)) {
+    return { types: types as TagType[], shape: "list of types" };
+  }
+  const byType = new Map<string, Tag[]>();
+  for (const x of items) {
+    const key = isObject(x) ? str(x, TYPE_KEY) : undefined;
+    const tag = key === undefined ? null : tagOf(x, key);
+    if (tag === null) return null;
+    (byType.get(key!) ?? byType.set(key!, []).get(key!)!).push(tag);
+  }
+  if (byType.size === 0) return null;
+  return {
+    types: [...byType].map(([k, tags]) => ({
+      tagTypeKey: k,
+      label: k,
+      closed: CLOSED.has(k),
+      tags,
+    })),
+    shape: "flat list of tags, grouped by their type key",
+  };
+}
+
+/** Types from an object keyed by type key (values: tag lists or type objects). */
+function fromGroups(obj: JsonObject): TagType[] | null {
+  const entries = Object.entries(obj);
+  if (entries.length === 0) return null;
+  const types: TagType[] = [];
+  for (const [k, v] of entries) {
+    if (Array.isArray(v)) {
+      const tags = v.map((x) => tagOf(x, k));
+      if (tags.some((t) => t === null)) return null;
+      types.push({ tagTypeKey: k, label: k, closed: CLOSED.has(k), tags: tags as Tag[] });
+    } else {
+      const t = typeOf(v, k);
+      if (t === null) return null;
+      types.push(t);
+    }
+  }
+  return types;
+}
+
+/** The tag vocabulary of `GET /tags`, as types (see the module doc for the accepted forms). */
+export function tagTypes(body: unknown): TagType[] {
+  const endpoint = "GET /tags";
+  const containers = ["data", "tag_types", "types", "tags", "items", "results", "vocabulary"];
+  let found: { types: TagType[]; shape: string } | null = null;
+  if (Array.isArray(body)) {
+    const r = fromList(body);
+    if (r) found = { types: r.types, shape: `bare ${r.shape}` };
+  } else if (isObject(body)) {
+    const k = findKey(body, containers);
+    const v = k === undefined ? undefined : body[k];
+    if (Array.isArray(v)) {
+      const r = fromList(v);
+      if (r) found = { types: r.types, shape: `${r.shape} under ${JSON.stringify(k)}` };
+    } else if (isObject(v)) {
+      const g = fromGroups(v);
+      if (g) found = { types: g, shape: `grouped by type key under ${JSON.stringify(k)}` };
+    } else {
+      const g = fromGroups(body);
+      if (g) found = { types: g, shape: "grouped by type key" };
+    }
+  }
+  if (!found || found.types.length === 0) {
+    throw unexpected(
+      endpoint,
+      "the tag vocabulary: a list of types (each with a type key and its tags), a list of tags " +
+        "carrying their type key, or an object grouped by type key",
+      body,
+    );
+  }
+  announceShape({ endpoint, point: "envelope", shape: found.shape });
+  return found.types;
+}
+
+const FILTER_SET = new KeyIndex(["id", "displayName", "criteria"]);
+
+/** The saved filter sets of `GET /filter-sets`. */
+export function filterSetList(body: unknown): FilterSet[] {
+  const endpoint = "GET /filter-sets";
+  const list = readList(body, {
+    endpoint,
+    what: "filter sets",
+    containers: ["data", "filter_sets", "sets", "items", "results"],
+    bare: true,
+  });
+  return list.rows.map((x, i) => {
+    const m = FILTER_SET.mapFor(x);
+    const idKey = m.found.get("id") ?? findKey(x, ["filter_set_id", "set_id"]);
+    const id = idKey === undefined ? undefined : x[idKey];
+    if (typeof id !== "string" && typeof id !== "number") {
+      throw new InvalidResponseError(
+        `${endpoint}: filter set ${i} has no id (a key "id" or "filter_set_id"); got ${
+          describe(x)
+        }`,
+      );
+    }
+    return { ...m.apply(x), id: String(id) } as unknown as FilterSet;
+  });
+}

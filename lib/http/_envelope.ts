@@ -1,0 +1,200 @@
+/**
+ * The mechanics of reading answers whose envelope the specs leave open: find
+ * the row list, the cursor and the has-more flag by name (spelling-free, see
+ * `shared/field_keys.ts`), at the top level or one object down
+ * (`{ data: { items, next_cursor } }`, `{ items, pagination: { has_more } }`),
+ * and say which form was found (a `shape` event, see `events.ts`). Which
+ * names each endpoint may use is not here: each service names them once in
+ * its own `_envelopes.ts`.
+ *
+ * The paging rule: continue while a cursor is present, unless a has-more
+ * flag says false. A flag that says true without a cursor is an
+ * {@link InvalidResponseError} (the rest could not be fetched, and stopping
+ * would return a first page alone in silence).
+ *
+ * @module
+ */
+import { InvalidResponseError } from "./errors.ts";
+import { announceShape } from "./events.ts";
+import { normKey } from "../shared/field_keys.ts";
+
+/** A JSON object. */
+export type JsonObject = Record<string, unknown>;
+
+/** Whether `v` is a plain JSON object (not null, not an array). */
+export function isObject(v: unknown): v is JsonObject {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** What an answer was, for error messages: `a JSON object with keys "a", "b"`. */
+export function describe(body: unknown): string {
+  if (Array.isArray(body)) return `a JSON array of ${body.length}`;
+  if (body === null) return "null";
+  if (!isObject(body)) return `a ${typeof body}`;
+  const keys = Object.keys(body);
+  if (keys.length === 0) return "an empty JSON object";
+  const shown = keys.slice(0, 12).map((k) => JSON.stringify(k)).join(", ");
+  return `a JSON object with keys ${shown}${keys.length > 12 ? `, … (${keys.length})` : ""}`;
+}
+
+/** The error for an answer of a form the client does not know. */
+export function unexpected(
+  endpoint: string,
+  expected: string,
+  body: unknown,
+): InvalidResponseError {
+  return new InvalidResponseError(`${endpoint}: expected ${expected}; got ${describe(body)}`);
+}
+
+/** The key of `obj` whose spelling-free form is one of `names` (in the order of `names`). */
+export function findKey(obj: JsonObject, names: readonly string[]): string | undefined {
+  const keys = Object.keys(obj);
+  for (const n of names) {
+    const want = normKey(n);
+    const k = keys.find((x) => normKey(x) === want);
+    if (k !== undefined) return k;
+  }
+  return undefined;
+}
+
+/** Where to look for a list and its paging fields. */
+export interface ListSpec {
+  /** Method and path template, e.g. `GET /feeds`. */
+  endpoint: string;
+  /** What the rows are, for messages: `feed rows`. */
+  what: string;
+  /** Names the row list may have, preferred first. */
+  containers: readonly string[];
+  /** Names the next-page cursor may have. */
+  cursors?: readonly string[];
+  /** Names the has-more flag may have. */
+  flags?: readonly string[];
+  /** Accept a bare JSON array (a list without paging). */
+  bare?: boolean;
+}
+
+/** A list as read: rows, the next cursor (null on the last page) and the forms found. */
+export interface ListRead {
+  /** The rows (JSON objects). */
+  rows: JsonObject[];
+  /** Cursor of the next page; null when there is none or a has-more flag says false. */
+  next: string | null;
+  /** Where the rows were: `"data"`, `"data.items"`, `bare list`. */
+  container: string;
+  /** The has-more flag's key, or null when the answer has none. */
+  flag: string | null;
+}
+
+type Found = { path: string; value: unknown };
+
+function locate(body: JsonObject, names: readonly string[], accept: (v: unknown) => boolean) {
+  const top = findKey(body, names);
+  if (top !== undefined && accept(body[top])) return { path: top, value: body[top] };
+  for (const [k, v] of Object.entries(body)) {
+    if (!isObject(v)) continue;
+    const inner = findKey(v, names);
+    if (inner !== undefined && accept(v[inner])) return { path: `${k}.${inner}`, value: v[inner] };
+  }
+  return undefined;
+}
+
+function onlyList(body: JsonObject): Found | undefined {
+  const lists = Object.entries(body).filter(([, v]) => Array.isArray(v));
+  if (lists.length === 1) return { path: lists[0][0], value: lists[0][1] };
+  if (lists.length > 1) return undefined;
+  const nested = Object.entries(body).filter(([, v]) => isObject(v)).flatMap(([k, v]) =>
+    Object.entries(v as JsonObject).filter(([, x]) => Array.isArray(x)).map(([j, x]) => ({
+      path: `${k}.${j}`,
+      value: x,
+    }))
+  );
+  return nested.length === 1 ? nested[0] : undefined;
+}
+
+function cursorOf(v: unknown): string | null {
+  if (typeof v === "string") return v === "" ? null : v;
+  if (typeof v === "number" && Number.isFinite(v)) return String(v);
+  return null;
+}
+
+function flagOf(v: unknown): boolean | undefined {
+  if (typeof v === "boolean") return v;
+  if (v === "true" || v === 1 || v === "1") return true;
+  if (v === "false" || v === 0 || v === "0") return false;
+  return undefined;
+}
+
+/**
+ * Reads one page of a list (see the module doc for the rules), announcing
+ * the container, the cursor and the has-more flag it found.
+ *
+ * @example
+ * ```ts
+ * import { readList } from "./_envelope.ts";
+ * const page = readList({ items: [{ a: 1 }], meta: { nextCursor: "c2" } }, {
+ *   endpoint: "GET /x", what: "rows", containers: ["data"], cursors: ["next_cursor"], flags: ["has_more"],
+ * });
+ * console.log(page.container, page.next); // items c2
+ * ```
+ */
+export function readList(body: unknown, spec: ListSpec): ListRead {
+  const where = spec.containers.map((c) => JSON.stringify(c)).join(", ");
+  const expected = `${spec.what} as a list (under ${where}, or the only list in the answer${
+    spec.bare ? ", or a bare list" : ""
+  })`;
+  let rows: unknown[];
+  let container: string;
+  let cursorKey: string | undefined;
+  let flagKey: string | undefined;
+  let next: string | null = null;
+  let flag: boolean | undefined;
+  if (Array.isArray(body)) {
+    if (!spec.bare) throw unexpected(spec.endpoint, expected, body);
+    rows = body;
+    container = "bare list";
+  } else if (isObject(body)) {
+    const found = locate(body, spec.containers, Array.isArray) ?? onlyList(body);
+    if (!found) throw unexpected(spec.endpoint, expected, body);
+    rows = found.value as unknown[];
+    container = JSON.stringify(found.path);
+    const cur = spec.cursors?.length ? locate(body, spec.cursors, () => true) : undefined;
+    const fl = spec.flags?.length
+      ? locate(body, spec.flags, (v) => flagOf(v) !== undefined)
+      : undefined;
+    cursorKey = cur?.path;
+    flagKey = fl?.path;
+    next = cur ? cursorOf(cur.value) : null;
+    flag = fl ? flagOf(fl.value) : undefined;
+  } else throw unexpected(spec.endpoint, expected, body);
+  for (let i = 0; i < rows.length; i++) {
+    if (!isObject(rows[i])) {
+      throw new InvalidResponseError(
+        `${spec.endpoint}: ${spec.what} ${i} of ${rows.length} (under ${container}) is ${
+          describe(rows[i])
+        }, not a JSON object`,
+      );
+    }
+  }
+  if (flag === true && next === null) {
+    throw new InvalidResponseError(
+      `${spec.endpoint}: the answer says more ${spec.what} exist (${flagKey}: true) but gives no cursor; got ${
+        describe(body)
+      }`,
+    );
+  }
+  if (flag === false) next = null;
+  announceShape({ endpoint: spec.endpoint, point: "list container", shape: container });
+  if (spec.cursors?.length || spec.flags?.length) {
+    announceShape({
+      endpoint: spec.endpoint,
+      point: "cursor",
+      shape: cursorKey ? JSON.stringify(cursorKey) : "none",
+    });
+    announceShape({
+      endpoint: spec.endpoint,
+      point: "has-more flag",
+      shape: flagKey ? JSON.stringify(flagKey) : "none (pages while a cursor is present)",
+    });
+  }
+  return { rows: rows as JsonObject[], next, container, flag: flagKey ?? null };
+}

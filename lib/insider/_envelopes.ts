@@ -1,0 +1,224 @@
+/**
+ * Every answer form of the insider-trades service that its spec leaves open
+ * ("not shown"), named once, in the manner of openai-node's `pagination.ts`.
+ * The client methods call these readers and know no envelope themselves.
+ *
+ * | Endpoint | Open point | Accepted |
+ * | - | - | - |
+ * | `POST /search` | row field spelling | any camelCase family or snake_case, mapped by meaning to {@link SearchRow} names |
+ * | `GET /feeds` | list container | `data`, `feed`, `feeds`, `rows`, `items`, `results`, `transactions`, `trades`, `entries`, `records`, or the only list; also one object down |
+ * | `GET /feeds` | has-more flag | `has_more`, `more`, `has_next`, `has_next_page` (any casing), or none: pages while `next_cursor` is present |
+ * | `GET /insiders` | result | a bare list, or a list under `data`, `insiders`, `owners`, `reporting_owners`, `results`, `items`, `matches`, `hits`, or the only list |
+ * | `GET /insiders` | hit fields | CIK and name found by field-name patterns (below); the whole hit kept as `raw` |
+ * | `GET /transactions/…` | envelope, spelling | the object itself or wrapped in one object (`data`, `transaction`, …); keys mapped by meaning to snake_case |
+ *
+ * A form not listed is an `InvalidResponseError` naming the endpoint, what
+ * was expected and the top-level keys received. Each reader announces the
+ * form it recognised (`shape` events on `httpEvents`), which
+ * `deno task doctor` prints.
+ *
+ * CIK and name of a lookup hit, by field-name pattern (spelling-free): the
+ * CIK is `cik`, else a key ending in `cik` that names the owner (`owner`,
+ * `insider`, `person`, `reporter`, `filer`), else the only key ending in
+ * `cik` that is not the issuer's or company's; numbers become strings. The
+ * name is `name`, else the same patterns ending in `name` (`display_name`,
+ * `full_name` too).
+ *
+ * @module
+ */
+import { InvalidResponseError } from "../http/errors.ts";
+import { announceShape } from "../http/events.ts";
+import { describe, isObject, type JsonObject, readList, unexpected } from "../http/_envelope.ts";
+import { KeyIndex, normKey } from "../shared/field_keys.ts";
+import { TRANSACTION_FIELDS, type TransactionRow } from "./fields.ts";
+import type { FeedRow } from "./feeds.ts";
+
+/** A reporting owner found by lookup. */
+export interface InsiderHit {
+  /** CIK (feeds `filter.reportingOwnerCik`), as text. */
+  cik: string;
+  /** Name as filed. */
+  name: string;
+  /** Issuers the owner files for (empty when the service does not say). */
+  issuers: { cik: string; name: string; ticker: string }[];
+  /** Titles held (empty when the service does not say). */
+  titles: string[];
+  /** Trades on file (null when the service does not say). */
+  trade_count: number | null;
+  /** Latest filing time (null when the service does not say). */
+  latest_filed_at: string | null;
+  /** The hit exactly as the service sent it. */
+  raw: Record<string, unknown>;
+}
+
+/** The page a list reader gives the paginator. */
+export interface ReadPage<Row> {
+  /** Rows, keyed by the declared names. */
+  rows: Row[];
+  /** Next cursor, or null on the last page. */
+  next: string | null;
+  /** The envelope as sent. */
+  raw: unknown;
+}
+
+const NEXT_CURSOR = ["next_cursor", "next_page_cursor", "next_page_token", "next"];
+const HAS_MORE = ["has_more", "more", "has_next", "has_next_page", "has_more_pages"];
+
+const SNAKE = new KeyIndex(TRANSACTION_FIELDS.map((f) => f.name));
+const CAMEL = new KeyIndex(TRANSACTION_FIELDS.map((f) => f.camel));
+const FEED = new KeyIndex(["accession_number", "transaction_id", "filed_at"]);
+
+/** Rows renamed by meaning to `index`'s names (decided from the first row; no copy when they match). */
+function byMeaning(endpoint: string, rows: JsonObject[], index: KeyIndex): JsonObject[] {
+  if (rows.length === 0) return rows;
+  const map = index.mapFor(rows[0]);
+  let shape = "as declared";
+  if (!map.identity) {
+    const [name, key] = [...map.found].find(([n, k]) => n !== k)!;
+    shape = `renamed by meaning, e.g. ${JSON.stringify(key)} → ${JSON.stringify(name)}`;
+  }
+  announceShape({ endpoint, point: "row field names", shape });
+  return map.identity ? rows : rows.map(map.apply);
+}
+
+/**
+ * A page of `POST /search` (spec: `data`, `nextCursor`, `hasMore`; read with
+ * the same tolerance as the open envelopes), rows with {@link SearchRow} names.
+ */
+export function searchPage<Row>(body: unknown): ReadPage<Row> {
+  const endpoint = "POST /search";
+  const page = readList(body, {
+    endpoint,
+    what: "trade rows",
+    containers: ["data", "rows", "items", "results", "trades", "transactions"],
+    cursors: NEXT_CURSOR,
+    flags: HAS_MORE,
+  });
+  return { rows: byMeaning(endpoint, page.rows, CAMEL) as Row[], next: page.next, raw: body };
+}
+
+/** A page of `GET /feeds`, rows with {@link FeedRow} names. */
+export function feedPage(body: unknown): ReadPage<FeedRow> {
+  const endpoint = "GET /feeds";
+  const page = readList(body, {
+    endpoint,
+    what: "feed rows",
+    containers: [
+      "data",
+      "feed",
+      "feeds",
+      "rows",
+      "items",
+      "results",
+      "transactions",
+      "trades",
+      "entries",
+      "records",
+    ],
+    cursors: NEXT_CURSOR,
+    flags: HAS_MORE,
+  });
+  const rows = byMeaning(endpoint, page.rows, FEED) as unknown as FeedRow[];
+  return { rows, next: page.next, raw: body };
+}
+
+/** The transaction of `GET /transactions/{accessionNumber}/{transactionId}`, snake_case. */
+export function transactionDetail(body: unknown): TransactionRow {
+  const endpoint = "GET /transactions/{accessionNumber}/{transactionId}";
+  // a row has at least one catalog field (`feed_ids` always comes, even with `fields=`)
+  const isRow = (v: unknown): v is JsonObject =>
+    isObject(v) && Object.keys(v).some((k) => SNAKE.nameOf(k) !== undefined);
+  let row: JsonObject | undefined;
+  let shape = "the transaction object";
+  if (isRow(body)) row = body;
+  else if (isObject(body)) {
+    const inner = Object.entries(body).filter(([, v]) => isRow(v));
+    if (inner.length === 1) {
+      row = inner[0][1] as JsonObject;
+      shape = `wrapped in ${JSON.stringify(inner[0][0])}`;
+    }
+  }
+  if (!row) {
+    throw unexpected(
+      endpoint,
+      "a transaction object (with fields of the catalog, such as feed_ids), bare or wrapped in one object",
+      body,
+    );
+  }
+  announceShape({ endpoint, point: "detail envelope", shape });
+  return byMeaning(endpoint, [row], SNAKE)[0] as unknown as TransactionRow;
+}
+
+const OWNER = ["owner", "insider", "person", "reporter", "filer", "display", "full"];
+const NOT_OWNER = ["issuer", "company"];
+
+/** The key of a hit ending in `suffix`, by the patterns in the module doc. */
+function patternKey(hit: JsonObject, suffix: "cik" | "name"): string | undefined {
+  const keys = Object.keys(hit).filter((k) => {
+    const v = hit[k];
+    return typeof v === "string" || (typeof v === "number" && suffix === "cik");
+  });
+  const norm = (k: string) => normKey(k).replaceAll("-", "");
+  const exact = keys.find((k) => norm(k) === suffix);
+  if (exact) return exact;
+  const ending = keys.filter((k) => norm(k).endsWith(suffix));
+  const owner = ending.find((k) => OWNER.some((w) => norm(k).includes(w)));
+  if (owner) return owner;
+  const others = ending.filter((k) => !NOT_OWNER.some((w) => norm(k).includes(w)));
+  return others.length === 1 ? others[0] : undefined;
+}
+
+const HIT = new KeyIndex(["issuers", "titles", "trade_count", "latest_filed_at"]);
+
+/** The hits of `GET /insiders` (see the module doc for the accepted forms). */
+export function insiderHits(body: unknown): InsiderHit[] {
+  const endpoint = "GET /insiders";
+  const list = readList(body, {
+    endpoint,
+    what: "reporting-owner matches",
+    containers: [
+      "data",
+      "insiders",
+      "owners",
+      "reporting_owners",
+      "results",
+      "items",
+      "matches",
+      "hits",
+    ],
+    bare: true,
+  });
+  let fields = "";
+  const hits = list.rows.map((raw, i) => {
+    const cikKey = patternKey(raw, "cik");
+    const nameKey = patternKey(raw, "name");
+    if (cikKey === undefined || nameKey === undefined) {
+      throw new InvalidResponseError(
+        `${endpoint}: match ${i} has no ${
+          cikKey === undefined ? "CIK" : "name"
+        } field (a key such as "cik", "reporting_owner_cik", "name" or "owner_name"); got ${
+          describe(raw)
+        }`,
+      );
+    }
+    fields ||= `CIK ${JSON.stringify(cikKey)}, name ${JSON.stringify(nameKey)}`;
+    const more = HIT.mapFor(raw);
+    const get = (n: string) => {
+      const k = more.found.get(n);
+      return k === undefined ? undefined : raw[k];
+    };
+    const count = get("trade_count");
+    const latest = get("latest_filed_at");
+    return {
+      cik: String(raw[cikKey]),
+      name: String(raw[nameKey]),
+      issuers: Array.isArray(get("issuers")) ? get("issuers") as InsiderHit["issuers"] : [],
+      titles: Array.isArray(get("titles")) ? get("titles") as string[] : [],
+      trade_count: typeof count === "number" ? count : null,
+      latest_filed_at: typeof latest === "string" ? latest : null,
+      raw,
+    };
+  });
+  if (fields) announceShape({ endpoint, point: "hit fields", shape: fields });
+  return hits;
+}

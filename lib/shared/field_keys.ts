@@ -1,0 +1,115 @@
+/**
+ * Field names by meaning, not by spelling. The specs name fields in
+ * snake_case (`win_rate_bullish_3m_wins`) or say "camelCase" without saying
+ * how digits are cased, and camelCase libraries disagree: lodash
+ * `camelCase`, `camelcase` and pydantic v2 give `winRateBullish3MWins` and
+ * `is10B51`, humps, Kysely, postgres.js and pydantic v1 give
+ * `winRateBullish3mWins` and `is10b51`. Lower case with underscores removed
+ * ({@link normKey}) is the same for all of them, so a key is matched to a
+ * declared field by that form.
+ *
+ * @module
+ */
+
+/**
+ * The spelling-free form of a key: lower case, `_` removed.
+ *
+ * @example
+ * ```ts
+ * import { normKey } from "./field_keys.ts";
+ * normKey("winRateBullish3MWins") === normKey("win_rate_bullish_3m_wins"); // true
+ * ```
+ */
+export function normKey(key: string): string {
+  return key.toLowerCase().replaceAll("_", "");
+}
+
+/**
+ * A renaming of rows from whatever spelling the service chose to the
+ * declared names, decided once from one row and applied to every row.
+ */
+export interface KeyMap {
+  /** True when every key of the sample row already has its declared name. */
+  readonly identity: boolean;
+  /** Declared name → the key the sample row used for it (present fields only). */
+  readonly found: ReadonlyMap<string, string>;
+  /** Declared names the sample row lacks. */
+  readonly missing: readonly string[];
+  /** Keys of the sample row that match no declared name (kept as they are). */
+  readonly extra: readonly string[];
+  /** The row with declared names (the row itself when `identity`). */
+  apply(row: Record<string, unknown>): Record<string, unknown>;
+}
+
+/** Declared names by their spelling-free form, built once per list of names. */
+export class KeyIndex {
+  readonly #byNorm = new Map<string, string>();
+  readonly #memo = new Map<string, string | null>();
+  readonly #names: readonly string[];
+  /** Indexes `names`; two names with the same {@link normKey} throw a `RangeError`. */
+  constructor(names: readonly string[]) {
+    this.#names = names;
+    for (const n of names) {
+      const k = normKey(n);
+      const other = this.#byNorm.get(k);
+      if (other !== undefined && other !== n) {
+        throw new RangeError(
+          `field names ${JSON.stringify(other)} and ${JSON.stringify(n)} collide`,
+        );
+      }
+      this.#byNorm.set(k, n);
+    }
+  }
+
+  /** The declared name a key means, or undefined. */
+  nameOf(key: string): string | undefined {
+    let name = this.#memo.get(key);
+    if (name === undefined) {
+      name = this.#byNorm.get(normKey(key)) ?? null;
+      // keys come from services: bound the memo against a hostile stream of new keys
+      if (this.#memo.size < 4096) this.#memo.set(key, name);
+    }
+    return name ?? undefined;
+  }
+
+  /**
+   * The renaming that a sample row implies (see {@link KeyMap}).
+   *
+   * @example
+   * ```ts
+   * import { KeyIndex } from "./field_keys.ts";
+   * const m = new KeyIndex(["returns_1w", "is_10b51"]).mapFor({ returns1W: 2, is10B51: true, x: 1 });
+   * m.apply({ returns1W: 2, is10B51: true, x: 1 }); // { returns_1w: 2, is_10b51: true, x: 1 }
+   * ```
+   */
+  mapFor(sample: Record<string, unknown>): KeyMap {
+    const found = new Map<string, string>();
+    const extra: string[] = [];
+    const rename: [string, string][] = [];
+    for (const key of Object.keys(sample)) {
+      const name = this.nameOf(key);
+      if (name === undefined || found.has(name)) extra.push(key);
+      else {
+        found.set(name, key);
+        if (name !== key) rename.push([key, name]);
+      }
+    }
+    const missing = this.#names.filter((n) => !found.has(n));
+    const identity = rename.length === 0;
+    const nameOf = (key: string) => this.nameOf(key);
+    return {
+      identity,
+      found,
+      missing,
+      extra,
+      apply: identity ? (row) => row : (row) => {
+        const out: Record<string, unknown> = {};
+        for (const key of Object.keys(row)) {
+          const name = nameOf(key) ?? key;
+          if (!(name in out)) out[name] = row[key];
+        }
+        return out;
+      },
+    };
+  }
+}
