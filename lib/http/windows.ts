@@ -342,19 +342,27 @@ export async function* windowedPages<Row>(
     const span = p - (w.a ?? bound().a ?? sign() * w.firstDay) + 1;
     const density = w.rows / Math.max(1, span); // rows per day
     const projected = remaining === undefined ? Infinity : (density * remaining) / src.pageSize;
-    const idle = running < k && !windows.some((x) => x.state === "queued");
-    const target = idle ? 2 : TARGET_PAGES;
-    if (!(projected > TARGET_PAGES || (idle && projected >= 2))) return false;
+    // idle workers and nothing queued: split smaller, to finish together
+    const idle = running < k && !windows.some((x) => x.state === "queued") ? k - running : 0;
+    const n = Math.min(
+      4 * k,
+      remaining ?? Infinity,
+      Math.max(
+        // hysteresis: a window planned at the target size is not split for a noisy estimate
+        projected > 2 * TARGET_PAGES ? Math.ceil(projected / TARGET_PAGES) : 1,
+        Math.min(idle + 1, Math.floor(projected / 2)),
+      ),
+    );
+    if (n < 2) return false;
     const children: Win<Row>[] = [];
     if (remaining !== undefined) {
-      const n = Math.max(2, Math.min(4 * k, remaining, Math.ceil(projected / target)));
       const width = Math.ceil(remaining / n);
       for (let x = p; x <= b!; x += width) {
         const y = Math.min(b!, x + width - 1);
         children.push(newWin(x, y === b ? w.b : y, density * (y - x + 1)));
       }
     } else {
-      const width = Math.max(1, Math.ceil((target * src.pageSize) / Math.max(density, 1e-6)));
+      const width = Math.max(1, Math.ceil((TARGET_PAGES * src.pageSize) / Math.max(density, 1e-6)));
       for (let i = 0; i < 2 * k; i++) {
         children.push(newWin(p + i * width, p + (i + 1) * width - 1, density * width));
       }
@@ -384,6 +392,18 @@ export async function* windowedPages<Row>(
       "signalbook: parallel windows turned off for this pull: the service dates rows " +
         "otherwise than the client reads them; going on serially",
     );
+  };
+
+  /**
+   * After an empty window the data may have ended: the windows after it not
+   * yet started, up to the list's end, become one (split again if it has
+   * rows), so an open end costs one empty request, not one per window.
+   */
+  const mergeRest = (w: Win<Row>) => {
+    const rest = windows.slice(windows.indexOf(w) + 1);
+    if (rest.length < 2 || rest.some((x) => x.state !== "queued")) return;
+    const last = rest[rest.length - 1];
+    windows.splice(windows.indexOf(w) + 1, rest.length, newWin(rest[0].a, last.b, 0));
   };
 
   /** Reads a page's rows into `w`'s day bookkeeping; false when they are not in date order. */
@@ -435,13 +455,19 @@ export async function* windowedPages<Row>(
         w.rows += rows.length;
         w.pages.push({ ...page, rows });
         w.cursor = page.next;
+        if (page.next === null && w.rows === 0) mergeRest(w);
         notify();
         if (page.next === null || rowsBefore(w) + w.rows >= limit) break;
         if (split(w, page.next)) return;
-        // a window far ahead of the one handed out waits, to bound memory
-        while (w !== head && buffered() >= MAX_BUFFERED_PAGES * k && !signal.aborted) {
+        // a window ahead of the one handed out waits while it holds too many pages (memory),
+        // or while the rows expected before it already reach the limit (not requested)
+        while (
+          w !== head && !signal.aborted && rowsBefore(w) + w.rows < limit &&
+          (buffered() >= MAX_BUFFERED_PAGES * k || expectedBefore(w) + w.rows >= limit)
+        ) {
           await new Promise<void>((r) => gates.push(r));
         }
+        if (rowsBefore(w) + w.rows >= limit) break;
       }
       w.state = "done";
     })().catch((e) => {
@@ -457,6 +483,7 @@ export async function* windowedPages<Row>(
     }).finally(() => {
       running--;
       notify();
+      openGates();
       schedule();
     });
   };
@@ -521,6 +548,13 @@ export async function* windowedPages<Row>(
       await changed();
     }
   } finally {
+    if (Deno.env.get("SB_WIN_DEBUG")) {
+      console.error(
+        windows.map((w) =>
+          `${rangeOf(w).from ?? ""}..${rangeOf(w).to ?? ""}:${w.rows}/${w.expect.toFixed(0)}`
+        ).join(" "),
+      );
+    }
     outer.abort(new DOMException("pull stopped", "AbortError"));
     openGates();
   }
