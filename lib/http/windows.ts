@@ -246,13 +246,10 @@ export async function* windowedPages<Row>(
     return order === "asc" ? { from: x, to: y } : { from: y, to: x };
   };
   // a split child's start re-reads its parent's run: a position there skips it again
-  const position = (w: Win<Row>, c: string | null): string =>
-    encodeWindowCursor({
-      o: order === "asc" ? "a" : "d",
-      ...rangeOf(w),
-      c,
-      s: c ? 0 : w.skipTotal,
-    });
+  const position = (w: Win<Row>, c: string | null): string => {
+    const { from: f, to: t } = rangeOf(w);
+    return encodeWindowCursor({ o: order === "asc" ? "a" : "d", f, t, c, s: c ? 0 : w.skipTotal });
+  };
   const newWin = (a?: number, b?: number, expect = 0): Win<Row> => ({
     a,
     b,
@@ -331,10 +328,12 @@ export async function* windowedPages<Row>(
   };
 
   /** Splits the rest of `w` after a page whose last day is `run.day`; true when it did. */
-  const split = (w: Win<Row>, next: string | null): boolean => {
+  const split = (w: Win<Row>, last: Page<Row>): boolean => {
+    const next = last.next;
     const run = w.run;
     if (!splittable || order === undefined || !run || w.firstDay === undefined) return false;
-    if (run.keys.length > src.pageSize / 2) return false; // wait for a short last day
+    // the run is re-read by the first new window: wait for a short last day, unless much is left
+    const longRun = run.keys.length > src.pageSize / 2;
     const p = sign() * run.day;
     const b = w.b ?? bound().b;
     const remaining = b === undefined ? undefined : b - p + 1;
@@ -353,7 +352,11 @@ export async function* windowedPages<Row>(
         Math.min(idle + 1, Math.floor(projected / 2)),
       ),
     );
-    if (n < 2) return false;
+    if (
+      n < 2 || (longRun && (run.keys.length > last.rows.length || projected < 4 * TARGET_PAGES))
+    ) {
+      return false;
+    }
     const children: Win<Row>[] = [];
     if (remaining !== undefined) {
       const width = Math.ceil(remaining / n);
@@ -458,7 +461,7 @@ export async function* windowedPages<Row>(
         if (page.next === null && w.rows === 0) mergeRest(w);
         notify();
         if (page.next === null || rowsBefore(w) + w.rows >= limit) break;
-        if (split(w, page.next)) return;
+        if (split(w, page)) return;
         // a window ahead of the one handed out waits while it holds too many pages (memory),
         // or while the rows expected before it already reach the limit (not requested)
         while (
