@@ -181,7 +181,7 @@ export class RequestLimiter {
   throttled(slot: Slot, retryAfterMs: number | undefined): void {
     this.#throttled++;
     const now = this.#now();
-    if (slot.startedAt >= this.#lastDecrease) {
+    if (slot.startedAt > this.#lastDecrease) {
       this.#limit = Math.max(1, Math.floor(this.#limit / 2));
       this.#lastDecrease = now;
       this.#successes = 0;

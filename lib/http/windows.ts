@@ -382,7 +382,10 @@ export async function* windowedPages<Row>(
   };
 
   /** The seam did not match: drop the split and go on serially with the parent's cursor. */
-  const undo = (child: Win<Row>) => {
+  const undo = (child: Win<Row>, got?: readonly Row[]) => {
+    if (Deno.env.get("SB_WIN_DEBUG")) {
+      console.error("UNDO", rangeOf(child), child.skip, got?.map((r) => src.key(r) + "@" + src.day(r)));
+    }
     const parent = child.parent!;
     for (const c of parent.children ?? []) {
       c.ac.abort(new DOMException("window dropped", "AbortError"));
@@ -444,9 +447,9 @@ export async function* windowedPages<Row>(
           let i = 0;
           for (; i < rows.length && w.skip.length; i++) {
             const want = w.skip.shift();
-            if (want !== undefined && want !== src.key(rows[i])) return undo(w);
+            if (want !== undefined && want !== src.key(rows[i])) return undo(w, rows);
           }
-          if (w.skip.length && page.next === null) return undo(w);
+          if (w.skip.length && page.next === null) return undo(w, rows);
           rows = i ? rows.slice(i) : rows;
           if (!w.skip.length && w.parent) {
             w.parent.state = "done";
@@ -454,7 +457,8 @@ export async function* windowedPages<Row>(
             w.parent = undefined;
           }
         }
-        if (splittable && !track(w, rows)) splittable = false;
+        // the skipped rows are this window's first rows too: they belong to its run
+        if (splittable && !track(w, page.rows)) splittable = false;
         w.rows += rows.length;
         w.pages.push({ ...page, rows });
         w.cursor = page.next;
