@@ -44,10 +44,7 @@
 import pl from "npm:nodejs-polars@0.25.2";
 import { join } from "node:path";
 import type { CatalogClient } from "../catalog/client.ts";
-import type { InsiderClient, SearchRow } from "../insider/client.ts";
-import type { PitchListRow } from "../catalog/types.ts";
-import { transactionsFrame } from "../insider/transaction_frames.ts";
-import { pitchesFrame } from "../catalog/pitch_frames.ts";
+import type { InsiderClient } from "../insider/client.ts";
 import { pullMonths } from "./_sync_pull.ts";
 import { AuthenticationError, PermissionDeniedError } from "../http/errors.ts";
 import { Progress } from "../http/progress_hook.ts";
