@@ -23,6 +23,13 @@
  *   it names none. After as many successes in a row as the current limit (a
  *   round), the limit grows by one (additive increase), up to
  *   `maxInFlight`.
+ * - **A learned rate.** Concurrency alone cannot hold a rate limit (at a
+ *   100 ms round trip, 2 in flight are 20 requests/s, 3 are 30), and every
+ *   `429` costs a whole `Retry-After` pause. So a `429` also sets a rate
+ *   cap at 90 % of the answers the server accepted in the second before it;
+ *   the cap grows by 5 % (at least 1 request/s) after every 3 s without a
+ *   `429`, so it finds its way back up when the server allows more. It
+ *   never exceeds `requestsPerSecond`.
  * - **Nothing is lost or reordered.** A throttled request goes back to the
  *   front of the queue (it was sent earliest) and is sent again once the
  *   pause ends; callers see only the later answer. It counts as one of the
@@ -65,6 +72,8 @@ export interface LimiterState {
   limit: number;
   /** True while new starts are paused by a `Retry-After`. */
   paused: boolean;
+  /** The rate cap learned from `429`s (requests/s), when one was. */
+  learnedRate?: number;
 }
 
 /** A granted slot: release it when the answer has been read. */
@@ -125,6 +134,11 @@ export class RequestLimiter {
   #successes = 0;
   #lastDecrease = -Infinity;
   #throttled = 0;
+  /** Rate learned from `429`s (requests/s), and when it last changed. */
+  #learned: number | undefined;
+  #learnedAt = 0;
+  /** When recent answers were accepted (for the learned rate). */
+  #accepted: number[] = [];
   #timer: ReturnType<typeof setTimeout> | undefined;
   #now: () => number;
 
@@ -146,6 +160,7 @@ export class RequestLimiter {
       throttled: this.#throttled,
       limit: Math.floor(this.#limit),
       paused: this.#pausedUntil > this.#now(),
+      ...(this.#learned !== undefined ? { learnedRate: this.#learned } : {}),
     };
   }
 
@@ -185,13 +200,32 @@ export class RequestLimiter {
       this.#limit = Math.max(1, Math.floor(this.#limit / 2));
       this.#lastDecrease = now;
       this.#successes = 0;
+      // answers accepted in the last second, counted by when they were sent, with those
+      // still on the wire (sent in that second, most of them will be accepted too)
+      const accepted = this.#accepted.filter((t) => t > now - 1000).length + this.#inFlight;
+      if (accepted > 0) {
+        this.#learned = Math.min(this.#learned ?? Infinity, 0.9 * accepted);
+        this.#learnedAt = now;
+      }
     }
     this.#pausedUntil = Math.max(this.#pausedUntil, now + (retryAfterMs ?? DEFAULT_THROTTLE_MS));
     this.#publish();
   }
 
-  /** Reports an answer that was not a `429`: after a round of them, the limit grows by one. */
-  succeeded(): void {
+  /**
+   * Reports an answer to `slot` that was not a `429`: after a round of them,
+   * the limit grows by one.
+   */
+  succeeded(slot?: Slot): void {
+    const now = this.#now();
+    this.#accepted.push(slot?.startedAt ?? now);
+    if (this.#accepted.length > 4096 || this.#accepted[0] < now - 1000) {
+      this.#accepted = this.#accepted.filter((t) => t > now - 1000);
+    }
+    if (this.#learned !== undefined && now - this.#learnedAt >= 3000) {
+      this.#learned += Math.max(1, 0.05 * this.#learned);
+      this.#learnedAt = now;
+    }
     if (this.#limit >= this.maxInFlight) return;
     if (++this.#successes >= Math.floor(this.#limit)) {
       this.#limit = Math.min(this.maxInFlight, this.#limit + 1);
@@ -225,7 +259,8 @@ export class RequestLimiter {
         this.#arm(wait);
         return;
       }
-      if (this.requestsPerSecond) this.#nextStart = now + 1000 / this.requestsPerSecond;
+      const rate = Math.min(this.requestsPerSecond ?? Infinity, this.#learned ?? Infinity);
+      if (rate !== Infinity) this.#nextStart = now + 1000 / rate;
       this.#grant(this.#queue.shift()!);
     }
   }

@@ -221,7 +221,7 @@ export class Transport {
             ? read(ok.clone(), label).then(async (v) => (await this.#cache!.put(cacheKey, ok), v))
             : read(ok, label);
           const value = await within(done, signal, () => ok.body?.cancel().catch(() => {}));
-          this.limiter.succeeded();
+          this.limiter.succeeded(slot);
           return value;
         }
         failure = await within(
@@ -244,7 +244,7 @@ export class Transport {
       if (res?.status === 429) {
         // pauses every request of the client (and halves its budget)
         this.limiter.throttled(slot, serverDelayMs(res.headers) ?? backoffMs(attempt));
-      } else if (res) this.limiter.succeeded();
+      } else if (res) this.limiter.succeeded(slot);
       const retryable = res ? retryableStatus(res.status) : true;
       if (!retryable || attempt >= this.maxRetries) throw failure;
       const delayMs = serverDelayMs(res?.headers) ?? backoffMs(attempt);

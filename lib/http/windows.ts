@@ -384,7 +384,12 @@ export async function* windowedPages<Row>(
   /** The seam did not match: drop the split and go on serially with the parent's cursor. */
   const undo = (child: Win<Row>, got?: readonly Row[]) => {
     if (Deno.env.get("SB_WIN_DEBUG")) {
-      console.error("UNDO", rangeOf(child), child.skip, got?.map((r) => src.key(r) + "@" + src.day(r)));
+      console.error(
+        "UNDO",
+        rangeOf(child),
+        child.skip,
+        got?.map((r) => src.key(r) + "@" + src.day(r)),
+      );
     }
     const parent = child.parent!;
     for (const c of parent.children ?? []) {
