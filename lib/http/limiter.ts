@@ -26,7 +26,8 @@
  * - **A learned rate.** Concurrency alone cannot hold a rate limit (at a
  *   100 ms round trip, 2 in flight are 20 requests/s, 3 are 30), and every
  *   `429` costs a whole `Retry-After` pause. So a `429` also sets a rate
- *   cap at 90 % of the answers the server accepted in the second before it;
+ *   cap at 90 % of the rate the server accepted just before it (over a span
+ *   of its `Retry-After`, from 0.1 to 1 s, taken as its window);
  *   the cap grows by 5 % (at least 1 request/s) after every 3 s without a
  *   `429`, so it finds its way back up when the server allows more. It
  *   never exceeds `requestsPerSecond`.
@@ -200,11 +201,13 @@ export class RequestLimiter {
       this.#limit = Math.max(1, Math.floor(this.#limit / 2));
       this.#lastDecrease = now;
       this.#successes = 0;
-      // answers accepted in the last second, counted by when they were sent, with those
-      // still on the wire (sent in that second, most of them will be accepted too)
-      const accepted = this.#accepted.filter((t) => t > now - 1000).length + this.#inFlight;
+      // the server's window is taken as its Retry-After (0.1 to 1 s): the answers it
+      // accepted in that span, counted by when they were sent, with those still on the
+      // wire (most of them will be accepted too), are its rate
+      const span = Math.min(1000, Math.max(100, retryAfterMs ?? 1000));
+      const accepted = this.#accepted.filter((t) => t > now - span).length + this.#inFlight;
       if (accepted > 0) {
-        this.#learned = Math.min(this.#learned ?? Infinity, 0.9 * accepted);
+        this.#learned = Math.min(this.#learned ?? Infinity, (0.9 * accepted * 1000) / span);
         this.#learnedAt = now;
       }
     }

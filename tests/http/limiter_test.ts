@@ -161,7 +161,7 @@ Deno.test("a 429 storm: the client slows down, nothing is lost, duplicated or re
     (throttledClient as unknown as { transport: { limiter: RequestLimiter } }).transport.limiter
       .state;
   assert.equal(state.throttled, refused);
-  assert.ok(state.limit < 16, `limit ${state.limit} after the storm`);
+  assert.ok(state.learnedRate !== undefined, "a rate was learned from the 429s");
 });
 
 Deno.test("one budget per client: windows and hydration together never exceed maxInFlight", async () => {
