@@ -17,6 +17,7 @@ export {
   type SinkPlan,
 } from "./build.ts";
 export { asFrame, type Frame, FramedList, type FrameMaker, type FrameOptions } from "./list.ts";
+export { type ParallelListOptions, WindowedList } from "./windowed_list.ts";
 export {
   boundPolarsDisplay,
   type Displayable,

@@ -8,8 +8,8 @@
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { type Page, Paginated, partialOf } from "../../lib/http/paginate.ts";
-import { type DayRange, type WindowSource } from "../../lib/http/windows.ts";
+import { type Page, partialOf } from "../../lib/http/paginate.ts";
+import type { DayRange, WindowSource } from "../../lib/http/windows.ts";
 import { WindowedList } from "../../lib/frames/windowed_list.ts";
 
 type Row = { day: string; id: number };
