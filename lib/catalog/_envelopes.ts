@@ -5,6 +5,7 @@
  *
  * | Endpoint | Open point | Accepted |
  * | - | - | - |
+ * | `GET /pitches/{id}` | detail fields | the object itself or wrapped in one object (`data`, `pitch`, …); keys (and the `archive` object's) mapped by meaning to snake_case |
  * | `GET /pitches` | envelope (spec: `data`, `has_more`, `next_cursor`) | also `pitches`, `items`, `results`, `rows` or the only list; flag and cursor in any casing, or one object down; rows and their `pitch` object mapped by meaning to snake_case |
  * | `GET /search` | lists | `authors` and `companies` at the top or one object down (`data`, `results`); items mapped by meaning (`company_id` → `companyId`) |
  * | `GET /tags` | envelope | a list of types (bare or under `data`, `tag_types`, `types`, `tags`, `items`, `results`, `vocabulary`), a flat list of tags carrying their type key (grouped here), or an object grouped by type key (values: lists of tags, or type objects) |
@@ -26,14 +27,15 @@ import {
   isObject,
   type JsonObject,
   readList,
+  readOne,
   unexpected,
 } from "../http/_envelope.ts";
 import { KeyIndex } from "../shared/field_keys.ts";
-import type { FilterSet, PitchListRow, SearchResult, Tag, TagType } from "./types.ts";
+import type { FilterSet, PitchDetail, PitchListRow, SearchResult, Tag, TagType } from "./types.ts";
 import { QUALITY_TYPE_KEYS } from "./vocab.ts";
 
 const LIST_ROW = new KeyIndex(["pitch_id", "pitch_date", "added_on", "pitch"]);
-const SUMMARY = new KeyIndex([
+const SUMMARY_NAMES = [
   "pitch_id",
   "pitch_date",
   "added_on",
@@ -50,7 +52,8 @@ const SUMMARY = new KeyIndex([
   "sentiment",
   "position_decision_type",
   "slugs",
-]);
+];
+const SUMMARY = new KeyIndex(SUMMARY_NAMES);
 
 /** A page of `GET /pitches`: rows (each with its `pitch` object) and the next cursor. */
 export function pitchPage(
@@ -87,6 +90,22 @@ export function pitchPage(
     shape: outer.identity && (inner?.identity ?? true) ? "as declared" : "renamed by meaning",
   });
   return { rows, next: page.next, raw: body };
+}
+
+const DETAIL = new KeyIndex([...SUMMARY_NAMES, "company_id", "author_badge", "archive"]);
+const ARCHIVE = new KeyIndex(["available", "formats", "has_attachment", "requested", "snapshots"]);
+
+/** The pitch of `GET /pitches/{id}`, keys mapped by meaning. */
+export function pitchDetail(body: unknown): PitchDetail {
+  const pitch = readOne(
+    body,
+    "GET /pitches/{id}",
+    "a pitch object (with pitch_id)",
+    (v) => findKey(v, ["pitch_id"]) !== undefined,
+  );
+  const out = DETAIL.mapFor(pitch).apply(pitch);
+  if (isObject(out.archive)) out.archive = ARCHIVE.mapFor(out.archive).apply(out.archive);
+  return out as unknown as PitchDetail;
 }
 
 const AUTHOR = new KeyIndex(["userId", "username", "displayName", "tier", "badge"]);

@@ -11,7 +11,7 @@ import {
   PitchListQuery,
 } from "./params.ts";
 import type { DocumentInfo, FilterSet, PitchDetail, PitchListRow, SearchResult } from "./types.ts";
-import { filterSetList, pitchPage, searchResult, tagTypes } from "./_envelopes.ts";
+import { filterSetList, pitchDetail, pitchPage, searchResult, tagTypes } from "./_envelopes.ts";
 import { Tags } from "./tags.ts";
 import { sanitizeFilename, saveUnder } from "./download.ts";
 import { type CallOptions, ServiceClient } from "../http/service_client.ts";
@@ -118,11 +118,11 @@ export class CatalogClient extends ServiceClient {
 
   /** One pitch by id (locked pitches come back with `is_locked: true`). */
   async pitch(id: string, opts: CallOptions = {}): Promise<PitchDetail> {
-    return await this.transport.json({
+    return await this.transport.read({
       method: "GET",
       path: `/pitches/${requireId(id)}`,
       signal: opts.signal,
-    });
+    }, pitchDetail);
   }
 
   /** The signed URL of an archived write-up or attachment (JSON form). */

@@ -15,6 +15,12 @@ export * from "./types.ts";
 export { Tags } from "./tags.ts";
 export { sanitizeFilename } from "./download.ts";
 export { CatalogClient, type DownloadOptions } from "./client.ts";
-export { PITCH_COLUMNS, PITCH_DETAIL_COLUMNS, pitchesFrame, pitchesSink } from "./pitch_frames.ts";
+export {
+  PITCH_COLUMNS,
+  PITCH_DETAIL_COLUMNS,
+  pitchesFrame,
+  type PitchesFrameOptions,
+  pitchesSink,
+} from "./pitch_frames.ts";
 /** @deprecated The same type as `CallOptions` (one per-call options type for both clients). */
 export type { CallOptions as CatalogCallOptions } from "./client.ts";

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { type RowSink, rowSink } from "../frames/build.ts";
+import { type FrameReport, type RowSink, rowSink } from "../frames/build.ts";
 import type { ColumnSpec } from "../frames/dtypes.ts";
 import { asFrame, type Frame } from "../frames/list.ts";
 import type { PitchDetail, PitchListRow } from "./types.ts";
@@ -42,6 +42,12 @@ export const PITCH_DETAIL_COLUMNS: readonly ColumnSpec[] = [
   { name: "archive_has_attachment", dtype: "bool" },
 ];
 
+/** Options of {@link pitchesFrame} and {@link pitchesSink}. */
+export interface PitchesFrameOptions {
+  /** Take the pull's report (missing fields, coercions, extras) instead of printing it. */
+  onReport?: (report: FrameReport) => void;
+}
+
 function isDetail(r: PitchListRow | PitchDetail): r is PitchDetail {
   return !("pitch" in r) && "archive" in r;
 }
@@ -59,8 +65,11 @@ function isDetail(r: PitchListRow | PitchDetail): r is PitchDetail {
  * console.log(df.columns.includes("slugs")); // true
  * ```
  */
-export function pitchesFrame(rows: readonly (PitchListRow | PitchDetail)[]): Frame {
-  const sink = pitchesSink();
+export function pitchesFrame(
+  rows: readonly (PitchListRow | PitchDetail)[],
+  opts: PitchesFrameOptions = {},
+): Frame {
+  const sink = pitchesSink(opts);
   sink.append(rows);
   return asFrame(sink.finish(), false);
 }
@@ -78,11 +87,13 @@ export function pitchesFrame(rows: readonly (PitchListRow | PitchDetail)[]): Fra
  * console.log(sink.finish().height > 0); // true
  * ```
  */
-export function pitchesSink(): RowSink<PitchListRow | PitchDetail> {
+export function pitchesSink(opts: PitchesFrameOptions = {}): RowSink<PitchListRow | PitchDetail> {
   return rowSink<PitchListRow | PitchDetail>((first) =>
     first !== undefined && isDetail(first)
       ? {
         specs: PITCH_DETAIL_COLUMNS,
+        // the spec does not show the detail's fields: absent ones are not drift
+        opts: { reportMissing: false, onReport: opts.onReport },
         map: (r) => {
           const { archive, ...rest } = r as PitchDetail;
           return {
@@ -95,6 +106,7 @@ export function pitchesSink(): RowSink<PitchListRow | PitchDetail> {
       }
       : {
         specs: PITCH_COLUMNS,
+        opts: { onReport: opts.onReport },
         map: (r) => (r as PitchListRow).pitch as unknown as Record<string, unknown>,
       }
   );

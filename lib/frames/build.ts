@@ -7,20 +7,51 @@
  * never infers, and its slow, date-mangling record path is never used.
  *
  * Extra keys in the rows that the specs do not name are kept by a stated
- * rule and reported once per process. They are looked for in the first row
- * of each page and every 64th row after it (rows of one response share their
- * shape), and once seen their values are read from every later row (rows of
- * earlier pages, already copied out, hold null). The rule: a column whose non-null values are all
- * strings is Utf8, all booleans Bool, all finite numbers Float64; anything
- * else (objects, arrays, mixed kinds) becomes Utf8 holding the JSON text.
+ * rule. Every row is checked, at the cost of one key count per row: a row
+ * whose key count is not the declared columns present in it is scanned for
+ * undeclared keys, and an extra column found in any row becomes a column
+ * (null in the rows without it). Extra values are stored sparsely (memory in
+ * proportion to the values present), and past {@link MAX_EXTRA_COLUMNS}
+ * extra columns the rest are left out and counted. The rule: a column whose
+ * non-null values are all strings is Utf8, all booleans Bool, all finite
+ * numbers Float64; anything else (objects, arrays, mixed kinds) becomes Utf8
+ * holding the JSON text.
+ *
+ * Values of the wrong JSON type are read leniently and counted
+ * (`_lenient.ts`): numeric text becomes a number, `"true"`/`"false"` a
+ * boolean, `""` null; what cannot be read becomes null. Declared columns
+ * absent from the rows are counted too. All of it is reported once per pull
+ * (once per builder: a warning per kind of finding and a `frame` event on
+ * `httpEvents`), never by failing the pull.
  *
  * @module
  */
 import pl from "npm:nodejs-polars@0.25.2";
-import { type ColumnSpec, polarsType } from "./dtypes.ts";
+import { type ColumnSpec, dtypeName, polarsType } from "./dtypes.ts";
+import {
+  BOOL,
+  DATE,
+  DATETIME,
+  type FrameReport,
+  LIST,
+  mergeReports,
+  NUM,
+  reportLines,
+  TEXT,
+  ValueLog,
+  warnReport,
+} from "./_lenient.ts";
+
+export { type FrameReport, mergeReports, reportLines, warnReport };
 
 const DAY_MS = 86_400_000;
-const reported = new Set<string>();
+
+/**
+ * Extra (undeclared) columns kept per frame; keys past it are left out and
+ * counted in the report. 500 is well past any real view's extra columns,
+ * and bounds a hostile answer (a row with 100,000 keys) to 500 series.
+ */
+export const MAX_EXTRA_COLUMNS = 500;
 
 function dateDays(v: unknown): number {
   if (typeof v !== "string" || v.length < 10) return NaN;
@@ -32,8 +63,17 @@ function dateDays(v: unknown): number {
 export interface BuildOptions {
   /** Keep keys the specs do not name (default true), by the rule in the module doc. */
   keepExtras?: boolean;
-  /** Number of keys a complete row has; rows with another count are scanned for extras. */
-  expectedKeys?: number;
+  /**
+   * Report declared columns absent from the rows (default true). Off when
+   * the caller chose the columns (a `fields=` selection).
+   */
+  reportMissing?: boolean;
+  /**
+   * Where the pull's report goes (default: printed as warnings once, and a
+   * `frame` event). A caller merging several builders' reports (a sync's
+   * months) takes them here and prints the merged one.
+   */
+  onReport?: (report: FrameReport) => void;
 }
 
 /**
@@ -112,14 +152,22 @@ export class FrameBuilder implements RowSink<Record<string, unknown>> {
   readonly #specs: readonly ColumnSpec[];
   readonly #cap: number;
   readonly #keepExtras: boolean;
-  readonly #expected: number;
   readonly #known: Set<string>;
   readonly #numIdx: number[] = [];
   readonly #plainIdx: number[] = [];
   readonly #compiled: { fill: Filler; casts: pl.Expr[] };
+  readonly #log: ValueLog;
+  readonly #opts: FrameBuilderOptions;
+  readonly #keys: string[];
+  /** Per column: its buffer (numeric or plain, and which) and its value kind. */
+  readonly #slots: { num: boolean; c: number; kind: number }[];
   #num: Float64Array[] = [];
   #plain: unknown[][] = [];
-  #extras = new Map<string, unknown[]>();
+  /** Extra columns of the chunk being filled: offsets and values of the rows that have them. */
+  #extras = new Map<string, { at: number[]; vals: unknown[] }>();
+  readonly #extraTypes = new Map<string, string>();
+  readonly #dropped = new Set<string>();
+  #droppedCount = 0;
   #filled = 0;
   #rows = 0;
   readonly #chunks: pl.DataFrame[] = [];
@@ -129,9 +177,10 @@ export class FrameBuilder implements RowSink<Record<string, unknown>> {
     this.#specs = specs;
     this.#cap = Math.max(1, Math.floor(opts.chunkRows ?? CHUNK_ROWS));
     this.#keepExtras = opts.keepExtras ?? true;
+    this.#opts = opts;
     const keys = specs.map((s) => s.key ?? s.name);
     this.#known = new Set(keys);
-    this.#expected = opts.expectedKeys ?? keys.length;
+    this.#log = new ValueLog(specs.map((s) => s.name));
     const numKind: number[] = [];
     specs.forEach((s, i) => {
       if (s.dtype === "utf8" || s.dtype === "list_utf8" || s.dtype === "list_i64") {
@@ -149,12 +198,12 @@ export class FrameBuilder implements RowSink<Record<string, unknown>> {
         );
       }
     });
-    this.#compiled = compile(
-      specs,
-      this.#numIdx,
-      numKind,
-      this.#numIdx.map((i) => keys[i]),
-      this.#plainIdx.map((i) => keys[i]),
+    this.#compiled = compile(specs, this.#numIdx, numKind, this.#plainIdx, keys);
+    this.#keys = keys;
+    this.#slots = specs.map(() => ({ num: false, c: 0, kind: TEXT }));
+    this.#numIdx.forEach((i, c) => this.#slots[i] = { num: true, c, kind: numKind[c] });
+    this.#plainIdx.forEach((i, c) =>
+      this.#slots[i] = { num: false, c, kind: specs[i].dtype === "utf8" ? TEXT : LIST }
     );
     this.#reset();
   }
@@ -182,10 +231,20 @@ export class FrameBuilder implements RowSink<Record<string, unknown>> {
   /** Copies the rows' values into the column buffers; a full buffer becomes a chunk. */
   append(rows: readonly Record<string, unknown>[]): void {
     let from = 0;
+    const scan = this.#keepExtras ? this.#scan : null;
     while (from < rows.length) {
       const take = Math.min(rows.length - from, this.#cap - this.#filled);
-      this.#compiled.fill(rows, from, from + take, this.#filled, this.#num, this.#plain, dateDays);
-      if (this.#keepExtras) this.#scan(rows, from, from + take);
+      this.#compiled.fill(
+        rows,
+        from,
+        from + take,
+        this.#filled,
+        this.#num,
+        this.#plain,
+        dateDays,
+        this.#redo,
+        scan,
+      );
       this.#filled += take;
       this.#rows += take;
       from += take;
@@ -193,20 +252,64 @@ export class FrameBuilder implements RowSink<Record<string, unknown>> {
     }
   }
 
-  #scan(rows: readonly Record<string, unknown>[], from: number, to: number): void {
-    for (let r = from; r < to; r += 64) {
-      const rowKeys = Object.keys(rows[r]);
-      if (rowKeys.length !== this.#expected || this.#extras.size) {
-        for (const k of rowKeys) {
-          if (this.#known.has(k) || this.#extras.has(k)) continue;
-          this.#extras.set(k, new Array(this.#cap).fill(null));
+  /**
+   * Called by the row loop for a row with a value it did not take as it
+   * came (a missing key, or a value of another type): reads every column of
+   * that row again, leniently and counted (`_lenient.ts`), then looks for
+   * undeclared keys when the row has more keys than the declared ones it
+   * carries.
+   */
+  readonly #redo = (row: Record<string, unknown>, o: number): void => {
+    const log = this.#log;
+    const keys = this.#keys;
+    let missing = 0;
+    for (let i = 0; i < keys.length; i++) {
+      const v = row[keys[i]];
+      if (v === null) continue;
+      const slot = this.#slots[i];
+      if (v === undefined) {
+        log.miss[i]++;
+        missing++;
+        continue;
+      }
+      const ok = slot.kind === NUM
+        ? typeof v === "number"
+        : slot.kind === BOOL
+        ? typeof v === "boolean"
+        : slot.kind === TEXT
+        ? typeof v === "string"
+        : slot.kind === LIST
+        ? Array.isArray(v)
+        : typeof v === "string" && this.#num[slot.c][o] === this.#num[slot.c][o];
+      if (ok) continue;
+      const x = log.odd(v, i, slot.kind);
+      if (slot.num) this.#num[slot.c][o] = x as number;
+      else this.#plain[slot.c][o] = x;
+    }
+    if (this.#keepExtras && Object.keys(row).length !== keys.length - missing) this.#scan(row, o);
+  };
+
+  /** Called by the row loop for a row whose key count says it has undeclared keys. */
+  readonly #scan = (row: Record<string, unknown>, o: number): void => {
+    for (const k of Object.keys(row)) {
+      if (this.#known.has(k)) continue;
+      let e = this.#extras.get(k);
+      if (!e) {
+        if (!this.#extraTypes.has(k) && this.#extraTypes.size >= MAX_EXTRA_COLUMNS) {
+          this.#droppedCount += this.#dropped.has(k) ? 0 : 1;
+          if (this.#dropped.size < 100_000) this.#dropped.add(k);
+          continue;
         }
+        this.#extras.set(k, e = { at: [], vals: [] });
+        if (!this.#extraTypes.has(k)) this.#extraTypes.set(k, "");
+      }
+      const v = row[k];
+      if (v !== null && v !== undefined) {
+        e.at.push(o);
+        e.vals.push(v);
       }
     }
-    for (const [k, vals] of this.#extras) {
-      for (let r = from, o = this.#filled; r < to; r++, o++) vals[o] = rows[r][k] ?? null;
-    }
-  }
+  };
 
   #flush(): void {
     if (this.#filled === 0 && this.#chunks.length > 0) return;
@@ -229,21 +332,50 @@ export class FrameBuilder implements RowSink<Record<string, unknown>> {
       const vals = cut(this.#plain[c], (a) => a.slice(0, n));
       // nodejs-polars cannot build a List series that is empty or starts with null:
       // lead with one empty list and slice it off.
-      series[i] = s.dtype === "utf8"
-        ? textSeries(s.name, vals)
-        : pl.Series(s.name, [[], ...vals], polarsType(s.dtype)).slice(1, n).cast(
-          polarsType(s.dtype),
-        );
+      series[i] = s.dtype === "utf8" ? textSeries(s.name, vals) : this.#listSeries(i, vals, n);
     });
     let df = pl.DataFrame(series);
     if (this.#compiled.casts.length) df = df.withColumns(...this.#compiled.casts);
     if (this.#extras.size) {
       df = pl.DataFrame([
         ...df.getColumns(),
-        ...[...this.#extras].map(([k, vals]) => extraSeries(k, cut(vals, (a) => a.slice(0, n)))),
+        ...[...this.#extras].map(([k, e]) => {
+          const vals = new Array(n).fill(null);
+          e.at.forEach((o, j) => vals[o] = e.vals[j]);
+          const x = extraSeries(k, vals);
+          this.#extraTypes.set(k, x.label);
+          return x.series;
+        }),
       ]);
     }
     return df;
+  }
+
+  /**
+   * A List series. nodejs-polars cannot build one that is empty or starts
+   * with null: lead with one empty list and slice it off. An element of the
+   * wrong type makes Polars throw: then the lists are cleaned (and counted)
+   * and built again.
+   */
+  #listSeries(i: number, vals: unknown[], n: number): pl.Series {
+    const s = this.#specs[i];
+    const type = polarsType(s.dtype);
+    const build = (v: unknown[]) => pl.Series(s.name, [[], ...v], type).slice(1, n).cast(type);
+    try {
+      return build(vals);
+    } catch {
+      return build(this.#log.cleanLists(i, vals, s.dtype === "list_i64"));
+    }
+  }
+
+  /** What this builder's rows looked like (see {@link FrameReport}). */
+  report(): FrameReport {
+    return this.#log.report(
+      this.#rows,
+      this.#opts.reportMissing ?? true,
+      [...this.#extraTypes].map(([name, dtype]) => ({ name, dtype: dtype || "String" })),
+      { count: this.#droppedCount, names: [...this.#dropped].slice(0, 8) },
+    );
   }
 
   /**
@@ -254,6 +386,9 @@ export class FrameBuilder implements RowSink<Record<string, unknown>> {
   finish(): pl.DataFrame {
     if (this.#filled > 0 || this.#chunks.length === 0) this.#flush();
     const chunks = this.#chunks.splice(0);
+    const report = this.report();
+    if (this.#opts.onReport) this.#opts.onReport(report);
+    else warnReport(report, this.#specs.length);
     if (chunks.length === 1) return chunks[0];
     return concatChunks(chunks);
   }
@@ -323,6 +458,8 @@ type Filler = (
   num: Float64Array[],
   plain: unknown[][],
   dateDays: (v: unknown) => number,
+  redo: (row: Record<string, unknown>, o: number) => void,
+  scan: ((row: Record<string, unknown>, o: number) => void) | null,
 ) => void;
 
 /**
@@ -337,13 +474,17 @@ function compile(
   specs: readonly ColumnSpec[],
   numIdx: number[],
   numKind: number[],
-  numKeys: string[],
-  plainKeys: string[],
+  plainIdx: number[],
+  keys: string[],
 ): { fill: Filler; casts: pl.Expr[] } {
   const sig = specs.map((s) => `${s.name}\u0000${s.dtype}\u0000${s.key ?? ""}`).join("\u0001");
   let c = compiled.get(sig);
   if (!c) {
-    c = { fill: filler(numKeys, numKind, plainKeys), casts: castExprs(specs, numIdx) };
+    const plainKind = plainIdx.map((i) => specs[i].dtype === "utf8" ? TEXT : LIST);
+    c = {
+      fill: filler(numIdx, numKind, plainIdx, plainKind, keys),
+      casts: castExprs(specs, numIdx),
+    };
     if (compiled.size >= MAX_COMPILED) compiled.delete(compiled.keys().next().value!);
     compiled.set(sig, c);
   }
@@ -356,32 +497,62 @@ function compile(
  * V8 compiles to monomorphic loads (about twice as fast as a generic loop
  * over 174 keys). Keys are embedded with `JSON.stringify`, so no column name
  * can inject code.
+ *
+ * Per value, the right type and null are taken inline; anything else (a
+ * missing key, a value of another type, a date that does not parse) only
+ * sets a flag, and a flagged row is read again by `redo` (lenient and
+ * counted), so the common path carries no call and no counting. Per row,
+ * when extras are kept, an unflagged row's key count is compared with the
+ * declared columns'; a row with more keys goes to `scan`.
  */
-function filler(numKeys: string[], numKind: number[], plainKeys: string[]): Filler {
+function filler(
+  numIdx: number[],
+  numKind: number[],
+  plainIdx: number[],
+  plainKind: number[],
+  keys: string[],
+): Filler {
   const lines: string[] = [];
-  numKeys.forEach((k, c) => {
-    const read = `v = row[${JSON.stringify(k)}];`;
-    const conv = numKind[c] === NUM
-      ? `typeof v === "number" ? v : NaN`
-      : numKind[c] === BOOL
-      ? `v === true ? 1 : v === false ? 0 : NaN`
-      : numKind[c] === DATE
-      ? `dateDays(v)`
-      : `typeof v === "string" ? Date.parse(v) : NaN`;
+  const odd = (nul: string) => `v === null ? ${nul} : (f = 1, ${nul})`;
+  numIdx.forEach((i, c) => {
+    const read = `v = row[${JSON.stringify(keys[i])}];`;
+    const kind = numKind[c];
+    const conv = kind === NUM
+      ? `typeof v === "number" ? v : ${odd("NaN")}`
+      : kind === BOOL
+      ? `v === true ? 1 : v === false ? 0 : ${odd("NaN")}`
+      : kind === DATE
+      ? `typeof v === "string" && (x = dateDays(v)) === x ? x : ${odd("NaN")}`
+      : `typeof v === "string" && (x = Date.parse(v)) === x ? x : ${odd("NaN")}`;
     lines.push(`${read} n${c}[o] = ${conv};`);
   });
-  plainKeys.forEach((k, c) =>
-    lines.push(`v = row[${JSON.stringify(k)}]; p${c}[o] = v === undefined ? null : v;`)
-  );
+  plainIdx.forEach((i, c) => {
+    const ok = plainKind[c] === TEXT ? `typeof v === "string"` : `Array.isArray(v)`;
+    lines.push(`v = row[${JSON.stringify(keys[i])}]; p${c}[o] = ${ok} ? v : ${odd("null")};`);
+  });
   const decl = [
-    ...numKeys.map((_, c) => `const n${c} = num[${c}];`),
-    ...plainKeys.map((_, c) => `const p${c} = plain[${c}];`),
+    ...numIdx.map((_, c) => `const n${c} = num[${c}];`),
+    ...plainIdx.map((_, c) => `const p${c} = plain[${c}];`),
   ].join("\n");
-  const body =
-    `${decl}\nfor (let r = from, o = off; r < to; r++, o++) {\n const row = rows[r]; let v;\n ${
-      lines.join("\n ")
-    }\n}`;
-  return new Function("rows", "from", "to", "off", "num", "plain", "dateDays", body) as Filler;
+  const body = `${decl}
+for (let r = from, o = off; r < to; r++, o++) {
+ const row = rows[r]; let v, x, f = 0;
+ ${lines.join("\n ")}
+ if (f !== 0) redo(row, o);
+ else if (scan !== null && Object.keys(row).length !== ${keys.length}) scan(row, o);
+}`;
+  return new Function(
+    "rows",
+    "from",
+    "to",
+    "off",
+    "num",
+    "plain",
+    "dateDays",
+    "redo",
+    "scan",
+    body,
+  ) as Filler;
 }
 
 /** The NaN → null and dtype casts of the numeric columns. */
@@ -396,12 +567,8 @@ function castExprs(specs: readonly ColumnSpec[], numIdx: number[]): pl.Expr[] {
   });
 }
 
-const NUM = 0;
-const BOOL = 1;
-const DATE = 2;
-const DATETIME = 3;
-
-function extraSeries(name: string, vals: unknown[]): pl.Series {
+/** An extra column's series by the rule in the module doc, and its dtype label. */
+function extraSeries(name: string, vals: unknown[]): { series: pl.Series; label: string } {
   const kinds = new Set(
     vals.filter((v) => v !== null).map((v) =>
       typeof v === "number" && Number.isFinite(v) ? "number" : typeof v
@@ -415,18 +582,11 @@ function extraSeries(name: string, vals: unknown[]): pl.Series {
     : kind === "number"
     ? pl.Float64
     : pl.Utf8;
-  if (!reported.has(name)) {
-    reported.add(name);
-    console.warn(
-      `signalbook: kept column "${name}" that is not in the field catalog, as ${dtype}${
-        dtype === pl.Utf8 && kind !== "string" ? " (JSON text)" : ""
-      }`,
-    );
-  }
   const data = kind === "string" || kind === "boolean" || kind === "number"
     ? vals
     : vals.map((v) => v === null ? null : JSON.stringify(v));
-  return pl.Series(name, data, dtype);
+  const label = `${dtypeName(dtype)}${dtype === pl.Utf8 && kind !== "string" ? ", JSON text" : ""}`;
+  return { series: pl.Series(name, data, dtype), label };
 }
 
 /** An empty frame with the full schema. */

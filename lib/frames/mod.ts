@@ -12,9 +12,14 @@ export {
   emptyFrame,
   FrameBuilder,
   type FrameBuilderOptions,
+  type FrameReport,
+  MAX_EXTRA_COLUMNS,
+  mergeReports,
+  reportLines,
   type RowSink,
   rowSink,
   type SinkPlan,
+  warnReport,
 } from "./build.ts";
 export { asFrame, type Frame, FramedList, type FrameMaker, type FrameOptions } from "./list.ts";
 export { type ParallelListOptions, WindowedList } from "./windowed_list.ts";

@@ -337,7 +337,7 @@ export class InsiderClient extends ServiceClient {
    */
   async hydrateFrame(rows: readonly FeedRow[], opts: HydrateOptions = {}): Promise<HydratedFrame> {
     const concurrency = checkConcurrency(opts.concurrency);
-    const sink = transactionsSink();
+    const sink = transactionsSink({ selected: (opts.fields?.length ?? 0) > 0 });
     const failed: PoolFailure<FeedRow>[] = [];
     const progress = opts.progress === false
       ? null

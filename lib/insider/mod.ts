@@ -47,5 +47,6 @@ export {
   feedFrame,
   TRANSACTION_COLUMNS,
   transactionsFrame,
+  type TransactionsFrameOptions,
   transactionsSink,
 } from "./transaction_frames.ts";

@@ -6,14 +6,19 @@
  * service sends as numbers (`transaction_id`, `trading_item_id`,
  * `simple_industry_id`), `List(Int64)` for `feed_ids`.
  *
- * The same schema comes out whether rows are camelCase search rows or
- * snake_case detail rows (mapped through the catalog); missing fields (a
- * `fields=` selection) are null columns, so the schema is always complete.
+ * The same schema comes out whatever the rows' spelling: keys are matched
+ * to the catalog by meaning (lower case, underscores removed; see
+ * `shared/field_keys.ts`), so camelCase search rows of either family
+ * (`returns1w` or `returns1W`) and snake_case detail rows land on the same
+ * column. Missing fields (a `fields=` selection) are null columns, so the
+ * schema is always complete; without a selection, catalog fields absent
+ * from the rows are reported once per pull (see `frames/build.ts`).
  *
  * @module
  */
 import type pl from "npm:nodejs-polars@0.25.2";
-import { buildFrame, type RowSink, rowSink } from "../frames/build.ts";
+import { buildFrame, type FrameReport, type RowSink, rowSink } from "../frames/build.ts";
+import { KeyIndex } from "../shared/field_keys.ts";
 import type { ColumnSpec, Dtype } from "../frames/dtypes.ts";
 import { asFrame, type Frame } from "../frames/list.ts";
 import { type FieldKind, TRANSACTION_FIELDS, type TransactionRow } from "./fields.ts";
@@ -34,11 +39,15 @@ export const TRANSACTION_COLUMNS: readonly ColumnSpec[] = TRANSACTION_FIELDS.map
   name: f.name,
   dtype: DTYPE[f.kind],
 }));
-const CAMEL_COLUMNS: readonly ColumnSpec[] = TRANSACTION_FIELDS.map((f) => ({
-  name: f.name,
-  dtype: DTYPE[f.kind],
-  key: f.camel,
-}));
+const BY_MEANING = new KeyIndex(TRANSACTION_FIELDS.map((f) => f.name));
+
+/** Options of {@link transactionsSink} and {@link transactionsFrame}. */
+export interface TransactionsFrameOptions {
+  /** The rows carry a `fields=` selection: do not report the catalog fields they lack. */
+  selected?: boolean;
+  /** Take the pull's report (missing fields, coercions, extras) instead of printing it. */
+  onReport?: (report: FrameReport) => void;
+}
 
 /**
  * A typed frame of transactions, from search rows (camelCase) or detail rows
@@ -55,31 +64,37 @@ const CAMEL_COLUMNS: readonly ColumnSpec[] = TRANSACTION_FIELDS.map((f) => ({
  */
 export function transactionsFrame(
   rows: readonly (TransactionRow | Record<string, unknown>)[],
+  opts: TransactionsFrameOptions = {},
 ): Frame {
-  const sink = transactionsSink();
+  const sink = transactionsSink(opts);
   sink.append(rows);
   return asFrame(sink.finish(), false);
 }
 
 /**
  * The page-by-page form of {@link transactionsFrame} (what `.frame()` on a
- * search uses): camelCase or snake_case is decided by the first row.
+ * search uses): the spelling of every key is decided by the first row.
  *
  * @example
  * ```ts
  * import { transactionsSink } from "../../mod.ts";
- * const sink = transactionsSink();
+ * const sink = transactionsSink({ selected: true });
  * sink.append([{ accession_number: "0001", transaction_id: 1 }]);
  * console.log(sink.finish().width); // 174
  * ```
  */
-export function transactionsSink(): RowSink<TransactionRow | Record<string, unknown>> {
+export function transactionsSink(
+  opts: TransactionsFrameOptions = {},
+): RowSink<TransactionRow | Record<string, unknown>> {
   return rowSink((first) => {
-    const camel = first !== undefined && !("accession_number" in first) &&
-      ("accessionNumber" in first || "filedAt" in first);
+    const found = first === undefined ? undefined : BY_MEANING.mapFor(first).found;
     return {
-      specs: camel ? CAMEL_COLUMNS : TRANSACTION_COLUMNS,
-      opts: { expectedKeys: TRANSACTION_FIELDS.length },
+      specs: found === undefined || found.size === 0
+        ? TRANSACTION_COLUMNS
+        : TRANSACTION_FIELDS.map((
+          f,
+        ) => ({ name: f.name, dtype: DTYPE[f.kind], key: found.get(f.name) ?? f.name })),
+      opts: { reportMissing: !opts.selected, onReport: opts.onReport },
     };
   });
 }

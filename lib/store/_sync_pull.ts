@@ -19,6 +19,7 @@ import { transactionsFrame } from "../insider/transaction_frames.ts";
 import { pitchesFrame } from "../catalog/pitch_frames.ts";
 import { easternDate } from "../insider/_windows.ts";
 import type { PoolFailure } from "../http/pool.ts";
+import type { FrameReport } from "../frames/build.ts";
 
 /** A calendar month of a sync, with its first and last day inside the sync's range. */
 export interface SyncMonth {
@@ -57,6 +58,7 @@ export async function pullMonths(
   client: InsiderClient | CatalogClient,
   months: readonly SyncMonth[],
   parallel: number,
+  onReport: (r: FrameReport) => void,
   onPage: () => void,
   onMonth: (m: SyncMonth, frame: pl.DataFrame) => Promise<void>,
 ): Promise<{ failed: PoolFailure<SyncMonth>[] }> {
@@ -70,8 +72,8 @@ export async function pullMonths(
     let rows: unknown[] = [];
     const frameOf = (r: unknown[]) =>
       ds === "insider_trades"
-        ? transactionsFrame(r as SearchRow[])
-        : pitchesFrame(r as PitchListRow[]);
+        ? transactionsFrame(r as SearchRow[], { onReport })
+        : pitchesFrame(r as PitchListRow[], { onReport });
     const flush = async () => {
       if (current === undefined) return;
       const m = byMonth.get(current) ?? { month: current, from: current + "-01", to: current };

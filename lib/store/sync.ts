@@ -46,6 +46,7 @@ import { join } from "node:path";
 import type { CatalogClient } from "../catalog/client.ts";
 import type { InsiderClient } from "../insider/client.ts";
 import { pullMonths } from "./_sync_pull.ts";
+import { type FrameReport, mergeReports, warnReport } from "../frames/build.ts";
 import { AuthenticationError, PermissionDeniedError } from "../http/errors.ts";
 import { Progress } from "../http/progress_hook.ts";
 import { isIsoDate } from "../shared/schema.ts";
@@ -223,7 +224,10 @@ export async function sync(opts: SyncOptions): Promise<SyncReport> {
     const progress = opts.progress === false ? null : new Progress(`sync ${ds.replace("_", " ")}`);
     let rows = 0;
     let requests = 0;
-    const { failed } = await pullMonths(ds, client, todo, concurrency, () => {
+    // one report of missing fields, coercions and extras for the whole dataset, not one per month
+    let found: FrameReport | undefined;
+    const onReport = (r: FrameReport) => void (found = found ? mergeReports(found, r) : r);
+    const { failed } = await pullMonths(ds, client, todo, concurrency, onReport, () => {
       requests++;
       progress?.update({ pages: requests });
     }, async (w, got) => {
@@ -238,6 +242,7 @@ export async function sync(opts: SyncOptions): Promise<SyncReport> {
       e instanceof AuthenticationError || e instanceof PermissionDeniedError
     );
     progress?.done();
+    if (found) warnReport(found);
     if (fatal) {
       await saveManifest();
       throw fatal;

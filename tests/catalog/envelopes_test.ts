@@ -136,3 +136,14 @@ Deno.test("a premium-required problem type sent as a URI is PremiumRequiredError
   assert.ok(e instanceof PremiumRequiredError, String(e));
   assert.equal(e.type, "https://api.example.com/problems/premium-required");
 });
+
+Deno.test("pitch detail wrapped in an object with camelCase keys maps to the same pitch", async () => {
+  const [row] = await plain.pitches({ limit: 5 }).take(1);
+  const want = await plain.pitch(row.pitch_id);
+  const got = await client((p, b) => {
+    if (!/^\/pitches\/[^/]+$/.test(p)) return b;
+    const o = (rekey([b], lodashCamel) as Record<string, unknown>[])[0];
+    return { data: { ...o, archive: (rekey([o.archive], lodashCamel) as unknown[])[0] } };
+  }).pitch(row.pitch_id);
+  assert.deepEqual(got, want);
+});

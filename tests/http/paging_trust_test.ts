@@ -5,8 +5,17 @@
  * would be thrown away.
  */
 import assert from "node:assert/strict";
-import { FramedList, MAX_EMPTY_PAGES, Paginated, PaginationError, partialOf } from "../../mod.ts";
+import {
+  FramedList,
+  InsiderClient,
+  MAX_EMPTY_PAGES,
+  Paginated,
+  PaginationError,
+  partialOf,
+} from "../../mod.ts";
 import { buildFrame } from "../../lib/frames/build.ts";
+import { createStub, DEMO_KEYS } from "../../lib/stub/mod.ts";
+import { countingFetch } from "../_util.ts";
 
 type Script = Record<string, { rows: number[]; next: string | null }>;
 
@@ -120,4 +129,28 @@ Deno.test(".frame({ maxRows }) on a page boundary makes no request beyond it", a
   const end = scripted({ "": { rows: [1, 2], next: null } });
   const whole = await new FramedList(end.fetcher, frameOf).frame({ maxRows: 2, progress: false });
   assert.equal(whole.truncated, false);
+});
+
+Deno.test("a cache rerun of take(n) and .frame({ maxRows }) on a page boundary makes 0 requests", async () => {
+  const stub = createStub({ seed: 3, scale: 0.1 });
+  const dir = await Deno.makeTempDir();
+  const counted = countingFetch(stub);
+  const insider = new InsiderClient({
+    apiKey: DEMO_KEYS.insider,
+    baseUrl: "http://s/insider",
+    fetch: counted.fetch,
+    cache: { dir },
+  });
+  const cell = async () => {
+    const rows = await insider.feed("ceo-trades", "buy", { limit: 10 }).take(30);
+    const df = await insider.search({}, { pageSize: 25 }).frame({ maxRows: 50, progress: false });
+    return [rows.length, rows.truncated, df.height, df.truncated];
+  };
+  const first = await cell();
+  assert.deepEqual(first, [30, true, 50, true]);
+  assert.equal(counted.count.n, 3 + 2, "3 feed pages and 2 search pages, nothing more");
+  counted.count.n = 0;
+  assert.deepEqual(await cell(), first);
+  assert.equal(counted.count.n, 0);
+  await Deno.remove(dir, { recursive: true });
 });
