@@ -42,20 +42,29 @@ function client(url: string, opts: { requestsPerSecond?: number } = {}) {
   return { insider, count };
 }
 
+/** Runs `fn` against a fresh emulator process started with `flags`. */
+async function onStub<T>(flags: string[], fn: (url: string) => Promise<T>): Promise<T> {
+  const stub = await startStub(flags);
+  try {
+    return await fn(stub.url);
+  } finally {
+    await stub.stop();
+  }
+}
+
 const FEEDS = { feedIds: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12] as (1 | 2)[], limit: 25 };
 
 /** Part 1: the latency × parallel table. */
 export async function latencyTable(latencies = LATENCIES): Promise<string> {
   const rows: (string | number)[][] = [];
   for (const latency of latencies) {
-    const stub = await startStub(["--scale", "4", "--latency-ms", String(latency)]);
-    try {
+    await onStub(["--scale", "4", "--latency-ms", String(latency)], async (url) => {
       // warm the emulator's query cache and JIT with a short pull
-      await client(stub.url).insider.search({}, { pageSize: 100 }).take(200);
+      await client(url).insider.search({}, { pageSize: 100 }).take(200);
       for (const parallel of PARALLEL) {
         const p = parallel === 1 ? undefined : parallel;
         const label = parallel === 1 ? "serial" : `parallel ${parallel}`;
-        const s = client(stub.url);
+        const s = client(url);
         let t0 = performance.now();
         const df = await s.insider.search({}, { pageSize: 100, parallel: p })
           .frame({ maxRows: SEARCH_ROWS, progress: false });
@@ -71,7 +80,7 @@ export async function latencyTable(latencies = LATENCIES): Promise<string> {
           latency ? floor : "—",
           latency ? sec / floor : "—",
         ]);
-        const f = client(stub.url);
+        const f = client(url);
         t0 = performance.now();
         const got = await f.insider.feeds(FEEDS, { parallel: p }).take(FEED_ROWS);
         sec = (performance.now() - t0) / 1000;
@@ -87,9 +96,7 @@ export async function latencyTable(latencies = LATENCIES): Promise<string> {
           latency ? sec / floor : "—",
         ]);
       }
-    } finally {
-      await stub.stop();
-    }
+    });
   }
   return table(
     "Parallel date windows: --scale 4 emulator over loopback; floor = serial pages × latency ÷ parallel",
@@ -101,13 +108,12 @@ export async function latencyTable(latencies = LATENCIES): Promise<string> {
 /** Part 2: under the emulator's rate limit. */
 export async function rateLimitTable(): Promise<string> {
   const LIMIT = 20;
-  const stub = await startStub(["--scale", "4", "--latency-ms", "100", "--rate-limit", `${LIMIT}`]);
   const rows: (string | number)[][] = [];
-  try {
+  await onStub(["--scale", "4", "--latency-ms", "100", "--rate-limit", `${LIMIT}`], async (url) => {
     for (const rps of [undefined, LIMIT]) {
       // a fresh second of the emulator's window
       await new Promise((r) => setTimeout(r, 1100));
-      const c = client(stub.url, rps ? { requestsPerSecond: rps } : {});
+      const c = client(url, rps ? { requestsPerSecond: rps } : {});
       const t0 = performance.now();
       let failed = 0;
       let got = 0;
@@ -136,9 +142,7 @@ export async function rateLimitTable(): Promise<string> {
         LIMIT / (accepted / sec),
       ]);
     }
-  } finally {
-    await stub.stop();
-  }
+  });
   return table(
     `Under --rate-limit ${LIMIT} --latency-ms 100: search .frame() of 30k rows at parallel 8`,
     ["budget", "rows", "requests", "429s", "failed", "s", "accepted req/s", "limit ÷ req/s"],
@@ -168,17 +172,14 @@ async function scaleChild(url: string, rows: number, parallel: number): Promise<
 
 /** Part 3: the scaling curve, each size in its own process. */
 export async function scaleTable(sizes = [10_000, 40_000, 100_000, 250_000]): Promise<string> {
-  const stub = await startStub(["--scale", "10", "--latency-ms", "100"]);
   const rows: (string | number)[][] = [];
-  try {
+  await onStub(["--scale", "10", "--latency-ms", "100"], async (url) => {
     for (const n of sizes) {
-      const r = await scaleChild(stub.url, n, 8);
+      const r = await scaleChild(url, n, 8);
       const floor = (Math.ceil(n / 100) * 0.1) / 8;
       rows.push([n, r.rows, r.requests, r.s, r.rows / r.s, floor, r.s / floor, r.rssMb]);
     }
-  } finally {
-    await stub.stop();
-  }
+  });
   return table(
     "Scaling: search .frame({ maxRows }) at parallel 8, --scale 10 --latency-ms 100, one process per size",
     ["maxRows", "rows", "requests", "s", "rows/s", "floor s", "× floor", "peak RSS MiB"],
