@@ -10,12 +10,14 @@ import { frameScaleBench } from "./frame_scale.ts";
 import { syncBench } from "./sync_bench.ts";
 import { queryBench } from "./query_bench.ts";
 import { coverageBench } from "./coverage_bench.ts";
+import { parallelBench } from "./parallel_bench.ts";
 
 if (import.meta.main) {
   console.log("signalbook benchmarks (same run, same data)");
   console.log(await framesBench());
   console.log(await frameScaleBench());
   console.log(await clientBench());
+  console.log(await parallelBench());
   console.log(await syncBench());
   console.log(await queryBench());
   console.log(await coverageBench());

@@ -15,8 +15,9 @@ import { filterSetList, pitchDetail, pitchPage, searchResult, tagTypes } from ".
 import { Tags } from "./tags.ts";
 import { sanitizeFilename, saveUnder } from "./download.ts";
 import { type CallOptions, ServiceClient } from "../http/service_client.ts";
-import type { ListOptions } from "../http/paginate.ts";
-import { FramedList } from "../frames/list.ts";
+import type { FramedList } from "../frames/list.ts";
+import { listOf, type ParallelListOptions } from "../frames/windowed_list.ts";
+import { type PitchSender, pitchWindows } from "./_windows.ts";
 import { pitchesSink } from "./pitch_frames.ts";
 import { InvalidResponseError, RequestValidationError } from "../http/errors.ts";
 import { asQuery, validate } from "../http/_validate.ts";
@@ -97,19 +98,21 @@ export class CatalogClient extends ServiceClient {
    * now (a bad one throws {@link RequestValidationError}); pages are fetched
    * when iterated. A `cursor` in `params` starts from that page.
    */
-  pitches(params: PitchListParams = {}, opts: ListOptions = {}): FramedList<PitchListRow> {
+  pitches(params: PitchListParams = {}, opts: ParallelListOptions = {}): FramedList<PitchListRow> {
     validate(PitchListQuery, asQuery(params));
     const { cursor: start, ...rest } = params;
-    return new FramedList<PitchListRow>(
-      (cursor, signal) =>
-        this.transport.read({
-          method: "GET",
-          path: "/pitches",
-          query: { ...rest, cursor: cursor ?? start },
-          signal,
-        }, pitchPage),
+    const send: PitchSender = (p, cursor, signal, size) =>
+      this.transport.read({
+        method: "GET",
+        path: "/pitches",
+        query: { ...p, limit: size ?? p.limit, cursor: cursor ?? undefined },
+        signal,
+      }, pitchPage);
+    return listOf<PitchListRow>(
+      (cursor, signal) => send(rest, cursor ?? start ?? null, signal, undefined),
       { sink: pitchesSink },
-      opts,
+      start !== undefined && opts.cursor === undefined ? { ...opts, cursor: start } : opts,
+      pitchWindows(rest, send),
     );
   }
 

@@ -22,6 +22,7 @@ export {
   warnReport,
 } from "./build.ts";
 export { asFrame, type Frame, FramedList, type FrameMaker, type FrameOptions } from "./list.ts";
+export { type ParallelListOptions, WindowedList } from "./windowed_list.ts";
 export {
   boundPolarsDisplay,
   type Displayable,

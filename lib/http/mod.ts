@@ -35,3 +35,17 @@ export {
 export { type CallOptions, ServiceClient } from "./service_client.ts";
 export { announceRetry, announceShape, httpEvents, type ShapeInfo } from "./events.ts";
 export type { ValidationIssue } from "../shared/schema.ts";
+export {
+  DEFAULT_MAX_IN_FLIGHT,
+  type LimiterOptions,
+  type LimiterState,
+  RequestLimiter,
+  type Slot,
+} from "./limiter.ts";
+export {
+  type DayRange,
+  TARGET_PAGES,
+  type WindowedOptions,
+  windowedPages,
+  type WindowSource,
+} from "./windows.ts";

@@ -86,6 +86,11 @@ export function failedCursor(error: unknown): string | null | undefined {
   return typeof error === "object" && error !== null ? failedAt.get(error) : undefined;
 }
 
+/** Records the cursor to resume at after `error` (for lists that page otherwise, e.g. `windows.ts`). */
+export function setFailedCursor(error: unknown, cursor: string | null): void {
+  if (typeof error === "object" && error !== null) failedAt.set(error, cursor);
+}
+
 /** Attaches `{ rows, cursor }` to a list failure as `error.partial`; returns the error. */
 export function withPartial<R>(error: unknown, rows: R): unknown {
   const cursor = failedCursor(error);

@@ -21,6 +21,12 @@ export interface ProgressState {
   pages: number;
   /** Retries seen so far. */
   retries: number;
+  /** Requests of every client on the wire now (shown once any request went through a limiter). */
+  inFlight?: number;
+  /** Requests waiting for a slot now: budget full, paused after a `429`, or spaced by a rate cap. */
+  waiting?: number;
+  /** `429` answers seen so far, also counted in `retries` (each request is sent again; none is lost). */
+  throttled?: number;
   /** Response-cache hits and misses seen so far (shown when a cache is in use). */
   cache?: { hits: number; misses: number };
   /** Rows expected, when known. */
@@ -99,8 +105,26 @@ export class Progress {
   #last = -Infinity;
   #shown = false;
   #interval: number;
-  #onRetry = () => {
+  #onRetry = (e: Event) => {
     this.#s.retries++;
+    if ((e as CustomEvent<{ reason: string }>).detail?.reason === "429") {
+      this.#s.throttled = (this.#s.throttled ?? 0) + 1;
+    }
+    this.#draw(false);
+  };
+  #limiters = new Map<unknown, { inFlight: number; waiting: number }>();
+  #onLimiter = (e: Event) => {
+    const d = (e as CustomEvent<{ inFlight: number; waiting: number; source: unknown }>).detail;
+    if (!d) return;
+    this.#limiters.set(d.source, { inFlight: d.inFlight, waiting: d.waiting });
+    let inFlight = 0;
+    let waiting = 0;
+    for (const v of this.#limiters.values()) {
+      inFlight += v.inFlight;
+      waiting += v.waiting;
+    }
+    this.#s.inFlight = inFlight;
+    this.#s.waiting = waiting;
     this.#draw(false);
   };
   #onCache = (e: Event) => {
@@ -120,6 +144,7 @@ export class Progress {
     this.#interval = opts.intervalMs ?? 150;
     httpEvents.addEventListener("retry", this.#onRetry);
     httpEvents.addEventListener("cache", this.#onCache);
+    httpEvents.addEventListener("limiter", this.#onLimiter);
     this.#draw(true);
   }
   /** The current state. */
@@ -141,6 +166,7 @@ export class Progress {
     this.#s.done = true;
     httpEvents.removeEventListener("retry", this.#onRetry);
     httpEvents.removeEventListener("cache", this.#onCache);
+    httpEvents.removeEventListener("limiter", this.#onLimiter);
     this.#draw(true);
   }
   #draw(force: boolean): void {

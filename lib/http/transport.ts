@@ -21,12 +21,13 @@ import {
 import { backoffMs, retryableStatus, serverDelayMs, sleep } from "./retry.ts";
 import { announceRetry, type RetryInfo } from "./events.ts";
 import { type CacheOptions, openCache, type ResponseCache } from "./cache.ts";
+import { type LimiterOptions, RequestLimiter } from "./limiter.ts";
 
 /** A `fetch`-compatible function. */
 export type FetchLike = (input: Request | URL | string, init?: RequestInit) => Promise<Response>;
 
-/** Options shared by both clients. */
-export interface ClientOptions {
+/** Options shared by both clients (`maxInFlight`, `requestsPerSecond`: see `limiter.ts`). */
+export interface ClientOptions extends LimiterOptions {
   /** The API key (sent as a bearer token; never printed). */
   apiKey: string;
   /** Service base URL, e.g. `https://host/catalog` (`/api/v1` is added). */
@@ -92,6 +93,8 @@ export class Transport {
   #fetch: FetchLike;
   #onRetry?: (info: RetryInfo) => void;
   #cache: ResponseCache | null;
+  /** The client's request budget: every API request waits here for a slot (see `limiter.ts`). */
+  readonly limiter: RequestLimiter;
   /** Base URL without a trailing slash. */
   readonly baseUrl: string;
   /** Retries after the first attempt. */
@@ -118,6 +121,7 @@ export class Transport {
     this.maxRetries = checkInt("maxRetries", opts.maxRetries ?? 4, 0, 20);
     this.timeoutMs = checkInt("timeoutMs", opts.timeoutMs ?? 30_000, 1, 3_600_000);
     this.#cache = openCache(opts.cache);
+    this.limiter = new RequestLimiter(opts);
   }
 
   /** The full URL of a path and query. */
@@ -184,7 +188,9 @@ export class Transport {
     const cacheKey = this.#cache?.keyFor(spec.method, spec.path, url, body);
     const cached = cacheKey && await this.#cache!.get(cacheKey);
     if (cached) return await read(cached, label);
-    for (let attempt = 0;; attempt++) {
+    for (let attempt = 0, throttled = false;; attempt++) {
+      // a throttled request goes back to the front of the queue
+      const slot = await this.limiter.acquire(spec.signal, throttled);
       const timeout = AbortSignal.timeout(this.timeoutMs);
       const signal = spec.signal ? AbortSignal.any([spec.signal, timeout]) : timeout;
       let res: Response | undefined;
@@ -214,7 +220,9 @@ export class Transport {
           const done = cacheKey
             ? read(ok.clone(), label).then(async (v) => (await this.#cache!.put(cacheKey, ok), v))
             : read(ok, label);
-          return await within(done, signal, () => ok.body?.cancel().catch(() => {}));
+          const value = await within(done, signal, () => ok.body?.cancel().catch(() => {}));
+          this.limiter.succeeded(slot);
+          return value;
         }
         failure = await within(
           problemOf(res, spec.method, redact(url)),
@@ -230,7 +238,13 @@ export class Transport {
             cause: e,
           });
         res = undefined;
+      } finally {
+        slot.release();
       }
+      if (res?.status === 429) {
+        // pauses every request of the client (and halves its budget)
+        this.limiter.throttled(slot, serverDelayMs(res.headers) ?? backoffMs(attempt));
+      } else if (res) this.limiter.succeeded(slot);
       const retryable = res ? retryableStatus(res.status) : true;
       if (!retryable || attempt >= this.maxRetries) throw failure;
       const delayMs = serverDelayMs(res?.headers) ?? backoffMs(attempt);
@@ -242,7 +256,9 @@ export class Transport {
       };
       this.#onRetry?.(info);
       announceRetry(info);
-      await sleep(delayMs, spec.signal);
+      // after a 429 the limiter's pause is the wait
+      throttled = res?.status === 429;
+      if (!throttled) await sleep(delayMs, spec.signal);
     }
   }
 

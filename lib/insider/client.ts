@@ -11,8 +11,9 @@
  * @module
  */
 import { type CallOptions, ServiceClient } from "../http/service_client.ts";
-import type { ListOptions } from "../http/paginate.ts";
-import { appendReleasing, asFrame, type Frame, FramedList } from "../frames/list.ts";
+import { appendReleasing, asFrame, type Frame, type FramedList } from "../frames/list.ts";
+import { listOf, type ParallelListOptions } from "../frames/windowed_list.ts";
+import { type FeedSender, feedWindows, type SearchSender, searchWindows } from "./_windows.ts";
 import { Progress } from "../http/progress_hook.ts";
 import { feedFrame, feedSink, transactionsSink } from "./transaction_frames.ts";
 import type { FeedRow } from "./feeds.ts";
@@ -180,28 +181,27 @@ export class InsiderClient extends ServiceClient {
    */
   search(
     filter: InsiderFilter = {},
-    opts: { pageSize?: number } & ListOptions = {},
+    opts: { pageSize?: number } & ParallelListOptions = {},
   ): FramedList<SearchRow> {
     const body = { filter, pagination: { pageSize: opts.pageSize } };
     validate(InsiderSearchBody, body, filterIssues(filter));
-    return new FramedList<SearchRow>(
-      (cursor, signal) =>
-        this.transport.read({
-          method: "POST",
-          path: "/search",
-          body: {
-            filter,
-            pagination: { cursor, ...(opts.pageSize ? { pageSize: opts.pageSize } : {}) },
-          },
-          signal,
-        }, searchPage<SearchRow>),
+    const send: SearchSender<SearchRow> = (f, cursor, signal, size = opts.pageSize) =>
+      this.transport.read({
+        method: "POST",
+        path: "/search",
+        body: { filter: f, pagination: { cursor, ...(size ? { pageSize: size } : {}) } },
+        signal,
+      }, searchPage<SearchRow>);
+    return listOf<SearchRow>(
+      (cursor, signal) => send(filter, cursor, signal, undefined),
       { sink: transactionsSink },
       opts,
+      searchWindows(filter, opts.pageSize, send),
     );
   }
 
   /** Rows of curated feeds, by id or by named topic and side. */
-  feeds(params: FeedsParams, opts: ListOptions = {}): FramedList<FeedRow> {
+  feeds(params: FeedsParams, opts: ParallelListOptions = {}): FramedList<FeedRow> {
     const issues: ValidationIssue[] = [];
     const named = (params.feeds ?? []).map(([topic, side], i) => {
       if (!FEED_TOPIC_NAMES.includes(topic)) {
@@ -231,16 +231,19 @@ export class InsiderClient extends ServiceClient {
       }
       throw e;
     }
-    return new FramedList<FeedRow>(
-      (cursor, signal) =>
-        this.transport.read({
-          method: "GET",
-          path: "/feeds",
-          query: { ...query, cursor: cursor ?? undefined },
-          signal,
-        }, feedPage),
+    const send: FeedSender = (range, cursor, signal, size) =>
+      this.transport.read({
+        method: "GET",
+        path: "/feeds",
+        query: { ...query, ...range, limit: size ?? query.limit, cursor: cursor ?? undefined },
+        signal,
+      }, feedPage);
+    const own = { from: query.from, to: query.to };
+    return listOf<FeedRow>(
+      (cursor, signal) => send(own, cursor, signal, undefined),
       { sink: feedSink },
       opts,
+      feedWindows(own, query.limit, send),
     );
   }
 
@@ -249,7 +252,7 @@ export class InsiderClient extends ServiceClient {
     topic: FeedTopic,
     side: FeedSide,
     params: Omit<FeedsParams, "feedIds" | "feeds"> = {},
-    opts: ListOptions = {},
+    opts: ParallelListOptions = {},
   ): FramedList<FeedRow> {
     return this.feeds({ ...params, feeds: [[topic, side]] }, opts);
   }

@@ -2,7 +2,8 @@
  * Live progress for long pulls and hydrations: in a Deno Jupyter kernel a
  * bar updated in place through display updates (`display_id`); in a
  * terminal a bar on stderr; nothing otherwise (CI logs stay clean). It shows
- * rows, pages, retries (from every client's transport), the rate, and an ETA
+ * rows, pages, retries (from every client's transport), requests in flight,
+ * waiting and throttled (`429`, from the clients' limiters), the rate, and an ETA
  * when the total is known. The same code runs under `deno run`, where
  * `Deno.jupyter` does not exist.
  *
@@ -26,6 +27,9 @@ export function describe(s: ProgressState): string {
     `${s.rows.toLocaleString("en-US")}${s.total ? `/${s.total.toLocaleString("en-US")}` : ""} rows`,
     `${s.pages} pages`,
     `${s.retries} retries`,
+    ...(s.inFlight !== undefined && !s.done ? [`${s.inFlight} in flight`] : []),
+    ...(s.waiting ? [`${s.waiting} waiting`] : []),
+    ...(s.throttled ? [`${s.throttled} throttled (429)`] : []),
     ...(s.cache ? [`cache ${s.cache.hits} hits/${s.cache.misses} misses`] : []),
     `${Math.round(rate).toLocaleString("en-US")} rows/s`,
   ];

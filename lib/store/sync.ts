@@ -9,13 +9,17 @@
  * ```
  *
  * How it works (documented filters only):
- * - The history is split into calendar-month windows of the filing date
- *   (`filingDatePreset: "custom"` with `filingDateFrom`/`filingDateTo`) or of
- *   `added_on` (`addedOnFrom`/`addedOnTo`). Cursor paging is serial, so the
- *   windows are pulled concurrently with a bounded pool (default 4).
- * - Pages stream into one month at a time, and each month becomes one frame
- *   and one file: memory holds at most `concurrency` months of rows, never
- *   the whole history.
+ * - The history is kept in calendar months of the filing date (Eastern
+ *   Time) or of `added_on`. The months still to do are pulled as one
+ *   date-ordered list per run of consecutive months (`filingDatePreset:
+ *   "custom"` with `filingDateFrom`/`filingDateTo`, or
+ *   `addedOnFrom`/`addedOnTo`), in parallel date windows (`concurrency`,
+ *   default 4) by the same machinery as `search(…, { parallel })`
+ *   (`_sync_pull.ts`, `http/windows.ts`), within the client's one request
+ *   budget.
+ * - Rows arrive in date order, so each month becomes one frame and one file
+ *   as soon as the next month starts: memory holds one month of rows plus
+ *   the windows' buffered pages, never the whole history.
  * - Each month is written to a temporary file and renamed over its
  *   `data.parquet` (atomic on POSIX), then the manifest — itself written
  *   atomically — records the month as done. A sync killed at any moment
@@ -40,11 +44,8 @@
 import pl from "npm:nodejs-polars@0.25.2";
 import { join } from "node:path";
 import type { CatalogClient } from "../catalog/client.ts";
-import type { InsiderClient, SearchRow } from "../insider/client.ts";
-import type { PitchListRow } from "../catalog/types.ts";
-import { transactionsFrame } from "../insider/transaction_frames.ts";
-import { pitchesFrame } from "../catalog/pitch_frames.ts";
-import { mapPool } from "../http/pool.ts";
+import type { InsiderClient } from "../insider/client.ts";
+import { pullMonths } from "./_sync_pull.ts";
 import { type FrameReport, mergeReports, warnReport } from "../frames/build.ts";
 import { AuthenticationError, PermissionDeniedError } from "../http/errors.ts";
 import { Progress } from "../http/progress_hook.ts";
@@ -69,7 +70,7 @@ export interface SyncOptions {
   catalog?: CatalogClient;
   /** Which datasets (default: those whose client is given). */
   datasets?: SyncDataset[];
-  /** Month windows pulled at once (default 4). */
+  /** Date windows pulled at once (default 4), by the machinery of `parallel` lists (`_sync_pull.ts`). */
   concurrency?: number;
   /** Days re-read before the last sync's end (default 7). */
   overlapDays?: number;
@@ -226,23 +227,20 @@ export async function sync(opts: SyncOptions): Promise<SyncReport> {
     // one report of missing fields, coercions and extras for the whole dataset, not one per month
     let found: FrameReport | undefined;
     const onReport = (r: FrameReport) => void (found = found ? mergeReports(found, r) : r);
-    // a rejected key (401) or lapsed access (403) fails every month alike: stop at the first
-    let fatal: unknown;
-    const { failed } = await mapPool(todo, concurrency, async (w) => {
-      if (fatal) throw fatal;
-      const got = await pullMonth(ds, client, w, onReport, () => {
-        requests++;
-        progress?.update({ pages: requests });
-      }).catch((e) => {
-        if (e instanceof AuthenticationError || e instanceof PermissionDeniedError) fatal ??= e;
-        throw e;
-      });
+    const { failed } = await pullMonths(ds, client, todo, concurrency, onReport, () => {
+      requests++;
+      progress?.update({ pages: requests });
+    }, async (w, got) => {
       const written = await writeMonth(join(opts.dir, ds), ds, w, got);
       rows += got.height;
       progress?.update({ rows });
       entry.done[w.month] = written;
       await saveManifest();
     });
+    // a rejected key (401) or lapsed access (403) fails every month alike
+    const fatal = failed.map((f) => f.error).find((e) =>
+      e instanceof AuthenticationError || e instanceof PermissionDeniedError
+    );
     progress?.done();
     if (found) warnReport(found);
     if (fatal) {
@@ -272,45 +270,6 @@ export async function sync(opts: SyncOptions): Promise<SyncReport> {
   await writing;
   report.seconds = (performance.now() - t0) / 1000;
   return report;
-}
-
-async function pullMonth(
-  ds: SyncDataset,
-  client: InsiderClient | CatalogClient,
-  w: { from: string; to: string },
-  onReport: (r: FrameReport) => void,
-  onPage: () => void,
-): Promise<pl.DataFrame> {
-  // One frame per month from the month's rows: building a frame per page
-  // multiplies native (Polars) allocations that V8's collector cannot see.
-  if (ds === "insider_trades") {
-    const rows: SearchRow[] = [];
-    const list = (client as InsiderClient).search({
-      excludeAnomalousTransactions: false,
-      filingDatePreset: "custom",
-      filingDateFrom: w.from,
-      filingDateTo: w.to,
-      sortBy: "filedAt",
-      sortDirection: "asc",
-    }, { pageSize: 100 });
-    for await (const page of list.pages()) {
-      onPage();
-      for (const r of page.rows) rows.push(r);
-    }
-    return transactionsFrame(rows, { onReport });
-  }
-  const rows: PitchListRow[] = [];
-  for await (
-    const page of (client as CatalogClient).pitches({
-      addedOnFrom: w.from,
-      addedOnTo: w.to,
-      limit: 50,
-    }).pages()
-  ) {
-    onPage();
-    for (const r of page.rows) rows.push(r);
-  }
-  return pitchesFrame(rows, { onReport });
 }
 
 /** Merges fresh rows into a month's file by key and replaces it atomically; returns its row count. */

@@ -41,7 +41,8 @@ import { badRequest, problem } from "../problem.ts";
 import { check, rawQuery } from "../query_check.ts";
 import type { World } from "../world.ts";
 import type { InsiderData, Trade } from "./insider_data.ts";
-import { searchTrades, withDefaults } from "./search.ts";
+import { filedBetween, searchTrades, withDefaults } from "./search.ts";
+import { dayOf } from "../calendar.ts";
 
 /** What the insider service needs. */
 export interface InsiderContext {
@@ -290,10 +291,13 @@ export function insiderService(ctx: InsiderContext): OpenAPIHono {
     let all = cache.get("feeds" + hash);
     if (!all) {
       const ticker = q.ticker?.toUpperCase();
-      const lo = q.from ?? "";
-      const hi = q.to ?? "9999-12-31";
       const sector = q.sector;
-      all = data.trades.filter((t) => {
+      const inRange = filedBetween(
+        data.trades,
+        q.from === undefined ? undefined : dayOf(q.from),
+        q.to === undefined ? undefined : dayOf(q.to),
+      );
+      all = inRange.filter((t) => {
         const r = t.row;
         if (!r.feed_ids.some((f) => ids.has(f))) return false;
         if (ticker && r.ticker_symbol !== ticker) return false;
@@ -306,8 +310,7 @@ export function insiderService(ctx: InsiderContext): OpenAPIHono {
             return false;
           }
         }
-        const d = new Date(t.etDay * 86_400_000).toISOString().slice(0, 10);
-        return d >= lo && d <= hi;
+        return true;
       });
       if (cache.size > 16) cache.clear();
       cache.set("feeds" + hash, all);

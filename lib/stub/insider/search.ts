@@ -125,8 +125,29 @@ function sameCik(a: string | null, b: string): boolean {
   return a !== null && a.replace(/^0+/, "") === b.replace(/^0+/, "");
 }
 
+/**
+ * The trades filed on Eastern days `lo`…`hi` (either open), from trades in
+ * the service's order (newest filing first): two binary searches, so a
+ * date-window query does not scan the whole history.
+ */
+export function filedBetween(trades: readonly Trade[], lo?: number, hi?: number): readonly Trade[] {
+  // first index whose day is below `day` (days fall along the array)
+  const below = (day: number) => {
+    let [a, b] = [0, trades.length];
+    while (a < b) {
+      const m = (a + b) >> 1;
+      if (trades[m].etDay < day) b = m;
+      else a = m + 1;
+    }
+    return a;
+  };
+  const start = hi === undefined ? 0 : below(hi + 1);
+  const end = lo === undefined ? trades.length : below(lo);
+  return start === 0 && end === trades.length ? trades : trades.slice(start, end);
+}
+
 /** Every trade matching a filter (defaults applied), sorted. */
-export function searchTrades(trades: readonly Trade[], filter: Filter, world: World): Trade[] {
+export function searchTrades(all: readonly Trade[], filter: Filter, world: World): Trade[] {
   const f = withDefaults(filter);
   const tests: ((t: Trade, r: TransactionRow) => boolean)[] = [];
   const id = f.cikOrTicker?.trim() ?? "";
@@ -216,9 +237,8 @@ export function searchTrades(trades: readonly Trade[], filter: Filter, world: Wo
   let hi: number | undefined;
   if (f.filingDateFrom) lo = Math.max(lo ?? -Infinity, dayOf(f.filingDateFrom));
   if (f.filingDateTo) hi = dayOf(f.filingDateTo);
-  if (lo !== undefined) tests.push((t) => t.etDay >= lo!);
-  if (hi !== undefined) tests.push((t) => t.etDay <= hi!);
   if (f.accessionNumber) tests.push((_, r) => r.accession_number === f.accessionNumber);
+  const trades = filedBetween(all, lo, hi);
 
   const out = trades.filter((t) => tests.every((test) => test(t, t.row)));
   const by = f.sortBy ?? "filedAt";

@@ -1,0 +1,36 @@
+/**
+ * One measured run of the parallel scaling curve, in its own process so its
+ * peak RSS is its own: `deno run -A bench/parallel_child.ts <baseUrl>
+ * <rows> <parallel>`, printing one JSON line `{ s, rows, rssMb, requests }`.
+ * Default V8 flags: what a user's script or notebook gets.
+ *
+ * @module
+ */
+import { InsiderClient, useProgressSink } from "../mod.ts";
+import { DEMO_KEYS } from "../lib/stub/mod.ts";
+
+function rssMb(): number {
+  const s = Deno.readTextFileSync("/proc/self/status");
+  return Number(/VmHWM:\s+(\d+)/.exec(s)![1]) / 1024;
+}
+
+if (import.meta.main) {
+  useProgressSink(null);
+  const [base, rowsText, parallelText] = Deno.args;
+  let requests = 0;
+  const insider = new InsiderClient({
+    apiKey: DEMO_KEYS.insider,
+    baseUrl: `${base}/insider`,
+    fetch: (input, init) => {
+      requests++;
+      return fetch(input, init);
+    },
+  });
+  const t0 = performance.now();
+  const df = await insider.search({ excludeAnomalousTransactions: false }, {
+    pageSize: 100,
+    parallel: Number(parallelText),
+  }).frame({ maxRows: Number(rowsText), progress: false });
+  const s = (performance.now() - t0) / 1000;
+  console.log(JSON.stringify({ s, rows: df.height, rssMb: rssMb(), requests }));
+}

@@ -1,0 +1,287 @@
+/**
+ * One adaptive request budget per client: every request a client sends —
+ * list pages, date windows, prefetch, hydration, sync — waits here for a
+ * slot, so a client never has more than its budget in flight whatever mix
+ * of calls runs at once.
+ *
+ * - **Maximum in flight** (`maxInFlight`, default {@link DEFAULT_MAX_IN_FLIGHT}
+ *   = 16). Why 16: the services publish no rate limit, and throughput is
+ *   in-flight ÷ latency, so 16 requests at a 100 ms round trip are already
+ *   160 requests/s, more than an API of this kind usually grants per key;
+ *   beyond the server's rate, more in flight only buys `429`s. 16 leaves room
+ *   for the widest parallel pull (`parallel: 8`, one request per window)
+ *   plus a hydration at its default concurrency (8) at the same time. Raise
+ *   it for a service you know allows more (hydration at `concurrency: 64`
+ *   needs `maxInFlight: 64` to run 64 at once).
+ * - **Requests per second** (`requestsPerSecond`, default none): starts are
+ *   spaced at least `1000 / rps` ms apart, so a known quota is never
+ *   exceeded and no `429` is provoked.
+ * - **AIMD on `429`.** A `429` halves the current limit (multiplicative
+ *   decrease, at most once per round: answers to requests sent before the
+ *   last decrease do not halve it again) and pauses every new start until
+ *   the server's `Retry-After` (or `retry-after-ms`) has passed — 1 s when
+ *   it names none. After as many successes in a row as the current limit (a
+ *   round), the limit grows by one (additive increase), up to
+ *   `maxInFlight`.
+ * - **A learned rate.** Concurrency alone cannot hold a rate limit (at a
+ *   100 ms round trip, 2 in flight are 20 requests/s, 3 are 30), and every
+ *   `429` costs a whole `Retry-After` pause. So a `429` also sets a rate
+ *   cap at 90 % of the rate the server accepted just before it (over a span
+ *   of its `Retry-After`, from 0.1 to 1 s, taken as its window);
+ *   the cap grows by 5 % (at least 1 request/s) after every 3 s without a
+ *   `429`, so it finds its way back up when the server allows more. It
+ *   never exceeds `requestsPerSecond`.
+ * - **Nothing is lost or reordered.** A throttled request goes back to the
+ *   front of the queue (it was sent earliest) and is sent again once the
+ *   pause ends; callers see only the later answer. It counts as one of the
+ *   transport's `maxRetries` (default 4), as before: the pause is shared by
+ *   every request of the client and the budget is halved, so a second `429`
+ *   for the same request needs a server that keeps refusing after its own
+ *   `Retry-After`. Requests start in the order they asked for a slot.
+ *
+ * The state (in flight, waiting, throttled so far, current limit) is
+ * published as `limiter` events on `httpEvents`, which the progress display
+ * shows.
+ *
+ * @module
+ */
+import { httpEvents } from "./events.ts";
+
+/** Default maximum of requests in flight per client (see the module doc for why). */
+export const DEFAULT_MAX_IN_FLIGHT = 16;
+
+/** Pause after a `429` that names no `Retry-After`, ms. */
+export const DEFAULT_THROTTLE_MS = 1000;
+
+/** Options of {@link RequestLimiter}. */
+export interface LimiterOptions {
+  /** Most requests in flight at once (default 16, from 1 to 256). */
+  maxInFlight?: number;
+  /** Most request starts per second (default: no cap). */
+  requestsPerSecond?: number;
+}
+
+/** What a `limiter` event on `httpEvents` carries. */
+export interface LimiterState {
+  /** Requests on the wire now. */
+  inFlight: number;
+  /** Requests waiting for a slot now (budget full, paused after a `429`, or spaced by the rate cap). */
+  waiting: number;
+  /** `429` answers seen so far by this client. */
+  throttled: number;
+  /** The current adaptive limit (at most `maxInFlight`). */
+  limit: number;
+  /** True while new starts are paused by a `Retry-After`. */
+  paused: boolean;
+  /** The rate cap learned from `429`s (requests/s), when one was. */
+  learnedRate?: number;
+}
+
+/** A granted slot: release it when the answer has been read. */
+export interface Slot {
+  /** When the request started (`performance.now()`). */
+  readonly startedAt: number;
+  /** Frees the slot (idempotent). */
+  release(): void;
+}
+
+interface Waiter {
+  resolve: (slot: Slot) => void;
+  reject: (reason: unknown) => void;
+  signal?: AbortSignal;
+  onAbort?: () => void;
+}
+
+function checkOption(name: string, v: number | undefined, lo: number, hi: number, int: boolean) {
+  if (v === undefined) return;
+  if (
+    typeof v !== "number" || !Number.isFinite(v) || (int && !Number.isInteger(v)) || v < lo ||
+    v > hi
+  ) {
+    throw new TypeError(
+      `${name} ${JSON.stringify(v)} is not allowed; allowed: ${
+        int ? "an integer" : "a number"
+      } from ${lo} to ${hi}`,
+    );
+  }
+}
+
+/**
+ * The request budget of one client.
+ *
+ * @example
+ * ```ts
+ * import { RequestLimiter } from "./limiter.ts";
+ * const limiter = new RequestLimiter({ maxInFlight: 2, requestsPerSecond: 50 });
+ * const slot = await limiter.acquire();
+ * try {
+ *   // send the request
+ * } finally {
+ *   slot.release();
+ * }
+ * console.log(limiter.state.inFlight); // 0
+ * ```
+ */
+export class RequestLimiter {
+  /** The ceiling of the adaptive limit. */
+  readonly maxInFlight: number;
+  /** The rate cap, or undefined. */
+  readonly requestsPerSecond: number | undefined;
+  #limit: number;
+  #inFlight = 0;
+  #queue: Waiter[] = [];
+  #pausedUntil = 0;
+  #nextStart = 0;
+  #successes = 0;
+  #lastDecrease = -Infinity;
+  #throttled = 0;
+  /** Rate learned from `429`s (requests/s), and when it last changed. */
+  #learned: number | undefined;
+  #learnedAt = 0;
+  /** When recent answers were accepted (for the learned rate). */
+  #accepted: number[] = [];
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #now: () => number;
+
+  /** Creates a budget; `now` is injectable for tests (default `performance.now`). */
+  constructor(opts: LimiterOptions = {}, now: () => number = () => performance.now()) {
+    checkOption("maxInFlight", opts.maxInFlight, 1, 256, true);
+    checkOption("requestsPerSecond", opts.requestsPerSecond, 0.01, 100_000, false);
+    this.maxInFlight = opts.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
+    this.requestsPerSecond = opts.requestsPerSecond;
+    this.#limit = this.maxInFlight;
+    this.#now = now;
+  }
+
+  /** The current state (what the progress display shows). */
+  get state(): LimiterState {
+    return {
+      inFlight: this.#inFlight,
+      waiting: this.#queue.length,
+      throttled: this.#throttled,
+      limit: Math.floor(this.#limit),
+      paused: this.#pausedUntil > this.#now(),
+      ...(this.#learned !== undefined ? { learnedRate: this.#learned } : {}),
+    };
+  }
+
+  /**
+   * Waits for a slot (in order of asking; `front` puts a throttled request
+   * ahead of the others). Rejects with the signal's reason when it aborts
+   * first.
+   */
+  acquire(signal?: AbortSignal, front = false): Promise<Slot> {
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    return new Promise<Slot>((resolve, reject) => {
+      const w: Waiter = { resolve, reject, signal };
+      if (signal) {
+        w.onAbort = () => {
+          const i = this.#queue.indexOf(w);
+          if (i >= 0) this.#queue.splice(i, 1);
+          this.#publish();
+          reject(signal.reason);
+        };
+        signal.addEventListener("abort", w.onAbort, { once: true });
+      }
+      if (front) this.#queue.unshift(w);
+      else this.#queue.push(w);
+      this.#pump();
+      this.#publish();
+    });
+  }
+
+  /**
+   * Reports a `429` to a request sent at `slot.startedAt`: halves the limit
+   * (once per round) and pauses new starts for `retryAfterMs` (default 1 s).
+   */
+  throttled(slot: Slot, retryAfterMs: number | undefined): void {
+    this.#throttled++;
+    const now = this.#now();
+    if (slot.startedAt > this.#lastDecrease) {
+      this.#limit = Math.max(1, Math.floor(this.#limit / 2));
+      this.#lastDecrease = now;
+      this.#successes = 0;
+      // the server's window is taken as its Retry-After (0.1 to 1 s): the answers it
+      // accepted in that span, counted by when they were sent, with those still on the
+      // wire (most of them will be accepted too), are its rate
+      const span = Math.min(1000, Math.max(100, retryAfterMs ?? 1000));
+      const accepted = this.#accepted.filter((t) => t > now - span).length + this.#inFlight;
+      if (accepted > 0) {
+        this.#learned = Math.min(this.#learned ?? Infinity, (0.9 * accepted * 1000) / span);
+        this.#learnedAt = now;
+      }
+    }
+    this.#pausedUntil = Math.max(this.#pausedUntil, now + (retryAfterMs ?? DEFAULT_THROTTLE_MS));
+    this.#publish();
+  }
+
+  /**
+   * Reports an answer to `slot` that was not a `429`: after a round of them,
+   * the limit grows by one.
+   */
+  succeeded(slot?: Slot): void {
+    const now = this.#now();
+    this.#accepted.push(slot?.startedAt ?? now);
+    if (this.#accepted.length > 4096 || this.#accepted[0] < now - 1000) {
+      this.#accepted = this.#accepted.filter((t) => t > now - 1000);
+    }
+    if (this.#learned !== undefined && now - this.#learnedAt >= 3000) {
+      this.#learned += Math.max(1, 0.05 * this.#learned);
+      this.#learnedAt = now;
+    }
+    if (this.#limit >= this.maxInFlight) return;
+    if (++this.#successes >= Math.floor(this.#limit)) {
+      this.#limit = Math.min(this.maxInFlight, this.#limit + 1);
+      this.#successes = 0;
+      this.#pump();
+    }
+  }
+
+  #grant(w: Waiter): void {
+    if (w.signal && w.onAbort) w.signal.removeEventListener("abort", w.onAbort);
+    this.#inFlight++;
+    let released = false;
+    const startedAt = this.#now();
+    w.resolve({
+      startedAt,
+      release: () => {
+        if (released) return;
+        released = true;
+        this.#inFlight--;
+        this.#pump();
+        this.#publish();
+      },
+    });
+  }
+
+  #pump(): void {
+    while (this.#queue.length > 0 && this.#inFlight < Math.floor(this.#limit)) {
+      const now = this.#now();
+      const wait = Math.max(this.#pausedUntil, this.#nextStart) - now;
+      if (wait > 0) {
+        this.#arm(wait);
+        return;
+      }
+      const rate = Math.min(this.requestsPerSecond ?? Infinity, this.#learned ?? Infinity);
+      if (rate !== Infinity) this.#nextStart = now + 1000 / rate;
+      this.#grant(this.#queue.shift()!);
+    }
+  }
+
+  #arm(ms: number): void {
+    if (this.#timer !== undefined) return;
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      this.#pump();
+      this.#publish();
+    }, Math.ceil(ms));
+  }
+
+  #publish(): void {
+    httpEvents.dispatchEvent(
+      new CustomEvent<LimiterState & { source: RequestLimiter }>("limiter", {
+        detail: { ...this.state, source: this },
+      }),
+    );
+  }
+}

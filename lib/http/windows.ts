@@ -1,0 +1,573 @@
+/**
+ * Window-parallel pulls of a date-ordered list: the list's date range is cut
+ * into windows (a date-range filter plus the normal cursor paging inside
+ * it), `parallel` windows are paged at once, and their pages are stitched
+ * back in order. The result is the serial pull's: same rows, same order, no
+ * duplicate at a window edge.
+ *
+ * Why only date-ordered lists: a window is a filter on the date, so the
+ * serial order of a range is the windows' orders one after the other only
+ * when the list is sorted by that date (`filedAt` for the insider search,
+ * newest filing first for feeds, `post_date` — the day the catalog added the
+ * pitch — for pitches). Under any other sort (returns, value) the rows of
+ * every window interleave, and a parallel pull would have to read every
+ * window to the end before it could hand out its first row; those sorts stay
+ * serial.
+ *
+ * How the plan is made without knowing the data's density:
+ * - The first window is the list itself (the same request as the serial
+ *   pull's first page, so a short list costs exactly what it costs
+ *   serially). Its range is the filter's date range; an end the filter does
+ *   not bound stays open (the request simply leaves that bound out).
+ * - After each page of a window that still has more, the rows read so far
+ *   give its density (rows per day). A window whose rest is projected at
+ *   more than {@link TARGET_PAGES} pages (or any rest at all, when it is
+ *   open-ended, or when workers are idle and nothing is queued) is split:
+ *   the rest of its range, from the day of its last row on, becomes new
+ *   windows sized to about {@link TARGET_PAGES} pages each at that density;
+ *   an open end stays open in the last one, and is split again when reached.
+ *   Dense windows are so split again and again, sparse ones never.
+ * - The seam is exact whatever the client thinks a row's day is: the first
+ *   new window starts on the day of the last row read, so it begins with the
+ *   rows of that day already read (the "run", at most half a page: a split
+ *   waits for a page whose last day is short). Those rows are skipped by
+ *   key, in order; if they do not match — the service dates rows otherwise
+ *   than the client reads them — the split is undone and the window goes on
+ *   serially with its own cursor (a warning says so once). Rows are never
+ *   lost or duplicated.
+ * - A window never crosses the list's own bounds: its filter is the list's
+ *   filter with the date range narrowed.
+ *
+ * Cost: every window ends on a part-filled page and every split re-reads its
+ * run, so a parallel pull makes a few percent more requests than the serial
+ * one (measured in `bench/parallel_bench.ts`). Memory: windows ahead of the
+ * one being handed out keep their pages; at most {@link MAX_BUFFERED_PAGES}
+ * per parallel window are held, then those windows wait.
+ *
+ * With a row limit (`take(n)`, `.frame({ maxRows })`) no window is started
+ * once the rows before it are known to reach the limit, and no page is
+ * requested once they do; when the cut-off falls exactly on the end of a
+ * window and the next window was not read, one probe of one row over the
+ * rest of the range says whether `truncated` is true.
+ *
+ * Resuming: the `next` of a page handed out, and `error.partial.cursor` of a
+ * failed parallel pull, is a window cursor (`sbw1.…`) that the same list
+ * (same filter, `parallel` or not) accepts as its `cursor` option.
+ *
+ * @module
+ */
+import { type Page, Paginated, setFailedCursor } from "./paginate.ts";
+
+/** Pages a window is sized for when it is split. */
+export const TARGET_PAGES = 8;
+
+/** Pages held per parallel window ahead of the one being handed out. */
+export const MAX_BUFFERED_PAGES = TARGET_PAGES;
+
+/** An inclusive range of days (`YYYY-MM-DD`); a missing end is the list's own bound. */
+export interface DayRange {
+  /** First day, inclusive. */
+  from?: string;
+  /** Last day, inclusive. */
+  to?: string;
+}
+
+/** How a list is pulled in windows (built by each client for its list). */
+export interface WindowSource<Row> {
+  /**
+   * One page of the list narrowed to `range` (both ends undefined: exactly
+   * the list's own request), at `cursor`; `size` overrides the page size
+   * (probes ask for 1 row).
+   */
+  fetch(
+    range: DayRange,
+    cursor: string | null,
+    signal: AbortSignal,
+    size?: number,
+  ): Promise<Page<Row>>;
+  /** The day of a row (`YYYY-MM-DD`) as the service filters it, or undefined. */
+  day(row: Row): string | undefined;
+  /** A key unique to a row within the list. */
+  key(row: Row): string;
+  /** Date order when known from the request (`desc`: newest first); else learned from the rows. */
+  order?: "asc" | "desc";
+  /** Rows per page asked for. */
+  pageSize: number;
+  /** The list's own date range, from its filter (a missing end is open). */
+  bounds?: DayRange;
+}
+
+/** Options of {@link windowedPages}. */
+export interface WindowedOptions {
+  /** Windows paged at once (1–32). */
+  parallel: number;
+  /** Stop once this many rows are handed out (no request beyond them). */
+  limit?: number;
+  /** Caller's abort signal: aborts every window. */
+  signal?: AbortSignal;
+  /** Resume at a window cursor (`sbw1.…`) or at a cursor of the list itself. */
+  cursor?: string;
+  /** Called when a split is undone (the service dates rows otherwise than the client). */
+  onFallback?: (message: string) => void;
+}
+
+/** `range` narrowed to a list's own bounds; undefined when nothing is left. */
+export function narrow(range: DayRange, own: DayRange): DayRange | undefined {
+  const from = [range.from, own.from].filter((d) => d !== undefined).sort().at(-1);
+  const to = [range.to, own.to].filter((d) => d !== undefined).sort()[0];
+  return from !== undefined && to !== undefined && from > to ? undefined : { from, to };
+}
+
+const DAY_MS = 86_400_000;
+const PREFIX = "sbw1.";
+
+function dayNumber(day: string | undefined): number | undefined {
+  if (day === undefined || !/^\d{4}-\d{2}-\d{2}/.test(day)) return undefined;
+  const n = Date.parse(day.slice(0, 10) + "T00:00:00Z");
+  return Number.isNaN(n) ? undefined : Math.round(n / DAY_MS);
+}
+
+function dayText(n: number): string {
+  return new Date(n * DAY_MS).toISOString().slice(0, 10);
+}
+
+/** A window cursor: where a pull stands (a range, a cursor inside it, rows to skip). */
+interface Position {
+  /** Order: "d" newest first, "a" oldest first. */
+  o: "d" | "a";
+  /** First day of the window's range (absent: the list's own bound). */
+  f?: string;
+  /** Last day of the window's range (absent: the list's own bound). */
+  t?: string;
+  /** Cursor inside the window (null: its start). */
+  c: string | null;
+  /** Rows to skip at the start (the run a split re-reads). */
+  s: number;
+}
+
+function encodeWindowCursor(p: Position): string {
+  const json = JSON.stringify(p);
+  return PREFIX + btoa(json).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+/** A window cursor decoded, or undefined when `cursor` is a cursor of the list itself. */
+function decodeWindowCursor(cursor: string): Position | undefined {
+  if (!cursor.startsWith(PREFIX)) return undefined;
+  try {
+    const b = cursor.slice(PREFIX.length).replace(/-/g, "+").replace(/_/g, "/");
+    const p = JSON.parse(atob(b + "=".repeat((4 - (b.length % 4)) % 4)));
+    if (
+      (p.o === "d" || p.o === "a") && (p.c === null || typeof p.c === "string") &&
+      Number.isInteger(p.s) && p.s >= 0
+    ) return p as Position;
+  } catch {
+    // reported below
+  }
+  throw new TypeError(
+    `cursor ${JSON.stringify(cursor.slice(0, 40))} is not allowed; allowed: a cursor of this list`,
+  );
+}
+
+/** One window: a range in position space (increasing in the list's order), paged serially. */
+interface Win<Row> {
+  /** First and last position (undefined: the list's own bound). */
+  a?: number;
+  b?: number;
+  state: "queued" | "running" | "pending-split" | "done" | "failed";
+  /** Pages fetched, not yet handed out (skipped rows removed). */
+  pages: Page<Row>[];
+  /** Cursor of the first page not yet fetched (null: its start). */
+  cursor: string | null;
+  /** Keys still to skip at the start, in order (undefined entries: skip unchecked, on resume). */
+  skip: (string | undefined)[];
+  /** Rows skipped at the start in all. */
+  skipTotal: number;
+  /** Rows fetched (after skipping). */
+  rows: number;
+  /** Rows expected, from the density its parent saw. */
+  expect: number;
+  /** Day of the first row fetched. */
+  firstDay?: number;
+  /** Trailing run: the day of the last row fetched and the keys of the rows on it. */
+  run?: { day: number; keys: string[] };
+  /** The parent whose split this window's skip confirms. */
+  parent?: Win<Row>;
+  /** Split children, until the first confirms the seam. */
+  children?: Win<Row>[];
+  error?: unknown;
+  ac: AbortController;
+}
+
+/**
+ * Pages of a date-ordered list pulled in parallel windows, in the serial
+ * order (see the module doc). The `next` of each page is a cursor the same
+ * list accepts to resume there.
+ *
+ * @example
+ * ```ts
+ * import { windowedPages } from "./windows.ts";
+ * const rows = ["2025-01-03#1", "2025-01-03#2", "2025-01-02#3", "2025-01-01#4"];
+ * const pages = windowedPages<string>({
+ *   pageSize: 2,
+ *   order: "desc",
+ *   day: (r) => r.slice(0, 10),
+ *   key: (r) => r,
+ *   fetch: (range, cursor) => {
+ *     const all = rows.filter((r) =>
+ *       (!range.from || r.slice(0, 10) >= range.from) && (!range.to || r.slice(0, 10) <= range.to)
+ *     );
+ *     const at = Number(cursor ?? 0);
+ *     const next = at + 2 < all.length ? String(at + 2) : null;
+ *     return Promise.resolve({ rows: all.slice(at, at + 2), next, raw: {} });
+ *   },
+ * }, { parallel: 2 });
+ * for await (const page of pages) console.log(page.rows);
+ * ```
+ */
+export async function* windowedPages<Row>(
+  src: WindowSource<Row>,
+  opts: WindowedOptions,
+): AsyncGenerator<Page<Row>, void, undefined> {
+  const k = opts.parallel;
+  const limit = opts.limit ?? Infinity;
+  const outer = new AbortController();
+  const signal = opts.signal ? AbortSignal.any([opts.signal, outer.signal]) : outer.signal;
+  let order: "asc" | "desc" | undefined = src.order;
+  let splittable = true;
+  const sign = () => (order === "asc" ? 1 : -1);
+  const toPos = (day: number | undefined) => (day === undefined ? undefined : sign() * day);
+  // the list's own bounds, in position space once the order is known
+  const bound = () => {
+    const [lo, hi] = [dayNumber(src.bounds?.from), dayNumber(src.bounds?.to)];
+    return order === "asc" ? { a: lo, b: hi } : { a: toPos(hi), b: toPos(lo) };
+  };
+  const rangeOf = (w: { a?: number; b?: number }): DayRange => {
+    const [x, y] = [w.a, w.b].map((p) => (p === undefined ? undefined : dayText(sign() * p)));
+    return order === "asc" ? { from: x, to: y } : { from: y, to: x };
+  };
+  // a split child's start re-reads its parent's run: a position there skips it again
+  const position = (w: Win<Row>, c: string | null): string => {
+    const { from: f, to: t } = rangeOf(w);
+    return encodeWindowCursor({ o: order === "asc" ? "a" : "d", f, t, c, s: c ? 0 : w.skipTotal });
+  };
+  const newWin = (a?: number, b?: number, expect = 0): Win<Row> => ({
+    a,
+    b,
+    state: "queued",
+    pages: [],
+    cursor: null,
+    skip: [],
+    skipTotal: 0,
+    rows: 0,
+    expect,
+    ac: new AbortController(),
+  });
+
+  // the list itself, or a resumed window and everything after it
+  const windows: Win<Row>[] = [];
+  const start = opts.cursor === undefined ? undefined : decodeWindowCursor(opts.cursor);
+  if (start) {
+    order = start.o === "a" ? "asc" : "desc";
+    const [x, y] = [dayNumber(start.f), dayNumber(start.t)];
+    const w = order === "asc" ? newWin(x, y) : newWin(toPos(y), toPos(x));
+    w.cursor = start.c;
+    w.skip = new Array(start.s).fill(undefined);
+    w.skipTotal = start.s;
+    windows.push(w);
+    if (w.b !== undefined && (bound().b === undefined || w.b < bound().b!)) {
+      windows.push(newWin(w.b + 1));
+    }
+  } else {
+    const w = newWin();
+    w.cursor = opts.cursor ?? null;
+    windows.push(w);
+  }
+
+  let wake: (() => void) | null = null;
+  const notify = () => {
+    const f = wake;
+    wake = null;
+    f?.();
+  };
+  const changed = () => new Promise<void>((r) => (wake = r));
+  let running = 0;
+  let head: Win<Row> = windows[0];
+  const gates: (() => void)[] = [];
+  const openGates = () => {
+    for (const g of gates.splice(0)) g();
+  };
+  const buffered = () => windows.reduce((n, w) => n + (w === head ? 0 : w.pages.length), 0);
+  /** Rows fetched before `w` (a lower bound of the rows that come before it). */
+  const rowsBefore = (w: Win<Row>) => {
+    let n = 0;
+    for (const x of windows) {
+      if (x === w) return n;
+      n += x.rows;
+    }
+    return n;
+  };
+  /** Rows expected before `w`, from what its predecessors hold or are projected to. */
+  const expectedBefore = (w: Win<Row>) => {
+    let n = 0;
+    for (const x of windows) {
+      if (x === w) return n;
+      n += x.state === "done" || x.state === "pending-split" ? x.rows : Math.max(x.rows, x.expect);
+    }
+    return n;
+  };
+
+  const schedule = () => {
+    for (const w of windows) {
+      if (running >= k) return;
+      if (w.state === "failed") return; // nothing after a failure is needed
+      if (w.state !== "queued") continue;
+      // windows beyond the cut-off are not requested
+      if (w !== head && expectedBefore(w) >= limit) return;
+      run(w);
+    }
+  };
+
+  /** Splits the rest of `w` after a page whose last day is `run.day`; true when it did. */
+  const split = (w: Win<Row>, last: Page<Row>): boolean => {
+    const next = last.next;
+    const run = w.run;
+    if (!splittable || order === undefined || !run || w.firstDay === undefined) return false;
+    // the run is re-read by the first new window: wait for a short last day, unless much is left
+    const longRun = run.keys.length > src.pageSize / 2;
+    const p = sign() * run.day;
+    const b = w.b ?? bound().b;
+    const remaining = b === undefined ? undefined : b - p + 1;
+    if (remaining !== undefined && remaining < 2) return false;
+    const span = p - (w.a ?? bound().a ?? sign() * w.firstDay) + 1;
+    const density = w.rows / Math.max(1, span); // rows per day
+    const projected = remaining === undefined ? Infinity : (density * remaining) / src.pageSize;
+    // idle workers and nothing queued: split smaller, to finish together
+    const idle = running < k && !windows.some((x) => x.state === "queued") ? k - running : 0;
+    const n = Math.min(
+      4 * k,
+      remaining ?? Infinity,
+      Math.max(
+        // hysteresis: a window planned at the target size is not split for a noisy estimate
+        projected > 2 * TARGET_PAGES ? Math.ceil(projected / TARGET_PAGES) : 1,
+        Math.min(idle + 1, Math.floor(projected / 2)),
+      ),
+    );
+    if (
+      n < 2 || (longRun && (run.keys.length > last.rows.length || projected < 4 * TARGET_PAGES))
+    ) {
+      return false;
+    }
+    const children: Win<Row>[] = [];
+    if (remaining !== undefined) {
+      const width = Math.ceil(remaining / n);
+      for (let x = p; x <= b!; x += width) {
+        const y = Math.min(b!, x + width - 1);
+        children.push(newWin(x, y === b ? w.b : y, density * (y - x + 1)));
+      }
+    } else {
+      const width = Math.max(1, Math.ceil((TARGET_PAGES * src.pageSize) / Math.max(density, 1e-6)));
+      for (let i = 0; i < 2 * k; i++) {
+        children.push(newWin(p + i * width, p + (i + 1) * width - 1, density * width));
+      }
+      children.push(newWin(p + 2 * k * width, w.b, density * width));
+    }
+    children[0].skip = [...run.keys];
+    children[0].skipTotal = run.keys.length;
+    children[0].parent = w;
+    w.children = children;
+    w.cursor = next;
+    w.state = "pending-split";
+    windows.splice(windows.indexOf(w) + 1, 0, ...children);
+    return true;
+  };
+
+  /** The seam did not match: drop the split and go on serially with the parent's cursor. */
+  const undo = (child: Win<Row>, got?: readonly Row[]) => {
+    if (Deno.env.get("SB_WIN_DEBUG")) {
+      console.error(
+        "UNDO",
+        rangeOf(child),
+        child.skip,
+        got?.map((r) => src.key(r) + "@" + src.day(r)),
+      );
+    }
+    const parent = child.parent!;
+    for (const c of parent.children ?? []) {
+      c.ac.abort(new DOMException("window dropped", "AbortError"));
+      windows.splice(windows.indexOf(c), 1);
+    }
+    parent.children = undefined;
+    parent.state = "queued";
+    splittable = false;
+    opts.onFallback?.(
+      "signalbook: parallel windows turned off for this pull: the service dates rows " +
+        "otherwise than the client reads them; going on serially",
+    );
+  };
+
+  /**
+   * After an empty window the data may have ended: the windows after it not
+   * yet started, up to the list's end, become one (split again if it has
+   * rows), so an open end costs one empty request, not one per window.
+   */
+  const mergeRest = (w: Win<Row>) => {
+    const rest = windows.slice(windows.indexOf(w) + 1);
+    if (rest.length < 2 || rest.some((x) => x.state !== "queued")) return;
+    const last = rest[rest.length - 1];
+    windows.splice(windows.indexOf(w) + 1, rest.length, newWin(rest[0].a, last.b, 0));
+  };
+
+  /** Reads a page's rows into `w`'s day bookkeeping; false when they are not in date order. */
+  const track = (w: Win<Row>, rows: readonly Row[]): boolean => {
+    for (const row of rows) {
+      const day = dayNumber(src.day(row));
+      if (day === undefined) return false;
+      w.firstDay ??= day;
+      if (w.run && day !== w.run.day) {
+        if (order === undefined) order = day < w.run.day ? "desc" : "asc";
+        if (sign() * day < sign() * w.run.day) return false;
+      }
+      if (w.run?.day === day) w.run.keys.push(src.key(row));
+      else w.run = { day, keys: [src.key(row)] };
+    }
+    return true;
+  };
+
+  const run = (w: Win<Row>) => {
+    w.state = "running";
+    running++;
+    const list = new Paginated<Row>(
+      (cursor, s) => src.fetch(rangeOf(w), cursor, s),
+      {
+        signal: AbortSignal.any([signal, w.ac.signal]),
+        prefetch: false,
+        ...(w.cursor !== null ? { cursor: w.cursor } : {}),
+      },
+    );
+    (async () => {
+      for await (const page of list.pages()) {
+        let rows = page.rows;
+        if (w.skip.length) {
+          // the run a split re-reads: the same keys, in the same order
+          let i = 0;
+          for (; i < rows.length && w.skip.length; i++) {
+            const want = w.skip.shift();
+            if (want !== undefined && want !== src.key(rows[i])) return undo(w, rows);
+          }
+          if (w.skip.length && page.next === null) return undo(w, rows);
+          rows = i ? rows.slice(i) : rows;
+          if (!w.skip.length && w.parent) {
+            w.parent.state = "done";
+            w.parent.children = undefined;
+            w.parent = undefined;
+          }
+        }
+        // the skipped rows are this window's first rows too: they belong to its run
+        if (splittable && !track(w, page.rows)) splittable = false;
+        w.rows += rows.length;
+        w.pages.push({ ...page, rows });
+        w.cursor = page.next;
+        if (page.next === null && w.rows === 0) mergeRest(w);
+        notify();
+        if (page.next === null || rowsBefore(w) + w.rows >= limit) break;
+        if (split(w, page)) return;
+        // a window ahead of the one handed out waits while it holds too many pages (memory),
+        // or while the rows expected before it already reach the limit (not requested)
+        while (
+          w !== head && !signal.aborted && rowsBefore(w) + w.rows < limit &&
+          (buffered() >= MAX_BUFFERED_PAGES * k || expectedBefore(w) + w.rows >= limit)
+        ) {
+          await new Promise<void>((r) => gates.push(r));
+        }
+        if (rowsBefore(w) + w.rows >= limit) break;
+      }
+      w.state = "done";
+    })().catch((e) => {
+      if (!windows.includes(w)) return; // dropped by an undo
+      w.error = e;
+      w.state = "failed";
+      // a child that fails before its seam is confirmed: its parent is complete
+      if (w.parent) w.parent.state = "done";
+      // nothing after a failure is needed: the pull stops there
+      for (const x of windows.slice(windows.indexOf(w) + 1)) {
+        x.ac.abort(new DOMException("an earlier window failed", "AbortError"));
+      }
+    }).finally(() => {
+      running--;
+      notify();
+      openGates();
+      schedule();
+    });
+  };
+
+  /**
+   * Whether a row follows window `i`. Past the cut-off (`probe`), a window
+   * not started is not read: one probe of one row over the rest says.
+   */
+  const rowsAfter = async (i: number, probe: boolean): Promise<boolean> => {
+    for (;;) {
+      const w = windows[i + 1];
+      if (!w) return false;
+      if (w.rows > 0) return true;
+      if (w.state === "done") {
+        i++;
+        continue;
+      }
+      if (w.state === "queued" && probe) {
+        const last = windows[windows.length - 1];
+        const page = await src.fetch(rangeOf({ a: w.a, b: last.b }), null, signal, 1);
+        return page.rows.length > 0;
+      }
+      if (w.state === "failed") throw w.error;
+      await changed();
+    }
+  };
+
+  let handedOut = 0;
+  try {
+    schedule();
+    for (let i = 0; i < windows.length;) {
+      const w = windows[i];
+      if (head !== w) {
+        head = w;
+        openGates();
+      }
+      if (w.state === "queued") run(w); // the head always runs
+      const page = w.pages.shift();
+      if (page) {
+        handedOut += page.rows.length;
+        openGates();
+        schedule();
+        // a window's last page: the pull goes on when any later window has a row
+        const next = page.next !== null
+          ? position(w, page.next)
+          : (await rowsAfter(i, handedOut >= limit))
+          ? position(windows[i + 1], null)
+          : null;
+        yield { ...page, next };
+        if (handedOut >= limit) return;
+        continue;
+      }
+      if (w.state === "failed") {
+        setFailedCursor(w.error, position(w, w.cursor));
+        throw w.error;
+      }
+      if (w.state === "done") {
+        i++;
+        continue;
+      }
+      if (signal.aborted) throw signal.reason;
+      await changed();
+    }
+  } finally {
+    if (Deno.env.get("SB_WIN_DEBUG")) {
+      console.error(
+        windows.map((w) =>
+          `${rangeOf(w).from ?? ""}..${rangeOf(w).to ?? ""}:${w.rows}/${w.expect.toFixed(0)}`
+        ).join(" "),
+      );
+    }
+    outer.abort(new DOMException("pull stopped", "AbortError"));
+    openGates();
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * How the insider service's lists are cut into date windows (see
+ * `http/windows.ts`): both filter on the filing date in US Eastern Time —
+ * the search with `filingDateFrom`/`filingDateTo` (inclusive, Eastern Time
+ * as the spec says; with `filingDatePreset: "custom"`, or refining the
+ * caller's own preset), feeds with `from`/`to` (inclusive filing dates; read
+ * as Eastern Time like the search's). A row's day is the Eastern date of its
+ * filing timestamp. Only the planning relies on that reading: the seams are
+ * checked by key, so a service that dated rows otherwise would cost speed,
+ * never rows.
+ *
+ * The search is date-ordered only under `sortBy: "filedAt"` (the default);
+ * feeds are always newest filing first (their order is learned from the
+ * rows, as the spec does not show it).
+ *
+ * @module
+ */
+import type { Page } from "../http/paginate.ts";
+import { type DayRange, narrow, type WindowSource } from "../http/windows.ts";
+import type { FeedRow } from "./feeds.ts";
+import type { InsiderFilter } from "./filter.ts";
+
+const eastern = new Intl.DateTimeFormat("en-CA", {
+  timeZone: "America/New_York",
+  year: "numeric",
+  month: "2-digit",
+  day: "2-digit",
+});
+
+/** The US Eastern calendar date (`YYYY-MM-DD`) of an ISO timestamp, or undefined. */
+export function easternDate(iso: unknown): string | undefined {
+  if (typeof iso !== "string") return undefined;
+  if (/^\d{4}-\d{2}-\d{2}$/.test(iso)) return iso;
+  const ms = Date.parse(iso);
+  return Number.isNaN(ms) ? undefined : eastern.format(ms);
+}
+
+const EMPTY = { rows: [], next: null, raw: null };
+
+/** Sends one search page with this filter. */
+export type SearchSender<Row> = (
+  filter: InsiderFilter,
+  cursor: string | null,
+  signal: AbortSignal,
+  size: number | undefined,
+) => Promise<Page<Row>>;
+
+/** The windows of a trade search, or undefined when its sort is not by filing time. */
+export function searchWindows<Row>(
+  filter: InsiderFilter,
+  pageSize: number | undefined,
+  send: SearchSender<Row>,
+): WindowSource<Row> | undefined {
+  if ((filter.sortBy ?? "filedAt") !== "filedAt") return undefined;
+  const own = { from: filter.filingDateFrom ?? undefined, to: filter.filingDateTo ?? undefined };
+  return {
+    pageSize: pageSize ?? 100,
+    order: filter.sortDirection ?? "desc",
+    bounds: own,
+    day: (row) => easternDate((row as { filedAt?: unknown }).filedAt),
+    key: (row) => {
+      const r = row as { accessionNumber?: unknown; transactionId?: unknown };
+      return `${r.accessionNumber}/${r.transactionId}`;
+    },
+    fetch: (range, cursor, signal, size) => {
+      if (range.from === undefined && range.to === undefined) {
+        return send(filter, cursor, signal, size);
+      }
+      const r = narrow(range, own);
+      if (!r) return Promise.resolve(EMPTY);
+      const preset = filter.filingDatePreset ?? "All time";
+      return send(
+        {
+          ...filter,
+          // "All time" bounds nothing: the window's range is a custom one; any other preset is refined
+          filingDatePreset: preset === "All time" ? "custom" : preset,
+          filingDateFrom: r.from,
+          filingDateTo: r.to,
+        },
+        cursor,
+        signal,
+        size,
+      );
+    },
+  };
+}
+
+/** Sends one feeds page with these date bounds. */
+export type FeedSender = (
+  range: DayRange,
+  cursor: string | null,
+  signal: AbortSignal,
+  size: number | undefined,
+) => Promise<Page<FeedRow>>;
+
+/** The windows of a feeds list. */
+export function feedWindows(
+  own: DayRange,
+  limit: number | undefined,
+  send: FeedSender,
+): WindowSource<FeedRow> {
+  return {
+    pageSize: limit ?? 10,
+    bounds: own,
+    day: (row) => easternDate(row.filed_at),
+    key: (row) => `${row.accession_number}/${row.transaction_id}`,
+    fetch: (range, cursor, signal, size) => {
+      const r = narrow(range, own);
+      return r ? send(r, cursor, signal, size) : Promise.resolve(EMPTY);
+    },
+  };
+}

@@ -1,0 +1,127 @@
+/**
+ * How `sync` pulls its months: each run of consecutive months still to do
+ * is one date-ordered list over the run's whole range, pulled in parallel
+ * date windows (`parallel` = sync's `concurrency`) by the same machinery as
+ * `search(…, { parallel })` and `pitches(…, { parallel })`
+ * (`http/windows.ts`), with the client's one request budget. Its rows
+ * arrive in date order, so a month is complete, framed and handed to
+ * `onMonth` as soon as the first row of the next month arrives: memory holds
+ * one month of rows plus the windows' buffered pages, never the run.
+ *
+ * @module
+ */
+import type pl from "npm:nodejs-polars@0.25.2";
+import type { CatalogClient } from "../catalog/client.ts";
+import type { InsiderClient, SearchRow } from "../insider/client.ts";
+import type { PitchListRow } from "../catalog/types.ts";
+import type { FramedList } from "../frames/list.ts";
+import { transactionsFrame } from "../insider/transaction_frames.ts";
+import { pitchesFrame } from "../catalog/pitch_frames.ts";
+import { easternDate } from "../insider/_windows.ts";
+import type { PoolFailure } from "../http/pool.ts";
+import type { FrameReport } from "../frames/build.ts";
+
+/** A calendar month of a sync, with its first and last day inside the sync's range. */
+export interface SyncMonth {
+  /** `YYYY-MM`. */
+  month: string;
+  /** First day. */
+  from: string;
+  /** Last day. */
+  to: string;
+}
+
+function nextMonth(m: string): string {
+  const [y, mo] = [+m.slice(0, 4), +m.slice(5, 7)];
+  return mo === 12 ? `${y + 1}-01` : `${y}-${String(mo + 1).padStart(2, "0")}`;
+}
+
+/** Runs of consecutive months. */
+function runsOf(months: readonly SyncMonth[]): SyncMonth[][] {
+  const runs: SyncMonth[][] = [];
+  for (const m of [...months].sort((a, b) => (a.month < b.month ? -1 : 1))) {
+    const last = runs.at(-1)?.at(-1);
+    if (last && nextMonth(last.month) === m.month) runs.at(-1)!.push(m);
+    else runs.push([m]);
+  }
+  return runs;
+}
+
+/**
+ * Pulls `months` of a dataset and calls `onMonth` with each month's frame
+ * (an empty frame for a month without rows), in the list's order. A failure
+ * ends that run: the month it happened in and the rest of the run are
+ * returned as failed (a rerun resumes there).
+ */
+export async function pullMonths(
+  ds: "insider_trades" | "pitches",
+  client: InsiderClient | CatalogClient,
+  months: readonly SyncMonth[],
+  parallel: number,
+  onReport: (r: FrameReport) => void,
+  onPage: () => void,
+  onMonth: (m: SyncMonth, frame: pl.DataFrame) => Promise<void>,
+): Promise<{ failed: PoolFailure<SyncMonth>[] }> {
+  const failed: PoolFailure<SyncMonth>[] = [];
+  for (const run of runsOf(months)) {
+    const from = run[0].from;
+    const to = run[run.length - 1].to;
+    const byMonth = new Map(run.map((m) => [m.month, m]));
+    const pending = new Set(run.map((m) => m.month));
+    let current: string | undefined;
+    let rows: unknown[] = [];
+    const frameOf = (r: unknown[]) =>
+      ds === "insider_trades"
+        ? transactionsFrame(r as SearchRow[], { onReport })
+        : pitchesFrame(r as PitchListRow[], { onReport });
+    const flush = async () => {
+      if (current === undefined) return;
+      const m = byMonth.get(current) ?? { month: current, from: current + "-01", to: current };
+      pending.delete(current);
+      // one frame per month from the month's rows: a frame per page multiplies native allocations
+      await onMonth(m, frameOf(rows));
+      rows = [];
+    };
+    try {
+      const list: FramedList<SearchRow | PitchListRow> = ds === "insider_trades"
+        ? (client as InsiderClient).search({
+          excludeAnomalousTransactions: false,
+          filingDatePreset: "custom",
+          filingDateFrom: from,
+          filingDateTo: to,
+          sortBy: "filedAt",
+          sortDirection: "asc",
+        }, { pageSize: 100, parallel })
+        : (client as CatalogClient).pitches({ addedOnFrom: from, addedOnTo: to, limit: 50 }, {
+          parallel,
+        });
+      for await (const page of list.pages()) {
+        onPage();
+        for (const r of page.rows) {
+          const day = ds === "insider_trades"
+            ? easternDate((r as SearchRow).filedAt)
+            : (r as PitchListRow).added_on?.slice(0, 10);
+          const month = day?.slice(0, 7) ?? current ?? run[0].month;
+          if (month !== current) {
+            if (current !== undefined && !pending.has(month) && byMonth.has(month)) {
+              throw new Error(
+                `sync: ${ds} rows of ${month} came after ${current}: not in date order`,
+              );
+            }
+            await flush();
+            current = month;
+          }
+          rows.push(r);
+        }
+      }
+      await flush();
+      // months without a row: an empty frame (keeps what an earlier sync stored)
+      for (const m of run) if (pending.has(m.month)) await onMonth(m, frameOf([]));
+    } catch (error) {
+      run.forEach((m, index) => {
+        if (pending.has(m.month)) failed.push({ index, item: m, error });
+      });
+    }
+  }
+  return { failed };
+}

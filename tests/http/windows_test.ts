@@ -1,0 +1,283 @@
+/**
+ * Window-parallel pulls (issue 22): against generated date-ordered lists
+ * (days with hundreds of rows, empty stretches, both orders), a parallel
+ * pull hands out exactly the serial pull's rows in its order, whatever the
+ * window count; `take(n)` cut-offs at and across window edges are exact;
+ * a split whose seam does not match is undone; a failed pull resumes from
+ * its window cursor; an abort stops every window.
+ */
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { type Page, partialOf } from "../../lib/http/paginate.ts";
+import type { DayRange, WindowSource } from "../../lib/http/windows.ts";
+import { WindowedList } from "../../lib/frames/windowed_list.ts";
+
+type Row = { day: string; id: number };
+
+const day = (n: number) =>
+  new Date(Date.UTC(2024, 0, 1) + n * 86_400_000).toISOString().slice(0, 10);
+
+/** A service over `rows`: filtered by day, ordered by day (then id), paged by offset. */
+function service(
+  rows: Row[],
+  order: "asc" | "desc",
+  opts: { pageSize: number; dayOf?: (r: Row) => string },
+) {
+  const sorted = [...rows].sort((a, b) =>
+    a.day === b.day ? a.id - b.id : (a.day < b.day ? -1 : 1) * (order === "asc" ? 1 : -1)
+  );
+  const calls: { range: DayRange; cursor: string | null; size?: number }[] = [];
+  const fetch = (range: DayRange, cursor: string | null, signal: AbortSignal, size?: number) => {
+    calls.push({ range, cursor, size });
+    if (signal.aborted) return Promise.reject(signal.reason);
+    const all = sorted.filter((r) =>
+      (range.from === undefined || r.day >= range.from) &&
+      (range.to === undefined || r.day <= range.to)
+    );
+    const at = Number(cursor ?? 0);
+    const n = size ?? opts.pageSize;
+    const page: Page<Row> = {
+      rows: all.slice(at, at + n),
+      next: at + n < all.length ? String(at + n) : null,
+      raw: null,
+    };
+    return Promise.resolve(page);
+  };
+  const source: WindowSource<Row> = {
+    pageSize: opts.pageSize,
+    day: opts.dayOf ?? ((r) => r.day),
+    key: (r) => String(r.id),
+    fetch,
+  };
+  return { sorted, calls, source, fetch };
+}
+
+function parallelList(
+  src: WindowSource<Row>,
+  parallel: number,
+  extra: { signal?: AbortSignal; cursor?: string } = {},
+) {
+  return new WindowedList<Row>(
+    (cursor, signal) => src.fetch({}, cursor, signal),
+    src,
+    (rows) => {
+      throw new Error(`no frame in this test (${rows.length})`);
+    },
+    { parallel, ...extra },
+  );
+}
+
+/** Rows per day: mostly a few, some days with many filings, some empty stretches. */
+const datasetArb = fc.array(
+  fc.oneof(
+    { weight: 6, arbitrary: fc.integer({ min: 0, max: 4 }) },
+    { weight: 1, arbitrary: fc.integer({ min: 30, max: 400 }) },
+    { weight: 1, arbitrary: fc.constant(0) },
+  ),
+  { minLength: 1, maxLength: 120 },
+).map((counts) => {
+  const rows: Row[] = [];
+  counts.forEach((c, d) => {
+    for (let i = 0; i < c; i++) rows.push({ day: day(d * 3), id: rows.length });
+  });
+  return rows;
+});
+
+const ids = (rows: readonly Row[]) => rows.map((r) => r.id);
+
+Deno.test("parallel equals serial: every row once, in order, at 1–12 windows in flight, both orders, dense days", async () => {
+  await fc.assert(
+    fc.asyncProperty(
+      datasetArb,
+      fc.integer({ min: 1, max: 12 }),
+      fc.integer({ min: 1, max: 60 }),
+      fc.constantFrom("asc" as const, "desc" as const),
+      fc.boolean(),
+      async (rows, parallel, pageSize, order, knownOrder) => {
+        const s = service(rows, order, { pageSize });
+        const src = { ...s.source, order: knownOrder ? order : undefined };
+        const got = await parallelList(src, parallel).take(1e9);
+        assert.deepEqual(ids(got), ids(s.sorted));
+        assert.equal(got.truncated, false);
+      },
+    ),
+    { numRuns: 60, seed: 22 },
+  );
+});
+
+Deno.test("a split really happens on a large list, and costs few extra requests", async () => {
+  const rows: Row[] = [];
+  for (let d = 0; d < 400; d++) {
+    const n = d % 50 === 0 ? 350 : 6; // a day with many filings every 50 days
+    for (let i = 0; i < n; i++) rows.push({ day: day(d), id: rows.length });
+  }
+  for (const parallel of [2, 4, 8]) {
+    const s = service(rows, "desc", { pageSize: 25 });
+    const got = await parallelList({ ...s.source, order: "desc" }, parallel).take(1e9);
+    assert.deepEqual(ids(got), ids(s.sorted));
+    const windows = new Set(s.calls.map((c) => `${c.range.from}..${c.range.to}`));
+    assert.ok(windows.size > parallel, `${windows.size} windows at parallel ${parallel}`);
+    const serialPages = Math.ceil(rows.length / 25);
+    assert.ok(s.calls.length < serialPages * 1.25, `${s.calls.length} requests vs ${serialPages}`);
+  }
+});
+
+Deno.test("take(n) at and across window edges: the serial prefix, truncated exact", async () => {
+  const rows: Row[] = [];
+  for (let d = 0; d < 200; d++) {
+    for (let i = 0; i < (d % 7 === 3 ? 40 : 3); i++) rows.push({ day: day(d), id: rows.length });
+  }
+  const s = service(rows, "desc", { pageSize: 10 });
+  await parallelList({ ...s.source, order: "desc" }, 4).take(1e9);
+  // serial positions where a window starts: its first row
+  const edges = new Set<number>();
+  for (const c of s.calls) {
+    if (c.range.to === undefined || c.cursor !== null) continue;
+    const i = s.sorted.findIndex((r) => r.day <= c.range.to!);
+    if (i > 0) edges.add(i);
+  }
+  assert.ok(edges.size >= 4, `${edges.size} edges`);
+  for (const e of [...edges].slice(0, 12)) {
+    for (const n of [e - 1, e, e + 1]) {
+      const t = service(rows, "desc", { pageSize: 10 });
+      const got = await parallelList({ ...t.source, order: "desc" }, 4).take(n);
+      assert.deepEqual(ids(got), ids(s.sorted.slice(0, n)), `take(${n})`);
+      assert.equal(got.truncated, n < rows.length, `truncated at ${n}`);
+    }
+  }
+  const all = await parallelList({ ...service(rows, "desc", { pageSize: 10 }).source }, 4).take(
+    rows.length,
+  );
+  assert.equal(all.truncated, false);
+});
+
+Deno.test("take(n) requests nothing beyond the rows it needs from the first page", async () => {
+  const rows = Array.from({ length: 500 }, (_, i) => ({ day: day(Math.floor(i / 5)), id: i }));
+  const s = service(rows, "asc", { pageSize: 20 });
+  const got = await parallelList({ ...s.source, order: "asc" }, 8).take(15);
+  assert.deepEqual(ids(got), ids(s.sorted.slice(0, 15)));
+  assert.equal(got.truncated, true);
+  assert.equal(s.calls.length, 1);
+});
+
+Deno.test("a seam that does not match (the service dates rows otherwise) is undone: still the serial rows", async () => {
+  const warn = console.warn;
+  const warnings: string[] = [];
+  console.warn = (m: string) => warnings.push(m);
+  try {
+    const rows: Row[] = [];
+    for (let d = 0; d < 300; d++) {
+      for (let i = 0; i < 4; i++) rows.push({ day: day(d), id: rows.length });
+    }
+    // the client reads every third row a day late
+    const s = service(rows, "desc", {
+      pageSize: 10,
+      dayOf: (r) => (r.id % 3 ? r.day : day(Number(r.day.slice(8)) + 400)),
+    });
+    const got = await parallelList({ ...s.source }, 6).take(1e9);
+    assert.deepEqual(ids(got), ids(s.sorted));
+    const shifted = service(rows, "desc", {
+      pageSize: 10,
+      dayOf: (r) => new Date(Date.parse(r.day) + 86_400_000).toISOString().slice(0, 10),
+    });
+    const got2 = await parallelList({ ...shifted.source, order: "desc" }, 6).take(1e9);
+    assert.deepEqual(ids(got2), ids(shifted.sorted));
+  } finally {
+    console.warn = warn;
+  }
+  assert.ok(warnings.length <= 1);
+});
+
+Deno.test("a failed parallel pull keeps the serial prefix and resumes from its window cursor", async () => {
+  const rows: Row[] = [];
+  for (let d = 0; d < 300; d++) {
+    for (let i = 0; i < 5; i++) rows.push({ day: day(d), id: rows.length });
+  }
+  const s = service(rows, "desc", { pageSize: 10 });
+  let n = 0;
+  const failing: WindowSource<Row> = {
+    ...s.source,
+    order: "desc",
+    fetch: (range, cursor, signal, size) => {
+      if (++n === 40) {
+        return Promise.reject(Object.assign(new Error("boom"), { name: "ServerError" }));
+      }
+      return s.fetch(range, cursor, signal, size);
+    },
+  };
+  const err = await parallelList(failing, 4).take(1e9).catch((e) => e);
+  assert.equal(err.message, "boom");
+  const partial = partialOf<Row[]>(err)!;
+  assert.ok(partial.rows.length > 0 && partial.rows.length < rows.length);
+  assert.deepEqual(ids(partial.rows), ids(s.sorted.slice(0, partial.rows.length)));
+  assert.match(partial.cursor!, /^sbw1\./);
+  for (const parallel of [1, 4]) {
+    const rest = await parallelList({ ...s.source, order: "desc" }, parallel, {
+      cursor: partial.cursor!,
+    }).take(1e9);
+    assert.deepEqual(
+      [...ids(partial.rows), ...ids(rest)],
+      ids(s.sorted),
+      `resumed at parallel ${parallel}`,
+    );
+  }
+});
+
+Deno.test("the next of every page handed out resumes there", async () => {
+  const rows: Row[] = [];
+  for (let d = 0; d < 120; d++) {
+    for (let i = 0; i < (d % 9 ? 3 : 30); i++) rows.push({ day: day(d), id: rows.length });
+  }
+  const s = service(rows, "desc", { pageSize: 8 });
+  let seen: Row[] = [];
+  for await (const page of parallelList({ ...s.source, order: "desc" }, 3).pages()) {
+    seen = [...seen, ...page.rows];
+    if (page.next === null) break;
+    if (seen.length % 3 === 0 || seen.length < 40) {
+      const rest = await parallelList({ ...s.source }, 2, { cursor: page.next }).take(1e9);
+      assert.deepEqual([...ids(seen), ...ids(rest)], ids(s.sorted));
+    }
+  }
+  assert.deepEqual(ids(seen), ids(s.sorted));
+});
+
+Deno.test("abort stops every window: no request in flight or started after it", async () => {
+  const rows = Array.from({ length: 3000 }, (_, i) => ({ day: day(Math.floor(i / 10)), id: i }));
+  const s = service(rows, "desc", { pageSize: 10 });
+  let inFlight = 0;
+  let started = 0;
+  const slow: WindowSource<Row> = {
+    ...s.source,
+    order: "desc",
+    fetch: (range, cursor, signal, size) => {
+      started++;
+      inFlight++;
+      return new Promise<Page<Row>>((resolve, reject) => {
+        const t = setTimeout(() => {
+          signal.removeEventListener("abort", onAbort);
+          inFlight--;
+          resolve(s.fetch(range, cursor, signal, size));
+        }, 5);
+        const onAbort = () => {
+          clearTimeout(t);
+          inFlight--;
+          reject(signal.reason);
+        };
+        signal.addEventListener("abort", onAbort, { once: true });
+      });
+    },
+  };
+  const ac = new AbortController();
+  const list = parallelList(slow, 8, { signal: ac.signal });
+  const p = list.take(1e9);
+  await new Promise((r) => setTimeout(r, 60));
+  assert.ok(inFlight > 1, `${inFlight} in flight before the abort`);
+  ac.abort(new DOMException("stop", "AbortError"));
+  const err = await p.catch((e) => e);
+  assert.equal(err.name, "AbortError");
+  await new Promise((r) => setTimeout(r, 30));
+  assert.equal(inFlight, 0);
+  const after = started;
+  await new Promise((r) => setTimeout(r, 30));
+  assert.equal(started, after);
+});
