@@ -17,8 +17,10 @@ import { createStub, DEMO_KEYS, type Stub, type StubOptions } from "./stub/mod.t
 import "./notebook/progress.ts"; // the default progress display (Jupyter or terminal)
 
 /** Options of {@link connect}. */
-export interface ConnectOptions
-  extends Partial<Pick<ClientOptions, "maxRetries" | "timeoutMs" | "onRetry" | "cache">> {
+export interface ConnectOptions extends
+  Partial<
+    Pick<ClientOptions, "maxRetries" | "timeoutMs" | "onRetry" | "cache" | "maxResponseBytes">
+  > {
   /** Environment lookup (default `Deno.env.get`, tolerant of a missing permission). */
   env?: (name: string) => string | undefined;
   /** Options of the in-process emulator, when it is used. */
@@ -83,6 +85,7 @@ function open(opts: ConnectOptions): Connection {
     timeoutMs: opts.timeoutMs,
     onRetry: opts.onRetry,
     cache: opts.cache,
+    maxResponseBytes: opts.maxResponseBytes,
   };
   // one emulator per connect(): both services share it. Custom emulator
   // options make a private one; without them, one emulator per process.

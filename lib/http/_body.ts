@@ -1,0 +1,156 @@
+/**
+ * Reading response bodies with a bound. A body is read chunk by chunk from
+ * its (already decoded) stream and counted as it arrives, so a gzip bomb, an
+ * endless body or a 2 GB answer stops as soon as it passes the limit: memory
+ * never holds more than the limit plus one chunk, and the error is a
+ * {@link ResponseTooLargeError} (not retried: the same request would get the
+ * same answer).
+ *
+ * The default, {@link DEFAULT_MAX_RESPONSE_BYTES} (64 MiB), is about 120 times
+ * the largest answer the services give in normal use (a search page of 100
+ * full trade rows is about 0.5 MB; pitch pages, feeds and details are
+ * smaller), and far below V8's largest string (about 512 MiB), past which a
+ * body could not be parsed at all. Clients take `maxResponseBytes` to change
+ * it. Downloads of documents stream to disk and are not bounded by it.
+ *
+ * Error answers (`4xx`/`5xx`) are read only up to
+ * {@link ERROR_PREFIX_BYTES} (16 KiB): problem details are a few hundred
+ * bytes, and whatever follows the prefix is never downloaded.
+ *
+ * @module
+ */
+import { InvalidResponseError } from "./errors.ts";
+
+/** Default largest decoded body a client reads into memory: 64 MiB. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+
+/** The most of an error answer's body that is read (16 KiB). */
+export const ERROR_PREFIX_BYTES = 16 * 1024;
+
+/**
+ * An answer larger than the client's `maxResponseBytes`: reading stopped at
+ * the limit and nothing was kept. Not retried. Raise `maxResponseBytes` on
+ * the client if such an answer is expected.
+ *
+ * @example
+ * ```ts
+ * import { CatalogClient, ResponseTooLargeError } from "../../mod.ts";
+ * const catalog = new CatalogClient({
+ *   apiKey: "k",
+ *   baseUrl: "http://api.test/catalog",
+ *   maxResponseBytes: 1024,
+ *   fetch: () => Promise.resolve(new Response(`{"data":[${"1,".repeat(1000)}1]}`)),
+ * });
+ * try {
+ *   await catalog.tags();
+ * } catch (e) {
+ *   if (e instanceof ResponseTooLargeError) console.log(e.limit); // 1024
+ * }
+ * ```
+ */
+export class ResponseTooLargeError extends InvalidResponseError {
+  /** The limit that was passed, in bytes (`maxResponseBytes`). */
+  readonly limit: number;
+  /** Bytes read (or announced by `Content-Length`) when reading stopped. */
+  readonly received: number;
+  /** Creates the error. */
+  constructor(label: string, limit: number, received: number, announced: boolean) {
+    super(
+      `${label}: the answer is larger than maxResponseBytes = ${showBytes(limit)}; ${
+        announced
+          ? `its Content-Length is ${showBytes(received)}, so nothing was read`
+          : `reading stopped after ${showBytes(received)} and nothing was kept`
+      } (raise maxResponseBytes on the client if such an answer is expected)`,
+    );
+    this.limit = limit;
+    this.received = received;
+  }
+}
+
+/** `67,108,864 bytes (64 MiB)`. */
+function showBytes(n: number): string {
+  const mib = n / 1024 / 1024;
+  const unit = mib >= 1 ? ` (${+mib.toFixed(1)} MiB)` : "";
+  return `${n.toLocaleString("en-US")} bytes${unit}`;
+}
+
+/** The `Content-Length` of an unencoded answer, when it announces one. */
+function announcedLength(res: Response): number | undefined {
+  const enc = res.headers.get("content-encoding");
+  if (enc && enc.trim().toLowerCase() !== "identity") return undefined;
+  const raw = res.headers.get("content-length");
+  if (raw === null || !/^\s*\d+\s*$/.test(raw)) return undefined;
+  return Number(raw);
+}
+
+/**
+ * The whole body of `res`, or a {@link ResponseTooLargeError} as soon as it
+ * passes `limit` bytes (the rest is cancelled, never downloaded). An answer
+ * whose `Content-Length` is already over the limit is refused unread.
+ */
+export async function readBody(
+  res: Response,
+  limit: number,
+  label: string,
+): Promise<Uint8Array<ArrayBuffer>> {
+  const announced = announcedLength(res);
+  if (announced !== undefined && announced > limit) {
+    await res.body?.cancel().catch(() => {});
+    throw new ResponseTooLargeError(label, limit, announced, true);
+  }
+  const chunks = await readUpTo(res, limit + 1, label);
+  const total = chunks.reduce((n, c) => n + c.length, 0);
+  if (total > limit) throw new ResponseTooLargeError(label, limit, total, false);
+  return concat(chunks, total);
+}
+
+/**
+ * At most the first `max` bytes of `res`'s body as text (the rest is
+ * cancelled), and whether there was more. For error answers.
+ */
+export async function readPrefix(
+  res: Response,
+  label: string,
+  max: number = ERROR_PREFIX_BYTES,
+): Promise<{ text: string; truncated: boolean }> {
+  const chunks = await readUpTo(res, max + 1, label);
+  const total = chunks.reduce((n, c) => n + c.length, 0);
+  const bytes = concat(chunks, total).subarray(0, max);
+  return { text: new TextDecoder().decode(bytes), truncated: total > max };
+}
+
+/** Chunks of the body until it ends or `stopAt` bytes are in hand (then it is cancelled). */
+async function readUpTo(res: Response, stopAt: number, label: string): Promise<Uint8Array[]> {
+  const chunks: Uint8Array[] = [];
+  if (!res.body) return chunks;
+  const reader = res.body.getReader();
+  let total = 0;
+  try {
+    while (total < stopAt) {
+      const r = await reader.read();
+      if (r.done) return chunks;
+      const chunk: unknown = r.value;
+      if (!(chunk instanceof Uint8Array)) {
+        throw new InvalidResponseError(
+          `${label}: the body gave ${chunk === null ? "null" : typeof chunk}, not bytes`,
+        );
+      }
+      chunks.push(chunk);
+      total += chunk.length;
+    }
+    return chunks;
+  } finally {
+    // ends the download at once when we stopped early; a no-op after the end
+    reader.cancel().catch(() => {});
+  }
+}
+
+function concat(chunks: readonly Uint8Array[], total: number): Uint8Array<ArrayBuffer> {
+  const out = new Uint8Array(total);
+  let off = 0;
+  for (const c of chunks) {
+    out.set(c, off);
+    off += c.length;
+  }
+  return out;
+}
