@@ -198,13 +198,14 @@ Deno.test("an error answer is read only up to a small prefix, even when endless"
       calls++;
       const e = endless();
       pulled = e.pulled;
+      const zeros = e.stream.getReader();
       const head = new TextEncoder().encode('{"type":"oops","title":"Down","detail":"');
       const body = new ReadableStream<Uint8Array>({
         start(c) {
           c.enqueue(head);
         },
         async pull(c) {
-          const r = await e.stream.getReader().read();
+          const r = await zeros.read();
           c.enqueue(r.value!.fill(120)); // "xxxx…": the detail never ends
         },
       }, { highWaterMark: 0 });

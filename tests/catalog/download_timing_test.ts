@@ -1,0 +1,108 @@
+/**
+ * Issue 25.5: downloads fail only on a gap of `timeoutMs` without a byte,
+ * with a `TimeoutError`; a slow but steady document longer than `timeoutMs`
+ * arrives whole.
+ */
+import assert from "node:assert/strict";
+import { CatalogClient, TimeoutError } from "../../mod.ts";
+
+const TIMEOUT_MS = 800;
+const CHUNK = new TextEncoder().encode("x".repeat(64));
+
+/** A loopback file server: `/steady` sends a chunk every 40 ms for `chunks` chunks; `/stall` one chunk then nothing. */
+function fileServer(chunks: number) {
+  const timers = new Set<ReturnType<typeof setInterval>>();
+  const ac = new AbortController();
+  const srv = Deno.serve(
+    { port: 0, hostname: "127.0.0.1", signal: ac.signal, onListen: () => {} },
+    (req) => {
+      const steady = new URL(req.url).pathname === "/steady";
+      let timer: ReturnType<typeof setInterval> | undefined;
+      let sent = 0;
+      const body = new ReadableStream<Uint8Array>({
+        start(c) {
+          c.enqueue(CHUNK);
+          sent++;
+          if (!steady) return;
+          timer = setInterval(() => {
+            try {
+              if (sent++ < chunks) return c.enqueue(CHUNK);
+              clearInterval(timer);
+              c.close();
+            } catch {
+              clearInterval(timer);
+            }
+          }, 40);
+          timers.add(timer);
+        },
+        cancel() {
+          clearInterval(timer);
+        },
+      });
+      return new Response(body, { headers: { "content-type": "application/pdf" } });
+    },
+  );
+  return {
+    url: (p: string) => `http://127.0.0.1:${srv.addr.port}${p}`,
+    async close() {
+      for (const t of timers) clearInterval(t);
+      ac.abort();
+      await srv.finished;
+    },
+  };
+}
+
+/** A catalog whose signing answer points at `fileUrl`; the file itself is fetched for real. */
+function catalogFor(fileUrl: string) {
+  return new CatalogClient({
+    apiKey: "demo-catalog-key",
+    baseUrl: "http://fake/catalog",
+    timeoutMs: TIMEOUT_MS,
+    maxRetries: 0,
+    fetch: (input, init) => {
+      const url = input instanceof Request ? input.url : String(input);
+      if (url.startsWith("http://fake/")) {
+        return Promise.resolve(Response.json({
+          url: fileUrl,
+          format: "pdf",
+          artifact: null,
+          snapshot: "s1",
+          filename: "doc.pdf",
+          expires_in_seconds: 300,
+        }));
+      }
+      return fetch(input, init);
+    },
+  });
+}
+
+Deno.test("a slow, steady document that takes longer than timeoutMs arrives whole", async () => {
+  const chunks = Math.ceil((2.25 * TIMEOUT_MS) / 40); // more than twice timeoutMs in total
+  const srv = fileServer(chunks);
+  const dir = await Deno.makeTempDir();
+  try {
+    const path = await catalogFor(srv.url("/steady")).download("p1", { dir });
+    const size = (await Deno.stat(path)).size;
+    assert.equal(size, chunks * CHUNK.length);
+  } finally {
+    await srv.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a document that stalls fails with a TimeoutError naming the gap; nothing is saved", async () => {
+  const srv = fileServer(0);
+  const dir = await Deno.makeTempDir();
+  try {
+    const err = await catalogFor(srv.url("/stall")).download("p1", { dir }).then(
+      () => assert.fail("a stalled document was saved"),
+      (e) => e,
+    );
+    assert.ok(err instanceof TimeoutError, `got ${err?.name}: ${err?.message}`);
+    assert.match(err.message, new RegExp(`no data for ${TIMEOUT_MS} ms while reading the body`));
+    assert.deepEqual([...Deno.readDirSync(dir)], [], "no file, no temp file left");
+  } finally {
+    await srv.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
