@@ -20,7 +20,7 @@ import type {
   TagType,
 } from "./types.ts";
 import { Tags } from "./tags.ts";
-import { sanitizeFilename, saveUnder } from "./download.ts";
+import { sanitizeFilename, saveUnder, signFresh } from "./download.ts";
 import { type CallOptions, ServiceClient } from "../http/service_client.ts";
 import type { ListOptions } from "../http/paginate.ts";
 import { FramedList } from "../frames/list.ts";
@@ -157,11 +157,13 @@ export class CatalogClient extends ServiceClient {
    * filename sanitised; returns the path written. The bytes stream to disk
    * (memory stays flat for large files); only `http:`/`https:` URLs are
    * read (`UnsupportedUrlError` otherwise, before any byte); the body
-   * must keep arriving (no gap longer than `timeoutMs`).
+   * must keep arriving (no gap longer than `timeoutMs`, however long the
+   * whole takes). The signing answer is never cached, and a URL is never
+   * used past its `expires_in_seconds` (see `signFresh`).
    */
   async download(id: string, opts: DownloadOptions = {}): Promise<string> {
     const { dir = "downloads", overwrite = false, signal, ...params } = opts;
-    const doc = await this.document(id, params, { signal });
+    const doc = await signFresh(() => this.document(id, params, { signal }), id);
     if (typeof doc?.url !== "string" || typeof doc.filename !== "string") {
       const [field, value] = typeof doc?.url !== "string"
         ? ["url", doc?.url]

@@ -11,6 +11,8 @@
  * @module
  */
 import { basename, join, resolve, sep } from "node:path";
+import { InvalidResponseError } from "../http/errors.ts";
+import type { DocumentInfo } from "./types.ts";
 
 /** The longest file name written, in bytes of UTF-8. */
 export const MAX_NAME_BYTES = 255;
@@ -135,4 +137,51 @@ export async function saveUnder(
     await Deno.remove(tmp).catch(() => {});
   }
   throw new Error(`no free file name for ${safe} in ${root}`);
+}
+
+/**
+ * The most of a signed URL's life kept in hand for the trip to the file
+ * host: 5 s, or half the life when it is shorter than 10 s.
+ */
+export const SIGNED_URL_MARGIN_MS = 5_000;
+
+/**
+ * A signing answer whose URL is still good to use: its life
+ * (`expires_in_seconds`) is counted from when the signing request was sent,
+ * less {@link SIGNED_URL_MARGIN_MS}. An answer already past that (a zero or
+ * tiny lifetime, a slow answer) is signed again once; a second one is an
+ * `InvalidResponseError`, and its URL is never fetched. An answer without a
+ * numeric `expires_in_seconds` is used at once. (Signing answers are never
+ * cached, so a URL is at most one round trip old when its download starts.)
+ *
+ * @example
+ * ```ts
+ * import { signFresh } from "./download.ts";
+ * const doc = await signFresh(async () => ({
+ *   url: "https://files.test/a.pdf", format: "pdf", artifact: null, snapshot: "s",
+ *   filename: "a.pdf", expires_in_seconds: 300,
+ * }), "p1");
+ * console.log(doc.url); // https://files.test/a.pdf
+ * ```
+ */
+export async function signFresh(
+  sign: () => Promise<DocumentInfo>,
+  id: string,
+  now: () => number = Date.now,
+): Promise<DocumentInfo> {
+  for (let attempt = 0;; attempt++) {
+    const sentAt = now();
+    const doc = await sign();
+    const life = (doc as { expires_in_seconds?: unknown } | null)?.expires_in_seconds;
+    if (typeof life !== "number" || !Number.isFinite(life)) return doc;
+    const lifeMs = life * 1000;
+    if (now() < sentAt + lifeMs - Math.min(SIGNED_URL_MARGIN_MS, lifeMs / 2)) return doc;
+    if (attempt >= 1) {
+      throw new InvalidResponseError(
+        `GET /pitches/${
+          encodeURIComponent(id)
+        }/document: the signed URL had expired before it could be used (expires_in_seconds ${life}, twice); it was not fetched`,
+      );
+    }
+  }
 }

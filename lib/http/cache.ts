@@ -7,6 +7,8 @@
  *   API key is not part of the key and is never written: entries hold the
  *   method, URL, status, content type and body only. One cache folder is
  *   therefore shared by every key that uses it; keep it per user.
+ * - Not cached: document signing (`/pitches/{id}/document`), whose answer
+ *   is a short-lived signed URL (see {@link isSigning}).
  * - Lifetime: `ttlMs` (default 24 h). When the service sends
  *   `Cache-Control: no-store` (or `no-cache`) the answer is not stored; with
  *   `max-age=N` it lives the shorter of N seconds and `ttlMs`.
@@ -152,7 +154,8 @@ export class ResponseCache {
 
   /**
    * The key of a request, or undefined when it is not cacheable (only GET
-   * and the read-only `POST /search` are).
+   * and the read-only `POST /search` are, and never a document signing
+   * answer: see {@link isSigning}).
    */
   keyFor(
     method: string,
@@ -161,6 +164,7 @@ export class ResponseCache {
     body: string | undefined,
   ): CacheKey | undefined {
     if (method !== "GET" && !(method === "POST" && path === "/search")) return undefined;
+    if (isSigning(path)) return undefined;
     const bodySha256 = body === undefined ? "" : sha256(body);
     const id = sha256(`${method}\n${url}\n${bodySha256}`);
     return {
@@ -261,6 +265,18 @@ export class ResponseCache {
     }
     return copy;
   }
+}
+
+/**
+ * Whether a path signs a document (`/pitches/{id}/document`). Its answer is
+ * a fresh credential: a URL that expires after `expires_in_seconds` (300 s
+ * on the emulator) with that lifetime written in the body. It is never
+ * cached: a cached answer would hand out a URL that has expired, or whose
+ * `expires_in_seconds` is no longer true, and signing costs one small
+ * request next to the download it enables.
+ */
+export function isSigning(path: string): boolean {
+  return /^\/pitches\/[^/]+\/document$/.test(path.split("?")[0]);
 }
 
 /** The lifetime an answer may be kept: 0 for no-store/no-cache, else min(max-age, ttl). */
