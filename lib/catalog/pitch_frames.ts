@@ -4,6 +4,9 @@
  * `pitch_date`, `added_on`). Detail rows add `company_id`, `author_badge`
  * and the archive flags (`archive_available`, `archive_formats`,
  * `archive_has_attachment`). Dates are `Date`, `slugs` is `List(Utf8)`.
+ * A row that cannot be read (not an object, or a list row without its
+ * `pitch` object) is an `InvalidResponseError` naming the row's number and
+ * `pitch_id`, never a `TypeError` from deep inside the builder.
  *
  * @module
  */
@@ -11,6 +14,7 @@ import { type RowSink, rowSink } from "../frames/build.ts";
 import type { ColumnSpec } from "../frames/dtypes.ts";
 import { asFrame, type Frame } from "../frames/list.ts";
 import type { PitchDetail, PitchListRow } from "./types.ts";
+import { InvalidResponseError } from "../http/errors.ts";
 
 /** Columns of a pitch frame, in order. */
 export const PITCH_COLUMNS: readonly ColumnSpec[] = [
@@ -43,7 +47,49 @@ export const PITCH_DETAIL_COLUMNS: readonly ColumnSpec[] = [
 ];
 
 function isDetail(r: PitchListRow | PitchDetail): r is PitchDetail {
-  return !("pitch" in r) && "archive" in r;
+  return isObject(r) && !("pitch" in r) && "archive" in r;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** A value as shown in an error: JSON, cut to 60 characters. */
+function shown(v: unknown): string {
+  let s: string;
+  try {
+    s = JSON.stringify(v) ?? String(v);
+  } catch {
+    s = String(v);
+  }
+  return s.length > 60 ? `${s.slice(0, 57)}...` : s;
+}
+
+/**
+ * Throws an {@link InvalidResponseError} naming the row (its 1-based
+ * number in the list and its `pitch_id`) when a row cannot be read: not a
+ * JSON object, or (for list rows) without a `pitch` object. Values of the
+ * wrong type inside a readable row are the frame builder's to handle.
+ */
+function checkRow(r: unknown, n: number, detail: boolean): void {
+  const id = isObject(r) && typeof r.pitch_id === "string"
+    ? ` (pitch_id ${shown(r.pitch_id)})`
+    : "";
+  const what = detail ? "pitch detail" : "pitch list row";
+  if (!isObject(r)) {
+    throw new InvalidResponseError(
+      `${what} ${n} is not a JSON object but ${shown(r)}; the service sent a malformed row`,
+    );
+  }
+  if (!detail && !isObject(r.pitch)) {
+    throw new InvalidResponseError(
+      `${what} ${n}${id} has no "pitch" object (${
+        "pitch" in r
+          ? `"pitch" is ${shown(r.pitch)}`
+          : `its keys: ${Object.keys(r).slice(0, 8).join(", ") || "none"}`
+      }); the service sent a malformed row`,
+    );
+  }
 }
 
 /**
@@ -79,7 +125,9 @@ export function pitchesFrame(rows: readonly (PitchListRow | PitchDetail)[]): Fra
  * ```
  */
 export function pitchesSink(): RowSink<PitchListRow | PitchDetail> {
-  return rowSink<PitchListRow | PitchDetail>((first) =>
+  let seen = 0;
+  let detail: boolean | undefined;
+  const inner = rowSink<PitchListRow | PitchDetail>((first) =>
     first !== undefined && isDetail(first)
       ? {
         specs: PITCH_DETAIL_COLUMNS,
@@ -98,4 +146,17 @@ export function pitchesSink(): RowSink<PitchListRow | PitchDetail> {
         map: (r) => (r as PitchListRow).pitch as unknown as Record<string, unknown>,
       }
   );
+  return {
+    append(rows) {
+      if (rows.length > 0) detail ??= isDetail(rows[0]);
+      // every row is checked before any is copied: a malformed one names itself
+      for (let i = 0; i < rows.length; i++) checkRow(rows[i], seen + i + 1, detail!);
+      inner.append(rows);
+      seen += rows.length;
+    },
+    finish: () => inner.finish(),
+    get chunks() {
+      return inner.chunks;
+    },
+  };
 }
