@@ -15,6 +15,7 @@ import type { ColumnSpec } from "../frames/dtypes.ts";
 import { asFrame, type Frame } from "../frames/list.ts";
 import type { PitchDetail, PitchListRow } from "./types.ts";
 import { InvalidResponseError } from "../http/errors.ts";
+import { redactKnownKeys } from "../http/_redact.ts";
 
 /** Columns of a pitch frame, in order. */
 export const PITCH_COLUMNS: readonly ColumnSpec[] = [
@@ -62,6 +63,7 @@ function shown(v: unknown): string {
   } catch {
     s = String(v);
   }
+  s = redactKnownKeys(s); // before cutting: no part of a key slips through
   return s.length > 60 ? `${s.slice(0, 57)}...` : s;
 }
 

@@ -15,6 +15,12 @@
  * - any `Bearer <token>` whose token looks like a credential (8 or more
  *   token characters), whoever's token it is.
  *
+ * Errors built above the transport from server data (a malformed row, an
+ * unknown envelope) never pass through a client's redactor, so every
+ * transport also registers its key here ({@link registerKey}, at most
+ * {@link MAX_KNOWN_KEYS} keys, the latest kept), and every `SignalbookError`
+ * message is passed through {@link redactKnownKeys} when it is built.
+ *
  * @module
  */
 
@@ -85,4 +91,38 @@ export function redactError<E>(error: E, redact: Redactor): E {
     e = e.cause;
   }
   return error;
+}
+
+/** Keys remembered for {@link redactKnownKeys} (the most recent ones). */
+export const MAX_KNOWN_KEYS = 64;
+const known = new Map<string, Redactor>();
+
+/**
+ * Remembers a client's key, so that {@link redactKnownKeys} hides it. Keys
+ * shorter than 8 characters are toys (tests, demos) and are not remembered:
+ * hiding them in every message of the process would blank ordinary words.
+ */
+export function registerKey(key: string): void {
+  if (typeof key !== "string" || key.length < 8) return;
+  known.delete(key);
+  known.set(key, redactorFor(key));
+  if (known.size > MAX_KNOWN_KEYS) known.delete(known.keys().next().value!);
+}
+
+/**
+ * `text` without any key a client of this process was built with, nor any
+ * credential-like bearer token.
+ *
+ * @example
+ * ```ts
+ * import { redactKnownKeys, registerKey } from "./_redact.ts";
+ * registerKey("sk-test-abcdef123");
+ * redactKnownKeys('row 3 has "pitch": "sk-test-abcdef123"'); // 'row 3 has "pitch": "[redacted]"'
+ * ```
+ */
+export function redactKnownKeys(text: string): string {
+  if (typeof text !== "string" || text === "") return text;
+  let out = text.replace(BEARER, `$1$2${REDACTED}`);
+  for (const r of known.values()) out = r(out);
+  return out;
 }

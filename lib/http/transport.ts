@@ -22,7 +22,7 @@ import { backoffMs, retryableStatus, serverDelayMs, sleep } from "./retry.ts";
 import { announceRetry, type RetryInfo } from "./events.ts";
 import { type CacheKey, type CacheOptions, openCache, type ResponseCache } from "./cache.ts";
 import { DEFAULT_MAX_RESPONSE_BYTES, readBody, readPrefix } from "./_body.ts";
-import { redactError, type Redactor, redactorFor } from "./_redact.ts";
+import { redactError, type Redactor, redactorFor, registerKey } from "./_redact.ts";
 
 /** A `fetch`-compatible function. */
 export type FetchLike = (input: Request | URL | string, init?: RequestInit) => Promise<Response>;
@@ -123,6 +123,7 @@ export class Transport {
     if (url.username || url.password) throw new TypeError("baseUrl must not contain credentials");
     this.#key = opts.apiKey;
     this.#redact = redactorFor(opts.apiKey);
+    registerKey(opts.apiKey);
     this.#fetch = opts.fetch ?? ((input, init) => fetch(input, init));
     this.#onRetry = opts.onRetry;
     this.baseUrl = url.href.replace(/\/+$/, "");
@@ -162,7 +163,7 @@ export class Transport {
         );
       }
       const bytes = await readBody(res, this.maxResponseBytes, label);
-      return parseBody(new TextDecoder().decode(bytes), label) as T;
+      return parseBody(new TextDecoder().decode(bytes), label, this.#redact) as T;
     }));
   }
 
@@ -246,7 +247,7 @@ export class Transport {
           return await within(done, signal, () => ok.body?.cancel().catch(() => {}));
         }
         failure = await within(
-          problemOf(res, spec.method, redact(url), label),
+          problemOf(res, spec.method, redact(url), label, this.#redact),
           signal,
           () => res?.body?.cancel().catch(() => {}),
         );
@@ -362,7 +363,7 @@ export class Transport {
   ): Promise<SignalbookError> {
     try {
       return await within(
-        problemOf(failed, "GET", redact(url.href), `GET ${redact(url.href)}`),
+        problemOf(failed, "GET", redact(url.href), `GET ${redact(url.href)}`, this.#redact),
         both,
         () => failed.body?.cancel().catch(() => {}),
       );
@@ -531,16 +532,28 @@ function typeOf(v: unknown): string {
   return v === null ? "null" : Array.isArray(v) ? "an array" : `a ${typeof v}`;
 }
 
+/**
+ * V8's JSON error without its quote of the text (`Unexpected token 's',
+ * "sk-live-7f"... is not valid JSON` quotes 10 characters, which a redactor
+ * cannot recognise as part of a key): `Unexpected token 's'`.
+ */
+function jsonProblem(e: unknown): string {
+  const m = e instanceof Error ? e.message : String(e);
+  return m.replace(/,\s*"(?:[^"\\]|\\.)*"(?:\.\.\.)?\s*is not valid JSON$/, "");
+}
+
 /** A JSON object body, or an {@link InvalidResponseError} saying what is wrong. */
-function parseBody(text: string, label: string): Record<string, unknown> {
+function parseBody(text: string, label: string, secrets: Redactor): Record<string, unknown> {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch (e) {
     throw new InvalidResponseError(
-      `${label}: the answer is not valid JSON (${messageOf(e)}; ${text.length} characters${
-        text.length ? `, starting ${JSON.stringify(text.slice(0, 40))}` : ""
-      })`,
+      `${label}: the answer is not valid JSON (${jsonProblem(e)}; ${text.length} characters${
+        // redacted before it is cut, so no part of a key slips through
+        text.length
+          ? `, starting ${JSON.stringify(secrets(text.slice(0, 4096)).slice(0, 40))}`
+          : ""})`,
     );
   }
   if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
@@ -571,6 +584,7 @@ async function problemOf(
   method: string,
   url: string,
   label: string,
+  secrets: Redactor,
 ): Promise<ProblemError> {
   let body: Record<string, unknown> = {};
   let text = "";
@@ -587,7 +601,8 @@ async function problemOf(
     status: res.status,
     type: str(body.type) ?? "unknown",
     title: str(body.title) ?? (res.statusText || `HTTP ${res.status}`),
-    detail: str(body.detail) ?? (text.trim().slice(0, 200) || "(no details)"),
+    // an excerpt is redacted before it is cut, so no part of a key slips through
+    detail: str(body.detail) ?? (secrets(text.trim()).slice(0, 200) || "(no details)"),
     method,
     url,
     retryAfter: retryAfterMs === undefined ? undefined : retryAfterMs / 1000,

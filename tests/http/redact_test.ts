@@ -29,6 +29,12 @@ function echoServer() {
         return new Response(`<html><pre>${auth}</pre></html>`, { status: 500 });
       }
       if (path.startsWith("/ok-but-text/")) return new Response(`echo: ${auth}`);
+      // the key straddles the cut of an excerpt (200 characters of detail, 40 of a bad 2xx body)
+      if (path.startsWith("/cut/")) {
+        return new Response(`${"x".repeat(185)} ${key}`, { status: 500 });
+      }
+      if (path.startsWith("/cut-ok/")) return new Response(`${"y".repeat(30)} ${key}`);
+      if (path.startsWith("/raw-ok/")) return new Response(`${key} is your key`);
       if (path.startsWith("/encoded/")) {
         return Response.json({
           type: "about:blank",
@@ -66,6 +72,7 @@ function noKey(e: unknown, what: string) {
   const text = everything(e);
   assert.ok(!text.includes(KEY), `${what}: the key leaked:\n${text}`);
   assert.ok(!text.includes(encodeURIComponent(KEY).slice(3)), `${what}: an encoded key leaked`);
+  assert.ok(!text.includes(KEY.slice(0, 10)), `${what}: part of the key leaked:\n${text}`);
 }
 
 Deno.test("a server echoing the Authorization header: no key in message, detail, title, stack or JSON", async () => {
@@ -94,17 +101,21 @@ Deno.test("a server echoing the Authorization header: no key in message, detail,
     });
     assert.equal(h.failed.length, 1);
     noKey(h.failed[0].error, "hydrate");
-    // a 500 HTML page, a 200 that is not JSON, a URL-encoded echo
-    const paths = [["/html", ServerError], ["/ok-but-text", InvalidResponseError], [
-      "/encoded",
-      Error,
-    ]] as const;
+    // a 500 HTML page, a 200 that is not JSON, a URL-encoded echo, keys across an excerpt's cut
+    const paths = [
+      ["/html", ServerError],
+      ["/ok-but-text", InvalidResponseError],
+      ["/encoded", Error],
+      ["/cut", ServerError],
+      ["/cut-ok", InvalidResponseError],
+      ["/raw-ok", InvalidResponseError],
+    ] as const;
     for (const [path, type] of paths) {
       const t = new CatalogClient({ apiKey: KEY, baseUrl: `${srv.base}${path}`, maxRetries: 0 });
       const e = await t.tags().then(() => assert.fail(`${path}: no error`), (x) => x);
       assert.ok(e instanceof type, `${path}: ${e}`);
       noKey(e, path);
-      assert.match(e.message, /\[redacted\]/, `${path}: ${e.message}`);
+      assert.match(e.message, /\[redacted/, `${path}: ${e.message}`);
     }
   } finally {
     await srv.close();
@@ -170,4 +181,20 @@ Deno.test("redactorFor: the key anywhere (raw, URL-encoded, JSON-escaped), any c
     short("k1 and (k1) but not k12 or ak1"),
     "[redacted] and ([redacted]) but not k12 or ak1",
   );
+});
+
+Deno.test("errors built above the transport from server data (a malformed row) hide every client's key too", async () => {
+  const { pitchesFrame } = await import("../../mod.ts");
+  new CatalogClient({ apiKey: KEY, baseUrl: "http://api.test/catalog" }); // registers the key
+  const err = (() => {
+    try {
+      pitchesFrame([{ pitch_id: "p1", pitch: `Bearer ${KEY}` }, { pitch_id: KEY }] as never);
+    } catch (e) {
+      return e as Error;
+    }
+    assert.fail("no error");
+  })();
+  assert.ok(err instanceof InvalidResponseError, `${err}`);
+  noKey(err, "malformed row");
+  assert.match(err.message, /"pitch" is "Bearer \[redacted\]"/);
 });
