@@ -6,12 +6,16 @@
  * {@link ResponseTooLargeError} (not retried: the same request would get the
  * same answer).
  *
- * The default, {@link DEFAULT_MAX_RESPONSE_BYTES} (64 MiB), is about 120 times
- * the largest answer the services give in normal use (a search page of 100
- * full trade rows is about 0.5 MB; pitch pages, feeds and details are
- * smaller), and far below V8's largest string (about 512 MiB), past which a
- * body could not be parsed at all. Clients take `maxResponseBytes` to change
- * it. Downloads of documents stream to disk and are not bounded by it.
+ * The default, {@link DEFAULT_MAX_RESPONSE_BYTES} (16 MiB), is about 35 times
+ * the largest answer the services give in normal use: a search page of 100
+ * full trade rows is 0.45 MB on the emulator (about 0.5 MB live); a page of
+ * 50 pitches is 54 KB and the tag vocabulary 17 KB, which leaves room for
+ * detail bodies far richer than the emulator's. It also bounds the worst
+ * case of a hostile server under `hydrate` (8 requests in flight by
+ * default) to about 128 MiB of bodies, and stays far below V8's longest string (about 512 MiB), past
+ * which a body could not be parsed at all. Clients take `maxResponseBytes`
+ * (1 byte to 500 MiB) to change it. Downloads of documents stream to disk
+ * and are not bounded by it.
  *
  * Error answers (`4xx`/`5xx`) are read only up to
  * {@link ERROR_PREFIX_BYTES} (16 KiB): problem details are a few hundred
@@ -21,8 +25,8 @@
  */
 import { InvalidResponseError } from "./errors.ts";
 
-/** Default largest decoded body a client reads into memory: 64 MiB. */
-export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+/** Default largest decoded body a client reads into memory: 16 MiB. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 
 /** The most of an error answer's body that is read (16 KiB). */
 export const ERROR_PREFIX_BYTES = 16 * 1024;
@@ -67,7 +71,7 @@ export class ResponseTooLargeError extends InvalidResponseError {
   }
 }
 
-/** `67,108,864 bytes (64 MiB)`. */
+/** `16,777,216 bytes (16 MiB)`. */
 function showBytes(n: number): string {
   const mib = n / 1024 / 1024;
   const unit = mib >= 1 ? ` (${+mib.toFixed(1)} MiB)` : "";

@@ -44,7 +44,7 @@ export interface ClientOptions {
   /** Local response cache (see `cache.ts`); off when left out or `false`. */
   cache?: CacheOptions | false;
   /**
-   * Largest decoded answer read into memory, in bytes (default 64 MiB; see
+   * Largest decoded answer read into memory, in bytes (default 16 MiB; see
    * `_body.ts`). A larger one is a `ResponseTooLargeError`, not retried.
    */
   maxResponseBytes?: number;
