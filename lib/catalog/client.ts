@@ -24,7 +24,7 @@ import { sanitizeFilename, saveUnder, signFresh } from "./download.ts";
 import { type CallOptions, ServiceClient } from "../http/service_client.ts";
 import type { ListOptions } from "../http/paginate.ts";
 import { FramedList } from "../frames/list.ts";
-import { pitchesSink } from "./pitch_frames.ts";
+import { checkPitchListRows, pitchesSink } from "./pitch_frames.ts";
 import { InvalidResponseError, RequestValidationError } from "../http/errors.ts";
 import { asQuery, validate } from "../http/_validate.ts";
 import { showValue } from "../shared/schema.ts";
@@ -120,7 +120,8 @@ export class CatalogClient extends ServiceClient {
           query: { ...rest, cursor: cursor ?? start },
           signal,
         });
-        return { rows: body.data, next: body.has_more ? body.next_cursor : null, raw: body };
+        const rows = checkPitchListRows(body.data, "GET /pitches") as PitchListRow[];
+        return { rows, next: body.has_more ? body.next_cursor : null, raw: body };
       },
       { sink: pitchesSink },
       opts,

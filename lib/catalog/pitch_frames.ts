@@ -68,30 +68,54 @@ function shown(v: unknown): string {
 }
 
 /**
- * Throws an {@link InvalidResponseError} naming the row (its 1-based
- * number in the list and its `pitch_id`) when a row cannot be read: not a
+ * Throws an {@link InvalidResponseError} naming the row (`where`, e.g.
+ * `pitch list row 27`, and its `pitch_id`) when a row cannot be read: not a
  * JSON object, or (for list rows) without a `pitch` object. Values of the
  * wrong type inside a readable row are the frame builder's to handle.
  */
-function checkRow(r: unknown, n: number, detail: boolean): void {
+function checkRow(r: unknown, where: string, detail: boolean): void {
   const id = isObject(r) && typeof r.pitch_id === "string"
     ? ` (pitch_id ${shown(r.pitch_id)})`
     : "";
-  const what = detail ? "pitch detail" : "pitch list row";
   if (!isObject(r)) {
     throw new InvalidResponseError(
-      `${what} ${n} is not a JSON object but ${shown(r)}; the service sent a malformed row`,
+      `${where} is not a JSON object but ${shown(r)}; the service sent a malformed row`,
     );
   }
   if (!detail && !isObject(r.pitch)) {
     throw new InvalidResponseError(
-      `${what} ${n}${id} has no "pitch" object (${
+      `${where}${id} has no "pitch" object (${
         "pitch" in r
           ? `"pitch" is ${shown(r.pitch)}`
           : `its keys: ${Object.keys(r).slice(0, 8).join(", ") || "none"}`
       }); the service sent a malformed row`,
     );
   }
+}
+
+/**
+ * The rows of one `/pitches` page, checked as they arrive (so loops over a
+ * list, families and frames all get the same typed error): each must be an
+ * object with a `pitch` object, or an {@link InvalidResponseError} names it
+ * (`GET /pitches: row 4 of 20 on its page (pitch_id "p_1x2") has no "pitch"
+ * object …`).
+ *
+ * @example
+ * ```ts
+ * import { checkPitchListRows } from "./pitch_frames.ts";
+ * try {
+ *   checkPitchListRows([{ pitch_id: "p1" }], "GET /pitches");
+ * } catch (e) {
+ *   console.log((e as Error).message); // GET /pitches: row 1 of 1 on its page (pitch_id "p1") has no "pitch" object …
+ * }
+ * ```
+ */
+export function checkPitchListRows<T>(rows: readonly T[], label: string): readonly T[] {
+  if (!Array.isArray(rows)) return rows; // the envelope reader reports a missing list
+  for (let i = 0; i < rows.length; i++) {
+    checkRow(rows[i], `${label}: row ${i + 1} of ${rows.length} on its page`, false);
+  }
+  return rows;
 }
 
 /**
@@ -152,7 +176,8 @@ export function pitchesSink(): RowSink<PitchListRow | PitchDetail> {
     append(rows) {
       if (rows.length > 0) detail ??= isDetail(rows[0]);
       // every row is checked before any is copied: a malformed one names itself
-      for (let i = 0; i < rows.length; i++) checkRow(rows[i], seen + i + 1, detail!);
+      const what = detail ? "pitch detail" : "pitch list row";
+      for (let i = 0; i < rows.length; i++) checkRow(rows[i], `${what} ${seen + i + 1}`, detail!);
       inner.append(rows);
       seen += rows.length;
     },

@@ -63,7 +63,7 @@ export function redactorFor(key: string): Redactor {
 }
 
 /** The string fields of an error that may carry server text. */
-const FIELDS = ["message", "stack", "detail", "title", "url"] as const;
+const FIELDS = ["message", "stack", "detail", "title", "type", "url"] as const;
 
 /**
  * `error` (and its causes) with every secret the redactor knows removed from

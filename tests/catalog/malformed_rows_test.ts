@@ -84,7 +84,20 @@ Deno.test(".frame() and sync() on a list with a malformed row on page 2: typed e
     (e) => e,
   );
   assert.ok(err instanceof InvalidResponseError, `${err}`);
-  assert.match(err.message, /^pitch list row 27 \(pitch_id "[^"]+"\) has no "pitch" object/);
+  assert.match(
+    err.message,
+    /^GET \/pitches: row 7 of 20 on its page \(pitch_id "[^"]+"\) has no "pitch" object/,
+  );
+  // a plain loop over the list gets the same typed error, after the good rows before it
+  let seen = 0;
+  const loop = await (async () => {
+    for await (const row of client(26).pitches({ limit: 20 })) {
+      assert.equal(typeof row.pitch.pitch_date, "string");
+      seen++;
+    }
+  })().then(() => assert.fail("no error"), (e) => e);
+  assert.ok(loop instanceof InvalidResponseError, `${loop}`);
+  assert.equal(seen, 20, "the first page's rows were all seen");
   const dir = await Deno.makeTempDir();
   try {
     const s = await sync({ dir, catalog: client(3), datasets: ["pitches"], to: "2026-11-20" })
@@ -95,7 +108,7 @@ Deno.test(".frame() and sync() on a list with a malformed row on page 2: typed e
     assert.ok(s.errors[0] instanceof InvalidResponseError, `${s.errors[0]}`);
     assert.match(
       s.errors[0].message,
-      /^pitch list row \d+ \(pitch_id "[^"]+"\) has no "pitch" object/,
+      /^GET \/pitches: row \d+ of \d+ on its page \(pitch_id "[^"]+"\) has no "pitch" object/,
     );
   } finally {
     await Deno.remove(dir, { recursive: true });
@@ -137,7 +150,9 @@ Deno.test("deno task sync and demo against a service sending a row without pitch
       const last = lines.at(-1)!;
       assert.match(
         last,
-        new RegExp(`^${cli}: pitch list row \\d+ \\(pitch_id "[^"]+"\\) has no "pitch" object`),
+        new RegExp(
+          `^${cli}: GET /pitches: row 1 of \\d+ on its page \\(pitch_id "[^"]+"\\) has no "pitch" object`,
+        ),
       );
       assert.doesNotMatch(stderr, /TypeError|pitch_date'|^\s+at /m);
     }

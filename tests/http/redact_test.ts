@@ -198,3 +198,20 @@ Deno.test("errors built above the transport from server data (a malformed row) h
   noKey(err, "malformed row");
   assert.match(err.message, /"pitch" is "Bearer \[redacted\]"/);
 });
+
+Deno.test("a key echoed into a problem's type is redacted too", async () => {
+  const catalog = new CatalogClient({
+    apiKey: KEY,
+    baseUrl: "http://api.test/catalog",
+    maxRetries: 0,
+    fetch: () =>
+      Promise.resolve(
+        Response.json({ type: `https://x.test/${KEY}`, title: "No", detail: "no" }, {
+          status: 403,
+        }),
+      ),
+  });
+  const e = await catalog.tags().then(() => assert.fail("no error"), (x) => x);
+  noKey(e, "type");
+  assert.equal(e.type, "https://x.test/[redacted]");
+});
