@@ -158,3 +158,13 @@ function concat(chunks: readonly Uint8Array[], total: number): Uint8Array<ArrayB
   }
   return out;
 }
+
+/**
+ * V8's JSON error without its quote of the text: `Unexpected token 's',
+ * "sk-live-7f"... is not valid JSON` quotes 10 characters, which no
+ * redactor can recognise as part of a key; this gives `Unexpected token 's'`.
+ */
+export function jsonProblem(e: unknown): string {
+  const m = e instanceof Error ? e.message : String(e);
+  return m.replace(/,\s*"(?:[^"\\]|\\.)*"(?:\.\.\.)?\s*is not valid JSON$/, "");
+}

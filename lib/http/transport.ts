@@ -19,10 +19,17 @@ import {
   UnsupportedUrlError,
 } from "./errors.ts";
 import { backoffMs, retryableStatus, serverDelayMs, sleep } from "./retry.ts";
+import { DEFAULT_MAX_RESPONSE_BYTES, jsonProblem, readBody, readPrefix } from "./_body.ts";
+import {
+  redactError,
+  redactKnownKeys,
+  type Redactor,
+  redactorFor,
+  registerKey,
+} from "./_redact.ts";
+import type { CacheKey } from "./cache.ts";
 import { announceRetry, type RetryInfo } from "./events.ts";
-import { type CacheKey, type CacheOptions, openCache, type ResponseCache } from "./cache.ts";
-import { DEFAULT_MAX_RESPONSE_BYTES, readBody, readPrefix } from "./_body.ts";
-import { redactError, type Redactor, redactorFor, registerKey } from "./_redact.ts";
+import { type CacheOptions, openCache, type ResponseCache } from "./cache.ts";
 
 /** A `fetch`-compatible function. */
 export type FetchLike = (input: Request | URL | string, init?: RequestInit) => Promise<Response>;
@@ -96,10 +103,10 @@ export function toSearchParams(query: Query | undefined): URLSearchParams {
  */
 export class Transport {
   #key: string;
+  #redact: Redactor;
   #fetch: FetchLike;
   #onRetry?: (info: RetryInfo) => void;
   #cache: ResponseCache | null;
-  #redact: Redactor;
   /** Base URL without a trailing slash. */
   readonly baseUrl: string;
   /** Retries after the first attempt. */
@@ -153,7 +160,7 @@ export class Transport {
    * `maxResponseBytes` a `ResponseTooLargeError`.
    */
   async json<T>(spec: RequestSpec): Promise<T> {
-    return await this.#clean(this.#attempts(spec, async (res, label) => {
+    return await this.#attempts(spec, async (res, label) => {
       if (res.status >= 300) {
         await res.body?.cancel().catch(() => {});
         throw new InvalidResponseError(
@@ -162,9 +169,8 @@ export class Transport {
           }); the client does not follow redirects of API calls`,
         );
       }
-      const bytes = await readBody(res, this.maxResponseBytes, label);
-      return parseBody(new TextDecoder().decode(bytes), label, this.#redact) as T;
-    }));
+      return parseBody(await this.#text(res, label), label) as T;
+    });
   }
 
   /**
@@ -173,9 +179,14 @@ export class Transport {
    * timeout and within `maxResponseBytes`), or throws a typed error.
    */
   async send(spec: RequestSpec): Promise<Response> {
-    return await this.#clean(this.#attempts(spec, async (res, label) => {
+    return await this.#attempts(spec, async (res, label) => {
       return rebuilt(res, await readBody(res, this.maxResponseBytes, label));
-    }));
+    });
+  }
+
+  /** The body as text, within `maxResponseBytes` (see `_body.ts`). */
+  async #text(res: Response, label: string): Promise<string> {
+    return new TextDecoder().decode(await readBody(res, this.maxResponseBytes, label));
   }
 
   /** `p`, with this client's key removed from any error it throws (see `_redact.ts`). */
@@ -205,7 +216,15 @@ export class Transport {
     return value;
   }
 
+  /** {@link Transport.#tryAll}, with this client's key removed from any error it throws. */
   async #attempts<T>(
+    spec: RequestSpec,
+    read: (res: Response, label: string) => Promise<T>,
+  ): Promise<T> {
+    return await this.#clean(this.#tryAll(spec, read));
+  }
+
+  async #tryAll<T>(
     spec: RequestSpec,
     read: (res: Response, label: string) => Promise<T>,
   ): Promise<T> {
@@ -532,18 +551,8 @@ function typeOf(v: unknown): string {
   return v === null ? "null" : Array.isArray(v) ? "an array" : `a ${typeof v}`;
 }
 
-/**
- * V8's JSON error without its quote of the text (`Unexpected token 's',
- * "sk-live-7f"... is not valid JSON` quotes 10 characters, which a redactor
- * cannot recognise as part of a key): `Unexpected token 's'`.
- */
-function jsonProblem(e: unknown): string {
-  const m = e instanceof Error ? e.message : String(e);
-  return m.replace(/,\s*"(?:[^"\\]|\\.)*"(?:\.\.\.)?\s*is not valid JSON$/, "");
-}
-
 /** A JSON object body, or an {@link InvalidResponseError} saying what is wrong. */
-function parseBody(text: string, label: string, secrets: Redactor): Record<string, unknown> {
+function parseBody(text: string, label: string): Record<string, unknown> {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -552,7 +561,7 @@ function parseBody(text: string, label: string, secrets: Redactor): Record<strin
       `${label}: the answer is not valid JSON (${jsonProblem(e)}; ${text.length} characters${
         // redacted before it is cut, so no part of a key slips through
         text.length
-          ? `, starting ${JSON.stringify(secrets(text.slice(0, 4096)).slice(0, 40))}`
+          ? `, starting ${JSON.stringify(redactKnownKeys(text.slice(0, 4096)).slice(0, 40))}`
           : ""})`,
     );
   }
