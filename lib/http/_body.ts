@@ -1,8 +1,8 @@
 /**
  * Reading response bodies with a bound. A body is read chunk by chunk from
  * its (already decoded) stream and counted as it arrives, so a gzip bomb, an
- * endless body or a 2 GB answer stops as soon as it passes the limit: memory
- * never holds more than the limit plus one chunk, and the error is a
+ * endless body or a 2 GB answer stops as soon as it passes the limit: the
+ * bytes kept never exceed the limit plus one chunk, and the error is a
  * {@link ResponseTooLargeError} (not retried: the same request would get the
  * same answer).
  *
