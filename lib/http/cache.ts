@@ -22,8 +22,8 @@
  * - Only regular files are read: anything else at an entry's path (a FIFO,
  *   a folder, a device, a symbolic link) is a miss and never blocks the
  *   reader. Temporary files older than {@link STALE_TEMP_MS} (left by a
- *   process killed mid-write) are removed, once per folder and process,
- *   before the first write.
+ *   process killed mid-write) are removed, once per folder and process, at
+ *   its first read or write.
  * - A folder that cannot be written (read-only, full, not a folder) does not
  *   fail the request: it is said once per folder and process on stderr
  *   (`signalbook: cannot write the response cache in …`), and each later
@@ -199,6 +199,7 @@ export class ResponseCache {
 
   /** A fresh, whole entry as a Response (a hit), or null (a miss). */
   async get(key: CacheKey): Promise<Response | null> {
+    await this.#sweepOnce();
     const hit = await this.#read(key);
     if (hit) totals.hits++;
     else totals.misses++;
