@@ -20,7 +20,13 @@ import type {
   TagType,
 } from "./types.ts";
 import { Tags } from "./tags.ts";
-import { sanitizeFilename, saveUnder, signFresh } from "./download.ts";
+import {
+  boundedChunks,
+  checkMaxBytes,
+  sanitizeFilename,
+  saveUnder,
+  signFresh,
+} from "./download.ts";
 import { type CallOptions, ServiceClient } from "../http/service_client.ts";
 import type { ListOptions } from "../http/paginate.ts";
 import { FramedList } from "../frames/list.ts";
@@ -35,6 +41,11 @@ export interface DownloadOptions extends DocumentParams {
   dir?: string;
   /** Replace an existing file of the same name (default false: pick a numbered name). */
   overwrite?: boolean;
+  /**
+   * Largest document saved, in bytes (default 1 GiB): a larger one is a
+   * `ResponseTooLargeError` and nothing is saved.
+   */
+  maxBytes?: number;
   /** Abort signal. */
   signal?: AbortSignal;
 }
@@ -163,7 +174,8 @@ export class CatalogClient extends ServiceClient {
    * used past its `expires_in_seconds` (see `signFresh`).
    */
   async download(id: string, opts: DownloadOptions = {}): Promise<string> {
-    const { dir = "downloads", overwrite = false, signal, ...params } = opts;
+    const { dir = "downloads", overwrite = false, signal, maxBytes: max, ...params } = opts;
+    const maxBytes = checkMaxBytes(max);
     const doc = await signFresh(() => this.document(id, params, { signal }), id);
     if (typeof doc?.url !== "string" || typeof doc.filename !== "string") {
       const [field, value] = typeof doc?.url !== "string"
@@ -177,6 +189,12 @@ export class CatalogClient extends ServiceClient {
     }
     sanitizeFilename(doc.filename); // a bad name fails before anything is fetched
     const res = await this.transport.fetchUnsigned(doc.url, signal);
-    return await saveUnder(dir, doc.filename, this.transport.readChunks(res, signal), overwrite);
+    const chunks = boundedChunks(
+      res,
+      this.transport.readChunks(res, signal),
+      maxBytes,
+      `download of ${JSON.stringify(id)} (${JSON.stringify(doc.filename)})`,
+    );
+    return await saveUnder(dir, doc.filename, chunks, overwrite);
   }
 }

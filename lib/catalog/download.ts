@@ -11,7 +11,9 @@
  * @module
  */
 import { basename, join, resolve, sep } from "node:path";
-import { InvalidResponseError } from "../http/errors.ts";
+import { InvalidResponseError, RequestValidationError } from "../http/errors.ts";
+import { announcedLength, ResponseTooLargeError } from "../http/_body.ts";
+import { showValue } from "../shared/schema.ts";
 import type { DocumentInfo } from "./types.ts";
 
 /** The longest file name written, in bytes of UTF-8. */
@@ -183,5 +185,53 @@ export async function signFresh(
         }/document: the signed URL had expired before it could be used (expires_in_seconds ${life}, twice); it was not fetched`,
       );
     }
+  }
+}
+
+/**
+ * The default largest document `download()` saves: 1 GiB. Archived write-ups
+ * and attachments are a few MB; the bound keeps a server that sends without
+ * end from filling the disk.
+ */
+export const DEFAULT_MAX_DOWNLOAD_BYTES = 1024 ** 3;
+
+/** `maxBytes` of a download, checked before any request. */
+export function checkMaxBytes(v: unknown): number {
+  if (v === undefined) return DEFAULT_MAX_DOWNLOAD_BYTES;
+  if (typeof v !== "number" || !Number.isSafeInteger(v) || v < 1) {
+    throw new RequestValidationError([{
+      param: "maxBytes",
+      value: v,
+      message: `${showValue(v)} is not allowed; allowed: a whole number of bytes from 1 (default ${
+        DEFAULT_MAX_DOWNLOAD_BYTES.toLocaleString("en-US")
+      }, 1 GiB)`,
+    }]);
+  }
+  return v;
+}
+
+/**
+ * The chunks of a document, or a {@link ResponseTooLargeError} as soon as
+ * they pass `maxBytes` (or at once when its `Content-Length` does); the
+ * partial file is then removed by `saveUnder`.
+ */
+export async function* boundedChunks(
+  res: Response,
+  chunks: AsyncIterable<Uint8Array>,
+  maxBytes: number,
+  label: string,
+): AsyncGenerator<Uint8Array> {
+  const announced = announcedLength(res);
+  if (announced !== undefined && announced > maxBytes) {
+    await res.body?.cancel().catch(() => {});
+    throw new ResponseTooLargeError(label, maxBytes, announced, true, "maxBytes");
+  }
+  let total = 0;
+  for await (const chunk of chunks) {
+    total += chunk.length;
+    if (total > maxBytes) {
+      throw new ResponseTooLargeError(label, maxBytes, total, false, "maxBytes");
+    }
+    yield chunk;
   }
 }

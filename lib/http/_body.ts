@@ -15,7 +15,7 @@
  * default) to about 128 MiB of bodies, and stays far below V8's longest string (about 512 MiB), past
  * which a body could not be parsed at all. Clients take `maxResponseBytes`
  * (1 byte to 500 MiB) to change it. Downloads of documents stream to disk
- * and are not bounded by it.
+ * under their own bound (`maxBytes` of `download()`, default 1 GiB).
  *
  * Error answers (`4xx`/`5xx`) are read only up to
  * {@link ERROR_PREFIX_BYTES} (16 KiB): problem details are a few hundred
@@ -59,14 +59,25 @@ export class ResponseTooLargeError extends InvalidResponseError {
   readonly limit: number;
   /** Bytes read (or announced by `Content-Length`) when reading stopped. */
   readonly received: number;
-  /** Creates the error. */
-  constructor(label: string, limit: number, received: number, announced: boolean) {
+  /**
+   * Creates the error; `option` names the limit (`maxResponseBytes` of a
+   * client, or `maxBytes` of a download).
+   */
+  constructor(
+    label: string,
+    limit: number,
+    received: number,
+    announced: boolean,
+    option: "maxResponseBytes" | "maxBytes" = "maxResponseBytes",
+  ) {
     super(
-      `${label}: the answer is larger than maxResponseBytes = ${showBytes(limit)}; ${
+      `${label}: the answer is larger than ${option} = ${showBytes(limit)}; ${
         announced
           ? `its Content-Length is ${showBytes(received)}, so nothing was read`
           : `reading stopped after ${showBytes(received)} and nothing was kept`
-      } (raise maxResponseBytes on the client if such an answer is expected)`,
+      } (raise ${option}${
+        option === "maxBytes" ? " of download()" : " on the client"
+      } if such an answer is expected)`,
     );
     this.limit = limit;
     this.received = received;
@@ -81,7 +92,7 @@ function showBytes(n: number): string {
 }
 
 /** The `Content-Length` of an unencoded answer, when it announces one. */
-function announcedLength(res: Response): number | undefined {
+export function announcedLength(res: Response): number | undefined {
   const enc = res.headers.get("content-encoding");
   if (enc && enc.trim().toLowerCase() !== "identity") return undefined;
   const raw = res.headers.get("content-length");
