@@ -10,6 +10,7 @@ import {
   ResponseTooLargeError,
   TimeoutError,
 } from "../../mod.ts";
+import { loopback } from "../_loopback.ts";
 
 const TIMEOUT_MS = 800;
 const CHUNK = new TextEncoder().encode("x".repeat(64));
@@ -17,9 +18,7 @@ const CHUNK = new TextEncoder().encode("x".repeat(64));
 /** A loopback file server: `/steady` sends a chunk every 40 ms for `chunks` chunks; `/stall` one chunk then nothing. */
 function fileServer(chunks: number) {
   const timers = new Set<ReturnType<typeof setInterval>>();
-  const ac = new AbortController();
-  const srv = Deno.serve(
-    { port: 0, hostname: "127.0.0.1", signal: ac.signal, onListen: () => {} },
+  const srv = loopback(
     (req) => {
       const steady = new URL(req.url).pathname === "/steady";
       let timer: ReturnType<typeof setInterval> | undefined;
@@ -48,11 +47,10 @@ function fileServer(chunks: number) {
     },
   );
   return {
-    url: (p: string) => `http://127.0.0.1:${srv.addr.port}${p}`,
+    url: (p: string) => `${srv.base}${p}`,
     async close() {
       for (const t of timers) clearInterval(t);
-      ac.abort();
-      await srv.finished;
+      await srv.close();
     },
   };
 }

@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { CatalogClient, InvalidResponseError, pitchesFrame, sync } from "../../mod.ts";
 import { createStub, DEMO_KEYS } from "../../lib/stub/mod.ts";
+import { loopback } from "../_loopback.ts";
 
 /** What a malformed row becomes: each variant with the text the error must show. */
 const VARIANTS: [string, (row: Record<string, unknown>) => unknown, RegExp][] = [
@@ -118,12 +119,8 @@ Deno.test(".frame() and sync() on a list with a malformed row on page 2: typed e
 Deno.test("deno task sync and demo against a service sending a row without pitch: one line, exit 1, no TypeError", async () => {
   const stub = createStub({ seed: 2, scale: 0.05 });
   const fetch = breaking(stub, 0, ({ pitch: _, ...rest }: Record<string, unknown>) => rest, true);
-  const ac = new AbortController();
-  const srv = Deno.serve(
-    { port: 0, hostname: "127.0.0.1", signal: ac.signal, onListen: () => {} },
-    (req) => fetch(req),
-  );
-  const base = `http://127.0.0.1:${srv.addr.port}`;
+  const srv = loopback((req) => fetch(req));
+  const base = srv.base;
   const dir = await Deno.makeTempDir();
   try {
     for (
@@ -157,8 +154,7 @@ Deno.test("deno task sync and demo against a service sending a row without pitch
       assert.doesNotMatch(stderr, /TypeError|pitch_date'|^\s+at /m);
     }
   } finally {
-    ac.abort();
-    await srv.finished;
+    await srv.close();
     await Deno.remove(dir, { recursive: true });
   }
 });

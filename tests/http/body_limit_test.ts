@@ -13,6 +13,7 @@ import {
   Transport,
 } from "../../mod.ts";
 import { ERROR_PREFIX_BYTES } from "../../lib/http/_body.ts";
+import { loopback } from "../_loopback.ts";
 
 const MiB = 1024 * 1024;
 const ZEROS = new Uint8Array(64 * 1024);
@@ -68,22 +69,15 @@ function checkTooLarge(err: Error, limit: number) {
 function server(answer: (count: (n: number) => void) => Response) {
   let requests = 0;
   let sent = 0;
-  const ac = new AbortController();
-  const srv = Deno.serve(
-    { port: 0, hostname: "127.0.0.1", signal: ac.signal, onListen: () => {} },
-    () => {
-      requests++;
-      return answer((n) => sent += n);
-    },
-  );
+  const srv = loopback(() => {
+    requests++;
+    return answer((n) => sent += n);
+  });
   return {
-    url: `http://127.0.0.1:${srv.addr.port}/svc`,
+    url: `${srv.base}/svc`,
     requests: () => requests,
     sent: () => sent,
-    async close() {
-      ac.abort();
-      await srv.finished;
-    },
+    close: srv.close,
   };
 }
 

@@ -13,14 +13,13 @@ import {
   ServerError,
 } from "../../mod.ts";
 import { redactorFor } from "../../lib/http/_redact.ts";
+import { loopback } from "../_loopback.ts";
 
 const KEY = "sk-live-7f3a9c2e51d04b8a";
 
 /** A loopback server that echoes the Authorization header in every way it can. */
 function echoServer() {
-  const ac = new AbortController();
-  const srv = Deno.serve(
-    { port: 0, hostname: "127.0.0.1", signal: ac.signal, onListen: () => {} },
+  return loopback(
     (req) => {
       const auth = req.headers.get("authorization") ?? "";
       const key = auth.replace(/^Bearer\s+/i, "");
@@ -49,13 +48,6 @@ function echoServer() {
       }, { status: 401 });
     },
   );
-  return {
-    base: `http://127.0.0.1:${srv.addr.port}`,
-    async close() {
-      ac.abort();
-      await srv.finished;
-    },
-  };
 }
 
 /** Every string an error shows: message, stack, problem fields, causes. */
