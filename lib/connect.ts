@@ -21,7 +21,13 @@ export interface ConnectOptions extends
   Partial<
     Pick<
       ClientOptions,
-      "maxRetries" | "timeoutMs" | "onRetry" | "cache" | "maxInFlight" | "requestsPerSecond"
+      | "maxRetries"
+      | "timeoutMs"
+      | "onRetry"
+      | "cache"
+      | "maxInFlight"
+      | "requestsPerSecond"
+      | "maxResponseBytes"
     >
   > {
   /** Environment lookup (default `Deno.env.get`, tolerant of a missing permission). */
@@ -97,6 +103,7 @@ function open(opts: ConnectOptions): Connection {
     cache: opts.cache,
     maxInFlight: opts.maxInFlight,
     requestsPerSecond: opts.requestsPerSecond,
+    maxResponseBytes: opts.maxResponseBytes,
   };
   // one emulator per connect(): both services share it. Custom emulator
   // options make a private one; without them, one emulator per process.

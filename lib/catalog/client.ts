@@ -13,7 +13,13 @@ import {
 import type { DocumentInfo, FilterSet, PitchDetail, PitchListRow, SearchResult } from "./types.ts";
 import { filterSetList, pitchDetail, pitchPage, searchResult, tagTypes } from "./_envelopes.ts";
 import { Tags } from "./tags.ts";
-import { sanitizeFilename, saveUnder } from "./download.ts";
+import {
+  boundedChunks,
+  checkMaxBytes,
+  sanitizeFilename,
+  saveUnder,
+  signFresh,
+} from "./download.ts";
 import { type CallOptions, ServiceClient } from "../http/service_client.ts";
 import type { FramedList } from "../frames/list.ts";
 import { listOf, type ParallelListOptions } from "../frames/windowed_list.ts";
@@ -29,6 +35,11 @@ export interface DownloadOptions extends DocumentParams {
   dir?: string;
   /** Replace an existing file of the same name (default false: pick a numbered name). */
   overwrite?: boolean;
+  /**
+   * Largest document saved, in bytes (default 1 GiB): a larger one is a
+   * `ResponseTooLargeError` and nothing is saved.
+   */
+  maxBytes?: number;
   /** Abort signal. */
   signal?: AbortSignal;
 }
@@ -146,11 +157,14 @@ export class CatalogClient extends ServiceClient {
    * filename sanitised; returns the path written. The bytes stream to disk
    * (memory stays flat for large files); only `http:`/`https:` URLs are
    * read (`UnsupportedUrlError` otherwise, before any byte); the body
-   * must keep arriving (no gap longer than `timeoutMs`).
+   * must keep arriving (no gap longer than `timeoutMs`, however long the
+   * whole takes). The signing answer is never cached, and a URL is never
+   * used past its `expires_in_seconds` (see `signFresh`).
    */
   async download(id: string, opts: DownloadOptions = {}): Promise<string> {
-    const { dir = "downloads", overwrite = false, signal, ...params } = opts;
-    const doc = await this.document(id, params, { signal });
+    const { dir = "downloads", overwrite = false, signal, maxBytes: max, ...params } = opts;
+    const maxBytes = checkMaxBytes(max);
+    const doc = await signFresh(() => this.document(id, params, { signal }), id);
     if (typeof doc?.url !== "string" || typeof doc.filename !== "string") {
       const [field, value] = typeof doc?.url !== "string"
         ? ["url", doc?.url]
@@ -163,6 +177,12 @@ export class CatalogClient extends ServiceClient {
     }
     sanitizeFilename(doc.filename); // a bad name fails before anything is fetched
     const res = await this.transport.fetchUnsigned(doc.url, signal);
-    return await saveUnder(dir, doc.filename, this.transport.readChunks(res, signal), overwrite);
+    const chunks = boundedChunks(
+      res,
+      this.transport.readChunks(res, signal),
+      maxBytes,
+      `download of ${JSON.stringify(id)} (${JSON.stringify(doc.filename)})`,
+    );
+    return await saveUnder(dir, doc.filename, chunks, overwrite);
   }
 }

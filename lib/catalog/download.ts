@@ -11,6 +11,10 @@
  * @module
  */
 import { basename, join, resolve, sep } from "node:path";
+import { InvalidResponseError, RequestValidationError } from "../http/errors.ts";
+import { announcedLength, ResponseTooLargeError } from "../http/_body.ts";
+import { showValue } from "../shared/schema.ts";
+import type { DocumentInfo } from "./types.ts";
 
 /** The longest file name written, in bytes of UTF-8. */
 export const MAX_NAME_BYTES = 255;
@@ -135,4 +139,99 @@ export async function saveUnder(
     await Deno.remove(tmp).catch(() => {});
   }
   throw new Error(`no free file name for ${safe} in ${root}`);
+}
+
+/**
+ * The most of a signed URL's life kept in hand for the trip to the file
+ * host: 5 s, or half the life when it is shorter than 10 s.
+ */
+export const SIGNED_URL_MARGIN_MS = 5_000;
+
+/**
+ * A signing answer whose URL is still good to use: its life
+ * (`expires_in_seconds`) is counted from when the signing request was sent,
+ * less {@link SIGNED_URL_MARGIN_MS}. An answer already past that (a zero or
+ * tiny lifetime, a slow answer) is signed again once; a second one is an
+ * `InvalidResponseError`, and its URL is never fetched. An answer without a
+ * numeric `expires_in_seconds` is used at once. (Signing answers are never
+ * cached, so a URL is at most one round trip old when its download starts.)
+ *
+ * @example
+ * ```ts
+ * import { signFresh } from "./download.ts";
+ * const doc = await signFresh(async () => ({
+ *   url: "https://files.test/a.pdf", format: "pdf", artifact: null, snapshot: "s",
+ *   filename: "a.pdf", expires_in_seconds: 300,
+ * }), "p1");
+ * console.log(doc.url); // https://files.test/a.pdf
+ * ```
+ */
+export async function signFresh(
+  sign: () => Promise<DocumentInfo>,
+  id: string,
+  now: () => number = Date.now,
+): Promise<DocumentInfo> {
+  for (let attempt = 0;; attempt++) {
+    const sentAt = now();
+    const doc = await sign();
+    const life = (doc as { expires_in_seconds?: unknown } | null)?.expires_in_seconds;
+    if (typeof life !== "number" || !Number.isFinite(life)) return doc;
+    const lifeMs = life * 1000;
+    if (now() < sentAt + lifeMs - Math.min(SIGNED_URL_MARGIN_MS, lifeMs / 2)) return doc;
+    if (attempt >= 1) {
+      throw new InvalidResponseError(
+        `GET /pitches/${
+          encodeURIComponent(id)
+        }/document: the signed URL had expired before it could be used (expires_in_seconds ${life}, twice); it was not fetched`,
+      );
+    }
+  }
+}
+
+/**
+ * The default largest document `download()` saves: 1 GiB. Archived write-ups
+ * and attachments are a few MB; the bound keeps a server that sends without
+ * end from filling the disk.
+ */
+export const DEFAULT_MAX_DOWNLOAD_BYTES = 1024 ** 3;
+
+/** `maxBytes` of a download, checked before any request. */
+export function checkMaxBytes(v: unknown): number {
+  if (v === undefined) return DEFAULT_MAX_DOWNLOAD_BYTES;
+  if (typeof v !== "number" || !Number.isSafeInteger(v) || v < 1) {
+    throw new RequestValidationError([{
+      param: "maxBytes",
+      value: v,
+      message: `${showValue(v)} is not allowed; allowed: a whole number of bytes from 1 (default ${
+        DEFAULT_MAX_DOWNLOAD_BYTES.toLocaleString("en-US")
+      }, 1 GiB)`,
+    }]);
+  }
+  return v;
+}
+
+/**
+ * The chunks of a document, or a {@link ResponseTooLargeError} as soon as
+ * they pass `maxBytes` (or at once when its `Content-Length` does); the
+ * partial file is then removed by `saveUnder`.
+ */
+export async function* boundedChunks(
+  res: Response,
+  chunks: AsyncIterable<Uint8Array>,
+  maxBytes: number,
+  label: string,
+): AsyncGenerator<Uint8Array> {
+  const announced = announcedLength(res);
+  if (announced !== undefined && announced > maxBytes) {
+    await res.body?.cancel().catch(() => {});
+    throw new ResponseTooLargeError(label, maxBytes, announced, true, "maxBytes");
+  }
+  let total = 0;
+  for await (const chunk of chunks) {
+    total += chunk.length;
+    if (total > maxBytes) {
+      throw new ResponseTooLargeError(label, maxBytes, total, false, "maxBytes");
+    }
+    yield chunk;
+  }
 }

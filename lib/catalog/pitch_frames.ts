@@ -4,6 +4,9 @@
  * `pitch_date`, `added_on`). Detail rows add `company_id`, `author_badge`
  * and the archive flags (`archive_available`, `archive_formats`,
  * `archive_has_attachment`). Dates are `Date`, `slugs` is `List(Utf8)`.
+ * A row that cannot be read (not an object, or a list row without its
+ * `pitch` object) is an `InvalidResponseError` naming the row's number and
+ * `pitch_id`, never a `TypeError` from deep inside the builder.
  *
  * @module
  */
@@ -11,6 +14,8 @@ import { type FrameReport, type RowSink, rowSink } from "../frames/build.ts";
 import type { ColumnSpec } from "../frames/dtypes.ts";
 import { asFrame, type Frame } from "../frames/list.ts";
 import type { PitchDetail, PitchListRow } from "./types.ts";
+import { InvalidResponseError } from "../http/errors.ts";
+import { redactKnownKeys } from "../http/_redact.ts";
 
 /** Columns of a pitch frame, in order. */
 export const PITCH_COLUMNS: readonly ColumnSpec[] = [
@@ -49,7 +54,74 @@ export interface PitchesFrameOptions {
 }
 
 function isDetail(r: PitchListRow | PitchDetail): r is PitchDetail {
-  return !("pitch" in r) && "archive" in r;
+  return isObject(r) && !("pitch" in r) && "archive" in r;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** A value as shown in an error: JSON, cut to 60 characters. */
+function shown(v: unknown): string {
+  let s: string;
+  try {
+    s = JSON.stringify(v) ?? String(v);
+  } catch {
+    s = String(v);
+  }
+  s = redactKnownKeys(s); // before cutting: no part of a key slips through
+  return s.length > 60 ? `${s.slice(0, 57)}...` : s;
+}
+
+/**
+ * Throws an {@link InvalidResponseError} naming the row (`where`, e.g.
+ * `pitch list row 27`, and its `pitch_id`) when a row cannot be read: not a
+ * JSON object, or (for list rows) without a `pitch` object. Values of the
+ * wrong type inside a readable row are the frame builder's to handle.
+ */
+function checkRow(r: unknown, where: string, detail: boolean): void {
+  const id = isObject(r) && typeof r.pitch_id === "string"
+    ? ` (pitch_id ${shown(r.pitch_id)})`
+    : "";
+  if (!isObject(r)) {
+    throw new InvalidResponseError(
+      `${where} is not a JSON object but ${shown(r)}; the service sent a malformed row`,
+    );
+  }
+  if (!detail && !isObject(r.pitch)) {
+    throw new InvalidResponseError(
+      `${where}${id} has no "pitch" object (${
+        "pitch" in r
+          ? `"pitch" is ${shown(r.pitch)}`
+          : `its keys: ${Object.keys(r).slice(0, 8).join(", ") || "none"}`
+      }); the service sent a malformed row`,
+    );
+  }
+}
+
+/**
+ * The rows of one `/pitches` page, checked as they arrive (so loops over a
+ * list, families and frames all get the same typed error): each must be an
+ * object with a `pitch` object, or an {@link InvalidResponseError} names it
+ * (`GET /pitches: row 4 of 20 on its page (pitch_id "p_1x2") has no "pitch"
+ * object …`).
+ *
+ * @example
+ * ```ts
+ * import { checkPitchListRows } from "./pitch_frames.ts";
+ * try {
+ *   checkPitchListRows([{ pitch_id: "p1" }], "GET /pitches");
+ * } catch (e) {
+ *   console.log((e as Error).message); // GET /pitches: row 1 of 1 on its page (pitch_id "p1") has no "pitch" object …
+ * }
+ * ```
+ */
+export function checkPitchListRows<T>(rows: readonly T[], label: string): readonly T[] {
+  if (!Array.isArray(rows)) return rows; // the envelope reader reports a missing list
+  for (let i = 0; i < rows.length; i++) {
+    checkRow(rows[i], `${label}: row ${i + 1} of ${rows.length} on its page`, false);
+  }
+  return rows;
 }
 
 /**
@@ -88,7 +160,9 @@ export function pitchesFrame(
  * ```
  */
 export function pitchesSink(opts: PitchesFrameOptions = {}): RowSink<PitchListRow | PitchDetail> {
-  return rowSink<PitchListRow | PitchDetail>((first) =>
+  let seen = 0;
+  let detail: boolean | undefined;
+  const inner = rowSink<PitchListRow | PitchDetail>((first) =>
     first !== undefined && isDetail(first)
       ? {
         specs: PITCH_DETAIL_COLUMNS,
@@ -110,4 +184,18 @@ export function pitchesSink(opts: PitchesFrameOptions = {}): RowSink<PitchListRo
         map: (r) => (r as PitchListRow).pitch as unknown as Record<string, unknown>,
       }
   );
+  return {
+    append(rows) {
+      if (rows.length > 0) detail ??= isDetail(rows[0]);
+      // every row is checked before any is copied: a malformed one names itself
+      const what = detail ? "pitch detail" : "pitch list row";
+      for (let i = 0; i < rows.length; i++) checkRow(rows[i], `${what} ${seen + i + 1}`, detail!);
+      inner.append(rows);
+      seen += rows.length;
+    },
+    finish: () => inner.finish(),
+    get chunks() {
+      return inner.chunks;
+    },
+  };
 }

@@ -14,6 +14,7 @@
  */
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { closeMatches } from "../shared/suggest.ts";
+import { type Redactor, redactorFor } from "../http/_redact.ts";
 import {
   AuthenticationError,
   ConnectionError,
@@ -273,6 +274,20 @@ export function describeFailure(
   return `${command}: ${line}`;
 }
 
+/** A redactor of the API keys in the environment (see `http/_redact.ts`). */
+function redactEnvKeys(): Redactor {
+  const keys: Redactor[] = [];
+  for (const name of ["PITCH_API_KEY", "INSIDER_API_KEY"]) {
+    try {
+      const v = Deno.env.get(name);
+      if (v) keys.push(redactorFor(v));
+    } catch {
+      // no env permission: no key from the environment to hide
+    }
+  }
+  return (text) => keys.reduce((t, r) => r(t), text);
+}
+
 /**
  * Runs a command's main function: a failure prints one line (see
  * {@link describeFailure}) and exits with code 1; with `--debug` in `args`
@@ -287,9 +302,11 @@ export async function runCli(
   try {
     await main();
   } catch (e) {
-    console.error(describeFailure(command, e, ctx()));
+    // the clients already keep their keys out of errors; this also covers any other message
+    const clean = redactEnvKeys();
+    console.error(clean(describeFailure(command, e, ctx())));
     if (args.includes("--debug")) {
-      console.error(e instanceof Error ? e.stack : e);
+      console.error(clean(String(e instanceof Error ? e.stack : e)));
       if (e instanceof AggregateError) { for (const x of e.errors) console.error(x?.stack ?? x); }
     }
     Deno.exit(1);

@@ -7,14 +7,27 @@
  *   API key is not part of the key and is never written: entries hold the
  *   method, URL, status, content type and body only. One cache folder is
  *   therefore shared by every key that uses it; keep it per user.
+ * - Not cached: document signing (`/pitches/{id}/document`), whose answer
+ *   is a short-lived signed URL (see {@link isSigning}).
  * - Lifetime: `ttlMs` (default 24 h). When the service sends
  *   `Cache-Control: no-store` (or `no-cache`) the answer is not stored; with
- *   `max-age=N` it lives the shorter of N seconds and `ttlMs`.
+ *   `max-age=N` it lives the shorter of N seconds and `ttlMs`. The reader's
+ *   `ttlMs` caps an entry's age too: a client with `ttlMs: 1000` never gets
+ *   an answer older than a second, whoever stored it and for how long.
  * - Safety: an entry is a JSON header line (with the body's length and
  *   SHA-256) followed by the body, written to a temporary file and renamed
  *   into place, so concurrent processes never see a half entry and the last
  *   writer wins with a whole one. An entry whose length or checksum does
  *   not match (a truncated or corrupted file) is removed and fetched again.
+ * - Only regular files are read: anything else at an entry's path (a FIFO,
+ *   a folder, a device, a symbolic link) is a miss and never blocks the
+ *   reader. Temporary files older than {@link STALE_TEMP_MS} (left by a
+ *   process killed mid-write) are removed, once per folder and process, at
+ *   its first read or write.
+ * - A folder that cannot be written (read-only, full, not a folder) does not
+ *   fail the request: it is said once per folder and process on stderr
+ *   (`signalbook: cannot write the response cache in …`), and each later
+ *   write is tried again.
  * - Visibility: each hit or miss is announced on `httpEvents` (`cache`
  *   events, which progress displays count) and counted in
  *   {@link cacheStats}.
@@ -59,6 +72,16 @@ export interface CacheEventDetail {
 }
 
 const DAY_MS = 86_400_000;
+
+/**
+ * Age after which a cache temporary file is taken as orphaned: 10 minutes
+ * (a write takes milliseconds; the margin covers slow disks and clock steps).
+ */
+export const STALE_TEMP_MS = 10 * 60_000;
+
+/** Folders swept for orphaned temporary files, and folders already said to be unwritable. */
+const swept = new Set<string>();
+const warned = new Set<string>();
 const totals: CacheStats = { hits: 0, misses: 0, stores: 0, notStored: 0, corrupt: 0 };
 
 /**
@@ -152,7 +175,8 @@ export class ResponseCache {
 
   /**
    * The key of a request, or undefined when it is not cacheable (only GET
-   * and the read-only `POST /search` are).
+   * and the read-only `POST /search` are, and never a document signing
+   * answer: see {@link isSigning}).
    */
   keyFor(
     method: string,
@@ -161,6 +185,7 @@ export class ResponseCache {
     body: string | undefined,
   ): CacheKey | undefined {
     if (method !== "GET" && !(method === "POST" && path === "/search")) return undefined;
+    if (isSigning(path)) return undefined;
     const bodySha256 = body === undefined ? "" : sha256(body);
     const id = sha256(`${method}\n${url}\n${bodySha256}`);
     return {
@@ -174,6 +199,7 @@ export class ResponseCache {
 
   /** A fresh, whole entry as a Response (a hit), or null (a miss). */
   async get(key: CacheKey): Promise<Response | null> {
+    await this.#sweepOnce();
     const hit = await this.#read(key);
     if (hit) totals.hits++;
     else totals.misses++;
@@ -186,6 +212,13 @@ export class ResponseCache {
   async #read(key: CacheKey): Promise<Response | null> {
     let bytes: Uint8Array<ArrayBuffer>;
     try {
+      // only a regular file: opening a FIFO would block until a writer came
+      const info = await Deno.lstat(key.file);
+      if (!info.isFile) {
+        totals.corrupt++;
+        await Deno.remove(key.file).catch(() => {});
+        return null;
+      }
       bytes = await Deno.readFile(key.file);
     } catch {
       return null;
@@ -205,14 +238,23 @@ export class ResponseCache {
       await Deno.remove(key.file).catch(() => {});
       return null;
     }
+    const now = Date.now();
     if (
       header.method !== key.method || header.url !== key.url ||
-      header.bodySha256 !== key.bodySha256 || Date.now() >= header.expiresAt
+      header.bodySha256 !== key.bodySha256 || now >= header.expiresAt ||
+      !(now - header.storedAt < this.ttlMs) // the reader's ttlMs caps the age
     ) return null;
     return new Response(body, {
       status: header.status,
       headers: header.contentType ? { "content-type": header.contentType } : {},
     });
+  }
+
+  /** Sweeps this folder's orphaned temporary files, once per folder and process. */
+  async #sweepOnce(): Promise<void> {
+    if (swept.has(this.dir)) return;
+    swept.add(this.dir);
+    await sweepStaleTemps(this.dir);
   }
 
   /**
@@ -251,16 +293,73 @@ export class ResponseCache {
     entry.set(body, head.length);
     const tmp = `${key.file}.${crypto.randomUUID()}.tmp`;
     try {
+      await this.#sweepOnce();
       await Deno.mkdir(join(key.file, ".."), { recursive: true });
       await Deno.writeFile(tmp, entry);
       await Deno.rename(tmp, key.file);
       totals.stores++;
-    } catch {
+    } catch (e) {
       // a cache that cannot be written must not fail the request it would have saved
       await Deno.remove(tmp).catch(() => {});
+      if (!warned.has(this.dir)) {
+        warned.add(this.dir);
+        console.warn(
+          `signalbook: cannot write the response cache in ${this.dir} (${
+            e instanceof Error ? e.message : String(e)
+          }); answers are not being cached`,
+        );
+      }
     }
     return copy;
   }
+}
+
+/**
+ * Removes temporary files under `dir` older than {@link STALE_TEMP_MS};
+ * returns how many. Errors (a folder that vanished, no permission) are
+ * ignored: sweeping is housekeeping.
+ */
+export async function sweepStaleTemps(dir: string, now = Date.now()): Promise<number> {
+  let removed = 0;
+  const root = join(dir, "v1");
+  const shards: string[] = [];
+  try {
+    for await (const e of Deno.readDir(root)) if (e.isDirectory) shards.push(join(root, e.name));
+  } catch {
+    return 0;
+  }
+  for (const shard of shards) {
+    try {
+      for await (const e of Deno.readDir(shard)) {
+        if (!e.isFile || !e.name.endsWith(".tmp")) continue;
+        const path = join(shard, e.name);
+        try {
+          const mtime = (await Deno.lstat(path)).mtime?.getTime() ?? now;
+          if (now - mtime > STALE_TEMP_MS) {
+            await Deno.remove(path);
+            removed++;
+          }
+        } catch {
+          // gone already (another process swept it or renamed it into place)
+        }
+      }
+    } catch {
+      // housekeeping only
+    }
+  }
+  return removed;
+}
+
+/**
+ * Whether a path signs a document (`/pitches/{id}/document`). Its answer is
+ * a fresh credential: a URL that expires after `expires_in_seconds` (300 s
+ * on the emulator) with that lifetime written in the body. It is never
+ * cached: a cached answer would hand out a URL that has expired, or whose
+ * `expires_in_seconds` is no longer true, and signing costs one small
+ * request next to the download it enables.
+ */
+export function isSigning(path: string): boolean {
+  return /^\/pitches\/[^/]+\/document$/.test(path.split("?")[0]);
 }
 
 /** The lifetime an answer may be kept: 0 for no-store/no-cache, else min(max-age, ttl). */

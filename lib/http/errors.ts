@@ -10,12 +10,13 @@
  * @module
  */
 import type { ValidationIssue } from "../shared/schema.ts";
+import { redactKnownKeys } from "./_redact.ts";
 
-/** Base class of every signalbook error. */
+/** Base class of every signalbook error (its message never holds a client's key). */
 export class SignalbookError extends Error {
   /** Creates an error. */
   constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
+    super(redactKnownKeys(message), options);
     this.name = new.target.name;
   }
 }

@@ -4,6 +4,7 @@
  * @module
  */
 export * from "./errors.ts";
+export { DEFAULT_MAX_RESPONSE_BYTES, ResponseTooLargeError } from "./_body.ts";
 export {
   type ClientOptions,
   type FetchLike,

@@ -19,6 +19,15 @@ import {
   UnsupportedUrlError,
 } from "./errors.ts";
 import { backoffMs, retryableStatus, serverDelayMs, sleep } from "./retry.ts";
+import { DEFAULT_MAX_RESPONSE_BYTES, jsonProblem, readBody, readPrefix } from "./_body.ts";
+import {
+  redactError,
+  redactKnownKeys,
+  type Redactor,
+  redactorFor,
+  registerKey,
+} from "./_redact.ts";
+import type { CacheKey } from "./cache.ts";
 import { announceRetry, type RetryInfo } from "./events.ts";
 import { type CacheOptions, openCache, type ResponseCache } from "./cache.ts";
 import { type LimiterOptions, RequestLimiter } from "./limiter.ts";
@@ -42,6 +51,11 @@ export interface ClientOptions extends LimiterOptions {
   onRetry?: (info: RetryInfo) => void;
   /** Local response cache (see `cache.ts`); off when left out or `false`. */
   cache?: CacheOptions | false;
+  /**
+   * Largest decoded answer read into memory, in bytes (default 16 MiB; see
+   * `_body.ts`). A larger one is a `ResponseTooLargeError`, not retried.
+   */
+  maxResponseBytes?: number;
 }
 
 export type { RetryInfo };
@@ -90,6 +104,7 @@ export function toSearchParams(query: Query | undefined): URLSearchParams {
  */
 export class Transport {
   #key: string;
+  #redact: Redactor;
   #fetch: FetchLike;
   #onRetry?: (info: RetryInfo) => void;
   #cache: ResponseCache | null;
@@ -101,6 +116,8 @@ export class Transport {
   readonly maxRetries: number;
   /** Per-attempt timeout, ms. */
   readonly timeoutMs: number;
+  /** Largest decoded answer read into memory, bytes. */
+  readonly maxResponseBytes: number;
 
   /** Creates a transport. */
   constructor(opts: ClientOptions) {
@@ -115,11 +132,19 @@ export class Transport {
     }
     if (url.username || url.password) throw new TypeError("baseUrl must not contain credentials");
     this.#key = opts.apiKey;
+    this.#redact = redactorFor(opts.apiKey);
+    registerKey(opts.apiKey);
     this.#fetch = opts.fetch ?? ((input, init) => fetch(input, init));
     this.#onRetry = opts.onRetry;
     this.baseUrl = url.href.replace(/\/+$/, "");
     this.maxRetries = checkInt("maxRetries", opts.maxRetries ?? 4, 0, 20);
     this.timeoutMs = checkInt("timeoutMs", opts.timeoutMs ?? 30_000, 1, 3_600_000);
+    this.maxResponseBytes = checkInt(
+      "maxResponseBytes",
+      opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+      1,
+      MAX_RESPONSE_BYTES,
+    );
     this.#cache = openCache(opts.cache);
     this.limiter = new RequestLimiter(opts);
   }
@@ -135,7 +160,8 @@ export class Transport {
    * the same per-attempt timeout as the headers: a body that stalls or
    * trickles past `timeoutMs` is a {@link TimeoutError} and is retried. A
    * `2xx` answer that is not a JSON object (or whose `data` is not a list),
-   * or a redirect, is an {@link InvalidResponseError}.
+   * or a redirect, is an {@link InvalidResponseError}; one larger than
+   * `maxResponseBytes` a `ResponseTooLargeError`.
    */
   async json<T>(spec: RequestSpec): Promise<T> {
     return await this.read(spec, (body, label) => objectBody(body, label) as T);
@@ -158,27 +184,62 @@ export class Transport {
           }); the client does not follow redirects of API calls`,
         );
       }
-      return accept(parseJson(await res.text(), label), label);
+      return accept(parseJson(await this.#text(res, label), label), label);
     });
   }
 
   /**
    * Sends a request, retrying what is retryable; resolves with a 2xx or 3xx
    * response whose body has already been read (within the per-attempt
-   * timeout), or throws a typed error.
+   * timeout and within `maxResponseBytes`), or throws a typed error.
    */
   async send(spec: RequestSpec): Promise<Response> {
-    return await this.#attempts(spec, async (res) => {
-      const body = await res.arrayBuffer();
-      return new Response(res.status === 204 || res.status === 304 ? null : body, {
-        status: res.status,
-        statusText: res.statusText,
-        headers: res.headers,
-      });
+    return await this.#attempts(spec, async (res, label) => {
+      return rebuilt(res, await readBody(res, this.maxResponseBytes, label));
     });
   }
 
+  /** The body as text, within `maxResponseBytes` (see `_body.ts`). */
+  async #text(res: Response, label: string): Promise<string> {
+    return new TextDecoder().decode(await readBody(res, this.maxResponseBytes, label));
+  }
+
+  /** `p`, with this client's key removed from any error it throws (see `_redact.ts`). */
+  async #clean<T>(p: Promise<T>): Promise<T> {
+    try {
+      return await p;
+    } catch (e) {
+      throw redactError(e, this.#redact);
+    }
+  }
+
+  /**
+   * Reads a successful answer once (within `maxResponseBytes`), hands it to
+   * `read`, and stores it in the cache only once `read` accepted it.
+   */
+  async #readAndStore<T>(
+    res: Response,
+    key: CacheKey,
+    label: string,
+    read: (res: Response, label: string) => Promise<T>,
+  ): Promise<T> {
+    const bytes = await readBody(res, this.maxResponseBytes, label);
+    const value = await read(rebuilt(res, bytes), label);
+    if (res.status >= 200 && res.status < 300 && !NULL_BODY.has(res.status)) {
+      await this.#cache!.put(key, rebuilt(res, bytes));
+    }
+    return value;
+  }
+
+  /** {@link Transport.#tryAll}, with this client's key removed from any error it throws. */
   async #attempts<T>(
+    spec: RequestSpec,
+    read: (res: Response, label: string) => Promise<T>,
+  ): Promise<T> {
+    return await this.#clean(this.#tryAll(spec, read));
+  }
+
+  async #tryAll<T>(
     spec: RequestSpec,
     read: (res: Response, label: string) => Promise<T>,
   ): Promise<T> {
@@ -216,16 +277,15 @@ export class Transport {
         res = r;
         if (res.status < 400) {
           const ok = res;
-          // with a cache, the answer is stored only once it has been read and accepted
-          const done = cacheKey
-            ? read(ok.clone(), label).then(async (v) => (await this.#cache!.put(cacheKey, ok), v))
+          const done = cacheKey && ok.status < 300
+            ? this.#readAndStore(ok, cacheKey, label, read)
             : read(ok, label);
           const value = await within(done, signal, () => ok.body?.cancel().catch(() => {}));
           this.limiter.succeeded(slot);
           return value;
         }
         failure = await within(
-          problemOf(res, spec.method, redact(url)),
+          problemOf(res, spec.method, redact(url), label, this.#redact),
           signal,
           () => res?.body?.cancel().catch(() => {}),
         );
@@ -266,77 +326,100 @@ export class Transport {
    * Fetches an absolute URL without the key (signed document URLs). Only
    * `http:` and `https:` URLs are read, redirects included (at most 5, each
    * checked): anything else is an {@link UnsupportedUrlError} before any
-   * byte is read. The answer's headers must arrive within `timeoutMs`; the
-   * body is the caller's to read (see {@link Transport.readChunks}).
+   * byte is read. The answer's headers (and an error answer's first bytes)
+   * must arrive within `timeoutMs`; the body is the caller's to read with
+   * {@link Transport.readChunks}, whose only time limit is a gap of
+   * `timeoutMs` without a byte. A download that keeps arriving is never cut
+   * by its total time.
    */
   async fetchUnsigned(url: string, signal?: AbortSignal): Promise<Response> {
+    return await this.#clean(this.#fetchUnsigned(url, signal));
+  }
+
+  async #fetchUnsigned(url: string, signal?: AbortSignal): Promise<Response> {
     let current = checkScheme(url);
     for (let hop = 0;; hop++) {
-      const timeout = AbortSignal.timeout(this.timeoutMs);
-      const both = signal ? AbortSignal.any([signal, timeout]) : timeout;
-      let res: Response;
+      // a timer, not AbortSignal.timeout: the signal handed to fetch stays tied
+      // to the body, so it must not fire once the headers are in
+      const headers = new AbortController();
+      const timer = setTimeout(
+        () =>
+          headers.abort(
+            new DOMException(`no answer within ${this.timeoutMs} ms`, "TimeoutError"),
+          ),
+        this.timeoutMs,
+      );
+      const both = signal ? AbortSignal.any([signal, headers.signal]) : headers.signal;
       try {
-        const r: unknown = await within(
-          this.#fetch(current.href, { redirect: "manual", signal: both }),
-          both,
+        const res = await this.#unsignedHop(current, both, signal, headers.signal);
+        if (res.status >= 300 && res.status < 400 && res.headers.has("location")) {
+          await res.body?.cancel().catch(() => {});
+          if (hop >= 5) {
+            throw new InvalidResponseError(`GET ${redact(url)}: more than 5 redirects`);
+          }
+          current = checkScheme(nextUrl(current, res.headers.get("location")!).href);
+          continue;
+        }
+        if (res.status >= 300) {
+          throw await this.#unsignedProblem(res, current, both, signal);
+        }
+        return res;
+      } finally {
+        clearTimeout(timer);
+      }
+    }
+  }
+
+  /** One unsigned request: its response, or a typed error. */
+  async #unsignedHop(
+    url: URL,
+    both: AbortSignal,
+    signal: AbortSignal | undefined,
+    timeout: AbortSignal,
+  ): Promise<Response> {
+    try {
+      const r: unknown = await within(
+        this.#fetch(url.href, { redirect: "manual", signal: both }),
+        both,
+      );
+      if (!(r instanceof Response)) {
+        throw new InvalidResponseError(
+          `GET ${redact(url.href)}: fetch gave ${typeOf(r)}, not a Response`,
         );
-        if (!(r instanceof Response)) {
-          throw new InvalidResponseError(
-            `GET ${redact(current.href)}: fetch gave ${typeOf(r)}, not a Response`,
-          );
-        }
-        res = r;
-      } catch (e) {
-        if (signal?.aborted) throw signal.reason;
-        if (e instanceof InvalidResponseError) throw e;
-        if (timeout.aborted) {
-          throw new TimeoutError(
-            `GET ${redact(current.href)} timed out after ${this.timeoutMs} ms`,
-            {
-              cause: e,
-            },
-          );
-        }
-        throw new ConnectionError(`GET ${redact(current.href)} failed: ${messageOf(e)}`, {
+      }
+      return r;
+    } catch (e) {
+      if (signal?.aborted) throw signal.reason;
+      if (e instanceof InvalidResponseError) throw e;
+      if (timeout.aborted) {
+        throw new TimeoutError(`GET ${redact(url.href)} timed out after ${this.timeoutMs} ms`, {
           cause: e,
         });
       }
-      if (res.status >= 300 && res.status < 400 && res.headers.has("location")) {
-        await res.body?.cancel().catch(() => {});
-        if (hop >= 5) {
-          throw new InvalidResponseError(`GET ${redact(url)}: more than 5 redirects`);
-        }
-        let next: URL;
-        try {
-          next = new URL(res.headers.get("location")!, current);
-        } catch {
-          throw new InvalidResponseError(
-            `GET ${redact(current.href)} redirected to an invalid URL ${
-              JSON.stringify(redact(res.headers.get("location")!))
-            }`,
-          );
-        }
-        current = checkScheme(next.href);
-        continue;
-      }
-      if (res.status >= 300) {
-        const failed = res;
-        try {
-          throw await within(
-            problemOf(failed, "GET", redact(current.href)),
-            both,
-            () => failed.body?.cancel().catch(() => {}),
-          );
-        } catch (e) {
-          if (e instanceof SignalbookError) throw e;
-          if (signal?.aborted) throw signal.reason;
-          throw new TimeoutError(
-            `GET ${redact(current.href)} timed out after ${this.timeoutMs} ms reading its error`,
-            { cause: e },
-          );
-        }
-      }
-      return res;
+      throw new ConnectionError(`GET ${redact(url.href)} failed: ${messageOf(e)}`, { cause: e });
+    }
+  }
+
+  /** The typed error of an unsigned error answer (its first bytes read within the timeout). */
+  async #unsignedProblem(
+    failed: Response,
+    url: URL,
+    both: AbortSignal,
+    signal: AbortSignal | undefined,
+  ): Promise<SignalbookError> {
+    try {
+      return await within(
+        problemOf(failed, "GET", redact(url.href), `GET ${redact(url.href)}`, this.#redact),
+        both,
+        () => failed.body?.cancel().catch(() => {}),
+      );
+    } catch (e) {
+      if (e instanceof SignalbookError) return e;
+      if (signal?.aborted) throw signal.reason;
+      return new TimeoutError(
+        `GET ${redact(url.href)} timed out after ${this.timeoutMs} ms reading its error`,
+        { cause: e },
+      );
     }
   }
 
@@ -346,6 +429,14 @@ export class Transport {
    * {@link TimeoutError}, a broken one a {@link ConnectionError}).
    */
   async *readChunks(res: Response, signal?: AbortSignal): AsyncGenerator<Uint8Array> {
+    try {
+      yield* this.#chunks(res, signal);
+    } catch (e) {
+      throw redactError(e, this.#redact);
+    }
+  }
+
+  async *#chunks(res: Response, signal?: AbortSignal): AsyncGenerator<Uint8Array> {
     if (!res.body) return;
     const reader = res.body.getReader();
     const label = `GET ${redact(res.url || "(response)")}`;
@@ -382,6 +473,34 @@ export class Transport {
   /** JSON form without the key. */
   toJSON(): Record<string, unknown> {
     return { baseUrl: this.baseUrl, maxRetries: this.maxRetries, timeoutMs: this.timeoutMs };
+  }
+}
+
+/** The largest `maxResponseBytes` allowed: 500 MiB, below V8's longest string. */
+const MAX_RESPONSE_BYTES = 500 * 1024 * 1024;
+
+/** Statuses whose Response may not have a body. */
+const NULL_BODY = new Set([101, 103, 204, 205, 304]);
+
+/** A Response of `res`'s status and headers with `bytes` as its body. */
+function rebuilt(res: Response, bytes: Uint8Array<ArrayBuffer>): Response {
+  return new Response(NULL_BODY.has(res.status) ? null : bytes, {
+    status: res.status,
+    statusText: res.statusText,
+    headers: res.headers,
+  });
+}
+
+/** The target of a redirect, or an {@link InvalidResponseError} naming the bad location. */
+function nextUrl(current: URL, location: string): URL {
+  try {
+    return new URL(location, current);
+  } catch {
+    throw new InvalidResponseError(
+      `GET ${redact(current.href)} redirected to an invalid URL ${
+        JSON.stringify(redact(location))
+      }`,
+    );
   }
 }
 
@@ -465,9 +584,11 @@ function parseJson(text: string, label: string): unknown {
     return JSON.parse(text);
   } catch (e) {
     throw new InvalidResponseError(
-      `${label}: the answer is not valid JSON (${messageOf(e)}; ${text.length} characters${
-        text.length ? `, starting ${JSON.stringify(text.slice(0, 40))}` : ""
-      })`,
+      `${label}: the answer is not valid JSON (${jsonProblem(e)}; ${text.length} characters${
+        // redacted before it is cut, so no part of a key slips through
+        text.length
+          ? `, starting ${JSON.stringify(redactKnownKeys(text.slice(0, 4096)).slice(0, 40))}`
+          : ""})`,
     );
   }
 }
@@ -493,11 +614,21 @@ function redact(url: string): string {
   return url.replace(/([?&]signature=)[^&]+/, "$1…");
 }
 
-async function problemOf(res: Response, method: string, url: string): Promise<ProblemError> {
+/**
+ * The typed error of an error answer, from at most the first
+ * `ERROR_PREFIX_BYTES` of its body (the rest is never downloaded).
+ */
+async function problemOf(
+  res: Response,
+  method: string,
+  url: string,
+  label: string,
+  secrets: Redactor,
+): Promise<ProblemError> {
   let body: Record<string, unknown> = {};
   let text = "";
   try {
-    text = await res.text();
+    text = (await readPrefix(res, label)).text;
     const parsed = JSON.parse(text);
     if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) body = parsed;
   } catch {
@@ -509,7 +640,8 @@ async function problemOf(res: Response, method: string, url: string): Promise<Pr
     status: res.status,
     type: str(body.type) ?? "unknown",
     title: str(body.title) ?? (res.statusText || `HTTP ${res.status}`),
-    detail: str(body.detail) ?? (text.trim().slice(0, 200) || "(no details)"),
+    // an excerpt is redacted before it is cut, so no part of a key slips through
+    detail: str(body.detail) ?? (secrets(text.trim()).slice(0, 200) || "(no details)"),
     method,
     url,
     retryAfter: retryAfterMs === undefined ? undefined : retryAfterMs / 1000,

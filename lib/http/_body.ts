@@ -1,0 +1,192 @@
+/**
+ * Reading response bodies with a bound. A body is read chunk by chunk from
+ * its (already decoded) stream and counted as it arrives, so a gzip bomb, an
+ * endless body or a 2 GB answer stops as soon as it passes the limit: the
+ * bytes kept never exceed the limit plus one chunk, and the error is a
+ * {@link ResponseTooLargeError} (not retried: the same request would get the
+ * same answer).
+ *
+ * The default, {@link DEFAULT_MAX_RESPONSE_BYTES} (16 MiB), is about 35 times
+ * the largest answer the services give in normal use: a search page of 100
+ * full trade rows is 0.45 MB on the emulator (about 0.5 MB live); a page of
+ * 50 pitches is 54 KB and the tag vocabulary 17 KB, which leaves room for
+ * detail bodies far richer than the emulator's. It also bounds the worst
+ * case of a hostile server under `hydrate` (8 requests in flight by
+ * default) to about 128 MiB of bodies, and stays far below V8's longest string (about 512 MiB), past
+ * which a body could not be parsed at all. Clients take `maxResponseBytes`
+ * (1 byte to 500 MiB) to change it. Downloads of documents stream to disk
+ * under their own bound (`maxBytes` of `download()`, default 1 GiB).
+ *
+ * Error answers (`4xx`/`5xx`) are read only up to
+ * {@link ERROR_PREFIX_BYTES} (16 KiB): problem details are a few hundred
+ * bytes, and whatever follows the prefix is never downloaded.
+ *
+ * @module
+ */
+import { InvalidResponseError } from "./errors.ts";
+
+const MiB = 1024 * 1024;
+
+/** Default largest decoded body a client reads into memory: 16 MiB. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 16 * MiB;
+
+/** The most of an error answer's body that is read (16 KiB). */
+export const ERROR_PREFIX_BYTES = 16 * 1024;
+
+/**
+ * An answer larger than the client's `maxResponseBytes`: reading stopped at
+ * the limit and nothing was kept. Not retried. Raise `maxResponseBytes` on
+ * the client if such an answer is expected.
+ *
+ * @example
+ * ```ts
+ * import { CatalogClient, ResponseTooLargeError } from "../../mod.ts";
+ * const catalog = new CatalogClient({
+ *   apiKey: "k",
+ *   baseUrl: "http://api.test/catalog",
+ *   maxResponseBytes: 1024,
+ *   fetch: () => Promise.resolve(new Response(`{"data":[${"1,".repeat(1000)}1]}`)),
+ * });
+ * try {
+ *   await catalog.tags();
+ * } catch (e) {
+ *   if (e instanceof ResponseTooLargeError) console.log(e.limit); // 1024
+ * }
+ * ```
+ */
+export class ResponseTooLargeError extends InvalidResponseError {
+  /** The limit that was passed, in bytes (`maxResponseBytes`). */
+  readonly limit: number;
+  /** Bytes read (or announced by `Content-Length`) when reading stopped. */
+  readonly received: number;
+  /**
+   * Creates the error; `option` names the limit (`maxResponseBytes` of a
+   * client, or `maxBytes` of a download).
+   */
+  constructor(
+    label: string,
+    limit: number,
+    received: number,
+    announced: boolean,
+    option: "maxResponseBytes" | "maxBytes" = "maxResponseBytes",
+  ) {
+    super(
+      `${label}: the answer is larger than ${option} = ${showBytes(limit)}; ${
+        announced
+          ? `its Content-Length is ${showBytes(received)}, so nothing was read`
+          : `reading stopped after ${showBytes(received)} and nothing was kept`
+      } (raise ${option}${
+        option === "maxBytes" ? " of download()" : " on the client"
+      } if such an answer is expected)`,
+    );
+    this.limit = limit;
+    this.received = received;
+  }
+}
+
+/** `16,777,216 bytes (16 MiB)`. */
+function showBytes(n: number): string {
+  const mib = n / 1024 / 1024;
+  const unit = mib >= 1 ? ` (${+mib.toFixed(1)} MiB)` : "";
+  return `${n.toLocaleString("en-US")} bytes${unit}`;
+}
+
+/** The `Content-Length` of an unencoded answer, when it announces one. */
+export function announcedLength(res: Response): number | undefined {
+  const enc = res.headers.get("content-encoding");
+  if (enc && enc.trim().toLowerCase() !== "identity") return undefined;
+  const raw = res.headers.get("content-length");
+  if (raw === null || !/^\s*\d+\s*$/.test(raw)) return undefined;
+  return Number(raw);
+}
+
+/**
+ * The whole body of `res`, or a {@link ResponseTooLargeError} as soon as it
+ * passes `limit` bytes (the rest is cancelled, never downloaded). An answer
+ * whose `Content-Length` is already over the limit is refused unread.
+ */
+export async function readBody(
+  res: Response,
+  limit: number,
+  label: string,
+): Promise<Uint8Array<ArrayBuffer>> {
+  const announced = announcedLength(res);
+  if (announced !== undefined && announced > limit) {
+    await res.body?.cancel().catch(() => {});
+    throw new ResponseTooLargeError(label, limit, announced, true);
+  }
+  const { bytes, total } = await readUpTo(res, limit + 1, label);
+  if (total > limit) throw new ResponseTooLargeError(label, limit, total, false);
+  return bytes;
+}
+
+/**
+ * At most the first `max` bytes of `res`'s body as text (the rest is
+ * cancelled), and whether there was more. For error answers.
+ */
+export async function readPrefix(
+  res: Response,
+  label: string,
+  max: number = ERROR_PREFIX_BYTES,
+): Promise<{ text: string; truncated: boolean }> {
+  const { bytes, total } = await readUpTo(res, max + 1, label, true);
+  return { text: new TextDecoder().decode(bytes.subarray(0, max)), truncated: total > max };
+}
+
+/**
+ * The body until it ends or `stopAt` bytes are in hand (then it is
+ * cancelled): its bytes (at most `stopAt` of them, or none when it reached
+ * `stopAt` and `keepOver` is false) and the count read.
+ *
+ * A chunk that is a small view of a larger buffer is copied before it is
+ * kept: Deno's fetch decoding gzip hands out 4 KiB views of 64 KiB buffers,
+ * and keeping the views kept 16 times the bytes alive.
+ */
+async function readUpTo(
+  res: Response,
+  stopAt: number,
+  label: string,
+  keepOver = false,
+): Promise<{ bytes: Uint8Array<ArrayBuffer>; total: number }> {
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  if (res.body) {
+    const reader = res.body.getReader();
+    try {
+      while (total < stopAt) {
+        const r = await reader.read();
+        if (r.done) break;
+        const chunk: unknown = r.value;
+        if (!(chunk instanceof Uint8Array)) {
+          throw new InvalidResponseError(
+            `${label}: the body gave ${chunk === null ? "null" : typeof chunk}, not bytes`,
+          );
+        }
+        chunks.push(chunk.buffer.byteLength > 2 * chunk.length + 1024 ? chunk.slice() : chunk);
+        total += chunk.length;
+      }
+    } finally {
+      // ends the download at once when we stopped early; a no-op after the end
+      reader.cancel().catch(() => {});
+    }
+  }
+  if (total >= stopAt && !keepOver) return { bytes: new Uint8Array(0), total };
+  const bytes = new Uint8Array(Math.min(total, stopAt));
+  let off = 0;
+  for (const c of chunks) {
+    const part = c.subarray(0, bytes.length - off);
+    bytes.set(part, off);
+    off += part.length;
+  }
+  return { bytes, total };
+}
+
+/**
+ * V8's JSON error without its quote of the text: `Unexpected token 's',
+ * "sk-live-7f"... is not valid JSON` quotes 10 characters, which no
+ * redactor can recognise as part of a key; this gives `Unexpected token 's'`.
+ */
+export function jsonProblem(e: unknown): string {
+  const m = e instanceof Error ? e.message : String(e);
+  return m.replace(/,\s*"(?:[^"\\]|\\.)*"(?:\.\.\.)?\s*is not valid JSON$/, "");
+}
