@@ -2,7 +2,9 @@
  * `deno task stub [--port 8787] [--hostname 127.0.0.1] [--seed N]
  * [--latency-ms N] [--fail-rate P] [--scale K] [--rate-limit N]` — serves
  * both emulated services and prints `stub listening on http://HOST:PORT`
- * once ready. `--rate-limit N` allows N requests per second per key.
+ * once ready. `--rate-limit N` allows N requests per second per accepted key
+ * (unknown keys get `401` before the limiter sees them; it tracks at most
+ * 1,024 keys, least recently used dropped first).
  *
  * @module
  */
