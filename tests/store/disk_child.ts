@@ -1,0 +1,38 @@
+/**
+ * Child process for the full-disk tests, run under a small file-size limit
+ * (`ulimit -f`, SIGXFSZ ignored) so that big writes fail for real:
+ * `disk_child.ts <write|sync> <dir> [free bytes]` writes a dataset (or
+ * syncs) into `<dir>` and prints the error it got as JSON. With a free-bytes
+ * argument, the free-space probe reports that many bytes.
+ */
+import { InsiderClient, sync, writeDataset } from "../../mod.ts";
+import { createStub, DEMO_KEYS } from "../../lib/stub/mod.ts";
+import { _setFreeSpaceProbe } from "../../lib/store/disk.ts";
+import { bigFrame } from "./write_frames.ts";
+
+const [what, dir, free] = Deno.args;
+if (free !== undefined) _setFreeSpaceProbe(() => Promise.resolve(Number(free)));
+
+try {
+  if (what === "write") {
+    await writeDataset(bigFrame("new"), dir, { partitionBy: ["k"] });
+  } else {
+    const stub = createStub({ seed: 2, scale: 0.2 });
+    const insider = new InsiderClient({
+      apiKey: DEMO_KEYS.insider,
+      baseUrl: "http://s/insider",
+      fetch: stub.fetch,
+    });
+    await sync({ dir, from: "2026-06-01", to: "2026-10-31", insider, progress: false });
+  }
+  console.log(JSON.stringify({ ok: true }));
+} catch (e) {
+  const err = e as Error & { path?: string; freeBytes?: number | null };
+  console.log(JSON.stringify({
+    name: err.name,
+    message: err.message,
+    path: err.path,
+    freeBytes: err.freeBytes,
+    cause: String((err.cause as Error)?.message ?? ""),
+  }));
+}
