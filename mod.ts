@@ -36,6 +36,7 @@ export {
   type InsiderData,
   type Pitch,
   PRICE_MODEL,
+  type RateLimiter,
   type Stub,
   type StubApp,
   type StubOptions,
