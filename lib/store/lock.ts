@@ -151,7 +151,7 @@ export async function lockDataset(dirs: string[], opts: LockOptions): Promise<Da
   try {
     for (const dir of dirs) {
       await Deno.mkdir(dir, { recursive: true });
-      held.push(await take(dir, opts.caller, deadline, timeoutMs));
+      held.push(await take({ dir, caller: opts.caller, deadline, timeoutMs }));
       await removeStaleTemps(dir, opts.temps ?? "tree");
     }
   } catch (e) {
@@ -195,13 +195,17 @@ async function pause(deadline: number, delay: number): Promise<number> {
   return Math.min(delay * 2, 500);
 }
 
+/** One folder's lock being taken: by whom, and until when to wait. */
+interface Attempt {
+  dir: string;
+  caller: string;
+  deadline: number;
+  timeoutMs: number;
+}
+
 /** Takes one folder's lock; returns its release. */
-async function take(
-  dir: string,
-  caller: string,
-  deadline: number,
-  timeoutMs: number,
-): Promise<() => Promise<void>> {
+async function take(at: Attempt): Promise<() => Promise<void>> {
+  const { dir, caller, deadline, timeoutMs } = at;
   const path = join(dir, LOCK_FILE);
   for (let delay = 25; kernelLocks; delay = await pause(deadline, delay)) {
     const file = await Deno.open(path, { read: true, write: true, create: true });
@@ -232,7 +236,7 @@ async function take(
       throw new DatasetLockedError(caller, dir, await readHolder(path), timeoutMs);
     }
   }
-  return await takePidFile(dir, caller, deadline, timeoutMs);
+  return await takePidFile(at);
 }
 
 /** Whether `file` is the file now at `path` (same inode; true where inodes are unknown). */
@@ -248,12 +252,8 @@ function lockUnsupported(e: unknown): boolean {
 }
 
 /** The pid-file lock, for filesystems without kernel locks. */
-async function takePidFile(
-  dir: string,
-  caller: string,
-  deadline: number,
-  timeoutMs: number,
-): Promise<() => Promise<void>> {
+async function takePidFile(at: Attempt): Promise<() => Promise<void>> {
+  const { dir, caller, deadline, timeoutMs } = at;
   const path = join(dir, PID_LOCK_FILE);
   for (let delay = 25;; delay = await pause(deadline, delay)) {
     try {

@@ -5,8 +5,8 @@
  * syncs) into `<dir>` and prints the error it got as JSON. With a free-bytes
  * argument, the free-space probe reports that many bytes.
  */
-import { InsiderClient, sync, writeDataset } from "../../mod.ts";
-import { createStub, DEMO_KEYS } from "../../lib/stub/mod.ts";
+import { sync, writeDataset } from "../../mod.ts";
+import { offline } from "../_util.ts";
 import { _setFreeSpaceProbe } from "../../lib/store/disk.ts";
 import { bigFrame } from "./write_frames.ts";
 
@@ -17,12 +17,7 @@ try {
   if (what === "write") {
     await writeDataset(bigFrame("new"), dir, { partitionBy: ["k"] });
   } else {
-    const stub = createStub({ seed: 2, scale: 0.2 });
-    const insider = new InsiderClient({
-      apiKey: DEMO_KEYS.insider,
-      baseUrl: "http://s/insider",
-      fetch: stub.fetch,
-    });
+    const { insider } = await offline({ seed: 2, scale: 0.2 });
     await sync({ dir, from: "2026-06-01", to: "2026-10-31", insider, progress: false });
   }
   console.log(JSON.stringify({ ok: true }));

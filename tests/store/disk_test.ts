@@ -8,8 +8,8 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { DiskFullError, InsiderClient, scanDataset, sync, writeDataset } from "../../mod.ts";
-import { createStub, DEMO_KEYS } from "../../lib/stub/mod.ts";
+import { DiskFullError, scanDataset, sync, writeDataset } from "../../mod.ts";
+import { offline } from "../_util.ts";
 import { formatBytes, isNoSpace } from "../../lib/store/disk.ts";
 import { bigFrame } from "./write_frames.ts";
 
@@ -148,12 +148,7 @@ Deno.test({
           return true;
         },
       );
-      const stub = createStub({ seed: 2, scale: 0.2 });
-      const insider = new InsiderClient({
-        apiKey: DEMO_KEYS.insider,
-        baseUrl: "http://s/insider",
-        fetch: stub.fetch,
-      });
+      const { insider } = await offline({ seed: 2, scale: 0.2 });
       await assert.rejects(
         sync({
           dir: join(tiny!, "s"),

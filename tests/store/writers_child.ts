@@ -9,8 +9,8 @@
  *   `<dir>` (with a pid file instead of a kernel lock when asked), prints
  *   "locked" and waits to be killed.
  */
-import { CatalogClient, InsiderClient, sync, writeDataset } from "../../mod.ts";
-import { createStub, DEMO_KEYS } from "../../lib/stub/mod.ts";
+import { sync, writeDataset } from "../../mod.ts";
+import { offline } from "../_util.ts";
 import { _useKernelLocks, lockDataset } from "../../lib/store/lock.ts";
 import { modeFrame } from "./write_frames.ts";
 import { ROWS, scenarioWrite, SYNC_RANGE, SYNC_STUB } from "./writers_scenarios.ts";
@@ -37,22 +37,7 @@ async function barrier(i: number): Promise<void> {
   }
 }
 
-let clients: { insider: InsiderClient; catalog: CatalogClient } | undefined;
-if (scenario === "sync") {
-  const stub = createStub(SYNC_STUB);
-  clients = {
-    insider: new InsiderClient({
-      apiKey: DEMO_KEYS.insider,
-      baseUrl: "http://s/insider",
-      fetch: stub.fetch,
-    }),
-    catalog: new CatalogClient({
-      apiKey: DEMO_KEYS.catalog,
-      baseUrl: "http://s/catalog",
-      fetch: stub.fetch,
-    }),
-  };
-}
+const clients = scenario === "sync" ? await offline(SYNC_STUB) : undefined;
 
 for (let i = 0; i < Number(trials); i++) {
   const dir = `${base}/t${i}`;
@@ -60,7 +45,14 @@ for (let i = 0; i < Number(trials); i++) {
     await barrier(i);
     // b starts while a is writing months (on main, b's start-up cleanup deleted a's temp files)
     if (role === "b") await new Promise((r) => setTimeout(r, 100 + (i * 97) % 600));
-    await sync({ dir, ...SYNC_RANGE, ...clients!, concurrency: 2, progress: false });
+    await sync({
+      dir,
+      ...SYNC_RANGE,
+      insider: clients!.insider,
+      catalog: clients!.catalog,
+      concurrency: 2,
+      progress: false,
+    });
     continue;
   }
   const w = scenarioWrite(scenario, role);

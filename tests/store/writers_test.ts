@@ -9,16 +9,15 @@ import assert from "node:assert/strict";
 import pl from "nodejs-polars";
 import { join } from "node:path";
 import {
-  CatalogClient,
   DatasetLockedError,
-  InsiderClient,
+  type InsiderClient,
   scanDataset,
   scanInsiderTrades,
   scanPitches,
   sync,
   writeDataset,
 } from "../../mod.ts";
-import { createStub, DEMO_KEYS } from "../../lib/stub/mod.ts";
+import { offline } from "../_util.ts";
 import { _useKernelLocks, LOCK_FILE, PID_LOCK_FILE } from "../../lib/store/lock.ts";
 import { modeFrame } from "./write_frames.ts";
 import {
@@ -84,17 +83,7 @@ for (const scenario of ["append", "overwrite-replace", "replace"]) {
 }
 
 Deno.test(`two processes syncing one folder: ${TRIALS} of ${TRIALS} trials end with exactly one sync's rows`, async () => {
-  const stub = createStub(SYNC_STUB);
-  const insider = new InsiderClient({
-    apiKey: DEMO_KEYS.insider,
-    baseUrl: "http://s/insider",
-    fetch: stub.fetch,
-  });
-  const catalog = new CatalogClient({
-    apiKey: DEMO_KEYS.catalog,
-    baseUrl: "http://s/catalog",
-    fetch: stub.fetch,
-  });
+  const { insider, catalog } = await offline(SYNC_STUB);
   const ref = await Deno.makeTempDir();
   await sync({ dir: ref, ...SYNC_RANGE, insider, catalog, progress: false });
   const keyed = async (dir: string) => {
@@ -237,12 +226,7 @@ Deno.test("temp cleanup removes only stale temporary files: a live writer's stay
   const dead = join(ds, `data.parquet.${deadPid}.${uuid()}.tmp`);
   const deadRoot = join(root, `manifest.json.${deadPid}.${uuid()}.tmp`);
   for (const f of [live, dead, deadRoot]) await Deno.writeTextFile(f, "partial");
-  const stub = createStub({ seed: 2, scale: 0.02 });
-  const insider = new InsiderClient({
-    apiKey: DEMO_KEYS.insider,
-    baseUrl: "http://s/insider",
-    fetch: stub.fetch,
-  });
+  const { insider } = await offline({ seed: 2, scale: 0.02 });
   await sync({ dir: root, from: "2026-10-01", to: "2026-10-31", insider, progress: false });
   const exists = (f: string) => Deno.stat(f).then(() => true, () => false);
   assert.deepEqual(await Promise.all([live, dead, deadRoot].map(exists)), [true, false, false]);
