@@ -80,7 +80,7 @@ export class DatasetLockedError extends Error {
       `${caller}: ${dir} is locked by another writer (${describeHolder(holder)}); waited ${
         (waitedMs / 1000).toFixed(1)
       } s (lockTimeoutMs). One writer per dataset: wait for it to finish, or stop it, or pass ` +
-        `a longer lockTimeoutMs`,
+        `a longer lockTimeoutMs (deno task sync: --lock-timeout-ms)`,
     );
     this.name = "DatasetLockedError";
     this.dir = dir;
