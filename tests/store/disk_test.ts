@@ -76,6 +76,16 @@ Deno.test({
     assert.equal(df.height, 20_000);
     assert.deepEqual(df.getColumn("version").unique().toArray(), ["old"]);
     assert.deepEqual(await leftovers(dir), []);
+    // single-file exports too
+    const file = join(dir, "export.parquet");
+    const exp = await limited(32, "parquet", file, "5000");
+    assert.equal(exp.name, "DiskFullError", JSON.stringify(exp));
+    assert.equal(exp.path, file);
+    assert.match(
+      exp.message!,
+      /^writeParquet: no space left on the disk writing .* \(free: 5\.0 kB\)/,
+    );
+    assert.deepEqual(await leftovers(dir), []);
   },
 });
 
