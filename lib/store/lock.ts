@@ -91,7 +91,7 @@ export class DatasetLockedError extends Error {
 
 function describeHolder(h: LockHolder | null): string {
   if (!h) return "holder not known yet";
-  const here = h.host === hostname();
+  const here = h.host === host();
   return `${h.by}, pid ${h.pid} on ${here ? "this host" : `host ${JSON.stringify(h.host)}`}, ` +
     `since ${h.since}`;
 }
@@ -170,7 +170,7 @@ export async function lockDataset(dirs: string[], opts: LockOptions): Promise<Da
 function holderBytes(caller: string): Uint8Array {
   const h: LockHolder = {
     pid: Deno.pid,
-    host: hostname(),
+    host: host(),
     by: caller,
     since: new Date().toISOString(),
   };
@@ -246,9 +246,12 @@ async function samePath(file: Deno.FsFile, path: string): Promise<boolean> {
   return a.ino === null || b.ino === null || (a.dev === b.dev && a.ino === b.ino);
 }
 
+/** Whether `tryLock` failed because the filesystem has no (working) kernel locks. */
 function lockUnsupported(e: unknown): boolean {
   const code = (e as { code?: string })?.code ?? "";
-  return /ENOLCK|ENOSYS|EOPNOTSUPP|ENOTSUP|EINVAL/.test(code + String((e as Error)?.message));
+  const msg = String((e as Error)?.message ?? e);
+  return /ENOLCK|ENOSYS|EOPNOTSUPP|ENOTSUP/.test(code) ||
+    /no locks available|not supported|not implemented|os error (37|38|95)\b/i.test(msg);
 }
 
 /** The pid-file lock, for filesystems without kernel locks. */
@@ -280,7 +283,7 @@ async function takePidFile(at: Attempt): Promise<() => Promise<void>> {
     }
     const holder = await readHolder(path);
     const mtime = (await Deno.stat(path).catch(() => null))?.mtime?.getTime() ?? 0;
-    const gone = holder !== null && holder.host === hostname() && !alive(holder.pid);
+    const gone = holder !== null && holder.host === host() && !alive(holder.pid);
     if (gone || Date.now() - mtime > PID_STALE_MS) {
       // take over a stale lock: rename it away first, so only one waiter removes it
       const aside = `${path}.${Deno.pid}.${crypto.randomUUID()}.stale`;
@@ -293,14 +296,27 @@ async function takePidFile(at: Attempt): Promise<() => Promise<void>> {
   }
 }
 
-/** Whether a process with this pid runs on this host. */
+/**
+ * Whether a process with this pid may run on this host: false only when
+ * the system says there is none (`ESRCH`); without the permission to ask,
+ * it may.
+ */
 export function alive(pid: number): boolean {
   if (pid === Deno.pid) return true;
   try {
     process.kill(pid, 0);
     return true;
   } catch (e) {
-    return (e as { code?: string })?.code === "EPERM";
+    return (e as { code?: string })?.code !== "ESRCH";
+  }
+}
+
+/** This host's name ("unknown host" without the permission to read it). */
+function host(): string {
+  try {
+    return hostname();
+  } catch {
+    return "unknown host";
   }
 }
 
