@@ -47,6 +47,7 @@ export {
   type Pitch,
   PRICE_MODEL,
   resolveDialect,
+  type RateLimiter,
   type Stub,
   type StubApp,
   type StubOptions,

@@ -25,6 +25,8 @@ import {
   RequestValidationError,
   TimeoutError,
 } from "../http/errors.ts";
+import { DiskFullError } from "../store/disk.ts";
+import { DatasetLockedError } from "../store/lock.ts";
 
 /** Prints a usage error naming the problem(s), then the help, and exits with code 2. */
 export function usageError(command: string, message: string | string[], help: string): never {
@@ -254,6 +256,8 @@ export function describeFailure(
     }; check PITCH_BASE_URL / INSIDER_BASE_URL (host name, port) and the network`;
   } else if (e instanceof InvalidResponseError || e instanceof RequestValidationError) {
     line = firstLine(e.message);
+  } else if (e instanceof DiskFullError || e instanceof DatasetLockedError) {
+    line = firstLine(e.message).replace(/^\w+: /, ""); // it names the path (and free space or holder)
   } else if (/os error 28|ENOSPC|No space left/i.test(e.message)) {
     line = `the disk is full while writing${fsPath ? ` ${fsPath}` : ""}${
       flag ? ` (${flag})` : ""

@@ -1,6 +1,7 @@
 /**
  * `deno task sync [--dir data] [--from YYYY-MM-DD] [--to YYYY-MM-DD]
- * [--datasets insider_trades,pitches] [--concurrency 4] [--overlap-days 7]`:
+ * [--datasets insider_trades,pitches] [--concurrency 4] [--overlap-days 7]
+ * [--lock-timeout-ms 60000]`:
  * brings a local dataset up to date (see `lib/store/sync.ts`). Bad flags or
  * values exit with code 2 and a message naming every one of them; a runtime
  * failure (bad key, unreachable service, `--dir` not writable, disk full)
@@ -26,6 +27,8 @@ Options:
   --datasets LIST      insider_trades, pitches (default both)
   --concurrency N      month windows pulled at once, 1 to 32 (default 4)
   --overlap-days N     days re-read before the last sync's end (default 7)
+  --lock-timeout-ms N  wait at most N ms while another writer holds DIR
+                       (default 60000; 0 fails at once, naming the holder)
   --debug              on failure, print the stack too
   --help               show this help
 
@@ -43,6 +46,7 @@ export async function main(args: string[] = Deno.args): Promise<void> {
     datasets: { type: "string" },
     concurrency: { type: "string" },
     "overlap-days": { type: "string" },
+    "lock-timeout-ms": { type: "string" },
   }, args);
   const v = flags.values;
   if (v.help) {
@@ -64,6 +68,7 @@ export async function main(args: string[] = Deno.args): Promise<void> {
   );
   const concurrency = flags.int("concurrency", v.concurrency, 4, 1, 32);
   const overlapDays = flags.int("overlap-days", v["overlap-days"], 7, 0, 365);
+  const lockTimeoutMs = flags.int("lock-timeout-ms", v["lock-timeout-ms"], 60_000, 0, 86_400_000);
   const dir = v.dir ?? "data";
   if (dir.trim() === "") {
     flags.fail(`--dir ${JSON.stringify(dir)} is not allowed; allowed: a directory path`);
@@ -95,6 +100,7 @@ export async function main(args: string[] = Deno.args): Promise<void> {
         datasets: datasets as SyncDataset[],
         concurrency,
         overlapDays,
+        lockTimeoutMs,
       });
       for (const [name, r] of Object.entries(report.datasets)) {
         console.log(

@@ -9,8 +9,9 @@
 import { dirname } from "node:path";
 
 /**
- * Runs `write(tmp)` on a temporary path beside `path`, then renames it into
- * place; on failure the temporary file is removed. Returns `path`.
+ * Runs `write(tmp)` on a temporary path beside `path`
+ * (`<path>.<pid>.<uuid>.tmp`), then renames it into place; on failure the
+ * temporary file is removed. Returns `path`.
  *
  * @example
  * ```ts
@@ -24,7 +25,8 @@ export async function atomic(
   write: (tmp: string) => void | Promise<void>,
 ): Promise<string> {
   await Deno.mkdir(dirname(path) || ".", { recursive: true });
-  const tmp = `${path}.${crypto.randomUUID()}.tmp`;
+  // the pid tells a live writer's temporary file from one left by a killed process
+  const tmp = `${path}.${Deno.pid}.${crypto.randomUUID()}.tmp`;
   try {
     await write(tmp);
     await Deno.rename(tmp, path);

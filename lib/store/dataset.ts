@@ -22,8 +22,12 @@ import pl from "npm:nodejs-polars@0.25.2";
 import { dirname, join } from "node:path";
 import { didYouMean } from "../shared/suggest.ts";
 import { dtypeName } from "../frames/dtypes.ts";
-import { atomic } from "./write.ts";
 import { requireColumns } from "../frames/columns.ts";
+import { filesUnder } from "./_files.ts";
+import { lockDataset } from "./lock.ts";
+import { asDiskFull, writeAtomic } from "./disk.ts";
+
+export { filesUnder };
 
 /** How {@link writeDataset} treats an existing dataset. */
 export type WriteMode = "error" | "overwrite" | "replace-partitions" | "append";
@@ -42,6 +46,11 @@ export interface DatasetOptions {
    * - `"append"`: add the frame's rows to their partitions (a rerun duplicates them).
    */
   mode?: WriteMode;
+  /**
+   * Longest wait, ms, while another writer holds the dataset (default 60,000;
+   * 0: fail at once with a `DatasetLockedError` naming the holder).
+   */
+  lockTimeoutMs?: number;
 }
 
 /** Metadata stored at the dataset root. */
@@ -113,11 +122,22 @@ export function withYearMonth(df: pl.DataFrame, column: string): pl.DataFrame {
  * each partition with either its old rows or its new rows, never half and
  * never both. `"append"` reads the partition, adds the rows and swaps the
  * file the same way. `"overwrite"` writes every new partition first, then
- * removes the others one file at a time. One writer per dataset at a time:
- * two concurrent appends to one partition can lose one of them. Files named
+ * removes the others one file at a time. Files named
  * otherwise in a partition (`part-*.parquet` from earlier signalbook
  * versions) are folded in on the first write to that partition: they are
  * removed just after the new `data.parquet` is in place.
+ *
+ * One writer at a time, enforced: the whole write holds the dataset's lock
+ * (`dir/.signalbook.lock`, see `lock.ts`), so a second writer — another
+ * process, or another call in this one — waits until the first is done
+ * (at most `lockTimeoutMs`, default 60 s) and then sees its result: two
+ * appends keep both frames' rows, and two replacing writers leave one
+ * writer's version of every partition, never a mix. Past the wait it fails
+ * with a `DatasetLockedError` naming the dataset and the holder (pid, host,
+ * since when). A killed writer's lock is released by the kernel at once.
+ *
+ * A full disk fails with a `DiskFullError` naming the file being written
+ * and the free space (see `disk.ts`); the partition keeps its old file.
  *
  * @example
  * ```ts
@@ -166,6 +186,26 @@ export async function writeDataset(
     }
     meta.partitions.push({ name: p, dtype });
   }
+  try {
+    return await writeLocked(df, dir, parts, mode, meta, opts.lockTimeoutMs);
+  } catch (e) {
+    throw await asDiskFull(e, "writeDataset", dir);
+  }
+}
+
+async function writeLocked(
+  df: pl.DataFrame,
+  dir: string,
+  parts: string[],
+  mode: WriteMode,
+  meta: DatasetMeta,
+  lockTimeoutMs: number | undefined,
+): Promise<string[]> {
+  // one writer at a time; the lock also clears temporary files left by killed writers
+  await using _lock = await lockDataset([dir], {
+    caller: "writeDataset",
+    timeoutMs: lockTimeoutMs,
+  });
   if (mode === "error" && (await readMeta(dir) || (await partFiles(dir)).length)) {
     throw new Error(
       `writeDataset: ${dir} already holds a dataset and mode is "error"; use mode ` +
@@ -173,7 +213,6 @@ export async function writeDataset(
     );
   }
   await ensureMeta(dir, meta.partitions, "writeDataset");
-  await removeStaleTemps(dir);
   const before = mode === "overwrite" ? await partFiles(dir) : [];
   const written: string[] = [];
   if (df.height > 0) {
@@ -222,20 +261,11 @@ async function swapPartition(sub: string, rows: pl.DataFrame, append: boolean): 
     }
   }
   await Deno.mkdir(sub, { recursive: true });
-  await atomic(file, (tmp) => {
+  await writeAtomic(file, "writeDataset", (tmp) => {
     out.writeParquet(tmp, { compression: "zstd" });
   });
   for (const f of others) await Deno.remove(f).catch(() => {});
   return file;
-}
-
-/** Removes `*.tmp` files older than ten minutes (left by killed writers). */
-async function removeStaleTemps(dir: string): Promise<void> {
-  const cutoff = Date.now() - 10 * 60_000;
-  for (const f of await filesUnder(dir, (name) => name.endsWith(".tmp"))) {
-    const st = await Deno.stat(f).catch(() => null);
-    if (st?.mtime && st.mtime.getTime() < cutoff) await Deno.remove(f).catch(() => {});
-  }
 }
 
 /** Removes `from` and its parents up to (not including) `root` while they are empty. */
@@ -269,8 +299,9 @@ export async function ensureMeta(
   }
   if (!existing) {
     const meta: DatasetMeta = { format: "signalbook-hive-parquet/1", partitions };
-    await atomic(
+    await writeAtomic(
       join(dir, META),
+      caller,
       (tmp) => Deno.writeTextFile(tmp, JSON.stringify(meta, null, 2) + "\n"),
     );
   }
@@ -329,24 +360,6 @@ export async function scanDataset(dir: string): Promise<pl.LazyDataFrame> {
     join(dir, "**", "*.parquet"),
     { hivePartitioning: true, hiveSchema, tryParseHiveDates: false } as never,
   );
-}
-
-/** Every file under `dir` (recursively) whose name passes `keep`, sorted; none when `dir` is missing. */
-export async function filesUnder(dir: string, keep: (name: string) => boolean): Promise<string[]> {
-  const out: string[] = [];
-  const walk = async (d: string) => {
-    for await (const e of Deno.readDir(d)) {
-      const p = join(d, e.name);
-      if (e.isDirectory) await walk(p);
-      else if (keep(e.name)) out.push(p);
-    }
-  };
-  try {
-    await walk(dir);
-  } catch (e) {
-    if (!(e instanceof Deno.errors.NotFound)) throw e;
-  }
-  return out.sort();
 }
 
 /** Every parquet part under `dir` (temporary files excluded). */

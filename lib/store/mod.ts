@@ -1,5 +1,6 @@
 /**
- * The store area: atomic exports and hive-partitioned parquet datasets.
+ * The store area: atomic exports and hive-partitioned parquet datasets,
+ * one writer at a time per dataset, and typed errors for a full disk.
  *
  * @module
  */
@@ -25,3 +26,5 @@ export {
   type SyncReport,
 } from "./sync.ts";
 export { query, QUERY_VIEWS, QueryError, type QueryOptions } from "./query.ts";
+export { DatasetLockedError, DEFAULT_LOCK_TIMEOUT_MS, LOCK_FILE, type LockHolder } from "./lock.ts";
+export { DiskFullError } from "./disk.ts";

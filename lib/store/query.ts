@@ -20,15 +20,23 @@
  *   partitions the SQL needs; its memory is capped (`memoryLimit`, default
  *   "512MB") and it spills to the temporary folder beyond that.
  * - One statement, a query that returns rows (`SELECT`, `WITH`, `FROM`,
- *   `VALUES`…). Errors are {@link QueryError}s: bad SQL carries DuckDB's
+ *   `VALUES`, `DESCRIBE`…), and it reads only its dataset: the statement is
+ *   prepared only inside `SELECT * FROM (…)`, so `EXPORT`, `COPY`, `ATTACH`,
+ *   `SET` or `INSTALL` is refused by the parser before DuckDB binds it (binding
+ *   `EXPORT DATABASE` alone creates its folder); DuckDB runs with
+ *   `enable_external_access = false`, allowed only the view folders and its
+ *   own scratch folder, and `lock_configuration` is set once the views exist
+ *   (DuckDB 1.5.5 settings, checked against the pinned binary). Reading any
+ *   other file, glob or URL is a `Permission Error` at bind time.
+ * - Errors are {@link QueryError}s: bad SQL carries DuckDB's
  *   message plus the SQL, an unknown view names the views present and the
  *   closest one, and a folder without a dataset says so before DuckDB starts.
  *
  * @module
  */
 import pl from "npm:nodejs-polars@0.25.2";
-import { DuckDBInstance } from "npm:@duckdb/node-api@1.5.5-r.5";
-import { join } from "node:path";
+import { type DuckDBConnection, DuckDBInstance } from "npm:@duckdb/node-api@1.5.5-r.5";
+import { join, sep as SEP } from "node:path";
 import { partFiles, readMeta } from "./dataset.ts";
 import { didYouMean } from "../shared/suggest.ts";
 
@@ -74,9 +82,9 @@ const DUCK_TYPES: Record<string, string> = {
 const quoteStr = (s: string) => `'${s.replaceAll("'", "''")}'`;
 const quoteId = (s: string) => `"${s.replaceAll('"', '""')}"`;
 
-/** The views present under `dir`: name → CREATE VIEW statement. */
-async function views(dir: string): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
+/** The views present under `dir`: name → its folder and CREATE VIEW statement. */
+async function views(dir: string): Promise<Map<string, { root: string; create: string }>> {
+  const out = new Map<string, { root: string; create: string }>();
   for (const name of QUERY_VIEWS) {
     const root = join(dir, name);
     const meta = await readMeta(root);
@@ -84,14 +92,35 @@ async function views(dir: string): Promise<Map<string, string>> {
     const hiveTypes = meta.partitions.map((p) =>
       `${quoteStr(p.name)}: ${DUCK_TYPES[p.dtype] ?? "VARCHAR"}`
     ).join(", ");
-    out.set(
-      name,
-      `CREATE VIEW ${name} AS SELECT * FROM read_parquet(${
+    out.set(name, {
+      root,
+      create: `CREATE VIEW ${name} AS SELECT * FROM read_parquet(${
         quoteStr(join(root, "**", "*.parquet"))
       }, hive_partitioning = true, hive_types = {${hiveTypes}}, hive_types_autocast = false)`,
-    );
+    });
   }
   return out;
+}
+
+/**
+ * Shuts DuckDB in before the user's SQL runs: it may open the dataset's
+ * folders (`insider_trades/`, `pitches/`) and its own scratch
+ * folder (the result file and spills) — `allowed_directories` — and nothing else —
+ * `enable_external_access = false` refuses every other file, glob, URL,
+ * extension install and attach at bind time, before anything touches the
+ * disk; then the views are created and `lock_configuration` stops the SQL
+ * from changing any setting back.
+ */
+async function lockDown(
+  con: DuckDBConnection,
+  scratch: string,
+  present: Map<string, { root: string; create: string }>,
+): Promise<void> {
+  const dirs = [scratch, ...[...present.values()].map((v) => v.root)];
+  await con.run(`SET allowed_directories = [${dirs.map((d) => quoteStr(d + SEP)).join(", ")}]`);
+  await con.run("SET enable_external_access = false");
+  for (const { create } of present.values()) await con.run(create);
+  await con.run("SET lock_configuration = true");
 }
 
 /** The select-list expression that brings a DuckDB column to a type Polars keeps. */
@@ -166,23 +195,14 @@ export async function query(sql: string, opts: QueryOptions): Promise<pl.DataFra
     }
     const con = await db.connect();
     try {
-      for (const create of present.values()) await con.run(create);
-      let names: string[];
-      let types: string[];
-      try {
-        const prepared = await con.prepare(stmt);
-        names = Array.from({ length: prepared.columnCount }, (_, i) => prepared.columnName(i));
-        types = names.map((_, i) => String(prepared.columnType(i)));
-        prepared.destroySync?.();
-      } catch (e) {
-        throw explain(e, stmt, sql, dir, [...present.keys()]);
-      }
+      await lockDown(con, tmp, present);
+      const { names, types } = await describe(con, stmt, sql, dir, [...present.keys()]);
       const out = join(tmp, "result.parquet");
       try {
         await con.run(
           `COPY (SELECT ${
             names.map((n, i) => castFor(n, types[i])).join(", ")
-          } FROM (${stmt}) AS q) TO ${quoteStr(out)} (FORMAT parquet, COMPRESSION zstd)`,
+          } FROM (${stmt}\n) AS q) TO ${quoteStr(out)} (FORMAT parquet, COMPRESSION zstd)`,
         );
       } catch (e) {
         throw explain(e, stmt, sql, dir, [...present.keys()]);
@@ -201,6 +221,60 @@ export async function query(sql: string, opts: QueryOptions): Promise<pl.DataFra
   } finally {
     db?.closeSync();
     await Deno.remove(tmp, { recursive: true }).catch(() => {});
+  }
+}
+
+/**
+ * Column names and types of `stmt`, which must be one query that returns
+ * rows. It is parsed alone first (no binding, so nothing runs: a syntax
+ * error keeps DuckDB's own message), then prepared only inside
+ * `SELECT * FROM (…)`, where the parser accepts nothing but a query: a
+ * statement such as `EXPORT DATABASE`, `COPY`, `ATTACH`, `SET` or `INSTALL`
+ * is refused before DuckDB binds it (binding `EXPORT` alone creates its
+ * folder).
+ */
+async function describe(
+  con: DuckDBConnection,
+  stmt: string,
+  sql: string,
+  dir: string,
+  present: string[],
+): Promise<{ names: string[]; types: string[] }> {
+  let count: number;
+  try {
+    count = (await con.extractStatements(stmt)).count;
+  } catch (e) {
+    throw explain(e, stmt, sql, dir, present);
+  }
+  if (count !== 1) {
+    throw new QueryError(
+      `query: ${count} statements given; allowed: one query that returns rows\nSQL: ${sql}`,
+      sql,
+    );
+  }
+  try {
+    const prepared = await con.prepare(`SELECT * FROM (${stmt}\n) AS q`);
+    const names = Array.from({ length: prepared.columnCount }, (_, i) => prepared.columnName(i));
+    const types = names.map((_, i) => String(prepared.columnType(i)));
+    prepared.destroySync?.();
+    return { names, types };
+  } catch (e) {
+    if (/^Parser Error/.test(duckMessage(e))) {
+      const word = /^[\s(]*([A-Za-z_]+)/.exec(
+        stmt.replace(/^(\s*(--[^\n]*\n|\/\*[\s\S]*?\*\/))*/, ""),
+      )?.[1];
+      throw new QueryError(
+        `query: ${
+          word
+            ? `${/^[aeiou]/i.test(word) ? "an" : "a"} ${word.toUpperCase()} statement`
+            : "this statement"
+        } is not allowed; allowed: one query that returns rows (SELECT, WITH, FROM, VALUES, ` +
+          `TABLE, DESCRIBE, SUMMARIZE, SHOW)\nSQL: ${sql}`,
+        sql,
+        { cause: e },
+      );
+    }
+    throw explain(e, stmt, sql, dir, present);
   }
 }
 
@@ -226,6 +300,15 @@ function explain(
           : didYouMean(name, QUERY_VIEWS) +
             (absent.length ? ` (${absent.join(", ")} not synced there)` : "")
       }\nSQL: ${sql}`,
+      sql,
+      { cause: e },
+    );
+  }
+  if (/^Permission Error/.test(msg)) {
+    return new QueryError(
+      `query: ${msg}; query() reads only the dataset under ${dir} (its views ${
+        present.join(", ")
+      }): other files, folders, URLs and extensions are disabled\nSQL: ${sql}`,
       sql,
       { cause: e },
     );

@@ -25,6 +25,15 @@
  *   atomically — records the month as done. A sync killed at any moment
  *   leaves every `data.parquet` whole; rerunning it skips the months the
  *   manifest holds and ends with exactly the rows of an uninterrupted sync.
+ * - One writer at a time: a sync holds the lock of `dir` (its manifest) and
+ *   of each dataset folder it writes for its whole run (see `lock.ts`); a
+ *   second sync, or a `writeDataset` into one of those folders, waits for it
+ *   (at most `lockTimeoutMs`) or fails with a `DatasetLockedError` naming
+ *   the holder. It removes only stale temporary files, never another live
+ *   writer's.
+ * - A full disk stops the sync at the first month that cannot be written,
+ *   with a `DiskFullError` naming the file and the free space; rerun once
+ *   there is room, and it resumes.
  * - Incremental: a later sync asks only from the last sync's end minus an
  *   overlap window (default 7 days, for late filings and corrections).
  *   Re-fetched rows replace stored rows with the same key —
@@ -50,8 +59,9 @@ import { type FrameReport, mergeReports, warnReport } from "../frames/build.ts";
 import { AuthenticationError, PermissionDeniedError } from "../http/errors.ts";
 import { Progress } from "../http/progress_hook.ts";
 import { isIsoDate } from "../shared/schema.ts";
-import { atomic } from "./write.ts";
-import { ensureMeta, filesUnder, scanDataset } from "./dataset.ts";
+import { ensureMeta, scanDataset } from "./dataset.ts";
+import { lockDataset } from "./lock.ts";
+import { DiskFullError, writeAtomic } from "./disk.ts";
 
 /** The datasets a sync can keep. */
 export type SyncDataset = "insider_trades" | "pitches";
@@ -76,6 +86,11 @@ export interface SyncOptions {
   overlapDays?: number;
   /** Live progress (default true: notebook or terminal only). */
   progress?: boolean;
+  /**
+   * Longest wait, ms, while another writer holds `dir` or one of its datasets
+   * (default 60,000; 0: fail at once with a `DatasetLockedError` naming the holder).
+   */
+  lockTimeoutMs?: number;
 }
 
 /** What a sync did, per dataset. */
@@ -143,12 +158,6 @@ export async function readManifest(dir: string): Promise<Manifest> {
   }
 }
 
-async function removeTemps(dir: string): Promise<void> {
-  for (const f of await filesUnder(dir, (name) => name.endsWith(".tmp"))) {
-    await Deno.remove(f).catch(() => {});
-  }
-}
-
 /**
  * Brings the local datasets up to date; see the module doc for how.
  *
@@ -182,14 +191,21 @@ export async function sync(opts: SyncOptions): Promise<SyncReport> {
   if (datasets.length === 0) {
     throw new Error("sync: give an insider client, a catalog client, or both");
   }
-  await Deno.mkdir(opts.dir, { recursive: true });
-  await removeTemps(opts.dir);
+  // one writer at a time: the root (manifest) and every dataset folder this sync writes;
+  // taking a lock also clears the temporary files killed writers left there
+  const timeoutMs = opts.lockTimeoutMs;
+  await using _root = await lockDataset([opts.dir], { caller: "sync", timeoutMs, temps: "top" });
+  await using _data = await lockDataset(datasets.map((ds) => join(opts.dir, ds)), {
+    caller: "sync",
+    timeoutMs,
+  });
   const manifest = await readManifest(opts.dir);
   let writing = Promise.resolve();
   const saveManifest = () => {
     writing = writing.then(() =>
-      atomic(
+      writeAtomic(
         join(opts.dir, "manifest.json"),
+        "sync",
         (tmp) => Deno.writeTextFile(tmp, JSON.stringify(manifest, null, 2) + "\n"),
       )
         .then(() => {})
@@ -237,9 +253,10 @@ export async function sync(opts: SyncOptions): Promise<SyncReport> {
       entry.done[w.month] = written;
       await saveManifest();
     });
-    // a rejected key (401) or lapsed access (403) fails every month alike
+    // a rejected key (401), lapsed access (403) or a full disk fails every month alike
     const fatal = failed.map((f) => f.error).find((e) =>
-      e instanceof AuthenticationError || e instanceof PermissionDeniedError
+      e instanceof AuthenticationError || e instanceof PermissionDeniedError ||
+      e instanceof DiskFullError
     );
     progress?.done();
     if (found) warnReport(found);
@@ -294,7 +311,7 @@ async function writeMonth(
   merged = merged.unique({ subset: keys, keep: "last", maintainOrder: true });
   if (merged.height === 0) return 0;
   await Deno.mkdir(dir, { recursive: true });
-  await atomic(file, (tmp) => {
+  await writeAtomic(file, "sync", (tmp) => {
     merged.writeParquet(tmp, { compression: "zstd" });
   });
   return merged.height;

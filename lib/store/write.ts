@@ -7,10 +7,13 @@
  *   dates as `YYYY-MM-DD`, timestamps as ISO 8601.
  * - `writeNdjson`: one JSON object per line; lists stay lists.
  *
+ * A full disk is a `DiskFullError` naming the file and the free space.
+ *
  * @module
  */
 import pl from "npm:nodejs-polars@0.25.2";
 import { atomic } from "../shared/atomic.ts";
+import { writeAtomic } from "./disk.ts";
 
 /**
  * Writes a frame as zstd parquet, atomically; returns the path.
@@ -23,7 +26,7 @@ import { atomic } from "../shared/atomic.ts";
  * ```
  */
 export function writeParquet(df: pl.DataFrame, path: string): Promise<string> {
-  return atomic(path, (tmp) => {
+  return writeAtomic(path, "writeParquet", (tmp) => {
     df.writeParquet(tmp, { compression: "zstd" });
   });
 }
@@ -55,7 +58,7 @@ export function writeCsv(df: pl.DataFrame, path: string): Promise<string> {
       ),
     )
     : df;
-  return atomic(path, (tmp) => {
+  return writeAtomic(path, "writeCsv", (tmp) => {
     flat.writeCSV(tmp);
   });
 }
@@ -71,7 +74,7 @@ export function writeCsv(df: pl.DataFrame, path: string): Promise<string> {
  * ```
  */
 export function writeNdjson(df: pl.DataFrame, path: string): Promise<string> {
-  return atomic(path, (tmp) => {
+  return writeAtomic(path, "writeNdjson", (tmp) => {
     df.writeJSON(tmp, { format: "lines" });
   });
 }

@@ -8,7 +8,7 @@
 import { Hono, type MiddlewareHandler } from "npm:hono@4.13.19";
 import { HTTPException } from "npm:hono@4.13.19/http-exception";
 import type { OpenAPIHono } from "npm:@hono/zod-openapi@1.6.3";
-import { bearer, type Faults, faults } from "./guard.ts";
+import { bearer, type Faults, faults, rateLimit, RateLimiter } from "./guard.ts";
 import { bodyLimit } from "npm:hono@4.13.19/body-limit";
 import { problem } from "./problem.ts";
 import { makeWorld, type World } from "./world.ts";
@@ -88,6 +88,11 @@ export interface Stub {
    * by role, feed, size and skill at each horizon (see {@link Truth}).
    */
   truth: Truth;
+  /**
+   * The rate limiter both services share when `rateLimit` is set (its `size`
+   * is the number of keys it tracks), else undefined.
+   */
+  rateLimiter?: RateLimiter;
 }
 
 function tooLarge(): Response {
@@ -124,6 +129,9 @@ export function createStub(opts: StubOptions = {}): Stub {
   const catalog = makeCatalogData(world);
   const truth = makeTruth(world, insider);
   const secret = `signalbook-stub-${world.seed}`;
+  const limiter = opts.rateLimit
+    ? new RateLimiter(opts.rateLimit, now, opts.rateLimit.maxKeys)
+    : undefined;
   const root = new Hono();
   const problemForm = problemTypes(dialect);
   if (problemForm) root.use("*", problemForm);
@@ -154,8 +162,9 @@ export function createStub(opts: StubOptions = {}): Stub {
   for (const [prefix, service, keys, available] of services) {
     const sub = new Hono();
     if (rateHeaders) sub.use("/api/v1/*", exceptOpenapi(rateHeaders));
-    sub.use("/api/v1/*", exceptOpenapi(faults(opts, now)));
+    sub.use("/api/v1/*", exceptOpenapi(faults(opts)));
     sub.use("/api/v1/*", exceptOpenapi(bearer(keys, available)));
+    if (limiter) sub.use("/api/v1/*", exceptOpenapi(rateLimit(limiter)));
     sub.route("/", service);
     root.route(prefix, sub);
   }
@@ -174,5 +183,6 @@ export function createStub(opts: StubOptions = {}): Stub {
     insider,
     truth,
     dialect,
+    rateLimiter: limiter,
   };
 }

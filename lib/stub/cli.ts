@@ -3,9 +3,11 @@
  * [--latency-ms N] [--fail-rate P] [--scale K] [--rate-limit N]
  * [--dialect NAMES]` — serves both emulated services and prints
  * `stub listening on http://HOST:PORT` once ready. `--rate-limit N` allows N
- * requests per second per key. `--dialect` takes comma-separated dialect
- * names or `point=choice` pairs (`dialect.ts`); a dialect other than the
- * default is announced on stderr before the ready line.
+ * requests per second per accepted key (unknown keys get `401` before the
+ * limiter sees them; it tracks at most 1,024 keys, least recently used
+ * dropped first). `--dialect` takes comma-separated dialect names or
+ * `point=choice` pairs (`dialect.ts`); a dialect other than the default is
+ * announced on stderr before the ready line.
  *
  * @module
  */

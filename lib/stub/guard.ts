@@ -1,7 +1,10 @@
 /**
- * Middleware shared by both emulated services: fault injection (latency,
- * random `503`s, a rate limit answering `429` with `Retry-After`) and bearer
- * authentication against the demo keys.
+ * Middleware shared by both emulated services, in this order: fault
+ * injection (latency, random `503`s), bearer authentication against the demo
+ * keys, and a rate limit answering `429` with `Retry-After`. The limiter
+ * runs after authentication, so a request with a missing or unknown key gets
+ * its `401` without touching the limiter's map, and the map is bounded
+ * anyway (least recently used keys dropped).
  *
  * @module
  */
@@ -15,35 +18,28 @@ export interface Faults {
   latencyMs?: number;
   /** Probability of a `503` problem per request (default 0). */
   failRate?: number;
-  /** Fixed-window rate limit per key: at most `limit` requests per `windowMs`. */
-  rateLimit?: { limit: number; windowMs: number };
+  /**
+   * Fixed-window rate limit per accepted key: at most `limit` requests per
+   * `windowMs` (see {@link RateLimiter}).
+   */
+  rateLimit?: {
+    limit: number;
+    windowMs: number;
+    /** Most keys tracked at once (default {@link RATE_LIMIT_MAX_KEYS}). */
+    maxKeys?: number;
+  };
   /** Seed of the fault generator (default 7). */
   faultSeed?: number;
 }
 
-/** Latency, random failures and the rate limit, in that order. */
-export function faults(opts: Faults, now: () => number): MiddlewareHandler {
+/**
+ * Latency and random failures, in that order. The rate limit is separate
+ * ({@link rateLimit}): it runs after {@link bearer}, so only accepted keys
+ * are counted.
+ */
+export function faults(opts: Faults): MiddlewareHandler {
   const rng = new Rng(opts.faultSeed ?? 7);
-  const windows = new Map<string, { start: number; count: number }>();
-  return async (c, next) => {
-    if (opts.rateLimit) {
-      const key = c.req.header("authorization") ?? "";
-      const t = now();
-      let w = windows.get(key);
-      if (!w || t - w.start >= opts.rateLimit.windowMs) {
-        w = { start: t, count: 0 };
-        windows.set(key, w);
-      }
-      if (++w.count > opts.rateLimit.limit) {
-        const wait = Math.max(1, Math.ceil((w.start + opts.rateLimit.windowMs - t) / 1000));
-        return problem(
-          429,
-          "rate-limited",
-          `rate limit of ${opts.rateLimit.limit} requests per ${opts.rateLimit.windowMs} ms exceeded; retry after ${wait} s`,
-          { "retry-after": String(wait) },
-        );
-      }
-    }
+  return async (_c, next) => {
     if (opts.latencyMs) await new Promise((r) => setTimeout(r, opts.latencyMs));
     if (opts.failRate && rng.next() < opts.failRate) {
       return problem(
@@ -54,6 +50,73 @@ export function faults(opts: Faults, now: () => number): MiddlewareHandler {
     }
     return await next();
   };
+}
+
+/** Most keys a {@link RateLimiter} tracks by default (least recently used dropped first). */
+export const RATE_LIMIT_MAX_KEYS = 1024;
+
+/**
+ * Fixed-window request counts per API key, in a map bounded to `maxKeys`
+ * entries: the least recently used key is dropped when a new one would go
+ * past the bound (a `Map` keeps insertion order; a hit moves its key to the
+ * end). It is fed only keys that {@link bearer} accepted (see
+ * {@link rateLimit}), so junk keys never reach it; the bound is a second
+ * line of defence. A dropped key starts a fresh window when it returns.
+ *
+ * @example
+ * ```ts
+ * import { RateLimiter } from "./guard.ts";
+ * const limiter = new RateLimiter({ limit: 2, windowMs: 1000 }, () => 0, 100);
+ * console.log(limiter.hit("k"), limiter.hit("k"), limiter.hit("k")); // 0 0 1
+ * ```
+ */
+export class RateLimiter {
+  readonly #windows = new Map<string, { start: number; count: number }>();
+  /** Creates a limiter allowing `rule.limit` requests per `rule.windowMs` per key. */
+  constructor(
+    readonly rule: { limit: number; windowMs: number },
+    readonly now: () => number = Date.now,
+    readonly maxKeys: number = RATE_LIMIT_MAX_KEYS,
+  ) {}
+  /** Keys tracked now (at most `maxKeys`). */
+  get size(): number {
+    return this.#windows.size;
+  }
+  /** Counts a request for `key`; returns 0 when allowed, else the seconds to wait. */
+  hit(key: string): number {
+    const t = this.now();
+    let w = this.#windows.get(key);
+    this.#windows.delete(key);
+    if (!w || t - w.start >= this.rule.windowMs) w = { start: t, count: 0 };
+    this.#windows.set(key, w);
+    while (this.#windows.size > this.maxKeys) {
+      this.#windows.delete(this.#windows.keys().next().value!);
+    }
+    if (++w.count <= this.rule.limit) return 0;
+    return Math.max(1, Math.ceil((w.start + this.rule.windowMs - t) / 1000));
+  }
+}
+
+/** `429` with `Retry-After` once a key goes past the limiter's rule; put it after {@link bearer}. */
+export function rateLimit(limiter: RateLimiter): MiddlewareHandler {
+  const { limit, windowMs } = limiter.rule;
+  return async (c, next) => {
+    const wait = limiter.hit(bearerKey(c.req.header("authorization")) ?? "");
+    if (wait) {
+      return problem(
+        429,
+        "rate-limited",
+        `rate limit of ${limit} requests per ${windowMs} ms exceeded; retry after ${wait} s`,
+        { "retry-after": String(wait) },
+      );
+    }
+    return await next();
+  };
+}
+
+/** The key of an `Authorization: Bearer <key>` header, or undefined. */
+function bearerKey(header: string | undefined): string | undefined {
+  return /^Bearer\s+(\S+)\s*$/i.exec(header ?? "")?.[1];
 }
 
 /** Key states of a service. */
@@ -74,17 +137,16 @@ export function bearer(keys: Keys, available: () => boolean = () => true): Middl
         "API keys are not configured or the key service is unavailable",
       );
     }
-    const header = c.req.header("authorization") ?? "";
-    const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    if (!m) {
+    const key = bearerKey(c.req.header("authorization"));
+    if (key === undefined) {
       return problem(401, "unauthorized", "missing API key: send Authorization: Bearer <API_KEY>", {
         "www-authenticate": "Bearer",
       });
     }
-    if (keys.lapsed.includes(m[1])) {
+    if (keys.lapsed.includes(key)) {
       return problem(403, "premium-required", "the Premium membership of this key has lapsed");
     }
-    if (!keys.active.includes(m[1])) {
+    if (!keys.active.includes(key)) {
       return problem(401, "unauthorized", "invalid API key", { "www-authenticate": "Bearer" });
     }
     return await next();

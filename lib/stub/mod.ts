@@ -20,7 +20,7 @@
  * @module
  */
 export { createStub, DEMO_KEYS, type Stub, type StubApp, type StubOptions } from "./app.ts";
-export type { Faults } from "./guard.ts";
+export { type Faults, RATE_LIMIT_MAX_KEYS, RateLimiter } from "./guard.ts";
 export * from "./dialect.ts";
 export { type Company, type Industry, PRICE_MODEL, signalProfile, type World } from "./world.ts";
 export {

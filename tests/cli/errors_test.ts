@@ -262,3 +262,45 @@ Deno.test("stub: port in use and a bad --hostname are one line and exit 1", asyn
     /--hostname "nosuch-host.invalid" is not an address of this machine/,
   );
 });
+
+Deno.test("sync into a folder another writer holds: one line naming the folder and the holder, exit 1", async () => {
+  const dir = join(await Deno.makeTempDir(), "data");
+  const holder = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "tests/store/writers_child.ts", "hold", dir],
+    stdout: "piped",
+    stderr: "null",
+  }).spawn();
+  const reader = holder.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  for (let out = ""; !out.includes("locked");) out += (await reader.read()).value ?? "";
+  try {
+    const r = await run("sync", ["--dir", dir, "--from", "2026-10-01", "--lock-timeout-ms", "0"]);
+    assert.equal(r.code, 1);
+    // the emulator's one-time notice, then the failure
+    assert.match(r.stderr, /^signalbook: .*offline emulator/);
+    assert.match(
+      oneLine(r.stderr.replace(/^signalbook: .*\n/, "")),
+      new RegExp(
+        `^sync: ${dir} is locked by another writer \\(test-holder, pid ${holder.pid} on this host, since .*\\); waited 0\\.0 s .*--lock-timeout-ms\\)$`,
+      ),
+    );
+  } finally {
+    holder.kill("SIGKILL");
+    await holder.status;
+    reader.releaseLock();
+    await holder.stdout.cancel().catch(() => {});
+  }
+});
+
+Deno.test("describeFailure: a DiskFullError keeps its path and free space", async () => {
+  const { DiskFullError } = await import("../../mod.ts");
+  const e = new DiskFullError(
+    "sync",
+    "data/insider_trades/year=2025/month=03/data.parquet",
+    92_160,
+  );
+  assert.equal(
+    describeFailure("sync", e),
+    "sync: no space left on the disk writing data/insider_trades/year=2025/month=03/data.parquet " +
+      "(free: 92 kB); free some space or write elsewhere, then rerun",
+  );
+});

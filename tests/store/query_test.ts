@@ -152,6 +152,65 @@ Deno.test("query: the layout is what DuckDB's own read_parquet(hive_partitioning
   assert.equal(Number(b.getColumn("months").get(0)), 13);
 });
 
+Deno.test("query reads only its dataset: other files, globs, URLs, writes and EXPORT are QueryErrors that touch nothing", async () => {
+  const outside = join(root, "outside");
+  await Deno.mkdir(outside);
+  const stray = join(outside, "stray.parquet");
+  pl.DataFrame({ a: [1] }).writeParquet(stray);
+  const refused = async (sql: string, pattern: RegExp) => {
+    await assert.rejects(query(sql, { dir: both }), (e: unknown) => {
+      assert.ok(e instanceof QueryError, `${sql}: ${e}`);
+      assert.match(e.message, pattern, sql);
+      assert.equal(e.sql, sql);
+      return true;
+    });
+  };
+  const noAccess = /Permission Error[\s\S]*reads only the dataset under .*both/;
+  await refused("select * from read_csv('/etc/passwd', sep = ':')", noAccess);
+  await refused("select * from glob('/etc/*')", noAccess);
+  await refused("select * from read_text('/etc/hostname')", noAccess);
+  await refused(`select * from read_parquet('${stray}')`, noAccess);
+  await refused(`select * from read_text('${join(both, "manifest.json")}')`, noAccess);
+  await refused(
+    `select * from read_text('${join(both, "insider_trades", "..", "manifest.json")}')`,
+    noAccess,
+  );
+  await refused("select * from read_csv('http://127.0.0.1:9/x.csv')", noAccess);
+  // statements that are not queries are refused by the parser, before DuckDB binds them
+  const exports = [join(outside, "export"), join(both, "insider_trades", "export")];
+  for (const target of exports) {
+    await refused(
+      `EXPORT DATABASE '${target}'`,
+      /an EXPORT statement is not allowed; allowed: one query/,
+    );
+    await refused(
+      `export database '${target}' (format parquet);`,
+      /EXPORT statement is not allowed/,
+    );
+  }
+  const copied = join(outside, "copy.csv");
+  await refused(`COPY (select 1) TO '${copied}'`, /a COPY statement is not allowed/);
+  await refused(`ATTACH '${join(outside, "x.duckdb")}'`, /an? ATTACH statement is not allowed/);
+  await refused("SET enable_external_access = true", /a SET statement is not allowed/);
+  await refused(
+    "select 1; select * from read_csv('/etc/passwd')",
+    /2 statements given; allowed: one query/,
+  );
+  await refused("INSTALL httpfs", /an? INSTALL statement is not allowed/);
+  for (const target of [...exports, copied, join(outside, "x.duckdb")]) {
+    assert.equal(await Deno.stat(target).then(() => "exists", () => "absent"), "absent", target);
+  }
+  // the dataset itself, a trailing comment and DESCRIBE still work
+  const n = await query("select count(*) as n from insider_trades -- all of them", { dir: both });
+  assert.ok(Number(n.getColumn("n").get(0)) > 0);
+  assert.ok((await query("describe insider_trades", { dir: both })).height > 100);
+  const settings = await query(
+    "select current_setting('enable_external_access') as ext, current_setting('lock_configuration') as locked",
+    { dir: both },
+  );
+  assert.deepEqual(settings.row(0), [false, true]);
+});
+
 globalThis.addEventListener("unload", () => {
   Deno.removeSync(root, { recursive: true });
 });

@@ -18,3 +18,12 @@ export function modeFrame(version: string, parts: number, rows: number, first = 
     text: pl.Series("text", n.map((i) => `row ${i} ${version} `.repeat(8)), pl.Utf8),
   });
 }
+
+/** `n` rows of random text in partitions p0 and p1: their parquet does not compress (~37 bytes a row). */
+export function bigFrame(version: string, n = 20_000): pl.DataFrame {
+  return pl.DataFrame({
+    k: pl.Series("k", Array.from({ length: n }, (_, i) => `p${i % 2}`), pl.Utf8),
+    version: pl.Series("version", Array.from({ length: n }, () => version), pl.Utf8),
+    text: pl.Series("text", Array.from({ length: n }, () => crypto.randomUUID()), pl.Utf8),
+  });
+}

@@ -1,0 +1,352 @@
+/**
+ * One writer per dataset, enforced: `writeDataset` and `sync` hold a lock on
+ * the folders they write, so a second writer waits its turn (bounded by
+ * `lockTimeoutMs`) or fails with a {@link DatasetLockedError} naming the
+ * dataset and the writer holding it.
+ *
+ * How (and why this way):
+ * - The lock is a kernel advisory lock (`flock`, through Deno's
+ *   `FsFile.tryLock`) on `<dir>/.signalbook.lock`. The kernel releases it
+ *   when its process dies, however it dies (SIGKILL included), so a killed
+ *   writer's lock is recovered at once, with no guessing about staleness.
+ *   It also separates two writers in one process (each opens its own file
+ *   description). A pid file alone cannot tell a dead holder from a live one
+ *   on another host, nor a reused pid from the original.
+ * - The file holds its holder's pid, host, caller and start time (JSON),
+ *   written once the lock is taken, so the error can say who holds it. The
+ *   holder removes the file before unlocking it, and a writer counts its
+ *   lock only if the file it locked is still the one at that path (same
+ *   inode), so a waiter that opened the old file tries again. A leading dot
+ *   keeps Spark, Hive and DuckDB's `*.parquet` globs away from it.
+ * - Where the filesystem refuses kernel locks (`tryLock` throws, e.g. NFS
+ *   without a lock daemon), a pid file is used instead:
+ *   `<dir>/.signalbook.pidlock`, created exclusively, with the same holder
+ *   details, refreshed every 10 s while held. It counts as stale, and is
+ *   taken over, when its holder ran on this host and that pid is gone, or
+ *   when it has not been refreshed for a minute.
+ * - Waiting polls (25 ms, doubling to 500 ms) until `lockTimeoutMs` (default
+ *   60 s; 0 fails at once) has passed. A blocking `flock` cannot be
+ *   cancelled, so it is not used.
+ * - Temporary files: each atomic write names its temporary file
+ *   `<target>.<pid>.<uuid>.tmp`. On taking a lock, the writer removes only
+ *   stale ones under the folder: those whose pid is not alive on this host,
+ *   those without a pid (older versions) untouched for 10 minutes, and any
+ *   untouched for a day. Another live writer's temporary files are never
+ *   removed.
+ *
+ * Readers (`scanDataset`, `query`) take no lock: every file is swapped in
+ * by an atomic rename, so they see the old file or the new one.
+ *
+ * @module
+ */
+import { hostname } from "node:os";
+import process from "node:process";
+import { join } from "node:path";
+import { filesUnder } from "./_files.ts";
+
+/** Name of the lock file in a locked folder. */
+export const LOCK_FILE = ".signalbook.lock";
+/** Name of the pid file used where the filesystem has no kernel locks. */
+export const PID_LOCK_FILE = ".signalbook.pidlock";
+/** How long a writer waits for a held lock by default, ms. */
+export const DEFAULT_LOCK_TIMEOUT_MS = 60_000;
+
+const HEARTBEAT_MS = 10_000;
+const PID_STALE_MS = 60_000;
+
+/** Who holds (or last held) a dataset lock. */
+export interface LockHolder {
+  /** Process id. */
+  pid: number;
+  /** Host name. */
+  host: string;
+  /** What took it (`writeDataset`, `sync`). */
+  by: string;
+  /** When it was taken, ISO 8601. */
+  since: string;
+}
+
+/** A second writer gave up waiting: `dir` is the dataset, `holder` the writer holding it. */
+export class DatasetLockedError extends Error {
+  /** The locked folder. */
+  readonly dir: string;
+  /** The writer holding it (null when it had not yet written its details). */
+  readonly holder: LockHolder | null;
+  /** How long this writer waited, ms. */
+  readonly waitedMs: number;
+  /** Creates the error; `caller` starts the message. */
+  constructor(caller: string, dir: string, holder: LockHolder | null, waitedMs: number) {
+    super(
+      `${caller}: ${dir} is locked by another writer (${describeHolder(holder)}); waited ${
+        (waitedMs / 1000).toFixed(1)
+      } s (lockTimeoutMs). One writer per dataset: wait for it to finish, or stop it, or pass ` +
+        `a longer lockTimeoutMs (deno task sync: --lock-timeout-ms)`,
+    );
+    this.name = "DatasetLockedError";
+    this.dir = dir;
+    this.holder = holder;
+    this.waitedMs = waitedMs;
+  }
+}
+
+function describeHolder(h: LockHolder | null): string {
+  if (!h) return "holder not known yet";
+  const here = h.host === host();
+  return `${h.by}, pid ${h.pid} on ${here ? "this host" : `host ${JSON.stringify(h.host)}`}, ` +
+    `since ${h.since}`;
+}
+
+/** A held lock; release it once (or let `await using` do it). */
+export interface DatasetLock extends AsyncDisposable {
+  /** The locked folders. */
+  readonly dirs: string[];
+  /** Releases every folder's lock (idempotent). */
+  release(): Promise<void>;
+}
+
+/** Options of {@link lockDataset}. */
+export interface LockOptions {
+  /** Who asks (starts error messages): `writeDataset`, `sync`. */
+  caller: string;
+  /** Longest wait for a held lock, ms (default {@link DEFAULT_LOCK_TIMEOUT_MS}; 0: fail at once). */
+  timeoutMs?: number;
+  /** Which stale temporary files to remove: the whole tree (default) or the folder's own files. */
+  temps?: "tree" | "top";
+}
+
+let kernelLocks = true;
+
+/** Test hook: pretend the filesystem has no kernel locks (pid files are used). */
+export function _useKernelLocks(on: boolean): void {
+  kernelLocks = on;
+}
+
+/**
+ * Takes the write lock of each folder in `dirs`, in order (creating them),
+ * waiting at most `timeoutMs` in all; on failure, releases what it took.
+ * Then removes stale temporary files under each folder.
+ *
+ * @example
+ * ```ts
+ * import { lockDataset } from "./lock.ts";
+ * const dir = await Deno.makeTempDir();
+ * await using _lock = await lockDataset([dir], { caller: "example" });
+ * // … write under dir; the lock is released when the scope ends
+ * ```
+ */
+export async function lockDataset(dirs: string[], opts: LockOptions): Promise<DatasetLock> {
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
+  if (typeof timeoutMs !== "number" || !(timeoutMs >= 0)) {
+    throw new RangeError(
+      `${opts.caller}: lockTimeoutMs ${
+        JSON.stringify(timeoutMs)
+      } is not allowed; allowed: 0 or more milliseconds`,
+    );
+  }
+  const deadline = Date.now() + timeoutMs;
+  const held: (() => Promise<void>)[] = [];
+  const releaseAll = async () => {
+    while (held.length) await held.pop()!().catch(() => {});
+  };
+  try {
+    for (const dir of dirs) {
+      await Deno.mkdir(dir, { recursive: true });
+      held.push(await take({ dir, caller: opts.caller, deadline, timeoutMs }));
+      await removeStaleTemps(dir, opts.temps ?? "tree");
+    }
+  } catch (e) {
+    await releaseAll();
+    throw e;
+  }
+  let released = false;
+  const release = async () => {
+    if (released) return;
+    released = true;
+    await releaseAll();
+  };
+  return { dirs: [...dirs], release, [Symbol.asyncDispose]: release };
+}
+
+function holderBytes(caller: string): Uint8Array {
+  const h: LockHolder = {
+    pid: Deno.pid,
+    host: host(),
+    by: caller,
+    since: new Date().toISOString(),
+  };
+  return new TextEncoder().encode(JSON.stringify(h) + "\n");
+}
+
+async function readHolder(path: string): Promise<LockHolder | null> {
+  try {
+    const h = JSON.parse(await Deno.readTextFile(path));
+    return typeof h?.pid === "number" ? h : null;
+  } catch {
+    return null;
+  }
+}
+
+async function writeAll(file: Deno.FsFile, bytes: Uint8Array): Promise<void> {
+  for (let off = 0; off < bytes.length;) off += await file.write(bytes.subarray(off));
+}
+
+async function pause(deadline: number, delay: number): Promise<number> {
+  await new Promise((r) => setTimeout(r, Math.max(0, Math.min(delay, deadline - Date.now()))));
+  return Math.min(delay * 2, 500);
+}
+
+/** One folder's lock being taken: by whom, and until when to wait. */
+interface Attempt {
+  dir: string;
+  caller: string;
+  deadline: number;
+  timeoutMs: number;
+}
+
+/** Takes one folder's lock; returns its release. */
+async function take(at: Attempt): Promise<() => Promise<void>> {
+  const { dir, caller, deadline, timeoutMs } = at;
+  const path = join(dir, LOCK_FILE);
+  for (let delay = 25; kernelLocks; delay = await pause(deadline, delay)) {
+    const file = await Deno.open(path, { read: true, write: true, create: true });
+    let locked: boolean;
+    try {
+      locked = await file.tryLock(true);
+    } catch (e) {
+      file.close();
+      if (!lockUnsupported(e)) throw e;
+      break; // no kernel locks here: use the pid file
+    }
+    // the lock counts only on the file still at `path`: a releasing holder removes it, and a
+    // waiter that opened it before then holds a lock on a file nobody else will open
+    if (locked && await samePath(file, path)) {
+      // the holder's details are for error messages only: failing to write them (a full disk)
+      // must not leave the lock taken
+      await file.truncate(0)
+        .then(() => file.seek(0, Deno.SeekMode.Start))
+        .then(() => writeAll(file, holderBytes(caller)))
+        .catch(() => {});
+      return async () => {
+        await Deno.remove(path).catch(() => {}); // before unlocking: see samePath
+        file.close(); // closing the descriptor releases the lock
+      };
+    }
+    file.close();
+    if (!locked && Date.now() >= deadline) {
+      throw new DatasetLockedError(caller, dir, await readHolder(path), timeoutMs);
+    }
+  }
+  return await takePidFile(at);
+}
+
+/** Whether `file` is the file now at `path` (same inode; true where inodes are unknown). */
+async function samePath(file: Deno.FsFile, path: string): Promise<boolean> {
+  const [a, b] = await Promise.all([file.stat(), Deno.stat(path).catch(() => null)]);
+  if (!b) return false;
+  return a.ino === null || b.ino === null || (a.dev === b.dev && a.ino === b.ino);
+}
+
+/** Whether `tryLock` failed because the filesystem has no (working) kernel locks. */
+function lockUnsupported(e: unknown): boolean {
+  const code = (e as { code?: string })?.code ?? "";
+  const msg = String((e as Error)?.message ?? e);
+  return /ENOLCK|ENOSYS|EOPNOTSUPP|ENOTSUP/.test(code) ||
+    /no locks available|not supported|not implemented|os error (37|38|95)\b/i.test(msg);
+}
+
+/** The pid-file lock, for filesystems without kernel locks. */
+async function takePidFile(at: Attempt): Promise<() => Promise<void>> {
+  const { dir, caller, deadline, timeoutMs } = at;
+  const path = join(dir, PID_LOCK_FILE);
+  for (let delay = 25;; delay = await pause(deadline, delay)) {
+    try {
+      const file = await Deno.open(path, { write: true, createNew: true });
+      const mine = holderBytes(caller);
+      try {
+        await writeAll(file, mine);
+      } finally {
+        file.close();
+      }
+      const beat = setInterval(() => {
+        const now = new Date();
+        Deno.utime(path, now, now).catch(() => {});
+      }, HEARTBEAT_MS);
+      Deno.unrefTimer(beat);
+      return async () => {
+        clearInterval(beat);
+        // remove it only if it is still ours (a takeover may have replaced it)
+        const text = await Deno.readTextFile(path).catch(() => "");
+        if (text === new TextDecoder().decode(mine)) await Deno.remove(path).catch(() => {});
+      };
+    } catch (e) {
+      if (!(e instanceof Deno.errors.AlreadyExists)) throw e;
+    }
+    const holder = await readHolder(path);
+    const mtime = (await Deno.stat(path).catch(() => null))?.mtime?.getTime() ?? 0;
+    const gone = holder !== null && holder.host === host() && !alive(holder.pid);
+    if (gone || Date.now() - mtime > PID_STALE_MS) {
+      // take over a stale lock: rename it away first, so only one waiter removes it
+      const aside = `${path}.${Deno.pid}.${crypto.randomUUID()}.stale`;
+      if (await Deno.rename(path, aside).then(() => true, () => false)) {
+        await Deno.remove(aside).catch(() => {});
+      }
+      continue;
+    }
+    if (Date.now() >= deadline) throw new DatasetLockedError(caller, dir, holder, timeoutMs);
+  }
+}
+
+/**
+ * Whether a process with this pid may run on this host: false only when
+ * the system says there is none (`ESRCH`); without the permission to ask,
+ * it may.
+ */
+export function alive(pid: number): boolean {
+  if (pid === Deno.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as { code?: string })?.code !== "ESRCH";
+  }
+}
+
+/** This host's name ("unknown host" without the permission to read it). */
+function host(): string {
+  try {
+    return hostname();
+  } catch {
+    return "unknown host";
+  }
+}
+
+const TEMP = /\.(\d+)\.[0-9a-f-]{36}\.tmp$/;
+
+/**
+ * Removes the stale temporary files (`*.tmp`) under `dir` (see the module
+ * doc): pid not alive, or no pid and untouched for 10 minutes, or untouched
+ * for a day.
+ */
+export async function removeStaleTemps(dir: string, scope: "tree" | "top"): Promise<void> {
+  const now = Date.now();
+  const temps = scope === "tree"
+    ? await filesUnder(dir, (name) => name.endsWith(".tmp"))
+    : await topTemps(dir);
+  for (const f of temps) {
+    const st = await Deno.lstat(f).catch(() => null);
+    if (!st?.isFile) continue;
+    const age = now - (st.mtime?.getTime() ?? now);
+    const pid = TEMP.exec(f)?.[1];
+    const stale = age > 86_400_000 ||
+      (pid === undefined ? age > 10 * 60_000 : !alive(Number(pid)));
+    if (stale) await Deno.remove(f).catch(() => {});
+  }
+}
+
+async function topTemps(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for await (const e of Deno.readDir(dir)) {
+    if (e.isFile && e.name.endsWith(".tmp")) out.push(join(dir, e.name));
+  }
+  return out;
+}
