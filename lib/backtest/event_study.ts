@@ -59,6 +59,8 @@ import { DEFAULT_HORIZONS, FORWARD_WINDOWS, WINDOW_DAYS } from "../insider/field
 import { didYouMean } from "../shared/suggest.ts";
 import { requireColumns } from "../frames/columns.ts";
 import { clusterBootstrap, type Observation } from "./bootstrap.ts";
+import { t975, twoWayClusterSe, type TwoWayObservation, usableSe } from "./_cluster_se.ts";
+import { ENTRIES, type Entry, FILING_COLUMNS, fromFiling } from "./entry.ts";
 import { mean, median, percentile, sd, trimmedMean } from "./_stats.ts";
 
 /** Horizons an event study can use. */
@@ -74,10 +76,14 @@ export type GroupBy =
   | `${string}`
   | ((row: Record<string, unknown>) => string | null);
 
-/** Clusterings of the bootstrap. */
-export const CLUSTERS = ["month", "issuer", "none"] as const;
+/** Clusterings of the intervals. */
+export const CLUSTERS = ["two-way", "month", "issuer", "none"] as const;
 /** How trades are clustered for the intervals. */
 export type ClusterBy = typeof CLUSTERS[number];
+/** The default clustering, chosen from the coverage runs (see the module doc). */
+export const DEFAULT_CLUSTER: ClusterBy = "two-way";
+/** The default minimum number of clusters for a t or an interval (see the module doc). */
+export const DEFAULT_MIN_CLUSTERS = 20;
 
 /** Options of {@link eventStudy}. */
 export interface EventStudyOptions {
@@ -95,8 +101,23 @@ export interface EventStudyOptions {
   seed?: number;
   /** Groups with fewer trades are flagged `thin`, without t or intervals (default 20). */
   minN?: number;
-  /** Bootstrap clusters: calendar month of the trade (default), issuer, or none (i.i.d.). */
+  /**
+   * Groups spanning fewer clusters (the smaller dimension for `"two-way"`)
+   * are flagged `thin`, without t or intervals (default 20).
+   */
+  minClusters?: number;
+  /**
+   * Clustering of the intervals: `"two-way"` (default: month × issuer,
+   * analytic), or the bootstrap by calendar month of the trade, by issuer,
+   * or none (i.i.d.).
+   */
   cluster?: ClusterBy;
+  /**
+   * `"trade"` (default): returns from the trade date, as the service
+   * reports them; `"filing"`: from the filing date, approximated (see
+   * `entry.ts` and the module doc).
+   */
+  entry?: Entry;
   /** Groups to list first, in this order (the rest follow in natural order). */
   order?: string[];
 }
@@ -226,10 +247,16 @@ export function eventStudy(trades: pl.DataFrame, opts: EventStudyOptions = {}): 
   }
   const minN = opts.minN ?? 20;
   if (!Number.isInteger(minN) || minN < 2) allowed("minN", opts.minN, ["an integer >= 2"]);
-  const clusterBy = opts.cluster ?? "month";
+  const minClusters = opts.minClusters ?? DEFAULT_MIN_CLUSTERS;
+  if (!Number.isInteger(minClusters) || minClusters < 2) {
+    allowed("minClusters", opts.minClusters, ["an integer >= 2"]);
+  }
+  const clusterBy = opts.cluster ?? DEFAULT_CLUSTER;
   if (!(CLUSTERS as readonly string[]).includes(clusterBy)) {
     allowed("cluster", opts.cluster, CLUSTERS);
   }
+  const entry = opts.entry ?? "trade";
+  if (!(ENTRIES as readonly string[]).includes(entry)) allowed("entry", opts.entry, ENTRIES);
   const benchmark = opts.benchmark ?? "market";
   if (benchmark !== "market" && benchmark !== "none") {
     allowed("benchmark", benchmark, ["market", "none"]);
@@ -255,30 +282,35 @@ export function eventStudy(trades: pl.DataFrame, opts: EventStudyOptions = {}): 
     needCols = [g];
     keyOf = (r) => r[g] === null || r[g] === undefined ? null : String(r[g]);
   }
-  const valueCols = horizons.flatMap((h) => [`returns_${h}`, `excess_returns_${h}`]);
-  const clusterCol = clusterBy === "month"
-    ? "transaction_date"
+  const valueCols = entry === "filing"
+    ? [
+      ...FILING_COLUMNS,
+      ...FORWARD_WINDOWS.filter((w) => WINDOW_DAYS[w] <= WINDOW_DAYS[horizons.at(-1)!])
+        .flatMap((w) => [`returns_${w}`, `excess_returns_${w}`]),
+    ]
+    : horizons.flatMap((h) => [`returns_${h}`, `excess_returns_${h}`]);
+  const clusterCols = clusterBy === "two-way"
+    ? ["transaction_date", "issuer_cik"]
+    : clusterBy === "month"
+    ? ["transaction_date"]
     : clusterBy === "issuer"
-    ? "issuer_cik"
-    : null;
-  if (clusterCol && !trades.columns.includes(clusterCol)) {
+    ? ["issuer_cik"]
+    : [];
+  const lacking = clusterCols.filter((c) => !trades.columns.includes(c));
+  if (lacking.length) {
     throw new Error(
-      `eventStudy: the frame lacks column "${clusterCol}", needed by cluster: "${clusterBy}"${
+      `eventStudy: the frame lacks column "${lacking[0]}", needed by cluster: "${clusterBy}"${
         opts.cluster === undefined ? " (the default)" : ""
       }; pass cluster: "none" to treat trades as independent`,
     );
   }
-  requireColumns("eventStudy", trades, [
-    ...needCols,
-    ...valueCols,
-    ...(clusterCol ? [clusterCol] : []),
-  ]);
+  requireColumns("eventStudy", trades, [...needCols, ...valueCols, ...clusterCols]);
   const sideCol = trades.columns.includes("acquired_disposed_code")
     ? ["acquired_disposed_code"]
     : [];
   const cols = typeof g === "function"
     ? trades.columns
-    : [...new Set([...needCols, ...valueCols, ...sideCol, ...(clusterCol ? [clusterCol] : [])])];
+    : [...new Set([...needCols, ...valueCols, ...sideCol, ...clusterCols])];
   const rows = trades.select(...cols).toRecords() as Record<string, unknown>[];
   const groups = new Map<string, number[]>();
   rows.forEach((r, i) => {
@@ -306,86 +338,141 @@ export function eventStudy(trades: pl.DataFrame, opts: EventStudyOptions = {}): 
       }${didYouMean(baseline, names)}`,
     );
   }
-  const clusterOf = (i: number): string => {
-    if (clusterCol === null) return `#${i}`;
-    const v = rows[i][clusterCol];
-    const k = clusterBy === "month"
-      ? monthKey(v)
-      : v === null || v === undefined
-      ? null
-      : String(v);
-    return k ?? `#${i}`; // a trade without a cluster key is its own cluster
+  const monthOf = (i: number) => monthKey(rows[i].transaction_date) ?? `#${i}`;
+  const issuerOf = (i: number) => {
+    const v = rows[i].issuer_cik;
+    return v === null || v === undefined ? `#${i}` : String(v);
+  };
+  // a trade without a cluster key is its own cluster
+  const clusterOf = (i: number): string =>
+    clusterBy === "month" ? monthOf(i) : clusterBy === "issuer" ? issuerOf(i) : `#${i}`;
+  const valueOf = (i: number, h: string): { ret: unknown; excess: unknown } | null => {
+    if (entry === "filing") return fromFiling(rows[i], h);
+    return { ret: rows[i][`returns_${h}`], excess: rows[i][`excess_returns_${h}`] };
   };
   const isSale = (i: number) => rows[i].acquired_disposed_code === "D";
   const cells = new Map<string, Record<string, unknown>>();
+  const num = (x: number) => (Number.isFinite(x) ? x : null);
   for (const h of horizons) {
-    const vcol = benchmark === "market" ? `excess_returns_${h}` : `returns_${h}`;
     const obs: Observation[] = [];
+    const two: TwoWayObservation[] = [];
     const sales: number[] = names.map(() => 0);
     const vals: number[][] = names.map(() => []);
+    const raws: number[][] = names.map(() => []);
     const hits: number[] = names.map(() => 0);
     names.forEach((name, gi) => {
       for (const i of groups.get(name)!) {
-        const v = rows[i][vcol];
+        const p = valueOf(i, h);
+        if (p === null) continue;
+        if (typeof p.ret === "number" && Number.isFinite(p.ret)) raws[gi].push(p.ret);
+        const v = benchmark === "market" ? p.excess : p.ret;
         if (typeof v !== "number" || !Number.isFinite(v)) continue;
         vals[gi].push(v);
         if (isSale(i)) sales[gi]++;
         if (isSale(i) ? v < 0 : v > 0) hits[gi]++;
-        obs.push({ value: v, group: gi, cluster: clusterOf(i) });
+        if (clusterBy === "two-way") {
+          two.push({ value: v, group: gi, month: monthOf(i), issuer: issuerOf(i) });
+        } else obs.push({ value: v, group: gi, cluster: clusterOf(i) });
       }
     });
-    const boot = clusterBootstrap(obs, names.length, samples, seed * 7_919 + hash(h));
-    const bi = baseline === null ? -1 : names.indexOf(baseline);
-    const thinOf = (gi: number) => vals[gi].length < minN;
-    names.forEach((name, gi) => {
+    const boot = clusterBy === "two-way"
+      ? null
+      : clusterBootstrap(obs, names.length, samples, seed * 7_919 + hash(h));
+    const cse = clusterBy === "two-way" ? twoWayClusterSe(two, names.length) : null;
+    // per group: the interval, its SE and cluster count, and why it is thin
+    const fig = names.map((_, gi) => {
       const xs = vals[gi];
       const n = xs.length;
       const m = n ? mean(xs) : NaN;
+      let se: number;
+      let lo: number;
+      let hi: number;
+      let clusters: number;
+      let what: string;
+      if (cse) {
+        const c = cse.of([[gi, 1]]);
+        se = c.se;
+        const t = t975(c.df);
+        lo = m - t * se;
+        hi = m + t * se;
+        clusters = Math.min(c.months, c.issuers);
+        what = c.months <= c.issuers ? "months" : "issuers";
+      } else {
+        const bm = boot!.means[gi].filter(Number.isFinite).sort();
+        se = sd(bm);
+        lo = percentile(bm, 0.025);
+        hi = percentile(bm, 0.975);
+        clusters = boot!.clusters[gi];
+        what = clusterBy === "month" ? "months" : clusterBy === "issuer" ? "issuers" : "trades";
+      }
+      const reason = n === 0
+        ? "no trade with a return at this horizon"
+        : n < minN
+        ? `${n} trades < minN ${minN}`
+        : clusters < minClusters
+        ? `${clusters} ${what} < minClusters ${minClusters}`
+        : !usableSe(se, Math.max(Math.abs(m), sd(xs)))
+        ? "standard error is zero (one cluster or identical values)"
+        : null;
+      return { n, m, se, lo, hi, clusters, reason };
+    });
+    const bi = baseline === null ? -1 : names.indexOf(baseline);
+    names.forEach((name, gi) => {
+      const { n, m, se, lo, hi, clusters, reason } = fig[gi];
+      const xs = vals[gi];
       const s = sd(xs);
-      const thin = thinOf(gi);
-      const bm = boot.means[gi].filter(Number.isFinite).sort();
-      const rs = groups.get(name)!.map((i) => rows[i][`returns_${h}`]).filter((
-        v,
-      ): v is number => typeof v === "number" && Number.isFinite(v));
+      const thin = reason !== null;
+      const rs = raws[gi];
       let diff: number | null = null;
       let dlo: number | null = null;
       let dhi: number | null = null;
       if (bi >= 0 && gi !== bi && n && vals[bi].length) {
         diff = m - mean(vals[bi]);
-        if (!thin && !thinOf(bi)) {
-          const a = boot.means[gi];
-          const b = boot.means[bi];
-          const d: number[] = [];
-          for (let k = 0; k < samples; k++) {
-            const x = a[k] - b[k];
-            if (Number.isFinite(x)) d.push(x);
+        if (!thin && fig[bi].reason === null) {
+          if (cse) {
+            const c = cse.of([[gi, 1], [bi, -1]]);
+            if (usableSe(c.se, Math.abs(diff))) {
+              const t = t975(c.df);
+              dlo = diff - t * c.se;
+              dhi = diff + t * c.se;
+            }
+          } else {
+            const a = boot!.means[gi];
+            const b = boot!.means[bi];
+            const d: number[] = [];
+            for (let k = 0; k < samples; k++) {
+              const x = a[k] - b[k];
+              if (Number.isFinite(x)) d.push(x);
+            }
+            const sorted = Float64Array.from(d).sort();
+            if (usableSe(sd(sorted), Math.abs(diff))) {
+              dlo = percentile(sorted, 0.025);
+              dhi = percentile(sorted, 0.975);
+            }
           }
-          const sorted = Float64Array.from(d).sort();
-          dlo = percentile(sorted, 0.025);
-          dhi = percentile(sorted, 0.975);
         }
       }
-      const se = sd(bm);
-      const num = (x: number) => (Number.isFinite(x) ? x : null);
       cells.set(`${name}\u0000${h}`, {
         group: name,
         horizon: h,
         horizon_days: WINDOW_DAYS[h],
         n,
-        n_clusters: boot.clusters[gi],
+        n_clusters: clusters,
         thin,
+        thin_reason: reason,
         mean_return: rs.length ? mean(rs) : null,
         median_return: rs.length ? median(rs) : null,
         mean_excess: n ? m : null,
         median_excess: n ? median(xs) : null,
         trimmed_mean_excess: n ? trimmedMean(xs) : null,
         hit_rate: n ? (100 * hits[gi]) / n : null,
-        t_stat: !thin && s > 0 ? m / (s / Math.sqrt(n)) : null,
-        t_cluster: !thin && se > 0 ? m / se : null,
-        ci_low: thin ? null : num(percentile(bm, 0.025)),
-        ci_high: thin ? null : num(percentile(bm, 0.975)),
+        t_stat: !thin && usableSe(s, Math.abs(m)) ? m / (s / Math.sqrt(n)) : null,
+        t_cluster: thin ? null : m / se,
+        ci_low: thin ? null : num(lo),
+        ci_high: thin ? null : num(hi),
         side: !n ? null : sales[gi] === 0 ? "buy" : sales[gi] === n ? "sell" : "mixed",
         cluster: clusterBy,
+        entry,
         baseline,
         diff_vs_baseline: diff,
         diff_ci_low: num(dlo ?? NaN),
@@ -405,6 +492,7 @@ const STUDY_COLUMNS = [
   { name: "n", dtype: "i64" },
   { name: "n_clusters", dtype: "i64" },
   { name: "thin", dtype: "bool" },
+  { name: "thin_reason", dtype: "utf8" },
   { name: "mean_return", dtype: "f64" },
   { name: "median_return", dtype: "f64" },
   { name: "mean_excess", dtype: "f64" },
@@ -417,6 +505,7 @@ const STUDY_COLUMNS = [
   { name: "ci_high", dtype: "f64" },
   { name: "side", dtype: "utf8" },
   { name: "cluster", dtype: "utf8" },
+  { name: "entry", dtype: "utf8" },
   { name: "baseline", dtype: "utf8" },
   { name: "diff_vs_baseline", dtype: "f64" },
   { name: "diff_ci_low", dtype: "f64" },
