@@ -99,7 +99,7 @@ export function tradeClass(df: pl.DataFrame): Frame {
     .when(is("F")).then(pl.lit("tax_withholding"))
     .when(is("G")).then(pl.lit("gift"))
     .otherwise(pl.lit("other"))
-    .cast(pl.Utf8)
+    .cast(pl.String)
     .alias("trade_class");
   // a cut pull stays marked as cut
   return asFrame(df.withColumns(expr), (df as Partial<Frame>).truncated === true);

@@ -308,3 +308,74 @@ Deno.test("demo data: CEO buys as a 6-month portfolio; stats are consistent with
   assert.equal(typeof stats.alpha, "number");
   assert.equal(stats.alpha, stats.alphaFit.annualized);
 });
+
+Deno.test("factors: a one-factor alpha equals alphaOf; risk-free frames; bad factor frames name the problem", () => {
+  const stub = createStub({ seed: 2, scale: 0.3 });
+  const buys = transactionsFrame(
+    stub.insider.trades.filter((t) => t.row.code === "P").map((t) => t.row),
+  );
+  const base = portfolioBacktest(buys, { horizon: "3m" });
+  const months = base.monthly.getColumn("month");
+  const mkt = base.monthly.getColumn("market_return").toArray() as number[];
+  const rets = base.monthly.getColumn("return").toArray() as number[];
+  // a monthly risk-free frame and the market as the one factor (in excess of it)
+  const rf = mkt.map((_, i) => 0.2 + 0.01 * (i % 5));
+  const riskFree = pl.DataFrame({ month: months, rf });
+  const factors = pl.DataFrame({ month: months, mkt_rf: mkt.map((m, i) => m - rf[i]) });
+  const { stats } = portfolioBacktest(buys, { horizon: "3m", riskFree, factors });
+  const want = alphaOf(rets.map((r, i) => r - rf[i]), mkt.map((m, i) => m - rf[i]));
+  const fa = stats.factorAlpha!;
+  assert.ok(Math.abs(fa.annualized - want.annualized) < 1e-9, `${fa.annualized} ${want.annualized}`);
+  assert.ok(Math.abs(fa.tStat - want.tStat) < 1e-9, `${fa.tStat} ${want.tStat}`);
+  assert.ok(Math.abs(fa.betas.mkt_rf - want.beta) < 1e-9);
+  assert.equal(fa.months, rets.length);
+  assert.equal(fa.missingMonths, 0);
+  assert.ok(fa.interval[0] < fa.annualized && fa.annualized < fa.interval[1]);
+  const over = rets.map((r, i) => r - rf[i]);
+  const m = over.reduce((a, b) => a + b, 0) / over.length;
+  const sd = Math.sqrt(over.reduce((a, b) => a + (b - m) ** 2, 0) / (over.length - 1));
+  assert.ok(Math.abs(stats.sharpe - (m / sd) * Math.sqrt(12)) < 1e-9);
+  // factor data for only part of the months: the rest are left out and counted
+  const part = portfolioBacktest(buys, { horizon: "3m", factors: factors.head(30) });
+  assert.equal(part.stats.factorAlpha!.months, 30);
+  assert.equal(part.stats.factorAlpha!.missingMonths, rets.length - 30);
+  assert.throws(
+    () => portfolioBacktest(buys, { horizon: "3m", factors: pl.DataFrame({ month: months }) }),
+    /factors has no factor column/,
+  );
+  assert.throws(
+    () => portfolioBacktest(buys, { horizon: "3m", factors: pl.DataFrame({ m: [1], x: [1] }) }),
+    /portfolioBacktest \(factors\): the frame lacks column "month"/,
+  );
+  assert.throws(
+    () => portfolioBacktest(buys, { horizon: "3m", riskFree: riskFree.head(3) }),
+    /riskFree has no rate for \d{4}-\d{2}/,
+  );
+  assert.throws(() => portfolioBacktest(buys, { riskFree: -200 }), /riskFree -200 is not allowed/);
+});
+
+Deno.test("entry at filing: positions open at the filing; trades filed after their horizon are dropped", () => {
+  const f = frame([
+    { date: "2024-01-29", r: [5, null, null, null], x: [1, null, null, null] },
+    { date: "2024-01-03", r: [2, null, null, null], x: [0, null, null, null] },
+  ]).withColumns(pl.Series("filing_delay_days", [5, 45], pl.Float64));
+  const { monthly, stats } = portfolioBacktest(f, {
+    horizon: "1m",
+    entry: "filing",
+    spread: "geometric",
+    edges: "keep",
+  });
+  assert.equal(stats.trades, 1);
+  assert.equal(stats.droppedTrades, 1);
+  assert.equal(stats.entry, "filing");
+  // filed Feb 3: the position runs Feb 3 → Feb 28 (trade date + 30 days), all in February
+  assert.equal(monthly.height, 1);
+  assert.equal((monthly.getColumn("month").toArray()[0] as unknown as Date).toISOString().slice(0, 7), "2024-02");
+  const want = (1.05 / 1.05 ** (5 / 30) - 1) * 100;
+  assert.ok(Math.abs((monthly.getColumn("return").get(0) as number) - want) < 1e-9);
+  assert.throws(
+    () => portfolioBacktest(f.drop("filing_delay_days"), { horizon: "1m", entry: "filing" }),
+    /lacks column "filing_delay_days"/,
+  );
+  assert.throws(() => portfolioBacktest(f, { entry: "close" as "trade" }), /entry "close" is not allowed/);
+});
