@@ -186,7 +186,11 @@ export async function coverageBench(
     alphas.push(...w.alphas);
     filingAll.push(...w.filing);
   }
-  const out = coverageTables(checks, DEFAULT_MIN_CLUSTERS, `Event-study 95 % intervals vs the truth, scale ${scale}`);
+  const out = coverageTables(
+    checks,
+    DEFAULT_MIN_CLUSTERS,
+    `Event-study 95 % intervals vs the truth, scale ${scale}`,
+  );
   const tIntervals = (performance.now() - t0) / 1000;
   const dump = Deno.env.get("COVERAGE_OUT");
   if (dump) await Deno.writeTextFile(dump, JSON.stringify({ checks, alphas, filing: filingAll }));
@@ -223,11 +227,13 @@ export async function coverageBench(
       mean(tru),
     ];
   });
-  if (gaps.length) out.push(table(
-    `Headline robustness at the demo's size (scale 1): CEO buys − all purchases, ${headlineSeeds} seeds`,
-    ["horizon", "seeds", "gap > 0 (% of seeds)", "mean gap", "sd across seeds", "mean true gap"],
-    gRows,
-  ));
+  if (gaps.length) {
+    out.push(table(
+      `Headline robustness at the demo's size (scale 1): CEO buys − all purchases, ${headlineSeeds} seeds`,
+      ["horizon", "seeds", "gap > 0 (% of seeds)", "mean gap", "sd across seeds", "mean true gap"],
+      gRows,
+    ));
+  }
   out.push(
     `coverage bench: ${tIntervals.toFixed(0)} s for the intervals, ${
       ((performance.now() - t0) / 1000).toFixed(0)

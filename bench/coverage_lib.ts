@@ -142,7 +142,11 @@ export function checkWorld(
     for (const cluster of clusterings) {
       // minClusters 2: every interval is kept with its cluster count, so the
       // bench can measure coverage by cluster count and apply any minimum
-      const stats = headlineStudy(frame, [...COVERAGE_HORIZONS], { cluster, minN: 20, minClusters: 2 })
+      const stats = headlineStudy(frame, [...COVERAGE_HORIZONS], {
+        cluster,
+        minN: 20,
+        minClusters: 2,
+      })
         .toRecords() as Record<string, unknown>[];
       for (const r of stats) {
         const g = String(r.group);

@@ -73,7 +73,9 @@ function lag1(xs: number[]): number {
   return num / den;
 }
 
-function figures(res: { stats: PortfolioStats; monthly: { getColumn(c: string): { toArray(): unknown[] } } }) {
+function figures(
+  res: { stats: PortfolioStats; monthly: { getColumn(c: string): { toArray(): unknown[] } } },
+) {
   const rets = res.monthly.getColumn("return").toArray() as number[];
   return {
     vol: res.stats.vol,

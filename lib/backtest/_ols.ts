@@ -78,7 +78,8 @@ export function olsNeweyWest(y: readonly number[], X: readonly number[][], lags?
     for (let t = lag; t < n; t++) {
       for (let i = 0; i < k; i++) {
         for (let j = 0; j < k; j++) {
-          S[i][j] += w * (lag === 0 ? u[t][i] * u[t][j] : u[t][i] * u[t - lag][j] + u[t - lag][i] * u[t][j]);
+          S[i][j] += w *
+            (lag === 0 ? u[t][i] * u[t][j] : u[t][i] * u[t - lag][j] + u[t - lag][i] * u[t][j]);
         }
       }
     }

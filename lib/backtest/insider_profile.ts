@@ -139,7 +139,9 @@ function verdictOf(study: Frame, minN: number): string {
     }
     if (r.thin) {
       out.push(
-        `${n} ${what} with a ${r.horizon} return, mean excess ${pct(mean)}: too few to judge (${r.thin_reason}).`,
+        `${n} ${what} with a ${r.horizon} return, mean excess ${
+          pct(mean)
+        }: too few to judge (${r.thin_reason}).`,
       );
       continue;
     }

@@ -114,7 +114,7 @@
  * @module
  */
 import { DEFAULT_HORIZONS, WINDOW_DAYS } from "../insider/fields.ts";
-import pl from "npm:nodejs-polars@0.25.2";
+import type pl from "npm:nodejs-polars@0.25.2";
 import { asFrame, type Frame } from "../frames/list.ts";
 import { buildFrame } from "../frames/build.ts";
 import { requireColumns } from "../frames/columns.ts";
@@ -411,7 +411,9 @@ export function portfolioBacktest(
   requireColumns("portfolioBacktest", trades, cols);
   // every window the frame has: 1w sharpens the early path and the filing
   // entry, and all windows (whatever the horizon) link the market's path
-  const extra = ["1w", "1m", "3m", "6m", "1y"].flatMap((w) => [`returns_${w}`, `excess_returns_${w}`])
+  const extra = ["1w", "1m", "3m", "6m", "1y"].flatMap((
+    w,
+  ) => [`returns_${w}`, `excess_returns_${w}`])
     .filter((c) => trades.columns.includes(c) && !cols.includes(c));
   const rows = trades.select(...cols, ...extra).toRecords() as Record<string, unknown>[];
   const positions: PortfolioPosition[] = [];
@@ -572,7 +574,7 @@ export function portfolioFromPositions(
       // a position that closes this month is sold at its close: drift to 0 weight next month
       after.set(i, (wi * (1 + positions[i].sign * own.get(i)!)) / (1 + gross));
     }
-    if (m === last) for (const wi of after.values()) turnover += Math.abs(wi);
+    if (m === last) { for (const wi of after.values()) turnover += Math.abs(wi); }
     drifted = after;
     const c = turnover * cost;
     const ret = gross - c;
@@ -671,7 +673,10 @@ function riskFreeOf(
   if (rf === undefined || typeof rf === "number") {
     const annual = rf ?? 0;
     if (typeof annual !== "number" || !Number.isFinite(annual) || annual <= -100 || annual > 100) {
-      allowed("riskFree", rf, ["an annual rate in percent from above −100 to 100", "a frame (month, rf)"]);
+      allowed("riskFree", rf, [
+        "an annual rate in percent from above −100 to 100",
+        "a frame (month, rf)",
+      ]);
     }
     const monthly = ((1 + annual / 100) ** (1 / 12) - 1) * 100;
     return { monthly: () => monthly, annual: () => annual };

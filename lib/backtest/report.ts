@@ -325,7 +325,11 @@ export function conclusion(stats: pl.DataFrame): string {
       const d = r.diff_vs_baseline as number;
       const verb = d >= 0 ? "beat" : "trailed";
       if (r.thin || baseline.thin || r.diff_ci_low === null || r.diff_ci_high === null) {
-        const why = r.thin ? r.thin_reason : baseline.thin ? `the baseline: ${baseline.thin_reason}` : null;
+        const why = r.thin
+          ? r.thin_reason
+          : baseline.thin
+          ? `the baseline: ${baseline.thin_reason}`
+          : null;
         out.push(
           `${r.group} ${verb} it by ${
             Math.abs(d).toFixed(2)
@@ -446,7 +450,9 @@ export function portfolioConclusion(results: Record<string, PortfolioResult>): s
       s.entry === "filing" ? " (entry at filing)" : ""
     } — Sharpe ${fmt(s.sharpe)} (95% interval ${fmt(s.sharpeInterval?.[0])} to ${
       fmt(s.sharpeInterval?.[1])
-    }, over a risk-free rate of ${fmt(s.riskFree)}% a year) over ${s.months} calendar months, information ratio ${
+    }, over a risk-free rate of ${
+      fmt(s.riskFree)
+    }% a year) over ${s.months} calendar months, information ratio ${
       fmt(s.informationRatio)
     } against the positions' own market, alpha ${pct(s.alpha, 1)} a year (95% interval ${
       fmt(alo, 1)
@@ -584,7 +590,9 @@ export async function writeReport(
     md.push(
       `Returns in percent, excess over the market over the same window, from the ${
         (stats.toRecords()[0] as Row | undefined)?.entry === "filing" ? "filing" : "trade"
-      } date. ${intervalNote(String((stats.toRecords()[0] as Row | undefined)?.cluster ?? ""))} *Thin* rows (fewer trades or clusters than the minimum, or a standard error of zero) carry neither, and say why.`,
+      } date. ${
+        intervalNote(String((stats.toRecords()[0] as Row | undefined)?.cluster ?? ""))
+      } *Thin* rows (fewer trades or clusters than the minimum, or a standard error of zero) carry neither, and say why.`,
       "",
       HIT_RATE_NOTE,
       "",

@@ -193,7 +193,13 @@ export async function main(args: string[] = Deno.args): Promise<void> {
   const horizons = flags.list("horizons", v.horizons ?? DEFAULT_HORIZONS.join(","), STUDY_HORIZONS);
   const maxRows = flags.int("max-rows", v["max-rows"], 1000, 1, 100_000);
   const minN = flags.int("min-n", v["min-n"], 20, 2, 100_000);
-  const minClusters = flags.int("min-clusters", v["min-clusters"], DEFAULT_MIN_CLUSTERS, 2, 100_000);
+  const minClusters = flags.int(
+    "min-clusters",
+    v["min-clusters"],
+    DEFAULT_MIN_CLUSTERS,
+    2,
+    100_000,
+  );
   const entry = v.entry ?? "trade";
   if (!(ENTRIES as readonly string[]).includes(entry)) {
     fail(`--entry ${JSON.stringify(entry)} is not allowed; allowed: ${ENTRIES.join(", ")}`);
@@ -253,7 +259,9 @@ export async function main(args: string[] = Deno.args): Promise<void> {
       }
       let frame: pl.DataFrame = tradeClass(transactionsFrame(trades));
       if (!v["all-codes"]) {
-        const keep = f.side === "buy" ? ["open_market_purchase"] : ["open_market_sale", "plan_sale"];
+        const keep = f.side === "buy"
+          ? ["open_market_purchase"]
+          : ["open_market_sale", "plan_sale"];
         const classes = frame.getColumn("trade_class").toArray() as string[];
         const left: Record<string, number> = {};
         for (const c of classes) if (!keep.includes(c)) left[c] = (left[c] ?? 0) + 1;
@@ -333,7 +341,9 @@ export async function main(args: string[] = Deno.args): Promise<void> {
     if (thin.filter(Boolean).length * 2 > thin.length) {
       const reasons = [...new Set(stats.getColumn("thin_reason").toArray().filter((x) => x))];
       console.error(
-        `backtest: warning: ${thin.filter(Boolean).length} of ${thin.length} group × horizon rows are thin (${
+        `backtest: warning: ${
+          thin.filter(Boolean).length
+        } of ${thin.length} group × horizon rows are thin (${
           reasons.slice(0, 3).join("; ")
         }): they get no interval. Use more data: raise --max-rows (now ${maxRows}) or widen --from/--to to span more months; or group more coarsely (fewer --group-by groups, shorter --horizons)`,
       );
@@ -380,9 +390,7 @@ export async function main(args: string[] = Deno.args): Promise<void> {
       notes: [
         `Grouped by ${by}; horizons ${horizons.join(", ")}; up to ${maxRows} rows per feed${
           v.from ? ` from ${v.from}` : ""
-        }${
-          v.to ? ` to ${v.to}` : ""
-        }; ${baselineNote}; ${
+        }${v.to ? ` to ${v.to}` : ""}; ${baselineNote}; ${
           v["all-codes"] ? "every transaction code" : "open-market trades of each feed's side only"
         }; returns from the ${entry} date; intervals: ${
           cluster === "two-way" ? "clustered by month and issuer" : `bootstrap by ${cluster}`

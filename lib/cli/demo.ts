@@ -142,7 +142,9 @@ export async function main(args: string[] = Deno.args): Promise<void> {
       } pitches into ${data}\n`,
     );
     console.log(statsTable(stats));
-    console.log(`\nEntry at the trade date vs at the filing date:\n${entryComparison(stats, filing)}`);
+    console.log(
+      `\nEntry at the trade date vs at the filing date:\n${entryComparison(stats, filing)}`,
+    );
     console.log(`\n${portfolioTable(portfolios)}`);
     console.log(`\n${conclusion(stats)}`);
     console.log(

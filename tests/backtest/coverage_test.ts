@@ -25,7 +25,9 @@ const filing: FilingCheck[] = [];
 for (let seed = 1; seed <= SEEDS; seed++) {
   const w = checkWorld(seed, 0.5, ["two-way", "none"]);
   // full pulls; intervals on fewer clusters than the default minimum would be thin
-  checks.push(...w.intervals.filter((c) => c.pull === "full" && c.clusters >= DEFAULT_MIN_CLUSTERS));
+  checks.push(
+    ...w.intervals.filter((c) => c.pull === "full" && c.clusters >= DEFAULT_MIN_CLUSTERS),
+  );
   alphas.push(...w.alphas);
   filing.push(...w.filing);
 }

@@ -23,7 +23,8 @@ function frame(rows: Hand[]): pl.DataFrame {
   });
 }
 
-const month = (k: number) => `${2015 + Math.floor(k / 12)}-${String((k % 12) + 1).padStart(2, "0")}`;
+const month = (k: number) =>
+  `${2015 + Math.floor(k / 12)}-${String((k % 12) + 1).padStart(2, "0")}`;
 
 Deno.test("one issuer: thin with the reason, no t, no interval, and the conclusion claims nothing", () => {
   // the audit's case: 8 trades of one issuer, clustered by issuer
@@ -46,7 +47,10 @@ Deno.test("one issuer: thin with the reason, no t, no interval, and the conclusi
   }
   const text = conclusion(s);
   assert.doesNotMatch(text, /excludes 0/);
-  assert.match(text, /CEO trailed it by .* too thin for an interval \(1 issuers < minClusters 20\)/);
+  assert.match(
+    text,
+    /CEO trailed it by .* too thin for an interval \(1 issuers < minClusters 20\)/,
+  );
   assert.match(statsTable(s), /thin: 1 issuers < minClusters 20/);
 });
 

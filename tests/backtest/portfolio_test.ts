@@ -46,7 +46,6 @@ const tradeArb = fc.record({
   value: fc.double({ min: 1_000, max: 5_000_000, noNaN: true }),
 });
 const horizonArb = fc.constantFrom("1m" as const, "3m" as const, "6m" as const, "1y" as const);
-const H = { "1m": 1, "3m": 3, "6m": 6, "1y": 12 } as const;
 const IDX = { "1m": 0, "3m": 1, "6m": 2, "1y": 3 } as const;
 
 const DAYS = { "1m": 30, "3m": 91, "6m": 182, "1y": 365 } as const;
@@ -139,7 +138,9 @@ Deno.test("property: Sharpe over the risk-free rate, information ratio over the 
         assert.ok(Math.abs(eq[eq.length - 1] - growth) < 1e-9 * Math.max(1, growth));
         assert.equal(stats.months, monthly.height);
         if (Number.isFinite(stats.sharpeInterval[0])) {
-          assert.ok(stats.sharpeInterval[0] <= stats.sharpe && stats.sharpe <= stats.sharpeInterval[1]);
+          assert.ok(
+            stats.sharpeInterval[0] <= stats.sharpe && stats.sharpe <= stats.sharpeInterval[1],
+          );
         }
         if (Number.isFinite(stats.alphaInterval[0])) {
           assert.ok(stats.alphaInterval[0] <= stats.alpha && stats.alpha <= stats.alphaInterval[1]);
@@ -325,7 +326,10 @@ Deno.test("factors: a one-factor alpha equals alphaOf; risk-free frames; bad fac
   const { stats } = portfolioBacktest(buys, { horizon: "3m", riskFree, factors });
   const want = alphaOf(rets.map((r, i) => r - rf[i]), mkt.map((m, i) => m - rf[i]));
   const fa = stats.factorAlpha!;
-  assert.ok(Math.abs(fa.annualized - want.annualized) < 1e-9, `${fa.annualized} ${want.annualized}`);
+  assert.ok(
+    Math.abs(fa.annualized - want.annualized) < 1e-9,
+    `${fa.annualized} ${want.annualized}`,
+  );
   assert.ok(Math.abs(fa.tStat - want.tStat) < 1e-9, `${fa.tStat} ${want.tStat}`);
   assert.ok(Math.abs(fa.betas.mkt_rf - want.beta) < 1e-9);
   assert.equal(fa.months, rets.length);
@@ -370,12 +374,18 @@ Deno.test("entry at filing: positions open at the filing; trades filed after the
   assert.equal(stats.entry, "filing");
   // filed Feb 3: the position runs Feb 3 → Feb 28 (trade date + 30 days), all in February
   assert.equal(monthly.height, 1);
-  assert.equal((monthly.getColumn("month").toArray()[0] as unknown as Date).toISOString().slice(0, 7), "2024-02");
+  assert.equal(
+    (monthly.getColumn("month").toArray()[0] as unknown as Date).toISOString().slice(0, 7),
+    "2024-02",
+  );
   const want = (1.05 / 1.05 ** (5 / 30) - 1) * 100;
   assert.ok(Math.abs((monthly.getColumn("return").get(0) as number) - want) < 1e-9);
   assert.throws(
     () => portfolioBacktest(f.drop("filing_delay_days"), { horizon: "1m", entry: "filing" }),
     /lacks column "filing_delay_days"/,
   );
-  assert.throws(() => portfolioBacktest(f, { entry: "close" as "trade" }), /entry "close" is not allowed/);
+  assert.throws(
+    () => portfolioBacktest(f, { entry: "close" as "trade" }),
+    /entry "close" is not allowed/,
+  );
 });

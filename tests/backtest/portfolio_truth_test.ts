@@ -34,7 +34,9 @@ Deno.test("portfolio truth: the default booking's vol and drawdown are close to 
 
 Deno.test("marketPath: the index's level rebuilt from the trades' windows", () => {
   const stub = createStub({ seed: 5, scale: 0.3 });
-  const rows = stub.insider.trades.map((t) => ({ ...t.row, day: t.day } as Record<string, unknown> & { day: number }));
+  const rows = stub.insider.trades.map((
+    t,
+  ) => ({ ...t.row, day: t.day } as Record<string, unknown> & { day: number }));
   const L = marketPath(rows)!;
   const { world } = stub;
   // month-end to month-end over the last three years

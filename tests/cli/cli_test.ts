@@ -160,7 +160,10 @@ Deno.test("deno task backtest: help, bad flags and values exit 2 naming them", a
     [["--group-by", "mood"], /--group-by "mood" is not allowed/],
     [["--horizons", "1m,2y"], /--horizons: "2y" is not allowed/],
     [["--max-rows", "0"], /--max-rows "0" is not allowed/],
-    [["--cluster", "week"], /--cluster "week" is not allowed; allowed: two-way, month, issuer, none/],
+    [
+      ["--cluster", "week"],
+      /--cluster "week" is not allowed; allowed: two-way, month, issuer, none/,
+    ],
     [["--entry", "announcement"], /--entry "announcement" is not allowed; allowed: trade, filing/],
     [["--min-clusters", "1"], /--min-clusters "1" is not allowed; allowed: an integer from 2/],
     [["--risk-free", "4"], /--risk-free needs --portfolio/],
