@@ -93,9 +93,11 @@ export function coverageTables(checks: Check[], minClusters: number, title: stri
           );
         const show = (c: string) => {
           const x = cell(c);
-          return x ? pct(x.covered, x.worlds) : "thin";
+          // "thin": run, but no world had enough clusters; "–": not run
+          return x ? pct(x.covered, x.worlds) : checks.some((k) => k.cluster === c) ? "thin" : "–";
         };
         if (!CLUSTERINGS.some((c) => cell(c))) continue;
+        if (!checks.some((c) => c.pull === pull)) continue;
         rows.push([pull, target, h, ...CLUSTERINGS.map(show)]);
       }
     }
@@ -107,7 +109,15 @@ export function coverageTables(checks: Check[], minClusters: number, title: stri
       rows,
     ),
   ];
-  const bins: [number, number][] = [[2, 9], [10, 14], [15, 19], [20, 29], [30, 49], [50, 1e9]];
+  const bins: [number, number][] = [
+    [2, 9],
+    [10, 14],
+    [15, 19],
+    [20, 24],
+    [25, 29],
+    [30, 49],
+    [50, 1e9],
+  ];
   const bRows = CLUSTERINGS.filter((c) => c !== "none").map((c) => [
     c,
     ...bins.map(([lo, hi]) => {

@@ -27,8 +27,13 @@ import { type TransactionRow, WINDOW_DAYS } from "../lib/insider/fields.ts";
 export const COVERAGE_HORIZONS = ["1m", "3m", "6m", "1y"] as const;
 /** Clusterings compared. */
 export const CLUSTERINGS: ClusterBy[] = ["two-way", "issuer", "month", "none"];
-/** Pulls checked: the whole history, and the newest 2,000 rows (as `--max-rows 2000` gives). */
-export const PULLS = ["full", "newest 2,000"] as const;
+/**
+ * Pulls checked: the whole history, and the newest 5,000 and 2,000 rows (as
+ * `--max-rows` gives; they span about 25 and 10 months at scale 0.5, so the
+ * month counts behind the intervals cover the range `minClusters` is chosen
+ * from).
+ */
+export const PULLS = ["full", "newest 5,000", "newest 2,000"] as const;
 /** A pull. */
 export type Pull = typeof PULLS[number];
 /** Headline groups checked. */
@@ -132,8 +137,12 @@ export function checkWorld(
   };
   const intervals: Check[] = [];
   // the newest 2,000 rows by filing time, as a pull with maxRows 2000 returns them
-  const newest = [...rows].sort((x, y) => y.filed_at!.localeCompare(x.filed_at!)).slice(0, 2000);
-  const pulls: [Pull, typeof rows][] = [["full", rows], ["newest 2,000", newest]];
+  const byFiling = [...rows].sort((x, y) => y.filed_at!.localeCompare(x.filed_at!));
+  const pulls: [Pull, typeof rows][] = [
+    ["full", rows],
+    ["newest 5,000", byFiling.slice(0, 5000)],
+    ["newest 2,000", byFiling.slice(0, 2000)],
+  ];
   for (const [pull, pulled] of pulls) {
     const inPull = new Set(pulled);
     const truthOf = (g: string, h: TruthHorizon) =>
