@@ -447,7 +447,7 @@ export function portfolioConclusion(results: Record<string, PortfolioResult>): s
     const [alo, ahi] = s.alphaInterval ?? [NaN, NaN];
     const zero = !(alo > 0 || ahi < 0);
     return `${i === 0 && ranked.length > 1 ? "Best by Sharpe: " : ""}${name}${
-      s.entry === "filing" ? " (entry at filing)" : ""
+      s.entry === "filing" && !/filing/i.test(name) ? " (entry at filing)" : ""
     } — Sharpe ${fmt(s.sharpe)} (95% interval ${fmt(s.sharpeInterval?.[0])} to ${
       fmt(s.sharpeInterval?.[1])
     }, over a risk-free rate of ${
