@@ -118,6 +118,31 @@ prints one line and exits 1.
 Without PITCH_API_KEY / INSIDER_API_KEY it runs on the offline emulator.`;
 
 /**
+ * The open-market trades of a feed's side: open-market purchases for
+ * `"buy"`, open-market and 10b5-1 plan sales for `"sell"` (by `trade_class`,
+ * see `tradeClass`), and how many rows of each other class were left out.
+ *
+ * @example
+ * ```ts
+ * import pl from "npm:nodejs-polars@0.25.2";
+ * import { keepOpenMarket } from "./backtest.ts";
+ * import { tradeClass } from "../families/trade_class.ts";
+ * const df = tradeClass(pl.DataFrame({ code: ["P", "M", "P"], is_10b51: [false, false, false] }));
+ * keepOpenMarket(df, "buy").left; // { option_exercise: 1 }
+ * ```
+ */
+export function keepOpenMarket(
+  frame: pl.DataFrame,
+  side: FeedSide,
+): { frame: pl.DataFrame; left: Record<string, number> } {
+  const keep = side === "buy" ? ["open_market_purchase"] : ["open_market_sale", "plan_sale"];
+  const classes = frame.getColumn("trade_class").toArray() as string[];
+  const left: Record<string, number> = {};
+  for (const c of classes) if (!keep.includes(c)) left[c] = (left[c] ?? 0) + 1;
+  return { frame: frame.filter(pl.Series(classes.map((c) => keep.includes(c)))), left };
+}
+
+/**
  * `deno task backtest` with `args` (default `Deno.args`): see the help text above.
  */
 export async function main(args: string[] = Deno.args): Promise<void> {
@@ -259,13 +284,9 @@ export async function main(args: string[] = Deno.args): Promise<void> {
       }
       let frame: pl.DataFrame = tradeClass(transactionsFrame(trades));
       if (!v["all-codes"]) {
-        const keep = f.side === "buy"
-          ? ["open_market_purchase"]
-          : ["open_market_sale", "plan_sale"];
-        const classes = frame.getColumn("trade_class").toArray() as string[];
-        const left: Record<string, number> = {};
-        for (const c of classes) if (!keep.includes(c)) left[c] = (left[c] ?? 0) + 1;
-        frame = frame.filter(pl.Series(classes.map((c) => keep.includes(c))));
+        const kept = keepOpenMarket(frame, f.side);
+        frame = kept.frame;
+        const left = kept.left;
         const n = Object.values(left).reduce((a, b) => a + b, 0);
         if (n) {
           console.error(
