@@ -73,9 +73,11 @@ export function riskTable(checks: RiskCheck[], title: string): string {
   ], rows);
 }
 
-if (import.meta.main) {
-  const seeds = Number(Deno.env.get("COVERAGE_SEEDS") ?? 40);
-  const scale = Number(Deno.env.get("COVERAGE_SCALE") ?? 0.5);
+/** Runs the risk-figure benchmark and returns the printed table. */
+export async function portfolioTruthBench(
+  seeds = Number(Deno.env.get("COVERAGE_SEEDS") ?? 40),
+  scale = Number(Deno.env.get("COVERAGE_SCALE") ?? 0.5),
+): Promise<string> {
   const t0 = performance.now();
   const checks: RiskCheck[] = [];
   for (let k = 0; k < seeds; k += 5) {
@@ -84,11 +86,14 @@ if (import.meta.main) {
   }
   const dump = Deno.env.get("COVERAGE_OUT");
   if (dump) await Deno.writeTextFile(dump, JSON.stringify(checks));
-  console.log(riskTable(
-    checks,
-    `Portfolio figures vs the true daily paths: ${seeds} worlds from seed ${FIRST_SEED}, scale ${scale}, booking ${
-      Deno.env.get("PORTFOLIO_SPREAD") ?? "market"
-    }, edges ${Deno.env.get("PORTFOLIO_EDGES") ?? "trim"}`,
-  ));
-  console.log(`portfolio truth bench: ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+  return `${
+    riskTable(
+      checks,
+      `Portfolio figures vs the true daily paths: ${seeds} worlds from seed ${FIRST_SEED}, scale ${scale}, booking ${
+        Deno.env.get("PORTFOLIO_SPREAD") ?? "market"
+      }, edges ${Deno.env.get("PORTFOLIO_EDGES") ?? "trim"}`,
+    )
+  }\nportfolio truth bench: ${((performance.now() - t0) / 1000).toFixed(0)} s`;
 }
+
+if (import.meta.main) console.log(await portfolioTruthBench());
