@@ -250,15 +250,18 @@ function monthKey(v: unknown): string | null {
  *
  * @example
  * ```ts
- * import { connect, eventStudy } from "../../mod.ts";
+ * import pl from "npm:nodejs-polars@0.25.2";
+ * import { connect, eventStudy, tradeClass } from "../../mod.ts";
  * const { insider } = await connect();
- * const buys = await insider.search({ tradeType: "purchase", onlyMarketTransactions: true }).frame();
+ * // "buys": open-market purchases (code P), not option exercises or awards
+ * const buys = tradeClass(await insider.search({ tradeType: "purchase" }).frame())
+ *   .filter(pl.col("trade_class").eq(pl.lit("open_market_purchase")));
  * const stats = eventStudy(buys, {
  *   groupBy: "role",
  *   horizons: ["1m", "3m", "6m"],
  *   baseline: "Director",
- *   cluster: "month",
  *   minN: 20,
+ *   minClusters: 20,
  * });
  * ```
  */

@@ -212,9 +212,12 @@ function mdTable(head: string[], rows: string[][]): string {
  *
  * @example
  * ```ts
- * import { connect, eventStudy, statsTable } from "../../mod.ts";
+ * import pl from "npm:nodejs-polars@0.25.2";
+ * import { connect, eventStudy, statsTable, tradeClass } from "../../mod.ts";
  * const { insider } = await connect();
- * console.log(statsTable(eventStudy(await insider.search({ tradeType: "purchase" }).frame(), { groupBy: "role" })));
+ * const buys = tradeClass(await insider.search({ tradeType: "purchase" }).frame({ maxRows: 2000 }))
+ *   .filter(pl.col("trade_class").eq(pl.lit("open_market_purchase")));
+ * console.log(statsTable(eventStudy(buys, { groupBy: "role" })));
  * ```
  */
 export function statsTable(stats: pl.DataFrame): string {
@@ -268,9 +271,11 @@ export const PORTFOLIO_NOTE =
  *
  * @example
  * ```ts
- * import { connect, portfolioBacktest, portfolioTable } from "../../mod.ts";
+ * import pl from "npm:nodejs-polars@0.25.2";
+ * import { connect, portfolioBacktest, portfolioTable, tradeClass } from "../../mod.ts";
  * const { insider } = await connect();
- * const buys = await insider.search({ tradeType: "purchase" }).frame({ maxRows: 2000 });
+ * const buys = tradeClass(await insider.search({ tradeType: "purchase" }).frame({ maxRows: 2000 }))
+ *   .filter(pl.col("trade_class").eq(pl.lit("open_market_purchase")));
  * console.log(portfolioTable({ buys: portfolioBacktest(buys, { horizon: "3m" }) }));
  * ```
  */
@@ -293,9 +298,11 @@ function interval(lo: unknown, hi: unknown): string {
  *
  * @example
  * ```ts
- * import { conclusion, connect, eventStudy } from "../../mod.ts";
+ * import pl from "npm:nodejs-polars@0.25.2";
+ * import { conclusion, connect, eventStudy, tradeClass } from "../../mod.ts";
  * const { insider } = await connect();
- * const buys = await insider.search({ tradeType: "purchase" }).frame({ maxRows: 2000 });
+ * const buys = tradeClass(await insider.search({ tradeType: "purchase" }).frame({ maxRows: 2000 }))
+ *   .filter(pl.col("trade_class").eq(pl.lit("open_market_purchase")));
  * console.log(conclusion(eventStudy(buys, { groupBy: "role", baseline: "Director" })));
  * ```
  */
@@ -435,9 +442,11 @@ export function conclusion(stats: pl.DataFrame): string {
  *
  * @example
  * ```ts
- * import { connect, portfolioBacktest, portfolioConclusion } from "../../mod.ts";
+ * import pl from "npm:nodejs-polars@0.25.2";
+ * import { connect, portfolioBacktest, portfolioConclusion, tradeClass } from "../../mod.ts";
  * const { insider } = await connect();
- * const buys = await insider.search({ tradeType: "purchase" }).frame({ maxRows: 2000 });
+ * const buys = tradeClass(await insider.search({ tradeType: "purchase" }).frame({ maxRows: 2000 }))
+ *   .filter(pl.col("trade_class").eq(pl.lit("open_market_purchase")));
  * console.log(portfolioConclusion({ buys: portfolioBacktest(buys, { horizon: "3m" }) }));
  * ```
  */
@@ -536,9 +545,12 @@ const CAVEATS = [
  *
  * @example
  * ```ts
- * import { connect, eventStudy, eventStudyChart, writeReport } from "../../mod.ts";
+ * import pl from "npm:nodejs-polars@0.25.2";
+ * import { connect, eventStudy, eventStudyChart, tradeClass, writeReport } from "../../mod.ts";
  * const { insider } = await connect();
- * const stats = eventStudy(await insider.search({ tradeType: "purchase" }).frame(), { groupBy: "role" });
+ * const buys = tradeClass(await insider.search({ tradeType: "purchase" }).frame({ maxRows: 2000 }))
+ *   .filter(pl.col("trade_class").eq(pl.lit("open_market_purchase")));
+ * const stats = eventStudy(buys, { groupBy: "role" });
  * const dir = await Deno.makeTempDir();
  * await writeReport(dir, stats, { "event-study": eventStudyChart(stats) }, { title: "Purchases by role" });
  * ```
