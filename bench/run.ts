@@ -11,6 +11,7 @@ import { syncBench } from "./sync_bench.ts";
 import { queryBench } from "./query_bench.ts";
 import { coverageBench } from "./coverage_bench.ts";
 import { parallelBench } from "./parallel_bench.ts";
+import { portfolioTruthBench } from "./portfolio_truth_bench.ts";
 
 if (import.meta.main) {
   console.log("signalbook benchmarks (same run, same data)");
@@ -21,4 +22,5 @@ if (import.meta.main) {
   console.log(await syncBench());
   console.log(await queryBench());
   console.log(await coverageBench());
+  console.log(await portfolioTruthBench());
 }
