@@ -18,7 +18,6 @@ export {
 } from "./build.ts";
 export { asFrame, type Frame, FramedList, type FrameMaker, type FrameOptions } from "./list.ts";
 export {
-  boundPolarsDisplay,
   type Displayable,
   type DisplayOptions,
   formatCell,
@@ -27,7 +26,7 @@ export {
   isLazyFrame,
   lazyBundle,
   type MediaBundle,
-  NOTEBOOK_MAX_ROWS,
+  polarsDisplay,
   recordsBundle,
   show,
   withDisplay,
