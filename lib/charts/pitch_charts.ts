@@ -84,7 +84,8 @@ export interface BucketChartOptions extends ChartText {
 }
 
 /**
- * Bars of pitches per bucket, buckets in floor order (`below 0` first), from
+ * Bars of pitches per bucket, buckets in floor order (`below 0` or `below 50`
+ * first), from
  * the frame of `pitchReturnBuckets`, `authorReturnBuckets` or
  * `winRateBuckets`.
  *
@@ -108,7 +109,7 @@ export function bucketChart(buckets: pl.DataFrame, options: BucketChartOptions =
     : options.fill;
   const {
     title = `Pitches by ${bucket.replace(/_bucket$/, "").replaceAll("_", " ")} bucket`,
-    subtitle = "Highest floor met; 'below 0': no floor met",
+    subtitle,
     bucket: _b,
     fill: _f,
     ...plot
@@ -117,6 +118,9 @@ export function bucketChart(buckets: pl.DataFrame, options: BucketChartOptions =
   const order = [
     ...new Map(rows.map((r) => [r[`${bucket}_order`] as number, r[bucket] as string])).entries(),
   ].sort((a, b) => a[0] - b[0]).map((e) => e[1]);
+  const none = rows.find((r) => (r[`${bucket}_order`] as number) < 0)?.[bucket] as
+    | string
+    | undefined;
   return render(
     {
       width: 640,
@@ -137,7 +141,10 @@ export function bucketChart(buckets: pl.DataFrame, options: BucketChartOptions =
         Plot.ruleY([0]),
       ],
     },
-    { title, subtitle },
+    {
+      title,
+      subtitle: subtitle ?? `Highest floor met; '${none ?? "below 0"}': no floor met`,
+    },
     plot,
   );
 }
