@@ -13,7 +13,6 @@
  */
 import * as Plot from "npm:@observablehq/plot@0.6.17";
 import { JSDOM } from "npm:jsdom@31.0.1";
-import svgToDataUri from "npm:mini-svg-data-uri@1.4.4";
 import { escapeHtml as esc } from "../shared/html.ts";
 
 /** Okabe–Ito colours. */
@@ -65,10 +64,12 @@ const JUPYTER = Symbol.for("Jupyter.display");
  *
  * Notebook display (decided for issue 23, measured with nbconvert + headless
  * Chromium in light and dark themes, see tests/notebooks/screenshot_test.ts):
- * a `text/html` output holding `<img src="data:image/svg+xml,…">` of the
- * {@link standaloneSvg} (dark text `#1a1a1a` on a white card), plus
- * `text/plain`. The data URL is percent-encoded text (mini-svg-data-uri), not
- * base64: about a quarter smaller. Why this form:
+ * a `text/html` output holding `<img src="data:image/svg+xml;base64,…">` of
+ * the {@link standaloneSvg} (dark text `#1a1a1a` on a white card), plus
+ * `text/plain`. (A percent-encoded data URL would be about a quarter smaller,
+ * but mini-svg-data-uri's encoding of these charts failed to load in
+ * Chromium 156: base64 is the form every browser and sanitiser reads.) Why
+ * this form:
  * - `image/svg+xml` outputs are shown as `<img>` by JupyterLab (so
  *   `currentColor` is black, unreadable in dark themes), are sanitised to
  *   nothing by nbconvert 6.5 (nbconvert#1849) and are inlined and broken by
@@ -138,9 +139,19 @@ export function standaloneSvg(chart: Chart): string {
     chart.svg.slice(open);
 }
 
+function base64(text: string): string {
+  const bytes = new TextEncoder().encode(text);
+  let bin = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) {
+    bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  }
+  return btoa(bin);
+}
+
 /**
  * The notebook HTML of a chart: an `<img>` of its standalone SVG, sized to
- * the chart. Inside an image the SVG's ARIA attributes reach no one (the
+ * the chart. The test of this form is a browser drawing it
+ * (tests/notebooks/screenshot_test.ts). Inside an image the SVG's ARIA attributes reach no one (the
  * `alt` text does), so they are dropped, and empty elements are written
  * self-closed, to keep notebooks small.
  */
@@ -149,7 +160,7 @@ function chartHtml(chart: Chart): string {
     .replace(/<(circle|path|line|rect|stop)( [^>]*)?><\/\1>/g, "<$1$2/>");
   return `<img class="sb-chart" width="${chart.width}" height="${chart.height}" ` +
     `style="max-width:100%;height:auto" alt="${esc(chart.title || "chart")}" ` +
-    `src="${svgToDataUri(svg)}">`;
+    `src="data:image/svg+xml;base64,${base64(svg)}">`;
 }
 
 /**
