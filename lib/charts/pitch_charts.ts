@@ -54,7 +54,7 @@ export function pitchesOverTime(
       marginLeft: 45,
       x: { type: "utc", label: null },
       y: { label: "Pitches", grid: true },
-      color: { ...SENTIMENT_COLORS, legend: true },
+      color: { ...SENTIMENT_COLORS, label: "Sentiment", legend: true },
       marks: [
         Plot.rectY(
           rows,
@@ -129,9 +129,9 @@ export function bucketChart(buckets: pl.DataFrame, options: BucketChartOptions =
       x: { domain: order, label: "Bucket" },
       y: { label: "Pitches", grid: true },
       color: fill === "sentiment"
-        ? { ...SENTIMENT_COLORS, legend: true }
+        ? { ...SENTIMENT_COLORS, label: "Sentiment", legend: true }
         : fill
-        ? { legend: true, scheme: "observable10" }
+        ? { legend: true, label: fill, scheme: "observable10" }
         : undefined,
       marks: [
         Plot.barY(
