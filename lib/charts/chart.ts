@@ -152,12 +152,18 @@ function base64(text: string): string {
  * The notebook HTML of a chart: an `<img>` of its standalone SVG, sized to
  * the chart. The test of this form is a browser drawing it
  * (tests/notebooks/screenshot_test.ts). Inside an image the SVG's ARIA attributes reach no one (the
- * `alt` text does), so they are dropped, and empty elements are written
- * self-closed, to keep notebooks small.
+ * `alt` text does), so they are dropped, empty elements are written
+ * self-closed and Plot's stylesheet is cut to its one rule that acts in an
+ * image, to keep notebooks small.
  */
 function chartHtml(chart: Chart): string {
   const svg = standaloneSvg(chart).replace(/ aria-(?:label|hidden|description)="[^"]*"/g, "")
-    .replace(/<(circle|path|line|rect|stop)( [^>]*)?><\/\1>/g, "<$1$2/>");
+    .replace(/<(circle|path|line|rect|stop)( [^>]*)?><\/\1>/g, "<$1$2/>")
+    // Plot's per-chart stylesheet sizes the element in a page; in an image only this rule acts
+    .replace(
+      /<style>:where\(\.(plot-[0-9a-f]+)\)[^<]*<\/style>/g,
+      "<style>.$1 text{white-space:pre}</style>",
+    );
   return `<img class="sb-chart" width="${chart.width}" height="${chart.height}" ` +
     `style="max-width:100%;height:auto" alt="${esc(chart.title || "chart")}" ` +
     `src="data:image/svg+xml;base64,${base64(svg)}">`;

@@ -83,7 +83,7 @@ function resultView(columns: readonly string[]): ResultView | undefined {
   return RESULT_VIEWS.find((v) => v.when.every((c) => columns.includes(c)));
 }
 
-const STYLE = "<style>.sb-frame td.sb-null{opacity:.45;font-style:italic}" +
+const STYLE = "<style>.sb-null{opacity:.45;font-style:italic}" +
   ".sb-frame td,.sb-frame th{white-space:nowrap;text-align:left}</style>";
 
 function clip(s: string, max: number): string {
