@@ -93,6 +93,7 @@ Deno.test({
     const out = await Deno.makeTempDir({ prefix: "signalbook-html-" });
     const browser = await Browser.launch();
     const problems: string[] = [];
+    const lowest: Record<string, number> = {};
     try {
       for (const theme of THEMES) {
         await render(theme, `${out}/${theme}`);
@@ -122,6 +123,7 @@ Deno.test({
             };
             for (const [band, clip] of Object.entries(bands)) {
               const m = textContrast(await browser.shot(clip));
+              lowest[theme] = Math.min(lowest[theme] ?? Infinity, m.ratio);
               if (m.ratio < 4.5 || m.ink < 0.005) {
                 problems.push(
                   `${theme} ${name} chart ${i + 1} ${band}: contrast ${m.ratio.toFixed(1)}:1, ink ${
@@ -137,6 +139,11 @@ Deno.test({
       await browser.close();
       await Deno.remove(out, { recursive: true }).catch(() => {});
     }
+    console.log(
+      `lowest text contrast over every chart's title and axis bands: ${
+        Object.entries(lowest).map(([t, r]) => `${t} ${r.toFixed(1)}:1`).join(", ")
+      }`,
+    );
     assert.deepEqual(problems, [], "charts that do not read");
   },
 });
