@@ -16,6 +16,20 @@ const cleanEnv = () => {
   return env;
 };
 
+/** `deno run -A file` in `dir` with no keys set; fails the test with its stderr unless it succeeds. */
+async function denoRun(dir: string, file: string): Promise<{ stdout: string; stderr: string }> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", file],
+    cwd: dir,
+    env: cleanEnv(),
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const [stdout, stderr] = [out.stdout, out.stderr].map((b) => new TextDecoder().decode(b));
+  assert.ok(out.success, stderr);
+  return { stdout, stderr };
+}
+
 Deno.test("outside the repo: a script imports mod.ts by file URL, pulls, frames and saves a chart", async () => {
   const dir = await Deno.makeTempDir({ prefix: "my-analysis-" });
   try {
@@ -31,16 +45,7 @@ await saveChart(tradeTimeline(trades), "timeline.png");
 await saveChart(tradeTimeline(trades), "timeline.svg");
 `,
     );
-    const out = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", "main.ts"],
-      cwd: dir,
-      env: cleanEnv(),
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    const stdout = new TextDecoder().decode(out.stdout);
-    const stderr = new TextDecoder().decode(out.stderr);
-    assert.ok(out.success, stderr);
+    const { stdout } = await denoRun(dir, "main.ts");
     assert.match(stdout, /shape 500 174/);
     assert.match(stdout, /filed_at .*Datetime\(ms,UTC\)/);
     const png = await Deno.readFile(`${dir}/timeline.png`);
@@ -147,15 +152,7 @@ Deno.test("outside the repo: every notebook's imports resolve when the notebook 
         `Object.keys(m${i}).length`
       ).join(" + ") + ");\n";
     await Deno.writeTextFile(`${dir}/imports.ts`, file);
-    const out = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", "imports.ts"],
-      cwd: dir,
-      env: cleanEnv(),
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    assert.ok(out.success, new TextDecoder().decode(out.stderr));
-    assert.match(new TextDecoder().decode(out.stdout), /resolved \d+/);
+    assert.match((await denoRun(dir, "imports.ts")).stdout, /resolved \d+/);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
