@@ -24,11 +24,15 @@ import {
   type AlphaCheck,
   alphaSummary,
   type Check,
+  CLUSTERINGS,
   coverage,
   COVERAGE_HORIZONS,
+  type FilingCheck,
   type HeadlineGap,
+  PULLS,
   type WorldChecks,
 } from "./coverage_lib.ts";
+import { DEFAULT_MIN_CLUSTERS } from "../lib/backtest/event_study.ts";
 
 let peakRss = 0;
 
@@ -53,15 +57,130 @@ async function batch<T>(kind: "world" | "headline", scale: number, seeds: number
   return results as T[];
 }
 
+/** First seed (`COVERAGE_FIRST_SEED`, default 1): pick unseen worlds with e.g. 2001. */
+const FIRST_SEED = Number(Deno.env.get("COVERAGE_FIRST_SEED") ?? 1);
+
 async function batches<T>(kind: "world" | "headline", scale: number, n: number): Promise<T[]> {
   const out: T[] = [];
-  for (let first = 1; first <= n; first += 5) {
-    const seeds = Array.from({ length: Math.min(5, n - first + 1) }, (_, i) => first + i);
+  for (let k = 0; k < n; k += 5) {
+    const seeds = Array.from({ length: Math.min(5, n - k) }, (_, i) => FIRST_SEED + k + i);
     out.push(...await batch<T>(kind, scale, seeds));
   }
   return out;
 }
 
+const pct = (k: number, n: number) => (n ? `${(100 * k / n).toFixed(0)}% (${k}/${n})` : "–");
+
+/**
+ * The coverage tables from the interval checks: per pull, target and
+ * horizon, the share of worlds whose interval covers the truth under each
+ * clustering (intervals on fewer than `minClusters` clusters count as thin
+ * and are left out: the cell shows how many worlds had an interval), then
+ * coverage by the number of clusters behind the interval (what
+ * `minClusters` is chosen from).
+ */
+export function coverageTables(checks: Check[], minClusters: number, title: string): string[] {
+  const cov = coverage(checks, minClusters);
+  const rows: (string | number)[][] = [];
+  const targets = [...new Set(checks.map((r) => r.target))];
+  const worlds = new Set(checks.map((c) => c.seed)).size;
+  for (const pull of PULLS) {
+    for (const target of targets) {
+      for (const h of COVERAGE_HORIZONS) {
+        const cell = (c: string) =>
+          cov.find((r) =>
+            r.pull === pull && r.target === target && r.horizon === h && r.cluster === c
+          );
+        const show = (c: string) => {
+          const x = cell(c);
+          // "thin": run, but no world had enough clusters; "–": not run
+          return x ? pct(x.covered, x.worlds) : checks.some((k) => k.cluster === c) ? "thin" : "–";
+        };
+        if (!CLUSTERINGS.some((c) => cell(c))) continue;
+        if (!checks.some((c) => c.pull === pull)) continue;
+        rows.push([pull, target, h, ...CLUSTERINGS.map(show)]);
+      }
+    }
+  }
+  const out = [
+    table(
+      `${title}: ${worlds} worlds; % of worlds whose 95 % interval covers the truth (covered/worlds with an interval; thin: fewer than ${minClusters} clusters in every world)`,
+      ["pull", "target", "horizon", ...CLUSTERINGS.map((c) => `${c}`)],
+      rows,
+    ),
+  ];
+  const bins: [number, number][] = [
+    [2, 9],
+    [10, 14],
+    [15, 19],
+    [20, 24],
+    [25, 29],
+    [30, 49],
+    [50, 1e9],
+  ];
+  const bRows = CLUSTERINGS.filter((c) => c !== "none").map((c) => [
+    c,
+    ...bins.map(([lo, hi]) => {
+      const cs = checks.filter((x) => x.cluster === c && x.clusters >= lo && x.clusters <= hi);
+      return pct(cs.filter((x) => x.low <= x.truth && x.truth <= x.high).length, cs.length);
+    }),
+  ]);
+  out.push(table(
+    "Coverage by the number of clusters behind the interval (all cells pooled)",
+    ["clustering", ...bins.map(([lo, hi]) => hi > 1e6 ? `${lo}+` : `${lo}–${hi}`)],
+    bRows,
+  ));
+  return out;
+}
+
+/** The filing-entry approximation against the truth, across worlds. */
+export function filingTable(xs: FilingCheck[]): string {
+  const rows: (string | number)[][] = [];
+  const m = (v: number[]) => v.reduce((a, b) => a + b, 0) / v.length;
+  const se = (v: number[]) =>
+    Math.sqrt(v.reduce((a, b) => a + (b - m(v)) ** 2, 0) / (v.length - 1) / v.length);
+  for (const target of [...new Set(xs.map((x) => x.target))]) {
+    for (const h of COVERAGE_HORIZONS) {
+      const cs = xs.filter((x) => x.target === target && x.horizon === h);
+      if (!cs.length) continue;
+      const bias = cs.map((c) => c.approx - c.realized);
+      const vsTruth = cs.map((c) => c.approx - c.expected);
+      const tradeVs = cs.map((c) => c.trade - c.expectedTrade);
+      rows.push([
+        target,
+        h,
+        cs.length,
+        m(cs.map((c) => c.trade)),
+        m(cs.map((c) => c.approx)),
+        m(cs.map((c) => c.realized)),
+        m(cs.map((c) => c.expected)),
+        `${m(bias).toFixed(3)} ± ${se(bias).toFixed(3)}`,
+        `${m(vsTruth).toFixed(2)} ± ${se(vsTruth).toFixed(2)}`,
+        `${m(tradeVs).toFixed(2)} ± ${se(tradeVs).toFixed(2)}`,
+        m(cs.map((c) => c.expectedTrade - c.expected)),
+      ]);
+    }
+  }
+  return table(
+    `Entry at filing (mean excess return, %, across worlds; ± cross-world SE)`,
+    [
+      "group",
+      "horizon",
+      "worlds",
+      "trade date (service)",
+      "filing, approximated",
+      "filing, true prices",
+      "filing, expected (truth)",
+      "approx − true prices",
+      "approx − truth",
+      "trade-date est. − its truth",
+      "truth lost by waiting",
+    ],
+    rows,
+  );
+}
+
+/** Runs the coverage benchmark and returns the printed tables. */
 /** Runs the coverage benchmark and returns the printed tables. */
 export async function coverageBench(
   seeds = Number(Deno.env.get("COVERAGE_SEEDS") ?? 40),
@@ -71,40 +190,21 @@ export async function coverageBench(
   const t0 = performance.now();
   const checks: Check[] = [];
   const alphas: AlphaCheck[] = [];
+  const filingAll: FilingCheck[] = [];
   for (const w of await batches<WorldChecks>("world", scale, seeds)) {
     checks.push(...w.intervals);
     alphas.push(...w.alphas);
+    filingAll.push(...w.filing);
   }
-  const cov = coverage(checks);
-  const rows: (string | number)[][] = [];
-  const targets = [...new Set(cov.map((r) => r.target))];
-  for (const target of targets) {
-    for (const h of COVERAGE_HORIZONS) {
-      const cell = (c: string) =>
-        cov.find((r) => r.target === target && r.horizon === h && r.cluster === c);
-      const iss = cell("issuer");
-      const mon = cell("month");
-      const none = cell("none");
-      if (!iss || !mon || !none) continue;
-      rows.push([
-        target,
-        h,
-        iss.worlds,
-        iss.coverage,
-        mon.coverage,
-        none.coverage,
-        none.width / iss.width,
-      ]);
-    }
-  }
+  const out = coverageTables(
+    checks,
+    DEFAULT_MIN_CLUSTERS,
+    `Event-study 95 % intervals vs the truth, scale ${scale}`,
+  );
   const tIntervals = (performance.now() - t0) / 1000;
-  const out = [
-    table(
-      `Event-study 95 % intervals vs the truth: ${seeds} seeds, scale ${scale} (% of worlds covered)`,
-      ["target", "horizon", "worlds", "issuer %", "month %", "i.i.d. %", "i.i.d. ÷ issuer width"],
-      rows,
-    ),
-  ];
+  const dump = Deno.env.get("COVERAGE_OUT");
+  if (dump) await Deno.writeTextFile(dump, JSON.stringify({ checks, alphas, filing: filingAll }));
+  out.push(filingTable(filingAll));
   const aRows: (string | number)[][] = [];
   for (const h of ["1m", "6m"] as const) {
     const a = alphaSummary(alphas.filter((x) => x.horizon === h));
@@ -122,7 +222,7 @@ export async function coverageBench(
     ["portfolio", "mean alpha", "truth", "cross-seed SE", "gap in SEs", "within 1 SE"],
     aRows,
   ));
-  const gaps = await batches<HeadlineGap>("headline", 1, headlineSeeds);
+  const gaps = headlineSeeds > 0 ? await batches<HeadlineGap>("headline", 1, headlineSeeds) : [];
   const gRows = COVERAGE_HORIZONS.map((h) => {
     const est = gaps.map((g) => g.estimate[h]);
     const tru = gaps.map((g) => g.truth[h]);
@@ -137,11 +237,13 @@ export async function coverageBench(
       mean(tru),
     ];
   });
-  out.push(table(
-    `Headline robustness at the demo's size (scale 1): CEO buys − all purchases, ${headlineSeeds} seeds`,
-    ["horizon", "seeds", "gap > 0 (% of seeds)", "mean gap", "sd across seeds", "mean true gap"],
-    gRows,
-  ));
+  if (gaps.length) {
+    out.push(table(
+      `Headline robustness at the demo's size (scale 1): CEO buys − all purchases, ${headlineSeeds} seeds`,
+      ["horizon", "seeds", "gap > 0 (% of seeds)", "mean gap", "sd across seeds", "mean true gap"],
+      gRows,
+    ));
+  }
   out.push(
     `coverage bench: ${tIntervals.toFixed(0)} s for the intervals, ${
       ((performance.now() - t0) / 1000).toFixed(0)

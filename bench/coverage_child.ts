@@ -7,6 +7,13 @@
  * @module
  */
 import { checkWorld, CLUSTERINGS, headlineGap } from "./coverage_lib.ts";
+import type { ClusterBy } from "../lib/backtest/event_study.ts";
+
+/** `COVERAGE_CLUSTERINGS` (comma-separated) narrows the clusterings compared. */
+function clusterings(): ClusterBy[] {
+  const env = Deno.env.get("COVERAGE_CLUSTERINGS");
+  return env ? env.split(",") as ClusterBy[] : CLUSTERINGS;
+}
 
 function rssMb(): number {
   const s = Deno.readTextFileSync("/proc/self/status");
@@ -19,6 +26,6 @@ if (import.meta.main) {
   const seeds = seedTexts.map(Number);
   const results = kind === "headline"
     ? seeds.map((s) => headlineGap(s, scale))
-    : seeds.map((s) => checkWorld(s, scale, CLUSTERINGS));
+    : seeds.map((s) => checkWorld(s, scale, clusterings()));
   console.log(JSON.stringify({ results, rssMb: rssMb() }));
 }

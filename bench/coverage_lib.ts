@@ -20,11 +20,22 @@ import { transactionsFrame } from "../lib/insider/transaction_frames.ts";
 import { headlineStudy } from "../lib/backtest/headline.ts";
 import { portfolioBacktest } from "../lib/backtest/portfolio.ts";
 import type { ClusterBy } from "../lib/backtest/event_study.ts";
+import { fromFiling } from "../lib/backtest/entry.ts";
+import { type TransactionRow, WINDOW_DAYS } from "../lib/insider/fields.ts";
 
 /** Horizons checked. */
 export const COVERAGE_HORIZONS = ["1m", "3m", "6m", "1y"] as const;
 /** Clusterings compared. */
-export const CLUSTERINGS: ClusterBy[] = ["issuer", "month", "none"];
+export const CLUSTERINGS: ClusterBy[] = ["two-way", "issuer", "month", "none"];
+/**
+ * Pulls checked: the whole history, and the newest 5,000 and 2,000 rows (as
+ * `--max-rows` gives; they span about 25 and 10 months at scale 0.5, so the
+ * month counts behind the intervals cover the range `minClusters` is chosen
+ * from).
+ */
+export const PULLS = ["full", "newest 5,000", "newest 2,000"] as const;
+/** A pull. */
+export type Pull = typeof PULLS[number];
 /** Headline groups checked. */
 export const GROUPS = ["CEO buys", "All purchases", "10b5-1 sales"] as const;
 
@@ -34,6 +45,10 @@ export interface Check {
   seed: number;
   /** Clustering of the interval. */
   cluster: ClusterBy;
+  /** Which rows the study saw. */
+  pull: Pull;
+  /** Clusters behind the interval (the smaller dimension for two-way). */
+  clusters: number;
   /** Group, or `CEO buys − All purchases` for the difference. */
   target: string;
   /** Horizon. */
@@ -60,12 +75,36 @@ export interface AlphaCheck {
   truth: number;
 }
 
+/** One world's filing-entry approximation against the true prices, for one group and horizon. */
+export interface FilingCheck {
+  /** Seed. */
+  seed: number;
+  /** Group. */
+  target: string;
+  /** Horizon. */
+  horizon: TruthHorizon;
+  /** Trades with a filing-entry return. */
+  n: number;
+  /** Mean excess from the trade date (the service's figure). */
+  trade: number;
+  /** Mean excess from the filing date, approximated (`entry: "filing"`). */
+  approx: number;
+  /** Mean excess from the filing date on the emulator's true daily prices. */
+  realized: number;
+  /** Mean expected excess from the filing date (the emulator's truth). */
+  expected: number;
+  /** Mean expected excess from the trade date (the emulator's truth). */
+  expectedTrade: number;
+}
+
 /** The checks of one world. */
 export interface WorldChecks {
   /** Interval checks. */
   intervals: Check[];
   /** Portfolio alpha checks (1-month and 6-month holding). */
   alphas: AlphaCheck[];
+  /** Filing-entry checks. */
+  filing: FilingCheck[];
 }
 
 const num = (v: unknown) => (v === null || v === undefined ? NaN : Number(v));
@@ -96,39 +135,55 @@ export function checkWorld(
     "CEO buys": clean.filter((r) => r.code === "P" && r.is_ceo === true),
     "10b5-1 sales": clean.filter((r) => r.code === "S" && r.is_10b51 === true),
   };
-  const truthOf = (g: string, h: TruthHorizon) => truth.mean(members[g], h)!;
   const intervals: Check[] = [];
-  for (const cluster of clusterings) {
-    const stats = headlineStudy(trades, [...COVERAGE_HORIZONS], { cluster, minN: 20 })
-      .toRecords() as Record<string, unknown>[];
-    for (const r of stats) {
-      const g = String(r.group);
-      const h = String(r.horizon) as TruthHorizon;
-      if (r.thin === true) continue;
-      intervals.push({
-        seed,
+  // the newest 2,000 rows by filing time, as a pull with maxRows 2000 returns them
+  const byFiling = [...rows].sort((x, y) => y.filed_at!.localeCompare(x.filed_at!));
+  const pulls: [Pull, typeof rows][] = [
+    ["full", rows],
+    ["newest 5,000", byFiling.slice(0, 5000)],
+    ["newest 2,000", byFiling.slice(0, 2000)],
+  ];
+  for (const [pull, pulled] of pulls) {
+    const inPull = new Set(pulled);
+    const truthOf = (g: string, h: TruthHorizon) =>
+      truth.mean(members[g].filter((r) => inPull.has(r)), h)!;
+    const frame = pull === "full" ? trades : transactionsFrame(pulled);
+    for (const cluster of clusterings) {
+      // minClusters 2: every interval is kept with its cluster count, so the
+      // bench can measure coverage by cluster count and apply any minimum
+      const stats = headlineStudy(frame, [...COVERAGE_HORIZONS], {
         cluster,
-        target: g,
-        horizon: h,
-        estimate: num(r.mean_excess),
-        truth: truthOf(g, h),
-        low: num(r.ci_low),
-        high: num(r.ci_high),
-      });
-      if (g === "CEO buys") {
+        minN: 20,
+        minClusters: 2,
+      })
+        .toRecords() as Record<string, unknown>[];
+      for (const r of stats) {
+        const g = String(r.group);
+        const h = String(r.horizon) as TruthHorizon;
+        if (r.thin === true) continue;
+        const base = { seed, cluster, pull, clusters: num(r.n_clusters), horizon: h };
         intervals.push({
-          seed,
-          cluster,
-          target: "CEO buys − All purchases",
-          horizon: h,
-          estimate: num(r.diff_vs_baseline),
-          truth: truthOf("CEO buys", h) - truthOf("All purchases", h),
-          low: num(r.diff_ci_low),
-          high: num(r.diff_ci_high),
+          ...base,
+          target: g,
+          estimate: num(r.mean_excess),
+          truth: truthOf(g, h),
+          low: num(r.ci_low),
+          high: num(r.ci_high),
         });
+        if (g === "CEO buys" && r.diff_ci_low !== null) {
+          intervals.push({
+            ...base,
+            target: "CEO buys − All purchases",
+            estimate: num(r.diff_vs_baseline),
+            truth: truthOf("CEO buys", h) - truthOf("All purchases", h),
+            low: num(r.diff_ci_low),
+            high: num(r.diff_ci_high),
+          });
+        }
       }
     }
   }
+  const filing = filingChecks(stub, members);
   // portfolio alpha: the realized backtest vs the same backtest on noise-free returns
   const ceo = members["CEO buys"];
   const realized = transactionsFrame(ceo);
@@ -150,18 +205,72 @@ export function checkWorld(
     alpha: portfolioBacktest(realized, { horizon, costBps: 0 }).stats.alpha,
     truth: portfolioBacktest(noiseFree, { horizon, costBps: 0 }).stats.alpha,
   }));
-  return { intervals, alphas };
+  return { intervals, alphas, filing };
 }
 
-/** Coverage of one (clustering, target, horizon) cell across worlds. */
+/**
+ * The filing-entry approximation against the true prices: for each group
+ * and horizon, the mean excess return from the filing day approximated from
+ * the service's points (`fromFiling`), computed exactly from the emulator's
+ * daily prices, and expected (the truth), next to the trade-date figures.
+ */
+function filingChecks(
+  stub: ReturnType<typeof createStub>,
+  members: Record<string, TransactionRow[]>,
+): FilingCheck[] {
+  const { world, truth } = stub;
+  const byRow = new Map(stub.insider.trades.map((t) => [t.row, t]));
+  const out: FilingCheck[] = [];
+  for (const target of ["CEO buys", "All purchases"]) {
+    for (const h of COVERAGE_HORIZONS) {
+      const days = WINDOW_DAYS[h];
+      let n = 0;
+      const sum = [0, 0, 0, 0, 0];
+      for (const r of members[target]) {
+        const f = fromFiling(r as unknown as Record<string, unknown>, h);
+        const eTrade = truth.expected(r, h);
+        if (f === null || eTrade === null) continue;
+        const t = byRow.get(r)!;
+        const filed = t.day + r.filing_delay_days!;
+        const end = t.day + days;
+        const realized = world.ret(t.company, filed, end) - world.marketRet(filed, end);
+        const expected = 100 * world.expectedMarketGrowth(end - filed) *
+          (Math.exp(world.abnormal(t.company, end) - world.abnormal(t.company, filed)) - 1);
+        n++;
+        sum[0] += r[`excess_returns_${h}`]!;
+        sum[1] += f.excess;
+        sum[2] += realized;
+        sum[3] += expected;
+        sum[4] += eTrade;
+      }
+      const [trade, approx, realized, expected, expectedTrade] = sum.map((x) => x / n);
+      out.push({
+        seed: world.seed,
+        target,
+        horizon: h,
+        n,
+        trade,
+        approx,
+        realized,
+        expected,
+        expectedTrade,
+      });
+    }
+  }
+  return out;
+}
+
+/** Coverage of one (clustering, pull, target, horizon) cell across worlds. */
 export interface CoverageRow {
   /** Clustering. */
   cluster: ClusterBy;
+  /** Pull. */
+  pull: Pull;
   /** Target. */
   target: string;
   /** Horizon. */
   horizon: TruthHorizon;
-  /** Worlds. */
+  /** Worlds with an interval (not thin under `minClusters`). */
   worlds: number;
   /** Worlds whose interval covers the truth. */
   covered: number;
@@ -169,25 +278,34 @@ export interface CoverageRow {
   coverage: number;
   /** Mean interval width. */
   width: number;
+  /** Median clusters behind the intervals. */
+  clusters: number;
 }
 
-/** Coverage by clustering, target and horizon. */
-export function coverage(checks: Check[]): CoverageRow[] {
+/**
+ * Coverage by clustering, pull, target and horizon, counting only intervals
+ * resting on at least `minClusters` clusters (the others would be thin).
+ */
+export function coverage(checks: Check[], minClusters = 2): CoverageRow[] {
   const cells = new Map<string, Check[]>();
   for (const c of checks) {
-    const k = `${c.cluster}|${c.target}|${c.horizon}`;
+    if (c.clusters < minClusters) continue;
+    const k = `${c.cluster}|${c.pull}|${c.target}|${c.horizon}`;
     cells.set(k, [...(cells.get(k) ?? []), c]);
   }
   return [...cells.values()].map((cs) => {
     const covered = cs.filter((c) => c.low <= c.truth && c.truth <= c.high).length;
+    const ks = cs.map((c) => c.clusters).sort((a, b) => a - b);
     return {
       cluster: cs[0].cluster,
+      pull: cs[0].pull,
       target: cs[0].target,
       horizon: cs[0].horizon,
       worlds: cs.length,
       covered,
       coverage: 100 * covered / cs.length,
       width: cs.reduce((a, c) => a + (c.high - c.low), 0) / cs.length,
+      clusters: ks[ks.length >> 1],
     };
   });
 }

@@ -10,6 +10,7 @@ import { frameScaleBench } from "./frame_scale.ts";
 import { syncBench } from "./sync_bench.ts";
 import { queryBench } from "./query_bench.ts";
 import { coverageBench } from "./coverage_bench.ts";
+import { portfolioTruthBench } from "./portfolio_truth_bench.ts";
 
 if (import.meta.main) {
   console.log("signalbook benchmarks (same run, same data)");
@@ -19,4 +20,5 @@ if (import.meta.main) {
   console.log(await syncBench());
   console.log(await queryBench());
   console.log(await coverageBench());
+  console.log(await portfolioTruthBench());
 }

@@ -2,11 +2,13 @@
  * The headline study of `deno task demo`: did following CEO purchases pay,
  * compared with all open-market purchases and with sales under 10b5-1 plans?
  *
- * Groups (anomalous trades excluded): "CEO buys" — open-market purchases
- * (code P) by a CEO; "All purchases" — every open-market purchase (the
- * baseline); "10b5-1 sales" — open-market sales (code S) under a 10b5-1 plan.
- * Intervals: cluster bootstrap by calendar month of the trade (the
- * `eventStudy` default); groups under 20 trades are flagged thin.
+ * Groups (anomalous trades excluded; classes from `tradeClass`): "CEO
+ * buys" — open-market purchases (`open_market_purchase`, code P) by a CEO;
+ * "All purchases" — every open-market purchase (the baseline); "10b5-1
+ * sales" — sales under a 10b5-1 plan (`plan_sale`). Option exercises,
+ * awards and other codes are never "buys". Intervals: the `eventStudy`
+ * default (two-way clustered by month and issuer); groups under 20 trades
+ * or 20 clusters are flagged thin.
  *
  * The headline portfolios hold "CEO buys" and "All purchases" as
  * calendar-time portfolios (`portfolioBacktest`, default 6 months, 10 bps
@@ -19,6 +21,8 @@ import pl from "npm:nodejs-polars@0.25.2";
 import { type ClusterBy, eventStudy, type StudyHorizon } from "./event_study.ts";
 import { portfolioBacktest, type PortfolioHorizon, type PortfolioResult } from "./portfolio.ts";
 import type { Frame } from "../frames/list.ts";
+import type { Entry } from "./entry.ts";
+import { tradeClass } from "../families/trade_class.ts";
 
 /**
  * Runs the headline study over a trades frame (e.g. a synced dataset).
@@ -34,14 +38,20 @@ import type { Frame } from "../frames/list.ts";
 export function headlineStudy(
   trades: pl.DataFrame,
   horizons: readonly StudyHorizon[] = DEFAULT_HORIZONS,
-  options: { cluster?: ClusterBy; minN?: number } = {},
+  options: {
+    cluster?: ClusterBy;
+    minN?: number;
+    minClusters?: number;
+    entry?: Entry;
+    samples?: number;
+  } = {},
 ): Frame {
-  const { buys, clean } = headlineSets(trades);
+  const { buys, planSales } = headlineSets(trades);
   const label = (df: pl.DataFrame, name: string) => df.withColumns(pl.lit(name).alias("group"));
   const groups = pl.concat([
     label(buys.filter(pl.col("is_ceo")), "CEO buys"),
     label(buys, "All purchases"),
-    label(clean.filter(pl.col("code").eq(pl.lit("S")).and(pl.col("is_10b51"))), "10b5-1 sales"),
+    label(planSales, "10b5-1 sales"),
   ], { how: "vertical" });
   return eventStudy(groups, {
     groupBy: "group",
@@ -51,9 +61,12 @@ export function headlineStudy(
   });
 }
 
-function headlineSets(trades: pl.DataFrame): { clean: pl.DataFrame; buys: pl.DataFrame } {
-  const clean = trades.filter(pl.col("is_anomalous_transaction").eq(pl.lit(false)));
-  return { clean, buys: clean.filter(pl.col("code").eq(pl.lit("P"))) };
+function headlineSets(
+  trades: pl.DataFrame,
+): { clean: pl.DataFrame; buys: pl.DataFrame; planSales: pl.DataFrame } {
+  const clean = tradeClass(trades).filter(pl.col("is_anomalous_transaction").eq(pl.lit(false)));
+  const cls = (c: string) => clean.filter(pl.col("trade_class").eq(pl.lit(c)));
+  return { clean, buys: cls("open_market_purchase"), planSales: cls("plan_sale") };
 }
 
 /**
@@ -70,10 +83,15 @@ function headlineSets(trades: pl.DataFrame): { clean: pl.DataFrame; buys: pl.Dat
  */
 export function headlinePortfolios(
   trades: pl.DataFrame,
-  options: { horizon?: PortfolioHorizon; costBps?: number } = {},
+  options: { horizon?: PortfolioHorizon; costBps?: number; entry?: Entry; riskFree?: number } = {},
 ): Record<string, PortfolioResult> {
   const { buys } = headlineSets(trades);
-  const opts = { horizon: options.horizon ?? "6m", costBps: options.costBps ?? 10 } as const;
+  const opts = {
+    horizon: options.horizon ?? "6m",
+    costBps: options.costBps ?? 10,
+    entry: options.entry,
+    riskFree: options.riskFree,
+  } as const;
   return {
     "CEO buys": portfolioBacktest(buys.filter(pl.col("is_ceo")), opts),
     "All purchases": portfolioBacktest(buys, opts),

@@ -1,9 +1,16 @@
 /**
  * One insider, from a name to a verdict: `insiderProfile(insider, "name")`
  * looks the name up, pulls every trade they filed, and studies what
- * happened after their buys and their sales (an {@link eventStudy} grouped
- * by side, month-clustered), next to the point-in-time win rate the service
- * knew at each filing.
+ * happened after their buys and their sales, next to the point-in-time win
+ * rate the service knew at each filing. "Buys" are open-market purchases
+ * and "sales" open-market sales, 10b5-1 plan sales included (`tradeClass`):
+ * awards, option exercises, tax withholdings and gifts are in `trades` but
+ * not in the study, since they are compensation events, not decisions.
+ *
+ * Intervals resample calendar months (one person's trades are nearly always
+ * in one issuer, so issuer or two-way clustering has nothing to work with);
+ * a side needs `minN` trades and `minClusters` months (default 20, as in
+ * {@link eventStudy}) for an interval, and the verdict says which it lacks.
  *
  * The verdict is deliberately cautious: it is computed from the study's own
  * rows (never hard-coded), says "too few trades to judge" below `minN`
@@ -18,6 +25,7 @@
 import type { InsiderClient, InsiderHit } from "../insider/client.ts";
 import type { Frame } from "../frames/list.ts";
 import { eventStudy, type StudyHorizon } from "./event_study.ts";
+import { tradeClassOf } from "../families/trade_class.ts";
 
 /** Options of {@link insiderProfile}. */
 export interface InsiderProfileOptions {
@@ -25,6 +33,8 @@ export interface InsiderProfileOptions {
   horizons?: StudyHorizon[];
   /** Realized trades needed before judging a side (default 10). */
   minN?: number;
+  /** Distinct months needed for an interval (default 20, the `eventStudy` default). */
+  minClusters?: number;
 }
 
 /** What {@link insiderProfile} found. */
@@ -35,7 +45,7 @@ export interface InsiderProfile {
   alternatives: InsiderHit[];
   /** Every trade they filed (default search filters), newest first. */
   trades: Frame;
-  /** The event study by side (buy / sell) over `horizons`, month-clustered. */
+  /** The event study by side (buy = open-market purchases, sell = open-market sales) over `horizons`, month-clustered. */
   study: Frame;
   /** The verdict, one sentence per side, computed from `study`. */
   verdict: string;
@@ -70,11 +80,31 @@ export async function insiderProfile(
   }
   const [hit, ...alternatives] = hits;
   const trades = await client.search({ reportingOwnerCik: hit.cik }).frame({ progress: false });
-  const realized = trades.height > 0;
+  const realized = trades.height > 0 &&
+    trades.getColumn("code").toArray().some((c) => c === "P" || c === "S");
+  const side = (r: Record<string, unknown>) => {
+    const c = tradeClassOf(r);
+    return c === "open_market_purchase"
+      ? "buy"
+      : c === "open_market_sale" || c === "plan_sale"
+      ? "sell"
+      : null;
+  };
   const study = realized
-    ? eventStudy(trades, { groupBy: "side", horizons, cluster: "month", minN })
+    ? eventStudy(trades, {
+      groupBy: side,
+      order: ["buy", "sell"],
+      horizons,
+      cluster: "month",
+      minN,
+      minClusters: opts.minClusters,
+    })
     : trades;
-  const verdict = realized ? verdictOf(study, minN) : `${hit.name} has no trades on file.`;
+  const verdict = realized
+    ? verdictOf(study, minN)
+    : `${hit.name} has no open-market purchases or sales on file${
+      trades.height ? ` (${trades.height} other transactions: awards, exercises and the like)` : ""
+    }.`;
   const caveats = [
     `${trades.height} trades by one person, in ${
       realized ? new Set(trades.getColumn("issuer_cik").toArray()).size : 0
@@ -104,6 +134,14 @@ function verdictOf(study: Frame, minN: number): string {
     if (n < minN) {
       out.push(
         `${n} ${what} with a ${r.horizon} return: too few to judge (mean excess ${pct(mean)}).`,
+      );
+      continue;
+    }
+    if (r.thin) {
+      out.push(
+        `${n} ${what} with a ${r.horizon} return, mean excess ${
+          pct(mean)
+        }: too few to judge (${r.thin_reason}).`,
       );
       continue;
     }

@@ -7,6 +7,8 @@
 export {
   type ClusterBy,
   CLUSTERS,
+  DEFAULT_CLUSTER,
+  DEFAULT_MIN_CLUSTERS,
   eventStudy,
   type EventStudyOptions,
   type GroupBy,
@@ -18,6 +20,7 @@ export {
   type StudyHorizon,
 } from "./event_study.ts";
 export { type BootResult, clusterBootstrap, type Observation } from "./bootstrap.ts";
+export { ENTRIES, type Entry } from "./entry.ts";
 export { headlinePortfolios, headlineStudy } from "./headline.ts";
 export {
   type InsiderProfile,
@@ -26,6 +29,8 @@ export {
 } from "./insider_profile.ts";
 export {
   conclusion,
+  entryComparison,
+  PORTFOLIO_NOTE,
   portfolioConclusion,
   portfolioTable,
   type ReportFiles,
@@ -39,12 +44,16 @@ export {
   type Alpha,
   alphaOf,
   DIRECTIONS,
+  EDGES,
+  type FactorAlpha,
   HORIZON_MONTHS,
   monthlyPath,
   PORTFOLIO_HORIZONS,
   portfolioBacktest,
+  portfolioFromPositions,
   type PortfolioHorizon,
   type PortfolioOptions,
+  type PortfolioPosition,
   type PortfolioResult,
   type PortfolioStats,
   SPREADS,

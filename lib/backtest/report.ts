@@ -45,6 +45,8 @@ export interface ReportMeta {
    * `truth`): shown next to each estimate in its own section.
    */
   truth?: TruthRows;
+  /** The same study with entry at the filing date, shown side by side with `stats`. */
+  filing?: pl.DataFrame;
 }
 
 /** The true expected excess return of each group at each horizon (percent). */
@@ -174,7 +176,7 @@ function cells(stats: pl.DataFrame): string[][] {
     pct(r.mean_excess),
     pct(r.median_excess),
     pct(r.trimmed_mean_excess),
-    r.thin ? "thin: none" : `[${fmt(r.ci_low)}, ${fmt(r.ci_high)}]`,
+    r.thin ? `thin: ${r.thin_reason ?? "none"}` : `[${fmt(r.ci_low)}, ${fmt(r.ci_high)}]`,
     r.hit_rate === null || r.hit_rate === undefined ? "–" : `${fmt(r.hit_rate as number, 0)}%`,
     fmt(r.t_cluster),
     r.diff_vs_baseline === null || r.diff_vs_baseline === undefined
@@ -210,9 +212,12 @@ function mdTable(head: string[], rows: string[][]): string {
  *
  * @example
  * ```ts
- * import { connect, eventStudy, statsTable } from "../../mod.ts";
+ * import pl from "npm:nodejs-polars@0.25.2";
+ * import { connect, eventStudy, statsTable, tradeClass } from "../../mod.ts";
  * const { insider } = await connect();
- * console.log(statsTable(eventStudy(await insider.search({ tradeType: "purchase" }).frame(), { groupBy: "role" })));
+ * const buys = tradeClass(await insider.search({ tradeType: "purchase" }).frame({ maxRows: 2000 }))
+ *   .filter(pl.col("trade_class").eq(pl.lit("open_market_purchase")));
+ * console.log(statsTable(eventStudy(buys, { groupBy: "role" })));
  * ```
  */
 export function statsTable(stats: pl.DataFrame): string {
@@ -221,45 +226,64 @@ export function statsTable(stats: pl.DataFrame): string {
 
 const P_HEAD = [
   "portfolio",
+  "entry",
   "months",
   "trades",
   "CAGR",
-  "vol",
-  "Sharpe (excess)",
-  "max drawdown",
-  "hit rate",
-  "alpha / yr (NW t)",
+  "vol*",
+  "Sharpe [95% CI]",
+  "IR",
+  "max DD*",
+  "hit rate*",
+  "alpha / yr [95% CI] (NW t)",
   "beta",
+  "turnover",
+  "cost paid",
 ];
 
 function portfolioCells(results: Record<string, PortfolioResult>): string[][] {
   return Object.entries(results).map(([name, { stats: s }]) => [
     name,
+    s.entry ?? "trade",
     String(s.months),
     String(s.trades),
     pct(s.cagr, 1),
     pct(s.vol, 1),
-    fmt(s.sharpe),
+    `${fmt(s.sharpe)} [${fmt(s.sharpeInterval?.[0])}, ${fmt(s.sharpeInterval?.[1])}]`,
+    fmt(s.informationRatio),
     pct(s.maxDrawdown, 1),
     pct(s.hitRate, 0),
-    `${pct(s.alpha, 1)} (${fmt(s.alphaFit.tStat)})`,
+    `${pct(s.alpha, 1)} [${fmt(s.alphaInterval?.[0], 1)}, ${fmt(s.alphaInterval?.[1], 1)}] (${
+      fmt(s.alphaFit.tStat)
+    })`,
     fmt(s.alphaFit.beta),
+    `${fmt(s.turnover, 1)}×`,
+    pct(s.costPaid, 1),
   ]);
 }
+
+/** What the portfolio table's columns mean (printed under it). */
+export const PORTFOLIO_NOTE =
+  "Calendar months. Sharpe: monthly return over the risk-free rate (stated under the table), annualized, with a 95% interval (Mertens 2002); IR: information ratio, monthly excess over the positions' own market, annualized; alpha: intercept on the market return, annualized, with its 95% interval and Newey-West t; turnover: total traded, in multiples of the portfolio; cost paid: sum of monthly costs, percent of the portfolio. * Vol, max drawdown and hit rate are estimates: the service reports each trade's return only at 1 week and 1, 3, 6 and 12 months, so a position's path between those points is booked (its market part on the market's own path, the rest when observed), not observed. Measured against the true daily paths over 40 emulator worlds (headline portfolios, every holding period, both entries), their mean bias was −2.5% to −0.4% of the true value for vol, −4.3% to 0% for max drawdown and −2% to +7% for hit rate (a typical world's error: 0.3–0.7 points of vol, 0.6–1.6 points of drawdown, 4–7 points of hit rate); see the README, \"How we know the numbers are right\".";
 
 /**
  * Portfolio statistics as an aligned text table, one line per portfolio.
  *
  * @example
  * ```ts
- * import { connect, portfolioBacktest, portfolioTable } from "../../mod.ts";
+ * import pl from "npm:nodejs-polars@0.25.2";
+ * import { connect, portfolioBacktest, portfolioTable, tradeClass } from "../../mod.ts";
  * const { insider } = await connect();
- * const buys = await insider.search({ tradeType: "purchase" }).frame({ maxRows: 2000 });
+ * const buys = tradeClass(await insider.search({ tradeType: "purchase" }).frame({ maxRows: 2000 }))
+ *   .filter(pl.col("trade_class").eq(pl.lit("open_market_purchase")));
  * console.log(portfolioTable({ buys: portfolioBacktest(buys, { horizon: "3m" }) }));
  * ```
  */
 export function portfolioTable(results: Record<string, PortfolioResult>): string {
-  return textTable(P_HEAD, portfolioCells(results));
+  const rf = [...new Set(Object.values(results).map((r) => r.stats.riskFree))];
+  return `${textTable(P_HEAD, portfolioCells(results))}\nSharpe over a risk-free rate of ${
+    rf.map((x) => `${fmt(x)}%`).join(" / ")
+  } a year. * estimates (see the report).`;
 }
 
 function interval(lo: unknown, hi: unknown): string {
@@ -274,9 +298,11 @@ function interval(lo: unknown, hi: unknown): string {
  *
  * @example
  * ```ts
- * import { conclusion, connect, eventStudy } from "../../mod.ts";
+ * import pl from "npm:nodejs-polars@0.25.2";
+ * import { conclusion, connect, eventStudy, tradeClass } from "../../mod.ts";
  * const { insider } = await connect();
- * const buys = await insider.search({ tradeType: "purchase" }).frame({ maxRows: 2000 });
+ * const buys = tradeClass(await insider.search({ tradeType: "purchase" }).frame({ maxRows: 2000 }))
+ *   .filter(pl.col("trade_class").eq(pl.lit("open_market_purchase")));
  * console.log(conclusion(eventStudy(buys, { groupBy: "role", baseline: "Director" })));
  * ```
  */
@@ -284,7 +310,9 @@ export function conclusion(stats: pl.DataFrame): string {
   const rows = stats.toRecords() as Row[];
   if (!rows.length) return "No groups to compare.";
   const cluster = String(rows[0].cluster ?? "month");
-  const how = cluster === "none"
+  const how = cluster === "two-way"
+    ? "standard errors clustered two ways, by calendar month and by issuer (Cameron, Gelbach & Miller 2011), with a t interval on the smaller cluster count"
+    : cluster === "none"
     ? "an i.i.d. bootstrap (trades treated as independent)"
     : `a bootstrap that resamples whole ${cluster === "month" ? "calendar months" : "issuers"}`;
   const horizons = [...new Map(rows.map((r) => [r.horizon_days as number, String(r.horizon)]))]
@@ -303,16 +331,31 @@ export function conclusion(stats: pl.DataFrame): string {
     for (const r of at.filter((r) => r !== baseline && typeof r.diff_vs_baseline === "number")) {
       const d = r.diff_vs_baseline as number;
       const verb = d >= 0 ? "beat" : "trailed";
-      if (r.thin || r.diff_ci_low === null) {
+      if (r.thin || baseline.thin || r.diff_ci_low === null || r.diff_ci_high === null) {
+        const why = r.thin
+          ? r.thin_reason
+          : baseline.thin
+          ? `the baseline: ${baseline.thin_reason}`
+          : null;
         out.push(
           `${r.group} ${verb} it by ${
             Math.abs(d).toFixed(2)
-          } percentage points on the mean, but with ${r.n} trades the evidence is too thin for an interval.`,
+          } percentage points on the mean, but the evidence is too thin for an interval${
+            why ? ` (${why})` : ` (n ${r.n})`
+          }.`,
         );
         continue;
       }
       const lo = r.diff_ci_low as number;
       const hi = r.diff_ci_high as number;
+      if (baseline.thin || !(hi - lo > 1e-9 * Math.max(1, Math.abs(d)))) {
+        out.push(
+          `${r.group} ${verb} it by ${
+            Math.abs(d).toFixed(2)
+          } percentage points on the mean, but the interval is degenerate (zero width), so nothing is established.`,
+        );
+        continue;
+      }
       const sure = lo > 0 || hi < 0;
       out.push(
         `${r.group} ${verb} it by ${Math.abs(d).toFixed(2)} percentage points on the mean (${
@@ -369,12 +412,13 @@ export function conclusion(stats: pl.DataFrame): string {
   const thinBy = new Map<string, string[]>();
   for (const r of rows.filter((r) => r.thin && !empty.includes(String(r.horizon)))) {
     const k = String(r.group);
-    thinBy.set(k, [...(thinBy.get(k) ?? []), `${r.horizon} n ${r.n}`]);
+    const why = r.thin_reason ? String(r.thin_reason) : `n ${r.n}`;
+    thinBy.set(k, [...(thinBy.get(k) ?? []), `${r.horizon}: ${why}`]);
   }
   if (thinBy.size) {
     out.push(
-      `Evidence is too thin (fewer trades than the minimum) for ${
-        [...thinBy].map(([g, hs]) => `${g} (${hs.join(", ")})`).join("; ")
+      `Evidence is too thin (too few trades or clusters) for ${
+        [...thinBy].map(([g, hs]) => `${g} (${hs.join("; ")})`).join("; ")
       }: those rows carry no t-statistic or interval.`,
     );
   }
@@ -398,34 +442,100 @@ export function conclusion(stats: pl.DataFrame): string {
  *
  * @example
  * ```ts
- * import { connect, portfolioBacktest, portfolioConclusion } from "../../mod.ts";
+ * import pl from "npm:nodejs-polars@0.25.2";
+ * import { connect, portfolioBacktest, portfolioConclusion, tradeClass } from "../../mod.ts";
  * const { insider } = await connect();
- * const buys = await insider.search({ tradeType: "purchase" }).frame({ maxRows: 2000 });
+ * const buys = tradeClass(await insider.search({ tradeType: "purchase" }).frame({ maxRows: 2000 }))
+ *   .filter(pl.col("trade_class").eq(pl.lit("open_market_purchase")));
  * console.log(portfolioConclusion({ buys: portfolioBacktest(buys, { horizon: "3m" }) }));
  * ```
  */
 export function portfolioConclusion(results: Record<string, PortfolioResult>): string {
   const ranked = Object.entries(results).sort((a, b) => b[1].stats.sharpe - a[1].stats.sharpe);
-  return ranked.map(([name, { stats: s }], i) =>
-    `${i === 0 && ranked.length > 1 ? "Best by Sharpe: " : ""}${name} — Sharpe ${
-      fmt(s.sharpe)
-    } on monthly excess returns over ${s.months} months, alpha ${
-      pct(s.alpha, 1)
-    } a year (Newey-West t ${fmt(s.alphaFit.tStat)}${
-      Math.abs(s.alphaFit.tStat) < 2 ? ", not distinguishable from 0" : ""
-    }), worst drawdown ${pct(s.maxDrawdown, 1)}, ${s.trades} trades.`
-  ).join(" ");
+  return ranked.map(([name, { stats: s }], i) => {
+    const [alo, ahi] = s.alphaInterval ?? [NaN, NaN];
+    const zero = !(alo > 0 || ahi < 0);
+    return `${i === 0 && ranked.length > 1 ? "Best by Sharpe: " : ""}${name}${
+      s.entry === "filing" && !/filing/i.test(name) ? " (entry at filing)" : ""
+    } — Sharpe ${fmt(s.sharpe)} (95% interval ${fmt(s.sharpeInterval?.[0])} to ${
+      fmt(s.sharpeInterval?.[1])
+    }, over a risk-free rate of ${
+      fmt(s.riskFree)
+    }% a year) over ${s.months} calendar months, information ratio ${
+      fmt(s.informationRatio)
+    } against the positions' own market, alpha ${pct(s.alpha, 1)} a year (95% interval ${
+      fmt(alo, 1)
+    } to ${fmt(ahi, 1)}, Newey-West t ${fmt(s.alphaFit.tStat)}${
+      zero ? ", not distinguishable from 0" : ""
+    }), estimated worst drawdown ${pct(s.maxDrawdown, 1)}, ${s.trades} trades, turnover ${
+      fmt(s.turnover, 1)
+    }× and ${pct(s.costPaid, 1)} paid in costs.`;
+  }).join(" ");
 }
 
 const HIT_RATE_NOTE =
   "**Hit rate** is the percent of trades that went the insider's way: a purchase hits when its excess return is above 0, a sale hits when its excess return is below 0 (the stock did worse than the market after the insider sold). 50% is a coin toss for either side.";
 
+function intervalNote(cluster: string): string {
+  return cluster === "two-way"
+    ? "The interval is a 95% t interval of the mean with standard errors clustered by calendar month and by issuer (Cameron, Gelbach & Miller 2011), on the smaller cluster count minus one degrees of freedom; *t (cluster)* is the mean over that standard error."
+    : "The interval is a 95% cluster-bootstrap percentile interval of the mean; *t (cluster)* is the mean over its bootstrap standard error.";
+}
+
+/**
+ * Trade-date and filing-date results side by side: for each group and
+ * horizon, the mean excess return from the trade date and from the filing
+ * date (approximated, see `entry` in `eventStudy`), their difference, and
+ * the filing-date interval. Text (aligned) or markdown.
+ *
+ * @example
+ * ```ts
+ * import { connect, entryComparison, headlineStudy } from "../../mod.ts";
+ * const { insider } = await connect();
+ * const trades = await insider.search({ onlyMarketTransactions: true }).frame({ maxRows: 3000 });
+ * const trade = headlineStudy(trades, ["1m", "3m"]);
+ * const filing = headlineStudy(trades, ["1m", "3m"], { entry: "filing" });
+ * console.log(entryComparison(trade, filing));
+ * ```
+ */
+export function entryComparison(
+  trade: pl.DataFrame,
+  filing: pl.DataFrame,
+  format: "text" | "markdown" = "text",
+): string {
+  const f = new Map(
+    (filing.toRecords() as Row[]).map((r) => [`${r.group}\u0000${r.horizon}`, r]),
+  );
+  const rows = (trade.toRecords() as Row[]).map((r) => {
+    const g = f.get(`${r.group}\u0000${r.horizon}`);
+    const a = r.mean_excess as number | null;
+    const b = (g?.mean_excess ?? null) as number | null;
+    return [
+      String(r.group),
+      String(r.horizon),
+      pct(a),
+      pct(b),
+      a !== null && b !== null ? signed(b - a) : "–",
+      !g || g.thin ? `thin: ${g?.thin_reason ?? "none"}` : `[${fmt(g.ci_low)}, ${fmt(g.ci_high)}]`,
+    ];
+  });
+  const head = [
+    "group",
+    "horizon",
+    "mean excess, trade date",
+    "mean excess, filing date",
+    "filing − trade (pp)",
+    "95% CI (filing)",
+  ];
+  return format === "markdown" ? mdTable(head, rows) : textTable(head, rows);
+}
+
 const CAVEATS = [
-  "Returns are measured from the trade date; an investor learns of the trade only from the filing, up to two business days later (longer for late filings), so the figures are an upper bound of what following the filings earns.",
+  "Returns from the trade date are what the service reports; an investor learns of the trade only from the filing (median 2 days later, longer for late filings). Results from the filing date are approximated from the 1-week point (log-linear between the trade date and 1 week); their measured bias is in the README.",
   "Survivorship: the sample is what the service covers today.",
   "Trades close in time share market moves and trades in one stock share its news, so the intervals resample clusters (see the table's cluster count); with few clusters even these are too narrow.",
   "Means are pulled by a few large moves; the median and the 10% trimmed mean show the typical trade.",
-  "Portfolio returns between the 1m/3m/6m/1y points are spread geometrically, which smooths the path: volatility and drawdowns are understated. Shorts earn no interest; costs are a flat charge per side on turnover.",
+  "Portfolio paths between the 1w/1m/3m/6m/1y points are not reported: the market part of each position is booked on the market's own path (rebuilt from the trades' windows) and the stock's return relative to the market when the service observes it, so volatility, drawdowns and hit rate are estimates (measured bias in the README). Shorts earn no interest; costs are a flat charge per side on turnover.",
 ];
 
 /**
@@ -435,9 +545,12 @@ const CAVEATS = [
  *
  * @example
  * ```ts
- * import { connect, eventStudy, eventStudyChart, writeReport } from "../../mod.ts";
+ * import pl from "npm:nodejs-polars@0.25.2";
+ * import { connect, eventStudy, eventStudyChart, tradeClass, writeReport } from "../../mod.ts";
  * const { insider } = await connect();
- * const stats = eventStudy(await insider.search({ tradeType: "purchase" }).frame(), { groupBy: "role" });
+ * const buys = tradeClass(await insider.search({ tradeType: "purchase" }).frame({ maxRows: 2000 }))
+ *   .filter(pl.col("trade_class").eq(pl.lit("open_market_purchase")));
+ * const stats = eventStudy(buys, { groupBy: "role" });
  * const dir = await Deno.makeTempDir();
  * await writeReport(dir, stats, { "event-study": eventStudyChart(stats) }, { title: "Purchases by role" });
  * ```
@@ -473,11 +586,25 @@ export async function writeReport(
       md.push(portfolioConclusion(meta.portfolios), "");
     }
     if (meta.truth) md.push("## Estimate vs the truth", "", truthSection(stats, meta.truth), "");
+    if (meta.filing) {
+      md.push(
+        "## Entry at the trade date vs at the filing date",
+        "",
+        "An investor can act only once the Form 4 is filed. The filing-date figures hold each trade from the close of its filing day to the same end, with the part of the return before the filing removed (interpolated from the 1-week point).",
+        "",
+        entryComparison(stats, meta.filing, "markdown"),
+        "",
+      );
+    }
     md.push("## Event study: excess return after the trade", "");
     md.push(...Object.keys(charts).filter((n) => !pCharts.has(n)).map(img));
     md.push(mdTable(HEAD, cells(stats)), "");
     md.push(
-      "Returns in percent, excess over the market over the same window, from the trade date. The interval is a 95% cluster-bootstrap percentile interval of the mean; *t (cluster)* is the mean over its bootstrap standard error; *thin* rows (fewer trades than the minimum) carry neither.",
+      `Returns in percent, excess over the market over the same window, from the ${
+        (stats.toRecords()[0] as Row | undefined)?.entry === "filing" ? "filing" : "trade"
+      } date. ${
+        intervalNote(String((stats.toRecords()[0] as Row | undefined)?.cluster ?? ""))
+      } *Thin* rows (fewer trades or clusters than the minimum, or a standard error of zero) carry neither, and say why.`,
       "",
       HIT_RATE_NOTE,
       "",
@@ -489,7 +616,9 @@ export async function writeReport(
     md.push(...[...pCharts].filter((n) => charts[n]).map(img));
     md.push(mdTable(P_HEAD, portfolioCells(meta.portfolios)), "");
     md.push(
-      "Each trade is a position from its trade date for the holding period; open positions are reweighted every month. CAGR, vol and max drawdown are after costs; Sharpe is the annualized mean over the standard deviation of monthly excess returns over the market; alpha is the intercept of monthly returns on the positions' market return, with a Newey-West t-statistic; hit rate is the percent of invested months with a positive excess return.",
+      "Each trade is a position from its entry (trade or filing date) to the end of its holding period; positions are reweighted every calendar month; the sample ends with the last month in which a position opens (the ramp-down after it is trimmed). CAGR, vol and max drawdown are after costs; hit rate is the percent of invested months with a positive excess return.",
+      "",
+      PORTFOLIO_NOTE,
       "",
     );
   }

@@ -1,9 +1,13 @@
 /**
  * `deno task backtest --feed ceo-trades:buy [--feed top-insiders:buy …]
  * [--from 2023-01-01] [--to …] [--group-by role] [--horizons 1m,3m,6m]
- * [--max-rows 1000] [--baseline G] [--min-n 20] [--cluster month]
- * [--portfolio --horizon 6m --cost-bps 10 --weighting equal --direction long]
- * [--out out/backtest]`: pulls each feed, hydrates it, runs an event study
+ * [--max-rows 1000] [--baseline G] [--min-n 20] [--min-clusters 20]
+ * [--cluster two-way] [--entry trade|filing] [--all-codes]
+ * [--portfolio --horizon 6m --cost-bps 10 --weighting equal --direction long
+ * --risk-free 0] [--out out/backtest]`: pulls each feed, hydrates it, keeps
+ * the open-market trades of the feed's side (`tradeClass`: purchases for a
+ * `:buy` feed, sales and 10b5-1 plan sales for a `:sell` feed; `--all-codes`
+ * keeps every code, and the output says how many rows were left out), runs an event study
  * (and with `--portfolio` a calendar-time portfolio per group), prints the
  * tables, and writes the stats (parquet, CSV), charts (SVG, PNG) and
  * report.md. Bad flags or values exit with code 2 and a message naming every
@@ -16,6 +20,10 @@
  * Groups: with several feeds and no `--group-by`, by feed; with one feed, by
  * `--group-by` (default `role`); with both, by feed · group.
  *
+ * When most groups are thin (too few trades or clusters for an interval),
+ * it warns on stderr and says what to change: more rows (`--max-rows`), a
+ * longer period (`--from`/`--to`), or fewer groups.
+ *
  * @module
  */
 import { DEFAULT_HORIZONS } from "../insider/fields.ts";
@@ -26,6 +34,8 @@ import { transactionsFrame } from "../insider/transaction_frames.ts";
 import {
   type ClusterBy,
   CLUSTERS,
+  DEFAULT_CLUSTER,
+  DEFAULT_MIN_CLUSTERS,
   eventStudy,
   GROUPINGS,
   groupKey,
@@ -48,6 +58,8 @@ import {
   type PortfolioResult,
   WEIGHTINGS,
 } from "../backtest/portfolio.ts";
+import { ENTRIES, type Entry } from "../backtest/entry.ts";
+import { tradeClass } from "../families/trade_class.ts";
 import { equityCurveChart } from "../charts/equity_curve.ts";
 import { drawdownChart } from "../charts/drawdown.ts";
 import { eventStudyChart } from "../charts/event_study_chart.ts";
@@ -78,14 +90,22 @@ Options:
                       largest group, stated in the output)
   --min-n N           groups with fewer trades are marked thin, without t or
                       intervals (default 20)
-  --cluster C         bootstrap clusters: month (default, month of the trade),
-                      issuer, none (trades independent)
+  --min-clusters N    groups spanning fewer clusters (months or issuers,
+                      the smaller) are marked thin too (default 20)
+  --cluster C         interval clustering: two-way (default: month × issuer,
+                      analytic), month, issuer (bootstrap), none (independent)
+  --entry E           trade (default: returns from the trade date) or filing
+                      (from the filing date, when an investor could act)
+  --all-codes         keep every transaction code (default: open-market
+                      purchases for :buy feeds, sales for :sell feeds)
   --portfolio         also backtest a calendar-time portfolio per group
   --horizon H         holding period with --portfolio: ${PORTFOLIO_HORIZONS.join(", ")} (default 6m)
   --cost-bps N        cost per side in basis points with --portfolio (default 10)
   --weighting W       with --portfolio: ${WEIGHTINGS.join(", ")} (default equal)
   --direction D       with --portfolio: ${DIRECTIONS.join(", ")} (default long;
                       follow = long buys, short sales)
+  --risk-free R       with --portfolio: annual risk-free rate in percent for
+                      the Sharpe ratio (default 0)
   --out DIR           where to write stats and charts (default out/backtest;
                       checked to be a writable directory before pulling)
   --debug             on failure, print the stack too
@@ -96,6 +116,31 @@ Every bad flag is reported at once (exit 2); numbers are plain decimal digits
 prints one line and exits 1.
 
 Without PITCH_API_KEY / INSIDER_API_KEY it runs on the offline emulator.`;
+
+/**
+ * The open-market trades of a feed's side: open-market purchases for
+ * `"buy"`, open-market and 10b5-1 plan sales for `"sell"` (by `trade_class`,
+ * see `tradeClass`), and how many rows of each other class were left out.
+ *
+ * @example
+ * ```ts
+ * import pl from "npm:nodejs-polars@0.25.2";
+ * import { keepOpenMarket } from "./backtest.ts";
+ * import { tradeClass } from "../families/trade_class.ts";
+ * const df = tradeClass(pl.DataFrame({ code: ["P", "M", "P"], is_10b51: [false, false, false] }));
+ * keepOpenMarket(df, "buy").left; // { option_exercise: 1 }
+ * ```
+ */
+export function keepOpenMarket(
+  frame: pl.DataFrame,
+  side: FeedSide,
+): { frame: pl.DataFrame; left: Record<string, number> } {
+  const keep = side === "buy" ? ["open_market_purchase"] : ["open_market_sale", "plan_sale"];
+  const classes = frame.getColumn("trade_class").toArray() as string[];
+  const left: Record<string, number> = {};
+  for (const c of classes) if (!keep.includes(c)) left[c] = (left[c] ?? 0) + 1;
+  return { frame: frame.filter(pl.Series(classes.map((c) => keep.includes(c)))), left };
+}
 
 /**
  * `deno task backtest` with `args` (default `Deno.args`): see the help text above.
@@ -110,7 +155,11 @@ export async function main(args: string[] = Deno.args): Promise<void> {
     "max-rows": { type: "string" },
     baseline: { type: "string" },
     "min-n": { type: "string" },
+    "min-clusters": { type: "string" },
     cluster: { type: "string" },
+    entry: { type: "string" },
+    "all-codes": { type: "boolean" },
+    "risk-free": { type: "string" },
     portfolio: { type: "boolean" },
     horizon: { type: "string" },
     "cost-bps": { type: "string" },
@@ -169,11 +218,22 @@ export async function main(args: string[] = Deno.args): Promise<void> {
   const horizons = flags.list("horizons", v.horizons ?? DEFAULT_HORIZONS.join(","), STUDY_HORIZONS);
   const maxRows = flags.int("max-rows", v["max-rows"], 1000, 1, 100_000);
   const minN = flags.int("min-n", v["min-n"], 20, 2, 100_000);
-  const cluster = v.cluster ?? "month";
+  const minClusters = flags.int(
+    "min-clusters",
+    v["min-clusters"],
+    DEFAULT_MIN_CLUSTERS,
+    2,
+    100_000,
+  );
+  const entry = v.entry ?? "trade";
+  if (!(ENTRIES as readonly string[]).includes(entry)) {
+    fail(`--entry ${JSON.stringify(entry)} is not allowed; allowed: ${ENTRIES.join(", ")}`);
+  }
+  const cluster = v.cluster ?? DEFAULT_CLUSTER;
   if (!(CLUSTERS as readonly string[]).includes(cluster)) {
     fail(`--cluster ${JSON.stringify(cluster)} is not allowed; allowed: ${CLUSTERS.join(", ")}`);
   }
-  for (const k of ["horizon", "cost-bps", "weighting", "direction"] as const) {
+  for (const k of ["horizon", "cost-bps", "weighting", "direction", "risk-free"] as const) {
     if (v[k] !== undefined && !v.portfolio) fail(`--${k} needs --portfolio`);
   }
   const horizon = v.horizon ?? "6m";
@@ -185,6 +245,7 @@ export async function main(args: string[] = Deno.args): Promise<void> {
     );
   }
   const costBps = flags.num("cost-bps", v["cost-bps"], 10, 0, 10_000);
+  const riskFree = flags.num("risk-free", v["risk-free"], 0, 0, 100);
   const weighting = v.weighting ?? "equal";
   if (!(WEIGHTINGS as readonly string[]).includes(weighting)) {
     fail(
@@ -221,8 +282,24 @@ export async function main(args: string[] = Deno.args): Promise<void> {
           `backtest: ${failed.length} rows of ${f.label} could not be hydrated and are left out`,
         );
       }
-      parts.push(transactionsFrame(trades).withColumns(pl.lit(f.label).alias("feed")));
-      console.error(`${f.label}: ${trades.length} trades`);
+      let frame: pl.DataFrame = tradeClass(transactionsFrame(trades));
+      if (!v["all-codes"]) {
+        const kept = keepOpenMarket(frame, f.side);
+        frame = kept.frame;
+        const left = kept.left;
+        const n = Object.values(left).reduce((a, b) => a + b, 0);
+        if (n) {
+          console.error(
+            `backtest: ${f.label}: left out ${n} rows that are not open-market ${
+              f.side === "buy" ? "purchases" : "sales"
+            } (${
+              Object.entries(left).map(([c, k]) => `${k} ${c}`).join(", ")
+            }); --all-codes keeps them`,
+          );
+        }
+      }
+      parts.push(frame.withColumns(pl.lit(f.label).alias("feed")));
+      console.error(`${f.label}: ${frame.height} trades`);
     }
     const all = pl.concat(parts, { how: "vertical" });
     if (all.height === 0) {
@@ -254,6 +331,8 @@ export async function main(args: string[] = Deno.args): Promise<void> {
         horizons: horizons as StudyHorizon[],
         baseline,
         minN,
+        minClusters,
+        entry: entry as Entry,
         cluster: cluster as ClusterBy,
         order,
       });
@@ -279,6 +358,17 @@ export async function main(args: string[] = Deno.args): Promise<void> {
     }
     console.error(`backtest: ${baselineNote}`);
     const stats = study(baseline);
+    const thin = stats.getColumn("thin").toArray() as boolean[];
+    if (thin.filter(Boolean).length * 2 > thin.length) {
+      const reasons = [...new Set(stats.getColumn("thin_reason").toArray().filter((x) => x))];
+      console.error(
+        `backtest: warning: ${
+          thin.filter(Boolean).length
+        } of ${thin.length} group × horizon rows are thin (${
+          reasons.slice(0, 3).join("; ")
+        }): they get no interval. Use more data: raise --max-rows (now ${maxRows}) or widen --from/--to to span more months; or group more coarsely (fewer --group-by groups, shorter --horizons)`,
+      );
+    }
     const charts: Record<string, Chart> = { "event-study": eventStudyChart(stats) };
     const portfolios: Record<string, PortfolioResult> = {};
     if (v.portfolio) {
@@ -292,6 +382,8 @@ export async function main(args: string[] = Deno.args): Promise<void> {
             costBps,
             weighting: weighting as "equal" | "value",
             direction: direction as "long" | "follow",
+            entry: entry as Entry,
+            riskFree,
           });
         } catch (e) {
           console.error(`backtest: no portfolio for ${name}: ${(e as Error).message}`);
@@ -319,12 +411,14 @@ export async function main(args: string[] = Deno.args): Promise<void> {
       notes: [
         `Grouped by ${by}; horizons ${horizons.join(", ")}; up to ${maxRows} rows per feed${
           v.from ? ` from ${v.from}` : ""
-        }${
-          v.to ? ` to ${v.to}` : ""
-        }; ${baselineNote}; intervals: bootstrap by ${cluster}; groups under ${minN} trades are thin.`,
+        }${v.to ? ` to ${v.to}` : ""}; ${baselineNote}; ${
+          v["all-codes"] ? "every transaction code" : "open-market trades of each feed's side only"
+        }; returns from the ${entry} date; intervals: ${
+          cluster === "two-way" ? "clustered by month and issuer" : `bootstrap by ${cluster}`
+        }; groups under ${minN} trades or ${minClusters} clusters are thin.`,
         ...(v.portfolio
           ? [
-            `Portfolios: one per group, each trade held ${horizon} from its trade date, ${weighting} weight, ${direction}, ${costBps} bps per side, monthly rebalancing.`,
+            `Portfolios: one per group, each trade held to ${horizon} after its trade date from the ${entry} date, ${weighting} weight (value = the insider's trade size), ${direction}, ${costBps} bps per side, calendar months, Sharpe over a risk-free rate of ${riskFree}% a year.`,
           ]
           : []),
       ],

@@ -1,10 +1,12 @@
 /**
  * `deno task demo [--out out/]`: the main job in one command. With no keys
  * set it uses the in-process emulator: it syncs a demo dataset
- * (`out/data/`), runs the headline study (CEO buys vs all purchases vs
- * 10b5-1 sales, excess returns after the trade by horizon, month-clustered
- * intervals) and a calendar-time portfolio backtest of CEO buys against all
- * purchases (6 months, 10 bps per side), and writes `out/`: charts as SVG
+ * (`out/data/`), runs the headline study (CEO buys vs all open-market
+ * purchases vs 10b5-1 plan sales, classed by `tradeClass`; excess returns
+ * by horizon; intervals clustered by month and issuer) from the trade date
+ * and from the filing date side by side, and calendar-time portfolio
+ * backtests of CEO buys against all purchases (6 months, 10 bps per side,
+ * both entries), and writes `out/`: charts as SVG
  * and PNG, stats and monthly portfolio returns as parquet and CSV, and
  * `report.md` with a generated conclusion, the tables and the caveats.
  * It prints the table and the paths. With keys set, the same command reads
@@ -18,7 +20,13 @@ import { connect } from "../connect.ts";
 import { sync } from "../store/sync.ts";
 import { scanInsiderTrades } from "../store/sync.ts";
 import { headlinePortfolios, headlineStudy } from "../backtest/headline.ts";
-import { conclusion, portfolioTable, statsTable, writeReport } from "../backtest/report.ts";
+import {
+  conclusion,
+  entryComparison,
+  portfolioTable,
+  statsTable,
+  writeReport,
+} from "../backtest/report.ts";
 import { equityCurveChart } from "../charts/equity_curve.ts";
 import { drawdownChart } from "../charts/drawdown.ts";
 import { eventStudyChart } from "../charts/event_study_chart.ts";
@@ -31,8 +39,9 @@ const HELP = `Usage: deno task demo [--out DIR]
 
 Syncs a dataset of insider trades and pitches (the offline emulator when
 PITCH_API_KEY / INSIDER_API_KEY are not set), runs the headline event study
-(CEO buys vs all purchases vs 10b5-1 sales) and a portfolio backtest of CEO
-buys vs all purchases, and writes charts, stats and report.md.
+(CEO buys vs all open-market purchases vs 10b5-1 plan sales) and portfolio
+backtests of CEO buys vs all purchases, from the trade date and from the
+filing date side by side, and writes charts, stats and report.md.
 
 Options:
   --out DIR   where to write (default out/; checked before anything is pulled)
@@ -84,9 +93,15 @@ export async function main(args: string[] = Deno.args): Promise<void> {
     const synced = await sync({ dir: data, insider, catalog, to: offlineToday });
     const trades = (await scanInsiderTrades(data)).collectSync();
     const stats = headlineStudy(trades);
-    const portfolios = headlinePortfolios(trades, { horizon: "6m", costBps: 10 });
+    const filing = headlineStudy(trades, undefined, { entry: "filing" });
+    const byTrade = headlinePortfolios(trades, { horizon: "6m", costBps: 10 });
+    const byFiling = headlinePortfolios(trades, { horizon: "6m", costBps: 10, entry: "filing" });
+    const portfolios = {
+      ...byTrade,
+      ...Object.fromEntries(Object.entries(byFiling).map(([k, v]) => [`${k} (filing)`, v])),
+    };
     const monthly = Object.fromEntries(
-      Object.entries(portfolios).map(([k, v]) => [k, v.monthly]),
+      Object.entries(byTrade).map(([k, v]) => [k, v.monthly]),
     );
     const market = trades.filter(
       pl.col("code").eq(pl.lit("P")).or(pl.col("code").eq(pl.lit("S"))).and(
@@ -110,11 +125,12 @@ export async function main(args: string[] = Deno.args): Promise<void> {
       portfolioCharts: ["equity-curve", "drawdown"],
       title: "signalbook demo: CEO buys vs all purchases vs 10b5-1 sales",
       truth: offline.insider && stub ? demoTruth(trades, stub) : undefined,
+      filing,
       notes: [
         `Source: ${offline.insider ? "the offline emulator (demo data)" : "the live services"}; ${
           trades.height.toLocaleString("en-US")
         } trades synced to ${data}.`,
-        "Excess return = stock return minus the market over the same window, after the trade (from the trade date). Intervals: 95% bootstrap resampling calendar months of the trade (seeded); differences are against all purchases; groups under 20 trades are marked thin. Portfolios: each trade held 6 months from its trade date, equal weight, 10 bps per side.",
+        "Buys are open-market purchases (code P) and sales under a 10b5-1 plan are code S with the plan flag (`tradeClass`); option exercises and awards are left out. Excess return = stock return minus the market over the same window, from the trade date (and, side by side, from the filing date). Intervals: 95% t intervals with standard errors clustered by calendar month and by issuer; differences are against all purchases; groups under 20 trades or 20 clusters are marked thin. Portfolios: each trade held to 6 months after its trade date from the trade date or from the filing date, equal weight, calendar months, 10 bps per side, risk-free rate 0%.",
       ],
     });
     const ds = synced.datasets;
@@ -126,6 +142,9 @@ export async function main(args: string[] = Deno.args): Promise<void> {
       } pitches into ${data}\n`,
     );
     console.log(statsTable(stats));
+    console.log(
+      `\nEntry at the trade date vs at the filing date:\n${entryComparison(stats, filing)}`,
+    );
     console.log(`\n${portfolioTable(portfolios)}`);
     console.log(`\n${conclusion(stats)}`);
     console.log(

@@ -21,3 +21,4 @@ export {
   pitchReturnBuckets,
   winRateBuckets,
 } from "./pitch_buckets.ts";
+export { TRADE_CLASSES, type TradeClass, tradeClass, tradeClassOf } from "./trade_class.ts";

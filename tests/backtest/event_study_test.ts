@@ -73,9 +73,10 @@ Deno.test("eventStudy figures match a hand computation", () => {
 });
 
 Deno.test("the bootstrap is seeded: same seed same intervals, other seed different", () => {
-  const a = eventStudy(buys, { groupBy: "cluster", samples: 200, seed: 1 });
-  const b = eventStudy(buys, { groupBy: "cluster", samples: 200, seed: 1 });
-  const c = eventStudy(buys, { groupBy: "cluster", samples: 200, seed: 2 });
+  const opts = { groupBy: "cluster", samples: 200, cluster: "month" } as const;
+  const a = eventStudy(buys, { ...opts, seed: 1 });
+  const b = eventStudy(buys, { ...opts, seed: 1 });
+  const c = eventStudy(buys, { ...opts, seed: 2 });
   assert.ok(a.frameEqual(b, true));
   assert.ok(
     !a.getColumn("ci_low").toArray().every((v, i) => v === c.getColumn("ci_low").getIndex(i)),
@@ -133,12 +134,24 @@ Deno.test("built-in groupings, a column, a function; bad input names the problem
   assert.throws(() => eventStudy(buys.head(0)), /no trades/);
   assert.throws(
     () => eventStudy(buys, { cluster: "week" as "month" }),
-    /cluster "week" is not allowed; allowed: month, issuer, none/,
+    /cluster "week" is not allowed; allowed: two-way, month, issuer, none/,
   );
   assert.throws(() => eventStudy(buys, { minN: 0 }), /minN 0 is not allowed/);
   assert.throws(
+    () => eventStudy(buys, { minClusters: 1 }),
+    /minClusters 1 is not allowed; allowed: an integer >= 2/,
+  );
+  assert.throws(
+    () => eventStudy(buys, { entry: "announcement" as "filing" }),
+    /entry "announcement" is not allowed; allowed: trade, filing/,
+  );
+  assert.throws(
     () => eventStudy(buys.drop("transaction_date")),
-    /lacks column "transaction_date", needed by cluster: "month" \(the default\); pass cluster: "none"/,
+    /lacks column "transaction_date", needed by cluster: "two-way" \(the default\); pass cluster: "none"/,
+  );
+  assert.throws(
+    () => eventStudy(buys.drop("filing_delay_days"), { entry: "filing" }),
+    /lacks column "filing_delay_days"/,
   );
   assert.ok(eventStudy(buys.drop("transaction_date"), { cluster: "none", samples: 20 }).height > 0);
   assert.throws(
@@ -183,8 +196,11 @@ Deno.test("thin groups: flagged, still reported, with null t and intervals", () 
     horizons: ["1m"],
     baseline: "buys",
     samples: 200,
+    minClusters: 5, // the buys span 9 months
   });
   const [buysRow, salesRow] = s.toRecords() as Record<string, unknown>[];
+  assert.equal(buysRow.thin_reason, null);
+  assert.equal(salesRow.thin_reason, "4 trades < minN 20");
   assert.equal(buysRow.group, "buys");
   assert.equal(buysRow.thin, false);
   assert.equal(typeof buysRow.t_stat, "number");
@@ -198,9 +214,20 @@ Deno.test("thin groups: flagged, still reported, with null t and intervals", () 
   assert.ok(s.getColumn("thin").dtype.equals(pl.Bool));
   // every sale fell: a sale hits when its excess return is below 0 → 100 %
   assert.equal(salesRow.hit_rate, 100);
+  // 4 sales in one month at 4 issuers: enough trades with minN 3, but 1 month
   const lowered = eventStudy(handFrame(rows), { groupBy: "grp", horizons: ["1m"], minN: 3 });
+  const sales = lowered.filter(pl.col("group").eq(pl.lit("sales"))).toRecords()[0];
+  assert.equal(sales.thin, true);
+  assert.equal(sales.thin_reason, "1 months < minClusters 20");
+  const none = eventStudy(handFrame(rows), {
+    groupBy: "grp",
+    horizons: ["1m"],
+    minN: 3,
+    minClusters: 3,
+    cluster: "none",
+  });
   assert.equal(
-    lowered.filter(pl.col("group").eq(pl.lit("sales"))).getColumn("thin").getIndex(0),
+    none.filter(pl.col("group").eq(pl.lit("sales"))).getColumn("thin").getIndex(0),
     false,
   );
 });
@@ -215,8 +242,12 @@ Deno.test("month clusters widen the interval when trades share a month's shock",
     }
   }
   const width = (cluster: "month" | "issuer" | "none") => {
-    const r = eventStudy(handFrame(rows), { horizons: ["1m"], cluster, samples: 500 })
-      .toRecords()[0] as Record<string, number>;
+    const r = eventStudy(handFrame(rows), {
+      horizons: ["1m"],
+      cluster,
+      samples: 500,
+      minClusters: 5,
+    }).toRecords()[0] as Record<string, number>;
     assert.equal(r.n, 120);
     return { w: r.ci_high - r.ci_low, k: r.n_clusters, t: r.t_cluster, tiid: r.t_stat };
   };

@@ -21,6 +21,15 @@ Deno.test("insiderProfile: name → trades → study by side → verdict compute
   for (const m of p.verdict.matchAll(/(\d+) (buys|sales)/g)) {
     assert.ok(rows.some((r) => r.n === Number(m[1])), `${m[0]} not in the study`);
   }
+  // buys are open-market purchases (P) only, sales are S: exercises, awards and gifts are not
+  const all = p.trades.toRecords() as Record<string, unknown>[];
+  for (const r of p.study.toRecords() as Record<string, unknown>[]) {
+    const codes = r.group === "buy" ? ["P"] : ["S"];
+    const want = all.filter((t) =>
+      codes.includes(t.code as string) && typeof t[`excess_returns_${r.horizon}`] === "number"
+    ).length;
+    assert.equal(r.n, want, `${r.group} ${r.horizon}`);
+  }
   assert.ok(p.caveats.length >= 3);
   assert.match(p.caveats[0], new RegExp(`^${p.trades.height} trades`));
 });

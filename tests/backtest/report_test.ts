@@ -42,7 +42,7 @@ Deno.test("conclusion: who beats the baseline, by how much, with the interval; s
       all: { side: "A", xs: wave(60, 0.2) },
       sales: { side: "D", xs: wave(40, -2) },
     }),
-    { groupBy: "grp", horizons: ["1m"], baseline: "all", samples: 300 },
+    { groupBy: "grp", horizons: ["1m"], baseline: "all", samples: 300, cluster: "month" },
   );
   const text = conclusion(s);
   const rows = s.toRecords() as Record<string, number>[];
@@ -63,16 +63,16 @@ Deno.test("conclusion: thin evidence, mean vs median, no baseline", () => {
   const skewed = [...Array.from({ length: 30 }, () => -0.5), 40, 45, 50];
   const s = eventStudy(
     trades({ skew: { side: "A", xs: skewed }, tiny: { side: "A", xs: [5, 6, 7] } }),
-    { groupBy: "grp", horizons: ["1m"], samples: 200 },
+    { groupBy: "grp", horizons: ["1m"], samples: 200, cluster: "month" },
   );
   const text = conclusion(s);
   assert.match(text, /the highest mean excess return was skew's/);
   assert.match(text, /No baseline was chosen/);
   assert.match(text, /For skew the mean is positive while the median is not/);
-  assert.match(text, /too thin .* for tiny \(1m n 3\)/);
+  assert.match(text, /too thin .* for tiny \(1m: 3 trades < minN 20\)/);
   const table = statsTable(s);
   assert.match(table, /median\s+trimmed mean/);
-  assert.match(table, /tiny .* thin: none/);
+  assert.match(table, /tiny .* thin: 3 trades < minN 20/);
 });
 
 Deno.test("writeReport: conclusion, table with medians, hit-rate note, portfolios, caveats, files", async () => {
@@ -91,10 +91,13 @@ Deno.test("writeReport: conclusion, table with medians, hit-rate note, portfolio
   ) assert.ok(md.includes(h), h);
   assert.match(md, /a sale hits when its excess return is below 0/);
   assert.match(md, /Newey-West t/);
-  assert.match(md, /\| A book \| 36 \| 36 \|/);
+  assert.match(md, /\| A book \| trade \| 36 \| 36 \|/);
+  assert.match(md, /vol, max drawdown and hit rate are estimates/);
   assert.ok((await Deno.stat(join(dir, "portfolio-a-book.csv"))).isFile);
   assert.deepEqual(files.portfolios.length, 4);
-  assert.match(portfolioTable({ "A book": pa }), /A book\s+36\s+36/);
+  assert.match(portfolioTable({ "A book": pa }), /A book\s+trade\s+36\s+36/);
+  assert.match(portfolioTable({ "A book": pa }), /Sharpe over a risk-free rate of 0%/);
+  assert.match(portfolioConclusion({ "A book": pa }), /over a risk-free rate of 0% a year/);
   assert.match(portfolioConclusion({ "A book": pa, "B book": pb }), /^Best by Sharpe: /);
   const only = await writeReport(join(dir, "p"), null, {}, { title: "P", portfolios: { x: pa } });
   assert.equal(only.parquet, "");

@@ -88,16 +88,24 @@ Deno.test({
     assert.match(md, /\| median \|/);
     assert.match(md, /a sale hits when its excess return is below 0/);
     assert.match(md, /CEO buys (beat|trailed) it by \d+\.\d\d percentage points/);
-    assert.match(md, /\| CEO buys \| \d+ \| \d+ \| -?\d+\.\d%/);
+    assert.match(md, /\| CEO buys \| trade \| \d+ \| \d+ \| -?\d+\.\d%/);
+    assert.match(md, /\| CEO buys \(filing\) \| filing \| \d+ \| \d+ \| -?\d+\.\d%/);
+    assert.match(md, /## Entry at the trade date vs at the filing date/);
+    assert.match(md, /\| CEO buys \| 3m \| -?\d+\.\d\d% \| -?\d+\.\d\d% \|/);
     assert.doesNotMatch(md, /after the filing/);
-    assert.match(r.stdout, /Sharpe \(excess\)/);
+    assert.match(r.stdout, /Sharpe \[95% CI\]\s+IR/);
+    assert.match(r.stdout, /Sharpe over a risk-free rate of 0% a year/);
+    assert.match(r.stdout, /Entry at the trade date vs at the filing date/);
+    assert.match(r.stdout, /mean excess, trade date\s+mean excess, filing date/);
     const ceo = pl.readParquet(join(out, "portfolio-ceo-buys.parquet"));
     assert.deepEqual(ceo.columns, [
       "month",
       "n_positions",
       "return",
+      "market_return",
       "excess_return",
       "turnover",
+      "cost",
       "equity",
       "drawdown",
     ]);
@@ -127,7 +135,11 @@ Deno.test("deno task backtest: help, bad flags and values exit 2 naming them", a
       "--max-rows",
       "--baseline",
       "--min-n",
+      "--min-clusters",
       "--cluster",
+      "--entry",
+      "--all-codes",
+      "--risk-free",
       "--portfolio",
       "--horizon",
       "--cost-bps",
@@ -148,7 +160,13 @@ Deno.test("deno task backtest: help, bad flags and values exit 2 naming them", a
     [["--group-by", "mood"], /--group-by "mood" is not allowed/],
     [["--horizons", "1m,2y"], /--horizons: "2y" is not allowed/],
     [["--max-rows", "0"], /--max-rows "0" is not allowed/],
-    [["--cluster", "week"], /--cluster "week" is not allowed; allowed: month, issuer, none/],
+    [
+      ["--cluster", "week"],
+      /--cluster "week" is not allowed; allowed: two-way, month, issuer, none/,
+    ],
+    [["--entry", "announcement"], /--entry "announcement" is not allowed; allowed: trade, filing/],
+    [["--min-clusters", "1"], /--min-clusters "1" is not allowed; allowed: an integer from 2/],
+    [["--risk-free", "4"], /--risk-free needs --portfolio/],
     [["--min-n", "1"], /--min-n "1" is not allowed; allowed: an integer from 2 to 100000/],
     [["--horizon", "6m"], /--horizon needs --portfolio/],
     [["--portfolio", "--horizon", "2y"], /--horizon "2y" is not allowed; allowed: 1m, 3m, 6m, 1y/],
@@ -247,8 +265,10 @@ Deno.test({
       r.stderr,
       /baseline "[^"]+": the largest group, used because no --baseline was given/,
     );
-    assert.match(r.stdout, /Sharpe \(excess\)\s+max drawdown/);
-    assert.match(r.stdout, /ceo-trades:buy\s+\d+\s+\d+\s+-?\d+\.\d%/);
+    assert.match(r.stdout, /Sharpe \[95% CI\]\s+IR\s+max DD\*/);
+    assert.match(r.stdout, /ceo-trades:buy\s+trade\s+\d+\s+\d+\s+-?\d+\.\d%/);
+    // 200 rows span a few months: most rows are thin, and the command says what to change
+    assert.match(r.stderr, /rows are thin .* raise --max-rows \(now 200\) or widen --from\/--to/);
     for (const f of ["equity-curve.png", "drawdown.png", "portfolio-ceo-trades-buy.csv"]) {
       assert.ok((await Deno.stat(join(out, f))).size > 0, f);
     }

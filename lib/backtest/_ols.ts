@@ -1,0 +1,91 @@
+/**
+ * Ordinary least squares with Newey-West (HAC, Bartlett weights)
+ * standard errors, for the multi-factor alpha of a portfolio backtest:
+ * cov = (X'X)⁻¹ S (X'X)⁻¹ with S = Σ_k w_k Σ_t (x_t e_t)(x_{t−k} e_{t−k})'
+ * (both orders for k > 0), w_k = 1 − k/(L+1), L = ⌊4·(n/100)^(2/9)⌋ by
+ * default — statsmodels' `cov_type="HAC"` without small-sample correction.
+ *
+ * @module
+ */
+
+/** An OLS fit: coefficients, their Newey-West standard errors, and the lags. */
+export interface Fit {
+  /** Coefficients, in the order of the columns of X. */
+  coef: number[];
+  /** Newey-West standard errors. */
+  se: number[];
+  /** Lags used. */
+  lags: number;
+}
+
+/** Inverse of a small symmetric positive-definite matrix (Gauss-Jordan with pivoting). */
+function invert(a: number[][]): number[][] {
+  const k = a.length;
+  const m = a.map((row, i) => [...row, ...Array.from({ length: k }, (_, j) => (i === j ? 1 : 0))]);
+  for (let c = 0; c < k; c++) {
+    let p = c;
+    for (let r = c + 1; r < k; r++) if (Math.abs(m[r][c]) > Math.abs(m[p][c])) p = r;
+    if (Math.abs(m[p][c]) < 1e-12) {
+      throw new RangeError(
+        "portfolioBacktest: the factor regression is singular (a factor is constant or a copy of another)",
+      );
+    }
+    [m[c], m[p]] = [m[p], m[c]];
+    const d = m[c][c];
+    for (let j = 0; j < 2 * k; j++) m[c][j] /= d;
+    for (let r = 0; r < k; r++) {
+      if (r === c) continue;
+      const f = m[r][c];
+      for (let j = 0; j < 2 * k; j++) m[r][j] -= f * m[c][j];
+    }
+  }
+  return m.map((row) => row.slice(k));
+}
+
+/**
+ * OLS of `y` on the rows of `X` (include a column of 1s for an intercept)
+ * with Newey-West standard errors.
+ *
+ * @example
+ * ```ts
+ * import { olsNeweyWest } from "./_ols.ts";
+ * const x = [1, 2, 3, 4, 5, 6, 7, 8];
+ * const fit = olsNeweyWest(x.map((v) => 1 + 2 * v + (v % 2 ? 0.1 : -0.1)), x.map((v) => [1, v]));
+ * fit.coef[1].toFixed(2); // "2.00"
+ * ```
+ */
+export function olsNeweyWest(y: readonly number[], X: readonly number[][], lags?: number): Fit {
+  const n = y.length;
+  const k = X[0].length;
+  const L = lags ?? Math.floor(4 * (n / 100) ** (2 / 9));
+  const xtx = Array.from({ length: k }, () => new Array<number>(k).fill(0));
+  const xty = new Array<number>(k).fill(0);
+  for (let t = 0; t < n; t++) {
+    for (let i = 0; i < k; i++) {
+      xty[i] += X[t][i] * y[t];
+      for (let j = 0; j < k; j++) xtx[i][j] += X[t][i] * X[t][j];
+    }
+  }
+  const inv = invert(xtx);
+  const coef = inv.map((row) => row.reduce((s, v, j) => s + v * xty[j], 0));
+  const u = X.map((row, t) => {
+    const e = y[t] - row.reduce((s, v, j) => s + v * coef[j], 0);
+    return row.map((v) => v * e);
+  });
+  const S = Array.from({ length: k }, () => new Array<number>(k).fill(0));
+  for (let lag = 0; lag <= Math.min(L, n - 1); lag++) {
+    const w = lag === 0 ? 1 : 1 - lag / (L + 1);
+    for (let t = lag; t < n; t++) {
+      for (let i = 0; i < k; i++) {
+        for (let j = 0; j < k; j++) {
+          S[i][j] += w *
+            (lag === 0 ? u[t][i] * u[t][j] : u[t][i] * u[t - lag][j] + u[t - lag][i] * u[t][j]);
+        }
+      }
+    }
+  }
+  const mul = (a: number[][], b: number[][]) =>
+    a.map((row) => b[0].map((_, j) => row.reduce((s, v, r) => s + v * b[r][j], 0)));
+  const cov = mul(mul(inv, S), inv);
+  return { coef, se: cov.map((row, i) => Math.sqrt(Math.max(row[i], 0))), lags: L };
+}

@@ -1,0 +1,100 @@
+/**
+ * Entry at filing, approximated from the points the service gives.
+ *
+ * The service reports each trade's cumulative return (and its market's) from
+ * the trade date at 1 week, 1, 3, 6 and 12 months (`returns_1w` …
+ * `returns_1y`, days 7, 30, 91, 182, 365). An investor can act only once the
+ * Form 4 is filed, `filing_delay_days` later. The growth from the trade to
+ * the filing day d is not reported, so it is interpolated log-linearly
+ * between the known points (0 → 1w → 1m …): G(d) = G(a)·(G(b)/G(a))^((d−a)/(b−a)).
+ * The filing-entry return at horizon h is G(h)/G(d) − 1 (held to the same
+ * end, trade date + h, so d days shorter), likewise for the market (growth
+ * `1 + (returns − excess_returns)/100`), and the excess is their difference.
+ *
+ * Entry is at the close of the filing day (a filing after the close can be
+ * acted on only the next day: this is slightly optimistic for those). A
+ * trade filed on or after the horizon's end, or without a filing delay, has
+ * no filing-entry return at that horizon. The approximation's bias against
+ * the emulator's true prices is measured by `bench/filing_bench.ts` and
+ * stated in the README.
+ *
+ * @module
+ */
+import { WINDOW_DAYS } from "../insider/fields.ts";
+
+/** Knots of the forward-return fields: window label and day offset. */
+export const KNOTS: readonly (readonly [string, number])[] =
+  (["1w", "1m", "3m", "6m", "1y"] as const)
+    .map((w) => [w, WINDOW_DAYS[w]] as const);
+
+/** Columns the filing-entry approximation reads (besides the returns). */
+export const FILING_COLUMNS = ["filing_delay_days"] as const;
+
+/** Entry points of {@link eventStudy} and {@link portfolioBacktest}. */
+export const ENTRIES = ["trade", "filing"] as const;
+/** Where a position opens: the trade date or the filing date. */
+export type Entry = typeof ENTRIES[number];
+
+const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : null);
+
+/** Growth at day `d` from known points `[day, growth]` (first [0, 1]), log-linear between. */
+export function growthAt(points: readonly (readonly [number, number])[], d: number): number {
+  for (let j = 1; j < points.length; j++) {
+    const [b, gb] = points[j];
+    if (d <= b) {
+      const [a, ga] = points[j - 1];
+      const f = (d - a) / (b - a);
+      return ga > 0 && gb > 0 ? ga * (gb / ga) ** f : ga + (gb - ga) * f;
+    }
+  }
+  return points[points.length - 1][1];
+}
+
+/**
+ * The known growth points of a row from the trade date, stock and market,
+ * up to `maxDay`: `[day, growth]` with `[0, 1]` first; points whose fields
+ * are null are skipped.
+ */
+export function rowPoints(
+  row: Record<string, unknown>,
+  maxDay: number,
+): { stock: [number, number][]; market: [number, number][] } {
+  const stock: [number, number][] = [[0, 1]];
+  const market: [number, number][] = [[0, 1]];
+  for (const [w, day] of KNOTS) {
+    if (day > maxDay) break;
+    const r = num(row[`returns_${w}`]);
+    const x = num(row[`excess_returns_${w}`]);
+    if (r === null) continue;
+    stock.push([day, 1 + r / 100]);
+    if (x !== null) market.push([day, 1 + (r - x) / 100]);
+  }
+  return { stock, market };
+}
+
+/**
+ * The return and excess return (percent) from the filing day to the end of
+ * horizon `h` (label of `WINDOW_DAYS`), or null when the row lacks the
+ * points or was filed on or after the horizon's end.
+ *
+ * @example
+ * ```ts
+ * import { fromFiling } from "./entry.ts";
+ * const row = { filing_delay_days: 2, returns_1w: 7, excess_returns_1w: 0, returns_1m: 10, excess_returns_1m: 1 };
+ * fromFiling(row, "1m"); // the return from day 2 to day 30: 1.10 / 1.07^(2/7) − 1
+ * ```
+ */
+export function fromFiling(
+  row: Record<string, unknown>,
+  h: string,
+): { ret: number; excess: number } | null {
+  const days = WINDOW_DAYS[h];
+  const d = num(row.filing_delay_days);
+  const rh = num(row[`returns_${h}`]);
+  const xh = num(row[`excess_returns_${h}`]);
+  if (d === null || d < 0 || d >= days || rh === null || xh === null) return null;
+  const { stock, market } = rowPoints(row, days);
+  const g = (1 + rh / 100) / growthAt(stock, d);
+  const m = (1 + (rh - xh) / 100) / growthAt(market, d);
+  return { ret: (g - 1) * 100, excess: (g - m) * 100 };
+}
