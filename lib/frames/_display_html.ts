@@ -19,7 +19,7 @@ export interface DisplayOptions {
   head?: number;
   /** Rows from the bottom (default 5). */
   tail?: number;
-  /** Most columns shown; wider frames show the first and last ones around `…` (default 12). */
+  /** Most columns shown; wider frames show the first and last ones around `…` (default 12; a result view shows all its key columns). */
   maxColumns?: number;
   /** Longest text shown in a cell before `…` (default 40 characters). */
   maxChars?: number;
@@ -60,6 +60,7 @@ const RESULT_VIEWS: readonly ResultView[] = [
       "diff_ci_low",
       "diff_ci_high",
       "thin",
+      "thin_reason",
     ],
   },
   {
@@ -217,7 +218,8 @@ export function frameBundle(
   }
   const names = order.map((j) => df.columns[j]);
   const types = order.map((j) => allTypes[j]);
-  const cols = pickColumns(names.length, Math.max(2, opts.maxColumns ?? 12));
+  // a result view shows all its key columns unless told otherwise
+  const cols = pickColumns(names.length, Math.max(2, opts.maxColumns ?? (view ? Infinity : 12)));
   const small = df.select(...cols.filter((j) => j >= 0).map((j) => names[j]));
   const rows: (string[] | null)[] = [];
   rowsToShow(height, opts.head ?? 10, opts.tail ?? 5).forEach(([from, to], p) => {
