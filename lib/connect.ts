@@ -4,8 +4,9 @@
  *
  * Environment: `PITCH_API_KEY` / `PITCH_BASE_URL` and `INSIDER_API_KEY` /
  * `INSIDER_BASE_URL`. A service whose key is not set uses the in-process
- * emulator with its demo key; the library says so once per process (on
- * stderr), without printing any key. A key without a base URL is an error:
+ * emulator with its demo key; the library says so once per process, as a
+ * quiet note (plain text under the cell in a notebook, stderr in a script),
+ * without printing any key. A key without a base URL is an error:
  * signalbook does not guess production addresses.
  *
  * @module
@@ -14,6 +15,7 @@ import { CatalogClient } from "./catalog/client.ts";
 import { InsiderClient } from "./insider/client.ts";
 import type { ClientOptions, FetchLike } from "./http/transport.ts";
 import { createStub, DEMO_KEYS, type Stub, type StubOptions } from "./stub/mod.ts";
+import { notice } from "./shared/notice.ts";
 import "./notebook/progress.ts"; // the default progress display (Jupyter or terminal)
 
 /** Options of {@link connect}. */
@@ -139,7 +141,7 @@ function open(opts: ConnectOptions): Connection {
     noticed = true;
     const which = [c.offline && "PITCH_API_KEY", i.offline && "INSIDER_API_KEY"].filter(Boolean)
       .join(" and ");
-    console.error(`signalbook: ${which} not set; using the offline emulator (demo data).`);
+    notice(`signalbook: ${which} not set; using the offline emulator (demo data).`);
   }
   return {
     catalog: new CatalogClient(c.options),

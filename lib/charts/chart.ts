@@ -6,8 +6,8 @@
  * saved as SVG or PNG (`saveChart`).
  *
  * Colours: the Okabe–Ito palette (safe for colour-blind readers); text and
- * axes use `currentColor`, so inline charts follow light and dark themes (PNG
- * files are rendered dark-on-white).
+ * axes are drawn in `currentColor`, which every output fixes to dark text on
+ * an explicit white background (see {@link Chart} for why).
  *
  * @module
  */
@@ -62,6 +62,28 @@ const JUPYTER = Symbol.for("Jupyter.display");
 /**
  * A rendered chart: one standalone SVG.
  *
+ * Notebook display (decided for issue 23, measured with nbconvert + headless
+ * Chromium in light and dark themes, see tests/notebooks/screenshot_test.ts):
+ * a `text/html` output holding `<img src="data:image/svg+xml;base64,…">` of
+ * the {@link standaloneSvg} (dark text `#1a1a1a` on a white card), plus
+ * `text/plain`. (A percent-encoded data URL would be about a quarter smaller,
+ * but mini-svg-data-uri's encoding of these charts failed to load in
+ * Chromium 156: base64 is the form every browser and sanitiser reads.) Why
+ * this form:
+ * - `image/svg+xml` outputs are shown as `<img>` by JupyterLab (so
+ *   `currentColor` is black, unreadable in dark themes), are sanitised to
+ *   nothing by nbconvert 6.5 (nbconvert#1849) and are inlined and broken by
+ *   GitHub's notebook view; an HTML output is none of these, and an `<img>`
+ *   with a data URL is what GitHub's and JupyterLab's sanitisers keep.
+ * - Inline `<svg>` in HTML would follow the theme, but then every chart's
+ *   colours depend on what each front end sets as the text colour, its ids
+ *   collide between charts in one page, and sanitisers (GitHub, untrusted
+ *   notebooks) drop or rewrite it. An explicit background reads the same
+ *   everywhere: a white card in a dark theme, like a printed figure.
+ * - A PNG fallback was measured at 19–51 KB per chart (1×) against 4–8 KB of
+ *   SVG: it would double the committed notebooks; the vector image also
+ *   stays sharp on high-density screens.
+ *
  * @example
  * ```ts
  * import { connect, tradeTimeline } from "../../mod.ts";
@@ -77,20 +99,86 @@ export class Chart {
   readonly width: number;
   /** Height in px. */
   readonly height: number;
+  /** The chart's title ("" without one): the image's alt text in a notebook. */
+  readonly title: string;
   /** Creates a chart from SVG markup. */
-  constructor(svg: string, width: number, height: number) {
+  constructor(svg: string, width: number, height: number, title = "") {
     this.svg = svg;
     this.width = width;
     this.height = height;
+    this.title = title;
   }
-  /** Notebook display: inline SVG. */
+  /** Notebook display: the standalone SVG as an `<img>` in `text/html` (see the class doc). */
   [JUPYTER](): Record<string, string> {
-    return { "image/svg+xml": this.svg, "text/plain": `Chart ${this.width}×${this.height}` };
+    return {
+      "text/html": chartHtml(this),
+      "text/plain": `Chart ${this.width}×${this.height}${this.title ? `: ${this.title}` : ""}`,
+    };
   }
   /** The SVG markup. */
   toString(): string {
     return this.svg;
   }
+}
+
+/**
+ * The chart's SVG for a file or an `<img>`: explicit dark text colour on a
+ * white background (a chart drawn in `currentColor` inherits no colour there).
+ *
+ * @example
+ * ```ts
+ * import { connect, pitchesOverTime, standaloneSvg } from "../../mod.ts";
+ * const { catalog } = await connect();
+ * standaloneSvg(pitchesOverTime(await catalog.pitches().frame())).includes('fill="#ffffff"'); // true
+ * ```
+ */
+export function standaloneSvg(chart: Chart): string {
+  const open = chart.svg.indexOf(">") + 1;
+  return chart.svg.slice(0, open).replace("<svg ", '<svg color="#1a1a1a" ') +
+    '<rect class="background" width="100%" height="100%" fill="#ffffff"/>' +
+    chart.svg.slice(open);
+}
+
+function base64(text: string): string {
+  const bytes = new TextEncoder().encode(text);
+  let bin = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) {
+    bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  }
+  return btoa(bin);
+}
+
+/**
+ * The notebook HTML of a chart: an `<img>` of its standalone SVG, sized to
+ * the chart. The test of this form is a browser drawing it
+ * (tests/notebooks/screenshot_test.ts). Inside an image the SVG's ARIA attributes reach no one (the
+ * `alt` text does), so they are dropped, empty elements are written
+ * self-closed and Plot's stylesheet is cut to its one rule that acts in an
+ * image, to keep notebooks small.
+ */
+function chartHtml(chart: Chart): string {
+  const svg = standaloneSvg(chart).replace(/ aria-(?:label|hidden|description)="[^"]*"/g, "")
+    .replace(/<(circle|path|line|rect|stop)( [^>]*)?><\/\1>/g, "<$1$2/>")
+    // Plot's per-chart stylesheet sizes the element in a page; in an image only this rule acts
+    .replace(
+      /<style>:where\(\.(plot-[0-9a-f]+)\)[^<]*<\/style>/g,
+      "<style>.$1 text{white-space:pre}</style>",
+    );
+  return `<img class="sb-chart" width="${chart.width}" height="${chart.height}" ` +
+    `style="max-width:100%;height:auto" alt="${esc(chart.title || "chart")}" ` +
+    `src="data:image/svg+xml;base64,${base64(svg)}">`;
+}
+
+/**
+ * Rounds the coordinates Plot writes with up to 17 digits to 1 decimal (a
+ * tenth of a pixel; inside tags only, text is untouched): about a third of a
+ * chart's bytes, no visible change.
+ */
+function roundCoordinates(svg: string): string {
+  return svg.replace(
+    /<[^>]+>/g,
+    (tag) => tag.replace(/-?\d+\.\d{2,}/g, (m) => (Math.round(Number(m) * 10) / 10).toFixed(1)),
+  );
 }
 
 type ColorScale = {
@@ -101,26 +189,45 @@ type ColorScale = {
   label?: string;
 };
 
+/**
+ * The name a legend shows for a value of a Boolean channel: the label for
+ * `true`, "not <label>" for `false` ("CEO" / "not CEO"); a field-like label
+ * (`is_ceo`) is read as words first. Without a label: "yes" / "no".
+ */
+export function booleanName(value: boolean, label?: string): string {
+  const words = (label ?? "").replace(/^(is|has)_/, "").replaceAll("_", " ").trim();
+  if (!words) return value ? "yes" : "no";
+  return value ? words : `not ${words}`;
+}
+
+function swatchLegend(scale: ColorScale, width: number): { svg: string; height: number } {
+  const domain = scale.domain ?? [];
+  const bool = domain.every((d) => typeof d === "boolean");
+  const title = scale.label ? esc(scale.label) : "";
+  let x = title ? title.length * 7 + 14 : 0;
+  let y = 0;
+  const items = domain.map((d, i) => {
+    const label = esc(bool ? booleanName(d as boolean, scale.label) : String(d));
+    const w = 18 + label.length * 6.5 + 14;
+    if (x + w > width && x > 0) {
+      x = 0;
+      y += 18;
+    }
+    const item = `<g transform="translate(${x},${y})"><rect width="12" height="12" rx="2" fill="${
+      scale.range?.[i % (scale.range?.length ?? 1)] ?? PALETTE[i % PALETTE.length]
+    }"/><text x="17" y="10" font-size="11" fill="currentColor">${label}</text></g>`;
+    x += w;
+    return item;
+  });
+  const head = title
+    ? `<text y="10" font-size="11" font-weight="600" fill="currentColor">${title}</text>`
+    : "";
+  return { svg: `<g class="legend">${head}${items.join("")}</g>`, height: y + 20 };
+}
+
 function legendSvg(scale: ColorScale | undefined, width: number): { svg: string; height: number } {
   if (!scale || !scale.domain?.length) return { svg: "", height: 0 };
-  if (scale.type === "ordinal" || scale.type === "categorical") {
-    let x = 0;
-    let y = 0;
-    const items = scale.domain.map((d, i) => {
-      const label = esc(String(d));
-      const w = 18 + label.length * 6.5 + 14;
-      if (x + w > width && x > 0) {
-        x = 0;
-        y += 18;
-      }
-      const item = `<g transform="translate(${x},${y})"><rect width="12" height="12" rx="2" fill="${
-        scale.range?.[i % (scale.range?.length ?? 1)] ?? PALETTE[i % PALETTE.length]
-      }"/><text x="17" y="10" font-size="11" fill="currentColor">${label}</text></g>`;
-      x += w;
-      return item;
-    });
-    return { svg: `<g class="legend">${items.join("")}</g>`, height: y + 20 };
-  }
+  if (scale.type === "ordinal" || scale.type === "categorical") return swatchLegend(scale, width);
   const [lo, hi] = scale.domain as number[];
   const stops = scale.interpolate
     ? Array.from(
@@ -203,10 +310,10 @@ export function render(
     }
   }
   plot.setAttribute("y", String(y));
-  const inner = plot.outerHTML;
+  const inner = roundCoordinates(plot.outerHTML);
   const height = y + plotHeight;
   const svg =
     `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, -apple-system, 'DejaVu Sans', sans-serif" fill="currentColor">` +
     `${head.join("")}${inner}</svg>`;
-  return new Chart(svg, width, height);
+  return new Chart(svg, width, height, text.title ?? "");
 }

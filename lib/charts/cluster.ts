@@ -60,7 +60,7 @@ export function clusterChart(trades: pl.DataFrame, options: ClusterChartOptions 
       x: { type: "utc", label: "Filed" },
       y: { domain: tickers, label: null },
       r: { range: [2, 9], label: "Insiders in cluster" },
-      color: { ...SIDE_COLORS, legend: true },
+      color: { ...SIDE_COLORS, label: "Side", legend: true },
       marks: [
         Plot.ruleY(tickers, { strokeOpacity: 0.15 }),
         Plot.dot(shown, {

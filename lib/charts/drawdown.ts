@@ -47,7 +47,9 @@ export function drawdownChart(
       marginLeft: 55,
       x: { label: "Month", type: "utc" },
       y: { label: "Drawdown (%)", grid: true },
-      color: several ? { domain: names, range: PALETTE, legend: true } : undefined,
+      color: several
+        ? { domain: names, range: PALETTE, label: "Portfolio", legend: true }
+        : undefined,
       marks: [
         several ? null : Plot.areaY(rows, {
           x: "month",

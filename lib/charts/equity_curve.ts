@@ -73,7 +73,9 @@ export function equityCurveChart(
       marginLeft: 55,
       x: { label: "Month", type: "utc" },
       y: { label: "Equity (growth of 1)", grid: true },
-      color: several ? { domain: names, range: PALETTE, legend: true } : undefined,
+      color: several
+        ? { domain: names, range: PALETTE, label: "Portfolio", legend: true }
+        : undefined,
       marks: [
         Plot.ruleY([1], { strokeOpacity: 0.5 }),
         Plot.line(rows, {

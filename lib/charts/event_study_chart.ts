@@ -96,7 +96,7 @@ export function eventStudyChart(stats: pl.DataFrame, options: EventStudyChartOpt
         marginLeft: 55,
         x,
         y,
-        color: { domain: groups, range: PALETTE, legend: true },
+        color: { domain: groups, range: PALETTE, label: "Group", legend: true },
         marks: [
           Plot.ruleY([0], { strokeOpacity: 0.5 }),
           Plot.areaY(solid, {

@@ -4,7 +4,7 @@
  *
  * @module
  */
-export { Chart, type ChartText, PALETTE, SIDE_COLORS } from "./chart.ts";
+export { Chart, type ChartText, PALETTE, SIDE_COLORS, standaloneSvg } from "./chart.ts";
 export { tradeTimeline, type TradeTimelineOptions } from "./timeline.ts";
 export { winRateHeatmap, type WinRateHeatmapOptions } from "./heatmap.ts";
 export { forwardReturnsChart, type ForwardReturnsOptions } from "./returns.ts";
@@ -20,5 +20,5 @@ export {
 export { feedComparison, type FeedComparisonOptions } from "./feed_comparison.ts";
 export { equityCurveChart, type EquityCurveOptions } from "./equity_curve.ts";
 export { drawdownChart, type DrawdownOptions } from "./drawdown.ts";
-export { chartPng, saveChart, standaloneSvg } from "./save.ts";
+export { chartPng, saveChart } from "./save.ts";
 export { plot, type PlotSpec } from "./plot.ts";

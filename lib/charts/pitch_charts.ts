@@ -54,7 +54,7 @@ export function pitchesOverTime(
       marginLeft: 45,
       x: { type: "utc", label: null },
       y: { label: "Pitches", grid: true },
-      color: { ...SENTIMENT_COLORS, legend: true },
+      color: { ...SENTIMENT_COLORS, label: "Sentiment", legend: true },
       marks: [
         Plot.rectY(
           rows,
@@ -84,7 +84,8 @@ export interface BucketChartOptions extends ChartText {
 }
 
 /**
- * Bars of pitches per bucket, buckets in floor order (`below 0` first), from
+ * Bars of pitches per bucket, buckets in floor order (`below 0` or `below 50`
+ * first), from
  * the frame of `pitchReturnBuckets`, `authorReturnBuckets` or
  * `winRateBuckets`.
  *
@@ -108,7 +109,7 @@ export function bucketChart(buckets: pl.DataFrame, options: BucketChartOptions =
     : options.fill;
   const {
     title = `Pitches by ${bucket.replace(/_bucket$/, "").replaceAll("_", " ")} bucket`,
-    subtitle = "Highest floor met; 'below 0': no floor met",
+    subtitle,
     bucket: _b,
     fill: _f,
     ...plot
@@ -117,6 +118,9 @@ export function bucketChart(buckets: pl.DataFrame, options: BucketChartOptions =
   const order = [
     ...new Map(rows.map((r) => [r[`${bucket}_order`] as number, r[bucket] as string])).entries(),
   ].sort((a, b) => a[0] - b[0]).map((e) => e[1]);
+  const none = rows.find((r) => (r[`${bucket}_order`] as number) < 0)?.[bucket] as
+    | string
+    | undefined;
   return render(
     {
       width: 640,
@@ -125,9 +129,9 @@ export function bucketChart(buckets: pl.DataFrame, options: BucketChartOptions =
       x: { domain: order, label: "Bucket" },
       y: { label: "Pitches", grid: true },
       color: fill === "sentiment"
-        ? { ...SENTIMENT_COLORS, legend: true }
+        ? { ...SENTIMENT_COLORS, label: "Sentiment", legend: true }
         : fill
-        ? { legend: true, scheme: "observable10" }
+        ? { legend: true, label: fill, scheme: "observable10" }
         : undefined,
       marks: [
         Plot.barY(
@@ -137,7 +141,10 @@ export function bucketChart(buckets: pl.DataFrame, options: BucketChartOptions =
         Plot.ruleY([0]),
       ],
     },
-    { title, subtitle },
+    {
+      title,
+      subtitle: subtitle ?? `Highest floor met; '${none ?? "below 0"}': no floor met`,
+    },
     plot,
   );
 }

@@ -84,7 +84,7 @@ export function forwardReturnsChart(
       domain: [lo, hi],
       nice: true,
     },
-    color: { ...SIDE_COLORS, legend: true },
+    color: { ...SIDE_COLORS, label: "Side", legend: true },
     marks: [
       Plot.ruleY([0], { strokeOpacity: 0.5 }),
       Plot.boxY(rows, {

@@ -3,17 +3,16 @@
  * real font (DejaVu Sans from Debian's `fonts-dejavu-core` when present,
  * else the system's fonts), dark text on white. Written atomically.
  *
- * Saved files carry an explicit background: inline notebook charts draw text
- * and axes in `currentColor` so they follow the notebook's theme, but a file
- * embedded in a page (report.md, an `<img>`) does not inherit a colour, and
- * with a transparent background it would be unreadable on a dark page. So
- * both the SVG and the PNG file are dark text (`#1a1a1a`) on a white
- * rectangle.
+ * Saved files carry the same explicit background as the notebook display: a
+ * file embedded in a page (report.md, an `<img>`) inherits no text colour,
+ * and with a transparent background it would be unreadable on a dark page.
+ * So both the SVG and the PNG file are dark text (`#1a1a1a`) on a white
+ * rectangle ({@link standaloneSvg}).
  *
  * @module
  */
 import { Resvg } from "npm:@resvg/resvg-js@2.6.2";
-import type { Chart } from "./chart.ts";
+import { type Chart, standaloneSvg } from "./chart.ts";
 import { atomic } from "../shared/atomic.ts";
 
 const FONT_FILES = [
@@ -55,23 +54,6 @@ export function chartPng(chart: Chart, scale = 2): Uint8Array {
     },
   });
   return resvg.render().asPng();
-}
-
-/**
- * The chart's SVG for a file: explicit dark text colour on a white background.
- *
- * @example
- * ```ts
- * import { connect, pitchesOverTime, standaloneSvg } from "../../mod.ts";
- * const { catalog } = await connect();
- * standaloneSvg(pitchesOverTime(await catalog.pitches().frame())).includes('fill="#ffffff"'); // true
- * ```
- */
-export function standaloneSvg(chart: Chart): string {
-  const open = chart.svg.indexOf(">") + 1;
-  return chart.svg.slice(0, open).replace("<svg ", '<svg color="#1a1a1a" ') +
-    '<rect class="background" width="100%" height="100%" fill="#ffffff"/>' +
-    chart.svg.slice(open);
 }
 
 /**

@@ -49,7 +49,7 @@ export function tradeTimeline(trades: pl.DataFrame, options: TradeTimelineOption
       marginLeft: 60,
       x: { label: time === "filed_at" ? "Filed" : "Traded", type: "utc" },
       y: { type: "log", label: "Value (USD)", tickFormat: "~s", grid: true },
-      color: { ...SIDE_COLORS, legend: true },
+      color: { ...SIDE_COLORS, label: "Side", legend: true },
       marks: [
         Plot.dot(rows, {
           x: time,

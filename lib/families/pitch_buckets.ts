@@ -12,8 +12,9 @@
  * so `winRateBuckets` asks one filtered query per floor. Every loader
  * reports the number of page requests it made.
  *
- * `below 0` means the pitch meets no floor: a negative return, or none
- * realized yet (the service does not say which).
+ * `below 0` (return buckets) or `below 50` (win-rate buckets: the lowest
+ * win-rate floor is 50) means the pitch meets no floor: for returns, a
+ * negative return or none realized yet (the service does not say which).
  *
  * @module
  */
@@ -106,7 +107,7 @@ export function formatReturnFloor<F extends AuthorReturnFloor | PitchReturnFloor
 
 /** The result of a bucket loader. */
 export interface Buckets {
-  /** The pitches frame plus `<name>_bucket` (floor label or `below 0`) and `<name>_bucket_order` (−1 for below 0, then ascending floors). */
+  /** The pitches frame plus `<name>_bucket` (floor label, or `below 0` / `below 50` for no floor met) and `<name>_bucket_order` (−1 for no floor, then ascending floors). */
   frame: Frame;
   /** Page requests made. */
   requests: number;
@@ -138,6 +139,7 @@ function annotate(
   level: Map<string, number>,
   labels: readonly string[],
   name: string,
+  bottom = "below 0",
 ): Frame {
   const base = pitchesFrame(rows);
   const extra = buildFrame(
@@ -147,7 +149,7 @@ function annotate(
     ],
     rows.map((r) => {
       const i = level.get(r.pitch_id) ?? -1;
-      return { [`${name}_bucket`]: i < 0 ? "below 0" : labels[i], [`${name}_bucket_order`]: i };
+      return { [`${name}_bucket`]: i < 0 ? bottom : labels[i], [`${name}_bucket_order`]: i };
     }),
   );
   return asFrame(pl.DataFrame([...base.getColumns(), ...extra.getColumns()]), false);
@@ -271,5 +273,8 @@ export async function winRateBuckets(
     if (got.rows.length === 0) break;
     for (const r of got.rows) level.set(r.pitch_id, i);
   }
-  return { frame: annotate(base.rows, level, WIN_RATE_FLOORS, "win_rate"), requests };
+  return {
+    frame: annotate(base.rows, level, WIN_RATE_FLOORS, "win_rate", `below ${WIN_RATE_FLOORS[0]}`),
+    requests,
+  };
 }

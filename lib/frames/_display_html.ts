@@ -19,21 +19,83 @@ export interface DisplayOptions {
   head?: number;
   /** Rows from the bottom (default 5). */
   tail?: number;
-  /** Most columns shown; wider frames show the first and last ones around `…` (default 12). */
+  /** Most columns shown; wider frames show the first and last ones around `…` (default 12; a result view shows all its key columns). */
   maxColumns?: number;
   /** Longest text shown in a cell before `…` (default 40 characters). */
   maxChars?: number;
+  /**
+   * Every column in frame order with numbers unrounded, even for a result
+   * frame (an event study, a portfolio's months) whose default view shows
+   * its key columns first with 2 decimals (default false).
+   */
+  all?: boolean;
 }
 
-const STYLE = "<style>.sb-frame td.sb-null{opacity:.45;font-style:italic}" +
+/**
+ * How a result frame displays by default: its key columns first (those it
+ * has, in this order), numbers to 2 decimals. A frame is recognised by the
+ * columns in `when`. Key columns that are null in every row (the baseline
+ * difference when no baseline was asked for) are left out of the key view.
+ */
+interface ResultView {
+  name: string;
+  when: readonly string[];
+  key: readonly string[];
+}
+
+const RESULT_VIEWS: readonly ResultView[] = [
+  {
+    name: "event study",
+    when: ["group", "horizon", "n", "mean_excess", "ci_low", "ci_high"],
+    key: [
+      "group",
+      "horizon",
+      "n",
+      "n_clusters",
+      "mean_excess",
+      "median_excess",
+      "ci_low",
+      "ci_high",
+      "diff_vs_baseline",
+      "diff_ci_low",
+      "diff_ci_high",
+      "thin",
+      "thin_reason",
+    ],
+  },
+  {
+    name: "portfolio months",
+    when: ["month", "n_positions", "return", "excess_return", "equity", "drawdown"],
+    key: [
+      "month",
+      "n_positions",
+      "return",
+      "market_return",
+      "excess_return",
+      "equity",
+      "drawdown",
+      "turnover",
+    ],
+  },
+];
+
+/** The result view a frame's columns match, if any. */
+function resultView(columns: readonly string[]): ResultView | undefined {
+  return RESULT_VIEWS.find((v) => v.when.every((c) => columns.includes(c)));
+}
+
+const STYLE = "<style>.sb-null{opacity:.45;font-style:italic}" +
   ".sb-frame td,.sb-frame th{white-space:nowrap;text-align:left}</style>";
 
 function clip(s: string, max: number): string {
   return s.length > max ? `${s.slice(0, max - 1)}…` : s;
 }
 
-/** One cell as text: ISO dates and timestamps, compact lists, `null` for nulls. */
-export function formatCell(v: unknown, dtype: string, maxChars = 40): string {
+/**
+ * One cell as text: ISO dates and timestamps, compact lists, `null` for
+ * nulls; non-integer numbers to 6 decimals, or to `decimals` when given.
+ */
+export function formatCell(v: unknown, dtype: string, maxChars = 40, decimals?: number): string {
   if (v === null || v === undefined) return "null";
   if (v instanceof Date) {
     if (Number.isNaN(v.getTime())) return "null";
@@ -45,6 +107,9 @@ export function formatCell(v: unknown, dtype: string, maxChars = 40): string {
     return clip(`[${shown.join(", ")}${v.length > 4 ? `, … +${v.length - 4}` : ""}]`, maxChars);
   }
   if (typeof v === "number") {
+    if (decimals !== undefined && dtype.startsWith("Float") && Number.isFinite(v)) {
+      return v.toFixed(decimals);
+    }
     return Number.isInteger(v) ? String(v) : String(Math.round(v * 1e6) / 1e6);
   }
   if (typeof v === "bigint") return String(v);
@@ -79,11 +144,20 @@ interface Table {
   dtypes: string[];
   rows: (string[] | null)[];
   elided: number;
+  /** Extra words for the header line (a result view, a truncated pull). */
+  notes?: string[];
 }
 
 function renderTable(t: Table): MediaBundle {
   const shape = `shape: (${t.height.toLocaleString("en-US")}, ${t.width.toLocaleString("en-US")})`;
-  const note = t.elided > 0 ? ` · ${t.elided} middle columns not shown` : "";
+  const rowsShown = t.rows.filter((r) => r !== null).length;
+  const note = [
+    rowsShown < t.height
+      ? `${(t.height - rowsShown).toLocaleString("en-US")} rows not shown (…)`
+      : "",
+    t.elided > 0 ? `${t.elided} columns not shown (…)` : "",
+    ...(t.notes ?? []),
+  ].filter(Boolean).map((n) => ` · ${n}`).join("");
   const td = (v: string) => (v === "null" ? `<td class="sb-null">null</td>` : `<td>${esc(v)}</td>`);
   const body = t.rows.map((r) =>
     r === null
@@ -104,7 +178,10 @@ function rowsToShow(height: number, head: number, tail: number): [number, number
 }
 
 /**
- * HTML and plain-text renderings of a frame with its shape and dtypes.
+ * HTML and plain-text renderings of a frame with its shape and dtypes. The
+ * header line says how many rows and columns are not shown. A result frame
+ * (an `eventStudy`, a `portfolioBacktest`'s `monthly`) shows its key columns
+ * first with 2 decimals, and says so; `{ all: true }` shows it as any frame.
  *
  * @example
  * ```ts
@@ -114,12 +191,35 @@ function rowsToShow(height: number, head: number, tail: number): [number, number
  * console.log(bundle["text/plain"]); // shape: (2, 2), then the dtypes and rows
  * ```
  */
-export function frameBundle(df: pl.DataFrame, opts: DisplayOptions = {}): MediaBundle {
+export function frameBundle(
+  df: pl.DataFrame,
+  opts: DisplayOptions = {},
+  notes: string[] = [],
+): MediaBundle {
   const maxChars = opts.maxChars ?? 40;
   const [height, width] = [df.height, df.width];
-  const names = df.columns;
   const allTypes = df.dtypes.map((d) => dtypeName(d));
-  const cols = pickColumns(width, Math.max(2, opts.maxColumns ?? 12));
+  const view = opts.all ? undefined : resultView(df.columns);
+  let order = [...df.columns.keys()];
+  let decimals: number | undefined;
+  const more: string[] = [];
+  if (view) {
+    const nullCounts = df.nullCount().row(0) as number[];
+    const key = view.key.map((c) => df.columns.indexOf(c))
+      .filter((j) => j >= 0 && (nullCounts[j] < height || height === 0));
+    order = key;
+    decimals = 2;
+    const rest = df.columns.length - key.length;
+    more.push(
+      `${view.name}: key columns, 2 decimals${
+        rest > 0 ? `; ${rest} more in show(df, { all: true })` : ""
+      }`,
+    );
+  }
+  const names = order.map((j) => df.columns[j]);
+  const types = order.map((j) => allTypes[j]);
+  // a result view shows all its key columns unless told otherwise
+  const cols = pickColumns(names.length, Math.max(2, opts.maxColumns ?? (view ? Infinity : 12)));
   const small = df.select(...cols.filter((j) => j >= 0).map((j) => names[j]));
   const rows: (string[] | null)[] = [];
   rowsToShow(height, opts.head ?? 10, opts.tail ?? 5).forEach(([from, to], p) => {
@@ -128,7 +228,9 @@ export function frameBundle(df: pl.DataFrame, opts: DisplayOptions = {}): MediaB
     for (let i = 0; i < to - from; i++) {
       let k = 0;
       rows.push(
-        cols.map((j) => (j < 0 ? "…" : formatCell(series[k++].getIndex(i), allTypes[j], maxChars))),
+        cols.map((j) =>
+          j < 0 ? "…" : formatCell(series[k++].getIndex(i), types[j], maxChars, decimals)
+        ),
       );
     }
   });
@@ -136,9 +238,10 @@ export function frameBundle(df: pl.DataFrame, opts: DisplayOptions = {}): MediaB
     height,
     width,
     header: cols.map((j) => (j < 0 ? "…" : names[j])),
-    dtypes: cols.map((j) => (j < 0 ? "…" : allTypes[j])),
+    dtypes: cols.map((j) => (j < 0 ? "…" : types[j])),
     rows,
-    elided: width - small.width,
+    elided: names.length - small.width,
+    notes: [...more, ...notes],
   });
 }
 

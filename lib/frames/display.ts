@@ -11,11 +11,23 @@
  * `head`, `lazy()…collect()` or `groupBy(…).agg(…)` of a signalbook frame
  * displays the same way. Every frame signalbook returns is wrapped.
  *
- * Other nodejs-polars frames keep their own display, but once signalbook is
- * imported in a Jupyter kernel it is bounded: `POLARS_FMT_MAX_ROWS` (which
- * nodejs-polars reads at display time) is set to {@link NOTEBOOK_MAX_ROWS}
- * unless you set it yourself. {@link show} gives the rich view of anything,
- * LazyFrames included (columns and plan, never collected).
+ * No hidden rows: every display states the frame's shape and marks where rows
+ * (`…` row) and columns (`…` column) are left out, and says how many.
+ *
+ * Plain nodejs-polars frames (`pl.DataFrame(...)` in your own cell): their
+ * own notebook display shows the first 50 rows with no shape and no sign of
+ * the rest (or `POLARS_FMT_MAX_ROWS` rows). Once signalbook is imported in a
+ * Jupyter kernel, frames of the nodejs-polars 0.25.2 that signalbook uses
+ * get this display instead ({@link polarsDisplay}; `polarsDisplay("polars")`
+ * gives them back their own). Nothing else changes: no environment variable
+ * or Polars setting is touched, and `console.log(df)` / `df.toString()` print
+ * the Polars table as before. (Before issue 23 signalbook set
+ * `POLARS_FMT_MAX_ROWS=5` for the whole process: a global setting that hid
+ * rows in every frame's display and in `toString()`.)
+ *
+ * {@link show} gives the rich view of anything, LazyFrames included (columns
+ * and plan, never collected); `show(df, { all: true })` shows a result frame
+ * with every column, unrounded.
  *
  * Outside a notebook nothing changes: `console.log(df)` prints the Polars
  * table as usual.
@@ -31,6 +43,7 @@ import {
   type MediaBundle,
   recordsBundle,
 } from "./_display_html.ts";
+import dataframeModule from "npm:nodejs-polars@0.25.2/bin/dataframe.js";
 import { inJupyter } from "../shared/jupyter.ts";
 
 export {
@@ -72,7 +85,10 @@ function keep(value: unknown, name: string | symbol): unknown {
 }
 
 function bundleOf(target: AnyObject): MediaBundle {
-  if (isDataFrame(target)) return frameBundle(target);
+  if (isDataFrame(target)) {
+    const truncated = (target as { truncated?: unknown }).truncated === true;
+    return frameBundle(target, {}, truncated ? ["stopped at maxRows: the service has more"] : []);
+  }
   if (isLazyFrame(target)) return lazyBundle(target);
   return { "text/plain": String(target) };
 }
@@ -202,35 +218,41 @@ function isRecord(x: unknown): x is Record<string, unknown> {
   return typeof x === "object" && x !== null && !Array.isArray(x) && !(x instanceof Date);
 }
 
-/**
- * The row count nodejs-polars' own notebook display uses once signalbook is
- * imported in a Jupyter kernel (through `POLARS_FMT_MAX_ROWS`, unless set):
- * a 50 × 174 frame then displays in well under 60 KB instead of about 410 KB.
- */
-export const NOTEBOOK_MAX_ROWS = 5;
+type FrameFactory = (inner: unknown) => AnyObject;
+const polarsModule = dataframeModule as unknown as { _DataFrame: FrameFactory };
+const nativeFactory: FrameFactory = polarsModule._DataFrame;
 
 /**
- * Bounds nodejs-polars' own notebook display of frames signalbook did not
- * make: sets `POLARS_FMT_MAX_ROWS` to {@link NOTEBOOK_MAX_ROWS} when running in
- * a Jupyter kernel and the variable is unset. Runs once when signalbook is
- * imported; returns whether it set the variable (`force` skips the kernel
- * check, for tests).
+ * Chooses how plain nodejs-polars frames display in a notebook: `"signalbook"`
+ * (shape, dtypes, head and tail rows, elisions marked; the default once
+ * signalbook is imported in a Jupyter kernel) or `"polars"` (nodejs-polars'
+ * own: the first 50 rows, or `POLARS_FMT_MAX_ROWS`). Only frames made after
+ * the call change. It works by giving each frame nodejs-polars builds a
+ * display method; no setting or environment variable is touched. Returns the
+ * previous choice.
  *
  * @example
  * ```ts
- * import { boundPolarsDisplay } from "./display.ts";
- * boundPolarsDisplay(); // false under deno run: nothing changes outside a notebook
+ * import pl from "npm:nodejs-polars@0.25.2";
+ * import { polarsDisplay } from "./display.ts";
+ * const before = polarsDisplay("signalbook");
+ * pl.DataFrame({ a: [1, 2, 3] }); // in a notebook: shape (3, 1), dtypes, rows
+ * polarsDisplay(before);
  * ```
  */
-export function boundPolarsDisplay(force = false): boolean {
-  if (!force && !inJupyter()) return false;
-  try {
-    if (Deno.env.get("POLARS_FMT_MAX_ROWS")) return false;
-    Deno.env.set("POLARS_FMT_MAX_ROWS", String(NOTEBOOK_MAX_ROWS));
-    return true;
-  } catch {
-    return false; // no env permission: leave it alone
+export function polarsDisplay(which: "signalbook" | "polars"): "signalbook" | "polars" {
+  if (which !== "signalbook" && which !== "polars") {
+    throw new RangeError(
+      `polarsDisplay: ${JSON.stringify(which)} is not allowed; allowed: "signalbook", "polars"`,
+    );
   }
+  const before = polarsModule._DataFrame === nativeFactory ? "polars" : "signalbook";
+  polarsModule._DataFrame = which === "polars" ? nativeFactory : (inner: unknown) => {
+    const df = nativeFactory(inner);
+    df[JUPYTER] = () => frameBundle(df as unknown as pl.DataFrame);
+    return df;
+  };
+  return before;
 }
 
-boundPolarsDisplay();
+if (inJupyter()) polarsDisplay("signalbook");

@@ -6,7 +6,8 @@
  * and a 100k-row pull holds the frame, not 1,000 page frames. After each
  * chunk one V8 collection frees the chunk's intermediate Polars objects at
  * once (`_release.ts`), instead of whenever V8 next needs heap. A frame cut
- * short by `maxRows` says so: a warning on stderr and `frame.truncated === true`.
+ * short by `maxRows` says so: `frame.truncated === true`, and its notebook display
+ * notes it (no printed notice: the caller got exactly the rows asked for).
  *
  * @module
  */
@@ -113,11 +114,8 @@ export class FramedList<Row> extends Paginated<Row> {
     } finally {
       progress?.done();
     }
-    if (truncated) {
-      console.warn(
-        `signalbook: frame stopped at maxRows=${max}; more rows exist (frame.truncated is true)`,
-      );
-    }
+    // No notice when maxRows cut the pull: the caller got exactly the rows
+    // asked for. `frame.truncated` is true and the frame's display says so.
     return asFrame(sink.finish(), truncated);
   }
 }

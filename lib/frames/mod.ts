@@ -24,7 +24,6 @@ export {
 export { asFrame, type Frame, FramedList, type FrameMaker, type FrameOptions } from "./list.ts";
 export { type ParallelListOptions, WindowedList } from "./windowed_list.ts";
 export {
-  boundPolarsDisplay,
   type Displayable,
   type DisplayOptions,
   formatCell,
@@ -33,7 +32,7 @@ export {
   isLazyFrame,
   lazyBundle,
   type MediaBundle,
-  NOTEBOOK_MAX_ROWS,
+  polarsDisplay,
   recordsBundle,
   show,
   withDisplay,

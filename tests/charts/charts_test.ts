@@ -107,11 +107,39 @@ Deno.test("every helper rejects an empty frame and names a missing column", () =
   }
 });
 
-Deno.test("charts display inline as SVG and save as SVG and PNG", async () => {
+Deno.test("charts display as an <img> of the standalone SVG in text/html and save as SVG and PNG", async () => {
   const chart = pitchesOverTime(pitches, { title: "Custom title", height: 200 });
   const bundle = (chart as unknown as Record<symbol, () => Record<string, string>>)
     [Symbol.for("Jupyter.display")]();
-  assert.match(bundle["image/svg+xml"], /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+  assert.deepEqual(Object.keys(bundle).sort(), ["text/html", "text/plain"]);
+  const img =
+    /^<img class="sb-chart" width="(\d+)" height="(\d+)" [^>]*alt="Custom title" src="data:image\/svg\+xml;base64,([^"]+)">$/
+      .exec(bundle["text/html"]);
+  assert.ok(img, bundle["text/html"].slice(0, 200));
+  assert.deepEqual([Number(img[1]), Number(img[2])], [chart.width, chart.height]);
+  // the image is the file saveChart writes, less its ARIA attributes, empty elements self-closed
+  const inner = new TextDecoder().decode(Uint8Array.from(atob(img[3]), (c) => c.charCodeAt(0)));
+  assert.equal(
+    inner,
+    standaloneSvg(chart).replace(/ aria-(label|hidden|description)="[^"]*"/g, "")
+      .replace(/<(circle|path|line|rect|stop)( [^>]*)?><\/\1>/g, "<$1$2/>")
+      .replace(
+        /<style>:where\(\.(plot-[0-9a-f]+)\)[^<]*<\/style>/g,
+        "<style>.$1 text{white-space:pre}</style>",
+      ),
+  );
+  assert.match(inner, /^<svg color="#1a1a1a" xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+  assert.match(inner, /<rect class="background" width="100%" height="100%" fill="#ffffff"\/>/);
+  assert.match(bundle["text/plain"], /^Chart \d+×\d+: Custom title$/);
+  const coords = [...chart.svg.matchAll(/ (?:c?[xy][12]?|d|transform)="([^"]*)"/g)].map((m) =>
+    m[1]
+  );
+  assert.ok(coords.length > 20);
+  assert.deepEqual(
+    coords.filter((v) => /\d\.\d{2}/.test(v)),
+    [],
+    "coordinates rounded to 1 decimal",
+  );
   assert.match(chart.svg, /Custom title/);
   assert.equal(chart.height, 200 + 24 + 20 + 26);
   const dir = await Deno.makeTempDir();

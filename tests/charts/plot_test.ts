@@ -32,6 +32,27 @@ Deno.test("plot: a custom spec over a frame renders inline with the theme", () =
   assert.ok(chart.svg.includes(PALETTE[0]) || chart.svg.includes(PALETTE[1]), "palette used");
 });
 
+Deno.test("plot: a swatch legend carries its label as a title; Boolean values get names", () => {
+  const rows = [{ x: 1, y: 2, ceo: true }, { x: 2, y: 1, ceo: false }];
+  const labelled = plot({
+    color: { legend: true, label: "CEO" },
+    marks: [Plot.dot(rows, { x: "x", y: "y", stroke: "ceo" })],
+  });
+  const legend = /<g class="legend">(.*?)<\/g><\/g>/.exec(labelled.svg)?.[1] ?? "";
+  const texts = [...legend.matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]);
+  assert.deepEqual(texts, ["CEO", "not CEO", "CEO"]);
+  const unlabelled = plot({
+    color: { legend: true },
+    marks: [Plot.dot(rows, { x: "x", y: "y", stroke: "ceo" })],
+  });
+  assert.doesNotMatch(unlabelled.svg, />(true|false)</, "no bare true/false in the legend");
+  const sides = plot({
+    color: { legend: true, label: "Side" },
+    marks: [Plot.dot([{ x: 1, s: "A" }, { x: 2, s: "D" }], { x: "x", stroke: "s" })],
+  });
+  assert.match(sides.svg, /font-weight="600"[^>]*>Side</);
+});
+
 Deno.test("plot: a chosen scheme is kept; continuous colour is not forced to the palette", () => {
   const chart = plot({
     marks: [Plot.cell([{ x: "a", v: 1 }, { x: "b", v: 2 }], { x: "x", fill: "v" })],

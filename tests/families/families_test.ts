@@ -184,7 +184,7 @@ Deno.test("authorReturnBuckets and winRateBuckets agree with the authors' figure
   );
   for (const p of stub.catalog.pitches) {
     const r = stub.catalog.authors[p.author].winRate1y;
-    const want = r === null || r < 50 ? "below 0" : r >= 75 ? "75" : r >= 60 ? "60" : "50";
+    const want = r === null || r < 50 ? "below 50" : r >= 75 ? "75" : r >= 60 ? "60" : "50";
     assert.equal(wb.get(p.pitch_id), want);
   }
   assert.ok(w.requests >= 4);

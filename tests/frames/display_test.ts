@@ -2,9 +2,10 @@ import { offline } from "../_util.ts";
 import assert from "node:assert/strict";
 import pl from "nodejs-polars";
 import {
-  boundPolarsDisplay,
+  eventStudy,
   isDataFrame,
-  NOTEBOOK_MAX_ROWS,
+  polarsDisplay,
+  portfolioBacktest,
   show,
   transactionsFrame,
   withDisplay,
@@ -31,7 +32,10 @@ Deno.test("display: a derived 50 × 174 frame keeps the rich display, before/aft
   const before = bytes(bundle(plain(derived))); // nodejs-polars' own: HTML + dataresource JSON
   const after = bytes(bundle(derived));
   console.log(`display size of a derived 50 × 174 frame: before ${before} B, after ${after} B`);
-  assert.match(html(derived), /shape: \(50, 174\) · 162 middle columns not shown/);
+  assert.match(
+    html(derived),
+    /shape: \(50, 174\) · 35 rows not shown \(…\) · 162 columns not shown \(…\)/,
+  );
   assert.ok(after <= 60_000, `rich display ${after} B`);
   assert.ok(before > 5 * after, `own display ${before} B vs rich ${after} B`);
 });
@@ -89,26 +93,80 @@ Deno.test("display: ISO dates and timestamps, compact lists, visible nulls", () 
   assert.match(String(bundle(df)["text/plain"]), /shape: \(2, 3\)\nd\s+t\s+l\nDate\s+Datetime/);
 });
 
-Deno.test("display: other frames are bounded through POLARS_FMT_MAX_ROWS in a notebook only", () => {
-  const saved = Deno.env.get("POLARS_FMT_MAX_ROWS");
-  Deno.env.delete("POLARS_FMT_MAX_ROWS");
+Deno.test("display: plain Polars frames state their shape and elisions; no setting changes", () => {
+  const env = Deno.env.get("POLARS_FMT_MAX_ROWS");
+  const seven = () =>
+    pl.DataFrame({ a: [1, 2, 3, 4, 5, 6, 7], b: ["p", "q", "r", "s", "t", "u", "v"] });
+  assert.equal(polarsDisplay("signalbook"), "polars", "outside a kernel: Polars' own display");
   try {
-    const other = plain(trades.head(50));
-    const before = bytes(bundle(other));
-    assert.equal(boundPolarsDisplay(), false, "outside a kernel nothing changes");
-    assert.equal(Deno.env.get("POLARS_FMT_MAX_ROWS"), undefined);
-    assert.equal(boundPolarsDisplay(true), true);
-    assert.equal(Deno.env.get("POLARS_FMT_MAX_ROWS"), String(NOTEBOOK_MAX_ROWS));
-    const after = bytes(bundle(other));
-    console.log(`nodejs-polars' own display of 50 × 174: before ${before} B, after ${after} B`);
-    assert.ok(after <= 60_000, `${after} B`);
-    assert.ok(before > 300_000, `${before} B`);
-    Deno.env.set("POLARS_FMT_MAX_ROWS", "7");
-    assert.equal(boundPolarsDisplay(true), false, "a value the user set is kept");
+    const small = bundle(seven());
+    assert.match(String(small["text/plain"]), /^shape: \(7, 2\)\n/);
+    assert.equal(String(small["text/plain"]).split("\n").length, 2 + 7 + 1, "all 7 rows shown");
+    const tall = pl.DataFrame({ i: Array.from({ length: 40 }, (_, i) => i) });
+    const t = String(bundle(tall.filter(pl.col("i").gt(-1)))["text/plain"]);
+    assert.match(t, /^shape: \(40, 1\) · 25 rows not shown \(…\)\n/);
+    assert.match(t, /\n…\n/, "the elided rows are marked where they are");
+    const wide = pl.DataFrame(
+      Object.fromEntries(Array.from({ length: 20 }, (_, j) => [`c${j}`, [j]])),
+    );
+    assert.match(String(bundle(wide)["text/html"]), /8 columns not shown \(…\)/);
+    assert.equal(Deno.env.get("POLARS_FMT_MAX_ROWS"), env, "no environment change");
+    assert.match(seven().toString(), /│ 7/, "toString still prints every row");
+    assert.throws(
+      () => polarsDisplay("pandas" as "polars"),
+      /"pandas" is not allowed; allowed: "signalbook", "polars"/,
+    );
   } finally {
-    if (saved === undefined) Deno.env.delete("POLARS_FMT_MAX_ROWS");
-    else Deno.env.set("POLARS_FMT_MAX_ROWS", saved);
+    assert.equal(polarsDisplay("polars"), "signalbook");
   }
+  assert.ok(!("text/plain" in bundle(seven())), "nodejs-polars' own display is back");
+});
+
+Deno.test("display: an event study shows its key columns first with 2 decimals; all: true shows all", async () => {
+  const buys =
+    (await insider.search({ tradeType: "purchase" }).frame({ maxRows: 2000, progress: false }))
+      .filter(pl.col("code").eq(pl.lit("P")));
+  const es = eventStudy(buys, {
+    groupBy: "role",
+    horizons: ["1m", "3m"],
+    samples: 200,
+    minClusters: 2,
+  });
+  const text = String(bundle(es)["text/plain"]);
+  const [head, names] = text.split("\n");
+  assert.match(
+    head,
+    /event study: key columns, 2 decimals; \d+ more in show\(df, \{ all: true \}\)/,
+  );
+  assert.match(
+    names.replace(/\s+/g, " "),
+    /^group horizon n n_clusters mean_excess median_excess ci_low ci_high thin( thin_reason)?$/,
+  );
+  assert.doesNotMatch(names, /diff/, "no baseline asked: the all-null diff columns are left out");
+  const row = text.split("\n")[3];
+  assert.match(row, /^\S+\s+1m\s+\d+\s+\d+\s+-?\d+\.\d\d\s/, "2 decimals");
+  const based = eventStudy(buys, {
+    groupBy: "role",
+    horizons: ["3m"],
+    minClusters: 2,
+    baseline: "Director",
+    samples: 200,
+  });
+  assert.match(
+    String(bundle(based)["text/plain"]).split("\n")[1],
+    /ci_high\s+diff_vs_baseline\s+diff_ci_low\s+diff_ci_high/,
+  );
+  const all = String(show(es, { all: true }));
+  assert.match(all.split("\n")[0], /^shape: \(\d+, \d+\) · \d+ columns not shown/);
+  assert.match(
+    String(show(es, { all: true, maxColumns: 100 })).split("\n")[1],
+    /^group\s+horizon\s+horizon_days\s+n\s/,
+  );
+  const { monthly } = portfolioBacktest(buys, { horizon: "3m" });
+  assert.match(
+    String(bundle(monthly)["text/plain"]).split("\n")[0],
+    /portfolio months: key columns, 2 decimals/,
+  );
 });
 
 Deno.test("display: console.log of a wrapped frame prints the Polars table as before", () => {

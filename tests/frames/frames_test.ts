@@ -124,24 +124,33 @@ Deno.test("extra columns are kept by the stated rule and reported once", () => {
   assert.equal(warnings.filter((w) => w.includes('"extra_text"')).length, 1);
 });
 
-Deno.test(".frame({ maxRows }) says when it cut rows: warning and flag", async () => {
-  const warnings: string[] = [];
-  const orig = console.warn;
-  console.warn = (m: string) => warnings.push(m);
+Deno.test(".frame({ maxRows }) says when it cut rows: the flag and the display, no printed notice", async () => {
+  const printed: string[] = [];
+  const orig = { warn: console.warn, error: console.error, log: console.log };
+  console.warn = console.error = console.log = (m: string) => printed.push(m);
   try {
-    const cut = await catalog.pitches({ limit: 20 }).frame({ maxRows: 30 });
+    const cut = await catalog.pitches({ limit: 20 }).frame({ maxRows: 30, progress: false });
     assert.equal(cut.height, 30);
     assert.equal(cut.truncated, true);
-    assert.equal(warnings.length, 1);
-    assert.match(warnings[0], /maxRows=30/);
+    const shown = (cut as unknown as Record<symbol, () => Record<string, string>>)[
+      Symbol.for("Jupyter.display")
+    ]()["text/plain"];
+    assert.match(shown.split("\n")[0], /^shape: \(30, \d+\) · .*stopped at maxRows/);
     const co = stub.world.companies[5].companyId;
-    const all = await catalog.pitches({ companyId: co }).frame();
-    const exact = await catalog.pitches({ companyId: co }).frame({ maxRows: all.height });
+    const all = await catalog.pitches({ companyId: co }).frame({ progress: false });
+    const exact = await catalog.pitches({ companyId: co }).frame({
+      maxRows: all.height,
+      progress: false,
+    });
     assert.equal(exact.truncated, false);
     assert.equal(all.truncated, false);
-    assert.equal(warnings.length, 1);
+    const exactShown = (exact as unknown as Record<symbol, () => Record<string, string>>)[
+      Symbol.for("Jupyter.display")
+    ]()["text/plain"];
+    assert.doesNotMatch(exactShown, /maxRows/);
+    assert.deepEqual(printed, [], "the caller got the rows asked for: nothing printed");
   } finally {
-    console.warn = orig;
+    Object.assign(console, orig);
   }
 });
 

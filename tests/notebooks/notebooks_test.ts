@@ -22,25 +22,104 @@ type Notebook = { cells: { cell_type: string; source: string[]; outputs?: Output
 
 const DIR = new URL("../../notebooks/", import.meta.url).pathname;
 const all = (...res: RegExp[]) => new RegExp(res.map((r) => `(?=[\\s\\S]*${r.source})`).join(""));
-const EXPECT: Record<string, { svg: number; tables: number; text?: RegExp }> = {
+const EXPECT: Record<string, { charts: number; tables: number; text?: RegExp }> = {
   "01-quickstart.ipynb": {
-    svg: 1,
-    tables: 1,
+    charts: 1,
+    tables: 2,
     text: all(/\.pdf"/, /Reading it\.\*\* The catalog holds \d+ pitches/),
   },
   "02-insider-event-study.ipynb": {
-    svg: 5,
-    tables: 2,
+    charts: 5,
+    tables: 4,
     text: all(
-      /hydrated: .*400.*failed: .*0/,
+      /hydrated: .*400.*failed: .*0.*open_market_buys: .*\d+/,
+      /side\s+n_1m\s+mean_1m/,
+      /Reading it\.\*\* After one year, open-market buys \(n = \d+\)/,
       /Reading it\.\*\* Ranked by/,
       /Reading it\.\*\* After one year, CEO purchases \(n = \d+\)/,
     ),
   },
-  "03-pitch-quality.ipynb": { svg: 5, tables: 0, text: all(/fs_elite_tech_longs/, /Reading it\./) },
-  "04-datasets.ipynb": { svg: 0, tables: 2, text: /same_counts: .*true.*same_values: .*true/s },
-  "05-insider-profile.ipynb": { svg: 2, tables: 2, text: all(/Verdict\./, /Caveats\./) },
+  "03-pitch-quality.ipynb": {
+    charts: 2,
+    tables: 4,
+    text: all(
+      /fs_elite_tech_longs/,
+      /author_return_bucket\s+n\s+met_0pct\s+met_25pct\s+met_50pct\s+met_100pct/,
+      /win_rate_bucket\s+n\s+met_0pct[^]*below 50%/,
+      /Reading it\.\*\* Share of pitches that were up a year on/,
+      /author_badge_now\s+n\s+met_0pct/,
+    ),
+  },
+  "04-datasets.ipynb": { charts: 0, tables: 2, text: /same_counts: .*true.*same_values: .*true/s },
+  "05-insider-profile.ipynb": {
+    charts: 2,
+    tables: 2,
+    text: all(
+      /open_market: \d+/,
+      /event study: key columns/,
+      /Reading it \(verdict\)/,
+      /Caveats\./,
+    ),
+  },
 };
+
+/**
+ * The committed notebooks' sizes before issue 23 (bytes): charts became
+ * images and sections gained a "Reading it", and no notebook may grow past
+ * what it was.
+ */
+const SIZE_CEILING: Record<string, number> = {
+  "01-quickstart.ipynb": 43_573,
+  "02-insider-event-study.ipynb": 133_602,
+  "03-pitch-quality.ipynb": 63_192,
+  "04-datasets.ipynb": 11_415,
+  "05-insider-profile.ipynb": 31_207,
+};
+
+/** A cell's source or an output's text as one string. */
+const joined = (v: string | string[] | undefined) => Array.isArray(v) ? v.join("") : v ?? "";
+
+/**
+ * Each results section (from a `##`/`###` heading to the next) that has
+ * outputs ends with a computed "Reading it" (a markdown output of its last
+ * code cell), and every figure it quotes to 2 decimals is shown in an
+ * output of that section above it (a table's text form or a printed line):
+ * no reading quotes a row the display leaves out.
+ */
+function readingProblems(nb: Notebook): string[] {
+  const problems: string[] = [];
+  let heading = "";
+  let section: Notebook["cells"] = [];
+  const check = () => {
+    const code = section.filter((c) => c.cell_type === "code" && (c.outputs ?? []).length > 0);
+    if (!heading || code.length === 0) return;
+    const last = code.at(-1)!.outputs!.map((o) => joined(o.data?.["text/markdown"])).join("");
+    if (!/\*\*Reading it/.test(last)) {
+      problems.push(`section "${heading}" does not end with a computed Reading it`);
+      return;
+    }
+    const shown = code.slice(0, -1).flatMap((c) => c.outputs ?? []).map((o) =>
+      joined(o.data?.["text/plain"]) + joined((o as unknown as { text?: string[] }).text)
+    ).join("\n");
+    for (const figure of new Set(last.match(/-?\d+\.\d\d(?!\d)/g) ?? [])) {
+      if (!shown.includes(figure)) {
+        problems.push(
+          `section "${heading}": Reading it quotes ${figure}, which no output above shows`,
+        );
+      }
+    }
+  };
+  for (const cell of nb.cells) {
+    const src = joined(cell.source);
+    if (cell.cell_type === "markdown" && /^#{2,3} /.test(src)) {
+      check();
+      heading = src.split("\n")[0].replace(/^#+ /, "");
+      section = [];
+    } else section.push(cell);
+  }
+  check();
+  return problems;
+}
 
 const missing = await jupyterMissing();
 const required = Deno.env.get("SIGNALBOOK_REQUIRE_JUPYTER") === "1";
@@ -80,13 +159,27 @@ for (const name of Object.keys(EXPECT)) {
       const outputs = fresh.cells.flatMap((c) => c.outputs ?? []);
       const errors = outputs.filter((o) => o.output_type === "error");
       assert.deepEqual(errors.map((e) => `${e.ename}: ${e.evalue}`), [], "error outputs");
-      const svg = outputs.filter((o) => text(o, "image/svg+xml").startsWith("<svg")).length;
+      const charts = outputs.filter((o) => text(o, "text/html").startsWith('<img class="sb-chart"'))
+        .length;
       const tables = outputs.filter((o) =>
         /<table>.*shape|shape: \(/s.test(text(o, "text/html")) &&
         text(o, "text/html").includes("<table")
       ).length;
       const want = EXPECT[name];
-      assert.ok(svg >= want.svg, `${name}: ${svg} SVG charts, expected at least ${want.svg}`);
+      assert.equal(charts, want.charts, `${name}: chart outputs`);
+      assert.deepEqual(
+        outputs.filter((o) => text(o, "image/svg+xml")).length,
+        0,
+        "no image/svg+xml outputs (nbconvert 6.5 blanks them)",
+      );
+      assert.deepEqual(
+        outputs.filter((o) => o.output_type === "stream" && o.name === "stderr").map((o) =>
+          ((o as unknown as { text: string[] }).text ?? []).join("")
+        ),
+        [],
+        "no stderr in a notebook: notices are quiet notes, and nothing here warrants a warning",
+      );
+      assert.deepEqual(readingProblems(fresh), [], `${name}: Reading it`);
       assert.ok(
         tables >= want.tables,
         `${name}: ${tables} HTML tables, expected at least ${want.tables}`,
@@ -103,6 +196,11 @@ for (const name of Object.keys(EXPECT)) {
       assert.ok(
         !committedText.includes("\\u001b[") && !committedText.includes("\x1b["),
         `${name}: committed outputs carry ANSI codes`,
+      );
+      const size = new TextEncoder().encode(committedText).length;
+      assert.ok(
+        size <= SIZE_CEILING[name],
+        `${name}: ${size} B, more than ${SIZE_CEILING[name]} B`,
       );
       const committed: Notebook = JSON.parse(committedText);
       const first = committed.cells[0];
