@@ -27,6 +27,7 @@ import {
   isObject,
   type JsonObject,
   readList,
+  readOne,
   unexpected,
 } from "../http/_envelope.ts";
 import { KeyIndex } from "../shared/field_keys.ts";
@@ -96,27 +97,12 @@ const ARCHIVE = new KeyIndex(["available", "formats", "has_attachment", "request
 
 /** The pitch of `GET /pitches/{id}`, keys mapped by meaning. */
 export function pitchDetail(body: unknown): PitchDetail {
-  const endpoint = "GET /pitches/{id}";
-  const isPitch = (v: unknown): v is JsonObject =>
-    isObject(v) && findKey(v, ["pitch_id"]) !== undefined;
-  let pitch: JsonObject | undefined;
-  let shape = "the pitch object";
-  if (isPitch(body)) pitch = body;
-  else if (isObject(body)) {
-    const inner = Object.entries(body).filter(([, v]) => isPitch(v));
-    if (inner.length === 1) {
-      pitch = inner[0][1] as JsonObject;
-      shape = `wrapped in ${JSON.stringify(inner[0][0])}`;
-    }
-  }
-  if (!pitch) {
-    throw unexpected(
-      endpoint,
-      "a pitch object (with pitch_id), bare or wrapped in one object",
-      body,
-    );
-  }
-  announceShape({ endpoint, point: "detail envelope", shape });
+  const pitch = readOne(
+    body,
+    "GET /pitches/{id}",
+    "a pitch object (with pitch_id)",
+    (v) => findKey(v, ["pitch_id"]) !== undefined,
+  );
   const out = DETAIL.mapFor(pitch).apply(pitch);
   if (isObject(out.archive)) out.archive = ARCHIVE.mapFor(out.archive).apply(out.archive);
   return out as unknown as PitchDetail;

@@ -198,3 +198,37 @@ export function readList(body: unknown, spec: ListSpec): ListRead {
   }
   return { rows: rows as JsonObject[], next, container, flag: flagKey ?? null };
 }
+
+/**
+ * A single resource answered bare or wrapped in one object (`{ data: {…} }`,
+ * `{ transaction: {…} }`): the object `isIt` recognises, announced as the
+ * `detail envelope` form, or an {@link InvalidResponseError}.
+ *
+ * @example
+ * ```ts
+ * import { readOne } from "./_envelope.ts";
+ * const one = readOne({ data: { id: "p1" } }, "GET /x/{id}", "an object with id", (v) => "id" in v);
+ * console.log(one.id); // p1
+ * ```
+ */
+export function readOne(
+  body: unknown,
+  endpoint: string,
+  expected: string,
+  isIt: (v: JsonObject) => boolean,
+): JsonObject {
+  const ok = (v: unknown): v is JsonObject => isObject(v) && isIt(v);
+  let found: JsonObject | undefined;
+  let shape = "bare";
+  if (ok(body)) found = body;
+  else if (isObject(body)) {
+    const inner = Object.entries(body).filter(([, v]) => ok(v));
+    if (inner.length === 1) {
+      found = inner[0][1] as JsonObject;
+      shape = `wrapped in ${JSON.stringify(inner[0][0])}`;
+    }
+  }
+  if (!found) throw unexpected(endpoint, `${expected}, bare or wrapped in one object`, body);
+  announceShape({ endpoint, point: "detail envelope", shape });
+  return found;
+}

@@ -28,7 +28,7 @@
  */
 import { InvalidResponseError } from "../http/errors.ts";
 import { announceShape } from "../http/events.ts";
-import { describe, isObject, type JsonObject, readList, unexpected } from "../http/_envelope.ts";
+import { describe, type JsonObject, type ListSpec, readList, readOne } from "../http/_envelope.ts";
 import { KeyIndex, normKey } from "../shared/field_keys.ts";
 import { TRANSACTION_FIELDS, type TransactionRow } from "./fields.ts";
 import type { FeedRow } from "./feeds.ts";
@@ -64,6 +64,50 @@ export interface ReadPage<Row> {
 const NEXT_CURSOR = ["next_cursor", "next_page_cursor", "next_page_token", "next"];
 const HAS_MORE = ["has_more", "more", "has_next", "has_next_page", "has_more_pages"];
 
+/** `POST /search` (spec: `data`, `nextCursor`, `hasMore`; read with the same tolerance). */
+const SEARCH_LIST: ListSpec = {
+  endpoint: "POST /search",
+  what: "trade rows",
+  containers: ["data", "rows", "items", "results", "trades", "transactions"],
+  cursors: NEXT_CURSOR,
+  flags: HAS_MORE,
+};
+/** `GET /feeds`: container and has-more flag not shown. */
+const FEED_LIST: ListSpec = {
+  endpoint: "GET /feeds",
+  what: "feed rows",
+  containers: [
+    "data",
+    "feed",
+    "feeds",
+    "rows",
+    "items",
+    "results",
+    "transactions",
+    "trades",
+    "entries",
+    "records",
+  ],
+  cursors: NEXT_CURSOR,
+  flags: HAS_MORE,
+};
+/** `GET /insiders`: result not shown (a list, bare or enveloped, no paging). */
+const HIT_LIST: ListSpec = {
+  endpoint: "GET /insiders",
+  what: "reporting-owner matches",
+  containers: [
+    "data",
+    "insiders",
+    "owners",
+    "reporting_owners",
+    "results",
+    "items",
+    "matches",
+    "hits",
+  ],
+  bare: true,
+};
+
 const SNAKE = new KeyIndex(TRANSACTION_FIELDS.map((f) => f.name));
 const CAMEL = new KeyIndex(TRANSACTION_FIELDS.map((f) => f.camel));
 const FEED = new KeyIndex(["accession_number", "transaction_id", "filed_at"]);
@@ -81,71 +125,32 @@ function byMeaning(endpoint: string, rows: JsonObject[], index: KeyIndex): JsonO
   return map.identity ? rows : rows.map(map.apply);
 }
 
-/**
- * A page of `POST /search` (spec: `data`, `nextCursor`, `hasMore`; read with
- * the same tolerance as the open envelopes), rows with {@link SearchRow} names.
- */
+/** A page of a list, its rows renamed by meaning to `index`'s names. */
+function pageOf<Row>(body: unknown, spec: ListSpec, index: KeyIndex): ReadPage<Row> {
+  const page = readList(body, spec);
+  return { rows: byMeaning(spec.endpoint, page.rows, index) as Row[], next: page.next, raw: body };
+}
+
+/** A page of `POST /search`, rows with {@link SearchRow} names. */
 export function searchPage<Row>(body: unknown): ReadPage<Row> {
-  const endpoint = "POST /search";
-  const page = readList(body, {
-    endpoint,
-    what: "trade rows",
-    containers: ["data", "rows", "items", "results", "trades", "transactions"],
-    cursors: NEXT_CURSOR,
-    flags: HAS_MORE,
-  });
-  return { rows: byMeaning(endpoint, page.rows, CAMEL) as Row[], next: page.next, raw: body };
+  return pageOf<Row>(body, SEARCH_LIST, CAMEL);
 }
 
 /** A page of `GET /feeds`, rows with {@link FeedRow} names. */
 export function feedPage(body: unknown): ReadPage<FeedRow> {
-  const endpoint = "GET /feeds";
-  const page = readList(body, {
-    endpoint,
-    what: "feed rows",
-    containers: [
-      "data",
-      "feed",
-      "feeds",
-      "rows",
-      "items",
-      "results",
-      "transactions",
-      "trades",
-      "entries",
-      "records",
-    ],
-    cursors: NEXT_CURSOR,
-    flags: HAS_MORE,
-  });
-  const rows = byMeaning(endpoint, page.rows, FEED) as unknown as FeedRow[];
-  return { rows, next: page.next, raw: body };
+  return pageOf<FeedRow>(body, FEED_LIST, FEED);
 }
 
 /** The transaction of `GET /transactions/{accessionNumber}/{transactionId}`, snake_case. */
 export function transactionDetail(body: unknown): TransactionRow {
   const endpoint = "GET /transactions/{accessionNumber}/{transactionId}";
   // a row has at least one catalog field (`feed_ids` always comes, even with `fields=`)
-  const isRow = (v: unknown): v is JsonObject =>
-    isObject(v) && Object.keys(v).some((k) => SNAKE.nameOf(k) !== undefined);
-  let row: JsonObject | undefined;
-  let shape = "the transaction object";
-  if (isRow(body)) row = body;
-  else if (isObject(body)) {
-    const inner = Object.entries(body).filter(([, v]) => isRow(v));
-    if (inner.length === 1) {
-      row = inner[0][1] as JsonObject;
-      shape = `wrapped in ${JSON.stringify(inner[0][0])}`;
-    }
-  }
-  if (!row) {
-    throw unexpected(
-      endpoint,
-      "a transaction object (with fields of the catalog, such as feed_ids), bare or wrapped in one object",
-      body,
-    );
-  }
-  announceShape({ endpoint, point: "detail envelope", shape });
+  const row = readOne(
+    body,
+    endpoint,
+    "a transaction object (with fields of the catalog, such as feed_ids)",
+    (v) => Object.keys(v).some((k) => SNAKE.nameOf(k) !== undefined),
+  );
   return byMeaning(endpoint, [row], SNAKE)[0] as unknown as TransactionRow;
 }
 
@@ -172,22 +177,8 @@ const HIT = new KeyIndex(["issuers", "titles", "trade_count", "latest_filed_at"]
 
 /** The hits of `GET /insiders` (see the module doc for the accepted forms). */
 export function insiderHits(body: unknown): InsiderHit[] {
-  const endpoint = "GET /insiders";
-  const list = readList(body, {
-    endpoint,
-    what: "reporting-owner matches",
-    containers: [
-      "data",
-      "insiders",
-      "owners",
-      "reporting_owners",
-      "results",
-      "items",
-      "matches",
-      "hits",
-    ],
-    bare: true,
-  });
+  const endpoint = HIT_LIST.endpoint;
+  const list = readList(body, HIT_LIST);
   let fields = "";
   const hits = list.rows.map((raw, i) => {
     const cikKey = patternKey(raw, "cik");

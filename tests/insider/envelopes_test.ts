@@ -14,15 +14,11 @@ import {
   type ShapeInfo,
   sync,
 } from "../../mod.ts";
-import { createStub, DEMO_KEYS } from "../../lib/stub/mod.ts";
+import { DEMO_KEYS } from "../../lib/stub/mod.ts";
+import { offline } from "../_util.ts";
 import { lodashCamel, rekey, type Rewrite, rewriting, snake } from "../_rewrite.ts";
 
-const stub = createStub({ seed: 1, scale: 0.1 });
-const plain = new InsiderClient({
-  apiKey: DEMO_KEYS.insider,
-  baseUrl: "http://s/insider",
-  fetch: stub.fetch,
-});
+const { stub, insider: plain } = await offline();
 function client(rewrite: Rewrite) {
   const r = rewriting(stub, rewrite);
   const c = new InsiderClient({
