@@ -108,3 +108,42 @@ export async function allTrades(
   } while (cursor);
   return out;
 }
+
+/** A `deno task stub` child process, once it printed its ready line. */
+export interface StubTask {
+  /** The base URL from the ready line. */
+  base: string;
+  /** The child process (stderr piped when asked). */
+  child: Deno.ChildProcess;
+  /** Stops the child; resolves with what it wrote on stderr (when piped). */
+  stop(): Promise<string>;
+}
+
+/** Starts `deno task stub` with `args` and waits for `stub listening on …`. */
+export async function startStubTask(args: string[], pipeStderr = false): Promise<StubTask> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["task", "-q", "stub", ...args],
+    stdout: "piped",
+    stderr: pipeStderr ? "piped" : "inherit",
+  }).spawn();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let text = "";
+  let m: RegExpExecArray | null = null;
+  while (!(m = /stub listening on (http:\/\/127\.0\.0\.1:\d+)\n/.exec(text))) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    text += value;
+  }
+  reader.releaseLock();
+  const stop = async () => {
+    child.kill("SIGTERM");
+    const err = pipeStderr ? await new Response(child.stderr).text() : "";
+    await child.status;
+    return err;
+  };
+  if (!m) {
+    await stop();
+    throw new assert.AssertionError({ message: `no ready line in ${JSON.stringify(text)}` });
+  }
+  return { base: m[1], child, stop };
+}

@@ -18,7 +18,7 @@ import {
   type Stub,
 } from "../../lib/stub/mod.ts";
 import { TRANSACTION_FIELDS } from "../../lib/insider/fields.ts";
-import { auth } from "./_helpers.ts";
+import { auth, startStubTask } from "./_helpers.ts";
 
 const stubs = new Map<string, Stub>();
 /** A small stub (scale 0.1) per dialect spec, built once. */
@@ -428,31 +428,19 @@ Deno.test({
   name: "deno task stub --dialect serves the dialect over loopback and says which on stderr",
   sanitizeResources: false,
   fn: async () => {
-    const child = new Deno.Command(Deno.execPath(), {
-      args: ["task", "-q", "stub", "--port", "0", "--scale", "0.05", "--dialect", "feed-items"],
-      stdout: "piped",
-      stderr: "piped",
-    }).spawn();
+    const { base, stop } = await startStubTask(
+      ["--port", "0", "--scale", "0.05", "--dialect", "feed-items"],
+      true,
+    );
+    let err = "";
     try {
-      const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-      let text = "";
-      let m: RegExpExecArray | null = null;
-      while (!(m = /stub listening on (http:\/\/127\.0\.0\.1:\d+)\n/.exec(text))) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        text += value;
-      }
-      assert.ok(m, `no ready line in ${JSON.stringify(text)}`);
-      const res = await fetch(`${m[1]}/insider/api/v1/feeds?feed_id=17&limit=2`, {
+      const res = await fetch(`${base}/insider/api/v1/feeds?feed_id=17&limit=2`, {
         headers: auth(DEMO_KEYS.insider),
       });
       assert.deepEqual(Object.keys(await res.json()), ["items", "next_cursor"]);
-      reader.releaseLock();
     } finally {
-      child.kill("SIGTERM");
-      const err = await new Response(child.stderr).text();
-      await child.status;
-      assert.match(err, /^stub: dialect feedContainer=items,feedHasMore=none\n/);
+      err = await stop();
     }
+    assert.match(err, /^stub: dialect feedContainer=items,feedHasMore=none\n/);
   },
 });

@@ -1,26 +1,13 @@
 import assert from "node:assert/strict";
 import { DEMO_KEYS } from "../../lib/stub/mod.ts";
+import { startStubTask } from "./_helpers.ts";
 
 Deno.test({
   name: "deno task stub serves both services over loopback after printing its ready line",
   sanitizeResources: false,
   fn: async () => {
-    const child = new Deno.Command(Deno.execPath(), {
-      args: ["task", "-q", "stub", "--port", "0", "--seed", "3", "--scale", "0.1"],
-      stdout: "piped",
-      stderr: "inherit",
-    }).spawn();
+    const { base, stop } = await startStubTask(["--port", "0", "--seed", "3", "--scale", "0.1"]);
     try {
-      const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-      let text = "";
-      let m: RegExpExecArray | null = null;
-      while (!(m = /stub listening on (http:\/\/127\.0\.0\.1:\d+)\n/.exec(text))) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        text += value;
-      }
-      assert.ok(m, `no ready line in ${JSON.stringify(text)}`);
-      const base = m[1];
       const a = await fetch(`${base}/catalog/api/v1/pitches?limit=2`, {
         headers: { authorization: `Bearer ${DEMO_KEYS.catalog}` },
       });
@@ -33,10 +20,8 @@ Deno.test({
       assert.equal((await b.json()).data.length, 3);
       const c = await fetch(`${base}/insider/api/v1/openapi.json`);
       assert.equal((await c.json()).info.version, "1.0.0");
-      reader.releaseLock();
     } finally {
-      child.kill("SIGTERM");
-      await child.status;
+      await stop();
     }
   },
 });
