@@ -263,7 +263,11 @@ export class RequestLimiter {
         return;
       }
       const rate = Math.min(this.requestsPerSecond ?? Infinity, this.#learned ?? Infinity);
-      if (rate !== Infinity) this.#nextStart = now + 1000 / rate;
+      // starts on a timeline of 1000/rate ms steps: a timer that fires late is made up
+      // by the next start (never more than one step of catch-up), so the average holds
+      if (rate !== Infinity) {
+        this.#nextStart = Math.max(this.#nextStart, now - 1000 / rate) + 1000 / rate;
+      }
       this.#grant(this.#queue.shift()!);
     }
   }

@@ -61,8 +61,8 @@ import { type Page, Paginated, setFailedCursor } from "./paginate.ts";
 /** Pages a window is sized for when it is split. */
 export const TARGET_PAGES = 8;
 
-/** Pages held per parallel window ahead of the one being handed out. */
-export const MAX_BUFFERED_PAGES = TARGET_PAGES;
+/** Pages held per parallel window ahead of the one being handed out (bounds memory: 4 × 8 pages of 100 search rows are about 45 MB). */
+export const MAX_BUFFERED_PAGES = 4;
 
 /** An inclusive range of days (`YYYY-MM-DD`); a missing end is the list's own bound. */
 export interface DayRange {
@@ -382,15 +382,7 @@ export async function* windowedPages<Row>(
   };
 
   /** The seam did not match: drop the split and go on serially with the parent's cursor. */
-  const undo = (child: Win<Row>, got?: readonly Row[]) => {
-    if (Deno.env.get("SB_WIN_DEBUG")) {
-      console.error(
-        "UNDO",
-        rangeOf(child),
-        child.skip,
-        got?.map((r) => src.key(r) + "@" + src.day(r)),
-      );
-    }
+  const undo = (child: Win<Row>) => {
     const parent = child.parent!;
     for (const c of parent.children ?? []) {
       c.ac.abort(new DOMException("window dropped", "AbortError"));
@@ -452,9 +444,9 @@ export async function* windowedPages<Row>(
           let i = 0;
           for (; i < rows.length && w.skip.length; i++) {
             const want = w.skip.shift();
-            if (want !== undefined && want !== src.key(rows[i])) return undo(w, rows);
+            if (want !== undefined && want !== src.key(rows[i])) return undo(w);
           }
-          if (w.skip.length && page.next === null) return undo(w, rows);
+          if (w.skip.length && page.next === null) return undo(w);
           rows = i ? rows.slice(i) : rows;
           if (!w.skip.length && w.parent) {
             w.parent.state = "done";
@@ -560,13 +552,6 @@ export async function* windowedPages<Row>(
       await changed();
     }
   } finally {
-    if (Deno.env.get("SB_WIN_DEBUG")) {
-      console.error(
-        windows.map((w) =>
-          `${rangeOf(w).from ?? ""}..${rangeOf(w).to ?? ""}:${w.rows}/${w.expect.toFixed(0)}`
-        ).join(" "),
-      );
-    }
     outer.abort(new DOMException("pull stopped", "AbortError"));
     openGates();
   }

@@ -70,6 +70,7 @@ export async function pullMonths(
     const pending = new Set(run.map((m) => m.month));
     let current: string | undefined;
     let rows: unknown[] = [];
+    let outOfOrder: Error | undefined;
     const frameOf = (r: unknown[]) =>
       ds === "insider_trades"
         ? transactionsFrame(r as SearchRow[], { onReport })
@@ -104,9 +105,12 @@ export async function pullMonths(
           const month = day?.slice(0, 7) ?? current ?? run[0].month;
           if (month !== current) {
             if (current !== undefined && !pending.has(month) && byMonth.has(month)) {
-              throw new Error(
-                `sync: ${ds} rows of ${month} came after ${current}: not in date order`,
+              // a month already written comes back: the list is not in date order (the
+              // list's own error, such as a repeated cursor, is thrown first if it has one)
+              outOfOrder ??= new Error(
+                `sync: ${ds} rows of ${month} came after ${current}: the list is not in date order`,
               );
+              continue;
             }
             await flush();
             current = month;
@@ -114,6 +118,7 @@ export async function pullMonths(
           rows.push(r);
         }
       }
+      if (outOfOrder) throw outOfOrder;
       await flush();
       // months without a row: an empty frame (keeps what an earlier sync stored)
       for (const m of run) if (pending.has(m.month)) await onMonth(m, frameOf([]));

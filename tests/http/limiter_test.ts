@@ -236,6 +236,32 @@ Deno.test("limiter: the rate cap spaces starts; a waiting request aborts; bad op
   assert.throws(() => catalog.pitches({}, { parallel: 0 }), RequestValidationError);
 });
 
+Deno.test("the progress display shows requests in flight, waiting and throttled", async () => {
+  const { Progress } = await import("../../lib/http/progress_hook.ts");
+  const { describe } = await import("../../lib/notebook/progress.ts");
+  const shown: string[] = [];
+  const p = new Progress("pulling rows", {
+    sink: { show: (s) => shown.push(describe(s)) },
+    intervalMs: 0,
+  });
+  let first = true;
+  const once429 = (async (input: Request | URL | string, init?: RequestInit) => {
+    if (first) {
+      first = false;
+      return new Response('{"type":"rate-limited","title":"T","status":429,"detail":"d"}', {
+        status: 429,
+        headers: { "retry-after-ms": "5", "content-type": "application/problem+json" },
+      });
+    }
+    await new Promise((r) => setTimeout(r, 2));
+    return await stub.fetch(input as Request, init);
+  }) as typeof stub.fetch;
+  await clients(once429).insider.search({}, { pageSize: 20, parallel: 4 }).take(300);
+  p.done();
+  assert.ok(shown.some((t) => /\d+ in flight/.test(t)), shown.slice(0, 3).join("\n"));
+  assert.ok(shown.some((t) => /1 throttled \(429\)/.test(t)));
+});
+
 Deno.test("progress sees requests in flight and throttled ones", async () => {
   const states: { inFlight: number; throttled: number }[] = [];
   const on = (e: Event) => states.push((e as CustomEvent).detail);
