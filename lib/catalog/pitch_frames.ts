@@ -103,8 +103,8 @@ function checkRow(r: unknown, where: string, detail: boolean): void {
  * The rows of one `/pitches` page, checked as they arrive (so loops over a
  * list, families and frames all get the same typed error): each must be an
  * object with a `pitch` object, or an {@link InvalidResponseError} names it
- * (`GET /pitches: row 4 of 20 on its page (pitch_id "p_1x2") has no "pitch"
- * object …`).
+ * (`GET /pitches: row 4 of 20 (pitch_id "p_1x2") has no "pitch" object …`,
+ * the row counted from 1 on its page).
  *
  * @example
  * ```ts
@@ -112,14 +112,14 @@ function checkRow(r: unknown, where: string, detail: boolean): void {
  * try {
  *   checkPitchListRows([{ pitch_id: "p1" }], "GET /pitches");
  * } catch (e) {
- *   console.log((e as Error).message); // GET /pitches: row 1 of 1 on its page (pitch_id "p1") has no "pitch" object …
+ *   console.log((e as Error).message); // GET /pitches: row 1 of 1 (pitch_id "p1") has no "pitch" object …
  * }
  * ```
  */
 export function checkPitchListRows<T>(rows: readonly T[], label: string): readonly T[] {
   if (!Array.isArray(rows)) return rows; // the envelope reader reports a missing list
   for (let i = 0; i < rows.length; i++) {
-    checkRow(rows[i], `${label}: row ${i + 1} of ${rows.length} on its page`, false);
+    checkRow(rows[i], `${label}: row ${i + 1} of ${rows.length}`, false);
   }
   return rows;
 }
