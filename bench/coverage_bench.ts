@@ -1,19 +1,28 @@
 /**
- * Coverage benchmark (issue 15): signalbook's estimators against the truth
- * the emulator built in (`stub.truth`), over many seeds.
+ * Coverage benchmark (issues 15 and 24): signalbook's estimators against the
+ * truth the emulator built in (`stub.truth`), over many seeds.
  *
  * 1. Event-study intervals: for `COVERAGE_SEEDS` (default 40) small worlds
- *    (`COVERAGE_SCALE`, default 0.5 ≈ 12,000 trades, 200 issuers), the
- *    headline study's 95 % intervals under issuer, month and no (i.i.d.)
- *    clustering; coverage = share of worlds whose interval contains the true
- *    mean expected excess return of exactly the trades used. Width ratio:
- *    i.i.d. width ÷ cluster width (the baseline is the i.i.d. interval).
- * 2. Portfolio alpha: mean annualized alpha of the CEO-buys portfolio across
+ *    (`COVERAGE_SCALE`, default 0.5 ≈ 11,000 trades, 200 issuers) from
+ *    `COVERAGE_FIRST_SEED` (default 1; pick seeds never used to tune), the
+ *    headline study's 95 % intervals under two-way (the default), issuer,
+ *    month (the old default) and no (i.i.d.) clustering, on the full pull
+ *    and on the newest 5,000 and 2,000 rows; coverage = share of worlds
+ *    whose interval contains the true mean expected excess return of exactly
+ *    the trades used, counting only intervals on at least
+ *    `DEFAULT_MIN_CLUSTERS` clusters (the others are thin). Then coverage by
+ *    the number of clusters behind the interval, which `minClusters` is
+ *    chosen from. `COVERAGE_CLUSTERINGS` narrows the clusterings;
+ *    `COVERAGE_OUT` saves every check as JSON.
+ * 2. Entry at filing: the filing-date mean excess approximated from the
+ *    service's points, against the same computed on the true daily prices
+ *    and against the expected value (the truth).
+ * 3. Portfolio alpha: mean annualized alpha of the CEO-buys portfolio across
  *    seeds, against the same backtest on noise-free returns; the gap in
  *    cross-seed standard errors.
- * 3. Headline robustness: for `HEADLINE_SEEDS` (default 40) worlds of the
- *    demo's size (scale 1), how often the estimated CEO-buys − all-purchases
- *    gap has the true gap's sign (positive), per horizon.
+ * 4. Headline robustness: for `HEADLINE_SEEDS` (default 40; 0 skips) worlds
+ *    of the demo's size (scale 1), how often the estimated CEO-buys −
+ *    all-purchases gap has the true gap's sign (positive), per horizon.
  *
  * `deno run -A bench/coverage_bench.ts`; no thresholds: read the table.
  *

@@ -123,6 +123,7 @@ export function checkWorld(
   seed: number,
   scale: number,
   clusterings: ClusterBy[] = CLUSTERINGS,
+  only: readonly Pull[] = PULLS,
 ): WorldChecks {
   const stub = createStub({ seed, scale });
   const rows = stub.insider.trades.map((t) => t.row);
@@ -143,7 +144,7 @@ export function checkWorld(
     ["newest 5,000", byFiling.slice(0, 5000)],
     ["newest 2,000", byFiling.slice(0, 2000)],
   ];
-  for (const [pull, pulled] of pulls) {
+  for (const [pull, pulled] of pulls.filter(([p]) => only.includes(p))) {
     const inPull = new Set(pulled);
     const truthOf = (g: string, h: TruthHorizon) =>
       truth.mean(members[g].filter((r) => inPull.has(r)), h)!;

@@ -77,11 +77,11 @@ export function eventStudyChart(stats: pl.DataFrame, options: EventStudyChartOpt
   };
   const y = { label: "Mean excess return (%)", grid: true };
   const sub = subtitle ??
-    `${
-      value === "mean_excess" ? "Mean excess return vs the market" : value
-    } (%), from the trade date; band: 95% interval${
-      thinGroups.size ? "; dashed: thin group, no interval" : ""
-    }`;
+    `${value === "mean_excess" ? "Mean excess return vs the market" : value} (%), from the ${
+      stats.columns.includes("entry") && stats.getColumn("entry").toArray().includes("filing")
+        ? "filing"
+        : "trade"
+    } date; band: 95% interval${thinGroups.size ? "; dashed: thin group, no interval" : ""}`;
   const solid = rows.filter((r) => !thinGroups.has(String(r.group)));
   const dashed = rows.filter((r) => thinGroups.has(String(r.group)));
   const tip = (d: Record<string, unknown>) =>

@@ -139,7 +139,8 @@ export function keepOpenMarket(
   const classes = frame.getColumn("trade_class").toArray() as string[];
   const left: Record<string, number> = {};
   for (const c of classes) if (!keep.includes(c)) left[c] = (left[c] ?? 0) + 1;
-  return { frame: frame.filter(pl.Series(classes.map((c) => keep.includes(c)))), left };
+  const mask = pl.Series("keep", classes.map((c) => keep.includes(c)), pl.Bool);
+  return { frame: frame.filter(mask), left };
 }
 
 /**

@@ -23,7 +23,7 @@ const alphas: AlphaCheck[] = [];
 const filing: FilingCheck[] = [];
 // the first seeds of bench/coverage_bench.ts (which runs 40 and more, from other seeds)
 for (let seed = 1; seed <= SEEDS; seed++) {
-  const w = checkWorld(seed, 0.5, ["two-way", "none"]);
+  const w = checkWorld(seed, 0.5, ["two-way", "none"], ["full"]);
   // full pulls; intervals on fewer clusters than the default minimum would be thin
   checks.push(
     ...w.intervals.filter((c) => c.pull === "full" && c.clusters >= DEFAULT_MIN_CLUSTERS),

@@ -213,3 +213,23 @@ Deno.test("eventStudy entry: filing uses the filing-entry returns and says so", 
   assert.equal(t.entry, "trade");
   assert.equal(t.n, 30);
 });
+
+Deno.test("the event-study chart says which entry its returns run from", async () => {
+  const { eventStudyChart } = await import("../../mod.ts");
+  const rows = Array.from({ length: 30 }, (_, i) => ({
+    transaction_date: `${month(i)}-10`,
+    issuer_cik: `c${i}`,
+    filing_delay_days: 2,
+    returns_1w: 1,
+    excess_returns_1w: 0.5,
+    returns_1m: (i % 11) - 4,
+    excess_returns_1m: (i % 11) - 5,
+  }));
+  const df = pl.DataFrame(rows);
+  const opts = { horizons: ["1m"], minClusters: 5 } as const;
+  assert.match(eventStudyChart(eventStudy(df, opts)).svg, /from the trade date/);
+  assert.match(
+    eventStudyChart(eventStudy(df, { ...opts, entry: "filing" })).svg,
+    /from the filing date/,
+  );
+});

@@ -92,7 +92,7 @@ Deno.test("writeReport: conclusion, table with medians, hit-rate note, portfolio
   assert.match(md, /a sale hits when its excess return is below 0/);
   assert.match(md, /Newey-West t/);
   assert.match(md, /\| A book \| trade \| 36 \| 36 \|/);
-  assert.match(md, /vol, max drawdown and hit rate are estimates/);
+  assert.match(md, /vol, max drawdown and hit rate are estimates/i);
   assert.ok((await Deno.stat(join(dir, "portfolio-a-book.csv"))).isFile);
   assert.deepEqual(files.portfolios.length, 4);
   assert.match(portfolioTable({ "A book": pa }), /A book\s+trade\s+36\s+36/);

@@ -18,3 +18,12 @@ Deno.test("backtest CLI: a :buy feed keeps open-market purchases, a :sell feed s
   ]);
   assert.deepEqual(sell.left, { open_market_purchase: 1, option_exercise: 2, award: 1 });
 });
+
+Deno.test("backtest CLI: an empty pull stays an empty frame", () => {
+  const empty = tradeClass(
+    pl.DataFrame([pl.Series("code", [], pl.String), pl.Series("is_10b51", [], pl.Bool)]),
+  );
+  const kept = keepOpenMarket(empty, "buy");
+  assert.equal(kept.frame.height, 0);
+  assert.deepEqual(kept.left, {});
+});
