@@ -1,8 +1,10 @@
 /**
  * `plot(options)`: any Observable Plot spec, marks included, as a signalbook
  * {@link Chart} — inline in a notebook, saved with `saveChart` as SVG or PNG,
- * with the helpers' theme (Okabe–Ito colours for categories, `currentColor`
- * text, title and subtitle above the plot, an SVG colour legend).
+ * with the helpers' theme (Okabe–Ito colours for categories, dark text on a
+ * white card, title and subtitle above the plot, an SVG colour legend whose
+ * label is its title; a Boolean channel's values are named "label" / "not
+ * label").
  *
  * `Plot.plot(...)` on its own needs a browser `document`; `plot` supplies
  * the one the chart helpers use. A nodejs-polars DataFrame can be given
@@ -72,16 +74,16 @@ function framesToRows(marks: Plot.PlotOptions["marks"]): void {
  *
  * const { insider } = await connect();
  * const trades = await insider.search({ tradeType: "purchase" }).frame({ maxRows: 1500 });
- * // newest trades have no 3-month return yet: keep the realized ones
+ * // open-market purchases (code P); the newest have no 3-month return yet: keep the realized ones
  * const buys = trades.filter(
- *   pl.col("transaction_value").gt(0).and(pl.col("excess_returns_3m").isNotNull()),
+ *   pl.col("code").eq(pl.lit("P")).and(pl.col("excess_returns_3m").isNotNull()),
  * );
  * const chart = plot({
- *   title: "Purchases: value vs 3-month excess return",
+ *   title: "Open-market purchases: value vs 3-month excess return",
  *   subtitle: "one dot per trade; the line is a least-squares fit",
  *   x: { type: "log", label: "Value (USD)" },
  *   y: { label: "Excess return after 3 months (%)", grid: true },
- *   color: { legend: true, label: "CEO" },
+ *   color: { legend: true, label: "CEO" }, // is_ceo is Boolean: the legend reads "not CEO", "CEO"
  *   marks: [
  *     Plot.dot(buys, { x: "transaction_value", y: "excess_returns_3m", stroke: "is_ceo" }),
  *     Plot.ruleY([0]), // a custom mark: the zero line

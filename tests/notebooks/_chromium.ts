@@ -201,10 +201,11 @@ export function contrast(a: number, b: number): number {
 
 /**
  * The text contrast of an image region: its background is its most common
- * colour; its ink, the pixels furthest from the background in luminance.
- * Returns the WCAG contrast between the background and the 99th-percentile
- * ink pixel, and the share of pixels that stand out from the background by
- * at least 3:1 (0 when the region is blank).
+ * colour; its ink, the pixels that differ from it (contrast 1.25:1 or more).
+ * Returns the WCAG contrast between the background and the ink's 90th
+ * percentile (the core of the glyphs, past their anti-aliased edges; 1 when
+ * there is no ink), and the share of the region's pixels that stand out by at
+ * least 3:1 (0 when the region is blank).
  */
 export function textContrast(px: Pixels): { ratio: number; ink: number } {
   const counts = new Map<number, number>();
@@ -215,13 +216,13 @@ export function textContrast(px: Pixels): { ratio: number; ink: number } {
   }
   const bgKey = [...counts.entries()].sort((a, b) => b[1] - a[1])[0][0];
   const bg = luminance(bgKey >> 16, (bgKey >> 8) & 255, bgKey & 255);
-  const ratios = new Float64Array(n);
-  let ink = 0;
+  const ink: number[] = [];
+  let strong = 0;
   for (let i = 0; i < n; i++) {
     const c = contrast(bg, luminance(px.data[4 * i], px.data[4 * i + 1], px.data[4 * i + 2]));
-    ratios[i] = c;
-    if (c >= 3) ink++;
+    if (c >= 1.25) ink.push(c);
+    if (c >= 3) strong++;
   }
-  ratios.sort();
-  return { ratio: ratios[Math.floor(0.99 * (n - 1))], ink: ink / n };
+  ink.sort((a, b) => a - b);
+  return { ratio: ink.length ? ink[Math.floor(0.9 * (ink.length - 1))] : 1, ink: strong / n };
 }
