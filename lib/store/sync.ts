@@ -266,8 +266,9 @@ export async function sync(opts: SyncOptions): Promise<SyncReport> {
     }
     if (failed.length) {
       await saveManifest();
+      // a run of months ends at its first failure: each distinct error once
       throw new AggregateError(
-        failed.map((f) => f.error),
+        [...new Set(failed.map((f) => f.error))],
         `sync: ${failed.length} of ${todo.length} months of ${ds} failed (${
           failed.map((f) => f.item.month).join(", ")
         }); rerun to resume`,
