@@ -1,0 +1,52 @@
+/** The envelope mechanics every client reader uses (issue 21, Deliver 2 and 3). */
+import assert from "node:assert/strict";
+import { readList, readOne } from "../../lib/http/_envelope.ts";
+import { InvalidResponseError } from "../../mod.ts";
+
+const spec = {
+  endpoint: "GET /x",
+  what: "rows",
+  containers: ["data"],
+  cursors: ["next_cursor"],
+  flags: ["has_more"],
+};
+
+Deno.test("readList: a has-more flag that says false wins over a cursor; no flag pages on the cursor", () => {
+  assert.equal(readList({ data: [], next_cursor: "c", has_more: false }, spec).next, null);
+  assert.equal(readList({ data: [], next_cursor: "c" }, spec).next, "c");
+  assert.equal(readList({ data: [], nextCursor: 7 }, spec).next, "7");
+  assert.equal(readList({ data: [], next_cursor: "", hasMore: "false" }, spec).next, null);
+});
+
+Deno.test("readList: the only list, or cursor and flag one object down", () => {
+  const r = readList({ entries: [{ a: 1 }], meta: { hasMore: true, nextCursor: "n2" } }, spec);
+  assert.equal(r.container, '"entries"');
+  assert.equal(r.next, "n2");
+  assert.equal(r.flag, "meta.hasMore");
+  const nested = readList({ result: { data: [{ a: 1 }], next_cursor: null } }, spec);
+  assert.equal(nested.container, '"result.data"');
+});
+
+Deno.test("readList: unknown forms name the endpoint, what was expected and the keys", () => {
+  assert.throws(
+    () => readList({ a: [1], b: [2] }, spec),
+    /GET \/x: expected rows as a list \(under "data", or the only list in the answer\); got a JSON object with keys "a", "b"/,
+  );
+  assert.throws(() => readList([{ a: 1 }], spec), /got a JSON array of 1/);
+  assert.deepEqual(readList([{ a: 1 }], { ...spec, bare: true }).rows, [{ a: 1 }]);
+  assert.throws(
+    () => readList({ data: [{ a: 1 }, 5] }, spec),
+    /rows 1 of 2 \(under "data"\) is a number/,
+  );
+  assert.throws(() => readList("x", spec), InvalidResponseError);
+});
+
+Deno.test("readOne: bare, or wrapped in exactly one object", () => {
+  const is = (v: Record<string, unknown>) => "id" in v;
+  assert.deepEqual(readOne({ id: 1 }, "GET /y", "an item", is), { id: 1 });
+  assert.deepEqual(readOne({ item: { id: 1 }, meta: {} }, "GET /y", "an item", is), { id: 1 });
+  assert.throws(
+    () => readOne({ a: { id: 1 }, b: { id: 2 } }, "GET /y", "an item", is),
+    /GET \/y: expected an item, bare or wrapped in one object; got a JSON object with keys "a", "b"/,
+  );
+});
