@@ -263,10 +263,11 @@ export class RequestLimiter {
         return;
       }
       const rate = Math.min(this.requestsPerSecond ?? Infinity, this.#learned ?? Infinity);
-      // starts on a timeline of 1000/rate ms steps: a timer that fires late is made up
-      // by the next start (never more than one step of catch-up), so the average holds
+      // starts on a timeline of 1000/rate ms steps: a timer that fires late (by less than
+      // a step) is made up by the next start, so the average holds; after a pause, a fresh step
       if (rate !== Infinity) {
-        this.#nextStart = Math.max(this.#nextStart, now - 1000 / rate) + 1000 / rate;
+        const step = 1000 / rate;
+        this.#nextStart = now - this.#nextStart > step ? now + step : this.#nextStart + step;
       }
       this.#grant(this.#queue.shift()!);
     }
