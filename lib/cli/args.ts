@@ -209,7 +209,8 @@ function firstLine(s: string): string {
 
 /**
  * One line describing a failure: what failed, which flag, path or setting,
- * and what to do. An `AggregateError` is shown by its first error and a count.
+ * and what to do. An `AggregateError` is shown by its first error and a count
+ * (its summary alone when it holds one distinct error).
  */
 export function describeFailure(
   command: string,
@@ -220,7 +221,9 @@ export function describeFailure(
     const n = error.errors.length;
     const head = firstLine(error.message);
     const first = describeFailure(command, error.errors[0], ctx).replace(`${command}: `, "");
-    return `${command}: ${first} (first of ${n} failures: ${head})`;
+    return n === 1
+      ? `${command}: ${first} (${head})`
+      : `${command}: ${first} (first of ${n} failures: ${head})`;
   }
   const e = error instanceof Error ? error : new Error(String(error));
   const pathFlag = (path: string | undefined) => {
