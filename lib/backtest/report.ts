@@ -290,10 +290,16 @@ function interval(lo: unknown, hi: unknown): string {
   return `95% interval ${signed(lo as number)} to ${signed(hi as number)} pp`;
 }
 
+/** "a", "a and b", "a, b and c". */
+function andList(items: string[]): string {
+  return items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
+}
+
 /**
  * A conclusion paragraph generated from an event study's numbers: at the
- * longest horizon with enough trades, which group beats which and by how
- * much, with the cluster-bootstrap interval of the difference, whether
+ * longest horizon where the baseline and another group both have intervals
+ * (else the longest with any), which group beats which and by how much,
+ * with the clustered interval of the difference, whether
  * means and medians agree, and where the evidence is too thin.
  *
  * @example
@@ -318,7 +324,14 @@ export function conclusion(stats: pl.DataFrame): string {
   const horizons = [...new Map(rows.map((r) => [r.horizon_days as number, String(r.horizon)]))]
     .sort((a, b) => a[0] - b[0]).map((h) => h[1]);
   const usable = (h: string) => rows.filter((r) => r.horizon === h && !r.thin && r.n);
-  const main = [...horizons].reverse().find((h) => usable(h).length >= 1) ?? horizons.at(-1)!;
+  // with a baseline: the longest horizon where the baseline and another group both have
+  // intervals; otherwise the longest with any group that has one
+  const compared = (h: string) =>
+    usable(h).some((r) => r.group === r.baseline) &&
+    usable(h).some((r) => r.baseline !== null && r.group !== r.baseline);
+  const longest = [...horizons].reverse();
+  const main = longest.find(compared) ?? longest.find((h) => usable(h).length >= 1) ??
+    horizons.at(-1)!;
   const at = rows.filter((r) => r.horizon === main);
   const baseline = at.find((r) => r.baseline !== null && r.group === r.baseline);
   const out: string[] = [];
@@ -401,7 +414,7 @@ export function conclusion(stats: pl.DataFrame): string {
   if (skew.length) {
     out.push(
       `For ${
-        skew.map((r) => r.group).join(", ")
+        andList(skew.map((r) => String(r.group)))
       } the mean is positive while the median is not: a few large winners carry the mean, and the typical trade did not beat the market.`,
     );
   }
@@ -533,7 +546,7 @@ export function entryComparison(
 const CAVEATS = [
   "Returns from the trade date are what the service reports; an investor learns of the trade only from the filing (median 2 days later, longer for late filings). Results from the filing date are approximated from the 1-week point (log-linear between the trade date and 1 week); their measured bias is in the README.",
   "Survivorship: the sample is what the service covers today.",
-  "Trades close in time share market moves and trades in one stock share its news, so the intervals resample clusters (see the table's cluster count); with few clusters even these are too narrow.",
+  "Trades close in time share market moves and trades in one stock share its news, so the intervals allow for clustered trades (see the table's cluster count); with few clusters even these are too narrow.",
   "Means are pulled by a few large moves; the median and the 10% trimmed mean show the typical trade.",
   "Portfolio paths between the 1w/1m/3m/6m/1y points are not reported: the market part of each position is booked on the market's own path (rebuilt from the trades' windows) and the stock's return relative to the market when the service observes it, so volatility, drawdowns and hit rate are estimates (measured bias in the README). Shorts earn no interest; costs are a flat charge per side on turnover.",
 ];
