@@ -27,7 +27,7 @@ export function validate<S extends z.ZodType>(
   prefix = "",
 ): z.output<S> {
   const r = schema.safeParse(input);
-  const issues = [...(r.success ? [] : toIssues(r.error, input, prefix)), ...extra];
+  const issues = [...(r.success ? [] : toIssues(r.error, input, prefix, schema)), ...extra];
   if (issues.length) throw new RequestValidationError(issues);
   return (r as { data: z.output<S> }).data;
 }

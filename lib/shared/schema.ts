@@ -127,18 +127,66 @@ export interface ValidationIssue {
   message: string;
 }
 
-/** Converts zod issues into {@link ValidationIssue}s, reading values from `input`. */
-export function toIssues(error: z.ZodError, input: unknown, prefix = ""): ValidationIssue[] {
+/**
+ * Converts zod issues into {@link ValidationIssue}s, reading values from
+ * `input`. With the `schema` that failed, an unknown parameter also names
+ * its close matches among the parameters allowed there (`tradeTyp` → did
+ * you mean "tradeType"?).
+ */
+export function toIssues(
+  error: z.ZodError,
+  input: unknown,
+  prefix = "",
+  schema?: z.ZodType,
+): ValidationIssue[] {
   return error.issues.flatMap((i): ValidationIssue[] => {
     if (i.code === "unrecognized_keys") {
+      const allowed = keysAt(schema as SchemaNode | undefined, i.path);
       return i.keys.map((k) => {
         const param = prefix + [...i.path, k].join(".");
-        return { param, value: valueAt(input, [...i.path, k]), message: `unknown parameter` };
+        return {
+          param,
+          value: valueAt(input, [...i.path, k]),
+          message: `unknown parameter${didYouMean(k, allowed)}`,
+        };
       });
     }
     const param = prefix + i.path.filter((p) => typeof p !== "number").join(".");
     return [{ param: param || "(body)", value: valueAt(input, i.path), message: i.message }];
   });
+}
+
+/** The parts of a zod 4 schema's definition that lead to an object's keys. */
+interface SchemaNode {
+  _zod?: {
+    def?: {
+      type?: string;
+      innerType?: SchemaNode;
+      in?: SchemaNode;
+      element?: SchemaNode;
+      shape?: Record<string, SchemaNode>;
+    };
+  };
+}
+
+/** The keys an object schema allows at `path` (through optional, default, pipe, array); [] when unknown. */
+function keysAt(schema: SchemaNode | undefined, path: readonly PropertyKey[]): string[] {
+  const unwrap = (n: SchemaNode | undefined): SchemaNode | undefined => {
+    for (let depth = 0; n && depth < 16; depth++) {
+      const d = n._zod?.def;
+      const inner = d?.type === "pipe" ? d.in : d?.innerType;
+      if (!inner) return n;
+      n = inner;
+    }
+    return n;
+  };
+  let node = unwrap(schema);
+  for (const key of path) {
+    const d = node?._zod?.def;
+    node = unwrap(typeof key === "number" ? d?.element : d?.shape?.[String(key)]);
+  }
+  const shape = node?._zod?.def?.shape;
+  return shape ? Object.keys(shape) : [];
 }
 
 function valueAt(input: unknown, path: PropertyKey[]): unknown {

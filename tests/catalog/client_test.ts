@@ -116,7 +116,11 @@ const BAD: [string, PitchListParams, RegExp][] = [
     /pitchReturn: "1y_abs_gte_x5"/,
   ],
   ["@username", { authorUsername: "@bob" }, /authorUsername: "@bob"/],
-  ["unknown param", { sentimnet: ["bullish"] } as PitchListParams, /sentimnet: unknown parameter/],
+  [
+    "unknown param",
+    { sentimnet: ["bullish"] } as PitchListParams,
+    /sentimnet: unknown parameter \(did you mean "sentiment"\?\)/,
+  ],
 ];
 
 Deno.test("bad input throws RequestValidationError naming each value; no request is sent", () => {

@@ -91,6 +91,18 @@ const BAD: [string, InsiderFilter, number | undefined, RegExp][] = [
     /filter.position.boss: unknown parameter/,
   ],
   [
+    "typo'd parameter",
+    { tradeTyp: "purchase" } as unknown as InsiderFilter,
+    undefined,
+    /filter.tradeTyp: unknown parameter \(did you mean "tradeType"/,
+  ],
+  [
+    "typo'd position flag",
+    { position: { ceoo: true } } as unknown as InsiderFilter,
+    undefined,
+    /filter.position.ceoo: unknown parameter \(did you mean "ceo"/,
+  ],
+  [
     "preset",
     { filingDatePreset: "2 weeks" as "7 days" },
     undefined,
