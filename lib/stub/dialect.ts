@@ -25,7 +25,8 @@
  * | `rateLimitHeaders` | `none`, `x-ratelimit`, `ratelimit`                        | every `/api/v1` answer of both services carries no rate-limit headers; `X-RateLimit-Limit`/`-Remaining`/`-Reset` (epoch seconds); or the IETF draft's `RateLimit-Limit`/`-Remaining`/`-Reset` (seconds left) with `RateLimit-Policy` |
  *
  * Named dialects bundle choices ({@link DIALECTS}): `upper-digits`,
- * `feed-items` (another container and no has-more flag), `lookup-bare` (a
+ * `feed-items` (another container, no has-more flag, and no cursor key on
+ * the last page), `lookup-bare` (a
  * bare list with other field names), `tags-bare`, `filter-sets-renamed`,
  * `problem-uri`, `rate-limit-headers`, `entity-search-wrapped` (the catalog
  * search's lists one object down, snake_case items), `detail-wrapped-camel`
@@ -79,7 +80,7 @@ export const DEFAULT_DIALECT: Dialect = Object.freeze(
 export const DIALECTS = {
   default: {},
   "upper-digits": { searchKeys: "camel-upper-digits" },
-  "feed-items": { feedContainer: "items", feedHasMore: "none" },
+  "feed-items": { feedContainer: "items", feedHasMore: "none", feedLastCursor: "absent" },
   "lookup-bare": { lookupEnvelope: "bare", lookupFields: "camel" },
   "tags-bare": { tags: "flat" },
   "filter-sets-renamed": { filterSets: "filterSets" },

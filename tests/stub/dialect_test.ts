@@ -284,17 +284,20 @@ Deno.test("dialect specs compose: a name, a comma list, a list, point=choice and
     searchKeys: "camel-upper-digits",
     feedContainer: "items",
     feedHasMore: "none",
+    feedLastCursor: "absent",
     problemTypes: "uri",
   });
   assert.deepEqual(resolveDialect("upper-digits,feed-items,problem-uri"), want);
   assert.deepEqual(resolveDialect(["upper-digits", "feed-items", "problemTypes=uri"]), want);
   assert.deepEqual(
-    resolveDialect(" upper-digits , feedContainer=items,feedHasMore=none,problem-uri"),
+    resolveDialect(
+      " upper-digits , feedContainer=items,feedHasMore=none,feedLastCursor=absent,problem-uri",
+    ),
     want,
   );
   assert.equal(
     describeDialect(want),
-    "searchKeys=camel-upper-digits,feedContainer=items,feedHasMore=none,problemTypes=uri",
+    "searchKeys=camel-upper-digits,feedContainer=items,feedHasMore=none,feedLastCursor=absent,problemTypes=uri",
   );
   assert.deepEqual(resolveDialect(describeDialect(want)), want);
   const all = resolveDialect("all");
@@ -441,6 +444,9 @@ Deno.test({
     } finally {
       err = await stop();
     }
-    assert.match(err, /^stub: dialect feedContainer=items,feedHasMore=none\n/);
+    assert.match(
+      err,
+      /^stub: dialect feedContainer=items,feedHasMore=none,feedLastCursor=absent\n/,
+    );
   },
 });
