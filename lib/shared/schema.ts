@@ -15,6 +15,8 @@ export function showValue(value: unknown): string {
     return JSON.stringify(s);
   }
   if (value === undefined) return "nothing";
+  // JSON would print NaN and ±Infinity as null
+  if (typeof value === "number" && !Number.isFinite(value)) return String(value);
   try {
     const s = JSON.stringify(value);
     return s === undefined ? String(value) : s.length > 60 ? s.slice(0, 57) + "..." : s;

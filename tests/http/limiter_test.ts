@@ -219,7 +219,7 @@ Deno.test("limiter: the rate cap spaces starts; a waiting request aborts; bad op
     /requestsPerSecond -1 is not allowed/,
   );
   const { insider, catalog } = clients(stub.fetch);
-  for (const bad of [0, 1.5, 33, "4"]) {
+  for (const bad of [0, 1.5, 33, "4", NaN]) {
     const e = (() => {
       try {
         insider.search({}, { parallel: bad as number });
@@ -230,7 +230,11 @@ Deno.test("limiter: the rate cap spaces starts; a waiting request aborts; bad op
     })();
     assert.ok(e instanceof RequestValidationError);
     assert.equal(e.issues[0].param, "parallel");
-    assert.match(e.message, /parallel/);
+    // the message names the bad value as given (NaN, not JSON's null)
+    assert.ok(
+      e.message.includes(`parallel: ${typeof bad === "string" ? `"${bad}"` : bad} is not allowed`),
+      e.message,
+    );
   }
   assert.throws(() => catalog.pitches({}, { parallel: 0 }), RequestValidationError);
 });
