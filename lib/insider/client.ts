@@ -254,6 +254,27 @@ export class InsiderClient extends ServiceClient {
     params: Omit<FeedsParams, "feedIds" | "feeds"> = {},
     opts: ParallelListOptions = {},
   ): FramedList<FeedRow> {
+    // name the argument the caller wrote (`side`, `topic`), not the feeds list it becomes
+    const issues: ValidationIssue[] = [];
+    if (!FEED_TOPIC_NAMES.includes(topic)) {
+      issues.push({
+        param: "topic",
+        value: topic,
+        message: `${showValue(topic)} is not a feed topic${
+          didYouMean(topic, FEED_TOPIC_NAMES)
+        }; allowed: ${FEED_TOPIC_NAMES.join(", ")}`,
+      });
+    }
+    if (side !== "buy" && side !== "sell") {
+      issues.push({
+        param: "side",
+        value: side,
+        message: `${showValue(side)} is not allowed${
+          didYouMean(side, ["buy", "sell"])
+        }; allowed: buy, sell`,
+      });
+    }
+    if (issues.length) throw new RequestValidationError(issues);
     return this.feeds({ ...params, feeds: [[topic, side]] }, opts);
   }
 

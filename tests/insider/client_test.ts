@@ -158,9 +158,17 @@ Deno.test("bad feed parameters are caught before the network", () => {
     [() => insider.feed("ceo-trades", "buy", { limit: 0 }), /limit: 0/],
     [
       () => insider.feed("penny-stocks" as "ceo-trades", "buy"),
-      /feeds.0: "penny-stocks" is not allowed; allowed: top-trades/,
+      /topic: "penny-stocks" is not a feed topic; allowed: top-trades/,
     ],
-    [() => insider.feed("ceo-trades", "hold" as "buy"), /feeds.0: "hold"/],
+    [() => insider.feed("ceo-trades", "hold" as "buy"), /side: "hold" is not allowed/],
+    [
+      () => insider.feed("ceo-trades", "buys" as "buy"),
+      /side: "buys" is not allowed \(did you mean "buy"\?\); allowed: buy, sell/,
+    ],
+    [
+      () => insider.feed("ceo-trade" as "ceo-trades", "buy"),
+      /topic: "ceo-trade" is not a feed topic \(did you mean "ceo-trades"/,
+    ],
     [
       () => insider.feed("ceo-trades", "buy", { from: "2025-06-01", to: "2025-01-01" }),
       /from.*after to/,
