@@ -11,8 +11,7 @@
  *
  * @module
  */
-import type { Page } from "../http/paginate.ts";
-import { type DayRange, narrow, type WindowSource } from "../http/windows.ts";
+import { type DayRange, narrow, type PageSender, type WindowSource } from "../http/windows.ts";
 import type { PitchListParams } from "./params.ts";
 import type { PitchListRow } from "./types.ts";
 
@@ -21,12 +20,7 @@ const FIRST = "1900-01-01";
 const LAST = "9999-12-31";
 
 /** Sends one pitch-list page with these parameters. */
-export type PitchSender = (
-  params: PitchListParams,
-  cursor: string | null,
-  signal: AbortSignal,
-  size: number | undefined,
-) => Promise<Page<PitchListRow>>;
+export type PitchSender = PageSender<PitchListParams, PitchListRow>;
 
 /** The windows of a pitch list, or undefined when its sort is not by the day added. */
 export function pitchWindows(

@@ -16,6 +16,7 @@ import { asFrame, type Frame } from "../frames/list.ts";
 import type { PitchDetail, PitchListRow } from "./types.ts";
 import { InvalidResponseError } from "../http/errors.ts";
 import { redactKnownKeys } from "../http/_redact.ts";
+import { isObject } from "../http/_envelope.ts";
 
 /** Columns of a pitch frame, in order. */
 export const PITCH_COLUMNS: readonly ColumnSpec[] = [
@@ -57,10 +58,6 @@ function isDetail(r: PitchListRow | PitchDetail): r is PitchDetail {
   return isObject(r) && !("pitch" in r) && "archive" in r;
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
 /** A value as shown in an error: JSON, cut to 60 characters. */
 function shown(v: unknown): string {
   let s: string;
@@ -97,31 +94,6 @@ function checkRow(r: unknown, where: string, detail: boolean): void {
       }); the service sent a malformed row`,
     );
   }
-}
-
-/**
- * The rows of one `/pitches` page, checked as they arrive (so loops over a
- * list, families and frames all get the same typed error): each must be an
- * object with a `pitch` object, or an {@link InvalidResponseError} names it
- * (`GET /pitches: row 4 of 20 (pitch_id "p_1x2") has no "pitch" object …`,
- * the row counted from 1 on its page).
- *
- * @example
- * ```ts
- * import { checkPitchListRows } from "./pitch_frames.ts";
- * try {
- *   checkPitchListRows([{ pitch_id: "p1" }], "GET /pitches");
- * } catch (e) {
- *   console.log((e as Error).message); // GET /pitches: row 1 of 1 (pitch_id "p1") has no "pitch" object …
- * }
- * ```
- */
-export function checkPitchListRows<T>(rows: readonly T[], label: string): readonly T[] {
-  if (!Array.isArray(rows)) return rows; // the envelope reader reports a missing list
-  for (let i = 0; i < rows.length; i++) {
-    checkRow(rows[i], `${label}: row ${i + 1} of ${rows.length}`, false);
-  }
-  return rows;
 }
 
 /**

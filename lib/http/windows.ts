@@ -72,6 +72,18 @@ export interface DayRange {
   to?: string;
 }
 
+/**
+ * Sends one page of a list for a window: the window's own parameters `P`
+ * (a filter, list parameters or a day range), the cursor inside it, and the
+ * page size to ask for (undefined: the list's own).
+ */
+export type PageSender<P, Row> = (
+  params: P,
+  cursor: string | null,
+  signal: AbortSignal,
+  size: number | undefined,
+) => Promise<Page<Row>>;
+
 /** How a list is pulled in windows (built by each client for its list). */
 export interface WindowSource<Row> {
   /**

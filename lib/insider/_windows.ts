@@ -15,8 +15,7 @@
  *
  * @module
  */
-import type { Page } from "../http/paginate.ts";
-import { type DayRange, narrow, type WindowSource } from "../http/windows.ts";
+import { type DayRange, narrow, type PageSender, type WindowSource } from "../http/windows.ts";
 import type { FeedRow } from "./feeds.ts";
 import type { InsiderFilter } from "./filter.ts";
 
@@ -38,12 +37,7 @@ export function easternDate(iso: unknown): string | undefined {
 const EMPTY = { rows: [], next: null, raw: null };
 
 /** Sends one search page with this filter. */
-export type SearchSender<Row> = (
-  filter: InsiderFilter,
-  cursor: string | null,
-  signal: AbortSignal,
-  size: number | undefined,
-) => Promise<Page<Row>>;
+export type SearchSender<Row> = PageSender<InsiderFilter, Row>;
 
 /** The windows of a trade search, or undefined when its sort is not by filing time. */
 export function searchWindows<Row>(
@@ -86,12 +80,7 @@ export function searchWindows<Row>(
 }
 
 /** Sends one feeds page with these date bounds. */
-export type FeedSender = (
-  range: DayRange,
-  cursor: string | null,
-  signal: AbortSignal,
-  size: number | undefined,
-) => Promise<Page<FeedRow>>;
+export type FeedSender = PageSender<DayRange, FeedRow>;
 
 /** The windows of a feeds list. */
 export function feedWindows(
