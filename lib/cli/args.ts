@@ -129,7 +129,8 @@ export class Flags<T extends Options> {
 
 /**
  * Parses flags; every unknown flag, missing value or stray argument is
- * collected (see {@link Flags}). `--help` and `--debug` are always accepted.
+ * collected (see {@link Flags}). `--help` and `--debug` are always accepted;
+ * `--help` prints `help` and exits 0.
  */
 export function parseFlags<T extends Options>(
   command: string,
@@ -184,6 +185,11 @@ export function parseFlags<T extends Options>(
       }
       values[t.name] = true;
     }
+  }
+  // --help wins over any other problem: print the help text and stop
+  if (values.help) {
+    console.log(help);
+    Deno.exit(0);
   }
   return new Flags(command, help, values as Values<T>, issues);
 }

@@ -169,10 +169,6 @@ export async function main(args: string[] = Deno.args): Promise<void> {
     out: { type: "string" },
   }, args);
   const v = flags.values;
-  if (v.help) {
-    console.log(HELP);
-    Deno.exit(0);
-  }
   const fail = (m: string) => flags.fail(m);
   const feeds: { topic: FeedTopic; side: FeedSide; label: string }[] = [];
   for (const f of v.feed ?? ["ceo-trades:buy"]) {

@@ -76,10 +76,6 @@ function demoTruth(trades: pl.DataFrame, stub: Stub): TruthRows {
 export async function main(args: string[] = Deno.args): Promise<void> {
   const flags = parseFlags("demo", HELP, { out: { type: "string" } }, args);
   const values = flags.values;
-  if (values.help) {
-    console.log(HELP);
-    Deno.exit(0);
-  }
   const out = values.out ?? "out";
   if (out.trim() === "") flags.fail(`--out "" is not allowed; allowed: a directory path`);
   flags.done();

@@ -44,10 +44,6 @@ export async function main(args: string[] = Deno.args): Promise<void> {
     dialect: { type: "string" },
   }, args);
   const v = flags.values;
-  if (v.help) {
-    console.log(HELP);
-    Deno.exit(0);
-  }
   const timeoutMs = flags.int("timeout-ms", v["timeout-ms"], 15_000, 1_000, 120_000);
   let dialect: Dialect | undefined;
   if (v.dialect !== undefined) {

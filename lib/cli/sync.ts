@@ -49,10 +49,6 @@ export async function main(args: string[] = Deno.args): Promise<void> {
     "lock-timeout-ms": { type: "string" },
   }, args);
   const v = flags.values;
-  if (v.help) {
-    console.log(HELP);
-    Deno.exit(0);
-  }
   for (const k of ["from", "to"] as const) {
     if (v[k] !== undefined && !isIsoDate(v[k]!)) {
       flags.fail(`--${k} ${JSON.stringify(v[k])} is not allowed; allowed: a date YYYY-MM-DD`);
