@@ -42,26 +42,17 @@ import {
   type WorldChecks,
 } from "./coverage_lib.ts";
 import { DEFAULT_MIN_CLUSTERS } from "../lib/backtest/event_study.ts";
+import { runChild } from "./_child.ts";
 
 let peakRss = 0;
 
 /** Runs one batch of seeds in a child process (memory is returned between batches). */
 async function batch<T>(kind: "world" | "headline", scale: number, seeds: number[]): Promise<T[]> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      new URL("./coverage_child.ts", import.meta.url).pathname,
-      kind,
-      String(scale),
-      ...seeds.map(String),
-    ],
-    stdout: "piped",
-    stderr: "inherit",
-  }).output();
-  if (!out.success) throw new Error(`coverage batch ${kind} ${seeds.join(",")} failed`);
-  const lines = new TextDecoder().decode(out.stdout).trim().split("\n");
-  const { results, rssMb } = JSON.parse(lines[lines.length - 1]);
+  const { results, rssMb } = await runChild<{ results: T[]; rssMb: number }>(
+    "./coverage_child.ts",
+    [kind, scale, ...seeds],
+    `coverage batch ${kind} ${seeds.join(",")} failed`,
+  );
   peakRss = Math.max(peakRss, rssMb);
   return results as T[];
 }

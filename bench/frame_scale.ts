@@ -11,25 +11,16 @@
  * @module
  */
 import { startStub, table } from "./loopback.ts";
+import { runChild } from "./_child.ts";
 
 type Run = { s: number; rows: number; rssMb: number; buildS?: number };
 
 async function child(base: string, mode: "pages" | "build" | "frame", n: number): Promise<Run> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      new URL("./frame_scale_child.ts", import.meta.url).pathname,
-      base,
-      mode,
-      `${n}`,
-    ],
-    stdout: "piped",
-    stderr: "inherit",
-  }).output();
-  if (!out.success) throw new Error(`frame scale: ${mode} ${n} failed`);
-  const lines = new TextDecoder().decode(out.stdout).trim().split("\n");
-  return JSON.parse(lines[lines.length - 1]);
+  return await runChild<Run>(
+    "./frame_scale_child.ts",
+    [base, mode, n],
+    `frame scale: ${mode} ${n} failed`,
+  );
 }
 
 /** Sizes of the scale table. */

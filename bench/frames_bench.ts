@@ -8,6 +8,7 @@
  * @module
  */
 import { table } from "./loopback.ts";
+import { runChild } from "./_child.ts";
 
 type Result = {
   ms: number;
@@ -21,22 +22,9 @@ type Result = {
 };
 
 async function run(path: string, rows: number, runs: number): Promise<Result> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      "--v8-flags=--max-old-space-size=16000",
-      new URL("./frames_path.ts", import.meta.url).pathname,
-      path,
-      String(rows),
-      String(runs),
-    ],
-    stdout: "piped",
-    stderr: "inherit",
-  }).output();
-  if (!out.success) throw new Error(`${path} ${rows} failed`);
-  const lines = new TextDecoder().decode(out.stdout).trim().split("\n");
-  return JSON.parse(lines[lines.length - 1]);
+  return await runChild<Result>("./frames_path.ts", [path, rows, runs], `${path} ${rows} failed`, [
+    "--v8-flags=--max-old-space-size=16000",
+  ]);
 }
 
 /** Runs the frames benchmark and returns the printed table. */

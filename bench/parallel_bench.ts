@@ -34,6 +34,7 @@ import {
 } from "../mod.ts";
 import { DEMO_KEYS } from "../lib/stub/mod.ts";
 import { startStub, table } from "./loopback.ts";
+import { runChild } from "./_child.ts";
 
 const LATENCIES = [0, 50, 100, 200];
 const PARALLEL = [1, 2, 4, 8];
@@ -165,21 +166,11 @@ export async function rateLimitTable(): Promise<string> {
 type ScaleRun = { s: number; rows: number; rssMb: number; requests: number };
 
 async function scaleChild(url: string, rows: number, parallel: number): Promise<ScaleRun> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      new URL("./parallel_child.ts", import.meta.url).pathname,
-      url,
-      `${rows}`,
-      `${parallel}`,
-    ],
-    stdout: "piped",
-    stderr: "inherit",
-  }).output();
-  if (!out.success) throw new Error(`parallel child ${rows} failed`);
-  const lines = new TextDecoder().decode(out.stdout).trim().split("\n");
-  return JSON.parse(lines[lines.length - 1]);
+  return await runChild<ScaleRun>(
+    "./parallel_child.ts",
+    [url, rows, parallel],
+    `parallel child ${rows} failed`,
+  );
 }
 
 /** Part 3: the scaling curve, each size in its own process. */

@@ -16,24 +16,16 @@
  */
 import { table } from "./loopback.ts";
 import { RISK_FIGURES, type RiskCheck } from "./portfolio_truth_lib.ts";
+import { runChild } from "./_child.ts";
 
 const FIRST_SEED = Number(Deno.env.get("COVERAGE_FIRST_SEED") ?? 1);
 
 async function batch(scale: number, seeds: number[]): Promise<RiskCheck[]> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      new URL("./portfolio_truth_child.ts", import.meta.url).pathname,
-      String(scale),
-      ...seeds.map(String),
-    ],
-    stdout: "piped",
-    stderr: "inherit",
-  }).output();
-  if (!out.success) throw new Error(`portfolio truth batch ${seeds.join(",")} failed`);
-  const lines = new TextDecoder().decode(out.stdout).trim().split("\n");
-  return JSON.parse(lines[lines.length - 1]) as RiskCheck[];
+  return await runChild<RiskCheck[]>(
+    "./portfolio_truth_child.ts",
+    [scale, ...seeds],
+    `portfolio truth batch ${seeds.join(",")} failed`,
+  );
 }
 
 /** The table of estimated vs true figures across worlds. */
