@@ -20,13 +20,21 @@
  *   serially). Its range is the filter's date range; an end the filter does
  *   not bound stays open (the request simply leaves that bound out).
  * - After each page of a window that still has more, the rows read so far
- *   give its density (rows per day). A window whose rest is projected at
- *   more than {@link TARGET_PAGES} pages (or any rest at all, when it is
- *   open-ended, or when workers are idle and nothing is queued) is split:
- *   the rest of its range, from the day of its last row on, becomes new
- *   windows sized to about {@link TARGET_PAGES} pages each at that density;
- *   an open end stays open in the last one, and is split again when reached.
- *   Dense windows are so split again and again, sparse ones never.
+ *   give its density (rows per day, from the days before its last one). A
+ *   window whose rest is projected at more than 2 × {@link TARGET_PAGES}
+ *   pages, or any rest at all when it is open-ended, is split: the rest of
+ *   its range, from the day of its last row on, becomes new windows of about
+ *   {@link TARGET_PAGES} pages each at that density (at an open end, enough
+ *   of them for the rows still needed, then the open rest, split again when
+ *   reached). Dense windows are so split again and again, sparse ones never.
+ * - Requests take slots: at most `parallel` are in flight, and a free slot
+ *   goes to the window nearest the reader that may go (see
+ *   {@link MAX_BUFFERED_PAGES}). When slots would stay idle — the end of the
+ *   list or of the row limit is near, or the windows ahead hold enough
+ *   pages — the window that just read a page has the part of its rest still
+ *   needed cut into one window per idle slot (each at least
+ *   {@link MIN_PART} pages), so the windows finish together instead of one
+ *   long window finishing alone.
  * - The seam is exact whatever the client thinks a row's day is: the first
  *   new window starts on the day of the last row read, so it begins with the
  *   rows of that day already read (the "run", at most half a page: a split
@@ -59,10 +67,18 @@
 import { type Page, Paginated, setFailedCursor } from "./paginate.ts";
 
 /** Pages a window is sized for when it is split. */
-export const TARGET_PAGES = 8;
+export const TARGET_PAGES = 12;
 
-/** Pages held per parallel window ahead of the one being handed out (bounds memory: 4 × 8 pages of 100 search rows are about 45 MB). */
-export const MAX_BUFFERED_PAGES = 4;
+/**
+ * Pages held per parallel window ahead of the one being handed out: the
+ * windows nearest the reader go on while those from the reader up to them
+ * hold fewer than this × `parallel` pages, and no window fetches once all
+ * hold twice that (8 × 8 pages of 100 search rows are about 60 MB).
+ */
+export const MAX_BUFFERED_PAGES = 8;
+
+/** Fewest pages (projected) a window cut for idle slots is given: smaller parts cost more partial pages than they save. */
+export const MIN_PART = 1.5;
 
 /** An inclusive range of days (`YYYY-MM-DD`); a missing end is the list's own bound. */
 export interface DayRange {
@@ -131,6 +147,8 @@ export function narrow(range: DayRange, own: DayRange): DayRange | undefined {
 }
 
 const DAY_MS = 86_400_000;
+/** Widest window planned at an open end, in days (a sparse list's estimate can be near 0 rows a day). */
+const MAX_WIDTH = 3_660;
 const PREFIX = "sbw1.";
 
 function dayNumber(day: string | undefined): number | undefined {
@@ -202,6 +220,8 @@ interface Win<Row> {
   firstDay?: number;
   /** Trailing run: the day of the last row fetched and the keys of the rows on it. */
   run?: { day: number; keys: string[] };
+  /** Set while the window waits for a slot: called with true when granted, false to stop. */
+  want?: (go: boolean) => void;
   /** The parent whose split this window's skip confirms. */
   parent?: Win<Row>;
   /** Split children, until the first confirms the seam. */
@@ -302,12 +322,10 @@ export async function* windowedPages<Row>(
     f?.();
   };
   const changed = () => new Promise<void>((r) => (wake = r));
-  let running = 0;
+  /** Requests in flight (slots of the `parallel` granted). */
+  let inFlight = 0;
   let head: Win<Row> = windows[0];
-  const gates: (() => void)[] = [];
-  const openGates = () => {
-    for (const g of gates.splice(0)) g();
-  };
+  /** Pages held by windows after the head (the head's are handed out at once). */
   const buffered = () => windows.reduce((n, w) => n + (w === head ? 0 : w.pages.length), 0);
   /** Rows fetched before `w` (a lower bound of the rows that come before it). */
   const rowsBefore = (w: Win<Row>) => {
@@ -318,25 +336,131 @@ export async function* windowedPages<Row>(
     }
     return n;
   };
-  /** Rows expected before `w`, from what its predecessors hold or are projected to. */
+  /**
+   * Rows per day a window has shown: the rows before its last day (whose
+   * rows may go on in the next page) over the days they span; all its rows
+   * over one day while they are all on one day.
+   */
+  const densityOf = (x: Win<Row>) => {
+    const p = sign() * x.run!.day;
+    const start = x.a ?? bound().a ?? sign() * x.firstDay!;
+    // (the whole span's rows over its days bound it from below: the last day may hold most rows)
+    const all = x.rows / (Math.max(0, p - start) + 1);
+    return p > start ? Math.max(all, (x.rows - x.run!.keys.length) / (p - start)) : x.rows;
+  };
+  /**
+   * Rows expected of a window: what it holds when done; while it runs, its
+   * rows plus the rest of its range at its own density; before that, what
+   * its parent projected for it.
+   */
+  const expected = (x: Win<Row>) => {
+    if (x.state === "done" || x.state === "pending-split") return x.rows;
+    const b = x.b ?? bound().b;
+    if (x.run === undefined || x.firstDay === undefined || b === undefined || order === undefined) {
+      return Math.max(x.rows, x.expect);
+    }
+    const p = sign() * x.run.day;
+    return x.rows + densityOf(x) * Math.max(0, b - p + 0.5);
+  };
+  /** Rows expected before `w`. */
   const expectedBefore = (w: Win<Row>) => {
     let n = 0;
     for (const x of windows) {
       if (x === w) return n;
-      n += x.state === "done" || x.state === "pending-split" ? x.rows : Math.max(x.rows, x.expect);
+      n += expected(x);
     }
     return n;
   };
 
-  const schedule = () => {
+  /**
+   * The windows that may send their next request now, nearest the head
+   * first: not beyond the row limit (by the rows expected before them), and
+   * not holding too many pages — a window waits while the pages held from
+   * the head up to it reach {@link MAX_BUFFERED_PAGES} × `parallel`, or
+   * while all windows hold twice that. So the windows the reader needs next
+   * are never held up by ones far ahead. `visit` is called for each with
+   * whether it may go; it returns false to stop.
+   */
+  const eligible = (visit: (w: Win<Row>, ok: boolean) => boolean) => {
+    const cap = MAX_BUFFERED_PAGES * k;
+    const total = buffered();
+    let before = 0;
+    let held = 0;
+    let seen = false;
+    let first = true;
     for (const w of windows) {
-      if (running >= k) return;
+      if (w === head) seen = true;
+      if (!seen) {
+        before += w.rows;
+        continue;
+      }
       if (w.state === "failed") return; // nothing after a failure is needed
-      if (w.state !== "queued") continue;
-      // windows beyond the cut-off are not requested
-      if (w !== head && expectedBefore(w) >= limit) return;
-      run(w);
+      if (w !== head) held += w.pages.length;
+      // the first window not complete from the head on is the one the reader waits for
+      const active = w.state === "queued" || w.state === "running";
+      const ok = (active && first) ||
+        (before + w.rows < limit && held < cap && total < 2 * cap);
+      if (active) first = false;
+      if (w.state !== "done" && w.state !== "pending-split" && !visit(w, ok)) return;
+      before += expected(w);
     }
+  };
+
+  /** Grants free slots to the windows waiting for one (and starts queued ones), nearest the head first. */
+  let dispatching = false;
+  let again = false;
+  const dispatch = () => {
+    if (dispatching) {
+      again = true;
+      return;
+    }
+    dispatching = true;
+    try {
+      do {
+        again = false;
+        grant();
+      } while (again);
+    } finally {
+      dispatching = false;
+    }
+  };
+  const grant = () => {
+    eligible((w, ok) => {
+      if (inFlight >= k) return false;
+      if (w.want && (signal.aborted || w.ac.signal.aborted || rowsBefore(w) + w.rows >= limit)) {
+        // done (the rows before it reach the limit) or stopped: let its loop end
+        const f = w.want;
+        w.want = undefined;
+        f(false);
+        return true;
+      }
+      if (!ok) return false;
+      if (w.state === "queued") run(w);
+      if (w.want) {
+        const f = w.want;
+        w.want = undefined;
+        inFlight++;
+        f(true);
+      }
+      return true;
+    });
+  };
+
+  /** Waits for a slot for `w`'s next request; false: the window stops. */
+  const slot = (w: Win<Row>) =>
+    new Promise<boolean>((r) => {
+      w.want = r;
+      dispatch();
+    });
+
+  /** Slots no window near the head would use now (besides `w`, about to ask for one). */
+  const idleSlots = (w: Win<Row>) => {
+    let busy = inFlight + 1;
+    eligible((x, ok) => {
+      if (x !== w && ok && (x.state === "queued" || x.want)) busy++;
+      return ok;
+    });
+    return Math.max(0, k - busy);
   };
 
   /** Splits the rest of `w` after a page whose last day is `run.day`; true when it did. */
@@ -350,39 +474,57 @@ export async function* windowedPages<Row>(
     const b = w.b ?? bound().b;
     const remaining = b === undefined ? undefined : b - p + 1;
     if (remaining !== undefined && remaining < 2) return false;
-    const span = p - (w.a ?? bound().a ?? sign() * w.firstDay) + 1;
-    const density = w.rows / Math.max(1, span); // rows per day
+    const density = densityOf(w); // rows per day
     const projected = remaining === undefined ? Infinity : (density * remaining) / src.pageSize;
-    // idle workers and nothing queued: split smaller, to finish together
-    const idle = running < k && !windows.some((x) => x.state === "queued") ? k - running : 0;
+    // pages still needed before the row limit (all of them without one)
+    const needed = Math.min(projected, (limit - expectedBefore(w) - w.rows) / src.pageSize);
+    // slots no window near the head would use: cut what is still needed so all finish together
+    const idle = idleSlots(w);
+    const parts = Math.min(idle + 1, Math.floor(needed / MIN_PART));
+    // hysteresis: a window planned at the target size is not split for a noisy estimate
     const n = Math.min(
       4 * k,
       remaining ?? Infinity,
-      Math.max(
-        // hysteresis: a window planned at the target size is not split for a noisy estimate
-        projected > 2 * TARGET_PAGES ? Math.ceil(projected / TARGET_PAGES) : 1,
-        Math.min(idle + 1, Math.floor(projected / 2)),
-      ),
+      projected > 2 * TARGET_PAGES ? Math.ceil(projected / TARGET_PAGES) : 1,
     );
     if (
-      n < 2 || (longRun && (run.keys.length > last.rows.length || projected < 4 * TARGET_PAGES))
+      Math.max(n, parts) < 2 ||
+      (longRun && (run.keys.length > last.rows.length || projected < 4 * TARGET_PAGES))
     ) {
       return false;
     }
-    const children: Win<Row>[] = [];
-    if (remaining !== undefined) {
+    // day widths of the new windows; the last one takes the rest of the range
+    const widths: number[] = [];
+    if (parts >= 2 && needed / parts <= TARGET_PAGES) {
+      // the needed part in one window per worker, then the rest (not requested unless needed)
+      const days = Math.min(
+        remaining ?? MAX_WIDTH * parts,
+        Math.max(parts, Math.ceil((needed * src.pageSize) / Math.max(density, 1e-6))),
+      );
+      const width = Math.ceil(days / parts);
+      for (let i = 0; i < parts; i++) widths.push(width);
+    } else if (remaining !== undefined) {
       const width = Math.ceil(remaining / n);
-      for (let x = p; x <= b!; x += width) {
-        const y = Math.min(b!, x + width - 1);
-        children.push(newWin(x, y === b ? w.b : y, density * (y - x + 1)));
-      }
+      for (let i = 0; i < n - 1; i++) widths.push(width);
     } else {
-      const width = Math.max(1, Math.ceil((TARGET_PAGES * src.pageSize) / Math.max(density, 1e-6)));
-      for (let i = 0; i < 2 * k; i++) {
-        children.push(newWin(p + i * width, p + (i + 1) * width - 1, density * width));
-      }
-      children.push(newWin(p + 2 * k * width, w.b, density * width));
+      const width = Math.min(
+        MAX_WIDTH,
+        Math.max(1, Math.ceil((TARGET_PAGES * src.pageSize) / Math.max(density, 1e-6))),
+      );
+      // enough windows for the rows still needed (4 × parallel at most), then the open rest
+      const count = Math.max(2 * k, Math.min(4 * k, Math.ceil(needed / TARGET_PAGES)));
+      for (let i = 0; i < count; i++) widths.push(width);
     }
+    const children: Win<Row>[] = [];
+    let x = p;
+    for (const width of widths) {
+      if (remaining !== undefined && x + width - 1 >= b!) break;
+      children.push(newWin(x, x + width - 1, density * width));
+      x += width;
+    }
+    const rest = remaining === undefined ? (widths.at(-1) ?? 1) : b! - x + 1;
+    children.push(newWin(x, w.b, density * rest));
+    if (children.length < 2) return false;
     children[0].skip = [...run.keys];
     children[0].skipTotal = run.keys.length;
     children[0].parent = w;
@@ -398,6 +540,8 @@ export async function* windowedPages<Row>(
     const parent = child.parent!;
     for (const c of parent.children ?? []) {
       c.ac.abort(new DOMException("window dropped", "AbortError"));
+      c.want?.(false);
+      c.want = undefined;
       windows.splice(windows.indexOf(c), 1);
     }
     parent.children = undefined;
@@ -437,9 +581,9 @@ export async function* windowedPages<Row>(
     return true;
   };
 
+  /** Pages window `w` serially, one slot per request; it ends when done, split, dropped or failed. */
   const run = (w: Win<Row>) => {
     w.state = "running";
-    running++;
     const list = new Paginated<Row>(
       (cursor, s) => src.fetch(rangeOf(w), cursor, s),
       {
@@ -448,44 +592,52 @@ export async function* windowedPages<Row>(
         ...(w.cursor !== null ? { cursor: w.cursor } : {}),
       },
     );
+    const it = list.pages();
     (async () => {
-      for await (const page of list.pages()) {
-        let rows = page.rows;
-        if (w.skip.length) {
-          // the run a split re-reads: the same keys, in the same order
-          let i = 0;
-          for (; i < rows.length && w.skip.length; i++) {
-            const want = w.skip.shift();
-            if (want !== undefined && want !== src.key(rows[i])) return undo(w);
+      try {
+        for (;;) {
+          if (!(await slot(w))) {
+            if (signal.aborted) throw signal.reason;
+            break; // the rows before it reach the limit, or it was dropped
           }
-          if (w.skip.length && page.next === null) return undo(w);
-          rows = i ? rows.slice(i) : rows;
-          if (!w.skip.length && w.parent) {
-            w.parent.state = "done";
-            w.parent.children = undefined;
-            w.parent = undefined;
+          let next: IteratorResult<Page<Row>, void>;
+          try {
+            next = await it.next();
+          } finally {
+            inFlight--;
           }
+          if (next.done) break;
+          const page = next.value;
+          let rows = page.rows;
+          if (w.skip.length) {
+            // the run a split re-reads: the same keys, in the same order
+            let i = 0;
+            for (; i < rows.length && w.skip.length; i++) {
+              const want = w.skip.shift();
+              if (want !== undefined && want !== src.key(rows[i])) return undo(w);
+            }
+            if (w.skip.length && page.next === null) return undo(w);
+            rows = i ? rows.slice(i) : rows;
+            if (!w.skip.length && w.parent) {
+              w.parent.state = "done";
+              w.parent.children = undefined;
+              w.parent = undefined;
+            }
+          }
+          // the skipped rows are this window's first rows too: they belong to its run
+          if (splittable && !track(w, page.rows)) splittable = false;
+          w.rows += rows.length;
+          w.pages.push({ ...page, rows });
+          w.cursor = page.next;
+          if (page.next === null && w.rows === 0) mergeRest(w);
+          notify();
+          if (page.next === null || rowsBefore(w) + w.rows >= limit) break;
+          if (split(w, page)) return;
         }
-        // the skipped rows are this window's first rows too: they belong to its run
-        if (splittable && !track(w, page.rows)) splittable = false;
-        w.rows += rows.length;
-        w.pages.push({ ...page, rows });
-        w.cursor = page.next;
-        if (page.next === null && w.rows === 0) mergeRest(w);
-        notify();
-        if (page.next === null || rowsBefore(w) + w.rows >= limit) break;
-        if (split(w, page)) return;
-        // a window ahead of the one handed out waits while it holds too many pages (memory),
-        // or while the rows expected before it already reach the limit (not requested)
-        while (
-          w !== head && !signal.aborted && rowsBefore(w) + w.rows < limit &&
-          (buffered() >= MAX_BUFFERED_PAGES * k || expectedBefore(w) + w.rows >= limit)
-        ) {
-          await new Promise<void>((r) => gates.push(r));
-        }
-        if (rowsBefore(w) + w.rows >= limit) break;
+        w.state = "done";
+      } finally {
+        await it.return(undefined);
       }
-      w.state = "done";
     })().catch((e) => {
       if (!windows.includes(w)) return; // dropped by an undo
       w.error = e;
@@ -495,12 +647,12 @@ export async function* windowedPages<Row>(
       // nothing after a failure is needed: the pull stops there
       for (const x of windows.slice(windows.indexOf(w) + 1)) {
         x.ac.abort(new DOMException("an earlier window failed", "AbortError"));
+        x.want?.(false);
+        x.want = undefined;
       }
     }).finally(() => {
-      running--;
       notify();
-      openGates();
-      schedule();
+      dispatch();
     });
   };
 
@@ -528,20 +680,23 @@ export async function* windowedPages<Row>(
   };
 
   let handedOut = 0;
+  const onAbort = () => {
+    notify();
+    dispatch();
+  };
+  signal.addEventListener("abort", onAbort, { once: true });
   try {
-    schedule();
+    dispatch();
     for (let i = 0; i < windows.length;) {
       const w = windows[i];
       if (head !== w) {
         head = w;
-        openGates();
+        dispatch(); // the head always runs
       }
-      if (w.state === "queued") run(w); // the head always runs
       const page = w.pages.shift();
       if (page) {
         handedOut += page.rows.length;
-        openGates();
-        schedule();
+        dispatch();
         // a window's last page: the pull goes on when any later window has a row
         const next = page.next !== null
           ? position(w, page.next)
@@ -564,7 +719,11 @@ export async function* windowedPages<Row>(
       await changed();
     }
   } finally {
+    signal.removeEventListener("abort", onAbort);
     outer.abort(new DOMException("pull stopped", "AbortError"));
-    openGates();
+    for (const w of windows) {
+      w.want?.(false);
+      w.want = undefined;
+    }
   }
 }

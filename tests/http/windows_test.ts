@@ -282,3 +282,89 @@ Deno.test("abort stops every window: no request in flight or started after it", 
   await new Promise((r) => setTimeout(r, 30));
   assert.equal(started, after);
 });
+
+/**
+ * A service whose answers come in rounds: every request sent is answered
+ * together when the test's clock ticks, like a link whose round trip
+ * dwarfs everything else. The rounds a pull takes are its length in round
+ * trips, without timing anything.
+ */
+function roundService(rows: Row[], pageSize: number) {
+  const { source } = service(rows, "desc", { pageSize });
+  const waiting: (() => void)[] = [];
+  let requests = 0;
+  const fetch: WindowSource<Row>["fetch"] = (range, cursor, signal, size) => {
+    requests++;
+    return new Promise<void>((r) => waiting.push(r)).then(() =>
+      source.fetch(range, cursor, signal, size)
+    );
+  };
+  /** Answers every request in flight; false when none was. */
+  const tick = async () => {
+    // let every window that can send its request do so first
+    for (let i = 0; i < 5; i++) await new Promise((r) => setTimeout(r, 0));
+    const now = waiting.splice(0);
+    for (const answer of now) answer();
+    return now.length > 0;
+  };
+  return { source: { ...source, order: "desc" as const, fetch }, tick, requests: () => requests };
+}
+
+Deno.test("slots stay busy to the end: a 20k-row pull at parallel 8 takes close to pages ÷ 8 round trips", async () => {
+  // 50 rows a day, newest first: 200 pages of 100 to reach 20,000 rows
+  const rows: Row[] = [];
+  for (let d = 1799; d >= 0; d--) {
+    for (let i = 0; i < 50; i++) rows.push({ day: day(d), id: rows.length });
+  }
+  for (const [parallel, limit] of [[8, 20_000], [4, 20_000], [8, 5_000]]) {
+    const svc = roundService(rows, 100);
+    let done = false;
+    const pull = parallelList(svc.source, parallel).take(limit).finally(() => (done = true));
+    let rounds = 0;
+    while (!done && (await svc.tick())) rounds++;
+    const got = await pull;
+    assert.deepEqual(got.map((r) => r.id), rows.slice(0, limit).map((r) => r.id));
+    const floor = limit / 100 / parallel;
+    // the first page is alone (it says what the list holds), then windows of ~12 pages
+    // are cut smaller as slots fall idle near the end
+    assert.ok(
+      rounds <= 1.25 * floor + 3,
+      `parallel ${parallel}, ${limit} rows: ${rounds} rounds for a floor of ${floor}`,
+    );
+    assert.ok(svc.requests() <= 1.15 * (limit / 100) + 2, `${svc.requests()} requests`);
+  }
+});
+
+Deno.test("a slow reader with answers out of order never stalls the pull (held pages, splits of the reader's window)", async () => {
+  let seed = 7;
+  const rnd = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+  for (const parallel of [2, 4, 8]) {
+    const rows: Row[] = [];
+    for (let d = 400; d >= 0; d--) {
+      const n = rnd() < 0.1 ? Math.floor(rnd() * 200) : Math.floor(rnd() * 12);
+      for (let i = 0; i < n; i++) rows.push({ day: day(d), id: rows.length });
+    }
+    const { source } = service(rows, "desc", { pageSize: 5 });
+    const slow: WindowSource<Row> = {
+      ...source,
+      order: "desc",
+      fetch: (range, cursor, signal, size) =>
+        new Promise((r) => setTimeout(r, Math.floor(rnd() * 3))).then(() =>
+          source.fetch(range, cursor, signal, size)
+        ),
+    };
+    const got: number[] = [];
+    const ac = new AbortController();
+    const stall = setTimeout(() => ac.abort(new Error("stalled")), 30_000);
+    try {
+      for await (const page of parallelList(slow, parallel, { signal: ac.signal }).pages()) {
+        got.push(...page.rows.map((r) => r.id));
+        // the reader is slower than the windows: pages pile up ahead of it
+        await new Promise((r) => setTimeout(r, 1));
+      }
+    } finally {
+      clearTimeout(stall);
+    }
+    assert.deepEqual(got, rows.map((r) => r.id), `parallel ${parallel}`);
+  }
+});
