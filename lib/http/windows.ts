@@ -388,6 +388,8 @@ export async function* windowedPages<Row>(
     let held = 0;
     let seen = false;
     let first = true;
+    /** Pages the reader can take before the window visited. */
+    let ready = 0;
     for (const w of windows) {
       if (w === head) seen = true;
       if (!seen) {
@@ -395,11 +397,13 @@ export async function* windowedPages<Row>(
         continue;
       }
       if (w.state === "failed") return; // nothing after a failure is needed
-      if (w !== head) held += w.pages.length;
-      // the first window not complete from the head on is the one the reader waits for
+      // the reader waits for the first window not complete from the head on, when it holds
+      // no page before it (a split head's first child): that one always goes
       const active = w.state === "queued" || w.state === "running";
-      const ok = (active && first) ||
-        (before + w.rows < limit && held < cap && total < 2 * cap);
+      const waitedFor = active && first && ready === 0;
+      ready += w.pages.length;
+      if (w !== head) held += w.pages.length;
+      const ok = waitedFor || (before + w.rows < limit && held < cap && total < 2 * cap);
       if (active) first = false;
       if (w.state !== "done" && w.state !== "pending-split" && !visit(w, ok)) return;
       before += expected(w);

@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { type Page, partialOf } from "../../lib/http/paginate.ts";
-import type { DayRange, WindowSource } from "../../lib/http/windows.ts";
+import { type DayRange, MAX_BUFFERED_PAGES, type WindowSource } from "../../lib/http/windows.ts";
 import { WindowedList } from "../../lib/frames/windowed_list.ts";
 
 type Row = { day: string; id: number };
@@ -349,16 +349,21 @@ Deno.test("a slow reader with answers out of order never stalls the pull (held p
       ...source,
       order: "desc",
       fetch: (range, cursor, signal, size) =>
-        new Promise((r) => setTimeout(r, Math.floor(rnd() * 3))).then(() =>
-          source.fetch(range, cursor, signal, size)
-        ),
+        new Promise((r) => setTimeout(r, Math.floor(rnd() * 3))).then(() => {
+          fetched++;
+          return source.fetch(range, cursor, signal, size);
+        }),
     };
+    let fetched = 0;
+    let read = 0;
+    let most = 0;
     const got: number[] = [];
     const ac = new AbortController();
     const stall = setTimeout(() => ac.abort(new Error("stalled")), 30_000);
     try {
       for await (const page of parallelList(slow, parallel, { signal: ac.signal }).pages()) {
         got.push(...page.rows.map((r) => r.id));
+        most = Math.max(most, fetched - ++read);
         // the reader is slower than the windows: pages pile up ahead of it
         await new Promise((r) => setTimeout(r, 1));
       }
@@ -366,5 +371,10 @@ Deno.test("a slow reader with answers out of order never stalls the pull (held p
       clearTimeout(stall);
     }
     assert.deepEqual(got, rows.map((r) => r.id), `parallel ${parallel}`);
+    // pages held ahead of the reader stay bounded: 2 × MAX_BUFFERED_PAGES × parallel held, with
+    // slack for requests in flight, split children re-reading a run and the window the reader
+    // waits for (without a bound they would reach the whole list)
+    const bound = 3 * MAX_BUFFERED_PAGES * parallel + parallel + 1;
+    assert.ok(most <= bound, `parallel ${parallel}: ${most} pages held ahead, bound ${bound}`);
   }
 });
