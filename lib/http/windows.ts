@@ -378,13 +378,16 @@ export async function* windowedPages<Row>(
    * not holding too many pages — a window waits while the pages held from
    * the head up to it reach {@link MAX_BUFFERED_PAGES} × `parallel`, or
    * while all windows hold twice that. So the windows the reader needs next
-   * are never held up by ones far ahead. `visit` is called for each with
-   * whether it may go; it returns false to stop.
+   * are never held up by ones far ahead; and the window the reader waits
+   * for, with no page ready before it, always goes. `visit` is called for
+   * each with whether it may go and the rows fetched before it; it returns
+   * false to stop.
    */
-  const eligible = (visit: (w: Win<Row>, ok: boolean) => boolean) => {
+  const eligible = (visit: (w: Win<Row>, ok: boolean, fetched: number) => boolean) => {
     const cap = MAX_BUFFERED_PAGES * k;
     const total = buffered();
     let before = 0;
+    let fetched = 0;
     let held = 0;
     let seen = false;
     let first = true;
@@ -394,6 +397,7 @@ export async function* windowedPages<Row>(
       if (w === head) seen = true;
       if (!seen) {
         before += w.rows;
+        fetched += w.rows;
         continue;
       }
       if (w.state === "failed") return; // nothing after a failure is needed
@@ -405,8 +409,9 @@ export async function* windowedPages<Row>(
       if (w !== head) held += w.pages.length;
       const ok = waitedFor || (before + w.rows < limit && held < cap && total < 2 * cap);
       if (active) first = false;
-      if (w.state !== "done" && w.state !== "pending-split" && !visit(w, ok)) return;
+      if (w.state !== "done" && w.state !== "pending-split" && !visit(w, ok, fetched)) return;
       before += expected(w);
+      fetched += w.rows;
     }
   };
 
@@ -429,25 +434,28 @@ export async function* windowedPages<Row>(
     }
   };
   const grant = () => {
-    eligible((w, ok) => {
+    eligible((w, ok, fetched) => {
       if (inFlight >= k) return false;
-      if (w.want && (signal.aborted || w.ac.signal.aborted || rowsBefore(w) + w.rows >= limit)) {
+      if (w.want && (signal.aborted || w.ac.signal.aborted || fetched + w.rows >= limit)) {
         // done (the rows before it reach the limit) or stopped: let its loop end
-        const f = w.want;
-        w.want = undefined;
-        f(false);
+        answer(w, false);
         return true;
       }
       if (!ok) return false;
       if (w.state === "queued") run(w);
       if (w.want) {
-        const f = w.want;
-        w.want = undefined;
         inFlight++;
-        f(true);
+        answer(w, true);
       }
       return true;
     });
+  };
+
+  /** Answers a window waiting for a slot (if it is): go (true) or stop (false). */
+  const answer = (w: Win<Row>, go: boolean) => {
+    const f = w.want;
+    w.want = undefined;
+    f?.(go);
   };
 
   /** Waits for a slot for `w`'s next request; false: the window stops. */
@@ -544,8 +552,7 @@ export async function* windowedPages<Row>(
     const parent = child.parent!;
     for (const c of parent.children ?? []) {
       c.ac.abort(new DOMException("window dropped", "AbortError"));
-      c.want?.(false);
-      c.want = undefined;
+      answer(c, false);
       windows.splice(windows.indexOf(c), 1);
     }
     parent.children = undefined;
@@ -651,8 +658,7 @@ export async function* windowedPages<Row>(
       // nothing after a failure is needed: the pull stops there
       for (const x of windows.slice(windows.indexOf(w) + 1)) {
         x.ac.abort(new DOMException("an earlier window failed", "AbortError"));
-        x.want?.(false);
-        x.want = undefined;
+        answer(x, false);
       }
     }).finally(() => {
       notify();
@@ -726,8 +732,7 @@ export async function* windowedPages<Row>(
     signal.removeEventListener("abort", onAbort);
     outer.abort(new DOMException("pull stopped", "AbortError"));
     for (const w of windows) {
-      w.want?.(false);
-      w.want = undefined;
+      answer(w, false);
     }
   }
 }
