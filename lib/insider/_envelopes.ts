@@ -112,7 +112,11 @@ const SNAKE = new KeyIndex(TRANSACTION_FIELDS.map((f) => f.name));
 const CAMEL = new KeyIndex(TRANSACTION_FIELDS.map((f) => f.camel));
 const FEED = new KeyIndex(["accession_number", "transaction_id", "filed_at"]);
 
-/** Rows renamed by meaning to `index`'s names (decided from the first row; no copy when they match). */
+/**
+ * Rows renamed by meaning to `index`'s names (decided from the first row);
+ * when they already match, the same rows, wide ones made compact in place
+ * (see `lib/shared/wide_rows.ts`).
+ */
 function byMeaning(endpoint: string, rows: JsonObject[], index: KeyIndex): JsonObject[] {
   if (rows.length === 0) return rows;
   const map = index.mapFor(rows[0]);
@@ -122,7 +126,12 @@ function byMeaning(endpoint: string, rows: JsonObject[], index: KeyIndex): JsonO
     shape = `renamed by meaning, e.g. ${JSON.stringify(key)} → ${JSON.stringify(name)}`;
   }
   announceShape({ endpoint, point: "row field names", shape });
-  return map.identity ? rows : rows.map(map.apply);
+  if (!map.identity) return rows.map(map.apply);
+  if (map.compact) {
+    // the same rows, compact: put back into the envelope, so `raw` holds no second copy
+    for (let i = 0; i < rows.length; i++) rows[i] = map.apply(rows[i]);
+  }
+  return rows;
 }
 
 /** A page of a list, its rows renamed by meaning to `index`'s names. */

@@ -10,6 +10,7 @@
  *
  * @module
  */
+import { wideRowMaker } from "./wide_rows.ts";
 
 /**
  * The spelling-free form of a key: lower case, `_` removed.
@@ -37,7 +38,13 @@ export interface KeyMap {
   readonly missing: readonly string[];
   /** Keys of the sample row that match no declared name (kept as they are). */
   readonly extra: readonly string[];
-  /** The row with declared names (the row itself when `identity`). */
+  /**
+   * True when rows are wide (128 keys or more) and `apply`
+   * copies them into compact objects (see `wide_rows.ts`), even when
+   * `identity`.
+   */
+  readonly compact: boolean;
+  /** The row with declared names (the row itself when `identity` and not `compact`). */
   apply(row: Record<string, unknown>): Record<string, unknown>;
 }
 
@@ -97,19 +104,32 @@ export class KeyIndex {
     const missing = this.#names.filter((n) => !found.has(n));
     const identity = rename.length === 0;
     const nameOf = (key: string) => this.nameOf(key);
+    const rename1 = (row: Record<string, unknown>) => {
+      const out: Record<string, unknown> = {};
+      for (const key of Object.keys(row)) {
+        const name = nameOf(key) ?? key;
+        if (!Object.hasOwn(out, name)) {
+          Object.defineProperty(out, name, {
+            value: row[key],
+            enumerable: true,
+            writable: true,
+            configurable: true,
+          });
+        }
+      }
+      return out;
+    };
+    // wide rows (V8's dictionary form when parsed) are copied compact, renamed on the way
+    const keys = Object.keys(sample);
+    const wide = wideRowMaker(keys, keys.map((k) => nameOf(k) ?? k));
+    const slow = identity ? (row: Record<string, unknown>) => row : rename1;
     return {
       identity,
       found,
       missing,
       extra,
-      apply: identity ? (row) => row : (row) => {
-        const out: Record<string, unknown> = {};
-        for (const key of Object.keys(row)) {
-          const name = nameOf(key) ?? key;
-          if (!(name in out)) out[name] = row[key];
-        }
-        return out;
-      },
+      compact: wide !== undefined,
+      apply: wide ? (row) => wide(row) ?? slow(row) : slow,
     };
   }
 }
