@@ -26,10 +26,18 @@
  * - **A learned rate.** Concurrency alone cannot hold a rate limit (at a
  *   100 ms round trip, 2 in flight are 20 requests/s, 3 are 30), and every
  *   `429` costs a whole `Retry-After` pause. So a `429` also sets a rate
- *   cap at 90 % of the rate the server accepted just before it (over a span
- *   of its `Retry-After`, from 0.1 to 1 s, taken as its window);
- *   the cap grows by 5 % (at least 1 request/s) after every 3 s without a
- *   `429`, so it finds its way back up when the server allows more. It
+ *   cap: the rate the server accepted just before it, times
+ *   {@link RATE_MARGIN} (0.95, room for timer jitter against the server's
+ *   window). That rate is the requests started in the span before the
+ *   refused one was sent — the span is its `Retry-After`, from 0.1 to 1 s,
+ *   taken as the server's window — less those refused; requests sent after
+ *   it are left out, since a window that refused it refuses them too. So
+ *   against a fixed window of 20 a second the cap is 19, whatever the
+ *   client sent before. The cap then stays below the rate that drew the
+ *   `429` for {@link PROBE_AFTER_MS} (30 s): probing above a limit just
+ *   measured would only buy another `429` and its pause. Below that, and
+ *   after it, the cap grows by 5 % (at least 1 request/s) every 3 s without
+ *   a `429`, so it finds its way back up when the server allows more. It
  *   never exceeds `requestsPerSecond`.
  * - **Nothing is lost or reordered.** A throttled request goes back to the
  *   front of the queue (it was sent earliest) and is sent again once the
@@ -52,6 +60,12 @@ export const DEFAULT_MAX_IN_FLIGHT = 16;
 
 /** Pause after a `429` that names no `Retry-After`, ms. */
 export const DEFAULT_THROTTLE_MS = 1000;
+
+/** Share of the rate a server accepted before a `429` that the learned cap allows. */
+export const RATE_MARGIN = 0.95;
+
+/** How long after a `429` the learned cap stays below the rate that drew it, ms. */
+export const PROBE_AFTER_MS = 30_000;
 
 /** Options of {@link RequestLimiter}. */
 export interface LimiterOptions {
@@ -83,6 +97,12 @@ export interface Slot {
   readonly startedAt: number;
   /** Frees the slot (idempotent). */
   release(): void;
+}
+
+/** A request started: when, and whether the server refused it (`429`). */
+interface Sent {
+  t: number;
+  refused: boolean;
 }
 
 interface Waiter {
@@ -138,8 +158,12 @@ export class RequestLimiter {
   /** Rate learned from `429`s (requests/s), and when it last changed. */
   #learned: number | undefined;
   #learnedAt = 0;
-  /** When recent answers were accepted (for the learned rate). */
-  #accepted: number[] = [];
+  /** The rate that drew the last `429` (requests/s), and when. */
+  #refusedRate = Infinity;
+  #refusedAt = -Infinity;
+  /** Requests started in the last 2 s, in start order (for the learned rate). */
+  #sent: Sent[] = [];
+  #sentOf = new WeakMap<Slot, Sent>();
   #timer: ReturnType<typeof setTimeout> | undefined;
   #now: () => number;
 
@@ -197,17 +221,24 @@ export class RequestLimiter {
   throttled(slot: Slot, retryAfterMs: number | undefined): void {
     this.#throttled++;
     const now = this.#now();
+    const sent = this.#sentOf.get(slot);
+    if (sent) sent.refused = true;
     if (slot.startedAt > this.#lastDecrease) {
       this.#limit = Math.max(1, Math.floor(this.#limit / 2));
       this.#lastDecrease = now;
       this.#successes = 0;
-      // the server's window is taken as its Retry-After (0.1 to 1 s): the answers it
-      // accepted in that span, counted by when they were sent, with those still on the
-      // wire (most of them will be accepted too), are its rate
+      // the server's window is taken as its Retry-After (0.1 to 1 s): the requests started
+      // in that span before this one, less those refused, are what it accepts per window
       const span = Math.min(1000, Math.max(100, retryAfterMs ?? 1000));
-      const accepted = this.#accepted.filter((t) => t > now - span).length + this.#inFlight;
+      const from = slot.startedAt - span;
+      let accepted = 0;
+      for (const x of this.#sent) {
+        if (x.t >= from && x.t < slot.startedAt && !x.refused) accepted++;
+      }
       if (accepted > 0) {
-        this.#learned = Math.min(this.#learned ?? Infinity, (0.9 * accepted * 1000) / span);
+        this.#refusedRate = (accepted * 1000) / span;
+        this.#refusedAt = now;
+        this.#learned = RATE_MARGIN * this.#refusedRate;
         this.#learnedAt = now;
       }
     }
@@ -219,14 +250,17 @@ export class RequestLimiter {
    * Reports an answer to `slot` that was not a `429`: after a round of them,
    * the limit grows by one.
    */
-  succeeded(slot?: Slot): void {
+  succeeded(_slot?: Slot): void {
     const now = this.#now();
-    this.#accepted.push(slot?.startedAt ?? now);
-    if (this.#accepted.length > 4096 || this.#accepted[0] < now - 1000) {
-      this.#accepted = this.#accepted.filter((t) => t > now - 1000);
-    }
     if (this.#learned !== undefined && now - this.#learnedAt >= 3000) {
-      this.#learned += Math.max(1, 0.05 * this.#learned);
+      // below the rate that drew the last 429 until PROBE_AFTER_MS have passed
+      const ceiling = now - this.#refusedAt < PROBE_AFTER_MS
+        ? RATE_MARGIN * this.#refusedRate
+        : Infinity;
+      this.#learned = Math.max(
+        this.#learned,
+        Math.min(ceiling, this.#learned + Math.max(1, 0.05 * this.#learned)),
+      );
       this.#learnedAt = now;
     }
     if (this.#limit >= this.maxInFlight) return;
@@ -242,7 +276,12 @@ export class RequestLimiter {
     this.#inFlight++;
     let released = false;
     const startedAt = this.#now();
-    w.resolve({
+    const sent = { t: startedAt, refused: false };
+    let old = 0;
+    while (old < this.#sent.length && this.#sent[old].t < startedAt - 2000) old++;
+    if (old > 0) this.#sent.splice(0, old);
+    this.#sent.push(sent);
+    const slot: Slot = {
       startedAt,
       release: () => {
         if (released) return;
@@ -251,7 +290,9 @@ export class RequestLimiter {
         this.#pump();
         this.#publish();
       },
-    });
+    };
+    this.#sentOf.set(slot, sent);
+    w.resolve(slot);
   }
 
   #pump(): void {

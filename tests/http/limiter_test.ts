@@ -278,3 +278,35 @@ Deno.test("progress sees requests in flight and throttled ones", async () => {
   }
   assert.ok(states.some((s) => s.inFlight > 1));
 });
+
+Deno.test("limiter: a 429 learns the rate accepted before it (a window of 20/s: cap 19) and stays below it for 30 s", async () => {
+  let now = 0;
+  const l = new RequestLimiter({ maxInFlight: 64 }, () => now);
+  const slots = [];
+  // 40 requests/s against a server whose window opened at 0 and accepts 20 a second
+  for (let i = 0; i < 30; i++) {
+    now = i * 25;
+    slots.push(await l.acquire());
+  }
+  now = 900;
+  for (const s of slots.slice(0, 20)) {
+    s.release();
+    l.succeeded(s);
+  }
+  // the 21st, sent at 500 ms, is refused; the 9 sent after it are not counted either way
+  slots[20].release();
+  l.throttled(slots[20], 1000);
+  for (const s of slots.slice(21)) {
+    s.release();
+    l.throttled(s, 1000);
+  }
+  assert.ok(Math.abs(l.state.learnedRate! - 19) < 1e-9, `${l.state.learnedRate}`);
+  assert.equal(l.state.throttled, 10);
+  now += 3_000;
+  l.succeeded();
+  assert.ok(Math.abs(l.state.learnedRate! - 19) < 1e-9, "no probe above the refused rate");
+  now += 27_500;
+  l.succeeded();
+  // then 5 %, at least 1 request/s, every 3 s
+  assert.ok(Math.abs(l.state.learnedRate! - 20) < 1e-9, `${l.state.learnedRate}`);
+});
