@@ -59,7 +59,11 @@ export function wideRowMaker(
   const id = JSON.stringify([keys, names]);
   let make = cache.get(id);
   if (make === undefined) {
-    make = compile(keys, names);
+    try {
+      make = compile(keys, names);
+    } catch {
+      return undefined; // code generation not allowed here: rows stay as parsed
+    }
     // bounded: keys come from services
     if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value!);
     cache.set(id, make);
