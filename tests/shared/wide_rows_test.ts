@@ -100,3 +100,38 @@ Deno.test("search rows are compact copies held once: the page's raw envelope hol
   assert.ok(Object.keys(page.rows[0]).length >= WIDE_KEYS);
   for (let i = 0; i < page.rows.length; i++) assert.equal(raw.data[i], page.rows[i]);
 });
+
+Deno.test("search rows reach the caller in V8's fast form, not as dictionaries (what keeps held pages small)", async () => {
+  // %HasFastProperties needs --allow-natives-syntax: checked in a child process
+  const script = await Deno.makeTempFile({ suffix: ".ts" });
+  try {
+    await Deno.writeTextFile(
+      script,
+      `import { InsiderClient } from ${
+        JSON.stringify(new URL("../../mod.ts", import.meta.url).href)
+      };
+import { createStub, DEMO_KEYS } from ${
+        JSON.stringify(new URL("../../lib/stub/mod.ts", import.meta.url).href)
+      };
+const stub = createStub({ seed: 1, scale: 0.1 });
+const insider = new InsiderClient({ apiKey: DEMO_KEYS.insider, baseUrl: "http://stub/insider", fetch: stub.fetch });
+const page = await insider.search({}, { pageSize: 20 }).firstPage();
+const parsed = JSON.parse(JSON.stringify(page.rows[0]));
+const fast = (o: unknown) => eval("%HasFastProperties(o)");
+console.log(JSON.stringify({ keys: Object.keys(page.rows[0]).length, rows: page.rows.map(fast), parsed: fast(parsed) }));
+`,
+    );
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", "--quiet", "--v8-flags=--allow-natives-syntax", script],
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+    const got = JSON.parse(new TextDecoder().decode(out.stdout).trim().split("\n").at(-1)!);
+    assert.ok(got.keys >= WIDE_KEYS);
+    assert.equal(got.parsed, false, "a parsed wide row is a dictionary (the premise)");
+    assert.deepEqual(got.rows, new Array(20).fill(true));
+  } finally {
+    await Deno.remove(script);
+  }
+});
