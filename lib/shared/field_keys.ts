@@ -93,7 +93,8 @@ export class KeyIndex {
     const found = new Map<string, string>();
     const extra: string[] = [];
     const rename: [string, string][] = [];
-    for (const key of Object.keys(sample)) {
+    const keys = Object.keys(sample);
+    for (const key of keys) {
       const name = this.nameOf(key);
       if (name === undefined || found.has(name)) extra.push(key);
       else {
@@ -104,11 +105,14 @@ export class KeyIndex {
     const missing = this.#names.filter((n) => !found.has(n));
     const identity = rename.length === 0;
     const nameOf = (key: string) => this.nameOf(key);
-    const rename1 = (row: Record<string, unknown>) => {
+    const renamed = (row: Record<string, unknown>) => {
       const out: Record<string, unknown> = {};
       for (const key of Object.keys(row)) {
         const name = nameOf(key) ?? key;
-        if (!Object.hasOwn(out, name)) {
+        if (Object.hasOwn(out, name)) continue;
+        // a plain store, except `__proto__`, which would set the prototype instead
+        if (name !== "__proto__") out[name] = row[key];
+        else {
           Object.defineProperty(out, name, {
             value: row[key],
             enumerable: true,
@@ -120,9 +124,8 @@ export class KeyIndex {
       return out;
     };
     // wide rows (V8's dictionary form when parsed) are copied compact, renamed on the way
-    const keys = Object.keys(sample);
     const wide = wideRowMaker(keys, keys.map((k) => nameOf(k) ?? k));
-    const slow = identity ? (row: Record<string, unknown>) => row : rename1;
+    const slow = identity ? (row: Record<string, unknown>) => row : renamed;
     return {
       identity,
       found,
