@@ -17,9 +17,30 @@
  * silence). Each reader announces the form it recognised (`shape` events on
  * `httpEvents`), which `deno task doctor` prints.
  *
+ * Error answers are read by the spec's status table ({@link catalogProblem}):
+ *
+ * | Status | Error | Meaning |
+ * | - | - | - |
+ * | `401` | `AuthenticationError` | missing or invalid API key (`PITCH_API_KEY`) |
+ * | `403` | `PremiumRequiredError` | problem `type` `premium-required` (any URI form): the membership lapsed |
+ * | `403` | `PermissionDeniedError` | any other `type`, `about:blank` or unknown: no access to a paywalled pitch |
+ * | `404` | `NotFoundError` | pitch or archive not found (on `/pitches/{id}…`); elsewhere no such route: check `PITCH_BASE_URL` |
+ * | `503` | `ServerError` | archive delivery misconfigured or URL signing failed |
+ *
  * @module
  */
-import { InvalidResponseError } from "../http/errors.ts";
+import {
+  AuthenticationError,
+  errorFor,
+  InvalidResponseError,
+  NotFoundError,
+  PermissionDeniedError,
+  PremiumRequiredError,
+  type ProblemError,
+  type ProblemInit,
+  problemTypeIs,
+  ServerError,
+} from "../http/errors.ts";
 import { announceShape } from "../http/events.ts";
 import {
   describe,
@@ -58,7 +79,7 @@ const SUMMARY = new KeyIndex(SUMMARY_NAMES);
 /** A page of `GET /pitches`: rows (each with its `pitch` object) and the next cursor. */
 export function pitchPage(
   body: unknown,
-): { rows: PitchListRow[]; next: string | null; raw: unknown } {
+): { rows: PitchListRow[]; next: string | null; raw: unknown; cursorKey: string | null } {
   const endpoint = "GET /pitches";
   const page = readList(body, {
     endpoint,
@@ -67,29 +88,36 @@ export function pitchPage(
     cursors: ["next_cursor", "next_page_cursor", "next_page_token", "next"],
     flags: ["has_more", "more", "has_next", "has_next_page"],
   });
-  if (page.rows.length === 0) return { rows: [], next: page.next, raw: body };
-  const outer = LIST_ROW.mapFor(page.rows[0]);
-  const pitchKey = outer.found.get("pitch") ?? "pitch";
-  const firstPitch = page.rows[0][pitchKey];
-  const inner = isObject(firstPitch) ? SUMMARY.mapFor(firstPitch) : undefined;
+  if (page.rows.length === 0) {
+    return { rows: [], next: page.next, raw: body, cursorKey: page.cursorKey };
+  }
+  // the first row sets up the fast path; every row is then read on its own terms
+  const first = page.rows[0];
+  const outer = LIST_ROW.mapFor(first);
+  const firstPitch = outer.apply(first).pitch;
+  const inner = SUMMARY.mapFor(isObject(firstPitch) ? firstPitch : {});
+  let renamed = false;
   const rows = page.rows.map((r, i) => {
-    const p = r[pitchKey];
+    const o = outer.apply(r);
+    const p = o.pitch;
     if (!isObject(p)) {
       throw new InvalidResponseError(
         `${endpoint}: row ${i} of ${page.rows.length} (pitch_id ${
-          JSON.stringify(r[outer.found.get("pitch_id") ?? "pitch_id"] ?? null)
+          JSON.stringify(o.pitch_id ?? null)
         }) has no "pitch" object (it is ${describe(p)})`,
       );
     }
-    if (outer.identity && (inner?.identity ?? true)) return r as unknown as PitchListRow;
-    return { ...outer.apply(r), pitch: inner ? inner.apply(p) : p } as unknown as PitchListRow;
+    const q = inner.apply(p);
+    if (o === r && q === p) return r as unknown as PitchListRow;
+    renamed = true;
+    return { ...o, pitch: q } as unknown as PitchListRow;
   });
   announceShape({
     endpoint,
     point: "row field names",
-    shape: outer.identity && (inner?.identity ?? true) ? "as declared" : "renamed by meaning",
+    shape: renamed ? "renamed by meaning" : "as declared",
   });
-  return { rows, next: page.next, raw: body };
+  return { rows, next: page.next, raw: body, cursorKey: page.cursorKey };
 }
 
 const DETAIL = new KeyIndex([...SUMMARY_NAMES, "company_id", "author_badge", "archive"]);
@@ -302,4 +330,51 @@ export function filterSetList(body: unknown): FilterSet[] {
     }
     return { ...m.apply(x), id: String(id) } as unknown as FilterSet;
   });
+}
+
+/**
+ * The catalog spec's status table applied to an error answer (module doc):
+ * a `403` is `PremiumRequiredError` only when its `type` says
+ * `premium-required` (the spec's one named type); with any other type,
+ * `about:blank` included, the spec's other cause applies (no access to a
+ * paywalled pitch). Other statuses: {@link errorFor}.
+ *
+ * @example
+ * ```ts
+ * import { catalogProblem } from "./_envelopes.ts";
+ * const e = catalogProblem({ status: 403, type: "about:blank", title: "Forbidden", detail: "no", method: "GET", url: "/pitches/p1" });
+ * console.log(e.name, e.meaning); // "PermissionDeniedError" "no access to a paywalled pitch …"
+ * ```
+ */
+export function catalogProblem(init: ProblemInit): ProblemError {
+  switch (init.status) {
+    case 401:
+      return new AuthenticationError({
+        ...init,
+        meaning: "missing or invalid API key (check PITCH_API_KEY)",
+      });
+    case 403:
+      return problemTypeIs(init.type, "premium-required")
+        ? new PremiumRequiredError({
+          ...init,
+          meaning: "Premium required: the membership of this key has lapsed",
+        })
+        : new PermissionDeniedError({
+          ...init,
+          meaning: "no access to a paywalled pitch (the author's paywall applies)",
+        });
+    case 404:
+      return new NotFoundError({
+        ...init,
+        meaning: /\/pitches\/[^/?]+/.test(init.url)
+          ? "pitch or archive not found"
+          : "no such route: check PITCH_BASE_URL (it should end in /catalog)",
+      });
+    case 503:
+      return new ServerError({
+        ...init,
+        meaning: "archive delivery misconfigured or URL signing failed",
+      });
+  }
+  return errorFor(init);
 }

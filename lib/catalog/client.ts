@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { type CursorWarnState, warnFullPageWithoutCursor } from "../http/_envelope.ts";
 import {
   type DocumentParams,
   DocumentQuery,
@@ -11,7 +12,15 @@ import {
   PitchListQuery,
 } from "./params.ts";
 import type { DocumentInfo, FilterSet, PitchDetail, PitchListRow, SearchResult } from "./types.ts";
-import { filterSetList, pitchDetail, pitchPage, searchResult, tagTypes } from "./_envelopes.ts";
+import {
+  catalogProblem,
+  filterSetList,
+  pitchDetail,
+  pitchPage,
+  searchResult,
+  tagTypes,
+} from "./_envelopes.ts";
+import type { ClientOptions } from "../http/transport.ts";
 import { Tags } from "./tags.ts";
 import {
   boundedChunks,
@@ -72,6 +81,11 @@ function requireId(id: unknown): string {
  * ```
  */
 export class CatalogClient extends ServiceClient {
+  /** Creates a client (see `ClientOptions`); error answers are read by this service's status table. */
+  constructor(opts: ClientOptions) {
+    super(opts, catalogProblem);
+  }
+
   /** Fuzzy search of authors (username, display name) and companies (ticker, names). */
   async search(q: string, opts: CallOptions = {}): Promise<SearchResult> {
     if (typeof q !== "string" || q.trim() === "") {
@@ -112,13 +126,18 @@ export class CatalogClient extends ServiceClient {
   pitches(params: PitchListParams = {}, opts: ParallelListOptions = {}): FramedList<PitchListRow> {
     validate(PitchListQuery, asQuery(params));
     const { cursor: start, ...rest } = params;
+    const warned: CursorWarnState = {};
     const send: PitchSender = (p, cursor, signal, size) =>
       this.transport.read({
         method: "GET",
         path: "/pitches",
         query: { ...p, limit: size ?? p.limit, cursor: cursor ?? undefined },
         signal,
-      }, pitchPage);
+      }, (body) => {
+        const page = pitchPage(body);
+        warnFullPageWithoutCursor("GET /pitches", page, size ?? p.limit ?? 20, warned);
+        return page;
+      });
     return listOf<PitchListRow>(
       (cursor, signal) => send(rest, cursor ?? start ?? null, signal, undefined),
       { sink: pitchesSink },

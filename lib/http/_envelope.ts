@@ -12,6 +12,17 @@
  * {@link InvalidResponseError} (the rest could not be fetched, and stopping
  * would return a first page alone in silence).
  *
+ * Unknown paging names are loud, never a silent last page: when a list
+ * answer has no cursor under a name its endpoint accepts, but a key beside
+ * its rows (at the top level, or beside a list one object down) holds a
+ * non-empty string and is named like paging ({@link PAGING_WORDS}: `cursor`,
+ * `next`, `token`, `page`, `after`, `continuation`, `marker`, `scroll`,
+ * `offset`, in any casing), the answer is an {@link InvalidResponseError}
+ * naming that key. A key also naming the current or an earlier page
+ * (`prev`, `previous`, `self`, `current`, `first`, `before`) is not read as
+ * a next-page cursor. An answer with no cursor key at all is a last page;
+ * a client warns when such a page is full ({@link warnFullPageWithoutCursor}).
+ *
  * @module
  */
 import { InvalidResponseError } from "./errors.ts";
@@ -73,6 +84,34 @@ export interface ListSpec {
   bare?: boolean;
 }
 
+/**
+ * Parts of a key's spelling-free name that make it look like paging; a
+ * string-valued such key beside a list whose cursor was not recognised is an
+ * {@link InvalidResponseError}.
+ */
+export const PAGING_WORDS: readonly string[] = [
+  "cursor",
+  "next",
+  "token",
+  "page",
+  "after",
+  "continuation",
+  "marker",
+  "scroll",
+  "offset",
+];
+const NOT_NEXT = ["prev", "previous", "self", "current", "first", "before"];
+
+/** The keys of `obj` (an object holding rows or paging) that look like an unrecognised cursor. */
+function pagingLike(obj: JsonObject): string[] {
+  return Object.keys(obj).filter((k) => {
+    const v = obj[k];
+    if (typeof v !== "string" || v === "") return false;
+    const n = normKey(k).replaceAll("-", "");
+    return PAGING_WORDS.some((w) => n.includes(w)) && !NOT_NEXT.some((w) => n.includes(w));
+  });
+}
+
 /** A list as read: rows, the next cursor (null on the last page) and the forms found. */
 export interface ListRead {
   /** The rows (JSON objects). */
@@ -83,6 +122,8 @@ export interface ListRead {
   container: string;
   /** The has-more flag's key, or null when the answer has none. */
   flag: string | null;
+  /** The cursor's key (`"next_cursor"`, `"meta.nextCursor"`), or null when the answer has none. */
+  cursorKey: string | null;
 }
 
 type Found = { path: string; value: unknown };
@@ -163,6 +204,26 @@ export function readList(body: unknown, spec: ListSpec): ListRead {
       : undefined;
     cursorKey = cur?.path;
     flagKey = fl?.path;
+    if (spec.cursors?.length && cur === undefined) {
+      // a cursor under a name this endpoint does not accept: loud, never a last page
+      const dot = found.path.indexOf(".");
+      const holder = dot < 0 ? body : body[found.path.slice(0, dot)] as JsonObject;
+      const odd = [
+        ...pagingLike(body),
+        ...(holder === body
+          ? []
+          : pagingLike(holder).map((k) => `${found.path.slice(0, dot)}.${k}`)),
+      ];
+      if (odd.length > 0) {
+        throw new InvalidResponseError(
+          `${spec.endpoint}: the answer has ${odd.map((k) => JSON.stringify(k)).join(", ")}, ${
+            odd.length > 1 ? "which look" : "which looks"
+          } like a next-page cursor, but no cursor under a name the client reads (${
+            spec.cursors.map((c) => JSON.stringify(c)).join(", ")
+          }); stopping here would return a first page alone. Got ${describe(body)}`,
+        );
+      }
+    }
     next = cur ? cursorOf(cur.value) : null;
     flag = fl ? flagOf(fl.value) : undefined;
   } else throw unexpected(spec.endpoint, expected, body);
@@ -196,7 +257,13 @@ export function readList(body: unknown, spec: ListSpec): ListRead {
       shape: flagKey ? JSON.stringify(flagKey) : "none (pages while a cursor is present)",
     });
   }
-  return { rows: rows as JsonObject[], next, container, flag: flagKey ?? null };
+  return {
+    rows: rows as JsonObject[],
+    next,
+    container,
+    flag: flagKey ?? null,
+    cursorKey: cursorKey ?? null,
+  };
 }
 
 /**
@@ -231,4 +298,40 @@ export function readOne(
   if (!found) throw unexpected(endpoint, `${expected}, bare or wrapped in one object`, body);
   announceShape({ endpoint, point: "detail envelope", shape });
   return found;
+}
+
+/** Per-pull state of {@link warnFullPageWithoutCursor}: warned once already. */
+export interface CursorWarnState {
+  /** Set once the warning was given. */
+  warned?: boolean;
+}
+
+/**
+ * Warns once per pull (`state`) when a page came back full (`rows` ≥ the
+ * page size asked for) and its answer has no cursor key at all: the list
+ * may continue, and the client cannot tell. The pull itself ends there, as
+ * the paging rule says (a missing cursor is a last page).
+ *
+ * @example
+ * ```ts
+ * import { warnFullPageWithoutCursor } from "./_envelope.ts";
+ * const state = {};
+ * const page = { rows: new Array(10).fill({}), cursorKey: null, next: null };
+ * warnFullPageWithoutCursor("GET /x", page, 10, state); // warns
+ * warnFullPageWithoutCursor("GET /x", page, 10, state); // silent: once per pull
+ * ```
+ */
+export function warnFullPageWithoutCursor(
+  endpoint: string,
+  page: { rows: readonly unknown[]; cursorKey: string | null; next: string | null },
+  pageSize: number,
+  state: CursorWarnState,
+): void {
+  if (state.warned || page.cursorKey !== null || page.next !== null) return;
+  if (page.rows.length < pageSize || pageSize <= 0) return;
+  state.warned = true;
+  console.warn(
+    `signalbook: ${endpoint} returned a full page (${page.rows.length} rows, the page size asked for) ` +
+      `with no cursor key at all; treated as the last page, but the list may continue.`,
+  );
 }

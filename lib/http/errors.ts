@@ -37,7 +37,18 @@ export interface ProblemInit {
   url: string;
   /** Seconds the server asked to wait (429/503), if it said. */
   retryAfter?: number;
+  /**
+   * What the status means for this service, from its spec's status table
+   * (`"Premium required"`), when the client knows; part of the message.
+   */
+  meaning?: string;
 }
+
+/**
+ * One service's reading of an error answer: its spec's status table applied
+ * (see each service's `_envelopes.ts`), {@link errorFor} for the rest.
+ */
+export type ProblemReader = (init: ProblemInit) => ProblemError;
 
 /**
  * An error answer from a service, carrying its problem details.
@@ -67,9 +78,13 @@ export class ProblemError extends SignalbookError {
   readonly url: string;
   /** Seconds the server asked to wait, if it said. */
   readonly retryAfter?: number;
+  /** What the status means for this service (its spec's status table), when known. */
+  readonly meaning?: string;
   /** Creates the error from problem details. */
   constructor(init: ProblemInit) {
-    super(`${init.status} ${init.title}: ${init.detail} (${init.method} ${init.url})`);
+    const meaning = init.meaning && !init.detail.includes(init.meaning) ? `; ${init.meaning}` : "";
+    super(`${init.status} ${init.title}: ${init.detail}${meaning} (${init.method} ${init.url})`);
+    this.meaning = init.meaning;
     this.status = init.status;
     this.type = init.type;
     this.title = init.title;

@@ -6,6 +6,7 @@
  * @module
  */
 import { type ClientOptions, Transport } from "./transport.ts";
+import type { ProblemReader } from "./errors.ts";
 
 /** Per-call options of every client method. */
 export interface CallOptions {
@@ -25,9 +26,9 @@ export interface CallOptions {
  */
 export abstract class ServiceClient {
   readonly #t: Transport;
-  /** Creates a client. */
-  constructor(opts: ClientOptions) {
-    this.#t = new Transport(opts);
+  /** Creates a client; `problem` applies the service's status table to error answers. */
+  constructor(opts: ClientOptions, problem?: ProblemReader) {
+    this.#t = new Transport(opts, problem);
   }
 
   /** The transport every request of this client goes through. */

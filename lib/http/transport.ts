@@ -14,6 +14,7 @@ import {
   errorFor,
   InvalidResponseError,
   type ProblemError,
+  type ProblemReader,
   SignalbookError,
   TimeoutError,
   UnsupportedUrlError,
@@ -119,8 +120,14 @@ export class Transport {
   /** Largest decoded answer read into memory, bytes. */
   readonly maxResponseBytes: number;
 
-  /** Creates a transport. */
-  constructor(opts: ClientOptions) {
+  readonly #problem: ProblemReader;
+
+  /**
+   * Creates a transport; `problem` reads error answers by the service's own
+   * status table (default {@link errorFor}: by status, `premium-required` by type).
+   */
+  constructor(opts: ClientOptions, problem: ProblemReader = errorFor) {
+    this.#problem = problem;
     if (typeof opts.apiKey !== "string" || opts.apiKey.trim() === "") {
       throw new TypeError("apiKey is required (a non-empty string)");
     }
@@ -285,7 +292,7 @@ export class Transport {
           return value;
         }
         failure = await within(
-          problemOf(res, spec.method, redact(url), label, this.#redact),
+          problemOf(res, spec.method, redact(url), label, this.#redact, this.#problem),
           signal,
           () => res?.body?.cancel().catch(() => {}),
         );
@@ -409,7 +416,14 @@ export class Transport {
   ): Promise<SignalbookError> {
     try {
       return await within(
-        problemOf(failed, "GET", redact(url.href), `GET ${redact(url.href)}`, this.#redact),
+        problemOf(
+          failed,
+          "GET",
+          redact(url.href),
+          `GET ${redact(url.href)}`,
+          this.#redact,
+          this.#problem,
+        ),
         both,
         () => failed.body?.cancel().catch(() => {}),
       );
@@ -624,6 +638,7 @@ async function problemOf(
   url: string,
   label: string,
   secrets: Redactor,
+  read: ProblemReader,
 ): Promise<ProblemError> {
   let body: Record<string, unknown> = {};
   let text = "";
@@ -636,7 +651,7 @@ async function problemOf(
   }
   const str = (v: unknown) => typeof v === "string" && v !== "" ? v : undefined;
   const retryAfterMs = serverDelayMs(res.headers);
-  return errorFor({
+  return read({
     status: res.status,
     type: str(body.type) ?? "unknown",
     title: str(body.title) ?? (res.statusText || `HTTP ${res.status}`),

@@ -12,6 +12,15 @@
  * | `GET /insiders` | hit fields | CIK and name found by field-name patterns (below); the whole hit kept as `raw` |
  * | `GET /transactions/…` | envelope, spelling | the object itself or wrapped in one object (`data`, `transaction`, …); keys mapped by meaning to snake_case |
  *
+ * Error answers are read by the spec's status table ({@link insiderProblem}):
+ *
+ * | Status | Error | Meaning (whatever the problem `type`, `about:blank` or unknown included) |
+ * | - | - | - |
+ * | `401` | `AuthenticationError` | missing or invalid API key (`INSIDER_API_KEY`) |
+ * | `403` | `PremiumRequiredError` | Premium required: the spec lists no other cause |
+ * | `404` | `NotFoundError` | transaction not found (on `GET /transactions/…`); elsewhere no such route: check `INSIDER_BASE_URL` |
+ * | `503` | `ServerError` | API keys not configured or key service unavailable |
+ *
  * A form not listed is an `InvalidResponseError` naming the endpoint, what
  * was expected and the top-level keys received. Each reader announces the
  * form it recognised (`shape` events on `httpEvents`), which
@@ -26,7 +35,16 @@
  *
  * @module
  */
-import { InvalidResponseError } from "../http/errors.ts";
+import {
+  AuthenticationError,
+  errorFor,
+  InvalidResponseError,
+  NotFoundError,
+  PremiumRequiredError,
+  type ProblemError,
+  type ProblemInit,
+  ServerError,
+} from "../http/errors.ts";
 import { announceShape } from "../http/events.ts";
 import { describe, type JsonObject, type ListSpec, readList, readOne } from "../http/_envelope.ts";
 import { KeyIndex, normKey } from "../shared/field_keys.ts";
@@ -59,6 +77,8 @@ export interface ReadPage<Row> {
   next: string | null;
   /** The envelope as sent. */
   raw: unknown;
+  /** The cursor's key in the answer, or null when it has none (see `warnFullPageWithoutCursor`). */
+  cursorKey: string | null;
 }
 
 const NEXT_CURSOR = ["next_cursor", "next_page_cursor", "next_page_token", "next"];
@@ -113,9 +133,9 @@ const CAMEL = new KeyIndex(TRANSACTION_FIELDS.map((f) => f.camel));
 const FEED = new KeyIndex(["accession_number", "transaction_id", "filed_at"]);
 
 /**
- * Rows renamed by meaning to `index`'s names (decided from the first row);
- * when they already match, the same rows, wide ones made compact in place
- * (see `lib/shared/wide_rows.ts`).
+ * Rows renamed by meaning to `index`'s names, each row on its own terms (the
+ * first row only picks the fast path); rows that already match stay the same
+ * objects, wide ones made compact in place (see `lib/shared/wide_rows.ts`).
  */
 function byMeaning(endpoint: string, rows: JsonObject[], index: KeyIndex): JsonObject[] {
   if (rows.length === 0) return rows;
@@ -127,17 +147,22 @@ function byMeaning(endpoint: string, rows: JsonObject[], index: KeyIndex): JsonO
   }
   announceShape({ endpoint, point: "row field names", shape });
   if (!map.identity) return rows.map(map.apply);
-  if (map.compact) {
-    // the same rows, compact: put back into the envelope, so `raw` holds no second copy
-    for (let i = 0; i < rows.length; i++) rows[i] = map.apply(rows[i]);
-  }
+  // every row on its own terms (a later row may spell a key the first one left
+  // out); rows already declared stay the same objects, compact ones are put back
+  // into the envelope, so `raw` holds no second copy
+  for (let i = 0; i < rows.length; i++) rows[i] = map.apply(rows[i]);
   return rows;
 }
 
 /** A page of a list, its rows renamed by meaning to `index`'s names. */
 function pageOf<Row>(body: unknown, spec: ListSpec, index: KeyIndex): ReadPage<Row> {
   const page = readList(body, spec);
-  return { rows: byMeaning(spec.endpoint, page.rows, index) as Row[], next: page.next, raw: body };
+  return {
+    rows: byMeaning(spec.endpoint, page.rows, index) as Row[],
+    next: page.next,
+    raw: body,
+    cursorKey: page.cursorKey,
+  };
 }
 
 /** A page of `POST /search`, rows with {@link SearchRow} names. */
@@ -221,4 +246,46 @@ export function insiderHits(body: unknown): InsiderHit[] {
   });
   if (fields) announceShape({ endpoint, point: "hit fields", shape: fields });
   return hits;
+}
+
+/**
+ * The insider spec's status table applied to an error answer (module doc):
+ * the status decides, per this service, whatever the problem `type` says
+ * (`about:blank`, RFC 9457's default, or one the client does not know), so
+ * code catching `PremiumRequiredError` sees a lapsed subscription however
+ * the server spells its type. Other statuses: {@link errorFor}.
+ *
+ * @example
+ * ```ts
+ * import { insiderProblem } from "./_envelopes.ts";
+ * const e = insiderProblem({ status: 403, type: "about:blank", title: "Forbidden", detail: "no", method: "POST", url: "/search" });
+ * console.log(e.name); // "PremiumRequiredError"
+ * ```
+ */
+export function insiderProblem(init: ProblemInit): ProblemError {
+  switch (init.status) {
+    case 401:
+      return new AuthenticationError({
+        ...init,
+        meaning: "missing or invalid API key (check INSIDER_API_KEY)",
+      });
+    case 403:
+      return new PremiumRequiredError({
+        ...init,
+        meaning: "Premium required: the membership of this key has lapsed",
+      });
+    case 404:
+      return new NotFoundError({
+        ...init,
+        meaning: /\/transactions\//.test(init.url)
+          ? "transaction not found"
+          : "no such route: check INSIDER_BASE_URL (it should end in /insider)",
+      });
+    case 503:
+      return new ServerError({
+        ...init,
+        meaning: "API keys not configured or key service unavailable",
+      });
+  }
+  return errorFor(init);
 }

@@ -10,6 +10,7 @@
  *
  * @module
  */
+import { type CursorWarnState, warnFullPageWithoutCursor } from "../http/_envelope.ts";
 import { type CallOptions, ServiceClient } from "../http/service_client.ts";
 import { appendReleasing, asFrame, type Frame, type FramedList } from "../frames/list.ts";
 import { listOf, type ParallelListOptions } from "../frames/windowed_list.ts";
@@ -33,10 +34,12 @@ import {
 import { isTransactionField, type TransactionField, type TransactionRow } from "./fields.ts";
 import { type InsiderFilter, InsiderSearchBody, parseAmount, parsePercent } from "./filter.ts";
 import { FeedsQuery, InsidersQuery } from "./params.ts";
+import type { ClientOptions } from "../http/transport.ts";
 import {
   feedPage,
   type InsiderHit,
   insiderHits,
+  insiderProblem,
   searchPage,
   transactionDetail,
 } from "./_envelopes.ts";
@@ -163,6 +166,11 @@ function filterIssues(f: InsiderFilter): ValidationIssue[] {
  * ```
  */
 export class InsiderClient extends ServiceClient {
+  /** Creates a client (see `ClientOptions`); error answers are read by this service's status table. */
+  constructor(opts: ClientOptions) {
+    super(opts, insiderProblem);
+  }
+
   /** Reporting owners matching a name, with their CIKs. */
   async insiders(q: string, opts: { limit?: number } & CallOptions = {}): Promise<InsiderHit[]> {
     const query = { q, limit: opts.limit };
@@ -185,13 +193,18 @@ export class InsiderClient extends ServiceClient {
   ): FramedList<SearchRow> {
     const body = { filter, pagination: { pageSize: opts.pageSize } };
     validate(InsiderSearchBody, body, filterIssues(filter));
+    const warned: CursorWarnState = {};
     const send: SearchSender<SearchRow> = (f, cursor, signal, size = opts.pageSize) =>
       this.transport.read({
         method: "POST",
         path: "/search",
         body: { filter: f, pagination: { cursor, ...(size ? { pageSize: size } : {}) } },
         signal,
-      }, searchPage<SearchRow>);
+      }, (body) => {
+        const page = searchPage<SearchRow>(body);
+        warnFullPageWithoutCursor("POST /search", page, size ?? 100, warned);
+        return page;
+      });
     return listOf<SearchRow>(
       (cursor, signal) => send(filter, cursor, signal, undefined),
       { sink: transactionsSink },
@@ -231,13 +244,18 @@ export class InsiderClient extends ServiceClient {
       }
       throw e;
     }
+    const warned: CursorWarnState = {};
     const send: FeedSender = (range, cursor, signal, size) =>
       this.transport.read({
         method: "GET",
         path: "/feeds",
         query: { ...query, ...range, limit: size ?? query.limit, cursor: cursor ?? undefined },
         signal,
-      }, feedPage);
+      }, (body) => {
+        const page = feedPage(body);
+        warnFullPageWithoutCursor("GET /feeds", page, size ?? query.limit ?? 10, warned);
+        return page;
+      });
     const own = { from: query.from, to: query.to };
     return listOf<FeedRow>(
       (cursor, signal) => send(own, cursor, signal, undefined),

@@ -73,7 +73,9 @@ export function transactionsFrame(
 
 /**
  * The page-by-page form of {@link transactionsFrame} (what `.frame()` on a
- * search uses): the spelling of every key is decided by the first row.
+ * search uses). The first row picks which spelling the columns read (fast
+ * path); each row is renamed to it by meaning on its own terms, so rows may
+ * differ in which keys they carry and how they spell them.
  *
  * @example
  * ```ts
@@ -87,16 +89,41 @@ export function transactionsSink(
   opts: TransactionsFrameOptions = {},
 ): RowSink<TransactionRow | Record<string, unknown>> {
   return rowSink((first) => {
-    const found = first === undefined ? undefined : BY_MEANING.mapFor(first).found;
+    if (first === undefined) return { specs: TRANSACTION_COLUMNS };
+    // the first row picks the spelling family the columns read (the search's
+    // camelCase or the detail's snake_case); every row is then renamed to it on
+    // its own terms, so a key the first row left out (an omitted null) or
+    // spelt otherwise lands on its column, never in an extra one
+    const camel = familyOf(first as Record<string, unknown>) === "camel";
+    const map = (camel ? BY_CAMEL : BY_MEANING).mapFor(first as Record<string, unknown>);
     return {
-      specs: found === undefined || found.size === 0
-        ? TRANSACTION_COLUMNS
-        : TRANSACTION_FIELDS.map((
-          f,
-        ) => ({ name: f.name, dtype: DTYPE[f.kind], key: found.get(f.name) ?? f.name })),
+      specs: camel ? CAMEL_COLUMNS : TRANSACTION_COLUMNS,
       opts: { reportMissing: !opts.selected, onReport: opts.onReport },
+      map: (row) => map.apply(row as Record<string, unknown>),
     };
   });
+}
+
+const BY_CAMEL = new KeyIndex(TRANSACTION_FIELDS.map((f) => f.camel));
+/** Snake_case column names, read from the camelCase keys of search rows. */
+const CAMEL_COLUMNS: readonly ColumnSpec[] = TRANSACTION_FIELDS.map((f) => ({
+  name: f.name,
+  dtype: DTYPE[f.kind],
+  key: f.camel,
+}));
+const CAMEL_ONLY = new Set(
+  TRANSACTION_FIELDS.filter((f) => f.camel !== f.name).map((f) => f.camel),
+);
+
+/** "camel" when a row's keys are more often the catalog's camelCase names than snake_case. */
+function familyOf(row: Record<string, unknown>): "camel" | "snake" {
+  let camel = 0;
+  let other = 0;
+  for (const key of Object.keys(row)) {
+    if (CAMEL_ONLY.has(key)) camel++;
+    else if (BY_MEANING.nameOf(key) !== undefined) other++;
+  }
+  return camel > other ? "camel" : "snake";
 }
 
 /** A typed frame of feed rows: `accession_number` Utf8, `transaction_id` Int64, `filed_at` Datetime. */

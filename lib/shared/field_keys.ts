@@ -27,7 +27,11 @@ export function normKey(key: string): string {
 
 /**
  * A renaming of rows from whatever spelling the service chose to the
- * declared names, decided once from one row and applied to every row.
+ * declared names. The sample row only sets up the fast path (and `found`,
+ * `missing`, `extra` describe that one row); `apply` reads every row on its
+ * own terms: a key is recognised in whichever row it first appears, so rows
+ * that leave out their null keys, or a page mixing two spellings, land on the
+ * declared names all the same.
  */
 export interface KeyMap {
   /** True when every key of the sample row already has its declared name. */
@@ -44,7 +48,12 @@ export interface KeyMap {
    * `identity`.
    */
   readonly compact: boolean;
-  /** The row with declared names (the row itself when `identity` and not `compact`). */
+  /**
+   * The row with declared names: the row itself when its keys already are
+   * declared names (checked per row, one memoised look-up a key), a compact
+   * copy when `compact` and the row has the sample's keys, else a renamed
+   * copy.
+   */
   apply(row: Record<string, unknown>): Record<string, unknown>;
 }
 
@@ -124,8 +133,17 @@ export class KeyIndex {
       return out;
     };
     // wide rows (V8's dictionary form when parsed) are copied compact, renamed on the way
+    // a row keeps its own object when none of its keys needs renaming: decided
+    // per row, never from the sample (a row may carry keys the sample lacked)
+    const asDeclared = (row: Record<string, unknown>) => {
+      for (const key of Object.keys(row)) {
+        const name = nameOf(key);
+        if (name !== undefined && name !== key) return renamed(row);
+      }
+      return row;
+    };
     const wide = wideRowMaker(keys, keys.map((k) => nameOf(k) ?? k));
-    const slow = identity ? (row: Record<string, unknown>) => row : renamed;
+    const slow = identity ? asDeclared : renamed;
     return {
       identity,
       found,
