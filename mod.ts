@@ -18,6 +18,8 @@
  * @module
  */
 export { connect, type Connection, type ConnectOptions } from "./lib/connect.ts";
+export { ConfigurationError, type EnvSource } from "./lib/connect_env.ts";
+export { DEMO_LABEL, isDemo } from "./lib/shared/demo.ts";
 export * from "./lib/doctor/mod.ts";
 export * from "./lib/http/mod.ts";
 export * from "./lib/catalog/mod.ts";

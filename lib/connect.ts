@@ -3,11 +3,20 @@
  * emulator when no key is set.
  *
  * Environment: `PITCH_API_KEY` / `PITCH_BASE_URL` and `INSIDER_API_KEY` /
- * `INSIDER_BASE_URL`. A service whose key is not set uses the in-process
- * emulator with its demo key; the library says so once per process, as a
- * quiet note (plain text under the cell in a notebook, stderr in a script),
- * without printing any key. A key without a base URL is an error:
- * signalbook does not guess production addresses.
+ * `INSIDER_BASE_URL`. A service with neither variable set uses the
+ * in-process emulator with its demo key; the library says so once per
+ * process, as a quiet note (plain text under the cell in a notebook, stderr
+ * in a script), without printing any key.
+ *
+ * Never demo data for a live configuration (`connect_env.ts`): a key
+ * without its base URL, a base URL without its key, or a near-miss name
+ * (`INSIDER_APIKEY`, `insider_api_key`, `INSIDER_KEY`, …) while the real
+ * variable is unset is a `ConfigurationError` naming the variables (never a
+ * value), whatever `quiet` says. `quiet` silences the notice, never the fact:
+ * whatever is built from the emulator's answers carries the demo mark
+ * (`shared/demo.ts`): frames display a "DEMO DATA" badge, charts and
+ * `report.md` say "offline emulator", and `Connection.offline` says which
+ * services are offline.
  *
  * @module
  */
@@ -16,6 +25,8 @@ import { InsiderClient } from "./insider/client.ts";
 import type { ClientOptions, FetchLike } from "./http/transport.ts";
 import { createStub, DEMO_KEYS, type Stub, type StubOptions } from "./stub/mod.ts";
 import { notice } from "./shared/notice.ts";
+import { markDemo } from "./shared/demo.ts";
+import { type EnvSource, readEnvironment, SERVICE_VARS, serviceConfig } from "./connect_env.ts";
 import "./notebook/progress.ts"; // the default progress display (Jupyter or terminal)
 
 /** Options of {@link connect}. */
@@ -32,11 +43,20 @@ export interface ConnectOptions extends
       | "maxResponseBytes"
     >
   > {
-  /** Environment lookup (default `Deno.env.get`, tolerant of a missing permission). */
-  env?: (name: string) => string | undefined;
+  /**
+   * The environment: a lookup function, or a record of variables (default
+   * the process environment, tolerant of a missing permission). A record (or
+   * the process environment) also lets near-miss names be found; see
+   * `connect_env.ts`.
+   */
+  env?: EnvSource;
   /** Options of the in-process emulator, when it is used. */
   stub?: StubOptions;
-  /** Say nothing about the emulator (default false). */
+  /**
+   * Say nothing about the emulator (default false). The notice only: what is
+   * built from demo data is still marked as such, and configuration errors
+   * are still thrown.
+   */
   quiet?: boolean;
   /** The `fetch` live services are reached with (default `globalThis.fetch`). */
   fetch?: FetchLike;
@@ -68,14 +88,6 @@ export interface Connection {
 let noticed = false;
 let sharedStub: Stub | undefined;
 
-function readEnv(name: string): string | undefined {
-  try {
-    return Deno.env.get(name) || undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * Connects to both services.
  *
@@ -97,7 +109,7 @@ export function connect(opts: ConnectOptions = {}): Promise<Connection> {
 }
 
 function open(opts: ConnectOptions): Connection {
-  const env = opts.env ?? readEnv;
+  const env = readEnvironment(opts.env);
   const common = {
     maxRetries: opts.maxRetries,
     timeoutMs: opts.timeoutMs,
@@ -113,14 +125,22 @@ function open(opts: ConnectOptions): Connection {
   const emulator = () => stub ??= opts.stub ? createStub(opts.stub) : (sharedStub ??= createStub());
   const wrap = (fetch: FetchLike | undefined, service: "catalog" | "insider") =>
     opts.instrument ? opts.instrument(fetch ?? globalThis.fetch, service) : fetch;
-  const pick = (service: "catalog" | "insider", keyVar: string, urlVar: string) => {
-    const apiKey = env(keyVar);
-    const baseUrl = env(urlVar);
-    if (apiKey) {
-      if (!baseUrl) throw new TypeError(`${keyVar} is set but ${urlVar} is not; set both`);
+  // both services' variables are checked before either client is made
+  const configs = {
+    catalog: serviceConfig(env, SERVICE_VARS.catalog),
+    insider: serviceConfig(env, SERVICE_VARS.insider),
+  };
+  const pick = (service: "catalog" | "insider") => {
+    const config = configs[service];
+    if (config.live) {
       return {
         offline: false,
-        options: { apiKey, baseUrl, fetch: wrap(opts.fetch, service), ...common } as ClientOptions,
+        options: {
+          apiKey: config.apiKey,
+          baseUrl: config.baseUrl,
+          fetch: wrap(opts.fetch, service),
+          ...common,
+        } as ClientOptions,
       };
     }
     return {
@@ -129,13 +149,14 @@ function open(opts: ConnectOptions): Connection {
       options: {
         apiKey: service === "catalog" ? DEMO_KEYS.catalog : DEMO_KEYS.insider,
         baseUrl: `http://signalbook.offline/${service}`,
-        fetch: wrap(emulator().fetch, service),
+        // marked, so what the client builds from it is marked as demo data
+        fetch: markDemo(wrap(emulator().fetch, service)!),
         ...common,
       } as ClientOptions,
     };
   };
-  const c = pick("catalog", "PITCH_API_KEY", "PITCH_BASE_URL");
-  const i = pick("insider", "INSIDER_API_KEY", "INSIDER_BASE_URL");
+  const c = pick("catalog");
+  const i = pick("insider");
   const offline = { catalog: c.offline, insider: i.offline };
   if ((c.offline || i.offline) && !noticed && !opts.quiet) {
     noticed = true;

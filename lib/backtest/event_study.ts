@@ -79,6 +79,7 @@
  *
  * @module
  */
+import { isDemo } from "../shared/demo.ts";
 import type pl from "npm:nodejs-polars@0.25.2";
 import { asFrame, type Frame } from "../frames/list.ts";
 import { buildFrame } from "../frames/build.ts";
@@ -511,7 +512,7 @@ export function eventStudy(trades: pl.DataFrame, opts: EventStudyOptions = {}): 
     });
   }
   const out = names.flatMap((name) => horizons.map((h) => cells.get(`${name}\u0000${h}`)!));
-  return asFrame(buildFrame(STUDY_COLUMNS, out), false);
+  return asFrame(buildFrame(STUDY_COLUMNS, out), false, isDemo(trades));
 }
 
 /** The columns of an event-study frame, in order. */

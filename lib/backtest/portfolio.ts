@@ -126,6 +126,8 @@
  *
  * @module
  */
+import { isDemo } from "../shared/demo.ts";
+import { withDisplay } from "../frames/display.ts";
 import { DEFAULT_HORIZONS, WINDOW_DAYS } from "../insider/fields.ts";
 import type pl from "npm:nodejs-polars@0.25.2";
 import { asFrame, type Frame } from "../frames/list.ts";
@@ -479,7 +481,7 @@ export function portfolioBacktest(
       }${entry === "filing" ? " and a filing before its end" : ""} (${rows.length} rows given)`,
     );
   }
-  return portfolioFromPositions(positions, {
+  const result = portfolioFromPositions(positions, {
     // with too few windows to rebuild the market's path, book by step (stats.spread says so)
     spread: spread === "market" && marketLevel === null ? "step" : spread,
     marketLevel: marketLevel ?? undefined,
@@ -490,6 +492,10 @@ export function portfolioBacktest(
     entry,
     dropped,
   });
+  // the offline emulator's trades give a demo portfolio (see shared/demo.ts)
+  return isDemo(trades)
+    ? { ...result, monthly: withDisplay(result.monthly, { demo: true }) }
+    : result;
 }
 
 /**

@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { isDemo } from "../shared/demo.ts";
 import type pl from "npm:nodejs-polars@0.25.2";
 import { join } from "node:path";
 import type { Chart } from "../charts/chart.ts";
@@ -543,6 +544,9 @@ export function entryComparison(
   return format === "markdown" ? mdTable(head, rows) : textTable(head, rows);
 }
 
+/** The line `report.md` carries under its title when its data are the emulator's. */
+const DEMO_NOTE = "Demo data: these figures come from the offline emulator, not the live services.";
+
 const CAVEATS = [
   "Returns from the trade date are what the service reports; an investor learns of the trade only from the filing (median 2 days later, longer for late filings). Results from the filing date are approximated from the 1-week point (log-linear between the trade date and 1 week); their measured bias is in the README.",
   "Survivorship: the sample is what the service covers today.",
@@ -554,7 +558,9 @@ const CAVEATS = [
 /**
  * Writes stats (parquet, CSV), charts (SVG, PNG), portfolio monthly frames
  * and `report.md` into `dir`. `stats` may be null for a portfolio-only
- * report.
+ * report. When the stats or a portfolio come from the offline emulator's
+ * demo data (see `shared/demo.ts`), `report.md` says so under its title
+ * ("offline emulator"), and so do the charts drawn from them.
  *
  * @example
  * ```ts
@@ -592,7 +598,14 @@ export async function writeReport(
   }
   const pCharts = new Set(meta.portfolioCharts ?? []);
   const img = (name: string) => `![${name}](${name}.svg)\n`;
-  const md: string[] = [`# ${meta.title}`, "", ...(meta.notes ?? []).map((n) => `${n}\n`)];
+  // demo data says so at the top, whatever else the notes say (see shared/demo.ts)
+  const demo = isDemo(stats) || Object.values(meta.portfolios ?? {}).some((p) => isDemo(p.monthly));
+  const md: string[] = [
+    `# ${meta.title}`,
+    "",
+    ...(demo ? [`> **${DEMO_NOTE}**`, ""] : []),
+    ...(meta.notes ?? []).map((n) => `${n}\n`),
+  ];
   if (stats) {
     md.push("## Conclusion", "", conclusion(stats), "");
     if (meta.portfolios && Object.keys(meta.portfolios).length) {

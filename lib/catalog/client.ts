@@ -140,7 +140,7 @@ export class CatalogClient extends ServiceClient {
       });
     return listOf<PitchListRow>(
       (cursor, signal) => send(rest, cursor ?? start ?? null, signal, undefined),
-      { sink: pitchesSink },
+      { sink: pitchesSink, demo: () => this.demo },
       start !== undefined && opts.cursor === undefined ? { ...opts, cursor: start } : opts,
       pitchWindows(rest, send),
     );

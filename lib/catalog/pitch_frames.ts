@@ -10,6 +10,7 @@
  *
  * @module
  */
+import { isDemo } from "../shared/demo.ts";
 import { type FrameReport, type RowSink, rowSink } from "../frames/build.ts";
 import type { ColumnSpec } from "../frames/dtypes.ts";
 import { asFrame, type Frame } from "../frames/list.ts";
@@ -115,7 +116,7 @@ export function pitchesFrame(
 ): Frame {
   const sink = pitchesSink(opts);
   sink.append(rows);
-  return asFrame(sink.finish(), false);
+  return asFrame(sink.finish(), false, isDemo(rows));
 }
 
 /**

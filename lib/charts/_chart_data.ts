@@ -7,8 +7,13 @@
  */
 import type pl from "npm:nodejs-polars@0.25.2";
 import { requireColumns } from "../frames/columns.ts";
+import { noteDemoData } from "./chart.ts";
 
-/** Rows of the needed columns (plus optional ones when present), after checks. */
+/**
+ * Rows of the needed columns (plus optional ones when present), after
+ * checks. A demo frame (the offline emulator's) makes the chart drawn from
+ * these rows say so ({@link noteDemoData}).
+ */
 export function rowsOf(
   fn: string,
   df: pl.DataFrame,
@@ -16,6 +21,7 @@ export function rowsOf(
   optional: readonly string[] = [],
 ): Record<string, unknown>[] {
   requireColumns(fn, df, needed);
+  noteDemoData(df);
   if (df.height === 0) throw new Error(`${fn}: the frame is empty (0 rows); nothing to draw`);
   const cols = [
     ...needed,

@@ -14,6 +14,7 @@
 import * as Plot from "npm:@observablehq/plot@0.6.17";
 import { JSDOM } from "npm:jsdom@31.0.1";
 import { escapeHtml as esc } from "../shared/html.ts";
+import { DEMO_LABEL, isDemo } from "../shared/demo.ts";
 
 /** Okabe–Ito colours. */
 export const PALETTE = [
@@ -55,6 +56,26 @@ export interface ChartText {
   title?: string;
   /** Subtitle (units, data source). */
   subtitle?: string;
+  /**
+   * Draw the "DEMO DATA · offline emulator" line above the title (default:
+   * when a chart helper has just read a demo frame, see {@link noteDemoData}).
+   */
+  demo?: boolean;
+}
+
+let pendingDemo = false;
+
+/**
+ * Notes that the data a chart helper is reading is demo data (the offline
+ * emulator's; see `shared/demo.ts`): the next {@link render} in the same
+ * synchronous run draws the demo line. Chart helpers read their frames and
+ * render in one synchronous call, so the note is cleared at the next
+ * microtask and never reaches another chart.
+ */
+export function noteDemoData(data: unknown): void {
+  if (!isDemo(data) || pendingDemo) return;
+  pendingDemo = true;
+  queueMicrotask(() => pendingDemo = false);
 }
 
 const JUPYTER = Symbol.for("Jupyter.display");
@@ -282,6 +303,17 @@ export function render(
   const plotHeight = Number(plot.getAttribute("height") ?? 400);
   const head: string[] = [];
   let y = 0;
+  const demo = text.demo ?? pendingDemo;
+  pendingDemo = false;
+  if (demo) {
+    // amber, bold: reads on the chart's white card in every theme
+    head.push(
+      `<text x="0" y="${y + 12}" font-size="11" font-weight="bold" fill="#b45309">${
+        esc(DEMO_LABEL)
+      }</text>`,
+    );
+    y += 18;
+  }
   if (text.title) {
     head.push(
       `<text x="0" y="${y + 16}" font-size="15" font-weight="bold" fill="currentColor">${

@@ -12,6 +12,7 @@
  *
  * @module
  */
+import { isDemo } from "../shared/demo.ts";
 import type * as Plot from "npm:@observablehq/plot@0.6.17";
 import { didYouMean } from "../shared/suggest.ts";
 import * as PlotLib from "npm:@observablehq/plot@0.6.17";
@@ -37,13 +38,17 @@ const FIELD_CHANNELS = ["x", "y", "x1", "x2", "y1", "y2", "r", "z", "fx", "fy", 
 
 /**
  * Marks whose data is a DataFrame get its rows instead (Plot would read its
- * columns). A field channel naming a column the frame lacks is an error with
+ * columns). Returns whether any mark's data is demo data (the chart then
+ * says "offline emulator"). A field channel naming a column the frame lacks is an error with
  * close matches: Plot itself would silently draw nothing.
  */
-function framesToRows(marks: Plot.PlotOptions["marks"]): void {
+function framesToRows(marks: Plot.PlotOptions["marks"]): boolean {
+  let demo = false;
   for (const mark of (marks ?? []).flat(Infinity as 1)) {
     const m = mark as { data?: unknown; channels?: Record<string, { value?: unknown }> } | null;
-    if (!m || typeof m !== "object" || !isDataFrame(m.data)) continue;
+    if (!m || typeof m !== "object") continue;
+    if (isDemo(m.data)) demo = true;
+    if (!isDataFrame(m.data)) continue;
     const columns = (m.data as unknown as { columns: string[] }).columns;
     for (const [name, ch] of Object.entries(m.channels ?? {})) {
       const field = ch?.value;
@@ -58,6 +63,7 @@ function framesToRows(marks: Plot.PlotOptions["marks"]): void {
     }
     m.data = m.data.toRecords();
   }
+  return demo;
 }
 
 /**
@@ -96,8 +102,9 @@ function framesToRows(marks: Plot.PlotOptions["marks"]): void {
  */
 export function plot(options: PlotSpec): Chart {
   const { title, subtitle, caption, ...spec } = options;
-  framesToRows(spec.marks);
+  const demo = framesToRows(spec.marks);
   const text = {
+    demo,
     title,
     subtitle: [subtitle, caption].filter((s) => s).join(" — ") || undefined,
   };

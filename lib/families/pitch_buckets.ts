@@ -18,6 +18,7 @@
  *
  * @module
  */
+import { isDemo } from "../shared/demo.ts";
 import pl from "npm:nodejs-polars@0.25.2";
 import type { CatalogClient } from "../catalog/client.ts";
 import type { PitchListParams } from "../catalog/params.ts";
@@ -152,7 +153,7 @@ function annotate(
       return { [`${name}_bucket`]: i < 0 ? bottom : labels[i], [`${name}_bucket_order`]: i };
     }),
   );
-  return asFrame(pl.DataFrame([...base.getColumns(), ...extra.getColumns()]), false);
+  return asFrame(pl.DataFrame([...base.getColumns(), ...extra.getColumns()]), false, isDemo(base));
 }
 
 async function returnBuckets(

@@ -9,6 +9,7 @@
  *
  * @module
  */
+import { isDemo } from "../shared/demo.ts";
 import pl from "npm:nodejs-polars@0.25.2";
 import {
   FORWARD_WINDOWS,
@@ -44,7 +45,7 @@ function keys(df: pl.DataFrame): pl.Expr[] {
 }
 
 function stack(parts: pl.DataFrame[]): Frame {
-  return asFrame(pl.concat(parts, { how: "vertical", rechunk: true }), false);
+  return asFrame(pl.concat(parts, { how: "vertical", rechunk: true }), false, parts.some(isDemo));
 }
 
 const lit = (v: string | number, name: string, dtype: pl.DataType) =>
@@ -96,7 +97,7 @@ export function winRates(df: pl.DataFrame): Frame {
       )
       .alias("pct_mismatch"),
   );
-  return asFrame(long, false);
+  return asFrame(long, false, parts.some(isDemo));
 }
 
 /**

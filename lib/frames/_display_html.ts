@@ -9,6 +9,7 @@
 import type pl from "npm:nodejs-polars@0.25.2";
 import { dtypeName } from "./dtypes.ts";
 import { escapeHtml as esc } from "../shared/html.ts";
+import { DEMO_LABEL } from "../shared/demo.ts";
 
 /** Media bundle a Jupyter front end renders (MIME type → content). */
 export type MediaBundle = Record<string, string>;
@@ -29,6 +30,8 @@ export interface DisplayOptions {
    * its key columns first with 2 decimals (default false).
    */
   all?: boolean;
+  /** Start with the "DEMO DATA" badge: the rows are the offline emulator's (default false). */
+  demo?: boolean;
 }
 
 /**
@@ -146,6 +149,8 @@ interface Table {
   elided: number;
   /** Extra words for the header line (a result view, a truncated pull). */
   notes?: string[];
+  /** The rows are the offline emulator's: a badge before everything else. */
+  demo?: boolean;
 }
 
 function renderTable(t: Table): MediaBundle {
@@ -164,11 +169,16 @@ function renderTable(t: Table): MediaBundle {
       ? `<tr>${t.header.map(() => "<td>…</td>").join("")}</tr>`
       : `<tr>${r.map(td).join("")}</tr>`
   ).join("");
-  const html = `<div class="sb-frame">${STYLE}<small>${esc(shape + note)}</small>` +
+  // amber with white text: legible on light and dark pages, and in print
+  const badge = t.demo
+    ? `<div style="display:inline-block;background:#b45309;color:#fff;font-weight:600;` +
+      `padding:1px 6px;border-radius:3px;margin-bottom:2px">${esc(DEMO_LABEL)}</div><br>`
+    : "";
+  const html = `<div class="sb-frame">${STYLE}${badge}<small>${esc(shape + note)}</small>` +
     `<table><thead><tr>${t.header.map((h) => `<th>${esc(h)}</th>`).join("")}</tr>` +
     `<tr>${t.dtypes.map((d) => `<td><i>${esc(d)}</i></td>`).join("")}</tr></thead>` +
     `<tbody>${body}</tbody></table></div>`;
-  const text = `${shape}${note}\n` +
+  const text = (t.demo ? `${DEMO_LABEL}\n` : "") + `${shape}${note}\n` +
     textTable(t.header, t.dtypes, t.rows.map((r) => r ?? t.header.map(() => "…")));
   return { "text/html": html, "text/plain": text };
 }
@@ -242,6 +252,7 @@ export function frameBundle(
     rows,
     elided: names.length - small.width,
     notes: [...more, ...notes],
+    demo: opts.demo === true,
   });
 }
 

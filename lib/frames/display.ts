@@ -45,6 +45,7 @@ import {
 } from "./_display_html.ts";
 import dataframeModule from "npm:nodejs-polars@0.25.2/bin/dataframe.js";
 import { inJupyter } from "../shared/jupyter.ts";
+import { DEMO, DEMO_LABEL } from "../shared/demo.ts";
 
 export {
   type DisplayOptions,
@@ -75,19 +76,23 @@ const GROUPERS = new Set(["groupBy", "groupByRolling", "groupByDynamic", "rollin
 
 type AnyObject = Record<string | symbol, unknown>;
 
-function keep(value: unknown, name: string | symbol): unknown {
-  if (isDataFrame(value) || isLazyFrame(value)) return wrap(value as unknown as AnyObject);
-  if (value instanceof Promise) return value.then((v) => keep(v, name));
+function keep(value: unknown, name: string | symbol, demo: boolean): unknown {
+  if (isDataFrame(value) || isLazyFrame(value)) return wrap(value as unknown as AnyObject, demo);
+  if (value instanceof Promise) return value.then((v) => keep(v, name, demo));
   if (typeof name === "string" && GROUPERS.has(name) && typeof value === "object" && value) {
-    return wrap(value as AnyObject);
+    return wrap(value as AnyObject, demo);
   }
   return value;
 }
 
-function bundleOf(target: AnyObject): MediaBundle {
+function bundleOf(target: AnyObject, demo: boolean): MediaBundle {
   if (isDataFrame(target)) {
     const truncated = (target as { truncated?: unknown }).truncated === true;
-    return frameBundle(target, {}, truncated ? ["stopped at maxRows: the service has more"] : []);
+    return frameBundle(
+      target,
+      { demo },
+      truncated ? ["stopped at maxRows: the service has more"] : [],
+    );
   }
   if (isLazyFrame(target)) return lazyBundle(target);
   return { "text/plain": String(target) };
@@ -99,9 +104,12 @@ const NODE_INSPECT = Symbol.for("nodejs.util.inspect.custom");
 // frames are Proxies whose getOwnPropertyDescriptor trap throws for anything but
 // a column name, and a Proxy checks its target's descriptors after every get.
 // `console.log` inspects a Proxy's target, so the shadow forwards inspection.
-function wrap<T extends AnyObject>(frame: T): T {
-  if (frame[WRAPPED]) return frame;
-  const display = () => bundleOf(frame);
+function wrap<T extends AnyObject>(frame: T, demo: boolean): T {
+  if (frame[WRAPPED]) {
+    // already wrapped: a demo mark is added (never taken away) by wrapping once more
+    if (!demo || frame[DEMO] === true) return frame;
+  }
+  const display = () => bundleOf(frame, demo);
   const displayable = isDataFrame(frame) || isLazyFrame(frame);
   const shadow: AnyObject = {
     [NODE_INSPECT]: (...args: unknown[]) => {
@@ -113,13 +121,14 @@ function wrap<T extends AnyObject>(frame: T): T {
   return new Proxy(shadow, {
     get(_, prop) {
       if (prop === WRAPPED) return true;
+      if (prop === DEMO) return demo || Reflect.get(frame, prop) === true;
       if (prop === JUPYTER && displayable) return display;
       const value = Reflect.get(frame, prop);
       if (typeof value !== "function") return value;
       const cached = methods.get(prop);
       if (cached?.raw === value) return cached.fn;
       const fn = function (...args: unknown[]) {
-        return keep(Reflect.apply(value, frame, args), prop);
+        return keep(Reflect.apply(value, frame, args), prop, demo);
       };
       methods.set(prop, { raw: value, fn });
       return fn;
@@ -128,7 +137,8 @@ function wrap<T extends AnyObject>(frame: T): T {
       return Reflect.set(frame, prop, value);
     },
     has(_, prop) {
-      return (prop === JUPYTER && displayable) || prop === WRAPPED || Reflect.has(frame, prop);
+      return (prop === JUPYTER && displayable) || prop === WRAPPED || prop === DEMO ||
+        Reflect.has(frame, prop);
     },
     ownKeys() {
       return Reflect.ownKeys(frame);
@@ -165,9 +175,16 @@ function wrap<T extends AnyObject>(frame: T): T {
  * const derived = df.filter(pl.col("a").gt(1)).select("b");
  * derived; // in a notebook: shape (2, 1), dtype String, the rows, null shown as null
  * ```
+ *
+ * `{ demo: true }` marks the frame, and every frame derived from it, as the
+ * offline emulator's demo data: its display starts with a "DEMO DATA" badge
+ * (see `shared/demo.ts`). A mark is never taken away.
  */
-export function withDisplay<T extends pl.DataFrame | pl.LazyDataFrame>(df: T): T {
-  return wrap(df as unknown as AnyObject) as unknown as T;
+export function withDisplay<T extends pl.DataFrame | pl.LazyDataFrame>(
+  df: T,
+  opts: { demo?: boolean } = {},
+): T {
+  return wrap(df as unknown as AnyObject, opts.demo === true) as unknown as T;
 }
 
 /** Something a notebook cell renders through `Symbol.for("Jupyter.display")`. */
@@ -193,9 +210,10 @@ export interface Displayable {
  */
 export function show(value: unknown, opts: DisplayOptions = {}): Displayable {
   let bundle: () => MediaBundle;
-  if (isDataFrame(value)) bundle = () => frameBundle(value, opts);
+  const demo = { ...opts, demo: opts.demo ?? isDemoValue(value) };
+  if (isDataFrame(value)) bundle = () => frameBundle(value, demo);
   else if (isLazyFrame(value)) bundle = () => lazyBundle(value);
-  else if (isSeries(value)) bundle = () => frameBundle(value.toFrame(), opts);
+  else if (isSeries(value)) bundle = () => frameBundle(value.toFrame(), demo);
   else if (Array.isArray(value) && value.every(isRecord)) {
     bundle = () => recordsBundle(value as Record<string, unknown>[], opts);
   } else {
@@ -206,6 +224,14 @@ export function show(value: unknown, opts: DisplayOptions = {}): Displayable {
   };
   view[JUPYTER] = bundle;
   return view;
+}
+
+function isDemoValue(x: unknown): boolean {
+  try {
+    return typeof x === "object" && x !== null && (x as AnyObject)[DEMO] === true;
+  } catch {
+    return false;
+  }
 }
 
 function isSeries(x: unknown): x is pl.Series {

@@ -12,7 +12,14 @@
  * @module
  */
 import type pl from "npm:nodejs-polars@0.25.2";
-import { type ListOptions, type PageFetcher, Paginated, withPartial } from "../http/paginate.ts";
+import {
+  type ListOptions,
+  type PageFetcher,
+  Paginated,
+  type Taken,
+  withPartial,
+} from "../http/paginate.ts";
+import { markDemo } from "../shared/demo.ts";
 import { withDisplay } from "./display.ts";
 import type { RowSink } from "./build.ts";
 import { releaseNative } from "./_release.ts";
@@ -23,7 +30,13 @@ import { Progress } from "../http/progress_hook.ts";
  * factory that takes the rows page by page (bounded memory; what the
  * clients use).
  */
-export type FrameMaker<Row> = ((rows: Row[]) => pl.DataFrame) | { sink(): RowSink<Row> };
+export type FrameMaker<Row> =
+  | ((rows: Row[]) => pl.DataFrame)
+  | {
+    sink(): RowSink<Row>;
+    /** True once the list's client has read the offline emulator's answers (see `shared/demo.ts`). */
+    demo?(): boolean;
+  };
 
 /** A DataFrame that records whether it was cut short. */
 export type Frame = pl.DataFrame & { readonly truncated: boolean };
@@ -40,14 +53,17 @@ export interface FrameOptions {
   label?: string;
 }
 
-/** Marks a frame with its `truncated` flag and the notebook display. */
-export function asFrame(df: pl.DataFrame, truncated: boolean): Frame {
+/**
+ * Marks a frame with its `truncated` flag and the notebook display; `demo`
+ * marks it (and what is derived from it) as the offline emulator's data.
+ */
+export function asFrame(df: pl.DataFrame, truncated: boolean, demo = false): Frame {
   Object.defineProperty(df, "truncated", {
     value: truncated,
     enumerable: false,
     configurable: true,
   });
-  return withDisplay(df) as Frame;
+  return withDisplay(df, { demo }) as Frame;
 }
 
 /**
@@ -63,6 +79,7 @@ export function asFrame(df: pl.DataFrame, truncated: boolean): Frame {
  */
 export class FramedList<Row> extends Paginated<Row> {
   #sink: () => RowSink<Row>;
+  #demo: () => boolean;
   /** Creates the list with a page fetcher and a way to build its frame. */
   constructor(
     fetchPage: PageFetcher<Row>,
@@ -71,6 +88,20 @@ export class FramedList<Row> extends Paginated<Row> {
   ) {
     super(fetchPage, opts);
     this.#sink = typeof toFrame === "function" ? () => collectSink(toFrame) : () => toFrame.sink();
+    const demo = typeof toFrame === "function" ? undefined : toFrame.demo?.bind(toFrame);
+    this.#demo = demo ?? (() => false);
+  }
+
+  /** The first `n` rows; marked as demo data when they are the offline emulator's. */
+  override async take(n: number): Promise<Taken<Row>> {
+    try {
+      const out = await super.take(n);
+      return this.#demo() ? markDemo(out) : out;
+    } catch (e) {
+      const partial = (e as { partial?: { rows?: unknown } }).partial?.rows;
+      if (this.#demo() && typeof partial === "object" && partial !== null) markDemo(partial);
+      throw e;
+    }
   }
 
   /** Collects the rows into one typed frame (all of them, or the first `maxRows`). */
@@ -110,13 +141,13 @@ export class FramedList<Row> extends Paginated<Row> {
       } else truncated = (await this.firstPage()).rows.length > 0;
     } catch (e) {
       // keep what was read: error.partial = { rows: <frame so far>, cursor }
-      throw withPartial(e, asFrame(sink.finish(), true));
+      throw withPartial(e, asFrame(sink.finish(), true, this.#demo()));
     } finally {
       progress?.done();
     }
     // No notice when maxRows cut the pull: the caller got exactly the rows
     // asked for. `frame.truncated` is true and the frame's display says so.
-    return asFrame(sink.finish(), truncated);
+    return asFrame(sink.finish(), truncated, this.#demo());
   }
 }
 

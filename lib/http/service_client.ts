@@ -36,6 +36,11 @@ export abstract class ServiceClient {
     return this.#t;
   }
 
+  /** True once this client has read the offline emulator's demo data (see `shared/demo.ts`). */
+  get demo(): boolean {
+    return this.#t.demo;
+  }
+
   /** Base URL of the service. */
   get baseUrl(): string {
     return this.#t.baseUrl;

@@ -29,6 +29,7 @@ import {
   registerKey,
 } from "./_redact.ts";
 import type { CacheKey } from "./cache.ts";
+import { DEMO_HEADER, isDemo, markDemo } from "../shared/demo.ts";
 import { announceRetry, type RetryInfo } from "./events.ts";
 import { type CacheOptions, openCache, type ResponseCache } from "./cache.ts";
 import { type LimiterOptions, RequestLimiter } from "./limiter.ts";
@@ -121,6 +122,7 @@ export class Transport {
   readonly maxResponseBytes: number;
 
   readonly #problem: ProblemReader;
+  #demo: boolean;
 
   /**
    * Creates a transport; `problem` reads error answers by the service's own
@@ -128,6 +130,7 @@ export class Transport {
    */
   constructor(opts: ClientOptions, problem: ProblemReader = errorFor) {
     this.#problem = problem;
+    this.#demo = isDemo(opts.fetch);
     if (typeof opts.apiKey !== "string" || opts.apiKey.trim() === "") {
       throw new TypeError("apiKey is required (a non-empty string)");
     }
@@ -191,8 +194,26 @@ export class Transport {
           }); the client does not follow redirects of API calls`,
         );
       }
-      return accept(parseJson(await this.#text(res, label), label), label);
+      if (!this.#demo && res.headers.has(DEMO_HEADER)) this.#demo = true;
+      const out = accept(parseJson(await this.#text(res, label), label), label);
+      if (this.#demo && typeof out === "object" && out !== null) {
+        markDemo(out);
+        // a page's rows too: `pitchesFrame(page.rows)` is demo data as well
+        const rows = (out as { rows?: unknown }).rows;
+        if (Array.isArray(rows)) markDemo(rows);
+      }
+      return out;
     });
+  }
+
+  /**
+   * True once this transport has read the offline emulator's answers: its
+   * `fetch` is the emulator's (marked, see `shared/demo.ts`) or an answer
+   * carried the emulator's header. What the client builds from them is
+   * marked as demo data.
+   */
+  get demo(): boolean {
+    return this.#demo;
   }
 
   /**

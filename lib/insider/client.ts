@@ -207,7 +207,7 @@ export class InsiderClient extends ServiceClient {
       });
     return listOf<SearchRow>(
       (cursor, signal) => send(filter, cursor, signal, undefined),
-      { sink: transactionsSink },
+      { sink: transactionsSink, demo: () => this.demo },
       opts,
       searchWindows(filter, opts.pageSize, send),
     );
@@ -259,7 +259,7 @@ export class InsiderClient extends ServiceClient {
     const own = { from: query.from, to: query.to };
     return listOf<FeedRow>(
       (cursor, signal) => send(own, cursor, signal, undefined),
-      { sink: feedSink },
+      { sink: feedSink, demo: () => this.demo },
       opts,
       feedWindows(own, query.limit, send),
     );
@@ -405,6 +405,6 @@ export class InsiderClient extends ServiceClient {
     } finally {
       progress?.done();
     }
-    return { frame: asFrame(sink.finish(), false), failed };
+    return { frame: asFrame(sink.finish(), false, this.demo), failed };
   }
 }

@@ -16,6 +16,7 @@
  *
  * @module
  */
+import { isDemo } from "../shared/demo.ts";
 import type pl from "npm:nodejs-polars@0.25.2";
 import { buildFrame, type FrameReport, type RowSink, rowSink } from "../frames/build.ts";
 import { KeyIndex } from "../shared/field_keys.ts";
@@ -68,7 +69,7 @@ export function transactionsFrame(
 ): Frame {
   const sink = transactionsSink(opts);
   sink.append(rows);
-  return asFrame(sink.finish(), false);
+  return asFrame(sink.finish(), false, isDemo(rows));
 }
 
 /**

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { DEMO_HEADER, markDemo } from "../shared/demo.ts";
 import { Hono, type MiddlewareHandler } from "npm:hono@4.13.19";
 import { HTTPException } from "npm:hono@4.13.19/http-exception";
 import type { OpenAPIHono } from "npm:@hono/zod-openapi@1.6.3";
@@ -133,6 +134,18 @@ export function createStub(opts: StubOptions = {}): Stub {
     ? new RateLimiter(opts.rateLimit, now, opts.rateLimit.maxKeys)
     : undefined;
   const root = new Hono();
+  // every answer says it is demo data (see shared/demo.ts): clients mark what they build from it
+  root.use("*", async (c, next) => {
+    await next();
+    try {
+      c.res.headers.set(DEMO_HEADER, "offline emulator");
+    } catch {
+      // immutable headers (a redirect): the same answer with mutable ones
+      const res = c.res;
+      c.res = new Response(res.body, { status: res.status, headers: new Headers(res.headers) });
+      c.res.headers.set(DEMO_HEADER, "offline emulator");
+    }
+  });
   const problemForm = problemTypes(dialect);
   if (problemForm) root.use("*", problemForm);
   root.use("*", bodyLimit({ maxSize: MAX_BODY_BYTES, onError: () => tooLarge() }));
@@ -177,7 +190,7 @@ export function createStub(opts: StubOptions = {}): Stub {
   });
   return {
     app: { request: (input, init) => root.request(input, init), fetch: (req) => root.fetch(req) },
-    fetch: (input, init) => Promise.resolve(root.fetch(new Request(input, init))),
+    fetch: markDemo((input, init) => Promise.resolve(root.fetch(new Request(input, init)))),
     world,
     catalog,
     insider,

@@ -1,0 +1,68 @@
+/**
+ * The "demo data" mark: whatever signalbook builds from the offline
+ * emulator's answers says so where the user looks, even under
+ * `connect({ quiet: true })` (which silences the one-time notice, never the
+ * fact).
+ *
+ * - The emulator tags its `fetch` ({@link markDemo}) and sends the header
+ *   {@link DEMO_HEADER} on every answer (so a loopback `deno task stub` is
+ *   recognised too). A client that reads such an answer marks what it
+ *   returns: pages, `take()` arrays, frames.
+ * - Frames carry the mark through the notebook display's Proxy: `filter`,
+ *   `select`, `join`, `groupBy(…).agg(…)` of a demo frame are demo frames,
+ *   and their display starts with a "DEMO DATA" badge ({@link DEMO_LABEL}).
+ * - Results built from a demo frame (event studies, portfolios), the charts
+ *   drawn from them and `report.md` say "offline emulator" too.
+ *
+ * The mark is a non-enumerable symbol property: it never changes a frame's
+ * columns, `JSON.stringify`, equality or what is written to parquet.
+ *
+ * @module
+ */
+
+/** The symbol behind the mark (`Symbol.for`, so two copies of the module agree). */
+export const DEMO: unique symbol = Symbol.for("signalbook.demo") as never;
+
+/** Header the emulator sends on every answer. */
+export const DEMO_HEADER = "x-signalbook-demo";
+
+/** The words every demo mark uses. */
+export const DEMO_LABEL = "DEMO DATA · offline emulator, not the live service";
+
+/**
+ * Whether `x` carries the demo mark.
+ *
+ * @example
+ * ```ts
+ * import { isDemo, markDemo } from "./demo.ts";
+ * isDemo(markDemo([1, 2])); // true
+ * isDemo([1, 2]); // false
+ * ```
+ */
+export function isDemo(x: unknown): boolean {
+  if ((typeof x !== "object" && typeof x !== "function") || x === null) return false;
+  try {
+    return (x as { [DEMO]?: unknown })[DEMO] === true;
+  } catch {
+    return false; // a Proxy that refuses unknown keys (nodejs-polars frames)
+  }
+}
+
+/**
+ * Marks an object (an array, a page, a function) as demo data and returns it.
+ *
+ * @example
+ * ```ts
+ * import { isDemo, markDemo } from "./demo.ts";
+ * const rows = markDemo([{ a: 1 }]);
+ * console.log(isDemo(rows), JSON.stringify(rows)); // true [{"a":1}]
+ * ```
+ */
+export function markDemo<T extends object>(x: T): T {
+  try {
+    Object.defineProperty(x, DEMO, { value: true, enumerable: false, configurable: true });
+  } catch {
+    // frozen or exotic: left unmarked (frames are marked through their display instead)
+  }
+  return x;
+}
