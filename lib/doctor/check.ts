@@ -30,12 +30,19 @@
  * with the reason when that one failed; signing picks the first unlocked
  * pitch of the page with an archive and is skipped when there is none.
  *
+ * The cause first ({@link Diagnosis}, see `_diagnosis.ts`): when every call
+ * of a service answered `401`, `403` or `404`, or got no answer, the report
+ * names the cause and what to check (`INSIDER_API_KEY`, Premium,
+ * `INSIDER_BASE_URL` with the URL tried, the host) as that service's one
+ * problem, with the failed calls folded under it as symptoms.
+ *
  * Keys never appear in the report: the clients never put them in messages,
  * and every string of the report is scrubbed of both keys besides.
  *
  * @module
  */
 import { connect, type ConnectOptions } from "../connect.ts";
+import { type EnvSource, readEnvironment } from "../connect_env.ts";
 import { httpEvents, type ShapeInfo } from "../http/events.ts";
 import { NotFoundError } from "../http/errors.ts";
 import type { FetchLike } from "../http/transport.ts";
@@ -45,14 +52,16 @@ import { transactionsFrame } from "../insider/transaction_frames.ts";
 import type { FeedRow } from "../insider/feeds.ts";
 import { KeyIndex } from "../shared/field_keys.ts";
 import { coverage, type DeclaredField, type FieldCoverage, firstFew } from "./_coverage.ts";
+import { diagnose, type Diagnosis } from "./_diagnosis.ts";
 import type { FrameReport } from "../frames/mod.ts";
 
 export type { Coercion, FieldCoverage } from "./_coverage.ts";
+export type { Diagnosis } from "./_diagnosis.ts";
 
 /** Options of {@link checkServices}. */
 export interface CheckOptions {
-  /** Environment lookup (default `Deno.env.get`). */
-  env?: (name: string) => string | undefined;
+  /** The environment: a lookup or a record (default the process environment; see `connect()`). */
+  env?: EnvSource;
   /** The `fetch` live services are reached with (default `globalThis.fetch`). */
   fetch?: FetchLike;
   /** Options of the in-process emulator, when a key is not set (e.g. `{ dialect: "all" }`). */
@@ -73,6 +82,8 @@ export interface CallReport {
   skipped?: string;
   /** The error, one line, when it failed. */
   error?: string;
+  /** The error's class name (`AuthenticationError`, `ConnectionError`, …), when it failed. */
+  errorName?: string;
   /** Wall time of the call, ms (all its requests, retries included). */
   ms: number;
   /** HTTP status of each request the call made. */
@@ -103,8 +114,17 @@ export interface ServiceReport {
 export interface ServicesReport {
   /** True when the client understood every answer (no problems). */
   ok: boolean;
-  /** One line per problem. */
+  /**
+   * One line per problem; a diagnosed service's cause comes first, as one
+   * line, and its symptoms are not repeated here (see `diagnoses`).
+   */
   problems: string[];
+  /**
+   * The cause, per service whose every call failed alike (a wrong key, a
+   * lapsed membership, a base URL without its service path, an unreachable
+   * host), with the problems that follow from it folded under it.
+   */
+  diagnoses: Diagnosis[];
   /** Both services, catalog first. */
   services: ServiceReport[];
 }
@@ -182,13 +202,7 @@ function oneLine(e: unknown): string {
  * ```
  */
 export async function checkServices(opts: CheckOptions = {}): Promise<ServicesReport> {
-  const env = opts.env ?? ((n: string) => {
-    try {
-      return Deno.env.get(n) || undefined;
-    } catch {
-      return undefined;
-    }
-  });
+  const env = readEnvironment(opts.env).get;
   const keys = [env("PITCH_API_KEY"), env("INSIDER_API_KEY")].filter((k): k is string =>
     typeof k === "string" && k.length > 0
   );
@@ -209,7 +223,7 @@ export async function checkServices(opts: CheckOptions = {}): Promise<ServicesRe
   };
   const onShape = (e: Event) => current?.shapes.push((e as CustomEvent<ShapeInfo>).detail);
   const conn = await connect({
-    env,
+    env: opts.env,
     fetch: opts.fetch,
     stub: opts.stub,
     quiet: true,
@@ -240,6 +254,7 @@ export async function checkServices(opts: CheckOptions = {}): Promise<ServicesRe
       report.ms = Math.round(performance.now() - t0);
       report.ok = false;
       report.error = scrub(oneLine(e));
+      report.errorName = e instanceof Error ? e.name : typeof e;
       value = undefined;
     } finally {
       current = undefined;
@@ -275,9 +290,11 @@ export async function checkServices(opts: CheckOptions = {}): Promise<ServicesRe
       r.shapes.push({ point: "problem type", shape: scrub(JSON.stringify(type ?? null)) });
       r.summary = `mapped to ${name}`;
       if (!(caught instanceof NotFoundError)) {
-        throw new Error(
+        const e = new Error(
           `a 404 should be a NotFoundError; the client raised ${name}: ${oneLine(caught)}`,
         );
+        e.name = caught instanceof Error ? caught.name : e.name; // what the call really met
+        throw e;
       }
     });
   };
@@ -442,8 +459,22 @@ export async function checkServices(opts: CheckOptions = {}): Promise<ServicesRe
       rateLimitHeaders: rate.insider,
     },
   ];
-  const problems = services.flatMap((s) => s.calls.flatMap((c) => problemsOf(s.service, c)));
-  return { ok: problems.length === 0, problems, services };
+  // the cause first: a service whose every call failed alike gets one diagnosis,
+  // and its problems become that diagnosis' symptoms
+  const bases = { catalog: catalog.baseUrl, insider: insider.baseUrl };
+  const diagnoses: Diagnosis[] = [];
+  const problems: string[] = [];
+  for (const s of services) {
+    const own = s.calls.flatMap((c) => problemsOf(s.service, c));
+    const d = diagnose(s, s.offline ? undefined : scrub(bases[s.service]));
+    if (d) {
+      d.message = scrub(d.message);
+      d.symptoms = own;
+      diagnoses.push(d);
+      problems.push(d.message);
+    } else problems.push(...own);
+  }
+  return { ok: problems.length === 0, problems, diagnoses, services };
 }
 
 /**

@@ -45,6 +45,11 @@ function callLines(c: CallReport): string[] {
  */
 export function formatReport(report: ServicesReport): string[] {
   const out: string[] = [];
+  // the cause first, its symptoms folded under it
+  for (const d of report.diagnoses ?? []) {
+    out.push(`diagnosis: ${d.message}`);
+    for (const x of d.symptoms) out.push(`  symptom: ${x}`);
+  }
   for (const s of report.services) {
     const keyVar = s.service === "catalog" ? "PITCH_API_KEY" : "INSIDER_API_KEY";
     out.push(

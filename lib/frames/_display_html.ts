@@ -163,6 +163,8 @@ function renderTable(t: Table): MediaBundle {
     t.elided > 0 ? `${t.elided} columns not shown (…)` : "",
     ...(t.notes ?? []),
   ].filter(Boolean).map((n) => ` · ${n}`).join("");
+  // the text form keeps "shape: …" first; the demo mark ends that line
+  const textNote = t.demo ? `${note} · ${DEMO_LABEL}` : note;
   const td = (v: string) => (v === "null" ? `<td class="sb-null">null</td>` : `<td>${esc(v)}</td>`);
   const body = t.rows.map((r) =>
     r === null
@@ -178,7 +180,7 @@ function renderTable(t: Table): MediaBundle {
     `<table><thead><tr>${t.header.map((h) => `<th>${esc(h)}</th>`).join("")}</tr>` +
     `<tr>${t.dtypes.map((d) => `<td><i>${esc(d)}</i></td>`).join("")}</tr></thead>` +
     `<tbody>${body}</tbody></table></div>`;
-  const text = (t.demo ? `${DEMO_LABEL}\n` : "") + `${shape}${note}\n` +
+  const text = `${shape}${textNote}\n` +
     textTable(t.header, t.dtypes, t.rows.map((r) => r ?? t.header.map(() => "…")));
   return { "text/html": html, "text/plain": text };
 }

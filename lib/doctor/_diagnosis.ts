@@ -1,0 +1,106 @@
+/**
+ * The doctor's diagnosis: the cause first, its symptoms folded under it.
+ *
+ * A wrong key, a lapsed membership, a base URL without its service path or
+ * a host that cannot be reached makes every call of a service fail alike;
+ * listing each failed call as its own problem hides the one thing to fix.
+ * So, per service, over the calls that were made (skipped ones aside):
+ *
+ * | every call … | diagnosis |
+ * | - | - |
+ * | answered `401` | the key: check `INSIDER_API_KEY` / `PITCH_API_KEY` |
+ * | answered `403` | Premium lapsed (or no access) for this key |
+ * | answered `404`, the 404 on purpose included | the base URL: check `INSIDER_BASE_URL` (it should end in `/insider`) / `PITCH_BASE_URL` (`/catalog`), with the URL tried |
+ * | got no answer (refused, DNS, TLS, time-out) | the host and the error |
+ *
+ * Every problem line of that service is then a symptom of the diagnosis,
+ * not a problem of its own. Mixed failures get no diagnosis: each stays a
+ * problem.
+ *
+ * @module
+ */
+import type { CallReport, ServiceReport } from "./check.ts";
+
+/** The cause the doctor names for a service whose every call failed alike. */
+export interface Diagnosis {
+  /** Which service. */
+  service: "catalog" | "insider";
+  /** The kind of cause. */
+  cause: "key" | "premium" | "base-url" | "unreachable";
+  /** One line naming the cause and what to check (never a key). */
+  message: string;
+  /** The problem lines that follow from it. */
+  symptoms: string[];
+}
+
+const VARS = {
+  catalog: { key: "PITCH_API_KEY", url: "PITCH_BASE_URL", path: "/catalog" },
+  insider: { key: "INSIDER_API_KEY", url: "INSIDER_BASE_URL", path: "/insider" },
+} as const;
+
+const NO_ANSWER = new Set(["ConnectionError", "TimeoutError"]);
+
+/**
+ * The diagnosis of one service's calls, or undefined when they did not all
+ * fail alike (see the module doc). `base` is the service's base URL as the
+ * client used it (a live service only).
+ */
+export function diagnose(s: ServiceReport, base: string | undefined): Diagnosis | undefined {
+  if (s.offline) return undefined;
+  const made = s.calls.filter((c) => !c.skipped);
+  if (made.length === 0) return undefined;
+  const v = VARS[s.service];
+  const all = (f: (c: CallReport) => boolean) => made.every(f);
+  const only = (status: number) => (c: CallReport) =>
+    c.statuses.length > 0 && c.statuses.every((x) => x === status);
+  const d = (cause: Diagnosis["cause"], message: string): Diagnosis => ({
+    service: s.service,
+    cause,
+    message: `${s.service}: ${message}`,
+    symptoms: [],
+  });
+  if (all(only(401))) {
+    return d(
+      "key",
+      `every call answered 401 (missing or invalid API key): check ${v.key}`,
+    );
+  }
+  if (all(only(403))) {
+    return d(
+      "premium",
+      `every call answered 403: Premium lapsed (or no access) for the key in ${v.key}; ` +
+        `renew the membership, or use a key of an active Premium account`,
+    );
+  }
+  if (all(only(404))) {
+    const tried = base ? ` (tried ${base.replace(/\/+$/, "")}/api/v1/…)` : "";
+    return d(
+      "base-url",
+      `every route answered 404${tried}: check ${v.url}; it should end in ${v.path}` +
+        (base ? `, e.g. ${suggestBase(base, v.path)}` : ""),
+    );
+  }
+  if (all((c) => c.statuses.length === 0 && NO_ANSWER.has(c.errorName ?? ""))) {
+    let host = base ?? "";
+    try {
+      host = new URL(base ?? "").host;
+    } catch {
+      // keep the text
+    }
+    return d(
+      "unreachable",
+      `no call got an answer from ${host} (check ${v.url} and the network): ${made[0].error}`,
+    );
+  }
+  return undefined;
+}
+
+function suggestBase(base: string, path: string): string {
+  try {
+    const u = new URL(base);
+    const p = u.pathname.replace(/\/+$/, "");
+    return `${u.origin}${p.endsWith(path) ? p : `${p}${path}`}`;
+  } catch {
+    return `${base.replace(/\/+$/, "")}${path}`;
+  }
+}
