@@ -53,6 +53,12 @@ export interface FieldCoverage {
   coercions: Coercion[];
   /** Values the service sent (non-null) that are null in the client's frame. */
   lost: { field: string; rows: number }[];
+  /**
+   * True when the service leaves out null keys: fields are missing, yet no
+   * row sent any `null` (rows of real data have many). Missing fields are
+   * then nulls left out, which the client reads row by row: not a problem.
+   */
+  omitsNulls: boolean;
 }
 
 function jsonType(v: unknown): string {
@@ -133,11 +139,14 @@ export function coverage(
       else lost.push({ field: u.column, rows: u.rows });
     }
   }
+  const missing = declared.filter((f) => !keyOf.has(f.name)).map((f) => f.name);
   return {
     rows: raw.length,
     fields: declared.length,
     found: keyOf.size,
-    missing: declared.filter((f) => !keyOf.has(f.name)).map((f) => f.name),
+    missing,
+    omitsNulls: missing.length > 0 && raw.length > 0 &&
+      !raw.some((row) => Object.values(row).some((v) => v === null)),
     extra: [...extra],
     renamed,
     coercions,

@@ -508,7 +508,8 @@ function problemsOf(service: string, c: CallReport): string[] {
   }
   const out: string[] = [];
   const cov = c.coverage;
-  if (cov && cov.rows > 0 && cov.missing.length) {
+  // a service that leaves out null keys sends no field whose value is null: not a problem
+  if (cov && cov.rows > 0 && cov.missing.length && !cov.omitsNulls) {
     out.push(
       `${at}: ${cov.missing.length} of ${cov.fields} catalog fields missing from the rows: ${
         firstFew(cov.missing)

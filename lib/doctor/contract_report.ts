@@ -24,7 +24,9 @@ function callLines(c: CallReport): string[] {
   if (cov) {
     out.push(
       `      fields: ${cov.found} of ${cov.fields} catalog fields in ${cov.rows} rows` +
-        (cov.missing.length ? `; missing ${firstFew(cov.missing)}` : "") +
+        (cov.missing.length
+          ? `; ${cov.omitsNulls ? "null keys left out, e.g." : "missing"} ${firstFew(cov.missing)}`
+          : "") +
         `; extra: ${cov.extra.length ? firstFew(cov.extra) : "none"}`,
     );
     if (cov.renamed.length) out.push(`      spelled: ${cov.renamed.join(", ")}, …`);

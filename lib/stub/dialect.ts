@@ -21,7 +21,9 @@
  * | `entityFields`     | `camel`, `snake`                                          | catalog `GET /search` item keys: `userId`, `displayName`, `companyId`, `alternateNames`; or `user_id`, `display_name`, `company_id`, `alternate_names` (the spec names only `username` and `companyId`) |
  * | `pitchDetail`      | `bare`, `wrapped`                                         | catalog `GET /pitches/{id}`: the pitch object itself, or `{ data: <pitch> }` |
  * | `detailKeys`       | `snake`, `camel`                                          | keys of the pitch detail and of its `archive` object: `pitch_id`, `has_attachment`; or `pitchId`, `hasAttachment` (snapshot items keep `id`, `captured_at`) |
- * | `problemTypes`     | `name`, `uri`, `path`                                     | problem `type` on both services: `premium-required`; `https://problems.signalbook.invalid/premium-required`; or the relative reference `/problems/premium-required` |
+ * | `problemTypes`     | `name`, `uri`, `path`, `about-blank`                      | problem `type` on both services: `premium-required`; `https://problems.signalbook.invalid/premium-required`; the relative reference `/problems/premium-required`; or `about:blank` on every problem (RFC 9457's default: the status is the meaning) |
+ * | `nulls`            | `keep`, `omit`                                            | rows (of lists, and detail objects) keep their null keys, or leave them out (pydantic `exclude_none`, Jackson `NON_NULL`): rows of one page then differ in their keys |
+ * | `cursorName`       | `next_cursor`, `cursor`                                   | the next-page cursor of `POST /search`, `GET /feeds` and `GET /pitches` under its usual name, or under `cursor` (a name the client does not read: it must fail loudly, not stop after one page) |
  * | `rateLimitHeaders` | `none`, `x-ratelimit`, `ratelimit`                        | every `/api/v1` answer of both services carries no rate-limit headers; `X-RateLimit-Limit`/`-Remaining`/`-Reset` (epoch seconds); or the IETF draft's `RateLimit-Limit`/`-Remaining`/`-Reset` (seconds left) with `RateLimit-Policy` |
  *
  * Named dialects bundle choices ({@link DIALECTS}): `upper-digits`,
@@ -30,8 +32,11 @@
  * bare list with other field names), `tags-bare`, `filter-sets-renamed`,
  * `problem-uri`, `rate-limit-headers`, `entity-search-wrapped` (the catalog
  * search's lists one object down, snake_case items), `detail-wrapped-camel`
- * (the pitch detail under `data`, its keys in camelCase), and `all` (every
- * one of them).
+ * (the pitch detail under `data`, its keys in camelCase), `omit-nulls`
+ * (rows without their null keys), and `all` (every one of them). The
+ * choices `problemTypes=about-blank` and `cursorName=cursor` are in no named
+ * dialect: `about-blank` would clash with `problem-uri` in `all`, and
+ * `cursor` is a form the client must refuse (loudly).
  *
  * A dialect is given as one name, a comma-separated list of names, a list of
  * names, or an object of per-point choices; a name may also be a single
@@ -59,8 +64,10 @@ export const DIALECT_POINTS = {
   entityFields: ["camel", "snake"],
   pitchDetail: ["bare", "wrapped"],
   detailKeys: ["snake", "camel"],
-  problemTypes: ["name", "uri", "path"],
+  problemTypes: ["name", "uri", "path", "about-blank"],
   rateLimitHeaders: ["none", "x-ratelimit", "ratelimit"],
+  nulls: ["keep", "omit"],
+  cursorName: ["next_cursor", "cursor"],
 } as const;
 
 /** A point where a spec says "not shown". */
@@ -88,6 +95,7 @@ export const DIALECTS = {
   "rate-limit-headers": { rateLimitHeaders: "x-ratelimit" },
   "entity-search-wrapped": { entitySearch: "data", entityFields: "snake" },
   "detail-wrapped-camel": { pitchDetail: "wrapped", detailKeys: "camel" },
+  "omit-nulls": { nulls: "omit" },
 } as const satisfies Record<string, Partial<Dialect>>;
 
 /** A named dialect, `all` (every named one), or one `point=choice`. */

@@ -19,6 +19,8 @@ export function problemTypeIn(type: string, d: Pick<Dialect, "problemTypes">): s
     ? PROBLEM_TYPE_BASE + type
     : d.problemTypes === "path"
     ? "/problems/" + type
+    : d.problemTypes === "about-blank"
+    ? "about:blank"
     : type;
 }
 

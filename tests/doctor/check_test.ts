@@ -268,13 +268,14 @@ Deno.test({
           continue;
         }
         const problems = r.stdout.split("\n").filter((l) => l.startsWith("problem: "));
-        // the tag answer, and every insider call (the key is refused: 401)
+        // the tag answer, and one diagnosis for the insider service (the key is
+        // refused: 401 on every call), its symptoms folded under it
+        assert.deepEqual(problems.length, 2, problems.join("\n"));
         assert.match(problems[0], /^problem: catalog GET \/tags: .*a JSON array of 3/);
-        assert.ok(
-          problems.slice(1).every((l) => /^problem: insider .*401/.test(l)),
-          problems.join("\n"),
-        );
+        assert.match(problems[1], /^problem: insider: every call answered 401.*INSIDER_API_KEY/);
         assert.match(r.stdout, /^signalbook doctor: checking catalog and insider\n/);
+        assert.match(r.stdout, /\ndiagnosis: insider: every call answered 401/);
+        assert.match(r.stdout, /\n {2}symptom: insider .*401/);
         assert.match(r.stdout, /\ncontract: \d+ problems\n/);
       }
     } finally {

@@ -1,0 +1,70 @@
+/**
+ * Two dialect points applied to every JSON answer of both services (see
+ * `dialect.ts`), as middleware installed only when the dialect asks:
+ *
+ * - `nulls: "omit"`: rows leave out their null keys, as pydantic's
+ *   `exclude_none` or Jackson's `NON_NULL` do. Every object inside the
+ *   answer loses its null-valued keys, except a list envelope's own keys
+ *   (an answer holding a list of rows keeps `next_cursor: null`); a detail
+ *   answer (no list of rows in it) is a row and loses them too.
+ * - `cursorName: "cursor"`: the next-page cursor (`next_cursor`,
+ *   `nextCursor`) is sent as `cursor`, a name the client does not read.
+ *
+ * @module
+ */
+import type { MiddlewareHandler } from "npm:hono@4.13.19";
+import type { Dialect } from "./dialect.ts";
+
+type Json = unknown;
+
+const CONTAINERS = new Set(["data", "items", "results", "feeds", "rows"]);
+
+/** A list of rows (objects), or an empty list under a container name: what makes an envelope. */
+function isRowList(key: string, x: Json): boolean {
+  if (!Array.isArray(x)) return false;
+  return x.length === 0 ? CONTAINERS.has(key) : typeof x[0] === "object" && x[0] !== null;
+}
+
+function omitNulls(v: Json, envelope: boolean): Json {
+  if (Array.isArray(v)) return v.map((x) => omitNulls(x, false));
+  if (v === null || typeof v !== "object") return v;
+  const obj = v as Record<string, Json>;
+  const isEnvelope = envelope && Object.entries(obj).some(([k, x]) => isRowList(k, x));
+  const out: Record<string, Json> = {};
+  for (const [k, x] of Object.entries(obj)) {
+    if (x === null && !isEnvelope) continue;
+    out[k] = omitNulls(x, isEnvelope && !Array.isArray(x));
+  }
+  return out;
+}
+
+const CURSOR_KEYS = ["next_cursor", "nextCursor"];
+
+function renameCursor(v: Json): Json {
+  if (v === null || typeof v !== "object" || Array.isArray(v)) return v;
+  const out: Record<string, Json> = {};
+  for (const [k, x] of Object.entries(v as Record<string, Json>)) {
+    out[CURSOR_KEYS.includes(k) ? "cursor" : k] = x;
+  }
+  return out;
+}
+
+/** The answer rewrite for `nulls` and `cursorName`; undefined for the default choices. */
+export function rowDialect(d: Dialect): MiddlewareHandler | undefined {
+  if (d.nulls === "keep" && d.cursorName === "next_cursor") return undefined;
+  return async (c, next) => {
+    await next();
+    const res = c.res;
+    if (
+      res.status !== 200 || !(res.headers.get("content-type") ?? "").includes("application/json")
+    ) {
+      return;
+    }
+    if (!new URL(c.req.url).pathname.includes("/api/v1/")) return;
+    if (new URL(c.req.url).pathname.endsWith("/openapi.json")) return;
+    let body = await res.clone().json() as Json;
+    if (d.nulls === "omit") body = omitNulls(body, true);
+    if (d.cursorName === "cursor") body = renameCursor(body);
+    c.res = new Response(JSON.stringify(body), { status: res.status, headers: res.headers });
+  };
+}
