@@ -18,7 +18,7 @@
  * @module
  */
 export { connect, type Connection, type ConnectOptions } from "./lib/connect.ts";
-export { ConfigurationError, type EnvSource } from "./lib/connect_env.ts";
+export { ConfigurationError, type EnvSource } from "./lib/connect/env.ts";
 export { DEMO_LABEL, isDemo } from "./lib/shared/demo.ts";
 export * from "./lib/doctor/mod.ts";
 export * from "./lib/http/mod.ts";

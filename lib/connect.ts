@@ -8,7 +8,7 @@
  * process, as a quiet note (plain text under the cell in a notebook, stderr
  * in a script), without printing any key.
  *
- * Never demo data for a live configuration (`connect_env.ts`): a key
+ * Never demo data for a live configuration (`connect/env.ts`): a key
  * without its base URL, a base URL without its key, or a near-miss name
  * (`INSIDER_APIKEY`, `insider_api_key`, `INSIDER_KEY`, …) while the real
  * variable is unset is a `ConfigurationError` naming the variables (never a
@@ -26,7 +26,7 @@ import type { ClientOptions, FetchLike } from "./http/transport.ts";
 import { createStub, DEMO_KEYS, type Stub, type StubOptions } from "./stub/mod.ts";
 import { notice } from "./shared/notice.ts";
 import { markDemo } from "./shared/demo.ts";
-import { type EnvSource, readEnvironment, SERVICE_VARS, serviceConfig } from "./connect_env.ts";
+import { type EnvSource, readEnvironment, SERVICE_VARS, serviceConfig } from "./connect/env.ts";
 import "./notebook/progress.ts"; // the default progress display (Jupyter or terminal)
 
 /** Options of {@link connect}. */
@@ -47,7 +47,7 @@ export interface ConnectOptions extends
    * The environment: a lookup function, or a record of variables (default
    * the process environment, tolerant of a missing permission). A record (or
    * the process environment) also lets near-miss names be found; see
-   * `connect_env.ts`.
+   * `connect/env.ts`.
    */
   env?: EnvSource;
   /** Options of the in-process emulator, when it is used. */

@@ -182,8 +182,16 @@ for (const name of [...Object.keys(DIALECTS).filter((n) => n !== "default"), "al
 const NAMED = new Set(
   Object.values(DIALECTS).flatMap((d) => Object.entries(d).map(([p, c]) => `${p}=${c}`)),
 );
+/**
+ * Choices whose results differ by design, tested on their own: with
+ * `about:blank` the catalog's lapsed key reads as no access (its spec needs
+ * the type for Premium; tests/http/status_table_test.ts), and a cursor under
+ * an unknown name must fail loudly (tests/http/paging_names_test.ts).
+ */
+const APART = new Set(["problemTypes=about-blank", "cursorName=cursor"]);
 const SINGLES = (Object.entries(DIALECT_POINTS) as [DialectPoint, readonly string[]][])
-  .flatMap(([p, cs]) => cs.slice(1).map((c) => `${p}=${c}`)).filter((s) => !NAMED.has(s));
+  .flatMap(([p, cs]) => cs.slice(1).map((c) => `${p}=${c}`))
+  .filter((s) => !NAMED.has(s) && !APART.has(s));
 
 Deno.test(`every other single choice (${SINGLES.length}) gives the default dialect's results`, async () => {
   for (const choice of SINGLES) {
@@ -198,7 +206,9 @@ Deno.test(`every other single choice (${SINGLES.length}) gives the default diale
 Deno.test("property: random combinations of per-point choices give the default dialect's results", async () => {
   const points = Object.entries(DIALECT_POINTS) as [DialectPoint, readonly string[]][];
   const arb = fc.record(
-    Object.fromEntries(points.map(([p, cs]) => [p, fc.constantFrom(...cs)])) as {
+    Object.fromEntries(
+      points.map(([p, cs]) => [p, fc.constantFrom(...cs.filter((c) => !APART.has(`${p}=${c}`)))]),
+    ) as {
       [P in DialectPoint]: fc.Arbitrary<string>;
     },
   );

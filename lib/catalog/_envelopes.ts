@@ -131,8 +131,11 @@ export function pitchDetail(body: unknown): PitchDetail {
     "a pitch object (with pitch_id)",
     (v) => findKey(v, ["pitch_id"]) !== undefined,
   );
-  const out = DETAIL.mapFor(pitch).apply(pitch);
-  if (isObject(out.archive)) out.archive = ARCHIVE.mapFor(out.archive).apply(out.archive);
+  // a service that leaves out null keys: declared fields are null, never undefined
+  const out = DETAIL.withNulls({ ...DETAIL.mapFor(pitch).apply(pitch) });
+  if (isObject(out.archive)) {
+    out.archive = ARCHIVE.withNulls({ ...ARCHIVE.mapFor(out.archive).apply(out.archive) });
+  }
   return out as unknown as PitchDetail;
 }
 
@@ -171,7 +174,7 @@ export function searchResult(body: unknown): SearchResult {
       if (!isObject(x)) {
         throw new InvalidResponseError(`${endpoint}: ${name} item ${i} is ${describe(x)}`);
       }
-      return index.mapFor(x).apply(x);
+      return index.withNulls({ ...index.mapFor(x).apply(x) });
     });
   };
   return {

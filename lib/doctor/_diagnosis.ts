@@ -19,7 +19,20 @@
  *
  * @module
  */
-import type { CallReport, ServiceReport } from "./check.ts";
+/** What a diagnosis reads of a call (a `CallReport` of `check.ts`). */
+interface CallSeen {
+  skipped?: string;
+  statuses: number[];
+  error?: string;
+  errorName?: string;
+}
+
+/** What a diagnosis reads of a service (a `ServiceReport` of `check.ts`). */
+interface ServiceSeen {
+  service: "catalog" | "insider";
+  offline: boolean;
+  calls: readonly CallSeen[];
+}
 
 /** The cause the doctor names for a service whose every call failed alike. */
 export interface Diagnosis {
@@ -45,13 +58,13 @@ const NO_ANSWER = new Set(["ConnectionError", "TimeoutError"]);
  * fail alike (see the module doc). `base` is the service's base URL as the
  * client used it (a live service only).
  */
-export function diagnose(s: ServiceReport, base: string | undefined): Diagnosis | undefined {
+export function diagnose(s: ServiceSeen, base: string | undefined): Diagnosis | undefined {
   if (s.offline) return undefined;
   const made = s.calls.filter((c) => !c.skipped);
   if (made.length === 0) return undefined;
   const v = VARS[s.service];
-  const all = (f: (c: CallReport) => boolean) => made.every(f);
-  const only = (status: number) => (c: CallReport) =>
+  const all = (f: (c: CallSeen) => boolean) => made.every(f);
+  const only = (status: number) => (c: CallSeen) =>
     c.statuses.length > 0 && c.statuses.every((x) => x === status);
   const d = (cause: Diagnosis["cause"], message: string): Diagnosis => ({
     service: s.service,

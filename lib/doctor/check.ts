@@ -42,7 +42,7 @@
  * @module
  */
 import { connect, type ConnectOptions } from "../connect.ts";
-import { type EnvSource, readEnvironment } from "../connect_env.ts";
+import { type EnvSource, readEnvironment } from "../connect/env.ts";
 import { httpEvents, type ShapeInfo } from "../http/events.ts";
 import { NotFoundError } from "../http/errors.ts";
 import type { FetchLike } from "../http/transport.ts";

@@ -18,6 +18,7 @@ export {
   type CheckOptions,
   checkServices,
   type Coercion,
+  type Diagnosis,
   type FieldCoverage,
   type ServiceReport,
   type ServicesReport,

@@ -45,7 +45,7 @@ import {
 } from "./_display_html.ts";
 import dataframeModule from "npm:nodejs-polars@0.25.2/bin/dataframe.js";
 import { inJupyter } from "../shared/jupyter.ts";
-import { DEMO, DEMO_LABEL } from "../shared/demo.ts";
+import { DEMO } from "../shared/demo.ts";
 
 export {
   type DisplayOptions,

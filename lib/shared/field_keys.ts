@@ -77,6 +77,24 @@ export class KeyIndex {
     }
   }
 
+  /**
+   * `row` with every declared name it lacks set to `null` (in place), for
+   * typed objects read from a service that leaves out its null keys: a field
+   * typed `T | null` is then `null`, never `undefined`. Not for list rows
+   * bound for a frame: the frame build reports declared columns absent from
+   * every row (a spelling the client does not know), and a fill would hide it.
+   *
+   * @example
+   * ```ts
+   * import { KeyIndex } from "./field_keys.ts";
+   * new KeyIndex(["a", "b"]).withNulls({ a: 1 }); // { a: 1, b: null }
+   * ```
+   */
+  withNulls(row: Record<string, unknown>): Record<string, unknown> {
+    for (const n of this.#names) if (!Object.hasOwn(row, n)) row[n] = null;
+    return row;
+  }
+
   /** The declared name a key means, or undefined. */
   nameOf(key: string): string | undefined {
     let name = this.#memo.get(key);

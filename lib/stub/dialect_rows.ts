@@ -7,6 +7,8 @@
  *   answer loses its null-valued keys, except a list envelope's own keys
  *   (an answer holding a list of rows keeps `next_cursor: null`); a detail
  *   answer (no list of rows in it) is a row and loses them too.
+ *   The OpenAPI description then says so: its answer schemas require no
+ *   keys (problem details aside).
  * - `cursorName: "cursor"`: the next-page cursor (`next_cursor`,
  *   `nextCursor`) is sent as `cursor`, a name the client does not read.
  *
@@ -38,6 +40,19 @@ function omitNulls(v: Json, envelope: boolean): Json {
   return out;
 }
 
+/** Drops the `required` lists of the object schemas in an answer's description (in place). */
+function notRequired(v: Json): void {
+  if (Array.isArray(v)) return v.forEach(notRequired);
+  if (v === null || typeof v !== "object") return;
+  const obj = v as Record<string, Json>;
+  if (obj.properties && Array.isArray(obj.required)) delete obj.required;
+  for (const [k, x] of Object.entries(obj)) {
+    // problem details keep their required fields; request parameters are not answers
+    if (k === "application/problem+json" || k === "parameters" || k === "requestBody") continue;
+    notRequired(x);
+  }
+}
+
 const CURSOR_KEYS = ["next_cursor", "nextCursor"];
 
 function renameCursor(v: Json): Json {
@@ -61,7 +76,17 @@ export function rowDialect(d: Dialect): MiddlewareHandler | undefined {
       return;
     }
     if (!new URL(c.req.url).pathname.includes("/api/v1/")) return;
-    if (new URL(c.req.url).pathname.endsWith("/openapi.json")) return;
+    if (new URL(c.req.url).pathname.endsWith("/openapi.json")) {
+      if (d.nulls !== "omit") return;
+      const doc = await res.clone().json() as Record<string, Json>;
+      notRequired(doc.paths);
+      const schemas = (doc.components as Record<string, Record<string, Json>> | undefined)?.schemas;
+      for (const [name, schema] of Object.entries(schemas ?? {})) {
+        if (name !== "Problem") notRequired(schema);
+      }
+      c.res = new Response(JSON.stringify(doc), { status: res.status, headers: res.headers });
+      return;
+    }
     let body = await res.clone().json() as Json;
     if (d.nulls === "omit") body = omitNulls(body, true);
     if (d.cursorName === "cursor") body = renameCursor(body);

@@ -30,7 +30,7 @@
  *
  * @module
  */
-import { SignalbookError } from "./http/errors.ts";
+import { SignalbookError } from "../http/errors.ts";
 
 /** The configuration in the environment is incomplete or misspelt (no value is ever printed). */
 export class ConfigurationError extends SignalbookError {}
@@ -119,7 +119,7 @@ function levenshtein(a: string, b: string): number {
  *
  * @example
  * ```ts
- * import { nearMisses, SERVICE_VARS } from "./connect_env.ts";
+ * import { nearMisses, SERVICE_VARS } from "./env.ts";
  * nearMisses(["INSIDER_APIKEY", "PATH", "insider_key"], SERVICE_VARS.insider, "key");
  * // ["INSIDER_APIKEY", "insider_key"]
  * ```
@@ -157,7 +157,7 @@ const list = (names: readonly string[]) => names.join(", ");
  *
  * @example
  * ```ts
- * import { readEnvironment, serviceConfig, SERVICE_VARS } from "./connect_env.ts";
+ * import { readEnvironment, serviceConfig, SERVICE_VARS } from "./env.ts";
  * const env = readEnvironment({ INSIDER_API_KEY: "k", INSIDER_BASE_URL: "https://x.test/insider" });
  * serviceConfig(env, SERVICE_VARS.insider); // { live: true, apiKey: "k", baseUrl: "https://x.test/insider" }
  * serviceConfig(env, SERVICE_VARS.catalog); // { live: false }

@@ -1,0 +1,124 @@
+/**
+ * `quiet` silences the notice, never the fact: everything built from the
+ * offline emulator's answers says "demo data / offline emulator" where the
+ * user looks (frame display, take() arrays, derived frames, event studies,
+ * portfolios, charts, report.md), and nothing built from a live service does.
+ */
+import assert from "node:assert/strict";
+import pl from "npm:nodejs-polars@0.25.2";
+import * as Plot from "npm:@observablehq/plot@0.6.17";
+import {
+  connect,
+  createStub,
+  DEMO_KEYS,
+  DEMO_LABEL,
+  eventStudy,
+  eventStudyChart,
+  InsiderClient,
+  isDemo,
+  plot,
+  portfolioBacktest,
+  show,
+  tradeClass,
+  transactionsFrame,
+  writeReport,
+} from "../../mod.ts";
+import { serveStub } from "../../lib/stub/serve.ts";
+import type { FetchLike } from "../../mod.ts";
+
+const JUPYTER = Symbol.for("Jupyter.display");
+type Bundle = Record<string, string>;
+const display = (x: unknown) => (x as Record<symbol, () => Bundle>)[JUPYTER]();
+
+Deno.test("offline, quiet: frames, derived frames, take() arrays and pages carry the demo mark", async () => {
+  const { insider, catalog } = await connect({
+    env: {},
+    quiet: true,
+    stub: { seed: 2, scale: 0.1 },
+  });
+  const df = await insider.search({ tradeType: "purchase" }).frame({ maxRows: 300 });
+  assert.ok(isDemo(df));
+  const derived = df.filter(pl.col("transaction_id").isNotNull()).select("transaction_id");
+  assert.ok(isDemo(derived), "derived frames keep the mark");
+  const b = display(derived);
+  assert.ok(b["text/html"].includes(DEMO_LABEL), "the HTML display shows the badge");
+  assert.match(
+    b["text/plain"].split("\n")[0],
+    /^shape: \(\d+, 1\).* · DEMO DATA · offline emulator/,
+  );
+  assert.ok(String(show(df)).includes(DEMO_LABEL), "show() too");
+  const rows = await insider.search({}).take(5);
+  assert.ok(isDemo(rows));
+  assert.ok(isDemo(transactionsFrame(rows)), "a frame of demo rows is a demo frame");
+  const page = await catalog.pitches({ limit: 3 }).firstPage();
+  assert.ok(isDemo(page.rows));
+  // the mark changes nothing else: columns, JSON, equality
+  assert.equal(JSON.stringify(rows).includes("signalbook.demo"), false);
+  assert.ok(df.frameEqual(pl.DataFrame(df.getColumns())));
+});
+
+Deno.test("results, charts and report.md built from demo data say 'offline emulator'", async () => {
+  const { insider } = await connect({ env: {}, quiet: true, stub: { seed: 2, scale: 0.1 } });
+  const trades = tradeClass(
+    await insider.search({ tradeType: "purchase" }).frame({ maxRows: 800 }),
+  );
+  const stats = eventStudy(trades, { groupBy: "role" });
+  assert.ok(isDemo(stats));
+  const chart = eventStudyChart(stats);
+  assert.ok(
+    chart.svg.includes(DEMO_LABEL.replace("·", "&#183;")) || chart.svg.includes(DEMO_LABEL),
+  );
+  const folio = portfolioBacktest(trades, { horizon: "3m" });
+  assert.ok(isDemo(folio.monthly));
+  const own = plot({
+    marks: [Plot.dot(trades, { x: "transaction_date", y: "transaction_value" })],
+  });
+  assert.ok(own.svg.includes("DEMO DATA"));
+  const dir = await Deno.makeTempDir();
+  await writeReport(dir, stats, { es: chart }, { title: "t", portfolios: { all: folio } });
+  const md = await Deno.readTextFile(`${dir}/report.md`);
+  assert.match(md.split("\n").slice(0, 4).join("\n"), /offline emulator/);
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("a chart of data that is not demo data carries no mark", () => {
+  const c = plot({ marks: [Plot.dot([{ a: 1, b: 2 }], { x: "a", y: "b" })] });
+  assert.ok(!c.svg.includes("DEMO DATA"));
+  // the mark never leaks from one chart into the next
+  const rows = pl.DataFrame({ a: [1], b: [2] });
+  assert.ok(!plot({ marks: [Plot.dot(rows, { x: "a", y: "b" })] }).svg.includes("DEMO DATA"));
+});
+
+Deno.test("a loopback emulator is recognised by its header; a server without it is live data", async () => {
+  const ac = new AbortController();
+  const { url, server } = await serveStub({
+    port: 0,
+    hostname: "127.0.0.1",
+    signal: ac.signal,
+    seed: 2,
+    scale: 0.1,
+  });
+  try {
+    const viaHeader = new InsiderClient({ apiKey: DEMO_KEYS.insider, baseUrl: `${url}/insider` });
+    assert.ok(isDemo(await viaHeader.search({}).frame({ maxRows: 50 })));
+    // the same answers without the emulator's header, through an unmarked fetch: not demo
+    const stub = createStub({ seed: 2, scale: 0.1 });
+    const plain: FetchLike = async (input, init) => {
+      const res = await stub.fetch(input, init);
+      const headers = new Headers(res.headers);
+      headers.delete("x-signalbook-demo");
+      return new Response(res.body, { status: res.status, headers });
+    };
+    const live = new InsiderClient({
+      apiKey: DEMO_KEYS.insider,
+      baseUrl: "http://live.test/insider",
+      fetch: plain,
+    });
+    const df = await live.search({}).frame({ maxRows: 50 });
+    assert.ok(!isDemo(df));
+    assert.ok(!display(df)["text/html"].includes(DEMO_LABEL));
+  } finally {
+    ac.abort();
+    await server.finished;
+  }
+});
