@@ -47,7 +47,7 @@ import {
 } from "../http/errors.ts";
 import { announceShape } from "../http/events.ts";
 import { describe, type JsonObject, type ListSpec, readList, readOne } from "../http/_envelope.ts";
-import { KeyIndex, normKey } from "../shared/field_keys.ts";
+import { KeyIndex, markDeclared, normKey } from "../shared/field_keys.ts";
 import { TRANSACTION_FIELDS, type TransactionRow } from "./fields.ts";
 import type { FeedRow } from "./feeds.ts";
 
@@ -165,9 +165,15 @@ function pageOf<Row>(body: unknown, spec: ListSpec, index: KeyIndex): ReadPage<R
   };
 }
 
+/** Tag of search rows keyed by the catalog's camelCase names (see `markDeclared`). */
+export const SEARCH_ROWS_DECLARED = "insider-camel";
+
 /** A page of `POST /search`, rows with {@link SearchRow} names. */
 export function searchPage<Row>(body: unknown): ReadPage<Row> {
-  return pageOf<Row>(body, SEARCH_LIST, CAMEL);
+  const page = pageOf<Row>(body, SEARCH_LIST, CAMEL);
+  // every row renamed on its own terms: the frame build need not check them again
+  markDeclared(page.rows as object[], SEARCH_ROWS_DECLARED);
+  return page;
 }
 
 /** A page of `GET /feeds`, rows with {@link FeedRow} names. */

@@ -19,7 +19,8 @@
 import { isDemo } from "../shared/demo.ts";
 import type pl from "npm:nodejs-polars@0.25.2";
 import { buildFrame, type FrameReport, type RowSink, rowSink } from "../frames/build.ts";
-import { KeyIndex } from "../shared/field_keys.ts";
+import { declaredAs, KeyIndex, type KeyMap } from "../shared/field_keys.ts";
+import { SEARCH_ROWS_DECLARED } from "./_envelopes.ts";
 import type { ColumnSpec, Dtype } from "../frames/dtypes.ts";
 import { asFrame, type Frame } from "../frames/list.ts";
 import { type FieldKind, TRANSACTION_FIELDS, type TransactionRow } from "./fields.ts";
@@ -89,20 +90,34 @@ export function transactionsFrame(
 export function transactionsSink(
   opts: TransactionsFrameOptions = {},
 ): RowSink<TransactionRow | Record<string, unknown>> {
-  return rowSink((first) => {
-    if (first === undefined) return { specs: TRANSACTION_COLUMNS };
-    // the first row picks the spelling family the columns read (the search's
-    // camelCase or the detail's snake_case); every row is then renamed to it on
-    // its own terms, so a key the first row left out (an omitted null) or
-    // spelt otherwise lands on its column, never in an extra one
-    const camel = familyOf(first as Record<string, unknown>) === "camel";
-    const map = (camel ? BY_CAMEL : BY_MEANING).mapFor(first as Record<string, unknown>);
-    return {
-      specs: camel ? CAMEL_COLUMNS : TRANSACTION_COLUMNS,
-      opts: { reportMissing: !opts.selected, onReport: opts.onReport },
-      map: (row) => map.apply(row as Record<string, unknown>),
-    };
-  });
+  // the first row picks the spelling family the columns read (the search's
+  // camelCase or the detail's snake_case); every row is then renamed to it on
+  // its own terms, so a key the first row left out (an omitted null) or
+  // spelt otherwise lands on its column, never in an extra one. Rows the
+  // search's envelope reader already keyed by camelCase names (marked) skip
+  // the per-row check.
+  let plan: { camel: boolean; map: KeyMap } | undefined;
+  const inner = rowSink<Record<string, unknown>>(() => ({
+    specs: plan?.camel ? CAMEL_COLUMNS : TRANSACTION_COLUMNS,
+    opts: { reportMissing: !opts.selected, onReport: opts.onReport },
+  }));
+  return {
+    append(rows) {
+      if (rows.length === 0) return;
+      const list = rows as readonly Record<string, unknown>[];
+      if (!plan) {
+        const camel = familyOf(list[0]) === "camel";
+        const map = (camel ? BY_CAMEL : BY_MEANING).mapFor(list[0], { compact: false });
+        plan = { camel, map };
+      }
+      const done = plan.camel && declaredAs(list) === SEARCH_ROWS_DECLARED;
+      inner.append(done ? list : list.map(plan.map.apply));
+    },
+    finish: () => inner.finish(),
+    get chunks() {
+      return inner.chunks;
+    },
+  };
 }
 
 const BY_CAMEL = new KeyIndex(TRANSACTION_FIELDS.map((f) => f.camel));

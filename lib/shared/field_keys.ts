@@ -108,6 +108,8 @@ export class KeyIndex {
 
   /**
    * The renaming that a sample row implies (see {@link KeyMap}).
+   * `compact: false` never copies wide rows into compact objects (for rows
+   * an envelope reader has already made compact).
    *
    * @example
    * ```ts
@@ -116,7 +118,7 @@ export class KeyIndex {
    * m.apply({ returns1W: 2, is10B51: true, x: 1 }); // { returns_1w: 2, is_10b51: true, x: 1 }
    * ```
    */
-  mapFor(sample: Record<string, unknown>): KeyMap {
+  mapFor(sample: Record<string, unknown>, opts: { compact?: boolean } = {}): KeyMap {
     const found = new Map<string, string>();
     const extra: string[] = [];
     const rename: [string, string][] = [];
@@ -160,7 +162,10 @@ export class KeyIndex {
       }
       return row;
     };
-    const wide = wideRowMaker(keys, keys.map((k) => nameOf(k) ?? k));
+    // rows already compact (a second reader of the same rows) are not copied again
+    const wide = opts.compact === false
+      ? undefined
+      : wideRowMaker(keys, keys.map((k) => nameOf(k) ?? k));
     const slow = identity ? asDeclared : renamed;
     return {
       identity,
@@ -171,4 +176,28 @@ export class KeyIndex {
       apply: wide ? (row) => wide(row) ?? slow(row) : slow,
     };
   }
+}
+
+const DECLARED = Symbol.for("signalbook.declaredKeys");
+
+/**
+ * Marks a list of rows as already keyed by the declared names of `tag` (an
+ * envelope reader renamed every row), so a later reader of the same rows
+ * (the frame build) skips its own per-row key check. Returns the rows.
+ *
+ * @example
+ * ```ts
+ * import { declaredAs, markDeclared } from "./field_keys.ts";
+ * const rows = markDeclared([{ returns1w: 1 }], "insider-camel");
+ * declaredAs(rows); // "insider-camel"
+ * ```
+ */
+export function markDeclared<T extends object[]>(rows: T, tag: string): T {
+  Object.defineProperty(rows, DECLARED, { value: tag, enumerable: false, configurable: true });
+  return rows;
+}
+
+/** The tag a list of rows was marked with by {@link markDeclared}, or undefined. */
+export function declaredAs(rows: readonly object[]): string | undefined {
+  return (rows as unknown as { [DECLARED]?: string })[DECLARED];
 }
