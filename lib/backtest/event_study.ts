@@ -307,7 +307,9 @@ export function eventStudy(trades: pl.DataFrame, opts: EventStudyOptions = {}): 
       throw new RangeError(
         `eventStudy: groupBy ${JSON.stringify(g)} is neither a grouping (${
           GROUPINGS.join(", ")
-        }) nor a column of the frame${didYouMean(g, [...GROUPINGS, ...trades.columns])}`,
+        }) nor a column of the frame${
+          // suggest groupings only; columns only when no grouping is close (and at most 3)
+          didYouMean(g, GROUPINGS) || didYouMean(g, trades.columns, 3)}`,
       );
     }
     needCols = [g];

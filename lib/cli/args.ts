@@ -5,7 +5,9 @@
  *   the flags collected — unknown flags (with close matches), missing values,
  *   stray arguments — so that all bad flags are reported at once.
  * - {@link Flags}: checks of flag values that add to the same list.
- * - {@link usageError}: prints every problem and the help, exits with code 2.
+ * - {@link usageError}: prints every problem and one line naming `--help`
+ *   (not the whole help, which would push the problem off the screen),
+ *   exits with code 2.
  * - {@link runCli}: runs a command; a runtime failure prints ONE line (what
  *   failed, which flag or path, what to do) and exits with code 1, never a
  *   stack — unless `--debug` is given, which prints the stack too.
@@ -13,7 +15,7 @@
  * @module
  */
 import { parseArgs, type ParseArgsConfig } from "node:util";
-import { closeMatches } from "../shared/suggest.ts";
+import { closeMatches, didYouMean } from "../shared/suggest.ts";
 import { type Redactor, redactorFor } from "../http/_redact.ts";
 import {
   AuthenticationError,
@@ -28,13 +30,26 @@ import {
 import { DiskFullError } from "../store/disk.ts";
 import { DatasetLockedError } from "../store/lock.ts";
 
-/** Prints a usage error naming the problem(s), then the help, and exits with code 2. */
-export function usageError(command: string, message: string | string[], help: string): never {
+/**
+ * How to ask for the help: `deno task backtest --help`, read from the help
+ * text's `Usage:` line (or `deno task <command> --help` without one).
+ */
+export function helpHint(command: string, help = ""): string {
+  const invocation = /^Usage:\s+(deno task \S+)/m.exec(help)?.[1] ?? `deno task ${command}`;
+  return `Run "${invocation} --help" for every flag.`;
+}
+
+/**
+ * Prints the problem(s) with the flags, then one line naming `--help`, and
+ * exits with code 2. The help itself is not printed: 45 lines of it would
+ * push the problem off the screen.
+ */
+export function usageError(command: string, message: string | string[], help?: string): never {
   const lines = Array.isArray(message) ? message : [message];
   console.error(
-    `${command}: ${
-      lines.length === 1 ? lines[0] : lines.map((l) => `\n  - ${l}`).join("")
-    }\n\n${help}`,
+    `${command}:${lines.length === 1 ? ` ${lines[0]}` : lines.map((l) => `\n  - ${l}`).join("")}\n${
+      helpHint(command, help)
+    }`,
   );
   Deno.exit(2);
 }
@@ -111,7 +126,9 @@ export class Flags<T extends Options> {
     for (const item of items) {
       if (!(allowed as readonly string[]).includes(item)) {
         this.fail(
-          `--${name}: ${JSON.stringify(item)} is not allowed; allowed: ${allowed.join(", ")}`,
+          `--${name}: ${JSON.stringify(item)} is not allowed; allowed: ${allowed.join(", ")}${
+            didYouMean(item, allowed, 3)
+          }`,
         );
       } else if (seen.has(item)) {
         this.fail(`--${name}: ${JSON.stringify(item)} is given twice; give each once`);
@@ -121,10 +138,37 @@ export class Flags<T extends Options> {
     return [...seen].filter((i) => (allowed as readonly string[]).includes(i)) as V[];
   }
 
+  /**
+   * One of `allowed`, or `def` when not given; anything else is a problem
+   * naming the value, what is allowed and the close matches.
+   */
+  oneOf<V extends string>(name: string, raw: string | undefined, allowed: readonly V[], def: V): V {
+    if (raw === undefined) return def;
+    if ((allowed as readonly string[]).includes(raw)) return raw as V;
+    this.fail(notAllowed(name, raw, allowed));
+    return def;
+  }
+
   /** Exits with code 2 listing every problem, if there is any. */
   done(): void {
     if (this.issues.length) usageError(this.#command, this.issues, this.#help);
   }
+}
+
+/**
+ * `--name "value" is not allowed; allowed: a, b (did you mean "b"?)`.
+ *
+ * @example
+ * ```ts
+ * import { notAllowed } from "./args.ts";
+ * notAllowed("entry", "filng", ["trade", "filing"]);
+ * // '--entry "filng" is not allowed; allowed: trade, filing (did you mean "filing"?)'
+ * ```
+ */
+export function notAllowed(name: string, raw: string, allowed: readonly string[]): string {
+  return `--${name} ${JSON.stringify(raw)} is not allowed; allowed: ${allowed.join(", ")}${
+    didYouMean(raw, allowed, 3)
+  }`;
 }
 
 /**
@@ -153,7 +197,10 @@ export function parseFlags<T extends Options>(
   });
   const values: Record<string, unknown> = {};
   const names = Object.keys(all);
+  // the index of the argument after an unknown `--name`: taken as its value, not a stray
+  let valueOfUnknown = -1;
   for (const t of tokens) {
+    if (t.kind === "positional" && t.index === valueOfUnknown) continue;
     if (t.kind === "positional") {
       issues.push(`unexpected argument ${JSON.stringify(t.value)}; flags look like --name value`);
       continue;
@@ -161,6 +208,7 @@ export function parseFlags<T extends Options>(
     if (t.kind !== "option") continue;
     const spec = all[t.name];
     if (!spec) {
+      if (!t.inlineValue) valueOfUnknown = t.index + 1;
       const near = closeMatches(t.name, names, 3);
       issues.push(
         `Unknown option '${t.rawName}'${

@@ -13,8 +13,12 @@
  * report.md. Bad flags or values exit with code 2 and a message naming every
  * one; a runtime failure prints one line and exits with code 1.
  *
- * Without `--baseline` the largest group is the baseline, and the output says
- * so. `--cost-bps` defaults to 10 here (the library's default is 0) so that
+ * Without `--baseline`, a one-feed run is compared with every open-market
+ * trade of its side filed in the same period ("All purchases" or "All
+ * sales", pulled by the search: see `market_baseline.ts`), so that the feed
+ * is never its own baseline; `--baseline "All purchases"` asks for the same
+ * with several feeds of one side. With several feeds and no `--baseline`,
+ * the largest group is the baseline. Either way the output says which. `--cost-bps` defaults to 10 here (the library's default is 0) so that
  * the command line never shows a cost-free figure unasked.
  *
  * Groups: with several feeds and no `--group-by`, by feed; with one feed, by
@@ -29,7 +33,7 @@
 import { DEFAULT_HORIZONS } from "../insider/fields.ts";
 import pl from "npm:nodejs-polars@0.25.2";
 import { connect } from "../connect.ts";
-import { FEED_TOPIC_NAMES, type FeedSide, type FeedTopic } from "../insider/feeds.ts";
+import { FEED_TOPIC_NAMES, type FeedRow, type FeedSide } from "../insider/feeds.ts";
 import { transactionsFrame } from "../insider/transaction_frames.ts";
 import {
   type ClusterBy,
@@ -66,7 +70,10 @@ import { eventStudyChart } from "../charts/event_study_chart.ts";
 import { feedComparison } from "../charts/feed_comparison.ts";
 import type { Chart } from "../charts/chart.ts";
 import { isIsoDate } from "../shared/schema.ts";
-import { checkWritableDir, CliError, parseFlags, runCli, usageError } from "./args.ts";
+import { checkWritableDir, CliError, notAllowed, parseFlags, runCli, usageError } from "./args.ts";
+import { type FeedFlag, parseFeedFlag } from "./feed_flag.ts";
+import { feedPeriod, MARKET_BASELINE, pullMarketBaseline } from "./market_baseline.ts";
+import { didYouMean } from "../shared/suggest.ts";
 
 const HELP = `Usage: deno task backtest --feed TOPIC:SIDE [--feed …] [options]
 
@@ -86,8 +93,10 @@ Options:
 })
   --max-rows N        rows per feed, 1 to 100000 (default 1000); a feed with
                       more rows is cut there, with a warning
-  --baseline GROUP    group the others are compared with (default: the
-                      largest group, stated in the output)
+  --baseline GROUP    group the others are compared with (default: with one
+                      feed, "All purchases" / "All sales": every open-market
+                      trade of its side filed in the same period; with
+                      several, the largest group; stated in the output)
   --min-n N           groups with fewer trades are marked thin, without t or
                       intervals (default 20)
   --min-clusters N    groups spanning fewer clusters (months or issuers,
@@ -170,28 +179,13 @@ export async function main(args: string[] = Deno.args): Promise<void> {
   }, args);
   const v = flags.values;
   const fail = (m: string) => flags.fail(m);
-  const feeds: { topic: FeedTopic; side: FeedSide; label: string }[] = [];
+  const feeds: FeedFlag[] = [];
   for (const f of v.feed ?? ["ceo-trades:buy"]) {
-    const [topic, side, extra] = f.split(":");
-    if (extra !== undefined || !FEED_TOPIC_NAMES.includes(topic as FeedTopic)) {
-      fail(
-        `--feed ${JSON.stringify(f)}: topic ${JSON.stringify(topic)} is not allowed; allowed: ${
-          FEED_TOPIC_NAMES.join(", ")
-        }`,
-      );
-    } else if (side !== "buy" && side !== "sell") {
-      fail(
-        `--feed ${JSON.stringify(f)}: side ${
-          JSON.stringify(side)
-        } is not allowed; allowed: buy, sell`,
-      );
-    } else if (feeds.some((x) => x.label === `${topic}:${side}`)) {
+    const feed = parseFeedFlag(f);
+    if (typeof feed === "string") fail(feed);
+    else if (feeds.some((x) => x.label === feed.label)) {
       fail(`--feed ${JSON.stringify(f)} is given twice; give each feed once`);
-    } else {feeds.push({
-        topic: topic as FeedTopic,
-        side: side as FeedSide,
-        label: `${topic}:${side}`,
-      });}
+    } else feeds.push(feed);
   }
   for (const k of ["from", "to"] as const) {
     if (v[k] !== undefined && !isIsoDate(v[k]!)) {
@@ -206,11 +200,7 @@ export async function main(args: string[] = Deno.args): Promise<void> {
     groupBy !== undefined && groupBy !== "feed" &&
     !(GROUPINGS as readonly string[]).includes(groupBy)
   ) {
-    fail(
-      `--group-by ${JSON.stringify(groupBy)} is not allowed; allowed: feed, ${
-        GROUPINGS.join(", ")
-      }`,
-    );
+    fail(notAllowed("group-by", groupBy, ["feed", ...GROUPINGS]));
   }
   const horizons = flags.list("horizons", v.horizons ?? DEFAULT_HORIZONS.join(","), STUDY_HORIZONS);
   const maxRows = flags.int("max-rows", v["max-rows"], 1000, 1, 100_000);
@@ -224,36 +214,28 @@ export async function main(args: string[] = Deno.args): Promise<void> {
   );
   const entry = v.entry ?? "trade";
   if (!(ENTRIES as readonly string[]).includes(entry)) {
-    fail(`--entry ${JSON.stringify(entry)} is not allowed; allowed: ${ENTRIES.join(", ")}`);
+    fail(notAllowed("entry", entry, ENTRIES));
   }
   const cluster = v.cluster ?? DEFAULT_CLUSTER;
   if (!(CLUSTERS as readonly string[]).includes(cluster)) {
-    fail(`--cluster ${JSON.stringify(cluster)} is not allowed; allowed: ${CLUSTERS.join(", ")}`);
+    fail(notAllowed("cluster", cluster, CLUSTERS));
   }
   for (const k of ["horizon", "cost-bps", "weighting", "direction", "risk-free"] as const) {
     if (v[k] !== undefined && !v.portfolio) fail(`--${k} needs --portfolio`);
   }
   const horizon = v.horizon ?? "6m";
   if (!(PORTFOLIO_HORIZONS as readonly string[]).includes(horizon)) {
-    fail(
-      `--horizon ${JSON.stringify(horizon)} is not allowed; allowed: ${
-        PORTFOLIO_HORIZONS.join(", ")
-      }`,
-    );
+    fail(notAllowed("horizon", horizon, PORTFOLIO_HORIZONS));
   }
   const costBps = flags.num("cost-bps", v["cost-bps"], 10, 0, 10_000);
   const riskFree = flags.num("risk-free", v["risk-free"], 0, 0, 100);
   const weighting = v.weighting ?? "equal";
   if (!(WEIGHTINGS as readonly string[]).includes(weighting)) {
-    fail(
-      `--weighting ${JSON.stringify(weighting)} is not allowed; allowed: ${WEIGHTINGS.join(", ")}`,
-    );
+    fail(notAllowed("weighting", weighting, WEIGHTINGS));
   }
   const direction = v.direction ?? "long";
   if (!(DIRECTIONS as readonly string[]).includes(direction)) {
-    fail(
-      `--direction ${JSON.stringify(direction)} is not allowed; allowed: ${DIRECTIONS.join(", ")}`,
-    );
+    fail(notAllowed("direction", direction, DIRECTIONS));
   }
   const out = v.out ?? "out/backtest";
   if (out.trim() === "") fail(`--out "" is not allowed; allowed: a directory path`);
@@ -264,6 +246,23 @@ export async function main(args: string[] = Deno.args): Promise<void> {
     if (bad) throw new CliError(bad);
     const { insider } = await connect();
     const parts: pl.DataFrame[] = [];
+    const feedRows: FeedRow[] = [];
+    // open-market trades of the side only (unless --all-codes), saying how many were left out
+    const keepSide = (frame: pl.DataFrame, side: FeedSide, label: string): pl.DataFrame => {
+      if (v["all-codes"]) return frame;
+      const { frame: kept, left } = keepOpenMarket(frame, side);
+      const n = Object.values(left).reduce((a, b) => a + b, 0);
+      if (n) {
+        console.error(
+          `backtest: ${label}: left out ${n} rows that are not open-market ${
+            side === "buy" ? "purchases" : "sales"
+          } (${
+            Object.entries(left).map(([c, k]) => `${k} ${c}`).join(", ")
+          }); --all-codes keeps them`,
+        );
+      }
+      return kept;
+    };
     for (const f of feeds) {
       const rows = await insider.feed(f.topic, f.side, { from: v.from, to: v.to, limit: 25 }).take(
         maxRows,
@@ -273,33 +272,19 @@ export async function main(args: string[] = Deno.args): Promise<void> {
           `backtest: warning: ${f.label} has more than ${maxRows} rows; only the first ${maxRows} it returns are used; raise --max-rows to use more`,
         );
       }
+      feedRows.push(...rows);
       const { rows: trades, failed } = await insider.hydrate(rows, { concurrency: 16 });
       if (failed.length) {
         console.error(
           `backtest: ${failed.length} rows of ${f.label} could not be hydrated and are left out`,
         );
       }
-      let frame: pl.DataFrame = tradeClass(transactionsFrame(trades));
-      if (!v["all-codes"]) {
-        const kept = keepOpenMarket(frame, f.side);
-        frame = kept.frame;
-        const left = kept.left;
-        const n = Object.values(left).reduce((a, b) => a + b, 0);
-        if (n) {
-          console.error(
-            `backtest: ${f.label}: left out ${n} rows that are not open-market ${
-              f.side === "buy" ? "purchases" : "sales"
-            } (${
-              Object.entries(left).map(([c, k]) => `${k} ${c}`).join(", ")
-            }); --all-codes keeps them`,
-          );
-        }
-      }
+      const frame = keepSide(tradeClass(transactionsFrame(trades)), f.side, f.label);
       parts.push(frame.withColumns(pl.lit(f.label).alias("feed")));
       console.error(`${f.label}: ${frame.height} trades`);
     }
-    const all = pl.concat(parts, { how: "vertical" });
-    if (all.height === 0) {
+    const picked = pl.concat(parts, { how: "vertical" });
+    if (picked.height === 0) {
       const range = `${v.from ? ` from ${v.from}` : ""}${v.to ? ` to ${v.to}` : ""}`;
       throw new Error(
         `no trades in ${feeds.map((f) => f.label).join(", ")}${
@@ -307,20 +292,60 @@ export async function main(args: string[] = Deno.args): Promise<void> {
         }; widen --from/--to or choose another --feed`,
       );
     }
+    // the market baseline: every trade of the side filed in the feeds' period
+    const sides = [...new Set(feeds.map((f) => f.side))];
+    const marketName = sides.length === 1 ? MARKET_BASELINE[sides[0]] : undefined;
+    let market: { name: string; note: string } | undefined;
+    let all = picked;
+    if (
+      marketName !== undefined &&
+      (v.baseline === undefined ? feeds.length === 1 : v.baseline === marketName)
+    ) {
+      const period = feedPeriod(feedRows)!; // trades were found, so their rows have dates
+      const pulled = await pullMarketBaseline(insider, sides[0], period);
+      const frame = keepSide(pulled.frame, sides[0], marketName);
+      const what = v["all-codes"]
+        ? `${sides[0] === "buy" ? "purchase" : "sale"} of any code`
+        : sides[0] === "buy"
+        ? "open-market purchase"
+        : "open-market or 10b5-1 plan sale";
+      if (pulled.truncated) {
+        console.error(
+          `backtest: warning: ${marketName} has more than ${pulled.frame.height} rows from ${period.from} to ${period.to}; only the newest are used; narrow --from/--to or lower --max-rows`,
+        );
+      }
+      if (frame.height > 0) {
+        all = pl.concat([picked, frame.withColumns(pl.lit(marketName).alias("feed"))], {
+          how: "diagonal",
+        });
+        market = {
+          name: marketName,
+          note: `every ${what} filed from ${period.from} to ${period.to}, the period of ${
+            feeds.map((f) => f.label).join(", ")
+          } (${frame.height} trades)`,
+        };
+      } else {
+        console.error(
+          `backtest: no ${what} was filed from ${period.from} to ${period.to} besides the feed's: no market baseline`,
+        );
+      }
+    }
     const by = groupBy ?? (feeds.length > 1 ? "feed" : "role");
     const key = by === "feed" ? null : groupKey(by as typeof GROUPINGS[number]);
-    const groupFn = key === null ? null : feeds.length > 1
-      ? (r: Record<string, unknown>) => {
-        const g = key(r);
-        return g === null ? null : `${r.feed} · ${g}`;
-      }
-      : key;
+    const groupFn = key === null ? null : (r: Record<string, unknown>) => {
+      if (market && r.feed === market.name) return market.name;
+      const g = key(r);
+      return g === null || feeds.length === 1 ? g : `${r.feed} · ${g}`;
+    };
     const natural = by === "feed" ? [] : groupOrder(by as typeof GROUPINGS[number]);
-    const order = key === null
-      ? feeds.map((f) => f.label)
-      : feeds.length > 1
-      ? feeds.flatMap((f) => natural.map((g) => `${f.label} · ${g}`))
-      : natural;
+    const order = [
+      ...(key === null
+        ? feeds.map((f) => f.label)
+        : feeds.length > 1
+        ? feeds.flatMap((f) => natural.map((g) => `${f.label} · ${g}`))
+        : natural),
+      ...(market ? [market.name] : []),
+    ];
     const study = (baseline?: string, samples = 1000) =>
       eventStudy(all, {
         samples,
@@ -335,23 +360,30 @@ export async function main(args: string[] = Deno.args): Promise<void> {
       });
     // a cheap pass (few resamples) for the group list and sizes
     const groups = study(undefined, 10).filter(pl.col("horizon").eq(pl.lit(horizons[0])));
+    const names = groups.getColumn("group").toArray() as string[];
     let baseline = v.baseline;
     let baselineNote = `baseline ${JSON.stringify(baseline)} (--baseline)`;
-    if (baseline === undefined) {
+    if (market) {
+      baseline = market.name;
+      baselineNote = `baseline ${JSON.stringify(baseline)}: ${market.note}${
+        v.baseline === undefined
+          ? ", used because no --baseline was given; --baseline GROUP compares with a group instead"
+          : " (--baseline)"
+      }`;
+    } else if (baseline === undefined) {
       const ns = groups.getColumn("n").toArray() as number[];
-      baseline = groups.getColumn("group").get(ns.indexOf(Math.max(...ns))) as string;
-      baselineNote = `baseline ${
-        JSON.stringify(baseline)
-      }: the largest group, used because no --baseline was given`;
-    } else {
-      const names = groups.getColumn("group").toArray() as string[];
-      if (!names.includes(baseline)) {
-        usageError(
-          "backtest",
-          `--baseline ${JSON.stringify(baseline)} is not a group; groups: ${names.join(", ")}`,
-          HELP,
-        );
-      }
+      baseline = names[ns.indexOf(Math.max(...ns))];
+      baselineNote = `baseline ${JSON.stringify(baseline)}: the ${
+        names.length === 1 ? "only group, so nothing is compared with it" : "largest group"
+      }, used because no --baseline was given`;
+    } else if (!names.includes(baseline)) {
+      usageError(
+        "backtest",
+        `--baseline ${JSON.stringify(baseline)} is not a group; groups: ${names.join(", ")}${
+          didYouMean(baseline, names, 3)
+        }`,
+        HELP,
+      );
     }
     console.error(`backtest: ${baselineNote}`);
     const stats = study(baseline);

@@ -1,7 +1,10 @@
 /**
  * "Did you mean …": close matches for a mistyped name (a column, a feed
- * topic, a grouping, a horizon, an enum value), ranked by fuse.js' fuzzy
- * score (Bitap) after exact-but-for-case and same-words-reordered matches,
+ * topic, a grouping, a horizon, an enum value): exact-but-for-case and
+ * same-words-reordered matches first, then typos within a small edit
+ * distance (letters swapped, dropped, added or changed: `--prot` → `--port`,
+ * which fuse.js' Bitap score misses on short names), then fuse.js' fuzzy
+ * matches,
  * at most 8 by default, so an error names the bad value and a
  * few useful alternatives instead of a list of 174 columns.
  *
@@ -31,10 +34,41 @@ export function closeMatches(value: unknown, candidates: readonly string[], max 
     includeScore: true,
   });
   const fuzzy = fuse.search(value, { limit: max * 2 }).map((r) => r.item);
-  return [...new Set([...exactCase, ...reordered, ...fuzzy])].filter((c) => c !== value).slice(
-    0,
-    max,
-  );
+  const limit = value.length <= 4 ? 1 : 2;
+  const typos = candidates.map((c) => ({ c, d: editDistance(lower, c.toLowerCase(), limit) }))
+    .filter((x) => x.d <= limit).sort((a, b) => a.d - b.d).map((x) => x.c);
+  return [...new Set([...exactCase, ...reordered, ...typos, ...fuzzy])].filter((c) => c !== value)
+    .slice(
+      0,
+      max,
+    );
+}
+
+/**
+ * Optimal-string-alignment distance (Levenshtein plus swaps of neighbours),
+ * or `limit + 1` as soon as it must exceed `limit`.
+ */
+function editDistance(a: string, b: string, limit: number): number {
+  if (Math.abs(a.length - b.length) > limit) return limit + 1;
+  let prev2: number[] = [];
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    let best = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let d = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        d = Math.min(d, prev2[j - 2] + 1);
+      }
+      row.push(d);
+      best = Math.min(best, d);
+    }
+    if (best > limit) return limit + 1;
+    prev2 = prev;
+    prev = row;
+  }
+  return prev[b.length];
 }
 
 /**

@@ -168,14 +168,9 @@ export async function writeDataset(
     throw new Error("writeDataset: partitionBy needs at least one column");
   }
   const meta: DatasetMeta = { format: "signalbook-hive-parquet/1", partitions: [] };
+  const lacking = parts.filter((p) => !df.columns.includes(p));
+  if (lacking.length) throw new Error(lackingPartitions(df, lacking));
   for (const p of parts) {
-    if (!df.columns.includes(p)) {
-      throw new Error(
-        `writeDataset: the frame lacks partition column ${JSON.stringify(p)}${
-          didYouMean(p, df.columns)
-        }`,
-      );
-    }
     const dtype = dtypeName(df.getColumn(p).dtype);
     if (!ALLOWED.has(dtype)) {
       throw new Error(
@@ -191,6 +186,39 @@ export async function writeDataset(
   } catch (e) {
     throw await asDiskFull(e, "writeDataset", dir);
   }
+}
+
+/** Columns `withYearMonth` adds. */
+const YEAR_MONTH = ["year", "month"];
+
+/**
+ * The error for partition columns the frame lacks: `year`/`month` point at
+ * `withYearMonth` and the frame's date columns (the usual slip: partitioning
+ * by them before adding them); any other name gets its close matches.
+ */
+function lackingPartitions(df: pl.DataFrame, lacking: string[]): string {
+  const named = lacking.map((c) =>
+    `${JSON.stringify(c)}${YEAR_MONTH.includes(c) ? "" : didYouMean(c, df.columns, 3)}`
+  );
+  let text = `writeDataset: the frame lacks partition column${lacking.length > 1 ? "s" : ""} ${
+    named.join(", ")
+  }`;
+  if (lacking.some((c) => YEAR_MONTH.includes(c))) {
+    const dates = df.columns.filter((c) =>
+      /^(Date|Datetime)/.test(dtypeName(df.getColumn(c).dtype))
+    );
+    const pick = dates.includes("filed_at") ? "filed_at" : dates[0];
+    text += `; withYearMonth(df, ${
+      JSON.stringify(pick ?? "a date column")
+    }) adds "year" and "month" from a date column${
+      dates.length
+        ? ` (date columns of this frame: ${dates.slice(0, 5).join(", ")}${
+          dates.length > 5 ? ", …" : ""
+        })`
+        : "; this frame has none"
+    }`;
+  }
+  return text;
 }
 
 async function writeLocked(

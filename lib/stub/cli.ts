@@ -13,6 +13,7 @@
  */
 import { parseArgs } from "node:util";
 import { serveStub } from "./serve.ts";
+import { closeMatches } from "../shared/suggest.ts";
 import {
   describeDialect,
   DIALECT_POINTS,
@@ -41,8 +42,29 @@ Options:
                     points: ${Object.keys(DIALECT_POINTS).join(", ")}
   --help            show this help`;
 
+const OPTIONS = {
+  port: { type: "string" },
+  hostname: { type: "string" },
+  seed: { type: "string" },
+  scale: { type: "string" },
+  "latency-ms": { type: "string" },
+  "fail-rate": { type: "string" },
+  "rate-limit": { type: "string" },
+  dialect: { type: "string" },
+  help: { type: "boolean" },
+} as const;
+
+/** The problem, one line naming `--help` (not the help itself), exit 2. */
 function fail(msg: string): never {
-  console.error(`stub: ${msg}\n\n${HELP}`);
+  // parseArgs says "Unknown option '--prot'"; add the close matches among our flags
+  const unknown = /^Unknown option '--([^']+)'/.exec(msg)?.[1];
+  const near = unknown ? closeMatches(unknown, Object.keys(OPTIONS), 3) : [];
+  const line = unknown
+    ? `Unknown option '--${unknown}'${
+      near.length ? `; did you mean ${near.map((n) => `--${n}`).join(" or ")}?` : ""
+    }`
+    : msg;
+  console.error(`stub: ${line}\nRun "deno task stub --help" for every flag.`);
   Deno.exit(2);
 }
 
@@ -70,17 +92,7 @@ if (import.meta.main) {
   try {
     ({ values } = parseArgs({
       args: Deno.args,
-      options: {
-        port: { type: "string" },
-        hostname: { type: "string" },
-        seed: { type: "string" },
-        scale: { type: "string" },
-        "latency-ms": { type: "string" },
-        "fail-rate": { type: "string" },
-        "rate-limit": { type: "string" },
-        dialect: { type: "string" },
-        help: { type: "boolean" },
-      },
+      options: OPTIONS,
       strict: true,
       allowPositionals: false,
     }));

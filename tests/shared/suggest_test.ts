@@ -75,3 +75,25 @@ Deno.test("enum typo in client params: value named with a close match", async ()
   );
   void pl;
 });
+
+Deno.test("groupBy typos suggest groupings only; a column typo gets at most 3 columns", () => {
+  const msg = (g: string) => {
+    try {
+      eventStudy(trades, { groupBy: g as never, cluster: "none" });
+    } catch (e) {
+      return (e as Error).message;
+    }
+    throw new Error("no error");
+  };
+  assert.match(msg("roles"), /\(did you mean "role"\?\)$/);
+  assert.doesNotMatch(msg("roles"), /has_200d|crossover/);
+  assert.match(msg("win_rate"), /\(did you mean "winRate"\?\)$/);
+  const column = /did you mean (.*)\?\)$/.exec(msg("issuer_nme"))![1].split(", ");
+  assert.ok(column.length <= 3 && column[0] === '"issuer_name"', column.join());
+});
+
+Deno.test("closeMatches: swapped, dropped or added letters on short names", () => {
+  assert.deepEqual(closeMatches("prot", ["port", "seed", "scale"]), ["port"]);
+  assert.deepEqual(closeMatches("sel", ["buy", "sell"]), ["sell"]);
+  assert.equal(closeMatches("ouut", ["out", "debug", "help"])[0], "out");
+});

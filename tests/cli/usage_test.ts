@@ -1,0 +1,111 @@
+/**
+ * Issue 33: a bad flag prints the problem and one line naming `--help` —
+ * not the whole help — and typos in flags and feed topics get a did-you-mean.
+ */
+import assert from "node:assert/strict";
+import { helpHint, notAllowed } from "../../lib/cli/args.ts";
+import { parseFeedFlag } from "../../lib/cli/feed_flag.ts";
+
+const dec = new TextDecoder();
+async function run(script: string, args: string[]): Promise<{ code: number; stderr: string }> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--no-check", script, ...args],
+    stdout: "piped",
+    stderr: "piped",
+    env: { PITCH_API_KEY: "", INSIDER_API_KEY: "", NO_COLOR: "1" },
+  }).output();
+  return { code: out.code, stderr: dec.decode(out.stderr) };
+}
+const lines = (s: string) => s.trim().split("\n").filter((l) => l.trim() !== "");
+
+Deno.test("every command: a bad flag is the problem, then one line naming --help, nothing more", async () => {
+  const cases: [string, string[], RegExp][] = [
+    ["lib/cli/backtest.ts", ["--colour", "red"], /^backtest: Unknown option '--colour'$/],
+    ["lib/cli/sync.ts", ["--concurrency", "99"], /^sync: --concurrency "99" is not allowed/],
+    [
+      "lib/cli/demo.ts",
+      ["--ouut", "x"],
+      /^demo: Unknown option '--ouut'; did you mean --out\?$/,
+    ],
+    ["lib/cli/doctor.ts", ["--jsn"], /^doctor: Unknown option '--jsn'; did you mean --json\?$/],
+    ["lib/stub/cli.ts", ["--prot", "1"], /^stub: Unknown option '--prot'; did you mean --port\?$/],
+  ];
+  for (const [script, args, re] of cases) {
+    const r = await run(script, args);
+    const name = script.includes("stub") ? "stub" : script.split("/").at(-1)!.replace(".ts", "");
+    assert.equal(r.code, 2, `${name} ${args.join(" ")}: ${r.stderr}`);
+    const ls = lines(r.stderr);
+    assert.equal(ls.length, 2, `${name}: two lines expected, got:\n${r.stderr}`);
+    assert.match(ls[0], re);
+    assert.equal(ls[1], `Run "deno task ${name} --help" for every flag.`);
+    assert.doesNotMatch(r.stderr, /Usage:|Options:/);
+  }
+});
+
+Deno.test("backtest: several bad flags are listed, then the one --help line", async () => {
+  const r = await run("lib/cli/backtest.ts", ["--cluster", "two_way", "--entry", "filng"]);
+  assert.equal(r.code, 2);
+  assert.equal(
+    r.stderr,
+    [
+      "backtest:",
+      '  - --entry "filng" is not allowed; allowed: trade, filing (did you mean "filing"?)',
+      '  - --cluster "two_way" is not allowed; allowed: two-way, month, issuer, none (did you mean "two-way"?)',
+      'Run "deno task backtest --help" for every flag.',
+      "",
+    ].join("\n"),
+  );
+});
+
+Deno.test("backtest: feed topics and flags get a did-you-mean", async () => {
+  const cases: [string[], RegExp][] = [
+    [
+      ["--feed", "ceo-trade:buy"],
+      /--feed "ceo-trade:buy": topic "ceo-trade" is not allowed; allowed: top-trades, .* \(did you mean "ceo-trades"/,
+    ],
+    [
+      ["--feed", "ceo-trades:sel"],
+      /side "sel" is not allowed; allowed: buy, sell \(did you mean "sell"\?\)/,
+    ],
+    [
+      ["--feed", "ceo-trades"],
+      /--feed "ceo-trades": the side is missing; write TOPIC:SIDE, e\.g\. ceo-trades:buy/,
+    ],
+    // the value after an unknown flag is taken as its value, not reported as a stray argument
+    [["--feeds", "ceo-trades:buy"], /^backtest: Unknown option '--feeds'; did you mean --feed\?$/m],
+    [["--grup-by", "role"], /Unknown option '--grup-by'; did you mean --group-by\?/],
+    [
+      ["--group-by", "roles"],
+      /--group-by "roles" is not allowed; allowed: feed, role, .* \(did you mean "role"\?\)/,
+    ],
+    [["--horizons", "1m,3mo"], /--horizons: "3mo" is not allowed; .* \(did you mean "3m"\?\)/],
+    [["--portfolio", "--weighting", "equl"], /--weighting "equl" .* \(did you mean "equal"\?\)/],
+  ];
+  for (const [args, re] of cases) {
+    const r = await run("lib/cli/backtest.ts", args);
+    assert.equal(r.code, 2, args.join(" "));
+    assert.match(r.stderr, re);
+    assert.doesNotMatch(r.stderr, /unexpected argument/);
+    assert.equal(lines(r.stderr).length, 2, r.stderr);
+  }
+});
+
+Deno.test("parseFeedFlag and notAllowed: the value, what is allowed, close matches", () => {
+  assert.deepEqual(parseFeedFlag("top-insiders:sell"), {
+    topic: "top-insiders",
+    side: "sell",
+    label: "top-insiders:sell",
+  });
+  assert.match(parseFeedFlag("ceo-trades:buy:x") as string, /side "buy:x" is not allowed/);
+  assert.match(parseFeedFlag("ceo-trades:") as string, /the side is missing/);
+  assert.match(parseFeedFlag("revresals:buy") as string, /did you mean "reversals"/);
+  assert.equal(
+    notAllowed("entry", "filng", ["trade", "filing"]),
+    '--entry "filng" is not allowed; allowed: trade, filing (did you mean "filing"?)',
+  );
+  assert.equal(notAllowed("entry", "zzz", ["trade", "filing"]).includes("did you mean"), false);
+  assert.equal(
+    helpHint("sync", "Usage: deno task sync [options]"),
+    'Run "deno task sync --help" for every flag.',
+  );
+});
