@@ -214,7 +214,8 @@ export class PaginationError extends InvalidResponseError {
   constructor(message: string, reason: "repeated-cursor" | "empty-pages", cursor: string) {
     super(message);
     this.reason = reason;
-    this.cursor = cursor;
+    // redacted like the message: a cursor that holds a key must not carry it on
+    this.cursor = redactKnownKeys(cursor);
   }
 }
 
