@@ -35,6 +35,7 @@
  *
  * @module
  */
+import { redactError, redactKnownKeys } from "../http/_redact.ts";
 import { connect, type ConnectOptions } from "../connect.ts";
 import { httpEvents, type ShapeInfo } from "../http/events.ts";
 import { NotFoundError } from "../http/errors.ts";
@@ -443,7 +444,9 @@ export async function checkServices(opts: CheckOptions = {}): Promise<ServicesRe
     },
   ];
   const problems = services.flatMap((s) => s.calls.flatMap((c) => problemsOf(s.service, c)));
-  return { ok: problems.length === 0, problems, services };
+  // field names and lookup values come from the servers: no key goes out in any of them
+  // (text, --json or this object), whatever field of the report holds it
+  return redactError({ ok: problems.length === 0, problems, services }, redactKnownKeys);
 }
 
 /**

@@ -10,14 +10,18 @@
  * @module
  */
 import type { ValidationIssue } from "../shared/schema.ts";
-import { redactKnownKeys } from "./_redact.ts";
+import { redactError, redactKnownKeys } from "./_redact.ts";
 
-/** Base class of every signalbook error (its message never holds a client's key). */
+/**
+ * Base class of every signalbook error. Its message never holds a client's
+ * key, nor does anything its cause reaches (any depth, see `redactError`).
+ */
 export class SignalbookError extends Error {
   /** Creates an error. */
   constructor(message: string, options?: ErrorOptions) {
     super(redactKnownKeys(message), options);
     this.name = new.target.name;
+    if (options?.cause !== undefined) redactError(this, redactKnownKeys);
   }
 }
 

@@ -142,13 +142,16 @@ export function setFailedCursor(error: unknown, cursor: string | null): void {
 export function withPartial<R>(error: unknown, rows: R): unknown {
   const cursor = failedCursor(error);
   if (cursor !== undefined && typeof error === "object" && error !== null) {
+    // a cursor holding a key is shown redacted (it could not be resumed anyway: no service
+    // issues cursors that carry its caller's key)
+    const partial: PartialResult<R> = {
+      rows,
+      cursor: cursor === null ? null : redactKnownKeys(cursor),
+    };
+    // an accessor, not enumerable: JSON.stringify(error) and Deno.inspect(error, { showHidden })
+    // do not print the rows (server data, which may hold anything)
     Object.defineProperty(error, "partial", {
-      // a cursor holding a key is shown redacted (it could not be resumed anyway: no service
-      // issues cursors that carry its caller's key)
-      value: {
-        rows,
-        cursor: cursor === null ? null : redactKnownKeys(cursor),
-      } satisfies PartialResult<R>,
+      get: () => partial,
       enumerable: false,
       configurable: true,
     });

@@ -526,7 +526,8 @@ function checkScheme(raw: string): URL {
   if (u.protocol !== "http:" && u.protocol !== "https:") {
     throw new UnsupportedUrlError(
       `refusing to read ${JSON.stringify(u.protocol)} URL ${
-        JSON.stringify(redact(raw).slice(0, 80))
+        // every key out before the cut: a cut key is one no redactor recognises
+        JSON.stringify(redactKnownKeys(redact(raw)).slice(0, 80))
       }; allowed schemes: http:, https: (nothing was read)`,
       u.protocol,
     );
