@@ -18,38 +18,7 @@ import {
 } from "../../mod.ts";
 import { keyForms, redactError, redactKnownKeys, registerKey } from "../../lib/http/_redact.ts";
 import { loopback } from "../_loopback.ts";
-
-/** The key: built, not written out, so no fixture holds it. */
-export const KEY = ["sk", "live", "Q7fG2pX9zR", "4mT8/wK+v"].join("-");
-
-const b64 = (s: string) => btoa(s);
-const lowerEscapes = (s: string) => s.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase());
-const pyQuote = (s: string, plus = false) =>
-  [...s].map((c) =>
-    /[A-Za-z0-9_.~-]/.test(c) || (!plus && c === "/")
-      ? c
-      : "%" + c.charCodeAt(0).toString(16).toUpperCase()
-  ).join("");
-
-/** Every encoding a leak could take, and parts of the key long enough to matter. */
-export function leaks(text: string): string[] {
-  const found: string[] = [];
-  const probes = [
-    KEY,
-    KEY.slice(0, 14),
-    KEY.slice(-12),
-    encodeURIComponent(KEY),
-    lowerEscapes(encodeURIComponent(KEY)),
-    pyQuote(KEY),
-    pyQuote(KEY, true),
-    JSON.stringify(KEY).slice(1, -1).replace(/\//g, "\\/"),
-    b64(KEY).slice(0, 16),
-    b64("x" + KEY).slice(4, 20),
-    b64("xy" + KEY).slice(4, 20),
-  ];
-  for (const p of probes) if (text.includes(p)) found.push(p);
-  return found;
-}
+import { b64, KEY, leaks, lowerEscapes, pyQuote } from "../_key_doors.ts";
 
 /** All an error shows, through every door. */
 export function doors(e: unknown): string {
