@@ -145,7 +145,7 @@ export class Transport {
       1,
       MAX_RESPONSE_BYTES,
     );
-    this.#cache = openCache(opts.cache);
+    this.#cache = openCache(opts.cache, this.maxResponseBytes);
     this.limiter = new RequestLimiter(opts);
   }
 
