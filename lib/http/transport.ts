@@ -18,7 +18,7 @@ import {
   TimeoutError,
   UnsupportedUrlError,
 } from "./errors.ts";
-import { backoffMs, retryableStatus, serverDelayMs, sleep } from "./retry.ts";
+import { backoffMs, minRetryDelayMs, retryableStatus, serverDelayMs, sleep } from "./retry.ts";
 import { DEFAULT_MAX_RESPONSE_BYTES, jsonProblem, readBody, readPrefix } from "./_body.ts";
 import {
   redactError,
@@ -30,7 +30,13 @@ import {
 import type { CacheKey } from "./cache.ts";
 import { announceRetry, type RetryInfo } from "./events.ts";
 import { type CacheOptions, openCache, type ResponseCache } from "./cache.ts";
-import { type LimiterOptions, RequestLimiter } from "./limiter.ts";
+import { CircuitOpenError, type LimiterOptions, RequestLimiter } from "./limiter.ts";
+
+/** Default `firstByteTimeoutMs`: 10 s for an answer's headers. */
+export const DEFAULT_FIRST_BYTE_TIMEOUT_MS = 10_000;
+
+/** Timeouts after which a request is not tried again (the first attempt's plus this many retries). */
+export const MAX_TIMEOUT_RETRIES = 1;
 
 /** A `fetch`-compatible function. */
 export type FetchLike = (input: Request | URL | string, init?: RequestInit) => Promise<Response>;
@@ -47,6 +53,14 @@ export interface ClientOptions extends LimiterOptions {
   maxRetries?: number;
   /** Per-attempt timeout in ms (default 30,000). */
   timeoutMs?: number;
+  /**
+   * Longest wait for an answer's headers, ms (default
+   * {@link DEFAULT_FIRST_BYTE_TIMEOUT_MS}, 10 s; at most `timeoutMs`). A
+   * server that accepts the connection and never answers fails by it, and
+   * a request that timed out twice is not tried again: about 21 s in all
+   * with the defaults, not 5 × `timeoutMs`.
+   */
+  firstByteTimeoutMs?: number;
   /** Called before each retry (for progress displays and logs). */
   onRetry?: (info: RetryInfo) => void;
   /** Local response cache (see `cache.ts`); off when left out or `false`. */
@@ -116,6 +130,8 @@ export class Transport {
   readonly maxRetries: number;
   /** Per-attempt timeout, ms. */
   readonly timeoutMs: number;
+  /** Longest wait for an answer's headers, ms. */
+  readonly firstByteTimeoutMs: number;
   /** Largest decoded answer read into memory, bytes. */
   readonly maxResponseBytes: number;
 
@@ -139,6 +155,15 @@ export class Transport {
     this.baseUrl = url.href.replace(/\/+$/, "");
     this.maxRetries = checkInt("maxRetries", opts.maxRetries ?? 4, 0, 20);
     this.timeoutMs = checkInt("timeoutMs", opts.timeoutMs ?? 30_000, 1, 3_600_000);
+    this.firstByteTimeoutMs = Math.min(
+      this.timeoutMs,
+      checkInt(
+        "firstByteTimeoutMs",
+        opts.firstByteTimeoutMs ?? DEFAULT_FIRST_BYTE_TIMEOUT_MS,
+        1,
+        3_600_000,
+      ),
+    );
     this.maxResponseBytes = checkInt(
       "maxResponseBytes",
       opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
@@ -249,11 +274,35 @@ export class Transport {
     const cacheKey = this.#cache?.keyFor(spec.method, spec.path, url, body);
     const cached = cacheKey && await this.#cache!.get(cacheKey);
     if (cached) return await read(cached, label);
+    let timeouts = 0;
     for (let attempt = 0, throttled = false;; attempt++) {
       // a throttled request goes back to the front of the queue
-      const slot = await this.limiter.acquire(spec.signal, throttled);
+      const slot = await this.limiter.acquire(spec.signal, throttled).catch((e) => {
+        if (!(e instanceof CircuitOpenError)) throw e;
+        throw errorFor({
+          status: 429,
+          type: "circuit-open",
+          title: "Too Many Requests",
+          detail: `${e.message} (the client's circuit is open)`,
+          method: spec.method,
+          url: redact(url),
+        });
+      });
       const timeout = AbortSignal.timeout(this.timeoutMs);
-      const signal = spec.signal ? AbortSignal.any([spec.signal, timeout]) : timeout;
+      // the headers must come within firstByteTimeoutMs (a silent server fails fast)
+      const headers = new AbortController();
+      const firstByte = setTimeout(
+        () =>
+          headers.abort(
+            new DOMException(`no answer within ${this.firstByteTimeoutMs} ms`, "TimeoutError"),
+          ),
+        this.firstByteTimeoutMs,
+      );
+      const signal = AbortSignal.any([
+        ...(spec.signal ? [spec.signal] : []),
+        timeout,
+        headers.signal,
+      ]);
       let res: Response | undefined;
       let failure: Error;
       try {
@@ -271,6 +320,7 @@ export class Transport {
           }),
           signal,
         );
+        clearTimeout(firstByte);
         if (!(r instanceof Response)) {
           throw new InvalidResponseError(`${label}: fetch gave ${typeOf(r)}, not a Response`);
         }
@@ -292,22 +342,34 @@ export class Transport {
       } catch (e) {
         if (spec.signal?.aborted) throw spec.signal.reason;
         if (e instanceof InvalidResponseError) throw e;
-        failure = timeout.aborted
+        failure = headers.signal.aborted
+          ? new TimeoutError(
+            `${label}: no answer within ${this.firstByteTimeoutMs} ms (firstByteTimeoutMs)`,
+            { cause: e },
+          )
+          : timeout.aborted
           ? new TimeoutError(`${label} timed out after ${this.timeoutMs} ms`, { cause: e })
           : new ConnectionError(`${label} to ${new URL(url).host} failed: ${messageOf(e)}`, {
             cause: e,
           });
         res = undefined;
       } finally {
+        clearTimeout(firstByte);
         slot.release();
       }
+      const server = serverDelayMs(res?.headers);
+      // a server's wait is honoured, but never below a floor that grows with the attempts
+      // (Retry-After: 0 must not buy five attempts in 50 ms)
+      const delayMs = Math.max(minRetryDelayMs(attempt), server ?? backoffMs(attempt));
       if (res?.status === 429) {
-        // pauses every request of the client (and halves its budget)
-        this.limiter.throttled(slot, serverDelayMs(res.headers) ?? backoffMs(attempt));
+        // pauses every request of the client (and halves its budget); refusals without a
+        // usable Retry-After count toward its circuit
+        this.limiter.throttled(slot, delayMs, server !== undefined);
       } else if (res) this.limiter.succeeded(slot);
       const retryable = res ? retryableStatus(res.status) : true;
+      // a server that never answered twice is down or silent: no more attempts at it
+      if (failure instanceof TimeoutError && ++timeouts > MAX_TIMEOUT_RETRIES) throw failure;
       if (!retryable || attempt >= this.maxRetries) throw failure;
-      const delayMs = serverDelayMs(res?.headers) ?? backoffMs(attempt);
       const info = {
         attempt: attempt + 1,
         delayMs,
