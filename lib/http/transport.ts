@@ -19,7 +19,13 @@ import {
   UnsupportedUrlError,
 } from "./errors.ts";
 import { backoffMs, minRetryDelayMs, retryableStatus, serverDelayMs, sleep } from "./retry.ts";
-import { DEFAULT_MAX_RESPONSE_BYTES, jsonProblem, readBody, readPrefix } from "./_body.ts";
+import {
+  DEFAULT_MAX_RESPONSE_BYTES,
+  jsonProblem,
+  LargeBodyGate,
+  readBody,
+  readPrefix,
+} from "./_body.ts";
 import {
   redactError,
   redactKnownKeys,
@@ -119,6 +125,8 @@ export function toSearchParams(query: Query | undefined): URLSearchParams {
 export class Transport {
   #key: string;
   #redact: Redactor;
+  /** Bounds the bytes of answers read at once (see `LargeBodyGate`). */
+  #largeBodies = new LargeBodyGate();
   #fetch: FetchLike;
   #onRetry?: (info: RetryInfo) => void;
   #cache: ResponseCache | null;
@@ -220,13 +228,13 @@ export class Transport {
    */
   async send(spec: RequestSpec): Promise<Response> {
     return await this.#attempts(spec, async (res, label) => {
-      return rebuilt(res, await readBody(res, this.maxResponseBytes, label));
+      return rebuilt(res, await readBody(res, this.maxResponseBytes, label, this.#largeBodies));
     });
   }
 
   /** The body as text, within `maxResponseBytes` (see `_body.ts`). */
   async #text(res: Response, label: string): Promise<string> {
-    return new TextDecoder().decode(await readBody(res, this.maxResponseBytes, label));
+    return new TextDecoder().decode(await readBody(res, this.maxResponseBytes, label, this.#largeBodies));
   }
 
   /** `p`, with this client's key removed from any error it throws (see `_redact.ts`). */
@@ -248,7 +256,7 @@ export class Transport {
     label: string,
     read: (res: Response, label: string) => Promise<T>,
   ): Promise<T> {
-    const bytes = await readBody(res, this.maxResponseBytes, label);
+    const bytes = await readBody(res, this.maxResponseBytes, label, this.#largeBodies);
     const value = await read(rebuilt(res, bytes), label);
     if (res.status >= 200 && res.status < 300 && !NULL_BODY.has(res.status)) {
       await this.#cache!.put(key, rebuilt(res, bytes));
