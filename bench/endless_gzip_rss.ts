@@ -22,10 +22,13 @@ const BOMB = new Uint8Array(
 
 async function once(): Promise<{ peakMiB: number; failed: number; names: string[] }> {
   const ac = new AbortController();
-  const srv = Deno.serve({ port: 0, hostname: "127.0.0.1", signal: ac.signal, onListen: () => {} }, () =>
-    new Response(BOMB, {
-      headers: { "content-type": "application/json", "content-encoding": "gzip" },
-    }));
+  const srv = Deno.serve(
+    { port: 0, hostname: "127.0.0.1", signal: ac.signal, onListen: () => {} },
+    () =>
+      new Response(BOMB, {
+        headers: { "content-type": "application/json", "content-encoding": "gzip" },
+      }),
+  );
   const insider = new InsiderClient({
     apiKey: "sk-bench-gzip",
     baseUrl: `http://127.0.0.1:${srv.addr.port}/insider`,

@@ -149,7 +149,8 @@ export const MAX_WALK = 10_000;
 /** Objects whose contents are data, not text of an error: not walked. */
 function isData(v: object): boolean {
   return ArrayBuffer.isView(v) || v instanceof ArrayBuffer || v instanceof Map ||
-    v instanceof Set || v instanceof Promise || typeof (v as { then?: unknown }).then === "function";
+    v instanceof Set || v instanceof Promise ||
+    typeof (v as { then?: unknown }).then === "function";
 }
 
 /** Objects that print their hidden contents (headers, requests): replaced by a placeholder. */

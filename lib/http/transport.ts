@@ -234,7 +234,9 @@ export class Transport {
 
   /** The body as text, within `maxResponseBytes` (see `_body.ts`). */
   async #text(res: Response, label: string): Promise<string> {
-    return new TextDecoder().decode(await readBody(res, this.maxResponseBytes, label, this.#largeBodies));
+    return new TextDecoder().decode(
+      await readBody(res, this.maxResponseBytes, label, this.#largeBodies),
+    );
   }
 
   /** `p`, with this client's key removed from any error it throws (see `_redact.ts`). */
@@ -597,8 +599,9 @@ function checkScheme(raw: string): URL {
     throw new UnsupportedUrlError(
       `refusing to read ${JSON.stringify(u.protocol)} URL ${
         // every key out before the cut: a cut key is one no redactor recognises
-        JSON.stringify(redactKnownKeys(redact(raw)).slice(0, 80))
-      }; allowed schemes: http:, https: (nothing was read)`,
+        JSON.stringify(
+          redactKnownKeys(redact(raw)).slice(0, 80),
+        )}; allowed schemes: http:, https: (nothing was read)`,
       u.protocol,
     );
   }

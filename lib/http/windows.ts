@@ -891,7 +891,7 @@ export async function* windowedPages<Row>(
       if (page) {
         handedOut += page.rows.length;
         // rows a fallback to the list's own walk must not hand out again
-        if (!serial && root && w !== root) for (const r of page.rows) handed.add(src.key(r));
+        if (!serial && root && w !== root) { for (const r of page.rows) handed.add(src.key(r)); }
         dispatch();
         // a window's last page: the pull goes on when any later window has a row
         const next = page.next !== null

@@ -34,21 +34,12 @@ export class UnsafeFileError extends Error {
   }
 }
 
-function kind(s: Deno.FileInfo): string {
-  if (s.isSymlink) return "is a symlink";
-  if (s.isDirectory) return "is a folder";
-  if (s.isFifo) return "is a FIFO";
-  if (s.isCharDevice || s.isBlockDevice) return "is a device";
-  if (s.isSocket) return "is a socket";
-  return "is not a regular file";
-}
-
 /** A stat's verdict: throws {@link UnsafeFileError} unless it is a regular file within the cap. */
 export function check(
   path: string,
   s: { isFile: boolean; size: number; what: string },
   max: number,
-) {
+): void {
   if (!s.isFile) throw new UnsafeFileError(path, s.what);
   if (s.size > max) throw new UnsafeFileError(path, `is ${s.size} bytes, over the cap of ${max}`);
 }

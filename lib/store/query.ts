@@ -28,6 +28,16 @@
  *   own scratch folder, and `lock_configuration` is set once the views exist
  *   (DuckDB 1.5.5 settings, checked against the pinned binary). Reading any
  *   other file, glob or URL is a `Permission Error` at bind time.
+ * - Local files are not trusted either: a view folder that is a symlink, or
+ *   anything under it that is not a regular file or a real folder (a
+ *   symlink, inside or out; a FIFO; a device), is a {@link QueryError}
+ *   naming it before DuckDB starts, and the dataset's `_signalbook.json` is
+ *   opened without following links, never blocking, at most 4 MiB.
+ * - Bounded: `timeoutMs` (default {@link QUERY_TIMEOUT_MS}, 2 minutes)
+ *   interrupts DuckDB and fails; a result over `maxRows` (default
+ *   {@link QUERY_MAX_ROWS}) is an error, never a frame cut short (DuckDB
+ *   writes at most `maxRows + 1` rows to tell); spilling is capped at
+ *   {@link QUERY_MAX_SPILL} of disk.
  * - Errors are {@link QueryError}s: bad SQL carries DuckDB's
  *   message plus the SQL, an unknown view names the views present and the
  *   closest one, and a folder without a dataset says so before DuckDB starts.

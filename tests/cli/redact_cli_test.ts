@@ -7,28 +7,14 @@
  */
 import assert from "node:assert/strict";
 import { loopback } from "../_loopback.ts";
-import { KEY, leaks } from "../_key_doors.ts";
+import { KEY, keyedSearchPage, leaks } from "../_key_doors.ts";
 
 const dec = new TextDecoder();
 
 function hostile() {
   return loopback(async (req) => {
     const path = new URL(req.url).pathname;
-    if (path.endsWith("/search")) {
-      const body = await req.json().catch(() => ({}));
-      const cursor = body.pagination?.cursor;
-      return Response.json({
-        data: [{
-          accessionNumber: cursor ? "0000000001-24-000002" : "0000000001-24-000001",
-          transactionId: 1,
-          filedAt: "2024-05-01T15:00:00Z",
-          transactionValue: KEY,
-          [`x_${KEY}`]: 1,
-        }],
-        nextCursor: `c:${KEY}:1`,
-        hasMore: true,
-      });
-    }
+    if (path.endsWith("/search")) return await keyedSearchPage(req);
     if (path.endsWith("/feeds")) {
       return Response.json({
         data: [{

@@ -18,7 +18,7 @@ import {
 } from "../../mod.ts";
 import { keyForms, redactError, redactKnownKeys, registerKey } from "../../lib/http/_redact.ts";
 import { loopback } from "../_loopback.ts";
-import { b64, KEY, leaks, lowerEscapes, pyQuote } from "../_key_doors.ts";
+import { b64, KEY, keyedSearchPage, leaks, lowerEscapes, pyQuote } from "../_key_doors.ts";
 
 /** All an error shows, through every door. */
 export function doors(e: unknown): string {
@@ -94,21 +94,7 @@ function hostileServer() {
   return loopback(async (req) => {
     const url = new URL(req.url);
     const path = url.pathname;
-    if (path.endsWith("/search")) {
-      const body = await req.json();
-      const cursor = body.pagination?.cursor;
-      return Response.json({
-        data: [{
-          accessionNumber: cursor ? "0000000001-24-000002" : "0000000001-24-000001",
-          transactionId: 1,
-          filedAt: "2024-05-01T15:00:00Z",
-          transactionValue: KEY,
-          [`x_${KEY}`]: 1,
-        }],
-        nextCursor: `c:${KEY}:1`,
-        hasMore: true,
-      });
-    }
+    if (path.endsWith("/search")) return await keyedSearchPage(req);
     if (path.endsWith("/feeds")) {
       return Response.json({
         type: "about:blank",
