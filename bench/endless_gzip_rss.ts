@@ -3,7 +3,10 @@
  * whose every answer is a gzip bomb (256 MiB of zeros in ~256 KB) (issue 31, Deliver 5). Prints
  * the peak RSS above the start in MiB, sampled every 5 ms, and the errors.
  *
- * Run: deno run -A --v8-flags=--max-old-space-size=512 bench/endless_gzip_rss.ts [runs]
+ * (`endless` as the second argument: endless plain bodies instead). Each
+ * run is a fresh process in the README's figures.
+ *
+ * Run: deno run -A --v8-flags=--max-old-space-size=512 bench/endless_gzip_rss.ts [runs] [gzip|endless]
  */
 import { InsiderClient } from "../mod.ts";
 
@@ -20,7 +23,17 @@ const BOMB = new Uint8Array(
   ).arrayBuffer(),
 );
 
-async function once(): Promise<{ peakMiB: number; failed: number; names: string[] }> {
+/** An endless plain body of 64 KiB chunks. */
+function endless(): ReadableStream<Uint8Array> {
+  const chunk = new Uint8Array(64 * 1024).fill(32);
+  return new ReadableStream<Uint8Array>({ pull: (c) => c.enqueue(chunk.slice()) }, {
+    highWaterMark: 0,
+  });
+}
+
+async function once(
+  mode: "gzip" | "endless",
+): Promise<{ mode: string; peakMiB: number; failed: number; names: string[] }> {
   const ac = new AbortController();
   const srv = Deno.serve(
     { port: 0, hostname: "127.0.0.1", signal: ac.signal, onListen: () => {} },
@@ -48,6 +61,7 @@ async function once(): Promise<{ peakMiB: number; failed: number; names: string[
   ac.abort();
   await srv.finished;
   return {
+    mode,
     peakMiB: Math.round((peak - start) / 2 ** 20),
     failed: failed.length,
     names: [...new Set(failed.map((f) => (f.error as Error).name))],
@@ -55,4 +69,5 @@ async function once(): Promise<{ peakMiB: number; failed: number; names: string[
 }
 
 const runs = Number(Deno.args[0] ?? 3);
-for (let i = 0; i < runs; i++) console.log(JSON.stringify(await once()));
+const mode = Deno.args[1] === "endless" ? "endless" : "gzip";
+for (let i = 0; i < runs; i++) console.log(JSON.stringify(await once(mode)));

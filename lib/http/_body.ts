@@ -117,7 +117,7 @@ export const LARGE_BODY_PERMITS = 1;
  * are held, not 8 × 16 = 128 MiB, and one decoder runs flat out at a time
  * (the decoders' own buffers were most of the peak: measured in
  * `bench/endless_gzip_rss.ts`, 40 gzip bombs at concurrency 8 peaked at
- * 369–400 MiB of RSS before, 210–260 MiB with one permit, 266–331 MiB
+ * 369–400 MiB of RSS before, 210–278 MiB with one permit, 266–331 MiB
  * with two). Answers under 1 MiB never wait. A permit holder never waits
  * for anything else, so readers cannot deadlock.
  */
