@@ -38,9 +38,11 @@ async function once(
   const srv = Deno.serve(
     { port: 0, hostname: "127.0.0.1", signal: ac.signal, onListen: () => {} },
     () =>
-      new Response(BOMB, {
-        headers: { "content-type": "application/json", "content-encoding": "gzip" },
-      }),
+      mode === "gzip"
+        ? new Response(BOMB, {
+          headers: { "content-type": "application/json", "content-encoding": "gzip" },
+        })
+        : new Response(endless(), { headers: { "content-type": "application/json" } }),
   );
   const insider = new InsiderClient({
     apiKey: "sk-bench-gzip",
