@@ -19,7 +19,9 @@ const BOMB = new Uint8Array(
         for (let i = 0; i < 256; i++) c.enqueue(mib);
         c.close();
       },
-    }).pipeThrough(new CompressionStream("gzip")),
+    }).pipeThrough(
+      new CompressionStream("gzip") as unknown as TransformStream<Uint8Array, Uint8Array>,
+    ),
   ).arrayBuffer(),
 );
 
