@@ -41,6 +41,7 @@
  *
  * @module
  */
+import { redactError, redactKnownKeys } from "../http/_redact.ts";
 import { connect, type ConnectOptions } from "../connect.ts";
 import { type EnvSource, readEnvironment } from "../connect/env.ts";
 import { httpEvents, type ShapeInfo } from "../http/events.ts";
@@ -474,7 +475,9 @@ export async function checkServices(opts: CheckOptions = {}): Promise<ServicesRe
       problems.push(d.message);
     } else problems.push(...own);
   }
-  return { ok: problems.length === 0, problems, diagnoses, services };
+  // field names and lookup values come from the servers: no key goes out in any of them
+  // (text, --json or this object), whatever field of the report holds it
+  return redactError({ ok: problems.length === 0, problems, diagnoses, services }, redactKnownKeys);
 }
 
 /**

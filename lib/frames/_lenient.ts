@@ -21,6 +21,7 @@
  * @module
  */
 import { httpEvents } from "../http/events.ts";
+import { redactKnownKeys } from "../http/_redact.ts";
 
 /** Value kinds the row loop distinguishes. */
 export const NUM = 0;
@@ -53,20 +54,23 @@ export interface FrameReport {
   droppedExtra: { count: number; names: string[] };
   /** Values converted to their column's type, per column and source kind. */
   coerced: { column: string; rows: number; from: string }[];
-  /** Values that could not be read (now null), per column, with one example. */
+  /** Values that could not be read (now null), per column, with the kind of one of them (never the value). */
   unreadable: { column: string; rows: number; example: string }[];
 }
 
 const NUMERIC = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
+/**
+ * What an unreadable value was, without the value: its kind and size
+ * (`text of 9 characters`, `an object`, …). A warning never prints a
+ * column's value — a row can hold anything, a key included.
+ */
 function example(v: unknown): string {
-  let s: string;
-  try {
-    s = typeof v === "string" ? JSON.stringify(v) : JSON.stringify(v) ?? String(v);
-  } catch {
-    s = String(v);
-  }
-  return s.length > 40 ? s.slice(0, 39) + "…" : s;
+  if (typeof v === "string") return `text of ${v.length} character${v.length === 1 ? "" : "s"}`;
+  if (Array.isArray(v)) return `a list of ${v.length}`;
+  if (v === null) return "null";
+  if (typeof v === "object") return "an object";
+  return `a ${typeof v}`;
 }
 
 /** Counts per column of what the row loop could not take as it came. */
@@ -284,11 +288,13 @@ export function reportLines(r: FrameReport, declared?: number): string[] {
       }`,
     );
   }
-  return out;
+  // column names come from the server: a key in one is redacted
+  return out.map(redactKnownKeys);
 }
 
 /** Prints a report's warnings (once per pull) and announces it as a `frame` event. */
 export function warnReport(r: FrameReport, declared?: number): void {
+  // column names come from the server: any key in one is redacted
   for (const line of reportLines(r, declared)) console.warn(line);
   httpEvents.dispatchEvent(new CustomEvent<FrameReport>("frame", { detail: r }));
 }

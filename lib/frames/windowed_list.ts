@@ -37,8 +37,6 @@ export function checkParallel(value: unknown): number {
   return value;
 }
 
-let warned = false;
-
 /**
  * A {@link FramedList} over date windows.
  *
@@ -55,6 +53,8 @@ export class WindowedList<Row> extends FramedList<Row> {
   #parallel: number;
   #signal?: AbortSignal;
   #cursor?: string;
+  /** Whether this list warned already (one warning per list, whatever its pulls). */
+  #warned = false;
   /** Creates the list over a window source; `fetchPage` serves `firstPage()`. */
   constructor(
     fetchPage: PageFetcher<Row>,
@@ -77,8 +77,8 @@ export class WindowedList<Row> extends FramedList<Row> {
       signal: this.#signal,
       cursor: this.#cursor,
       onFallback: (message) => {
-        if (!warned) console.warn(message);
-        warned = true;
+        if (!this.#warned) console.warn(message);
+        this.#warned = true;
       },
     });
   }

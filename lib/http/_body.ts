@@ -100,22 +100,64 @@ export function announcedLength(res: Response): number | undefined {
   return Number(raw);
 }
 
+/** Bytes past which a body is "large" and needs one of a {@link LargeBodyGate}'s permits: 1 MiB. */
+export const LARGE_BODY_BYTES = 1 << 20;
+
+/** Large bodies one client reads at once. */
+export const LARGE_BODY_PERMITS = 1;
+
+/**
+ * Bounds the bytes a client holds while reading answers at once. A normal
+ * answer is small (a search page of 100 full rows is about 0.5 MB); one
+ * that grows past {@link LARGE_BODY_BYTES} waits, holding what it read,
+ * for the one permit ({@link LARGE_BODY_PERMITS}) before it reads on (the
+ * server is held back by TCP meanwhile). So with 8 answers in flight that
+ * all run to `maxResponseBytes` (16 MiB, a hostile server's endless or
+ * gzip-bomb bodies under `hydrate`), at most 16 + 7 × 1 = 23 MiB of bodies
+ * are held, not 8 × 16 = 128 MiB, and one decoder runs flat out at a time
+ * (the decoders' own buffers were most of the peak: measured in
+ * `bench/endless_gzip_rss.ts`, 40 gzip bombs at concurrency 8 peaked at
+ * 369–400 MiB of RSS before, 210–278 MiB with one permit, 266–331 MiB
+ * with two). Answers under 1 MiB never wait. A permit holder never waits
+ * for anything else, so readers cannot deadlock.
+ */
+export class LargeBodyGate {
+  #free = LARGE_BODY_PERMITS;
+  #waiting: (() => void)[] = [];
+  /** Waits for a permit; returns its release (idempotent). */
+  async acquire(): Promise<() => void> {
+    if (this.#free > 0) this.#free--;
+    else await new Promise<void>((r) => this.#waiting.push(r));
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      const next = this.#waiting.shift();
+      if (next) next();
+      else this.#free++;
+    };
+  }
+}
+
 /**
  * The whole body of `res`, or a {@link ResponseTooLargeError} as soon as it
  * passes `limit` bytes (the rest is cancelled, never downloaded). An answer
- * whose `Content-Length` is already over the limit is refused unread.
+ * whose `Content-Length` is already over the limit is refused unread. With
+ * a `gate`, a body past {@link LARGE_BODY_BYTES} reads on only with one of
+ * its permits.
  */
 export async function readBody(
   res: Response,
   limit: number,
   label: string,
+  gate?: LargeBodyGate,
 ): Promise<Uint8Array<ArrayBuffer>> {
   const announced = announcedLength(res);
   if (announced !== undefined && announced > limit) {
     await res.body?.cancel().catch(() => {});
     throw new ResponseTooLargeError(label, limit, announced, true);
   }
-  const { bytes, total } = await readUpTo(res, limit + 1, label);
+  const { bytes, total } = await readUpTo(res, limit + 1, label, false, gate);
   if (total > limit) throw new ResponseTooLargeError(label, limit, total, false);
   return bytes;
 }
@@ -147,13 +189,16 @@ async function readUpTo(
   stopAt: number,
   label: string,
   keepOver = false,
+  gate?: LargeBodyGate,
 ): Promise<{ bytes: Uint8Array<ArrayBuffer>; total: number }> {
   const chunks: Uint8Array[] = [];
   let total = 0;
+  let release: (() => void) | undefined;
   if (res.body) {
     const reader = res.body.getReader();
     try {
       while (total < stopAt) {
+        if (gate && !release && total > LARGE_BODY_BYTES) release = await gate.acquire();
         const r = await reader.read();
         if (r.done) break;
         const chunk: unknown = r.value;
@@ -168,6 +213,11 @@ async function readUpTo(
     } finally {
       // ends the download at once when we stopped early; a no-op after the end
       reader.cancel().catch(() => {});
+      if (release && !(total < stopAt)) {
+        // over the cap: nothing is kept, the permit goes at once
+        chunks.length = 0;
+      }
+      release?.();
     }
   }
   if (total >= stopAt && !keepOver) return { bytes: new Uint8Array(0), total };

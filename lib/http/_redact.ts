@@ -8,10 +8,17 @@
  * the CLI's one-line errors or progress and retry lines built from them.
  *
  * What is replaced by `[redacted]`:
- * - the client's own key wherever it appears, as is, URL-encoded or
- *   JSON-escaped, when it is at least {@link MIN_ANYWHERE} characters long
- *   (shorter keys only where they stand alone, as a whole token, so a toy key
- *   like `"k"` does not blank every letter k of a message);
+ * - the client's own key wherever it appears, when it is at least
+ *   {@link MIN_ANYWHERE} characters long (shorter keys only where they stand
+ *   alone, as a whole token, so a toy key like `"k"` does not blank every
+ *   letter k of a message), in each of its encodings
+ *   ({@link keyForms}): as is; URL-encoded by `encodeURIComponent`, by
+ *   Python's `quote()`/`quote_plus()` or as a form field, with escapes in
+ *   either case (`%2B` or `%2b`); JSON-escaped, with `/` as `\/` too (PHP);
+ *   base64 and base64url at any of the three byte alignments, so the key
+ *   inside a longer base64 text (a `Basic` header, an encoded cursor) is
+ *   found too (the few characters at its two ends that share bits with
+ *   the text around it stay);
  * - any `Bearer <token>` whose token looks like a credential (8 or more
  *   token characters), whoever's token it is.
  *
@@ -49,10 +56,14 @@ const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
  * ```
  */
 export function redactorFor(key: string): Redactor {
-  const forms = [...new Set([key, encodeURIComponent(key), JSON.stringify(key).slice(1, -1)])]
-    .filter((f) => f.length > 0)
-    .sort((a, b) => b.length - a.length);
-  const alternatives = forms.map(escapeRe).join("|");
+  const forms = keyForms(key);
+  // a %XX escape matches in either case
+  const alternatives = forms.map((f) =>
+    escapeRe(f).replace(/%([0-9A-F])([0-9A-F])/g, (_m, a: string, b: string) => {
+      const cls = (c: string) => (/[A-F]/.test(c) ? `[${c}${c.toLowerCase()}]` : c);
+      return `%${cls(a)}${cls(b)}`;
+    })
+  ).join("|");
   const own = key.length >= MIN_ANYWHERE
     ? new RegExp(alternatives, "g")
     : new RegExp(`(?<![${TOKEN_CHARS}])(?:${alternatives})(?![${TOKEN_CHARS}])`, "g");
@@ -62,33 +73,138 @@ export function redactorFor(key: string): Redactor {
   };
 }
 
-/** The string fields of an error that may carry server text. */
-const FIELDS = ["message", "stack", "detail", "title", "type", "url"] as const;
+const PY_SAFE = /[A-Za-z0-9_.~-]/;
 
-/**
- * `error` (and its causes) with every secret the redactor knows removed from
- * its message, stack and problem fields, in place; returns `error`.
- */
-export function redactError<E>(error: E, redact: Redactor): E {
-  const seen = new Set<unknown>();
-  let e: unknown = error;
-  for (let depth = 0; e instanceof Error && !seen.has(e) && depth < 8; depth++) {
-    seen.add(e);
-    const rec = e as unknown as Record<string, unknown>;
-    for (const f of FIELDS) {
-      const v = rec[f];
-      if (typeof v !== "string") continue;
-      const clean = redact(v);
-      if (clean !== v) {
-        Object.defineProperty(e, f, {
-          value: clean,
-          writable: true,
-          configurable: true,
-          enumerable: f !== "message" && f !== "stack",
-        });
+/** Percent-encoding of `text`'s UTF-8 bytes, leaving the characters `safe` matches. */
+function percent(text: string, safe: (c: string) => boolean, space = "%20"): string {
+  let out = "";
+  for (const c of text) {
+    if (c === " ") out += space;
+    else if (safe(c)) out += c;
+    else {
+      for (const b of new TextEncoder().encode(c)) {
+        out += "%" + b.toString(16).toUpperCase().padStart(2, "0");
       }
     }
-    e = e.cause;
+  }
+  return out;
+}
+
+/** Base64 of bytes (standard alphabet, with padding). */
+function base64(bytes: Uint8Array): string {
+  let bin = "";
+  for (const b of bytes) bin += String.fromCharCode(b);
+  return btoa(bin);
+}
+
+/**
+ * The parts of base64 texts that hold `key` whatever its byte offset in
+ * the encoded text: for each of the 3 alignments, the characters made of
+ * the key's bits alone (standard and URL alphabets).
+ */
+function base64Forms(key: string): string[] {
+  const bytes = new TextEncoder().encode(key);
+  const out: string[] = [];
+  for (let shift = 0; shift < 3; shift++) {
+    const padded = new Uint8Array(shift + bytes.length);
+    padded.set(bytes, shift);
+    const text = base64(padded).replace(/=+$/, "");
+    // characters before: those sharing bits with the shift bytes; after: those past the key's last full 6 bits
+    const head = Math.ceil((shift * 8) / 6);
+    const tail = Math.floor(((shift + bytes.length) * 8) / 6);
+    const core = text.slice(head, tail);
+    if (core.length >= 8) out.push(core, core.replace(/\+/g, "-").replace(/\//g, "_"));
+  }
+  return out;
+}
+
+/**
+ * Every encoding of `key` a redactor looks for (see the module doc),
+ * longest first.
+ *
+ * @example
+ * ```ts
+ * import { keyForms } from "./_redact.ts";
+ * console.log(keyForms("sk/live+key").includes("sk%2Flive%2Bkey")); // true
+ * ```
+ */
+export function keyForms(key: string): string[] {
+  const json = JSON.stringify(key).slice(1, -1);
+  const forms = [
+    key,
+    encodeURIComponent(key),
+    percent(key, (c) => PY_SAFE.test(c) || c === "/"), // Python quote()
+    percent(key, (c) => PY_SAFE.test(c), "+"), // Python quote_plus()
+    new URLSearchParams({ k: key }).toString().slice(2), // a form field
+    json,
+    json.replace(/\//g, "\\/"), // PHP json_encode
+    ...(key.length >= MIN_ANYWHERE ? base64Forms(key) : []),
+  ];
+  return [...new Set(forms)].filter((f) => f.length > 0).sort((a, b) => b.length - a.length);
+}
+
+/** Most objects a {@link redactError} walk visits (a hostile error graph cannot make it run long). */
+export const MAX_WALK = 10_000;
+
+/** Objects whose contents are data, not text of an error: not walked. */
+function isData(v: object): boolean {
+  return ArrayBuffer.isView(v) || v instanceof ArrayBuffer || v instanceof Map ||
+    v instanceof Set || v instanceof Promise ||
+    typeof (v as { then?: unknown }).then === "function";
+}
+
+/** Objects that print their hidden contents (headers, requests): replaced by a placeholder. */
+function isOpaque(v: object): boolean {
+  return v instanceof Headers || v instanceof Request || v instanceof Response ||
+    v instanceof URLSearchParams || v instanceof URL;
+}
+
+/**
+ * `error` with every secret the redactor knows removed, in place, from
+ * every string it shows: its own properties, enumerable or not (`message`,
+ * `stack`, problem fields, `cursor`, …), and those of everything reachable
+ * from them — `cause` chains of any depth (an `Error`, a string, a plain
+ * object such as an axios-style `config.headers`), `AggregateError.errors`,
+ * nested objects and arrays — at most {@link MAX_WALK} objects, each once.
+ * A `Headers`, `Request`, `Response`, `URL` or `URLSearchParams` found
+ * there (whose inspection would show the key) is replaced by a placeholder
+ * string; accessor properties (such as `partial`) are not invoked. Returns
+ * `error`.
+ */
+export function redactError<E>(error: E, redact: Redactor): E {
+  const seen = new Set<object>();
+  const queue: object[] = [];
+  const visit = (v: unknown) => {
+    if (typeof v === "object" && v !== null && !seen.has(v) && seen.size < MAX_WALK && !isData(v)) {
+      seen.add(v);
+      queue.push(v);
+    }
+  };
+  visit(error);
+  while (queue.length) {
+    const o = queue.shift()!;
+    if (o instanceof Error) {
+      // V8's `stack` is an accessor pair: read it and set it back clean
+      try {
+        const stack = o.stack;
+        if (typeof stack === "string" && redact(stack) !== stack) o.stack = redact(stack);
+      } catch {
+        // a frozen or odd error: its other fields are still cleaned below
+      }
+    }
+    for (const k of Reflect.ownKeys(o)) {
+      const d = Object.getOwnPropertyDescriptor(o, k);
+      if (!d || !("value" in d)) continue; // accessors are not invoked
+      const v = d.value;
+      let clean: unknown = v;
+      if (typeof v === "string") clean = redact(v);
+      else if (typeof v === "object" && v !== null && isOpaque(v)) {
+        clean = `[${v.constructor.name} redacted]`;
+      } else visit(v);
+      if (clean === v) continue;
+      if (d.configurable) Object.defineProperty(o, k, { ...d, value: clean });
+      else if (d.writable) (o as Record<PropertyKey, unknown>)[k] = clean;
+    }
   }
   return error;
 }

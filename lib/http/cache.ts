@@ -21,7 +21,15 @@
  *   not match (a truncated or corrupted file) is removed and fetched again.
  * - Only regular files are read: anything else at an entry's path (a FIFO,
  *   a folder, a device, a symbolic link) is a miss and never blocks the
- *   reader. Temporary files older than {@link STALE_TEMP_MS} (left by a
+ *   reader (opened with `O_NOFOLLOW | O_NONBLOCK`), and so is a file larger
+ *   than the client's `maxResponseBytes` (plus 64 KiB for its header): it
+ *   is never read whole. Such an entry is removed (a link, not its target).
+ * - The header is checked like the body: a status outside 200–299, a
+ *   content type that is not a short header value, or times that are not
+ *   numbers make the entry corrupt (removed and fetched again), never a
+ *   `TypeError` or `RangeError`. An entry stored later than now (a clock
+ *   set back, or a forged file) is a miss, whatever `ttlMs` says, and is
+ *   removed. Temporary files older than {@link STALE_TEMP_MS} (left by a
  *   process killed mid-write) are removed, once per folder and process, at
  *   its first read or write.
  * - A folder that cannot be written (read-only, full, not a folder) does not
@@ -40,6 +48,10 @@
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { httpEvents } from "./events.ts";
+import { readRegular } from "../shared/regular_file.ts";
+
+/** Room for an entry's header line on top of its body's cap. */
+const HEADER_SLACK = 64 * 1024;
 
 /** Options of the response cache. */
 export interface CacheOptions {
@@ -151,9 +163,11 @@ export class ResponseCache {
   readonly dir: string;
   /** Default lifetime, ms. */
   readonly ttlMs: number;
+  /** Largest body read from an entry (the client's `maxResponseBytes`). */
+  readonly maxBodyBytes: number;
 
-  /** Opens (lazily creates) a cache. */
-  constructor(opts: CacheOptions) {
+  /** Opens (lazily creates) a cache; entries whose body is over `maxBodyBytes` are never read. */
+  constructor(opts: CacheOptions, maxBodyBytes = 256 << 20) {
     if (!opts || typeof opts.dir !== "string" || opts.dir.trim() === "") {
       throw new TypeError(
         `cache.dir ${
@@ -171,6 +185,7 @@ export class ResponseCache {
     }
     this.dir = opts.dir;
     this.ttlMs = ttl;
+    this.maxBodyBytes = maxBodyBytes;
   }
 
   /**
@@ -212,16 +227,11 @@ export class ResponseCache {
   async #read(key: CacheKey): Promise<Response | null> {
     let bytes: Uint8Array<ArrayBuffer>;
     try {
-      // only a regular file: opening a FIFO would block until a writer came
-      const info = await Deno.lstat(key.file);
-      if (!info.isFile) {
-        totals.corrupt++;
-        await Deno.remove(key.file).catch(() => {});
-        return null;
-      }
-      bytes = await Deno.readFile(key.file);
-    } catch {
-      return null;
+      // only a regular file within the cap: a FIFO would block, a huge file fill the memory
+      bytes = await readRegular(key.file, this.maxBodyBytes + HEADER_SLACK);
+    } catch (e) {
+      if (e instanceof Deno.errors.NotFound) return null;
+      return await this.#drop(key);
     }
     const nl = bytes.indexOf(10);
     let header: EntryHeader | undefined;
@@ -232,22 +242,34 @@ export class ResponseCache {
     }
     const body: Uint8Array<ArrayBuffer> = nl > 0 ? bytes.slice(nl + 1) : new Uint8Array();
     if (
-      !header || header.v !== 1 || body.length !== header.length || sha256(body) !== header.sha256
+      !header || header.v !== 1 || body.length !== header.length ||
+      sha256(body) !== header.sha256 || !validHeader(header)
     ) {
-      totals.corrupt++;
-      await Deno.remove(key.file).catch(() => {});
-      return null;
+      return await this.#drop(key);
     }
     const now = Date.now();
+    // stored later than now: a clock set back or a forged entry, never fresh
+    if (header.storedAt > now) return await this.#drop(key);
     if (
       header.method !== key.method || header.url !== key.url ||
       header.bodySha256 !== key.bodySha256 || now >= header.expiresAt ||
       !(now - header.storedAt < this.ttlMs) // the reader's ttlMs caps the age
     ) return null;
-    return new Response(body, {
-      status: header.status,
-      headers: header.contentType ? { "content-type": header.contentType } : {},
-    });
+    try {
+      return new Response(body, {
+        status: header.status,
+        headers: header.contentType ? { "content-type": header.contentType } : {},
+      });
+    } catch {
+      return await this.#drop(key);
+    }
+  }
+
+  /** Counts and removes a corrupt or unreadable entry (a link itself, never its target): a miss. */
+  async #drop(key: CacheKey): Promise<null> {
+    totals.corrupt++;
+    await Deno.remove(key.file).catch(() => {});
+    return null;
   }
 
   /** Sweeps this folder's orphaned temporary files, once per folder and process. */
@@ -268,7 +290,10 @@ export class ResponseCache {
       statusText: res.statusText,
       headers: res.headers,
     });
-    if (res.status < 200 || res.status >= 300) return copy;
+    // (204 and 205 carry no body: nothing worth a file, and not a valid entry)
+    if (res.status < 200 || res.status >= 300 || res.status === 204 || res.status === 205) {
+      return copy;
+    }
     const lifetime = lifetimeMs(res.headers.get("cache-control"), this.ttlMs);
     if (lifetime <= 0) {
       totals.notStored++;
@@ -371,7 +396,21 @@ export function lifetimeMs(cacheControl: string | null, ttlMs: number): number {
   return m ? Math.min(Number(m[2]) * 1000, ttlMs) : ttlMs;
 }
 
+/** Whether an entry's header fields can make a Response: a 2xx status, a short content type, times. */
+function validHeader(h: EntryHeader): boolean {
+  return Number.isInteger(h.status) && h.status >= 200 && h.status <= 299 &&
+    h.status !== 204 && h.status !== 205 &&
+    (h.contentType === null ||
+      (typeof h.contentType === "string" && h.contentType.length <= 200 &&
+        /^[\x20-\x7e]*$/.test(h.contentType))) &&
+    Number.isFinite(h.storedAt) && Number.isFinite(h.expiresAt) &&
+    typeof h.method === "string" && typeof h.url === "string";
+}
+
 /** The cache of a client's options: a {@link ResponseCache}, or null when off. */
-export function openCache(opts: CacheOptions | false | undefined): ResponseCache | null {
-  return opts ? new ResponseCache(opts) : null;
+export function openCache(
+  opts: CacheOptions | false | undefined,
+  maxBodyBytes?: number,
+): ResponseCache | null {
+  return opts ? new ResponseCache(opts, maxBodyBytes) : null;
 }

@@ -10,14 +10,18 @@
  * @module
  */
 import type { ValidationIssue } from "../shared/schema.ts";
-import { redactKnownKeys } from "./_redact.ts";
+import { redactError, redactKnownKeys } from "./_redact.ts";
 
-/** Base class of every signalbook error (its message never holds a client's key). */
+/**
+ * Base class of every signalbook error. Its message never holds a client's
+ * key, nor does anything its cause reaches (any depth, see `redactError`).
+ */
 export class SignalbookError extends Error {
   /** Creates an error. */
   constructor(message: string, options?: ErrorOptions) {
     super(redactKnownKeys(message), options);
     this.name = new.target.name;
+    if (options?.cause !== undefined) redactError(this, redactKnownKeys);
   }
 }
 
@@ -229,7 +233,8 @@ export class PaginationError extends InvalidResponseError {
   constructor(message: string, reason: "repeated-cursor" | "empty-pages", cursor: string) {
     super(message);
     this.reason = reason;
-    this.cursor = cursor;
+    // redacted like the message: a cursor that holds a key must not carry it on
+    this.cursor = redactKnownKeys(cursor);
   }
 }
 

@@ -47,6 +47,19 @@
  *   for the same request needs a server that keeps refusing after its own
  *   `Retry-After`. Requests start in the order they asked for a slot.
  *
+ * - **A circuit for refusal storms.** A server that keeps answering `429`
+ *   without a usable `Retry-After` (none, or one over 60 s) gives the client
+ *   nothing to wait for; at a limit of 1 every request would then pay its
+ *   whole backoff in turn (9 s a row measured). So {@link CIRCUIT_ROUNDS}
+ *   refused rounds in a row (a round: requests sent after the previous
+ *   refusal's pause; no other answer in between) open the circuit for
+ *   {@link CIRCUIT_OPEN_MS}: every queued request, and every new one, fails
+ *   at once with a {@link CircuitOpenError} (the transport makes it a
+ *   `RateLimitError`), so a pool returns what it has. The rounds' pauses are
+ *   the backoff (0.5, 1, 2, 4 s): the circuit opens about 8–16 s into a
+ *   storm, whatever the number of requests. After the open period one
+ *   request is let through; one more refusal opens it again.
+ *
  * The state (in flight, waiting, throttled so far, current limit) is
  * published as `limiter` events on `httpEvents`, which the progress display
  * shows.
@@ -66,6 +79,31 @@ export const RATE_MARGIN = 0.95;
 
 /** How long after a `429` the learned cap stays below the rate that drew it, ms. */
 export const PROBE_AFTER_MS = 30_000;
+
+/** Refused rounds in a row (429s without a usable Retry-After) that open the circuit. */
+export const CIRCUIT_ROUNDS = 5;
+
+/** How long an open circuit refuses requests, ms. */
+export const CIRCUIT_OPEN_MS = 30_000;
+
+/**
+ * A request refused by the client itself: the server kept answering `429`
+ * without a usable `Retry-After` (see the module doc), so the circuit is
+ * open until `until` (`performance.now()` time).
+ */
+export class CircuitOpenError extends Error {
+  /** Refused rounds that opened it. */
+  readonly rounds: number;
+  /** Creates the error. */
+  constructor(rounds: number) {
+    super(
+      `the service refused ${rounds} rounds of requests in a row (429) without a usable ` +
+        `Retry-After; no request is sent for ${CIRCUIT_OPEN_MS / 1000} s`,
+    );
+    this.name = "CircuitOpenError";
+    this.rounds = rounds;
+  }
+}
 
 /** Options of {@link RequestLimiter}. */
 export interface LimiterOptions {
@@ -166,6 +204,9 @@ export class RequestLimiter {
   #sentOf = new WeakMap<Slot, Sent>();
   #timer: ReturnType<typeof setTimeout> | undefined;
   #now: () => number;
+  /** Refused rounds in a row without a usable Retry-After, and until when the circuit is open. */
+  #refusedRounds = 0;
+  #openUntil = -Infinity;
 
   /** Creates a budget; `now` is injectable for tests (default `performance.now`). */
   constructor(opts: LimiterOptions = {}, now: () => number = () => performance.now()) {
@@ -196,6 +237,7 @@ export class RequestLimiter {
    */
   acquire(signal?: AbortSignal, front = false): Promise<Slot> {
     if (signal?.aborted) return Promise.reject(signal.reason);
+    if (this.#circuitOpen()) return Promise.reject(new CircuitOpenError(this.#refusedRounds));
     return new Promise<Slot>((resolve, reject) => {
       const w: Waiter = { resolve, reject, signal };
       if (signal) {
@@ -218,12 +260,15 @@ export class RequestLimiter {
    * Reports a `429` to a request sent at `slot.startedAt`: halves the limit
    * (once per round) and pauses new starts for `retryAfterMs` (default 1 s).
    */
-  throttled(slot: Slot, retryAfterMs: number | undefined): void {
+  throttled(slot: Slot, retryAfterMs: number | undefined, usable = true): void {
     this.#throttled++;
     const now = this.#now();
     const sent = this.#sentOf.get(slot);
     if (sent) sent.refused = true;
     if (slot.startedAt > this.#lastDecrease) {
+      // a new refused round: without a usable Retry-After it counts toward the circuit
+      this.#refusedRounds = usable ? 0 : this.#refusedRounds + 1;
+      if (this.#refusedRounds >= CIRCUIT_ROUNDS) this.#open(now);
       this.#limit = Math.max(1, Math.floor(this.#limit / 2));
       this.#lastDecrease = now;
       this.#successes = 0;
@@ -252,6 +297,7 @@ export class RequestLimiter {
    */
   succeeded(_slot?: Slot): void {
     const now = this.#now();
+    this.#refusedRounds = 0;
     if (this.#learned !== undefined && now - this.#learnedAt >= 3000) {
       // below the rate that drew the last 429 until PROBE_AFTER_MS have passed
       const ceiling = now - this.#refusedAt < PROBE_AFTER_MS
@@ -268,6 +314,25 @@ export class RequestLimiter {
       this.#limit = Math.min(this.maxInFlight, this.#limit + 1);
       this.#successes = 0;
       this.#pump();
+    }
+  }
+
+  /** Whether the circuit is open now; once its time is up, one more refusal opens it again. */
+  #circuitOpen(): boolean {
+    if (this.#openUntil === -Infinity) return false;
+    if (this.#now() < this.#openUntil) return true;
+    this.#openUntil = -Infinity;
+    this.#refusedRounds = CIRCUIT_ROUNDS - 1;
+    return false;
+  }
+
+  /** Opens the circuit: every queued request fails now. */
+  #open(now: number): void {
+    this.#openUntil = now + CIRCUIT_OPEN_MS;
+    const error = new CircuitOpenError(this.#refusedRounds);
+    for (const w of this.#queue.splice(0)) {
+      if (w.signal && w.onAbort) w.signal.removeEventListener("abort", w.onAbort);
+      w.reject(error);
     }
   }
 

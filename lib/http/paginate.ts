@@ -10,6 +10,12 @@
  * - a cursor seen before in the same pull (A→A, A→B→A) ends the pull with a
  *   {@link PaginationError} (`reason: "repeated-cursor"`) instead of paging
  *   forever; the rows of the page that repeated it are kept (they are new);
+ * - only a digest of each cursor is kept ({@link cursorDigest}, 16
+ *   characters), never the cursor, so a long pull of long cursors holds
+ *   16 bytes a page; a cursor longer than {@link MAX_CURSOR_CHARS} is
+ *   refused with an {@link InvalidResponseError} (a cursor names a
+ *   position; one that large is a broken or hostile server, and each page
+ *   would carry it);
  * - {@link MAX_EMPTY_PAGES} empty pages in a row that still claim more end it
  *   with `reason: "empty-pages"`;
  * - a caller that wants `n` rows (`take(n)`, `.frame({ maxRows })`) never
@@ -20,7 +26,8 @@
  *
  * @module
  */
-import { PaginationError } from "./errors.ts";
+import { InvalidResponseError, PaginationError } from "./errors.ts";
+import { redactKnownKeys } from "./_redact.ts";
 
 /**
  * Empty pages in a row that still carry a cursor before a pull gives up
@@ -28,6 +35,46 @@ import { PaginationError } from "./errors.ts";
  * an empty page now and then, but not five in a row without a bug.
  */
 export const MAX_EMPTY_PAGES = 5;
+
+/**
+ * Longest cursor accepted (characters): 8 KiB. The services' own cursors
+ * are well under 200 characters; a longer one is refused before it is sent
+ * back, with an {@link InvalidResponseError} that does not quote it.
+ */
+export const MAX_CURSOR_CHARS = 8192;
+
+/**
+ * A 64-bit digest of a cursor (FNV-1a over its UTF-16 units, two 32-bit
+ * lanes), as 16 hex characters: what a pull keeps to spot a cursor sent
+ * again, instead of the cursor itself.
+ *
+ * @example
+ * ```ts
+ * import { cursorDigest } from "./paginate.ts";
+ * console.log(cursorDigest("abc").length); // 16
+ * ```
+ */
+export function cursorDigest(cursor: string): string {
+  let a = 0x811c9dc5;
+  let b = 0x01000193 ^ cursor.length;
+  for (let i = 0; i < cursor.length; i++) {
+    const c = cursor.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c ^ (a >>> 16), 0x5bd1e995);
+  }
+  return (a >>> 0).toString(16).padStart(8, "0") + (b >>> 0).toString(16).padStart(8, "0");
+}
+
+/** `next` when it is an acceptable cursor; throws {@link InvalidResponseError} when it is too long. */
+export function checkCursor(next: string): string {
+  if (next.length > MAX_CURSOR_CHARS) {
+    throw new InvalidResponseError(
+      `the service sent a cursor of ${next.length} characters; at most ${MAX_CURSOR_CHARS} are ` +
+        `accepted (a cursor names a position, it does not carry data); stopped`,
+    );
+  }
+  return next;
+}
 
 /** One fetched page. */
 export interface Page<Row> {
@@ -95,8 +142,16 @@ export function setFailedCursor(error: unknown, cursor: string | null): void {
 export function withPartial<R>(error: unknown, rows: R): unknown {
   const cursor = failedCursor(error);
   if (cursor !== undefined && typeof error === "object" && error !== null) {
+    // a cursor holding a key is shown redacted (it could not be resumed anyway: no service
+    // issues cursors that carry its caller's key)
+    const partial: PartialResult<R> = {
+      rows,
+      cursor: cursor === null ? null : redactKnownKeys(cursor),
+    };
+    // an accessor, not enumerable: JSON.stringify(error) and Deno.inspect(error, { showHidden })
+    // do not print the rows (server data, which may hold anything)
     Object.defineProperty(error, "partial", {
-      value: { rows, cursor } satisfies PartialResult<R>,
+      get: () => partial,
       enumerable: false,
       configurable: true,
     });
@@ -109,6 +164,16 @@ export function partialOf<R>(error: unknown): PartialResult<R> | undefined {
   return typeof error === "object" && error !== null && "partial" in error
     ? (error as { partial: PartialResult<R> }).partial
     : undefined;
+}
+
+/**
+ * A cursor as an error message quotes it: the first 40 characters, cut
+ * after any key has been redacted from the whole cursor (a cut made first
+ * could leave part of a key no redactor recognises).
+ */
+export function quoteCursor(cursor: string): string {
+  const clean = redactKnownKeys(cursor);
+  return JSON.stringify(clean.length > 40 ? clean.slice(0, 40) + "…" : clean);
 }
 
 /** Options of {@link Paginated.pages}. */
@@ -171,8 +236,9 @@ export class Paginated<Row> implements AsyncIterable<Row> {
     const limit = opts.limit ?? Infinity;
     const ac = new AbortController();
     const signal = this.#signal ? AbortSignal.any([this.#signal, ac.signal]) : ac.signal;
+    /** Digests of the cursors of this walk (see {@link cursorDigest}). */
     const seen = new Set<string>();
-    if (this.#start !== null) seen.add(this.#start);
+    if (this.#start !== null) seen.add(cursorDigest(this.#start));
     let received = 0;
     let empty = 0;
     let pages = 0;
@@ -187,11 +253,12 @@ export class Paginated<Row> implements AsyncIterable<Row> {
         const next = page.next;
         let stop: PaginationError | null = null;
         if (next !== null && received < limit) {
-          if (seen.has(next)) {
+          checkCursor(next);
+          const digest = cursorDigest(next);
+          if (seen.has(digest)) {
             stop = new PaginationError(
-              `the service sent cursor ${
-                JSON.stringify(next.length > 40 ? next.slice(0, 40) + "…" : next)
-              } again after ${pages} pages (${received} rows); stopped instead of paging in a loop`,
+              `the service sent cursor ${quoteCursor(next)} again after ${pages} pages ` +
+                `(${received} rows); stopped instead of paging in a loop`,
               "repeated-cursor",
               next,
             );
@@ -203,7 +270,7 @@ export class Paginated<Row> implements AsyncIterable<Row> {
               next,
             );
           } else {
-            seen.add(next);
+            seen.add(digest);
             if (this.#prefetch) {
               pending = this.#fetch(next, signal);
               // an unobserved rejection of the prefetch must not crash the process

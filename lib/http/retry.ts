@@ -43,6 +43,15 @@ export function backoffMs(n: number, random: () => number = Math.random): number
   return Math.min(0.5 * 2 ** n, 8) * (1 - 0.25 * random()) * 1000;
 }
 
+/**
+ * The least wait before the n-th retry (n from 0), whatever the server
+ * asked: a quarter of the backoff without jitter (125, 250, 500 ms, 1 s,
+ * 2 s). `Retry-After: 0` is honoured as "soon", not as "now, five times".
+ */
+export function minRetryDelayMs(n: number): number {
+  return (Math.min(0.5 * 2 ** n, 8) * 1000) / 4;
+}
+
 /** Waits `ms`, or rejects with the signal's reason when it aborts first. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {

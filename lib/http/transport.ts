@@ -19,8 +19,14 @@ import {
   TimeoutError,
   UnsupportedUrlError,
 } from "./errors.ts";
-import { backoffMs, retryableStatus, serverDelayMs, sleep } from "./retry.ts";
-import { DEFAULT_MAX_RESPONSE_BYTES, jsonProblem, readBody, readPrefix } from "./_body.ts";
+import { backoffMs, minRetryDelayMs, retryableStatus, serverDelayMs, sleep } from "./retry.ts";
+import {
+  DEFAULT_MAX_RESPONSE_BYTES,
+  jsonProblem,
+  LargeBodyGate,
+  readBody,
+  readPrefix,
+} from "./_body.ts";
 import {
   redactError,
   redactKnownKeys,
@@ -32,7 +38,13 @@ import type { CacheKey } from "./cache.ts";
 import { DEMO_HEADER, isDemo, markDemo } from "../shared/demo.ts";
 import { announceRetry, type RetryInfo } from "./events.ts";
 import { type CacheOptions, openCache, type ResponseCache } from "./cache.ts";
-import { type LimiterOptions, RequestLimiter } from "./limiter.ts";
+import { CircuitOpenError, type LimiterOptions, RequestLimiter } from "./limiter.ts";
+
+/** Default `firstByteTimeoutMs`: 10 s for an answer's headers. */
+export const DEFAULT_FIRST_BYTE_TIMEOUT_MS = 10_000;
+
+/** Timeouts after which a request is not tried again (the first attempt's plus this many retries). */
+export const MAX_TIMEOUT_RETRIES = 1;
 
 /** A `fetch`-compatible function. */
 export type FetchLike = (input: Request | URL | string, init?: RequestInit) => Promise<Response>;
@@ -49,6 +61,14 @@ export interface ClientOptions extends LimiterOptions {
   maxRetries?: number;
   /** Per-attempt timeout in ms (default 30,000). */
   timeoutMs?: number;
+  /**
+   * Longest wait for an answer's headers, ms (default
+   * {@link DEFAULT_FIRST_BYTE_TIMEOUT_MS}, 10 s; at most `timeoutMs`). A
+   * server that accepts the connection and never answers fails by it, and
+   * a request that timed out twice is not tried again: about 21 s in all
+   * with the defaults, not 5 × `timeoutMs`.
+   */
+  firstByteTimeoutMs?: number;
   /** Called before each retry (for progress displays and logs). */
   onRetry?: (info: RetryInfo) => void;
   /** Local response cache (see `cache.ts`); off when left out or `false`. */
@@ -107,6 +127,8 @@ export function toSearchParams(query: Query | undefined): URLSearchParams {
 export class Transport {
   #key: string;
   #redact: Redactor;
+  /** Bounds the bytes of answers read at once (see `LargeBodyGate`). */
+  #largeBodies = new LargeBodyGate();
   #fetch: FetchLike;
   #onRetry?: (info: RetryInfo) => void;
   #cache: ResponseCache | null;
@@ -118,6 +140,8 @@ export class Transport {
   readonly maxRetries: number;
   /** Per-attempt timeout, ms. */
   readonly timeoutMs: number;
+  /** Longest wait for an answer's headers, ms. */
+  readonly firstByteTimeoutMs: number;
   /** Largest decoded answer read into memory, bytes. */
   readonly maxResponseBytes: number;
 
@@ -149,13 +173,22 @@ export class Transport {
     this.baseUrl = url.href.replace(/\/+$/, "");
     this.maxRetries = checkInt("maxRetries", opts.maxRetries ?? 4, 0, 20);
     this.timeoutMs = checkInt("timeoutMs", opts.timeoutMs ?? 30_000, 1, 3_600_000);
+    this.firstByteTimeoutMs = Math.min(
+      this.timeoutMs,
+      checkInt(
+        "firstByteTimeoutMs",
+        opts.firstByteTimeoutMs ?? DEFAULT_FIRST_BYTE_TIMEOUT_MS,
+        1,
+        3_600_000,
+      ),
+    );
     this.maxResponseBytes = checkInt(
       "maxResponseBytes",
       opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
       1,
       MAX_RESPONSE_BYTES,
     );
-    this.#cache = openCache(opts.cache);
+    this.#cache = openCache(opts.cache, this.maxResponseBytes);
     this.limiter = new RequestLimiter(opts);
   }
 
@@ -223,13 +256,15 @@ export class Transport {
    */
   async send(spec: RequestSpec): Promise<Response> {
     return await this.#attempts(spec, async (res, label) => {
-      return rebuilt(res, await readBody(res, this.maxResponseBytes, label));
+      return rebuilt(res, await readBody(res, this.maxResponseBytes, label, this.#largeBodies));
     });
   }
 
   /** The body as text, within `maxResponseBytes` (see `_body.ts`). */
   async #text(res: Response, label: string): Promise<string> {
-    return new TextDecoder().decode(await readBody(res, this.maxResponseBytes, label));
+    return new TextDecoder().decode(
+      await readBody(res, this.maxResponseBytes, label, this.#largeBodies),
+    );
   }
 
   /** `p`, with this client's key removed from any error it throws (see `_redact.ts`). */
@@ -251,7 +286,7 @@ export class Transport {
     label: string,
     read: (res: Response, label: string) => Promise<T>,
   ): Promise<T> {
-    const bytes = await readBody(res, this.maxResponseBytes, label);
+    const bytes = await readBody(res, this.maxResponseBytes, label, this.#largeBodies);
     const value = await read(rebuilt(res, bytes), label);
     if (res.status >= 200 && res.status < 300 && !NULL_BODY.has(res.status)) {
       await this.#cache!.put(key, rebuilt(res, bytes));
@@ -277,11 +312,35 @@ export class Transport {
     const cacheKey = this.#cache?.keyFor(spec.method, spec.path, url, body);
     const cached = cacheKey && await this.#cache!.get(cacheKey);
     if (cached) return await read(cached, label);
+    let timeouts = 0;
     for (let attempt = 0, throttled = false;; attempt++) {
       // a throttled request goes back to the front of the queue
-      const slot = await this.limiter.acquire(spec.signal, throttled);
+      const slot = await this.limiter.acquire(spec.signal, throttled).catch((e) => {
+        if (!(e instanceof CircuitOpenError)) throw e;
+        throw errorFor({
+          status: 429,
+          type: "circuit-open",
+          title: "Too Many Requests",
+          detail: `${e.message} (the client's circuit is open)`,
+          method: spec.method,
+          url: redact(url),
+        });
+      });
       const timeout = AbortSignal.timeout(this.timeoutMs);
-      const signal = spec.signal ? AbortSignal.any([spec.signal, timeout]) : timeout;
+      // the headers must come within firstByteTimeoutMs (a silent server fails fast)
+      const headers = new AbortController();
+      const firstByte = setTimeout(
+        () =>
+          headers.abort(
+            new DOMException(`no answer within ${this.firstByteTimeoutMs} ms`, "TimeoutError"),
+          ),
+        this.firstByteTimeoutMs,
+      );
+      const signal = AbortSignal.any([
+        ...(spec.signal ? [spec.signal] : []),
+        timeout,
+        headers.signal,
+      ]);
       let res: Response | undefined;
       let failure: Error;
       try {
@@ -299,6 +358,7 @@ export class Transport {
           }),
           signal,
         );
+        clearTimeout(firstByte);
         if (!(r instanceof Response)) {
           throw new InvalidResponseError(`${label}: fetch gave ${typeOf(r)}, not a Response`);
         }
@@ -320,22 +380,34 @@ export class Transport {
       } catch (e) {
         if (spec.signal?.aborted) throw spec.signal.reason;
         if (e instanceof InvalidResponseError) throw e;
-        failure = timeout.aborted
+        failure = headers.signal.aborted
+          ? new TimeoutError(
+            `${label}: no answer within ${this.firstByteTimeoutMs} ms (firstByteTimeoutMs)`,
+            { cause: e },
+          )
+          : timeout.aborted
           ? new TimeoutError(`${label} timed out after ${this.timeoutMs} ms`, { cause: e })
           : new ConnectionError(`${label} to ${new URL(url).host} failed: ${messageOf(e)}`, {
             cause: e,
           });
         res = undefined;
       } finally {
+        clearTimeout(firstByte);
         slot.release();
       }
+      const server = serverDelayMs(res?.headers);
+      // a server's wait is honoured, but never below a floor that grows with the attempts
+      // (Retry-After: 0 must not buy five attempts in 50 ms)
+      const delayMs = Math.max(minRetryDelayMs(attempt), server ?? backoffMs(attempt));
       if (res?.status === 429) {
-        // pauses every request of the client (and halves its budget)
-        this.limiter.throttled(slot, serverDelayMs(res.headers) ?? backoffMs(attempt));
+        // pauses every request of the client (and halves its budget); refusals without a
+        // usable Retry-After count toward its circuit
+        this.limiter.throttled(slot, delayMs, server !== undefined);
       } else if (res) this.limiter.succeeded(slot);
       const retryable = res ? retryableStatus(res.status) : true;
+      // a server that never answered twice is down or silent: no more attempts at it
+      if (failure instanceof TimeoutError && ++timeouts > MAX_TIMEOUT_RETRIES) throw failure;
       if (!retryable || attempt >= this.maxRetries) throw failure;
-      const delayMs = serverDelayMs(res?.headers) ?? backoffMs(attempt);
       const info = {
         attempt: attempt + 1,
         delayMs,
@@ -561,8 +633,10 @@ function checkScheme(raw: string): URL {
   if (u.protocol !== "http:" && u.protocol !== "https:") {
     throw new UnsupportedUrlError(
       `refusing to read ${JSON.stringify(u.protocol)} URL ${
-        JSON.stringify(redact(raw).slice(0, 80))
-      }; allowed schemes: http:, https: (nothing was read)`,
+        // every key out before the cut: a cut key is one no redactor recognises
+        JSON.stringify(
+          redactKnownKeys(redact(raw)).slice(0, 80),
+        )}; allowed schemes: http:, https: (nothing was read)`,
       u.protocol,
     );
   }

@@ -46,6 +46,31 @@
  * - A window never crosses the list's own bounds: its filter is the list's
  *   filter with the date range narrowed.
  *
+ * What the windows do not take on trust (a parallel pull never returns what
+ * the serial pull would not):
+ * - Range guard: every row a window receives must fall inside the window's
+ *   date range as the window asked for it (read with the source's `day`).
+ *   One that does not — or one without a readable day — means the service
+ *   reads the date filter otherwise (ignores a bound, filters on another
+ *   date, another time zone). The pull then goes serial, with one warning,
+ *   before that page is handed out: every other window is dropped and the
+ *   list's own cursor walk goes on from where its first window was split,
+ *   skipping, by key, every row already handed out (the keys of rows handed
+ *   out from split windows are kept for this, about 40 bytes a row). So no
+ *   row is handed out twice and none is lost. The same holds when the one
+ *   row a cut-off probe reads is out of its range.
+ * - A pull resumed at a window cursor has no walk of the list to go back
+ *   to: there the guard fails the pull with an {@link InvalidResponseError}
+ *   (start the pull again without the cursor).
+ * - Cursors: each window keeps the digests of its cursors (see
+ *   `cursorDigest`), kept across its serial continuations, so a cycle of
+ *   any length inside a walk ends in a `PaginationError`. A cursor sent to
+ *   two different windows means the service's cursors do not name their
+ *   filter (offsets, or a cycle across windows): that cannot be told apart
+ *   from a loop, so the pull goes serial as above, where a cycle is caught
+ *   as in any serial pull. A window never follows a cursor longer than
+ *   `MAX_CURSOR_CHARS`.
+ *
  * Cost: every window ends on a part-filled page and every split re-reads its
  * run, so a parallel pull makes a few percent more requests than the serial
  * one (measured in `bench/parallel_bench.ts`). Memory: windows ahead of the
@@ -64,7 +89,15 @@
  *
  * @module
  */
-import { type Page, Paginated, setFailedCursor } from "./paginate.ts";
+import {
+  checkCursor,
+  cursorDigest,
+  type Page,
+  Paginated,
+  quoteCursor,
+  setFailedCursor,
+} from "./paginate.ts";
+import { InvalidResponseError, PaginationError } from "./errors.ts";
 
 /** Pages a window is sized for when it is split. */
 export const TARGET_PAGES = 12;
@@ -199,7 +232,7 @@ function decodeWindowCursor(cursor: string): Position | undefined {
     // reported below
   }
   throw new TypeError(
-    `cursor ${JSON.stringify(cursor.slice(0, 40))} is not allowed; allowed: a cursor of this list`,
+    `cursor ${quoteCursor(cursor)} is not allowed; allowed: a cursor of this list`,
   );
 }
 
@@ -233,6 +266,14 @@ interface Win<Row> {
   children?: Win<Row>[];
   error?: unknown;
   ac: AbortController;
+  /** The list's own request (the first window of a pull not resumed). */
+  root?: boolean;
+  /** Digests of the cursors this window's walk was sent (kept across its continuations). */
+  seen: Set<string>;
+  /** Pages this window has read. */
+  pagesRead: number;
+  /** After a fallback (root only): keys of rows already handed out, skipped when they come again. */
+  dedupe?: Set<string>;
 }
 
 /**
@@ -298,6 +339,8 @@ export async function* windowedPages<Row>(
     rows: 0,
     expect,
     ac: new AbortController(),
+    seen: new Set(),
+    pagesRead: 0,
   });
 
   // the list itself, or a resumed window and everything after it
@@ -317,8 +360,19 @@ export async function* windowedPages<Row>(
   } else {
     const w = newWin();
     w.cursor = opts.cursor ?? null;
+    w.root = true;
     windows.push(w);
   }
+  /** The list's own walk, when the pull was not resumed at a window cursor. */
+  const root: Win<Row> | undefined = windows[0].root ? windows[0] : undefined;
+  /** True once the pull went serial (see the module doc); no window is then split or checked. */
+  let serial = false;
+  /** Set by a fallback: the reader starts again from the first window (the root). */
+  let restart = false;
+  /** Keys of rows handed out from windows other than the root (for a fallback's dedupe). */
+  const handed = new Set<string>();
+  /** Which window was sent each cursor (by digest). */
+  const owner = new Map<string, Win<Row>>();
 
   let wake: (() => void) | null = null;
   const notify = () => {
@@ -569,6 +623,53 @@ export async function* windowedPages<Row>(
     );
   };
 
+  /** Whether every row of `rows` falls in the range of `w` (in position space; an open end is not checked). */
+  const inRange = (w: { a?: number; b?: number }, rows: readonly Row[]): boolean => {
+    if (w.a === undefined && w.b === undefined) return true;
+    for (const row of rows) {
+      const p = toPos(dayNumber(src.day(row)));
+      if (p === undefined || (w.a !== undefined && p < w.a) || (w.b !== undefined && p > w.b)) {
+        return false;
+      }
+    }
+    return true;
+  };
+
+  /** The error of a resumed pull whose windows cannot be trusted (there is no list walk to go back to). */
+  const resumedMisread = (why: string) =>
+    new InvalidResponseError(
+      `a parallel pull resumed at a window cursor cannot go on: ${why}; ` +
+        "start the pull again without the cursor (or with parallel: 1)",
+    );
+
+  /**
+   * The service reads the date filter (or its cursors) otherwise: drop every
+   * window but the root and go on with the root's own cursor walk, skipping
+   * the rows already handed out (see the module doc).
+   */
+  const fallback = (why: string) => {
+    if (serial || !root) return;
+    serial = true;
+    splittable = false;
+    for (const x of windows) {
+      if (x === root) continue;
+      x.ac.abort(new DOMException("window dropped", "AbortError"));
+      answer(x, false);
+    }
+    windows.splice(0, windows.length, root);
+    root.children = undefined;
+    root.dedupe = handed;
+    if (root.state === "pending-split" || root.state === "done") {
+      root.state = root.cursor === null ? "done" : "queued";
+    }
+    head = root;
+    restart = true;
+    opts.onFallback?.(
+      `signalbook: parallel windows turned off for this pull: ${why}; going on serially ` +
+        "(rows already handed out are not repeated)",
+    );
+  };
+
   /**
    * After an empty window the data may have ended: the windows after it not
    * yet started, up to the list's end, become one (split again if it has
@@ -597,6 +698,10 @@ export async function* windowedPages<Row>(
     return true;
   };
 
+  /** `rows` without those already handed out (only on the root after a fallback). */
+  const filterHanded = (w: Win<Row>, rows: Row[]): Row[] =>
+    w.dedupe?.size ? rows.filter((r) => !w.dedupe!.delete(src.key(r))) : rows;
+
   /** Pages window `w` serially, one slot per request; it ends when done, split, dropped or failed. */
   const run = (w: Win<Row>) => {
     w.state = "running";
@@ -624,7 +729,38 @@ export async function* windowedPages<Row>(
           }
           if (next.done) break;
           const page = next.value;
-          let rows = page.rows;
+          w.pagesRead++;
+          if (!serial && !inRange(w, page.rows)) {
+            const why = "the service returned a row outside the date range a window asked for " +
+              "(it reads the date filter otherwise)";
+            if (!root) throw resumedMisread(why);
+            fallback(why);
+            return;
+          }
+          /** A cursor of this walk sent again (kept across its continuations): thrown after the page is kept. */
+          let repeat: PaginationError | undefined;
+          if (page.next !== null) {
+            checkCursor(page.next);
+            const digest = cursorDigest(page.next);
+            const other = owner.get(digest);
+            if (w.seen.has(digest)) {
+              repeat = new PaginationError(
+                `the service sent cursor ${quoteCursor(page.next)} again after ${w.pagesRead} ` +
+                  `pages of one walk; stopped instead of paging in a loop`,
+                "repeated-cursor",
+                page.next,
+              );
+            } else if (!serial && other !== undefined && other !== w) {
+              const why = "the service sent the same cursor to two date windows " +
+                "(its cursors do not name their filter, or loop across windows)";
+              if (!root) throw resumedMisread(why);
+              fallback(why);
+              return;
+            }
+            w.seen.add(digest);
+            owner.set(digest, w);
+          }
+          let rows = filterHanded(w, page.rows);
           if (w.skip.length) {
             // the run a split re-reads: the same keys, in the same order
             let i = 0;
@@ -647,6 +783,7 @@ export async function* windowedPages<Row>(
           w.cursor = page.next;
           if (page.next === null && w.rows === 0) mergeRest(w);
           notify();
+          if (repeat) throw repeat;
           if (page.next === null || rowsBefore(w) + w.rows >= limit) break;
           if (split(w, page)) return;
         }
@@ -672,22 +809,58 @@ export async function* windowedPages<Row>(
   };
 
   /**
-   * Whether a row follows window `i`. Past the cut-off (`probe`), a window
-   * not started is not read: one probe of one row over the rest says.
+   * After a probe found the service reading ranges otherwise: where the
+   * list's own walk, after the root's last page, has its first row not yet
+   * handed out (a position), or null when it has none.
    */
-  const rowsAfter = async (i: number, probe: boolean): Promise<boolean> => {
+  const serialRest = async (): Promise<string | null> => {
+    const seen = new Set<string>();
+    let c = root!.cursor;
+    while (c !== null) {
+      const page = await src.fetch({}, c, signal);
+      const j = page.rows.findIndex((r) => !handed.has(src.key(r)));
+      if (j >= 0) return encodeWindowCursor({ o: order === "asc" ? "a" : "d", c, s: j });
+      if (page.next === null) return null;
+      const digest = cursorDigest(checkCursor(page.next));
+      if (seen.has(digest)) {
+        throw new PaginationError(
+          `the service sent cursor ${quoteCursor(page.next)} again; stopped`,
+          "repeated-cursor",
+          page.next,
+        );
+      }
+      seen.add(digest);
+      c = page.next;
+    }
+    return null;
+  };
+
+  /**
+   * The position of the first row after window `i`, or null when none
+   * follows. Past the cut-off (`probe`), a window not started is not read:
+   * one probe of one row over the rest says.
+   */
+  const rowsAfter = async (i: number, probe: boolean): Promise<string | null> => {
     for (;;) {
       const w = windows[i + 1];
-      if (!w) return false;
-      if (w.rows > 0) return true;
+      if (!w) return null;
+      if (w.rows > 0) return position(w, null);
       if (w.state === "done") {
         i++;
         continue;
       }
       if (w.state === "queued" && probe) {
         const last = windows[windows.length - 1];
-        const page = await src.fetch(rangeOf({ a: w.a, b: last.b }), null, signal, 1);
-        return page.rows.length > 0;
+        const rest = { a: w.a, b: last.b };
+        const page = await src.fetch(rangeOf(rest), null, signal, 1);
+        if (serial || inRange(rest, page.rows)) {
+          return page.rows.length > 0 ? position(w, null) : null;
+        }
+        const why = "the service returned a row outside the date range a probe asked for " +
+          "(it reads the date filter otherwise)";
+        if (!root) throw resumedMisread(why);
+        fallback(why);
+        return await serialRest();
       }
       if (w.state === "failed") throw w.error;
       await changed();
@@ -702,7 +875,13 @@ export async function* windowedPages<Row>(
   signal.addEventListener("abort", onAbort, { once: true });
   try {
     dispatch();
-    for (let i = 0; i < windows.length;) {
+    for (let i = 0;;) {
+      if (restart) {
+        // a fallback left the root alone: the reader goes on with it
+        restart = false;
+        i = 0;
+      }
+      if (i >= windows.length) break;
       const w = windows[i];
       if (head !== w) {
         head = w;
@@ -711,13 +890,13 @@ export async function* windowedPages<Row>(
       const page = w.pages.shift();
       if (page) {
         handedOut += page.rows.length;
+        // rows a fallback to the list's own walk must not hand out again
+        if (!serial && root && w !== root) { for (const r of page.rows) handed.add(src.key(r)); }
         dispatch();
         // a window's last page: the pull goes on when any later window has a row
         const next = page.next !== null
           ? position(w, page.next)
-          : (await rowsAfter(i, handedOut >= limit))
-          ? position(windows[i + 1], null)
-          : null;
+          : await rowsAfter(i, handedOut >= limit);
         yield { ...page, next };
         if (handedOut >= limit) return;
         continue;

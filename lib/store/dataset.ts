@@ -23,7 +23,7 @@ import { dirname, join } from "node:path";
 import { didYouMean } from "../shared/suggest.ts";
 import { dtypeName } from "../frames/dtypes.ts";
 import { requireColumns } from "../frames/columns.ts";
-import { filesUnder } from "./_files.ts";
+import { filesUnder, readSmallText } from "./_files.ts";
 import { lockDataset } from "./lock.ts";
 import { asDiskFull, writeAtomic } from "./disk.ts";
 
@@ -338,7 +338,8 @@ export async function ensureMeta(
 /** The dataset metadata, or null when `dir` holds none. */
 export async function readMeta(dir: string): Promise<DatasetMeta | null> {
   try {
-    return JSON.parse(await Deno.readTextFile(join(dir, META)));
+    // a regular file only (never through a symlink, never a FIFO or device), at most 4 MiB
+    return JSON.parse(await readSmallText(join(dir, META)));
   } catch (e) {
     if (e instanceof Deno.errors.NotFound) return null;
     throw e;

@@ -42,7 +42,7 @@
 import { hostname } from "node:os";
 import process from "node:process";
 import { join } from "node:path";
-import { filesUnder } from "./_files.ts";
+import { filesUnder, openRegular, readSmallText } from "./_files.ts";
 
 /** Name of the lock file in a locked folder. */
 export const LOCK_FILE = ".signalbook.lock";
@@ -179,7 +179,7 @@ function holderBytes(caller: string): Uint8Array {
 
 async function readHolder(path: string): Promise<LockHolder | null> {
   try {
-    const h = JSON.parse(await Deno.readTextFile(path));
+    const h = JSON.parse(await readSmallText(path, 64 * 1024));
     return typeof h?.pid === "number" ? h : null;
   } catch {
     return null;
@@ -208,7 +208,15 @@ async function take(at: Attempt): Promise<() => Promise<void>> {
   const { dir, caller, deadline, timeoutMs } = at;
   const path = join(dir, LOCK_FILE);
   for (let delay = 25; kernelLocks; delay = await pause(deadline, delay)) {
-    const file = await Deno.open(path, { read: true, write: true, create: true });
+    // never through a symlink, never a FIFO or device: a holder's JSON goes only into a regular file
+    let file: Deno.FsFile;
+    try {
+      file = await openRegular(path, { write: true, create: true, maxBytes: 64 * 1024 });
+    } catch (e) {
+      // removed by a holder releasing it while it was opened: try again
+      if (e instanceof Deno.errors.NotFound && Date.now() < deadline) continue;
+      throw e;
+    }
     let locked: boolean;
     try {
       locked = await file.tryLock(true);
@@ -275,7 +283,7 @@ async function takePidFile(at: Attempt): Promise<() => Promise<void>> {
       return async () => {
         clearInterval(beat);
         // remove it only if it is still ours (a takeover may have replaced it)
-        const text = await Deno.readTextFile(path).catch(() => "");
+        const text = await readSmallText(path, 64 * 1024).catch(() => "");
         if (text === new TextDecoder().decode(mine)) await Deno.remove(path).catch(() => {});
       };
     } catch (e) {

@@ -28,6 +28,16 @@
  *   own scratch folder, and `lock_configuration` is set once the views exist
  *   (DuckDB 1.5.5 settings, checked against the pinned binary). Reading any
  *   other file, glob or URL is a `Permission Error` at bind time.
+ * - Local files are not trusted either: a view folder that is a symlink, or
+ *   anything under it that is not a regular file or a real folder (a
+ *   symlink, inside or out; a FIFO; a device), is a {@link QueryError}
+ *   naming it before DuckDB starts, and the dataset's `_signalbook.json` is
+ *   opened without following links, never blocking, at most 4 MiB.
+ * - Bounded: `timeoutMs` (default {@link QUERY_TIMEOUT_MS}, 2 minutes)
+ *   interrupts DuckDB and fails; a result over `maxRows` (default
+ *   {@link QUERY_MAX_ROWS}) is an error, never a frame cut short (DuckDB
+ *   writes at most `maxRows + 1` rows to tell); spilling is capped at
+ *   {@link QUERY_MAX_SPILL} of disk.
  * - Errors are {@link QueryError}s: bad SQL carries DuckDB's
  *   message plus the SQL, an unknown view names the views present and the
  *   closest one, and a folder without a dataset says so before DuckDB starts.
@@ -48,7 +58,25 @@ export interface QueryOptions {
   memoryLimit?: string;
   /** DuckDB worker threads (default: DuckDB's choice, the number of cores). */
   threads?: number;
+  /**
+   * Longest run, ms (default {@link QUERY_TIMEOUT_MS}, 2 minutes): DuckDB is
+   * interrupted then and the call fails with a {@link QueryError}.
+   */
+  timeoutMs?: number;
+  /**
+   * Most rows of the result (default {@link QUERY_MAX_ROWS}): a larger one
+   * is a {@link QueryError} (aggregate, add a LIMIT or raise this), never
+   * a frame cut short.
+   */
+  maxRows?: number;
 }
+
+/** Default `timeoutMs` of {@link query}: 2 minutes. */
+export const QUERY_TIMEOUT_MS = 120_000;
+/** Default `maxRows` of {@link query}: 5 million. */
+export const QUERY_MAX_ROWS = 5_000_000;
+/** Most disk DuckDB may spill to during one {@link query} (its `max_temp_directory_size`). */
+export const QUERY_MAX_SPILL = "4GiB";
 
 /** A failed {@link query}: the message says why; `sql` is the statement. */
 export class QueryError extends Error {
@@ -82,12 +110,48 @@ const DUCK_TYPES: Record<string, string> = {
 const quoteStr = (s: string) => `'${s.replaceAll("'", "''")}'`;
 const quoteId = (s: string) => `"${s.replaceAll('"', '""')}"`;
 
+/**
+ * Checks that everything DuckDB will read under a view folder is a regular
+ * file or a real folder inside it: a symlink (to a file or folder, inside
+ * or out), a FIFO, a device or a socket there is a {@link QueryError}
+ * naming it, before DuckDB starts.
+ */
+async function checkTree(root: string, sql: string): Promise<void> {
+  const refuse = (path: string, what: string) =>
+    new QueryError(
+      `query: ${path} ${what}; query() reads only regular files inside the dataset`,
+      sql,
+    );
+  const top = await Deno.lstat(root).catch(() => null);
+  if (!top) return;
+  if (top.isSymlink) throw refuse(root, "is a symlink");
+  if (!top.isDirectory) throw refuse(root, "is not a folder");
+  const walk = async (d: string) => {
+    for await (const e of Deno.readDir(d)) {
+      const p = join(d, e.name);
+      if (e.isSymlink) throw refuse(p, "is a symlink");
+      if (e.isDirectory) await walk(p);
+      else if (!e.isFile) throw refuse(p, "is not a regular file (a FIFO, device or socket)");
+    }
+  };
+  await walk(root);
+}
+
 /** The views present under `dir`: name → its folder and CREATE VIEW statement. */
-async function views(dir: string): Promise<Map<string, { root: string; create: string }>> {
+async function views(
+  dir: string,
+  sql: string,
+): Promise<Map<string, { root: string; create: string }>> {
   const out = new Map<string, { root: string; create: string }>();
   for (const name of QUERY_VIEWS) {
     const root = join(dir, name);
-    const meta = await readMeta(root);
+    await checkTree(root, sql);
+    let meta;
+    try {
+      meta = await readMeta(root);
+    } catch (e) {
+      throw new QueryError(`query: ${(e as Error).message}`, sql, { cause: e });
+    }
     if (!meta || (await partFiles(root)).length === 0) continue;
     const hiveTypes = meta.partitions.map((p) =>
       `${quoteStr(p.name)}: ${DUCK_TYPES[p.dtype] ?? "VARCHAR"}`
@@ -170,7 +234,21 @@ export async function query(sql: string, opts: QueryOptions): Promise<pl.DataFra
     );
   }
   const stmt = sql.trim().replace(/;\s*$/, "");
-  const present = await views(dir);
+  const timeoutMs = opts.timeoutMs ?? QUERY_TIMEOUT_MS;
+  if (!Number.isInteger(timeoutMs) || timeoutMs < 1) {
+    throw new QueryError(
+      `query: timeoutMs ${JSON.stringify(timeoutMs)} is not allowed; allowed: an integer >= 1 (ms)`,
+      sql,
+    );
+  }
+  const maxRows = opts.maxRows ?? QUERY_MAX_ROWS;
+  if (!Number.isInteger(maxRows) || maxRows < 0) {
+    throw new QueryError(
+      `query: maxRows ${JSON.stringify(maxRows)} is not allowed; allowed: an integer >= 0`,
+      sql,
+    );
+  }
+  const present = await views(dir, sql);
   if (present.size === 0) {
     const exists = await Deno.stat(dir).then(() => true, () => false);
     throw new QueryError(
@@ -184,6 +262,7 @@ export async function query(sql: string, opts: QueryOptions): Promise<pl.DataFra
   const config: Record<string, string> = {
     memory_limit: opts.memoryLimit ?? "512MB",
     temp_directory: join(tmp, "spill"),
+    max_temp_directory_size: QUERY_MAX_SPILL,
   };
   if (opts.threads !== undefined) config.threads = String(opts.threads);
   let db: DuckDBInstance | undefined;
@@ -194,18 +273,46 @@ export async function query(sql: string, opts: QueryOptions): Promise<pl.DataFra
       throw new QueryError(`query: cannot start DuckDB: ${duckMessage(e)}`, sql, { cause: e });
     }
     const con = await db.connect();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      con.interrupt();
+    }, timeoutMs);
+    const stopped = (e: unknown) =>
+      timedOut
+        ? new QueryError(
+          `query: stopped after ${timeoutMs} ms (timeoutMs); narrow the query or raise timeoutMs` +
+            `\nSQL: ${sql}`,
+          sql,
+          { cause: e },
+        )
+        : e;
     try {
       await lockDown(con, tmp, present);
       const { names, types } = await describe(con, stmt, sql, dir, [...present.keys()]);
       const out = join(tmp, "result.parquet");
       try {
+        // one row over the cap says the result is too large, without writing it all
         await con.run(
           `COPY (SELECT ${
             names.map((n, i) => castFor(n, types[i])).join(", ")
-          } FROM (${stmt}\n) AS q) TO ${quoteStr(out)} (FORMAT parquet, COMPRESSION zstd)`,
+          } FROM (${stmt}\n) AS q LIMIT ${maxRows + 1}) TO ${
+            quoteStr(out)
+          } (FORMAT parquet, COMPRESSION zstd)`,
         );
       } catch (e) {
-        throw explain(e, stmt, sql, dir, [...present.keys()]);
+        throw stopped(explain(e, stmt, sql, dir, [...present.keys()]));
+      }
+      if (timedOut) throw stopped(new Error("interrupted"));
+      const height = Number(
+        pl.scanParquet(out).select(pl.len().alias("n")).collectSync().getColumn("n").get(0),
+      );
+      if (height > maxRows) {
+        throw new QueryError(
+          `query: the result has more than ${maxRows} rows (maxRows); aggregate, add a LIMIT ` +
+            `or raise maxRows\nSQL: ${sql}`,
+          sql,
+        );
       }
       const df = pl.readParquet(out);
       const fixes = df.getColumns().flatMap((c) => {
@@ -216,6 +323,7 @@ export async function query(sql: string, opts: QueryOptions): Promise<pl.DataFra
       });
       return fixes.length ? df.withColumns(...fixes) : df;
     } finally {
+      clearTimeout(timer);
       con.closeSync();
     }
   } finally {

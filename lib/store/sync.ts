@@ -52,6 +52,7 @@
  */
 import pl from "npm:nodejs-polars@0.25.2";
 import { join } from "node:path";
+import { readSmallText } from "./_files.ts";
 import type { CatalogClient } from "../catalog/client.ts";
 import type { InsiderClient } from "../insider/client.ts";
 import { pullMonths } from "./_sync_pull.ts";
@@ -151,7 +152,8 @@ function shiftDays(day: string, n: number): string {
 /** Reads the manifest (an empty one when there is none). */
 export async function readManifest(dir: string): Promise<Manifest> {
   try {
-    return JSON.parse(await Deno.readTextFile(join(dir, "manifest.json")));
+    // a regular file only (never through a symlink, never a FIFO or device), at most 4 MiB
+    return JSON.parse(await readSmallText(join(dir, "manifest.json")));
   } catch (e) {
     if (e instanceof Deno.errors.NotFound) return { format: "signalbook-sync/1", datasets: {} };
     throw e;

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { RateLimiter } from "./guard.ts";
 import type { MiddlewareHandler } from "npm:hono@4.13.19";
 import type { Dialect } from "./dialect.ts";
 import type { Faults } from "./guard.ts";
@@ -52,13 +53,14 @@ export function rateLimitHeaders(
 ): MiddlewareHandler | undefined {
   if (d.rateLimitHeaders === "none") return undefined;
   const { limit, windowMs } = opts.rateLimit ?? NOMINAL_RATE_LIMIT;
-  const windows = new Map<string, { start: number; count: number }>();
+  // bounded like the limiter (least recently used keys dropped), and fed only keys that
+  // authentication accepted: the app puts this after `bearer`
+  const counter = new RateLimiter({ limit, windowMs }, now, opts.rateLimit?.maxKeys);
   return async (c, next) => {
     const key = c.req.header("authorization") ?? "";
     const t = now();
-    let w = windows.get(key);
-    if (!w || t - w.start >= windowMs) windows.set(key, w = { start: t, count: 0 });
-    w.count++;
+    counter.hit(key);
+    const w = counter.windowOf(key) ?? { start: t, count: 1 };
     await next();
     const remaining = String(Math.max(0, limit - w.count));
     const resetMs = w.start + windowMs;

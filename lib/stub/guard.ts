@@ -82,6 +82,11 @@ export class RateLimiter {
   get size(): number {
     return this.#windows.size;
   }
+  /** The current window of `key` (its start and requests counted), if it is tracked. */
+  windowOf(key: string): { start: number; count: number } | undefined {
+    const w = this.#windows.get(key);
+    return w ? { ...w } : undefined;
+  }
   /** Counts a request for `key`; returns 0 when allowed, else the seconds to wait. */
   hit(key: string): number {
     const t = this.now();

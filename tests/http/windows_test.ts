@@ -17,7 +17,7 @@ type Row = { day: string; id: number };
 const day = (n: number) =>
   new Date(Date.UTC(2024, 0, 1) + n * 86_400_000).toISOString().slice(0, 10);
 
-/** A service over `rows`: filtered by day, ordered by day (then id), paged by offset. */
+/** A service over `rows`: filtered by day, ordered by day (then id), paged by offset (a cursor names its range). */
 function service(
   rows: Row[],
   order: "asc" | "desc",
@@ -34,11 +34,12 @@ function service(
       (range.from === undefined || r.day >= range.from) &&
       (range.to === undefined || r.day <= range.to)
     );
-    const at = Number(cursor ?? 0);
+    // cursors name their filter, as the spec's do ("pass nextCursor with the same filter")
+    const at = Number(cursor?.split(":").pop() ?? 0);
     const n = size ?? opts.pageSize;
     const page: Page<Row> = {
       rows: all.slice(at, at + n),
-      next: at + n < all.length ? String(at + n) : null,
+      next: at + n < all.length ? `${range.from ?? ""}..${range.to ?? ""}:${at + n}` : null,
       raw: null,
     };
     return Promise.resolve(page);

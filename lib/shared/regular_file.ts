@@ -1,0 +1,110 @@
+/**
+ * Opening local files only as regular files, never through a symlink and
+ * never blocking on a FIFO (the store's manifest, metadata and lock; the
+ * response cache's entries): `O_NOFOLLOW | O_NONBLOCK` through `node:fs`,
+ * whose `open` takes them (Deno's own `open` does not).
+ *
+ * @module
+ */
+import { constants as fsConstants, type Stats } from "node:fs";
+import { type FileHandle, open as fsOpen } from "node:fs/promises";
+
+export const { O_RDONLY, O_RDWR, O_CREAT } = fsConstants;
+/** `O_NOFOLLOW | O_NONBLOCK` where the system has them (Deno's own `open` cannot take them). */
+const SAFE = (fsConstants.O_NOFOLLOW ?? 0) | (fsConstants.O_NONBLOCK ?? 0);
+
+/** Largest metadata file read (a manifest, a dataset's `_signalbook.json`, a lock holder): 4 MiB. */
+export const MAX_META_BYTES = 4 << 20;
+
+/**
+ * A file the store refuses to open: a symlink, a FIFO, a device or a
+ * folder where a regular file belongs, or one over its size cap. Its
+ * message names the path; nothing was read from it or written to it.
+ */
+export class UnsafeFileError extends Error {
+  /** The refused path. */
+  readonly path: string;
+  /** Creates the error. */
+  constructor(path: string, why: string) {
+    super(
+      `${path} ${why}; signalbook opens only regular files there (nothing was read or written)`,
+    );
+    this.name = "UnsafeFileError";
+    this.path = path;
+  }
+}
+
+/** A stat's verdict: throws {@link UnsafeFileError} unless it is a regular file within the cap. */
+export function check(
+  path: string,
+  s: { isFile: boolean; size: number; what: string },
+  max: number,
+): void {
+  if (!s.isFile) throw new UnsafeFileError(path, s.what);
+  if (s.size > max) throw new UnsafeFileError(path, `is ${s.size} bytes, over the cap of ${max}`);
+}
+
+export function nodeKind(st: Stats): { isFile: boolean; size: number; what: string } {
+  const what = st.isSymbolicLink()
+    ? "is a symlink"
+    : st.isDirectory()
+    ? "is a folder"
+    : st.isFIFO()
+    ? "is a FIFO"
+    : st.isCharacterDevice() || st.isBlockDevice()
+    ? "is a device"
+    : st.isSocket()
+    ? "is a socket"
+    : "is not a regular file";
+  return { isFile: st.isFile(), size: st.size, what };
+}
+
+/** Opens with `O_NOFOLLOW | O_NONBLOCK`: a symlink is an {@link UnsafeFileError}, a FIFO does not block. */
+export async function openSafe(path: string, flags: number): Promise<FileHandle> {
+  try {
+    return await fsOpen(path, flags | SAFE);
+  } catch (e) {
+    if ((e as { code?: string })?.code === "ELOOP") throw new UnsafeFileError(path, "is a symlink");
+    if ((e as { code?: string })?.code === "ENOENT") {
+      throw new Deno.errors.NotFound(`no such file: ${path}`);
+    }
+    throw e;
+  }
+}
+
+/**
+ * The bytes of a regular file of at most `maxBytes` (opened with
+ * `O_NOFOLLOW | O_NONBLOCK`): a symlink, FIFO, device or folder, or a
+ * larger file, is an {@link UnsafeFileError} naming the path; a missing one
+ * `Deno.errors.NotFound`.
+ */
+export async function readRegular(
+  path: string,
+  maxBytes: number,
+): Promise<Uint8Array<ArrayBuffer>> {
+  const fh = await openSafe(path, O_RDONLY);
+  try {
+    const st = await fh.stat();
+    check(path, nodeKind(st), maxBytes);
+    // sized by the file (one byte more shows it grew), never by the cap
+    let buf = new Uint8Array(Math.min(st.size, maxBytes) + 1);
+    let total = 0;
+    for (;;) {
+      if (total === buf.length) {
+        if (total > maxBytes) {
+          throw new UnsafeFileError(path, `grew over the cap of ${maxBytes} bytes`);
+        }
+        const more = new Uint8Array(Math.min(buf.length * 2, maxBytes + 1));
+        more.set(buf);
+        buf = more;
+      }
+      const { bytesRead } = await fh.read(buf, total, buf.length - total, null);
+      if (bytesRead === 0) break;
+      total += bytesRead;
+    }
+    if (total > maxBytes) throw new UnsafeFileError(path, `grew over the cap of ${maxBytes} bytes`);
+    return total === buf.length ? buf : buf.slice(0, total);
+  } finally {
+    await fh.close();
+  }
+}

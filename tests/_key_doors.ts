@@ -1,0 +1,55 @@
+/** One key, built here, and every form in which it could leak (issue 31): shared by the redaction tests. */
+
+/** The key: built, not written out, so no fixture holds it. */
+export const KEY = ["sk", "live", "Q7fG2pX9zR", "4mT8/wK+v"].join("-");
+
+export const b64 = (s: string): string => btoa(s);
+export const lowerEscapes = (s: string): string =>
+  s.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase());
+export const pyQuote = (s: string, plus = false): string =>
+  [...s].map((c) =>
+    /[A-Za-z0-9_.~-]/.test(c) || (!plus && c === "/")
+      ? c
+      : "%" + c.charCodeAt(0).toString(16).toUpperCase()
+  ).join("");
+
+/** Every encoding a leak could take, and parts of the key long enough to matter. */
+export function leaks(text: string): string[] {
+  const found: string[] = [];
+  const probes = [
+    KEY,
+    KEY.slice(0, 14),
+    KEY.slice(-12),
+    encodeURIComponent(KEY),
+    lowerEscapes(encodeURIComponent(KEY)),
+    pyQuote(KEY),
+    pyQuote(KEY, true),
+    JSON.stringify(KEY).slice(1, -1).replace(/\//g, "\\/"),
+    b64(KEY).slice(0, 16),
+    b64("x" + KEY).slice(4, 20),
+    b64("xy" + KEY).slice(4, 20),
+  ];
+  for (const p of probes) if (text.includes(p)) found.push(p);
+  return found;
+}
+
+/**
+ * A search page that puts the key in a row's value, a field's name and a
+ * cursor that comes back on every page (so the pull ends in a
+ * `PaginationError` holding it).
+ */
+export async function keyedSearchPage(req: Request): Promise<Response> {
+  const body = await req.json().catch(() => ({}));
+  const cursor = body.pagination?.cursor;
+  return Response.json({
+    data: [{
+      accessionNumber: cursor ? "0000000001-24-000002" : "0000000001-24-000001",
+      transactionId: 1,
+      filedAt: "2024-05-01T15:00:00Z",
+      transactionValue: KEY,
+      [`x_${KEY}`]: 1,
+    }],
+    nextCursor: `c:${KEY}:1`,
+    hasMore: true,
+  });
+}
