@@ -194,10 +194,13 @@ function wrap(text: string, width: number): string {
 
 /**
  * The style of every {@link ResultTable}'s HTML: no colours (the theme's
- * own), numbers right-aligned with tabular figures, a muted note that wraps
- * at a readable width.
+ * own), text left- and numbers right-aligned with tabular figures (selectors
+ * more specific than JupyterLab's `:not(.jp-RenderedMarkdown).jp-RenderedHTMLCommon td`,
+ * which right-aligns every cell),
+ * a muted note that wraps at a readable width.
  */
-export const TABLE_STYLE = "<style>.sb-table td,.sb-table th{white-space:nowrap;text-align:left}" +
-  ".sb-table .sb-num{text-align:right;font-variant-numeric:tabular-nums}" +
+export const TABLE_STYLE =
+  "<style>.sb-table.sb-table table tr td,.sb-table.sb-table table tr th{white-space:nowrap;text-align:left}" +
+  ".sb-table.sb-table table tr .sb-num{text-align:right;font-variant-numeric:tabular-nums}" +
   ".sb-table .sb-title{font-weight:600;margin:2px 0 4px}" +
   ".sb-table .sb-note{opacity:.8;font-size:90%;max-width:60em;margin-top:4px}</style>";
