@@ -51,9 +51,9 @@ export function svgToPng(svg: string, scale = 2): Uint8Array {
  * it) and written as an indexed PNG — exact when the image has at most 256
  * colours (a chart drawn this way has about 60), else quantized to 256.
  * Anti-aliased edges give every overlap of thousands of dots its own shade,
- * which PNG cannot compress: measured on a 10,000-dot scatter of demo trades,
- * 112 KB with them against 33 KB without; the browser's downscaling of
- * the 2× image smooths the edges again on a 1× screen.
+ * which PNG cannot compress (the bench's "anti-aliased PNG" column: several
+ * times the compact PNG for dense scatters); the browser's downscaling of the
+ * 2× image smooths the edges again on a 1× screen.
  */
 export function compactPng(svg: string, scale = 2): Uint8Array {
   const img = resvg(svg, scale, true).render();

@@ -1,15 +1,15 @@
 /**
  * How a chart displays inline in a notebook: as an `<img>` of its SVG, or —
  * for a dense chart, above {@link RASTER_ABOVE} drawn marks — of a compact
- * PNG drawn at 2× (sharp on HiDPI screens), since thousands of SVG elements
- * make a notebook heavy (one `Plot.dot` of 7,854 points: a 640 KB notebook
- * and a 1.2 MB HTML export). `inline: "svg" | "png"` on a chart, or
+ * PNG drawn at 2× (sharp on HiDPI screens), since every SVG element adds
+ * about 70 bytes to the notebook (a 10,000-dot scatter: a 714 KB output). `inline: "svg" | "png"` on a chart, or
  * {@link chartInlineFormat} for the session, forces one form.
  *
- * The threshold was measured (`deno task bench`, chart raster table): at
- * 1,000 uniformly scattered dots the SVG `<img>` is 74 KB against 61 KB of
- * PNG; at 300 dots 25 KB against 46 KB. Ordinary charts (bars, lines, a few
- * hundred dots: 40–400 elements) stay vector.
+ * The threshold was measured (`deno task bench`, chart raster table, KB of
+ * the output): at 1,000 dots the SVG is 1.2–1.6× the PNG (75 against 64 KB
+ * for uniformly scattered dots, 80 against 50 KB for demo trades); at 300
+ * dots it is smaller (26 against 31 KB, 31 against 32 KB). Ordinary charts
+ * (bars, lines, a few hundred dots: 40–400 elements) stay vector.
  *
  * @module
  */

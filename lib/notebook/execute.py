@@ -12,8 +12,7 @@ JSON summary: {"cells": N, "errors": [{"cell": i, "ename": ..., "evalue": ...}]}
 
 Why not plain `jupyter nbconvert --execute`: the Deno kernel can publish a
 cell's last outputs just after it reports "idle", and stock nbclient stops
-listening at idle, so outputs go missing at random (measured: 3 of the
-shipped notebooks' outputs on one pass, 3 others on the next).
+listening at idle, so outputs go missing at random.
 """
 import json
 import os
