@@ -17,6 +17,7 @@ import { writeCsv, writeParquet } from "../store/write.ts";
 import type { PortfolioResult } from "./portfolio.ts";
 import { ResultTable } from "../frames/result_table.ts";
 import { PORTFOLIO_HEAD, portfolioCells, portfolioResultTable } from "./result_display.ts";
+import { fmt, pct, signed } from "./_format.ts";
 
 /** Paths written by {@link writeReport}. */
 export interface ReportFiles {
@@ -141,20 +142,6 @@ export function truthSection(stats: pl.DataFrame, truth: TruthRows): string {
 }
 
 type Row = Record<string, unknown>;
-
-function fmt(v: unknown, digits = 2): string {
-  if (v === null || v === undefined || (typeof v === "number" && !Number.isFinite(v))) return "–";
-  if (typeof v === "number") return Number.isInteger(v) ? String(v) : v.toFixed(digits);
-  return String(v);
-}
-
-function pct(v: unknown, digits = 2): string {
-  return typeof v === "number" && Number.isFinite(v) ? `${v.toFixed(digits)}%` : "–";
-}
-
-function signed(v: number, digits = 2): string {
-  return `${v >= 0 ? "+" : "-"}${Math.abs(v).toFixed(digits)}`;
-}
 
 const HEAD = [
   "group",

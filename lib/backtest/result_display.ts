@@ -15,48 +15,30 @@ import type pl from "npm:nodejs-polars@0.25.2";
 import { ResultTable } from "../frames/result_table.ts";
 import { equityCurveChart } from "../charts/equity_curve.ts";
 import { escapeHtml as esc } from "../shared/html.ts";
+import { fmt, pct } from "./_format.ts";
 
 const JUPYTER = Symbol.for("Jupyter.display");
 const DENO_INSPECT = Symbol.for("Deno.customInspect");
 const NODE_INSPECT = Symbol.for("nodejs.util.inspect.custom");
 
-/** The statistics a portfolio display reads (a `PortfolioStats` has them all). */
-export interface PortfolioSummaryStats {
-  /** Months in `monthly`. */
-  months: number;
-  /** Annualized growth, percent. */
-  cagr: number;
-  /** Annualized volatility, percent. */
-  vol: number;
-  /** Sharpe ratio over the risk-free rate. */
-  sharpe: number;
-  /** 95 % interval of the Sharpe ratio. */
-  sharpeInterval: [number, number];
-  /** Information ratio against the positions' market. */
-  informationRatio: number;
-  /** Risk-free rate, annual percent. */
-  riskFree: number;
-  /** Lowest drawdown, percent. */
-  maxDrawdown: number;
-  /** Percent of invested months with a positive excess return. */
-  hitRate: number;
-  /** Alpha, annualized percent. */
-  alpha: number;
-  /** 95 % interval of alpha. */
-  alphaInterval: [number, number];
-  /** The regression behind alpha. */
-  alphaFit: { tStat: number; beta: number };
-  /** Total turnover, multiples of the portfolio. */
-  turnover: number;
-  /** Sum of monthly costs, percent. */
-  costPaid: number;
-  /** Trades that became positions. */
-  trades: number;
-  /** Trades left out. */
-  droppedTrades?: number;
-  /** Where positions opened. */
-  entry?: string;
-}
+/**
+ * The statistics a portfolio display reads: a `PortfolioStats` has them all
+ * (kept structural here, since portfolio.ts imports this module).
+ */
+export type PortfolioSummaryStats =
+  & {
+    [k in "months" | "cagr" | "vol" | "sharpe" | "informationRatio" | "riskFree"]: number;
+  }
+  & {
+    [k in "maxDrawdown" | "hitRate" | "alpha" | "turnover" | "costPaid" | "trades"]: number;
+  }
+  & {
+    sharpeInterval: [number, number];
+    alphaInterval: [number, number];
+    alphaFit: { tStat: number; beta: number };
+    droppedTrades?: number;
+    entry?: string;
+  };
 
 /** A portfolio result as the display reads it: `{ monthly, stats }`. */
 export interface PortfolioSummary {
@@ -64,16 +46,6 @@ export interface PortfolioSummary {
   monthly: pl.DataFrame;
   /** Summary statistics. */
   stats: PortfolioSummaryStats;
-}
-
-function fmt(v: unknown, digits = 2): string {
-  if (v === null || v === undefined || (typeof v === "number" && !Number.isFinite(v))) return "–";
-  if (typeof v === "number") return Number.isInteger(v) ? String(v) : v.toFixed(digits);
-  return String(v);
-}
-
-function pct(v: unknown, digits = 2): string {
-  return typeof v === "number" && Number.isFinite(v) ? `${v.toFixed(digits)}%` : "–";
 }
 
 /** Headers of the portfolio table (`*`: estimated, see {@link PORTFOLIO_ESTIMATES}). */
