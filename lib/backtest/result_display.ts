@@ -12,7 +12,7 @@
  * @module
  */
 import type pl from "npm:nodejs-polars@0.25.2";
-import { ResultTable } from "../frames/result_table.ts";
+import { ResultTable, TEXT_WIDTH, textWidth, wrap } from "../frames/result_table.ts";
 import { equityCurveChart } from "../charts/equity_curve.ts";
 import { escapeHtml as esc } from "../shared/html.ts";
 import { fmt, pct } from "./_format.ts";
@@ -175,15 +175,23 @@ function header(result: PortfolioSummary): string {
 
 const FOOT = "result.monthly: one row per calendar month (a frame); result.stats: these numbers.";
 
-/** The plain-text form of one portfolio result: header, statistics, equity sparkline. */
-export function portfolioText(result: PortfolioSummary): string {
+/**
+ * The plain-text form of one portfolio result: header, statistics, equity
+ * sparkline, lines wrapped at `width` (default: where it prints, see `textWidth`).
+ */
+export function portfolioText(result: PortfolioSummary, width: number = textWidth()): string {
   const equity = result.monthly.columns.includes("equity")
     ? (result.monthly.getColumn("equity").toArray() as number[])
     : [];
   const line = equity.length
     ? `equity  1.00 ${sparkline(equity)} ${fmt(equity.at(-1))}  (growth of 1, after costs)`
     : "equity  (no months)";
-  return [header(result), statsRows(result).toText(), line, PORTFOLIO_ESTIMATES, FOOT].join("\n");
+  return [
+    wrap(header(result), width),
+    statsRows(result).toText(width),
+    line,
+    wrap(`${PORTFOLIO_ESTIMATES} ${FOOT}`, width),
+  ].join("\n");
 }
 
 /** The notebook HTML of one portfolio result: header, a small equity chart beside the statistics. */
@@ -226,7 +234,7 @@ export function withPortfolioDisplay<T extends PortfolioSummary>(result: T): T {
   Object.defineProperties(result, {
     [JUPYTER]: hidden(() => ({
       "text/html": portfolioHtml(result),
-      "text/plain": portfolioText(result),
+      "text/plain": portfolioText(result, TEXT_WIDTH),
     })),
     [DENO_INSPECT]: hidden(() => portfolioText(result)),
     [NODE_INSPECT]: hidden(() => portfolioText(result)),

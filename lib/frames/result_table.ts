@@ -176,8 +176,17 @@ export class ResultTable {
   }
 }
 
-/** Words of `text` on lines of at most `width` characters (a longer word keeps its own line). */
-function wrap(text: string, width: number): string {
+/**
+ * Words of `text` on lines of at most `width` characters (a longer word
+ * keeps its own line); unchanged when `width` is not finite.
+ *
+ * @example
+ * ```ts
+ * import { wrap } from "./result_table.ts";
+ * wrap("one two three", 7); // "one two\nthree"
+ * ```
+ */
+export function wrap(text: string, width: number): string {
   if (!Number.isFinite(width)) return text;
   return text.split("\n").map((para) => {
     const lines: string[] = [];
