@@ -208,7 +208,7 @@ export function statsTable(stats: pl.DataFrame): ResultTable {
 
 /** What the portfolio table's columns mean (printed under it). */
 export const PORTFOLIO_NOTE =
-  "Calendar months. Sharpe: monthly return over the risk-free rate (stated under the table), annualized, with a 95% interval (Mertens 2002); IR: information ratio, monthly excess over the positions' own market, annualized; alpha: intercept on the market return, annualized, with its 95% interval and Newey-West t; turnover: total traded, in multiples of the portfolio; cost paid: sum of monthly costs, percent of the portfolio. * Vol, max drawdown and hit rate are estimates: the service reports each trade's return only at 1 week and 1, 3, 6 and 12 months, so a position's path between those points is booked (its market part on the market's own path, the rest when observed), not observed. Measured against the true daily paths over 40 emulator worlds (headline portfolios, every holding period, both entries), their mean bias was −2.5% to −0.4% of the true value for vol, −4.3% to 0% for max drawdown and −2% to +7% for hit rate (a typical world's error: 0.3–0.7 points of vol, 0.6–1.6 points of drawdown, 4–7 points of hit rate); see the README, \"How we know the numbers are right\".";
+  "Calendar months. Sharpe: monthly return over the risk-free rate (stated under the table), annualized, with a 95% interval (Mertens 2002); IR: information ratio, monthly excess over the positions' own market, annualized; alpha: intercept on the market return, annualized, with its 95% interval and Newey-West t; turnover: total traded, in multiples of the portfolio; cost paid: sum of monthly costs, percent of the portfolio. * Vol, max drawdown and hit rate are estimates: the service reports each trade's return only at 1 week and 1, 3, 6 and 12 months, so a position's path between those points is booked (its market part on the market's own path, the rest when observed), not observed. Measured against the true daily paths over 40 emulator worlds (headline portfolios, every holding period, both entries), their mean bias was −2.5% to −0.4% of the true value for vol, −4.3% to 0% for max drawdown and −2% to +7% for hit rate (a typical world's error: 0.3–0.7 points of vol, 0.6–1.6 points of drawdown, 4–7 points of hit rate); see docs/backtests.md, \"How we know the numbers are right\".";
 
 /**
  * Portfolio statistics as a {@link ResultTable}, one row per portfolio: an
@@ -501,11 +501,11 @@ export function entryComparison(
 }
 
 const CAVEATS = [
-  "Returns from the trade date are what the service reports; an investor learns of the trade only from the filing (median 2 days later, longer for late filings). Results from the filing date are approximated from the 1-week point (log-linear between the trade date and 1 week); their measured bias is in the README.",
+  "Returns from the trade date are what the service reports; an investor learns of the trade only from the filing (median 2 days later, longer for late filings). Results from the filing date are approximated from the 1-week point (log-linear between the trade date and 1 week); their measured bias is in docs/backtests.md.",
   "Survivorship: the sample is what the service covers today.",
   "Trades close in time share market moves and trades in one stock share its news, so the intervals allow for clustered trades (see the table's cluster count); with few clusters even these are too narrow.",
   "Means are pulled by a few large moves; the median and the 10% trimmed mean show the typical trade.",
-  "Portfolio paths between the 1w/1m/3m/6m/1y points are not reported: the market part of each position is booked on the market's own path (rebuilt from the trades' windows) and the stock's return relative to the market when the service observes it, so volatility, drawdowns and hit rate are estimates (measured bias in the README). Shorts earn no interest; costs are a flat charge per side on turnover.",
+  "Portfolio paths between the 1w/1m/3m/6m/1y points are not reported: the market part of each position is booked on the market's own path (rebuilt from the trades' windows) and the stock's return relative to the market when the service observes it, so volatility, drawdowns and hit rate are estimates (measured bias in docs/backtests.md). Shorts earn no interest; costs are a flat charge per side on turnover.",
 ];
 
 /**
