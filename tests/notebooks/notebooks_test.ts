@@ -137,9 +137,9 @@ const SUPERSEDED = [
   {
     label: 'cluster: "month"',
     code: /cluster:\s*["']month["']/,
-    named: /`month`|month clustering|month \(old default\)/,
+    named: /`month`|month clustering|month \(old default\)|`cluster: "month"`/,
   },
-  { label: 'spread: "step"', code: /spread:\s*["']step["']/, named: /`"step"`/ },
+  { label: 'spread: "step"', code: /spread:\s*["']step["']/, named: /`"step"`|`spread: "step"`/ },
 ];
 
 /** README.md and every docs/ guide, whitespace collapsed. */
