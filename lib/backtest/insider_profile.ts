@@ -109,11 +109,34 @@ export async function insiderProfile(
     `${trades.height} trades by one person, in ${
       realized ? new Set(trades.getColumn("issuer_cik").toArray()).size : 0
     } issuer(s): few, and not independent (months are resampled together).`,
-    "Returns run from the trade date; an investor could act only after the filing (up to two business days later).",
+    filingLagCaveat(trades),
     "The win rate shown at each filing counts only earlier trades, but past hit rates of one insider are a weak guide.",
     "The sample is what the service covers today (survivorship).",
   ];
   return { insider: hit, alternatives, trades, study, verdict, caveats };
+}
+
+/**
+ * The filing-delay caveat, from this insider's own trades: the median days
+ * from trade to filing and how many came more than 2 days later (Form 4 is
+ * due within two business days, but late filings are common).
+ */
+function filingLagCaveat(trades: Frame): string {
+  const head = "Returns run from the trade date; an investor could act only after the filing";
+  if (!trades.height || !trades.columns.includes("filed_at")) return `${head}.`;
+  const rows = trades.select("transaction_date", "filed_at").toRecords() as {
+    transaction_date: Date | null;
+    filed_at: Date | null;
+  }[];
+  const lags = rows.filter((r) => r.transaction_date && r.filed_at)
+    .map((r) => Math.floor((r.filed_at!.getTime() - r.transaction_date!.getTime()) / 86_400_000))
+    .sort((a, b) => a - b);
+  if (!lags.length) return `${head}.`;
+  const median = lags[Math.floor((lags.length - 1) / 2)];
+  const late = lags.filter((d) => d > 2).length;
+  return `${head}: their filings came a median ${median} day${
+    median === 1 ? "" : "s"
+  } after the trade, ${late} of ${lags.length} more than 2 days after.`;
 }
 
 function verdictOf(study: Frame, minN: number): string {

@@ -21,6 +21,12 @@ export {
 } from "./event_study.ts";
 export { type BootResult, clusterBootstrap, type Observation } from "./bootstrap.ts";
 export { ENTRIES, type Entry } from "./entry.ts";
+export {
+  type PortfolioSummary,
+  type PortfolioSummaryStats,
+  sparkline,
+  withPortfolioDisplay,
+} from "./result_display.ts";
 export { headlinePortfolios, headlineStudy } from "./headline.ts";
 export {
   type InsiderProfile,

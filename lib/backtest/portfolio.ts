@@ -138,6 +138,7 @@ import { ENTRIES, type Entry, growthAt, rowPoints } from "./entry.ts";
 import { t975 } from "./_cluster_se.ts";
 import { type Fit, olsNeweyWest } from "./_ols.ts";
 import { marketPath } from "./_market_path.ts";
+import { withPortfolioDisplay } from "./result_display.ts";
 
 /** Holding periods of a portfolio backtest. */
 export const PORTFOLIO_HORIZONS: typeof DEFAULT_HORIZONS = DEFAULT_HORIZONS;
@@ -660,7 +661,7 @@ export function portfolioFromPositions(
     ], out),
     false,
   );
-  return { monthly, stats };
+  return withPortfolioDisplay({ monthly, stats });
 }
 
 /** Mertens (2002) standard error of a monthly Sharpe ratio (skewness and kurtosis allowed). */

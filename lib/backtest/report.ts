@@ -16,6 +16,9 @@ import { saveChart } from "../charts/save.ts";
 import { atomic } from "../shared/atomic.ts";
 import { writeCsv, writeParquet } from "../store/write.ts";
 import type { PortfolioResult } from "./portfolio.ts";
+import { ResultTable } from "../frames/result_table.ts";
+import { PORTFOLIO_HEAD, portfolioCells, portfolioResultTable } from "./result_display.ts";
+import { fmt, pct, signed } from "./_format.ts";
 
 /** Paths written by {@link writeReport}. */
 export interface ReportFiles {
@@ -141,20 +144,6 @@ export function truthSection(stats: pl.DataFrame, truth: TruthRows): string {
 
 type Row = Record<string, unknown>;
 
-function fmt(v: unknown, digits = 2): string {
-  if (v === null || v === undefined || (typeof v === "number" && !Number.isFinite(v))) return "–";
-  if (typeof v === "number") return Number.isInteger(v) ? String(v) : v.toFixed(digits);
-  return String(v);
-}
-
-function pct(v: unknown, digits = 2): string {
-  return typeof v === "number" && Number.isFinite(v) ? `${v.toFixed(digits)}%` : "–";
-}
-
-function signed(v: number, digits = 2): string {
-  return `${v >= 0 ? "+" : "-"}${Math.abs(v).toFixed(digits)}`;
-}
-
 const HEAD = [
   "group",
   "horizon",
@@ -188,15 +177,6 @@ function cells(stats: pl.DataFrame): string[][] {
   ]);
 }
 
-function textTable(head: string[], rows: string[][]): string {
-  const all = [head, ...rows];
-  const w = head.map((_, i) => Math.max(...all.map((r) => r[i].length)));
-  return all.map((r, k) => {
-    const line = r.map((c, i) => (i >= 2 ? c.padStart(w[i]) : c.padEnd(w[i]))).join("  ");
-    return k === 0 ? `${line}\n${w.map((n) => "─".repeat(n)).join("  ")}` : line;
-  }).join("\n");
-}
-
 function mdTable(head: string[], rows: string[][]): string {
   return [
     "| " + head.join(" | ") + " |",
@@ -206,10 +186,12 @@ function mdTable(head: string[], rows: string[][]): string {
 }
 
 /**
- * The stats as an aligned text table: n (clusters), mean, median and trimmed
- * mean of the excess return, the cluster-bootstrap interval ("thin: none"
- * for thin groups), the sign-aware hit rate, the cluster t, and the
- * difference against the baseline.
+ * The stats as a {@link ResultTable}: n (clusters), mean, median and trimmed
+ * mean of the excess return, the interval ("thin: …" for thin groups, with
+ * the reason), the sign-aware hit rate, the cluster t, and the difference
+ * against the baseline. As a notebook cell's value it shows as an HTML table;
+ * `console.log` and `String()` give aligned text (at most 100 characters
+ * wide: wider tables continue below, repeating the group and horizon).
  *
  * @example
  * ```ts
@@ -221,46 +203,8 @@ function mdTable(head: string[], rows: string[][]): string {
  * console.log(statsTable(eventStudy(buys, { groupBy: "role" })));
  * ```
  */
-export function statsTable(stats: pl.DataFrame): string {
-  return textTable(HEAD, cells(stats));
-}
-
-const P_HEAD = [
-  "portfolio",
-  "entry",
-  "months",
-  "trades",
-  "CAGR",
-  "vol*",
-  "Sharpe [95% CI]",
-  "IR",
-  "max DD*",
-  "hit rate*",
-  "alpha / yr [95% CI] (NW t)",
-  "beta",
-  "turnover",
-  "cost paid",
-];
-
-function portfolioCells(results: Record<string, PortfolioResult>): string[][] {
-  return Object.entries(results).map(([name, { stats: s }]) => [
-    name,
-    s.entry ?? "trade",
-    String(s.months),
-    String(s.trades),
-    pct(s.cagr, 1),
-    pct(s.vol, 1),
-    `${fmt(s.sharpe)} [${fmt(s.sharpeInterval?.[0])}, ${fmt(s.sharpeInterval?.[1])}]`,
-    fmt(s.informationRatio),
-    pct(s.maxDrawdown, 1),
-    pct(s.hitRate, 0),
-    `${pct(s.alpha, 1)} [${fmt(s.alphaInterval?.[0], 1)}, ${fmt(s.alphaInterval?.[1], 1)}] (${
-      fmt(s.alphaFit.tStat)
-    })`,
-    fmt(s.alphaFit.beta),
-    `${fmt(s.turnover, 1)}×`,
-    pct(s.costPaid, 1),
-  ]);
+export function statsTable(stats: pl.DataFrame): ResultTable {
+  return new ResultTable({ head: HEAD, rows: cells(stats), numericFrom: 2, keyColumns: 2 });
 }
 
 /** What the portfolio table's columns mean (printed under it). */
@@ -268,7 +212,8 @@ export const PORTFOLIO_NOTE =
   "Calendar months. Sharpe: monthly return over the risk-free rate (stated under the table), annualized, with a 95% interval (Mertens 2002); IR: information ratio, monthly excess over the positions' own market, annualized; alpha: intercept on the market return, annualized, with its 95% interval and Newey-West t; turnover: total traded, in multiples of the portfolio; cost paid: sum of monthly costs, percent of the portfolio. * Vol, max drawdown and hit rate are estimates: the service reports each trade's return only at 1 week and 1, 3, 6 and 12 months, so a position's path between those points is booked (its market part on the market's own path, the rest when observed), not observed. Measured against the true daily paths over 40 emulator worlds (headline portfolios, every holding period, both entries), their mean bias was −2.5% to −0.4% of the true value for vol, −4.3% to 0% for max drawdown and −2% to +7% for hit rate (a typical world's error: 0.3–0.7 points of vol, 0.6–1.6 points of drawdown, 4–7 points of hit rate); see docs/backtests.md, \"How we know the numbers are right\".";
 
 /**
- * Portfolio statistics as an aligned text table, one line per portfolio.
+ * Portfolio statistics as a {@link ResultTable}, one row per portfolio: an
+ * HTML table in a notebook, aligned text for `console.log` and `String()`.
  *
  * @example
  * ```ts
@@ -280,11 +225,8 @@ export const PORTFOLIO_NOTE =
  * console.log(portfolioTable({ buys: portfolioBacktest(buys, { horizon: "3m" }) }));
  * ```
  */
-export function portfolioTable(results: Record<string, PortfolioResult>): string {
-  const rf = [...new Set(Object.values(results).map((r) => r.stats.riskFree))];
-  return `${textTable(P_HEAD, portfolioCells(results))}\nSharpe over a risk-free rate of ${
-    rf.map((x) => `${fmt(x)}%`).join(" / ")
-  } a year. * estimates (see the report).`;
+export function portfolioTable(results: Record<string, PortfolioResult>): ResultTable {
+  return portfolioResultTable(results);
 }
 
 function interval(lo: unknown, hi: unknown): string {
@@ -500,7 +442,8 @@ function intervalNote(cluster: string): string {
  * Trade-date and filing-date results side by side: for each group and
  * horizon, the mean excess return from the trade date and from the filing
  * date (approximated, see `entry` in `eventStudy`), their difference, and
- * the filing-date interval. Text (aligned) or markdown.
+ * the filing-date interval, as a {@link ResultTable} (HTML in a notebook,
+ * aligned text in a terminal); `format: "markdown"` gives a markdown string.
  *
  * @example
  * ```ts
@@ -512,11 +455,24 @@ function intervalNote(cluster: string): string {
  * console.log(entryComparison(trade, filing));
  * ```
  */
+export function entryComparison(trade: pl.DataFrame, filing: pl.DataFrame): ResultTable;
+/** The comparison as a markdown table. */
+export function entryComparison(
+  trade: pl.DataFrame,
+  filing: pl.DataFrame,
+  format: "markdown",
+): string;
+/** The comparison as a table (`"text"`, the default) or as markdown. */
+export function entryComparison(
+  trade: pl.DataFrame,
+  filing: pl.DataFrame,
+  format?: "text" | "markdown",
+): ResultTable | string;
 export function entryComparison(
   trade: pl.DataFrame,
   filing: pl.DataFrame,
   format: "text" | "markdown" = "text",
-): string {
+): ResultTable | string {
   const f = new Map(
     (filing.toRecords() as Row[]).map((r) => [`${r.group}\u0000${r.horizon}`, r]),
   );
@@ -541,7 +497,8 @@ export function entryComparison(
     "filing − trade (pp)",
     "95% CI (filing)",
   ];
-  return format === "markdown" ? mdTable(head, rows) : textTable(head, rows);
+  const table = new ResultTable({ head, rows, numericFrom: 2, keyColumns: 2 });
+  return format === "markdown" ? table.toMarkdown() : table;
 }
 
 /** The line `report.md` carries under its title when its data are the emulator's. */
@@ -640,7 +597,7 @@ export async function writeReport(
     md.push("## Calendar-time portfolios", "");
     if (!stats) md.push(portfolioConclusion(meta.portfolios), "");
     md.push(...[...pCharts].filter((n) => charts[n]).map(img));
-    md.push(mdTable(P_HEAD, portfolioCells(meta.portfolios)), "");
+    md.push(mdTable(PORTFOLIO_HEAD, portfolioCells(meta.portfolios)), "");
     md.push(
       "Each trade is a position from its entry (trade or filing date) to the end of its holding period; positions are reweighted every calendar month; the sample ends with the last month in which a position opens (the ramp-down after it is trimmed). CAGR, vol and max drawdown are after costs; hit rate is the percent of invested months with a positive excess return.",
       "",

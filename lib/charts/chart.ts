@@ -15,6 +15,14 @@ import * as Plot from "npm:@observablehq/plot@0.6.17";
 import { JSDOM } from "npm:jsdom@31.0.1";
 import { escapeHtml as esc } from "../shared/html.ts";
 import { DEMO_LABEL, isDemo } from "../shared/demo.ts";
+import {
+  checkInlineFormat,
+  type InlineFormat,
+  markCount,
+  pngDataUrl,
+  resolveInline,
+  svgDataUrl,
+} from "./inline.ts";
 
 /** Okabe–Ito colours. */
 export const PALETTE = [
@@ -56,6 +64,12 @@ export interface ChartText {
   title?: string;
   /** Subtitle (units, data source). */
   subtitle?: string;
+  /**
+   * How the chart displays inline in a notebook: `"auto"` (default: PNG
+   * above 1,000 drawn marks, else SVG), `"svg"` or `"png"`; see
+   * `chartInlineFormat` for the session-wide setting.
+   */
+  inline?: InlineFormat;
   /**
    * Draw the "DEMO DATA · offline emulator" line above the title (default:
    * when a chart helper has just read a demo frame, see {@link noteDemoData}).
@@ -104,6 +118,10 @@ const JUPYTER = Symbol.for("Jupyter.display");
  * - A PNG fallback was measured at 19–51 KB per chart (1×) against 4–8 KB of
  *   SVG: it would double the committed notebooks; the vector image also
  *   stays sharp on high-density screens.
+ * - Except for dense charts (issue 33): above 1,000 drawn marks the SVG
+ *   outweighs a PNG, so `inline: "auto"` shows a compact PNG drawn at 2×
+ *   (`src="data:image/png;base64,…"`, same white card); `inline: "svg"` or
+ *   `"png"` forces one form (see lib/charts/inline.ts for the measurements).
  *
  * @example
  * ```ts
@@ -122,18 +140,30 @@ export class Chart {
   readonly height: number;
   /** The chart's title ("" without one): the image's alt text in a notebook. */
   readonly title: string;
+  /** How it displays inline: `"auto"` (by its mark count and `chartInlineFormat`), `"svg"`, `"png"`. */
+  readonly inline: InlineFormat;
   /** Creates a chart from SVG markup. */
-  constructor(svg: string, width: number, height: number, title = "") {
+  constructor(
+    svg: string,
+    width: number,
+    height: number,
+    title = "",
+    inline: InlineFormat = "auto",
+  ) {
     this.svg = svg;
     this.width = width;
     this.height = height;
     this.title = title;
+    this.inline = checkInlineFormat("Chart", inline);
   }
-  /** Notebook display: the standalone SVG as an `<img>` in `text/html` (see the class doc). */
+  /** Notebook display: an `<img>` of the standalone SVG, or of a 2× PNG when dense (see the class doc). */
   [JUPYTER](): Record<string, string> {
+    const format = resolveInline(this.inline, this.svg);
     return {
-      "text/html": chartHtml(this),
-      "text/plain": `Chart ${this.width}×${this.height}${this.title ? `: ${this.title}` : ""}`,
+      "text/html": chartHtml(this, format),
+      "text/plain": `Chart ${this.width}×${this.height}${
+        format === "png" ? ` (PNG, ${markCount(this.svg).toLocaleString("en-US")} marks)` : ""
+      }${this.title ? `: ${this.title}` : ""}`,
     };
   }
   /** The SVG markup. */
@@ -160,15 +190,6 @@ export function standaloneSvg(chart: Chart): string {
     chart.svg.slice(open);
 }
 
-function base64(text: string): string {
-  const bytes = new TextEncoder().encode(text);
-  let bin = "";
-  for (let i = 0; i < bytes.length; i += 0x8000) {
-    bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  }
-  return btoa(bin);
-}
-
 /**
  * The notebook HTML of a chart: an `<img>` of its standalone SVG, sized to
  * the chart. The test of this form is a browser drawing it
@@ -177,7 +198,11 @@ function base64(text: string): string {
  * self-closed and Plot's stylesheet is cut to its one rule that acts in an
  * image, to keep notebooks small.
  */
-function chartHtml(chart: Chart): string {
+function chartHtml(chart: Chart, format: "svg" | "png" = "svg"): string {
+  const img = (src: string) =>
+    `<img class="sb-chart" width="${chart.width}" height="${chart.height}" ` +
+    `style="max-width:100%;height:auto" alt="${esc(chart.title || "chart")}" src="${src}">`;
+  if (format === "png") return img(pngDataUrl(standaloneSvg(chart)));
   const svg = standaloneSvg(chart).replace(/ aria-(?:label|hidden|description)="[^"]*"/g, "")
     .replace(/<(circle|path|line|rect|stop)( [^>]*)?><\/\1>/g, "<$1$2/>")
     // Plot's per-chart stylesheet sizes the element in a page; in an image only this rule acts
@@ -185,9 +210,7 @@ function chartHtml(chart: Chart): string {
       /<style>:where\(\.(plot-[0-9a-f]+)\)[^<]*<\/style>/g,
       "<style>.$1 text{white-space:pre}</style>",
     );
-  return `<img class="sb-chart" width="${chart.width}" height="${chart.height}" ` +
-    `style="max-width:100%;height:auto" alt="${esc(chart.title || "chart")}" ` +
-    `src="data:image/svg+xml;base64,${base64(svg)}">`;
+  return img(svgDataUrl(svg));
 }
 
 /**
@@ -274,7 +297,8 @@ function legendSvg(scale: ColorScale | undefined, width: number): { svg: string;
 /**
  * Renders Plot options into a {@link Chart} with a title, subtitle and SVG
  * legend. `extra` (the caller's Plot options) override the defaults; scale
- * objects (`x`, `y`, `color`, …) are merged one level deep.
+ * objects (`x`, `y`, `color`, …) are merged one level deep. An `inline`
+ * option (in `text` or `extra`) sets how the chart displays in a notebook.
  */
 export function render(
   options: Plot.PlotOptions,
@@ -282,8 +306,13 @@ export function render(
   extra: Record<string, unknown> = {},
   legend = true,
 ): Chart {
+  const { inline: extraInline, ...rest } = extra;
+  const inline = checkInlineFormat(
+    text.title ? `chart "${text.title}"` : "chart",
+    text.inline ?? extraInline ?? "auto",
+  );
   const merged: Record<string, unknown> = { ...options };
-  for (const [k, v] of Object.entries(extra)) {
+  for (const [k, v] of Object.entries(rest)) {
     const base = merged[k];
     merged[k] =
       v && typeof v === "object" && !Array.isArray(v) && base && typeof base === "object" &&
@@ -347,5 +376,5 @@ export function render(
   const svg =
     `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, -apple-system, 'DejaVu Sans', sans-serif" fill="currentColor">` +
     `${head.join("")}${inner}</svg>`;
-  return new Chart(svg, width, height, text.title ?? "");
+  return new Chart(svg, width, height, text.title ?? "", inline);
 }

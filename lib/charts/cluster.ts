@@ -38,13 +38,19 @@ export function clusterChart(trades: pl.DataFrame, options: ClusterChartOptions 
       "Trades with 2+ insiders of the issuer trading the same way within 30 days; size: insiders",
     ...plot
   } = options;
-  const rows = rowsOf("clusterChart", trades, [
-    "ticker_symbol",
-    "filed_at",
-    "is_cluster_trade_30d",
-    "cluster_insider_count_30d",
-    "acquired_disposed_code",
-  ])
+  const rows = rowsOf(
+    "clusterChart",
+    trades,
+    [
+      "ticker_symbol",
+      "filed_at",
+      "is_cluster_trade_30d",
+      "cluster_insider_count_30d",
+      "acquired_disposed_code",
+    ],
+    [],
+    "trades",
+  )
     .filter((r) => r.is_cluster_trade_30d === true)
     .map((r) => ({ ...r, ticker: String(r.ticker_symbol), side: side(r.acquired_disposed_code) }));
   const counts = new Map<string, number>();

@@ -7,7 +7,7 @@
 import * as Plot from "npm:@observablehq/plot@0.6.17";
 import type pl from "npm:nodejs-polars@0.25.2";
 import { type Chart, type ChartText, PALETTE, render } from "./chart.ts";
-import { rowsOf } from "./_chart_data.ts";
+import { expectFrame, rowsOf } from "./_chart_data.ts";
 
 /** Options of {@link equityCurveChart}; any other Plot option passes through. */
 export interface EquityCurveOptions extends ChartText {
@@ -22,11 +22,29 @@ export function portfolioRows(
   cols: [string],
   origin: number,
 ): { names: string[]; rows: Record<string, unknown>[] } {
-  const frames = typeof (data as { getColumn?: unknown }).getColumn === "function"
+  const single = typeof data === "object" && data !== null &&
+    (data as { [Symbol.toStringTag]?: unknown })[Symbol.toStringTag] === "DataFrame";
+  if (!single && typeof data === "object" && data !== null && "monthly" in data) {
+    expectFrame(fn, data, "data", "monthly"); // a portfolioBacktest result: pass result.monthly
+  }
+  const frames = single
     ? { portfolio: data as pl.DataFrame }
     : data as Record<string, pl.DataFrame>;
-  const names = Object.keys(frames);
+  const names = Object.keys(frames ?? {});
   if (!names.length) throw new Error(`${fn}: no portfolios given`);
+  for (const name of names) {
+    const v = frames[name] as unknown;
+    if (typeof v === "object" && v !== null && "monthly" in v && "stats" in v) {
+      throw new TypeError(
+        `${fn}: ${
+          JSON.stringify(name)
+        } is a portfolioBacktest result; pass its monthly frame: ${fn}({ ${
+          JSON.stringify(name)
+        }: result.monthly, … })`,
+      );
+    }
+    expectFrame(fn, v, JSON.stringify(name));
+  }
   // each value is at the end of its month: draw it at the next month's start,
   // after a starting point (`origin`) at the first month's start
   const next = (d: Date) => new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1));

@@ -51,14 +51,20 @@ export function eventStudyChart(stats: pl.DataFrame, options: EventStudyChartOpt
     columns = 3,
     ...plot
   } = options;
-  const raw = rowsOf("eventStudyChart", stats, [
-    "group",
-    "horizon",
-    "horizon_days",
-    value,
-    "ci_low",
-    "ci_high",
-  ], ["thin", "n"])
+  const raw = rowsOf(
+    "eventStudyChart",
+    stats,
+    [
+      "group",
+      "horizon",
+      "horizon_days",
+      value,
+      "ci_low",
+      "ci_high",
+    ],
+    ["thin", "n"],
+    "stats",
+  )
     .filter((r) => typeof r[value] === "number");
   const thinGroups = new Set(raw.filter((r) => r.thin === true).map((r) => String(r.group)));
   const label = (g: string) => (thinGroups.has(g) ? `${g} (thin)` : g);

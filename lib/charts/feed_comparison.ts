@@ -44,7 +44,7 @@ export function feedComparison(trades: pl.DataFrame, options: FeedComparisonOpti
     subtitle,
     ...plot
   } = options;
-  const rows = rowsOf("feedComparison", trades, [feed, value]);
+  const rows = rowsOf("feedComparison", trades, [feed, value], [], "trades");
   const feeds = [...new Set(rows.map((r) => String(r[feed])))];
   const stats = feeds.map((f) => ({
     feed: f,

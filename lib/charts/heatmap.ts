@@ -6,7 +6,7 @@
 import * as Plot from "npm:@observablehq/plot@0.6.17";
 import pl from "npm:nodejs-polars@0.25.2";
 import { type Chart, type ChartText, render } from "./chart.ts";
-import { rowsOf } from "./_chart_data.ts";
+import { expectFrame, rowsOf } from "./_chart_data.ts";
 import { winRates } from "../families/transactions.ts";
 
 /** Options of {@link winRateHeatmap}; any other Plot option passes through. */
@@ -34,6 +34,7 @@ export function winRateHeatmap(data: pl.DataFrame, options: WinRateHeatmapOption
     subtitle = "Mean win rate of the insiders' earlier trades (%), n = trades with a record",
     ...plot
   } = options;
+  expectFrame("winRateHeatmap", data, "data", "frame");
   const long = data.columns.includes("scope") ? data : winRates(data);
   rowsOf("winRateHeatmap", long, ["scope", "window", "window_order", "pct"]);
   const cells = long.filter(pl.col("pct").isNotNull())

@@ -22,3 +22,10 @@ export { equityCurveChart, type EquityCurveOptions } from "./equity_curve.ts";
 export { drawdownChart, type DrawdownOptions } from "./drawdown.ts";
 export { chartPng, saveChart } from "./save.ts";
 export { plot, type PlotSpec } from "./plot.ts";
+export {
+  chartInlineFormat,
+  INLINE_FORMATS,
+  type InlineFormat,
+  markCount,
+  RASTER_ABOVE,
+} from "./inline.ts";

@@ -7,7 +7,7 @@
 import * as Plot from "npm:@observablehq/plot@0.6.17";
 import type pl from "npm:nodejs-polars@0.25.2";
 import { type Chart, type ChartText, render } from "./chart.ts";
-import { rowsOf } from "./_chart_data.ts";
+import { expectFrame, rowsOf } from "./_chart_data.ts";
 
 /** Sentiment colours (Okabe–Ito). */
 export const SENTIMENT_COLORS = {
@@ -44,7 +44,7 @@ export function pitchesOverTime(
     subtitle = "Count of write-ups added",
     ...plot
   } = options;
-  const rows = rowsOf("pitchesOverTime", pitches, [date, "sentiment"]).filter((r) =>
+  const rows = rowsOf("pitchesOverTime", pitches, [date, "sentiment"], [], "pitches").filter((r) =>
     r[date] instanceof Date
   );
   return render(
@@ -98,6 +98,7 @@ export interface BucketChartOptions extends ChartText {
  * ```
  */
 export function bucketChart(buckets: pl.DataFrame, options: BucketChartOptions = {}): Chart {
+  expectFrame("bucketChart", buckets, "buckets", "frame");
   const bucket = options.bucket ?? buckets.columns.find((c) => c.endsWith("_bucket"));
   if (!bucket) {
     throw new Error(

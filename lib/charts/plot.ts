@@ -17,6 +17,7 @@ import type * as Plot from "npm:@observablehq/plot@0.6.17";
 import { didYouMean } from "../shared/suggest.ts";
 import * as PlotLib from "npm:@observablehq/plot@0.6.17";
 import { type Chart, PALETTE, plotDocument, render } from "./chart.ts";
+import type { InlineFormat } from "./inline.ts";
 
 /** Options of {@link plot}: any Observable Plot option, plus a title and subtitle. */
 export type PlotSpec = Omit<Plot.PlotOptions, "title" | "subtitle" | "caption" | "document"> & {
@@ -26,6 +27,8 @@ export type PlotSpec = Omit<Plot.PlotOptions, "title" | "subtitle" | "caption" |
   subtitle?: string;
   /** A note added to the subtitle. */
   caption?: string;
+  /** How it displays inline: `"auto"` (PNG above 1,000 drawn marks), `"svg"` or `"png"`. */
+  inline?: InlineFormat;
 };
 
 function isDataFrame(x: unknown): x is { toRecords(): Record<string, unknown>[] } {
@@ -101,12 +104,13 @@ function framesToRows(marks: Plot.PlotOptions["marks"]): boolean {
  * ```
  */
 export function plot(options: PlotSpec): Chart {
-  const { title, subtitle, caption, ...spec } = options;
+  const { title, subtitle, caption, inline, ...spec } = options;
   const demo = framesToRows(spec.marks);
   const text = {
     demo,
     title,
     subtitle: [subtitle, caption].filter((s) => s).join(" — ") || undefined,
+    inline,
   };
   const color = spec.color as Record<string, unknown> | undefined;
   const chosen = color && ("range" in color || "scheme" in color || "interpolate" in color);

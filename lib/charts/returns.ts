@@ -7,7 +7,7 @@
 import * as Plot from "npm:@observablehq/plot@0.6.17";
 import type pl from "npm:nodejs-polars@0.25.2";
 import { type Chart, type ChartText, render, SIDE_COLORS } from "./chart.ts";
-import { meanCi, rowsOf, side } from "./_chart_data.ts";
+import { expectFrame, meanCi, rowsOf, side } from "./_chart_data.ts";
 import { forwardReturns } from "../families/transactions.ts";
 
 /** Options of {@link forwardReturnsChart}; any other Plot option passes through. */
@@ -41,6 +41,7 @@ export function forwardReturnsChart(
     subtitle,
     ...plot
   } = options;
+  expectFrame("forwardReturnsChart", data, "data", "frame");
   const long = data.columns.includes("horizon") ? data : forwardReturns(data);
   const rows = rowsOf("forwardReturnsChart", long, [
     "horizon",

@@ -11,24 +11,9 @@
  *
  * @module
  */
-import { Resvg } from "npm:@resvg/resvg-js@2.6.2";
 import { type Chart, standaloneSvg } from "./chart.ts";
 import { atomic } from "../shared/atomic.ts";
-
-const FONT_FILES = [
-  "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
-  "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
-];
-
-function fontFiles(): string[] {
-  return FONT_FILES.filter((f) => {
-    try {
-      return Deno.statSync(f).isFile;
-    } catch {
-      return false;
-    }
-  });
-}
+import { svgToPng } from "./_raster.ts";
 
 /**
  * PNG bytes of a chart (2× scale for sharp text).
@@ -41,19 +26,7 @@ function fontFiles(): string[] {
  * ```
  */
 export function chartPng(chart: Chart, scale = 2): Uint8Array {
-  const svg = standaloneSvg(chart);
-  const files = fontFiles();
-  const resvg = new Resvg(svg, {
-    background: "white",
-    fitTo: { mode: "zoom", value: scale },
-    font: {
-      loadSystemFonts: files.length === 0,
-      fontFiles: files,
-      defaultFontFamily: "DejaVu Sans",
-      sansSerifFamily: "DejaVu Sans",
-    },
-  });
-  return resvg.render().asPng();
+  return svgToPng(standaloneSvg(chart), scale);
 }
 
 /**

@@ -35,11 +35,17 @@ export function tradeTimeline(trades: pl.DataFrame, options: TradeTimelineOption
     time = "filed_at",
     ...plot
   } = options;
-  const rows = rowsOf("tradeTimeline", trades, [
-    time,
-    "transaction_value",
-    "acquired_disposed_code",
-  ], ["ticker_symbol", "reporting_owner_name"])
+  const rows = rowsOf(
+    "tradeTimeline",
+    trades,
+    [
+      time,
+      "transaction_value",
+      "acquired_disposed_code",
+    ],
+    ["ticker_symbol", "reporting_owner_name"],
+    "trades",
+  )
     .filter((r) => (r.transaction_value as number) > 0)
     .map((r) => ({ ...r, side: side(r.acquired_disposed_code) }));
   return render(

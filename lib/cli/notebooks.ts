@@ -1,35 +1,183 @@
 /**
- * `deno task notebooks`: re-executes every notebook in `notebooks/` in place
- * through real Jupyter, so the committed outputs are fresh.
+ * `deno task notebooks`: executes notebooks through real Jupyter with the
+ * workaround for the Deno kernel's late outputs (lib/notebook/execute.py)
+ * and writes their outputs back — the repo's own (`notebooks/`, on the
+ * offline emulator) or any `.ipynb` anywhere on disk.
+ *
+ * Why not `jupyter nbconvert --to notebook --execute`: the Deno kernel can
+ * publish a cell's last outputs just after it reports "idle", and stock
+ * nbclient stops listening at idle, so outputs go missing at random, a
+ * different few on each run, with or without signalbook in the notebook.
+ * This runner keeps listening briefly after idle (0.5 s per cell), so every
+ * output lands (tests/cli/notebooks_runner_test.ts: all 31 outputs of 31
+ * quick cells).
+ *
+ * Decisions: relative paths are read from the folder the command was typed
+ * in (`INIT_CWD`, which `deno task` sets), not the repo; a notebook of yours
+ * keeps `PITCH_*` / `INSIDER_*` keys from the environment, while the repo's
+ * own always run offline; a failing cell stops the run, as "Run All" does,
+ * and the notebook is still written with the outputs so far (error
+ * included), then the command exits 1.
  *
  * @module
  */
+import { parseArgs } from "node:util";
+import { isAbsolute, join, resolve } from "node:path";
 import { execute, jupyterMissing } from "../notebook/_jupyter.ts";
+import { closeMatches } from "../shared/suggest.ts";
 
-/**
- * `deno task notebooks [NAME…]`: re-executes every notebook, or only those
- * whose file name starts with one of the given names (`02`, `05-insider`).
- */
+/** The help text of `deno task notebooks`. */
+export const NOTEBOOKS_HELP =
+  `Usage: deno task notebooks [NOTEBOOK…] [--out PATH] [--timeout S] [--keep-going]
+
+Executes notebooks through Jupyter (Deno kernel) and writes their outputs back.
+  (no NOTEBOOK)        every notebook in the repo's notebooks/, in place, offline
+  02 05-insider        the repo notebooks whose file name starts with these
+  path/to/any.ipynb    any notebook on disk (relative to where you typed the command)
+  --out PATH           write there instead of in place: a file for one notebook,
+                       a folder for several
+  --timeout S          seconds one cell may run (default 600)
+  --keep-going         run every cell even after one fails (default: stop there)
+Exit code: 0 when every cell ran, 1 when a cell failed (its notebook is still
+written), 2 for a usage error.`;
+
+const FLAGS = ["out", "timeout", "keep-going", "help"];
+
+/** One notebook to run: where it is read, where it is written, whether it is the repo's. */
+interface Job {
+  src: string;
+  dst: string;
+  repo: boolean;
+}
+
+function fail(message: string, code = 2): never {
+  console.error(`notebooks: ${message}${code === 2 ? " (deno task notebooks --help)" : ""}`);
+  Deno.exit(code);
+}
+
+/** The notebooks the arguments name, or a usage error. */
+export function plan(
+  positionals: string[],
+  out: string | undefined,
+  cwd: string,
+  repoDir: string,
+): Job[] {
+  const repoNames = [...Deno.readDirSync(repoDir)].map((e) => e.name)
+    .filter((n) => n.endsWith(".ipynb")).sort();
+  const sources: { src: string; repo: boolean }[] = [];
+  for (const arg of positionals.length ? positionals : [""]) {
+    const path = isAbsolute(arg) ? arg : resolve(cwd, arg);
+    if (arg.endsWith(".ipynb") || arg.includes("/")) {
+      let isFile = false;
+      try {
+        isFile = Deno.statSync(path).isFile;
+      } catch { /* reported below */ }
+      if (!isFile) throw new Error(`${JSON.stringify(arg)}: no such notebook (looked at ${path})`);
+      if (!arg.endsWith(".ipynb")) throw new Error(`${JSON.stringify(arg)} is not an .ipynb file`);
+      sources.push({ src: path, repo: resolve(path, "..") === resolve(repoDir) });
+      continue;
+    }
+    const hits = repoNames.filter((n) => n.startsWith(arg));
+    if (!hits.length) {
+      const close = closeMatches(arg, repoNames.map((n) => n.replace(/\.ipynb$/, "")));
+      throw new Error(
+        `no notebook in notebooks/ starts with ${JSON.stringify(arg)}${
+          close.length ? ` (did you mean ${close.map((c) => JSON.stringify(c)).join(", ")}?)` : ""
+        }; a notebook elsewhere is named by its path, e.g. ./analysis.ipynb`,
+      );
+    }
+    sources.push(...hits.map((n) => ({ src: join(repoDir, n), repo: true })));
+  }
+  const unique = [...new Map(sources.map((s) => [s.src, s])).values()];
+  if (out !== undefined && unique.length > 1 && out.endsWith(".ipynb")) {
+    throw new Error(
+      `--out ${
+        JSON.stringify(out)
+      } names one file, but ${unique.length} notebooks run: give a folder`,
+    );
+  }
+  const target = out === undefined ? undefined : isAbsolute(out) ? out : resolve(cwd, out);
+  return unique.map(({ src, repo }) => ({
+    src,
+    repo,
+    dst: target === undefined
+      ? src
+      : unique.length === 1 && target.endsWith(".ipynb")
+      ? target
+      : join(target, src.split("/").pop()!),
+  }));
+}
+
+/** `deno task notebooks [NOTEBOOK…] [--out PATH] [--timeout S] [--keep-going]`. */
 export async function main(args: string[] = Deno.args): Promise<void> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        out: { type: "string" },
+        timeout: { type: "string" },
+        "keep-going": { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+      },
+    });
+  } catch (e) {
+    const flag = /'(--?[^']+)'/.exec((e as Error).message)?.[1];
+    const close = flag ? closeMatches(flag.replace(/^-+/, ""), FLAGS) : [];
+    fail(
+      flag
+        ? `unknown flag ${flag}${close.length ? ` (did you mean --${close[0]}?)` : ""}`
+        : (e as Error).message,
+    );
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    console.log(NOTEBOOKS_HELP);
+    return;
+  }
+  const timeoutS = values.timeout === undefined ? 600 : Number(values.timeout);
+  if (!Number.isFinite(timeoutS) || timeoutS <= 0) {
+    fail(`--timeout ${JSON.stringify(values.timeout)} must be a positive number of seconds`);
+  }
+  const cwd = Deno.env.get("INIT_CWD") ?? Deno.cwd();
+  const repoDir = new URL("../../notebooks/", import.meta.url).pathname;
+  let jobs: Job[];
+  try {
+    jobs = plan(positionals, values.out, cwd, repoDir);
+  } catch (e) {
+    fail((e as Error).message);
+  }
   const missing = await jupyterMissing();
   if (missing) {
-    console.error(
-      `notebooks: ${missing}. Install: apt-get install python3-nbclient python3-nbformat jupyter-client && deno jupyter --install`,
+    fail(
+      `${missing}. Install: apt-get install python3-nbclient python3-nbformat jupyter-client && deno jupyter --install`,
+      1,
     );
-    Deno.exit(1);
   }
-  const dir = new URL("../../notebooks/", import.meta.url).pathname;
-  const names = [...Deno.readDirSync(dir)].map((e) => e.name).filter((n) => n.endsWith(".ipynb"))
-    .filter((n) => args.length === 0 || args.some((a) => n.startsWith(a))).sort();
-  if (names.length === 0) {
-    console.error(`notebooks: no notebook matches ${args.join(" ")}`);
-    Deno.exit(2);
-  }
-  for (const name of names) {
+  let failed = 0;
+  for (const job of jobs) {
     const t0 = performance.now();
-    await execute(dir + name, dir + name);
-    console.log(`${name}: executed in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    await Deno.mkdir(resolve(job.dst, ".."), { recursive: true });
+    const summary = await execute(job.src, job.dst, {
+      timeoutS,
+      stopOnError: !values["keep-going"],
+      keepKeys: !job.repo,
+    });
+    const where = job.dst === job.src ? "" : ` → ${job.dst}`;
+    const secs = ((performance.now() - t0) / 1000).toFixed(1);
+    if (summary.errors.length) {
+      failed++;
+      const e = summary.errors[0];
+      console.error(
+        `${job.src}: code cell ${e.cell} of ${summary.cells} failed: ${e.ename}: ${e.evalue}${
+          summary.errors.length > 1 ? ` (and ${summary.errors.length - 1} more)` : ""
+        }; outputs so far written${where || " in place"}`,
+      );
+    } else console.log(`${job.src}: ${summary.cells} code cells executed in ${secs} s${where}`);
   }
+  if (failed) Deno.exit(1);
 }
 
 if (import.meta.main) await main();

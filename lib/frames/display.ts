@@ -196,7 +196,9 @@ export interface Displayable {
 /**
  * The rich notebook view of anything: a DataFrame (shape, dtypes, head and
  * tail rows), a LazyFrame (columns and plan, never collected), a Series, an
- * array of records, or any other value (its inspected text). Return it from a
+ * array of records, a result object with its own display (`statsTable`,
+ * `portfolioTable`, `entryComparison`, a `portfolioBacktest` result, a
+ * chart), or any other value (its inspected text). Return it from a
  * notebook cell; `String(show(x))` is the plain-text form.
  *
  * @example
@@ -216,6 +218,9 @@ export function show(value: unknown, opts: DisplayOptions = {}): Displayable {
   else if (isSeries(value)) bundle = () => frameBundle(value.toFrame(), demo);
   else if (Array.isArray(value) && value.every(isRecord)) {
     bundle = () => recordsBundle(value as Record<string, unknown>[], opts);
+  } else if (hasDisplay(value)) {
+    // a result object with its own notebook display (a table, a portfolio result, a chart)
+    bundle = () => value[JUPYTER]();
   } else {
     bundle = () => ({ "text/plain": Deno.inspect(value, { colors: false, depth: 4 }) });
   }
@@ -238,6 +243,11 @@ function isSeries(x: unknown): x is pl.Series {
   return typeof x === "object" && x !== null &&
     typeof (x as { [Symbol.toStringTag]?: unknown })[Symbol.toStringTag] === "function" &&
     (x as { [Symbol.toStringTag]: () => string })[Symbol.toStringTag]() === "Series";
+}
+
+function hasDisplay(x: unknown): x is { [JUPYTER]: () => MediaBundle } {
+  return typeof x === "object" && x !== null &&
+    typeof (x as Record<symbol, unknown>)[JUPYTER] === "function";
 }
 
 function isRecord(x: unknown): x is Record<string, unknown> {

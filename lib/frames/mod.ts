@@ -38,3 +38,4 @@ export {
   withDisplay,
 } from "./display.ts";
 export { requireColumns } from "./columns.ts";
+export { ResultTable, type ResultTableInit, TEXT_WIDTH, textWidth } from "./result_table.ts";

@@ -1,10 +1,20 @@
 """Executes a notebook through the real Jupyter protocol (nbclient driving the
 Deno kernel from `deno jupyter --install`) and writes the executed copy.
 
-Usage: python3 execute.py SRC.ipynb DST.ipynb [TIMEOUT_SECONDS]
+Usage: python3 execute.py SRC.ipynb DST.ipynb [TIMEOUT_SECONDS] [--stop-on-error]
 The kernel's working directory is SRC's folder, so relative imports work.
-Error outputs are kept (allow_errors) for the caller to inspect.
+Error outputs are kept for the caller to inspect. Without --stop-on-error
+every cell runs (allow_errors); with it, execution stops at the first cell
+that fails, as "Run All" does in JupyterLab, and the notebook is still
+written with the outputs so far. Either way the last line on stdout is a
+JSON summary: {"cells": N, "errors": [{"cell": i, "ename": ..., "evalue": ...}]}
+(i counts code cells from 1).
+
+Why not plain `jupyter nbconvert --execute`: the Deno kernel can publish a
+cell's last outputs just after it reports "idle", and stock nbclient stops
+listening at idle, so outputs go missing at random.
 """
+import json
 import os
 import queue
 import re
@@ -13,6 +23,7 @@ import sys
 import nbformat
 from nbclient import NotebookClient
 from nbclient.client import CellExecutionComplete, ensure_async
+from nbclient.exceptions import CellExecutionError
 
 # The Deno kernel can publish a cell's result just after its "idle" status;
 # stock nbclient stops listening at idle and drops it. Keep listening for
@@ -58,24 +69,43 @@ class DenoNotebookClient(NotebookClient):
                     pass
 
 
+def errors_of(nb) -> list:
+    found = []
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    for i, cell in enumerate(code, start=1):
+        for out in cell.get("outputs", []):
+            if out.get("output_type") == "error":
+                found.append({"cell": i, "ename": out.get("ename", ""),
+                              "evalue": ANSI.sub("", out.get("evalue", ""))})
+    return found
+
+
 def main() -> int:
-    src, dst = sys.argv[1], sys.argv[2]
-    timeout = int(sys.argv[3]) if len(sys.argv) > 3 else 600
+    flags = [a for a in sys.argv[1:] if a.startswith("--")]
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    src, dst = args[0], args[1]
+    timeout = int(args[2]) if len(args) > 2 else 600
+    stop = "--stop-on-error" in flags
     nb = nbformat.read(src, as_version=4)
     client = DenoNotebookClient(
         nb,
         kernel_name="deno",
         timeout=timeout,
         startup_timeout=120,
-        allow_errors=True,
+        allow_errors=not stop,
         # no per-cell timestamps in committed notebooks: they change on every
         # run and only add bytes
         record_timing=False,
         resources={"metadata": {"path": os.path.dirname(os.path.abspath(src))}},
     )
-    client.execute()
+    try:
+        client.execute()
+    except CellExecutionError:
+        pass  # the error output is in the notebook; reported below
     strip_ansi(nb)
     nbformat.write(nb, dst)
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    print(json.dumps({"cells": len(code), "errors": errors_of(nb)}))
     return 0
 
 

@@ -32,6 +32,13 @@ Deno.test("insiderProfile: name → trades → study by side → verdict compute
   }
   assert.ok(p.caveats.length >= 3);
   assert.match(p.caveats[0], new RegExp(`^${p.trades.height} trades`));
+  // the filing delay is this insider's own, not a blanket "two business days"
+  assert.match(
+    p.caveats[1],
+    new RegExp(
+      `^Returns run from the trade date; an investor could act only after the filing: their filings came a median \\d+ days? after the trade, \\d+ of ${p.trades.height} more than 2 days after\\.$`,
+    ),
+  );
 });
 
 Deno.test("insiderProfile: few trades are 'too few to judge'", async () => {

@@ -51,7 +51,7 @@ Deno.test("one issuer: thin with the reason, no t, no interval, and the conclusi
     text,
     /CEO trailed it by .* too thin for an interval \(1 issuers < minClusters 20\)/,
   );
-  assert.match(statsTable(s), /thin: 1 issuers < minClusters 20/);
+  assert.match(String(statsTable(s)), /thin: 1 issuers < minClusters 20/);
 });
 
 Deno.test("a zero or rounding-noise standard error never becomes a t", () => {

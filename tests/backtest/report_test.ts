@@ -70,7 +70,7 @@ Deno.test("conclusion: thin evidence, mean vs median, no baseline", () => {
   assert.match(text, /No baseline was chosen/);
   assert.match(text, /For skew the mean is positive while the median is not/);
   assert.match(text, /too thin .* for tiny \(1m: 3 trades < minN 20\)/);
-  const table = statsTable(s);
+  const table = String(statsTable(s));
   assert.match(table, /median\s+trimmed mean/);
   assert.match(table, /tiny .* thin: 3 trades < minN 20/);
 });
@@ -95,8 +95,8 @@ Deno.test("writeReport: conclusion, table with medians, hit-rate note, portfolio
   assert.match(md, /vol, max drawdown and hit rate are estimates/i);
   assert.ok((await Deno.stat(join(dir, "portfolio-a-book.csv"))).isFile);
   assert.deepEqual(files.portfolios.length, 4);
-  assert.match(portfolioTable({ "A book": pa }), /A book\s+trade\s+36\s+36/);
-  assert.match(portfolioTable({ "A book": pa }), /Sharpe over a risk-free rate of 0%/);
+  assert.match(String(portfolioTable({ "A book": pa })), /A book\s+trade\s+36\s+36/);
+  assert.match(String(portfolioTable({ "A book": pa })), /Sharpe over a risk-free rate of 0%/);
   assert.match(portfolioConclusion({ "A book": pa }), /over a risk-free rate of 0% a year/);
   assert.match(portfolioConclusion({ "A book": pa, "B book": pb }), /^Best by Sharpe: /);
   const only = await writeReport(join(dir, "p"), null, {}, { title: "P", portfolios: { x: pa } });

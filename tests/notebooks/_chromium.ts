@@ -9,6 +9,7 @@
  */
 import { Buffer } from "node:buffer";
 import { PNG } from "pngjs";
+import { python } from "../../lib/notebook/_jupyter.ts";
 
 /** Where Chromium is: `SIGNALBOOK_CHROMIUM`, else Debian's /usr/bin/chromium. */
 export function chromiumPath(): string {
@@ -225,4 +226,37 @@ export function textContrast(px: Pixels): { ratio: number; ink: number } {
   }
   ink.sort((a, b) => a - b);
   return { ratio: ink.length ? ink[Math.floor(0.9 * (ink.length - 1))] : 1, ink: strong / n };
+}
+
+/** Why nbconvert cannot run here, or null when it can. */
+export async function nbconvertMissing(): Promise<string | null> {
+  try {
+    const out = await new Deno.Command(python(), {
+      args: ["-c", "import nbconvert"],
+      stdout: "null",
+      stderr: "null",
+    }).output();
+    return out.success ? null : `${python()} cannot import nbconvert`;
+  } catch {
+    return `${python()} was not found`;
+  }
+}
+
+/** Renders notebooks to HTML with nbconvert in a theme ("light" or "dark") into `out`. */
+export async function nbconvertHtml(paths: string[], theme: string, out: string): Promise<void> {
+  const res = await new Deno.Command(python(), {
+    args: [
+      "-m",
+      "nbconvert",
+      "--to",
+      "html",
+      `--HTMLExporter.theme=${theme}`,
+      "--output-dir",
+      out,
+      ...paths,
+    ],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  if (!res.success) throw new Error(`nbconvert failed:\n${new TextDecoder().decode(res.stderr)}`);
 }

@@ -7,32 +7,23 @@
  * - each chart's text areas (the title band at the top and the axis-label
  *   band at the bottom) hold text at a WCAG contrast of at least 4.5:1
  *   against the chart's own background, covering a visible share of the band;
+ * - every result table (a frame's display, a `statsTable`/`portfolioTable`/
+ *   `entryComparison`, a portfolio result's statistics) is on the page and
+ *   its text reads at a WCAG contrast of at least 4.5:1 against the page
+ *   (these take the theme's colours, unlike the charts' white card);
  * - the dark theme really is dark (so the check means something).
  *
  * Skipped with a message without Jupyter's nbconvert or Chromium, unless
  * SIGNALBOOK_REQUIRE_JUPYTER=1 (as in CI), which makes them required.
  */
 import assert from "node:assert/strict";
-import { python } from "../../lib/notebook/_jupyter.ts";
-import { Browser, chromiumMissing, textContrast } from "./_chromium.ts";
+import { Browser, chromiumMissing, nbconvertHtml, nbconvertMissing } from "./_chromium.ts";
+import { chartOutputs, checkPage, PAGE_BG, tableOutputs } from "./_pages.ts";
 
 const DIR = new URL("../../notebooks/", import.meta.url).pathname;
 const NAMES = [...Deno.readDirSync(DIR)].map((e) => e.name).filter((n) => n.endsWith(".ipynb"))
   .sort();
 const THEMES = ["light", "dark"] as const;
-
-async function nbconvertMissing(): Promise<string | null> {
-  try {
-    const out = await new Deno.Command(python(), {
-      args: ["-c", "import nbconvert"],
-      stdout: "null",
-      stderr: "null",
-    }).output();
-    return out.success ? null : `${python()} cannot import nbconvert`;
-  } catch {
-    return `${python()} was not found`;
-  }
-}
 
 const missing = (await nbconvertMissing()) ?? (await chromiumMissing());
 const required = Deno.env.get("SIGNALBOOK_REQUIRE_JUPYTER") === "1";
@@ -42,45 +33,12 @@ if (missing && !required) {
   );
 }
 
-/** How many chart outputs a notebook file holds (the markup's count). */
-function chartOutputs(path: string): number {
-  const nb = JSON.parse(Deno.readTextFileSync(path)) as {
-    cells: { outputs?: { data?: Record<string, string | string[]> }[] }[];
-  };
-  const text = (v: string | string[] | undefined) => Array.isArray(v) ? v.join("") : v ?? "";
-  return nb.cells.flatMap((c) => c.outputs ?? []).filter((o) =>
-    text(o.data?.["text/html"]).includes('class="sb-chart"') || o.data?.["image/svg+xml"]
-  ).length;
+function render(theme: string, out: string): Promise<void> {
+  return nbconvertHtml(NAMES.map((n) => DIR + n), theme, out);
 }
-
-async function render(theme: string, out: string): Promise<void> {
-  const res = await new Deno.Command(python(), {
-    args: [
-      "-m",
-      "nbconvert",
-      "--to",
-      "html",
-      `--HTMLExporter.theme=${theme}`,
-      "--output-dir",
-      out,
-      ...NAMES.map((n) => DIR + n),
-    ],
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  if (!res.success) throw new Error(`nbconvert failed:\n${new TextDecoder().decode(res.stderr)}`);
-}
-
-// Chart outputs on the page: signalbook's <img class="sb-chart">, and any
-// other SVG output (as nbconvert renders image/svg+xml), in page coordinates.
-const FIND = `[...document.querySelectorAll(
-  '.jp-OutputArea-output img.sb-chart, .jp-OutputArea-output[data-mime-type="image/svg+xml"]')]
-  .map((el) => { const r = el.getBoundingClientRect();
-    return { x: r.x + scrollX, y: r.y + scrollY, width: r.width, height: r.height }; })`;
-const PAGE_BG = `getComputedStyle(document.body).backgroundColor`;
 
 Deno.test({
-  name: "notebook charts read in nbconvert HTML, light and dark, as Chromium draws them",
+  name: "notebook charts and tables read in nbconvert HTML, light and dark, as Chromium draws them",
   ignore: missing !== null && !required,
   sanitizeResources: false,
   sanitizeOps: false,
@@ -93,7 +51,7 @@ Deno.test({
     const out = await Deno.makeTempDir({ prefix: "signalbook-html-" });
     const browser = await Browser.launch();
     const problems: string[] = [];
-    const lowest: Record<string, number> = {};
+    const lowest: Record<string, Record<string, number>> = {};
     try {
       for (const theme of THEMES) {
         await render(theme, `${out}/${theme}`);
@@ -104,35 +62,12 @@ Deno.test({
           const [r, g, b] = (bg.match(/\d+/g) ?? ["255", "255", "255"]).map(Number);
           const dark = r + g + b < 3 * 96;
           assert.equal(dark, theme === "dark", `${theme} ${name}: page background ${bg}`);
-          const charts = await browser.evaluate<
-            { x: number; y: number; width: number; height: number }[]
-          >(FIND);
-          if (charts.length !== want) {
-            problems.push(
-              `${theme} ${name}: ${charts.length} charts on the page, ${want} in the notebook`,
-            );
-          }
-          for (const [i, c] of charts.entries()) {
-            if (c.width < 50 || c.height < 50) {
-              problems.push(`${theme} ${name} chart ${i + 1}: drawn ${c.width}×${c.height} px`);
-              continue;
-            }
-            const bands = {
-              title: { ...c, height: 24 },
-              axis: { ...c, y: c.y + c.height - 28, height: 28 },
-            };
-            for (const [band, clip] of Object.entries(bands)) {
-              const m = textContrast(await browser.shot(clip));
-              lowest[theme] = Math.min(lowest[theme] ?? Infinity, m.ratio);
-              if (m.ratio < 4.5 || m.ink < 0.005) {
-                problems.push(
-                  `${theme} ${name} chart ${i + 1} ${band}: contrast ${m.ratio.toFixed(1)}:1, ink ${
-                    (100 * m.ink).toFixed(1)
-                  }% of the band`,
-                );
-              }
-            }
-          }
+          problems.push(
+            ...await checkPage(browser, `${theme} ${name}`, {
+              charts: want,
+              tables: tableOutputs(DIR + name),
+            }, lowest[theme] ??= {}),
+          );
         }
       }
     } finally {
@@ -140,8 +75,10 @@ Deno.test({
       await Deno.remove(out, { recursive: true }).catch(() => {});
     }
     console.log(
-      `lowest text contrast over every chart's title and axis bands: ${
-        Object.entries(lowest).map(([t, r]) => `${t} ${r.toFixed(1)}:1`).join(", ")
+      `lowest text contrast (charts: title and axis bands; tables: whole table): ${
+        Object.entries(lowest).map(([t, r]) =>
+          `${t}: ${Object.entries(r).map(([k, v]) => `${k} ${v.toFixed(1)}:1`).join(", ")}`
+        ).join("; ")
       }`,
     );
     assert.deepEqual(problems, [], "charts that do not read");

@@ -1,0 +1,243 @@
+/**
+ * How a calendar-time portfolio shows itself: the portfolio statistics as a
+ * {@link ResultTable} (one row per portfolio, for `portfolioTable`), and the
+ * notebook display of one `portfolioBacktest` result — its statistics next
+ * to a small equity chart, with a plain-text form (the statistics and an
+ * equity sparkline) for `console.log` and terminals.
+ *
+ * The display is attached as non-enumerable symbol properties, so the result
+ * stays a plain `{ monthly, stats }` object: `Object.keys`, spreading,
+ * `JSON.stringify` and deep equality see nothing new.
+ *
+ * @module
+ */
+import type pl from "npm:nodejs-polars@0.25.2";
+import { ResultTable, TEXT_WIDTH, textWidth, wrap } from "../frames/result_table.ts";
+import { equityCurveChart } from "../charts/equity_curve.ts";
+import { escapeHtml as esc } from "../shared/html.ts";
+import { fmt, pct } from "./_format.ts";
+
+const JUPYTER = Symbol.for("Jupyter.display");
+const DENO_INSPECT = Symbol.for("Deno.customInspect");
+const NODE_INSPECT = Symbol.for("nodejs.util.inspect.custom");
+
+/**
+ * The statistics a portfolio display reads: a `PortfolioStats` has them all
+ * (kept structural here, since portfolio.ts imports this module).
+ */
+export type PortfolioSummaryStats =
+  & {
+    [k in "months" | "cagr" | "vol" | "sharpe" | "informationRatio" | "riskFree"]: number;
+  }
+  & {
+    [k in "maxDrawdown" | "hitRate" | "alpha" | "turnover" | "costPaid" | "trades"]: number;
+  }
+  & {
+    sharpeInterval: [number, number];
+    alphaInterval: [number, number];
+    alphaFit: { tStat: number; beta: number };
+    droppedTrades?: number;
+    entry?: string;
+  };
+
+/** A portfolio result as the display reads it: `{ monthly, stats }`. */
+export interface PortfolioSummary {
+  /** One row per calendar month. */
+  monthly: pl.DataFrame;
+  /** Summary statistics. */
+  stats: PortfolioSummaryStats;
+}
+
+/** Headers of the portfolio table (`*`: estimated, see {@link PORTFOLIO_ESTIMATES}). */
+export const PORTFOLIO_HEAD = [
+  "portfolio",
+  "entry",
+  "months",
+  "trades",
+  "CAGR",
+  "vol*",
+  "Sharpe [95% CI]",
+  "IR",
+  "max DD*",
+  "hit rate*",
+  "alpha / yr [95% CI] (NW t)",
+  "beta",
+  "turnover",
+  "cost paid",
+];
+
+/** What the `*` of the portfolio table means. */
+export const PORTFOLIO_ESTIMATES =
+  "* estimates: between the service's 1w/1m/3m/6m/1y points a position's path is booked, not observed (see the report).";
+
+/** One row of cells per portfolio, in {@link PORTFOLIO_HEAD}'s order. */
+export function portfolioCells(results: Record<string, PortfolioSummary>): string[][] {
+  return Object.entries(results).map(([name, { stats: s }]) => [
+    name,
+    s.entry ?? "trade",
+    String(s.months),
+    String(s.trades),
+    pct(s.cagr, 1),
+    pct(s.vol, 1),
+    `${fmt(s.sharpe)} [${fmt(s.sharpeInterval?.[0])}, ${fmt(s.sharpeInterval?.[1])}]`,
+    fmt(s.informationRatio),
+    pct(s.maxDrawdown, 1),
+    pct(s.hitRate, 0),
+    `${pct(s.alpha, 1)} [${fmt(s.alphaInterval?.[0], 1)}, ${fmt(s.alphaInterval?.[1], 1)}] (${
+      fmt(s.alphaFit.tStat)
+    })`,
+    fmt(s.alphaFit.beta),
+    `${fmt(s.turnover, 1)}×`,
+    pct(s.costPaid, 1),
+  ]);
+}
+
+/**
+ * Portfolios side by side as a {@link ResultTable}: one row per portfolio,
+ * the risk-free rate and what `*` means under it.
+ *
+ * @example
+ * ```ts
+ * import pl from "npm:nodejs-polars@0.25.2";
+ * import { connect, portfolioBacktest, tradeClass } from "../../mod.ts";
+ * import { portfolioResultTable } from "./result_display.ts";
+ * const { insider } = await connect();
+ * const buys = tradeClass(await insider.search({ tradeType: "purchase" }).frame({ maxRows: 2000 }))
+ *   .filter(pl.col("trade_class").eq(pl.lit("open_market_purchase")));
+ * console.log(portfolioResultTable({ buys: portfolioBacktest(buys, { horizon: "3m" }) }));
+ * ```
+ */
+export function portfolioResultTable(results: Record<string, PortfolioSummary>): ResultTable {
+  const rf = [...new Set(Object.values(results).map((r) => r.stats.riskFree))];
+  return new ResultTable({
+    head: PORTFOLIO_HEAD,
+    rows: portfolioCells(results),
+    numericFrom: 2,
+    note: `Sharpe over a risk-free rate of ${
+      rf.map((x) => `${fmt(x)}%`).join(" / ")
+    } a year. ${PORTFOLIO_ESTIMATES}`,
+  });
+}
+
+/** The month span of a `monthly` frame, "2021-01 to 2023-12" ("" when empty). */
+function span(monthly: pl.DataFrame): string {
+  if (!monthly.height || !monthly.columns.includes("month")) return "";
+  const months = monthly.getColumn("month");
+  const iso = (v: unknown) => (v instanceof Date ? v.toISOString().slice(0, 7) : String(v));
+  return `${iso(months.getIndex(0))} to ${iso(months.getIndex(monthly.height - 1))}`;
+}
+
+const BARS = "▁▂▃▄▅▆▇█";
+
+/** A one-line sparkline of values (at most `width` characters, resampled evenly). */
+export function sparkline(values: readonly number[], width = 48): string {
+  const xs = values.filter((v) => Number.isFinite(v));
+  if (!xs.length) return "";
+  const n = Math.min(width, xs.length);
+  const picked = Array.from(
+    { length: n },
+    (_, i) => xs[Math.round((i * (xs.length - 1)) / Math.max(1, n - 1))],
+  );
+  const lo = Math.min(...picked);
+  const hi = Math.max(...picked);
+  return picked.map((v) =>
+    BARS[hi > lo ? Math.round(((v - lo) / (hi - lo)) * (BARS.length - 1)) : 3]
+  )
+    .join("");
+}
+
+/** The one-portfolio statistics as a vertical table: statistic, value. */
+function statsRows(result: PortfolioSummary): ResultTable {
+  const s = result.stats;
+  const row = portfolioCells({ portfolio: result })[0];
+  const rows = PORTFOLIO_HEAD.map((h, i) => [h, row[i]]).filter(([h]) =>
+    h !== "portfolio" && h !== "months" && h !== "trades"
+  );
+  return new ResultTable({
+    head: ["statistic", "value"],
+    rows: [
+      ["months", `${s.months}${span(result.monthly) ? ` (${span(result.monthly)})` : ""}`],
+      ["trades", `${s.trades}${s.droppedTrades ? ` (${s.droppedTrades} left out)` : ""}`],
+      ...rows,
+    ],
+    numericFrom: 1,
+  });
+}
+
+function header(result: PortfolioSummary): string {
+  const s = result.stats;
+  return `Portfolio backtest: ${s.months} calendar months${
+    span(result.monthly) ? `, ${span(result.monthly)}` : ""
+  }, ${s.trades} trades, entry at the ${s.entry ?? "trade"} date; Sharpe over a risk-free rate of ${
+    fmt(s.riskFree)
+  }% a year`;
+}
+
+const FOOT = "result.monthly: one row per calendar month (a frame); result.stats: these numbers.";
+
+/**
+ * The plain-text form of one portfolio result: header, statistics, equity
+ * sparkline, lines wrapped at `width` (default: where it prints, see `textWidth`).
+ */
+export function portfolioText(result: PortfolioSummary, width: number = textWidth()): string {
+  const equity = result.monthly.columns.includes("equity")
+    ? (result.monthly.getColumn("equity").toArray() as number[])
+    : [];
+  const line = equity.length
+    ? `equity  1.00 ${sparkline(equity)} ${fmt(equity.at(-1))}  (growth of 1, after costs)`
+    : "equity  (no months)";
+  return [
+    wrap(header(result), width),
+    statsRows(result).toText(width),
+    line,
+    wrap(`${PORTFOLIO_ESTIMATES} ${FOOT}`, width),
+  ].join("\n");
+}
+
+/** The notebook HTML of one portfolio result: header, a small equity chart beside the statistics. */
+export function portfolioHtml(result: PortfolioSummary): string {
+  let chart = "";
+  if (result.monthly.height > 0) {
+    const c = equityCurveChart(result.monthly, {
+      title: "Equity: growth of 1",
+      subtitle: "after costs, monthly rebalancing",
+      width: 440,
+      height: 210,
+    });
+    chart = (c as unknown as Record<symbol, () => Record<string, string>>)[JUPYTER]()["text/html"];
+  }
+  return `<div class="sb-portfolio"><div style="font-weight:600;margin:2px 0 6px">${
+    esc(header(result))
+  }</div><div style="display:flex;flex-wrap:wrap;gap:8px 28px;align-items:flex-start">` +
+    `${chart}${statsRows(result).toHtml()}</div>` +
+    `<div style="opacity:.8;font-size:90%;margin-top:4px">${esc(PORTFOLIO_ESTIMATES)} ${
+      esc(FOOT)
+    }</div></div>`;
+}
+
+/**
+ * Gives a portfolio result its notebook display (statistics beside a small
+ * equity chart) and a text form for `console.log`, as non-enumerable
+ * properties; returns the same object.
+ *
+ * @example
+ * ```ts
+ * import { connect, portfolioBacktest } from "../../mod.ts";
+ * const { insider } = await connect();
+ * const buys = await insider.search({ tradeType: "purchase" }).frame({ maxRows: 2000 });
+ * const result = portfolioBacktest(buys, { horizon: "3m" }); // carries the display already
+ * console.log(result); // statistics and an equity sparkline
+ * ```
+ */
+export function withPortfolioDisplay<T extends PortfolioSummary>(result: T): T {
+  const hidden = (value: unknown) => ({ value, enumerable: false, configurable: true });
+  Object.defineProperties(result, {
+    [JUPYTER]: hidden(() => ({
+      "text/html": portfolioHtml(result),
+      "text/plain": portfolioText(result, TEXT_WIDTH),
+    })),
+    [DENO_INSPECT]: hidden(() => portfolioText(result)),
+    [NODE_INSPECT]: hidden(() => portfolioText(result)),
+  });
+  return result;
+}
