@@ -191,11 +191,13 @@ export function serviceConfig(env: Env, vars: ServiceVars): ServiceConfig {
   }
   const misses = [...near("key"), ...near("url")];
   if (misses.length) {
+    const meant = [near("key").length ? vars.key : "", near("url").length ? vars.url : ""]
+      .filter(Boolean).join(" and ");
+    const them = misses.length > 1 ? "them" : "it";
     throw new ConfigurationError(
-      `${list(misses)} ${misses.length > 1 ? "are" : "is"} set, but signalbook reads ${vars.key} ` +
-        `and ${vars.url}${hint("key")}${hint("url")}; rename ${
-          misses.length > 1 ? "them" : "it"
-        }, or unset ${misses.length > 1 ? "them" : "it"} to use the offline emulator.`,
+      `${list(misses)} ${misses.length > 1 ? "are" : "is"} set, but signalbook reads ` +
+        `${vars.key} and ${vars.url}: did you mean ${meant}? Rename ${them}, or unset ${them} ` +
+        `to use the offline emulator.`,
     );
   }
   return { live: false };
