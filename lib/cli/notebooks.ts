@@ -13,7 +13,8 @@
  * quick cells).
  *
  * Decisions: relative paths are read from the folder the command was typed
- * in (`INIT_CWD`, which `deno task` sets), not the repo; a notebook of yours
+ * in (`INIT_CWD`, which `deno task` sets, and keeps when one task runs
+ * another: there, the outer task's folder), not the repo; a notebook of yours
  * keeps `PITCH_*` / `INSIDER_*` keys from the environment, while the repo's
  * own always run offline; a failing cell stops the run, as "Run All" does,
  * and the notebook is still written with the outputs so far (error

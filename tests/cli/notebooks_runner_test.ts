@@ -33,7 +33,17 @@ const notebook = (sources: string[]) =>
 /** `deno task --config <repo> notebooks …` typed in `cwd`. */
 async function task(cwd: string, ...args: string[]) {
   const env = { ...Deno.env.toObject(), NO_COLOR: "1" };
-  for (const k of ["PITCH_API_KEY", "INSIDER_API_KEY", "PITCH_BASE_URL", "INSIDER_BASE_URL"]) {
+  // INIT_CWD: as typed in a shell (under `deno task test` it names the repo, and a nested
+  // `deno task` keeps it)
+  for (
+    const k of [
+      "PITCH_API_KEY",
+      "INSIDER_API_KEY",
+      "PITCH_BASE_URL",
+      "INSIDER_BASE_URL",
+      "INIT_CWD",
+    ]
+  ) {
     delete (env as Record<string, string>)[k];
   }
   const out = await new Deno.Command(Deno.execPath(), {
