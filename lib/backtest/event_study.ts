@@ -255,7 +255,7 @@ function monthKey(v: unknown): string | null {
  * import { connect, eventStudy, tradeClass } from "../../mod.ts";
  * const { insider } = await connect();
  * // "buys": open-market purchases (code P), not option exercises or awards
- * const buys = tradeClass(await insider.search({ tradeType: "purchase" }).frame())
+ * const buys = tradeClass(await insider.search({ tradeType: "purchase" }).frame({ maxRows: 5000 }))
  *   .filter(pl.col("trade_class").eq(pl.lit("open_market_purchase")));
  * const stats = eventStudy(buys, {
  *   groupBy: "role",

@@ -72,7 +72,7 @@ function requireId(id: unknown): string {
  * @example
  * ```ts
  * import { CatalogClient, createStub } from "../../mod.ts";
- * const stub = createStub();
+ * const stub = createStub({ scale: 0.1 });
  * const catalog = new CatalogClient({ apiKey: "demo-catalog-key", baseUrl: "http://stub/catalog", fetch: stub.fetch });
  * for await (const row of catalog.pitches({ sentiment: ["bullish"], authorBadge: ["elite"] })) {
  *   console.log(row.pitch.ticker_symbol);

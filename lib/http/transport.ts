@@ -120,7 +120,7 @@ export function toSearchParams(query: Query | undefined): URLSearchParams {
  * ```ts
  * import { Transport } from "./transport.ts";
  * import { createStub } from "../stub/mod.ts";
- * const t = new Transport({ apiKey: "demo-catalog-key", baseUrl: "http://stub/catalog", fetch: createStub().fetch });
+ * const t = new Transport({ apiKey: "demo-catalog-key", baseUrl: "http://stub/catalog", fetch: createStub({ scale: 0.1 }).fetch });
  * const tags = await t.json<{ data: unknown[] }>({ method: "GET", path: "/tags" });
  * ```
  */

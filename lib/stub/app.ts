@@ -115,7 +115,7 @@ function exceptOpenapi(mw: MiddlewareHandler): MiddlewareHandler {
  * @example
  * ```ts
  * import { createStub } from "./app.ts";
- * const stub = createStub({ seed: 1 });
+ * const stub = createStub({ seed: 1, scale: 0.1 }); // scale: a tenth of the demo world
  * const res = await stub.app.request("/catalog/api/v1/tags", {
  *   headers: { authorization: "Bearer demo-catalog-key" },
  * });

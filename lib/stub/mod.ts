@@ -10,7 +10,7 @@
  * @example
  * ```ts
  * import { createStub, DEMO_KEYS } from "./mod.ts";
- * const stub = createStub({ seed: 1, latencyMs: 0 });
+ * const stub = createStub({ seed: 1, scale: 0.1, latencyMs: 0 }); // a small world: quick to build
  * const res = await stub.fetch("http://stub/insider/api/v1/feeds?feed_id=17", {
  *   headers: { authorization: `Bearer ${DEMO_KEYS.insider}` },
  * });

@@ -8,19 +8,14 @@ import assert from "node:assert/strict";
 import pl from "nodejs-polars";
 import { join } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
+import { demoRun } from "../_demo_run.ts";
 
 Deno.test({
   name: "DuckDB SQL over the demo's parquet reproduces the headline study's n, mean, median, t",
   sanitizeResources: false,
   fn: async () => {
-    const out = await Deno.makeTempDir();
-    const run = await new Deno.Command(Deno.execPath(), {
-      args: ["task", "-q", "demo", "--out", out],
-      stdout: "piped",
-      stderr: "piped",
-      env: { PITCH_API_KEY: "", INSIDER_API_KEY: "" },
-    }).output();
-    assert.equal(run.code, 0, new TextDecoder().decode(run.stderr));
+    const { out, code, stderr } = await demoRun(); // shared with tests/cli/cli_test.ts
+    assert.equal(code, 0, stderr);
     const stats = pl.readParquet(join(out, "stats.parquet")).toRecords() as Record<
       string,
       unknown
@@ -64,6 +59,5 @@ Deno.test({
     }
     assert.equal(checked, 12);
     con.closeSync();
-    await Deno.remove(out, { recursive: true });
   },
 });

@@ -100,17 +100,8 @@ Deno.test({
   sanitizeResources: false,
   fn: async () => {
     const out = await Deno.makeTempDir();
-    const sell = await task([
-      "backtest",
-      "--feed",
-      "ceo-trades:sell",
-      "--max-rows",
-      "100",
-      "--horizons",
-      "1m",
-      "--out",
-      out,
-    ]);
+    const backtest = (args: string) => task(["backtest", ...args.split(" "), "--out", out]);
+    const sell = await backtest("--feed ceo-trades:sell --max-rows 100 --horizons 1m");
     assert.equal(sell.code, 0, sell.stderr);
     assert.match(
       sell.stderr,
@@ -122,16 +113,9 @@ Deno.test({
     );
     const two = await task([
       "backtest",
-      "--feed",
-      "ceo-trades:buy",
-      "--feed",
-      "top-insiders:buy",
+      ..."--feed ceo-trades:buy --feed top-insiders:buy --max-rows 80 --horizons 1m".split(" "),
       "--baseline",
       "All purchases",
-      "--max-rows",
-      "80",
-      "--horizons",
-      "1m",
       "--out",
       out,
     ]);
@@ -147,19 +131,9 @@ Deno.test({
       "All purchases",
     ]);
     // a baseline that is no group: named, with close matches, exit 2
-    const bad = await task([
-      "backtest",
-      "--feed",
-      "ceo-trades:buy",
-      "--feed",
-      "top-insiders:buy",
-      "--baseline",
-      "ceo-trade:buy",
-      "--max-rows",
-      "30",
-      "--out",
-      out,
-    ]);
+    const bad = await backtest(
+      "--feed ceo-trades:buy --feed top-insiders:buy --baseline ceo-trade:buy --max-rows 30",
+    );
     assert.equal(bad.code, 2);
     assert.match(
       bad.stderr,

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import pl from "nodejs-polars";
 import { join } from "node:path";
+import { demoRun } from "../_demo_run.ts";
 
 async function task(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const out = await new Deno.Command(Deno.execPath(), {
@@ -50,8 +51,8 @@ Deno.test({
   name: "deno task demo writes every promised file, valid, and prints the table and paths",
   sanitizeResources: false,
   fn: async () => {
-    const out = await Deno.makeTempDir();
-    const r = await task(["demo", "--out", out]);
+    const r = await demoRun(); // one run, shared with tests/backtest/duckdb_check_test.ts
+    const out = r.out;
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /CEO buys\s+3m/);
     assert.match(r.stdout, /All purchases\s+1m .* baseline/);
@@ -118,7 +119,6 @@ Deno.test({
       e.name.startsWith("year=")
     );
     assert.ok(trades.length >= 5);
-    await Deno.remove(out, { recursive: true });
   },
 });
 
@@ -180,10 +180,13 @@ Deno.test("deno task backtest: help, bad flags and values exit 2 naming them", a
       /--direction "short" is not allowed; allowed: long, follow/,
     ],
   ];
-  for (const [args, re] of cases) {
-    const r = await task(["backtest", ...args]);
-    assert.equal(r.code, 2, args.join(" "));
-    assert.match(r.stderr, re);
+  // every problem is reported at once, so two runs check them all: without and with --portfolio
+  for (const portfolio of [false, true]) {
+    const mine = cases.filter(([args]) => args.includes("--portfolio") === portfolio);
+    const args = mine.flatMap(([a]) => a.filter((x) => x !== "--portfolio"));
+    const r = await task(["backtest", ...(portfolio ? ["--portfolio"] : []), ...args]);
+    assert.equal(r.code, 2, r.stderr);
+    for (const [args, re] of mine) assert.match(r.stderr, re, args.join(" "));
   }
 });
 

@@ -72,7 +72,7 @@ Deno.test("backtest: feed topics and flags get a did-you-mean", async () => {
       /--feed "ceo-trades": the side is missing; write TOPIC:SIDE, e\.g\. ceo-trades:buy/,
     ],
     // the value after an unknown flag is taken as its value, not reported as a stray argument
-    [["--feeds", "ceo-trades:buy"], /^backtest: Unknown option '--feeds'; did you mean --feed\?$/m],
+    [["--feeds", "ceo-trades:buy"], /^ {2}- Unknown option '--feeds'; did you mean --feed\?$/m],
     [["--grup-by", "role"], /Unknown option '--grup-by'; did you mean --group-by\?/],
     [
       ["--group-by", "roles"],
@@ -81,13 +81,12 @@ Deno.test("backtest: feed topics and flags get a did-you-mean", async () => {
     [["--horizons", "1m,3mo"], /--horizons: "3mo" is not allowed; .* \(did you mean "3m"\?\)/],
     [["--portfolio", "--weighting", "equl"], /--weighting "equl" .* \(did you mean "equal"\?\)/],
   ];
-  for (const [args, re] of cases) {
-    const r = await run("lib/cli/backtest.ts", args);
-    assert.equal(r.code, 2, args.join(" "));
-    assert.match(r.stderr, re);
-    assert.doesNotMatch(r.stderr, /unexpected argument/);
-    assert.equal(lines(r.stderr).length, 2, r.stderr);
-  }
+  // every problem is reported at once: one run checks them all
+  const r = await run("lib/cli/backtest.ts", cases.flatMap(([args]) => args));
+  assert.equal(r.code, 2, r.stderr);
+  for (const [args, re] of cases) assert.match(r.stderr, re, args.join(" "));
+  assert.doesNotMatch(r.stderr, /unexpected argument/);
+  assert.equal(lines(r.stderr).length, cases.length + 2, r.stderr); // "backtest:", one per case, --help
 });
 
 Deno.test("parseFeedFlag and notAllowed: the value, what is allowed, close matches", () => {
