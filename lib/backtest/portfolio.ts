@@ -495,7 +495,7 @@ export function portfolioBacktest(
   });
   // the offline emulator's trades give a demo portfolio (see shared/demo.ts)
   return isDemo(trades)
-    ? { ...result, monthly: withDisplay(result.monthly, { demo: true }) }
+    ? withPortfolioDisplay({ ...result, monthly: withDisplay(result.monthly, { demo: true }) })
     : result;
 }
 

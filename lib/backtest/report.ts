@@ -204,7 +204,13 @@ function mdTable(head: string[], rows: string[][]): string {
  * ```
  */
 export function statsTable(stats: pl.DataFrame): ResultTable {
-  return new ResultTable({ head: HEAD, rows: cells(stats), numericFrom: 2, keyColumns: 2 });
+  return new ResultTable({
+    head: HEAD,
+    rows: cells(stats),
+    numericFrom: 2,
+    keyColumns: 2,
+    demo: isDemo(stats),
+  });
 }
 
 /** What the portfolio table's columns mean (printed under it). */
@@ -497,7 +503,8 @@ export function entryComparison(
     "filing − trade (pp)",
     "95% CI (filing)",
   ];
-  const table = new ResultTable({ head, rows, numericFrom: 2, keyColumns: 2 });
+  const demo = isDemo(trade) || isDemo(filing);
+  const table = new ResultTable({ head, rows, numericFrom: 2, keyColumns: 2, demo });
   return format === "markdown" ? table.toMarkdown() : table;
 }
 

@@ -11,6 +11,7 @@
  *
  * @module
  */
+import { isDemo } from "../shared/demo.ts";
 import type pl from "npm:nodejs-polars@0.25.2";
 import { ResultTable, TEXT_WIDTH, textWidth, wrap } from "../frames/result_table.ts";
 import { equityCurveChart } from "../charts/equity_curve.ts";
@@ -113,6 +114,7 @@ export function portfolioResultTable(results: Record<string, PortfolioSummary>):
     head: PORTFOLIO_HEAD,
     rows: portfolioCells(results),
     numericFrom: 2,
+    demo: Object.values(results).some((r) => isDemo(r.monthly)),
     note: `Sharpe over a risk-free rate of ${
       rf.map((x) => `${fmt(x)}%`).join(" / ")
     } a year. ${PORTFOLIO_ESTIMATES}`,
@@ -155,6 +157,7 @@ function statsRows(result: PortfolioSummary): ResultTable {
   );
   return new ResultTable({
     head: ["statistic", "value"],
+    demo: isDemo(result.monthly),
     rows: [
       ["months", `${s.months}${span(result.monthly) ? ` (${span(result.monthly)})` : ""}`],
       ["trades", `${s.trades}${s.droppedTrades ? ` (${s.droppedTrades} left out)` : ""}`],

@@ -17,6 +17,7 @@
  *
  * @module
  */
+import { DEMO_LABEL, markDemo } from "../shared/demo.ts";
 import { escapeHtml as esc } from "../shared/html.ts";
 import { inJupyter } from "../shared/jupyter.ts";
 
@@ -40,6 +41,10 @@ export function textWidth(): number {
   return Infinity;
 }
 
+// amber with white text: legible on light and dark pages (as the frame display's badge)
+const DEMO_BADGE = `<div style="display:inline-block;background:#b45309;color:#fff;` +
+  `font-weight:600;padding:1px 6px;border-radius:3px;margin-bottom:2px">${esc(DEMO_LABEL)}</div>`;
+
 /** What a {@link ResultTable} holds. */
 export interface ResultTableInit {
   /** Column headers. */
@@ -54,6 +59,12 @@ export interface ResultTableInit {
   numericFrom?: number;
   /** Leading columns repeated in each block of a wide text form (default 1). */
   keyColumns?: number;
+  /**
+   * The figures come from the offline emulator's demo data: every form
+   * starts with the "DEMO DATA" mark, and `isDemo(table)` is true (see
+   * `shared/demo.ts`; default false).
+   */
+  demo?: boolean;
 }
 
 /**
@@ -84,6 +95,7 @@ export class ResultTable {
   readonly note: string;
   readonly #numericFrom: number;
   readonly #keyColumns: number;
+  readonly #demo: boolean;
 
   /** Creates a table; every row must have as many cells as `head`. */
   constructor(init: ResultTableInit) {
@@ -100,6 +112,8 @@ export class ResultTable {
     this.note = init.note ?? "";
     this.#numericFrom = init.numericFrom ?? 1;
     this.#keyColumns = Math.max(1, init.keyColumns ?? 1);
+    this.#demo = init.demo === true;
+    if (this.#demo) markDemo(this);
   }
 
   /** The aligned text form, in blocks of at most `width` characters (default: {@link textWidth}). */
@@ -129,7 +143,8 @@ export class ResultTable {
         ...this.rows.map((r) => cols.map((i) => cell(r, i)).join("  ").trimEnd()),
       ].join("\n")
     ).join("\n\n");
-    return [wrap(this.title, width), text, wrap(this.note, width)].filter(Boolean).join("\n");
+    return [this.#demo ? DEMO_LABEL : "", wrap(this.title, width), text, wrap(this.note, width)]
+      .filter(Boolean).join("\n");
   }
 
   /** A markdown table (pipes in cells escaped), with the title and note as paragraphs. */
@@ -139,7 +154,13 @@ export class ResultTable {
       "|" + this.head.map((_, i) => (i >= this.#numericFrom ? "---:" : "---")).join("|") + "|",
       ...this.rows.map((r) => "| " + r.map((c) => c.replaceAll("|", "\\|")).join(" | ") + " |"),
     ].join("\n");
-    return [this.title && `**${this.title}**`, table, this.note].filter(Boolean).join("\n\n");
+    return [
+      this.#demo ? `*${DEMO_LABEL}*` : "",
+      this.title && `**${this.title}**`,
+      table,
+      this.note,
+    ]
+      .filter(Boolean).join("\n\n");
   }
 
   /** The notebook HTML: a caption, the table (numbers right-aligned), the note. */
@@ -149,7 +170,7 @@ export class ResultTable {
     const body = this.rows.map((r) =>
       `<tr>${r.map((c, i) => `<td${align(i)}>${esc(c)}</td>`).join("")}</tr>`
     ).join("");
-    return `<div class="sb-table">${TABLE_STYLE}` +
+    return `<div class="sb-table">${TABLE_STYLE}` + (this.#demo ? DEMO_BADGE : "") +
       (this.title ? `<div class="sb-title">${esc(this.title)}</div>` : "") +
       `<table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table>` +
       (this.note ? `<div class="sb-note">${esc(this.note)}</div>` : "") + `</div>`;

@@ -12,13 +12,16 @@ import {
   createStub,
   DEMO_KEYS,
   DEMO_LABEL,
+  entryComparison,
   eventStudy,
   eventStudyChart,
   InsiderClient,
   isDemo,
   plot,
   portfolioBacktest,
+  portfolioTable,
   show,
+  statsTable,
   tradeClass,
   transactionsFrame,
   writeReport,
@@ -121,4 +124,27 @@ Deno.test("a loopback emulator is recognised by its header; a server without it 
     ac.abort();
     await server.finished;
   }
+});
+
+Deno.test("result tables and a portfolio result built from demo data carry the mark in every form", async () => {
+  const { insider } = await connect({ env: {}, quiet: true, stub: { seed: 2, scale: 0.1 } });
+  const trades = tradeClass(
+    await insider.search({ tradeType: "purchase" }).frame({ maxRows: 800 }),
+  );
+  const stats = eventStudy(trades, { groupBy: "role" });
+  const folio = portfolioBacktest(trades, { horizon: "3m" });
+  const tables = [
+    statsTable(stats),
+    portfolioTable({ all: folio }),
+    entryComparison(stats, eventStudy(trades, { groupBy: "role", entry: "filing" })),
+  ];
+  for (const t of tables) {
+    assert.ok(isDemo(t));
+    assert.ok(String(t).startsWith(DEMO_LABEL), String(t).slice(0, 80));
+    assert.ok(display(t)["text/html"].includes(DEMO_LABEL));
+  }
+  assert.ok(display(folio)["text/html"].includes(DEMO_LABEL), "the portfolio result's display");
+  // tables of live data carry none
+  const live = statsTable(pl.DataFrame(stats.getColumns()));
+  assert.ok(!String(live).includes("DEMO DATA"));
 });
