@@ -33,6 +33,7 @@ export const RISK_FIGURES = [
   "hitRate",
   "sharpe",
   "alpha",
+  "meanReturn",
   "autocorrelation",
   "lastMonth",
 ] as const;
@@ -83,6 +84,7 @@ function figures(
     hitRate: res.stats.hitRate,
     sharpe: res.stats.sharpe,
     alpha: res.stats.alpha,
+    meanReturn: rets.reduce((a, b) => a + b, 0) / rets.length,
     autocorrelation: lag1(rets),
     lastMonth: rets[rets.length - 1],
   };
