@@ -287,8 +287,8 @@ export function checkWorld(
   const alphas = (["1m", "6m"] as const).map((horizon) => ({
     seed,
     horizon,
-    alpha: portfolioBacktest(realized, { horizon, costBps: 0 }).stats.alpha,
-    truth: portfolioBacktest(noiseFree, { horizon, costBps: 0 }).stats.alpha,
+    alpha: portfolioBacktest(realized, { horizon, costBps: 0 }).stats.alpha ?? NaN,
+    truth: portfolioBacktest(noiseFree, { horizon, costBps: 0 }).stats.alpha ?? NaN,
   }));
   return { intervals, alphas, filing };
 }

@@ -81,9 +81,9 @@ function figures(
   return {
     vol: res.stats.vol,
     maxDrawdown: res.stats.maxDrawdown,
-    hitRate: res.stats.hitRate,
-    sharpe: res.stats.sharpe,
-    alpha: res.stats.alpha,
+    hitRate: res.stats.hitRate ?? NaN,
+    sharpe: res.stats.sharpe ?? NaN,
+    alpha: res.stats.alpha ?? NaN,
     meanReturn: rets.reduce((a, b) => a + b, 0) / rets.length,
     autocorrelation: lag1(rets),
     lastMonth: rets[rets.length - 1],

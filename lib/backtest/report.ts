@@ -254,9 +254,9 @@ function portfolioCells(results: Record<string, PortfolioResult>): string[][] {
     pct(s.maxDrawdown, 1),
     pct(s.hitRate, 0),
     `${pct(s.alpha, 1)} [${fmt(s.alphaInterval?.[0], 1)}, ${fmt(s.alphaInterval?.[1], 1)}] (${
-      fmt(s.alphaFit.tStat)
+      fmt(s.alphaFit?.tStat)
     })`,
-    fmt(s.alphaFit.beta),
+    fmt(s.alphaFit?.beta),
     `${fmt(s.turnover, 1)}×`,
     pct(s.costPaid, 1),
   ]);
@@ -464,11 +464,18 @@ export function conclusion(stats: pl.DataFrame): string {
  * ```
  */
 export function portfolioConclusion(results: Record<string, PortfolioResult>): string {
-  const ranked = Object.entries(results).sort((a, b) => b[1].stats.sharpe - a[1].stats.sharpe);
+  // only a finite Sharpe ratio is ranked; portfolios without one follow, with the reason
+  const sharpeOf = (r: PortfolioResult) =>
+    typeof r.stats.sharpe === "number" && Number.isFinite(r.stats.sharpe) ? r.stats.sharpe : null;
+  const ranked = Object.entries(results).sort((a, b) =>
+    (sharpeOf(b[1]) ?? -Infinity) - (sharpeOf(a[1]) ?? -Infinity)
+  );
+  const rankable = ranked.filter(([, r]) => sharpeOf(r) !== null).length;
   return ranked.map(([name, { stats: s }], i) => {
+    const why = Object.entries(s.nullReasons ?? {}).map(([k, v]) => `${k}: ${v}`);
     const [alo, ahi] = s.alphaInterval ?? [NaN, NaN];
     const zero = !(alo > 0 || ahi < 0);
-    return `${i === 0 && ranked.length > 1 ? "Best by Sharpe: " : ""}${name}${
+    return `${i === 0 && rankable > 1 ? "Best by Sharpe: " : ""}${name}${
       s.entry === "filing" && !/filing/i.test(name) ? " (entry at filing)" : ""
     } — Sharpe ${fmt(s.sharpe)} (95% interval ${fmt(s.sharpeInterval?.[0])} to ${
       fmt(s.sharpeInterval?.[1])
@@ -478,11 +485,13 @@ export function portfolioConclusion(results: Record<string, PortfolioResult>): s
       fmt(s.informationRatio)
     } against the positions' own market, alpha ${pct(s.alpha, 1)} a year (95% interval ${
       fmt(alo, 1)
-    } to ${fmt(ahi, 1)}, Newey-West t ${fmt(s.alphaFit.tStat)}${
-      zero ? ", not distinguishable from 0" : ""
+    } to ${fmt(ahi, 1)}, Newey-West t ${fmt(s.alphaFit?.tStat)}${
+      zero && s.alphaInterval ? ", not distinguishable from 0" : ""
     }), estimated worst drawdown ${pct(s.maxDrawdown, 1)}, ${s.trades} trades, turnover ${
       fmt(s.turnover, 1)
-    }× and ${pct(s.costPaid, 1)} paid in costs.`;
+    }× and ${pct(s.costPaid, 1)} paid in costs.${
+      why.length ? ` (Not given: ${why.join("; ")}.)` : ""
+    }`;
   }).join(" ");
 }
 
