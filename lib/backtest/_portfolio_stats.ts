@@ -13,6 +13,17 @@
  * variance from a handful of autocovariances; 24 months is the smallest
  * count in the table from which both intervals cover at least 93 %.
  *
+ * The alpha interval's standard error is the larger of the Newey-West SE
+ * times √(n/(n − 2)) (Stata's small-sample factor) and the classical OLS
+ * SE. The plain Newey-West SE (statsmodels' `cov_type="HAC"`, which
+ * `alphaFit.tStat` keeps) is biased down in samples of a few dozen months:
+ * few autocovariances, fat-tailed residuals. Measured by the same bench, its
+ * interval covered 88–92 % at 24 months and still 91–94 % at 60; with the
+ * floor it covers at least 93 % from 12 months (table in the README). The
+ * classical SE is a floor the HAC one should not fall below unless the
+ * residuals are negatively autocorrelated, which overlapping positions do
+ * not produce.
+ *
  * Degenerate series: when the returns over the risk-free rate do not vary
  * (all equal, up to rounding), the Sharpe ratio and its interval are null
  * ("no variation"), never ±Infinity; when Mertens' variance is not positive
@@ -133,7 +144,11 @@ export function sharpeStats(
 export interface AlphaStats {
   /** The regression; null below the minimum months or when the returns do not vary. */
   fit: Alpha | null;
-  /** 95 % interval of the annualized alpha (t with months − 2 degrees of freedom, Newey-West SE). */
+  /**
+   * 95 % interval of the annualized alpha: t with months − 2 degrees of
+   * freedom times the larger of the Newey-West SE (with the n/(n − 2)
+   * small-sample factor of Stata's `newey`) and the classical OLS SE.
+   */
   interval: [number, number] | null;
   /** Why they are null (null when they are not). */
   reason: string | null;
@@ -158,7 +173,12 @@ export function alphaStats(
     return { fit: null, interval: null, reason: `${rets.length} months < ${minMonths}: no alpha` };
   }
   const fit = alphaOf(rets, market);
-  const se = Math.abs(fit.monthly / fit.tStat);
+  const n = rets.length;
+  // the larger of the Newey-West SE with Stata's n/(n − 2) factor and the classical OLS SE
+  const se = Math.max(
+    Math.abs(fit.monthly / fit.tStat) * Math.sqrt(n / (n - 2)),
+    olsSe(rets, market, fit),
+  );
   if (!Number.isFinite(se) || !(se > 0)) {
     return { fit, interval: null, reason: "alpha standard error not positive: no interval" };
   }
@@ -168,6 +188,20 @@ export function alphaStats(
     interval: [12 * (fit.monthly - t * se), 12 * (fit.monthly + t * se)],
     reason: null,
   };
+}
+
+/** The classical OLS standard error of the intercept (residual variance on n − 2 degrees of freedom). */
+function olsSe(y: readonly number[], x: readonly number[], fit: Alpha): number {
+  const n = y.length;
+  const mx = mean(x);
+  let sxx = 0;
+  let ss = 0;
+  for (let t = 0; t < n; t++) {
+    sxx += (x[t] - mx) ** 2;
+    ss += (y[t] - fit.monthly - fit.beta * x[t]) ** 2;
+  }
+  const s2 = ss / (n - 2);
+  return Math.sqrt(s2 * (1 / n + (sxx > 1e-12 ? mx * mx / sxx : 0)));
 }
 
 /**

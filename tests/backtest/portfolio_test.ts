@@ -137,14 +137,14 @@ Deno.test("property: Sharpe over the risk-free rate, information ratio over the 
         const growth = rets.reduce((g, r) => g * (1 + r / 100), 1);
         assert.ok(Math.abs(eq[eq.length - 1] - growth) < 1e-9 * Math.max(1, growth));
         assert.equal(stats.months, monthly.height);
-        if (Number.isFinite(stats.sharpeInterval[0])) {
+        if (stats.sharpeInterval && stats.sharpe !== null) {
           assert.ok(
             stats.sharpeInterval[0] <= stats.sharpe && stats.sharpe <= stats.sharpeInterval[1],
           );
-        }
-        if (Number.isFinite(stats.alphaInterval[0])) {
+        } else assert.ok(stats.nullReasons.sharpeInterval, "a null interval has a reason");
+        if (stats.alphaInterval && stats.alpha !== null) {
           assert.ok(stats.alphaInterval[0] <= stats.alpha && stats.alpha <= stats.alphaInterval[1]);
-        }
+        } else assert.ok(stats.nullReasons.alphaInterval, "a null interval has a reason");
       },
     ),
     { numRuns: 60 },
@@ -304,10 +304,10 @@ Deno.test("demo data: CEO buys as a 6-month portfolio; stats are consistent with
   const m = r.reduce((a, b) => a + b, 0) / r.length;
   const vol = Math.sqrt(r.reduce((a, b) => a + (b - m) ** 2, 0) / (r.length - 1)) * Math.sqrt(12);
   assert.ok(Math.abs(vol - stats.vol) < 1e-9);
-  assert.ok(stats.hitRate >= 0 && stats.hitRate <= 100);
-  assert.ok(Number.isFinite(stats.alphaFit.tStat));
+  assert.ok(stats.hitRate !== null && stats.hitRate >= 0 && stats.hitRate <= 100);
+  assert.ok(Number.isFinite(stats.alphaFit!.tStat));
   assert.equal(typeof stats.alpha, "number");
-  assert.equal(stats.alpha, stats.alphaFit.annualized);
+  assert.equal(stats.alpha, stats.alphaFit!.annualized);
 });
 
 Deno.test("factors: a one-factor alpha equals alphaOf; risk-free frames; bad factor frames name the problem", () => {
@@ -338,7 +338,7 @@ Deno.test("factors: a one-factor alpha equals alphaOf; risk-free frames; bad fac
   const over = rets.map((r, i) => r - rf[i]);
   const m = over.reduce((a, b) => a + b, 0) / over.length;
   const sd = Math.sqrt(over.reduce((a, b) => a + (b - m) ** 2, 0) / (over.length - 1));
-  assert.ok(Math.abs(stats.sharpe - (m / sd) * Math.sqrt(12)) < 1e-9);
+  assert.ok(Math.abs(stats.sharpe! - (m / sd) * Math.sqrt(12)) < 1e-9);
   // factor data for only part of the months: the rest are left out and counted
   const part = portfolioBacktest(buys, { horizon: "3m", factors: factors.head(30) });
   assert.equal(part.stats.factorAlpha!.months, 30);
