@@ -25,6 +25,7 @@ function trades(groups: Record<string, { side: "A" | "D"; xs: number[] }>): pl.D
   return pl.DataFrame({
     grp: rows.map((r) => r.grp),
     acquired_disposed_code: rows.map((r) => r.side),
+    code: rows.map((r) => (r.side === "D" ? "S" : "P")),
     transaction_date: rows.map((r) => r.date),
     issuer_cik: rows.map((_, i) => `c${i % 17}`),
     returns_1m: rows.map((r) => r.x + 0.5),
