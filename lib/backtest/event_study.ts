@@ -175,7 +175,15 @@ export function sideOf(row: Record<string, unknown>, sides: Sides = "tradeClass"
   return row.code === "P" ? 1 : row.code === "S" ? -1 : 0;
 }
 
-/** The column {@link sideOf} reads under `sides`. */
+/**
+ * The column {@link sideOf} reads under `sides`.
+ *
+ * @example
+ * ```ts
+ * import { sideColumn } from "./event_study.ts";
+ * sideColumn("tradeClass"); // "code"
+ * ```
+ */
 export function sideColumn(sides: Sides): string {
   return sides === "acquiredDisposed" ? "acquired_disposed_code" : "code";
 }

@@ -16,6 +16,10 @@ export {
   GROUPINGS,
   groupKey,
   groupOrder,
+  sideColumn,
+  sideOf,
+  SIDES,
+  type Sides,
   STUDY_HORIZONS,
   type StudyHorizon,
 } from "./event_study.ts";
@@ -47,6 +51,7 @@ export {
   EDGES,
   type FactorAlpha,
   HORIZON_MONTHS,
+  MIN_INTERVAL_MONTHS,
   monthlyPath,
   PORTFOLIO_HORIZONS,
   portfolioBacktest,
@@ -56,6 +61,7 @@ export {
   type PortfolioPosition,
   type PortfolioResult,
   type PortfolioStats,
+  type RiskFree,
   SPREADS,
   WEIGHTINGS,
 } from "./portfolio.ts";

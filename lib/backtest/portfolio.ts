@@ -25,17 +25,25 @@
  *   one are dropped and counted). Weights are reset to target every month
  *   (monthly rebalancing) and their absolute values sum to 1.
  * - `direction`: `"long"` (default) buys every trade's stock; `"follow"`
- *   buys after insider purchases and shorts after insider sales
- *   (`acquired_disposed_code` `D`), so a short earns the negative of the
- *   stock's return (no interest on short proceeds).
+ *   buys after insider purchases and shorts after insider sales, so a short
+ *   earns the negative of the stock's return (no interest on short
+ *   proceeds). Purchases and sales are trade classes by default (`sides:
+ *   "tradeClass"`: code `P` bought, code `S` shorted); trades of other
+ *   codes (awards, option exercises, gifts, …) are left out and counted in
+ *   `stats.noSideTrades`. `sides: "acquiredDisposed"` follows the acquired
+ *   (`A`) / disposed (`D`) code instead.
  * - `costBps` (default 0): cost per side in basis points, charged on
  *   turnover. `turnover` is the traded value as a multiple of the portfolio
  *   (buys plus sells: a month that replaces the whole book has 2); weights
  *   drift with returns between rebalancings; the final month also pays for
  *   selling everything, and a month without positions pays for emptying the
  *   book. `stats.turnover` and `stats.costPaid` are the totals.
- * - Months between the first and the last with no open position hold cash:
- *   `return` 0 (less any cost), `n_positions` 0.
+ * - Months between the first and the last with no open position hold cash,
+ *   which earns the risk-free rate: `return` is that month's risk-free rate
+ *   (less any cost), `market_return` the same (cash is its own benchmark,
+ *   so `excess_return` is 0), `n_positions` 0. Over the risk-free rate a
+ *   cash month is 0, so raising `riskFree` does not turn idle months into
+ *   losses.
  * - Edge months (`edges`): `"trim"` (default) ends the sample with the last
  *   month in which a position opens. The months after it (the ramp-down,
  *   `stats.trimmedMonths` of them) hold only the last positions, whose
@@ -102,18 +110,28 @@
  *   `hitRate` (percent of months with positions whose excess return is
  *   above 0);
  * - `sharpe`: mean / sd of the monthly return over the risk-free rate,
- *   · √12. `riskFree` is an annual rate in percent (default 0, stated in
- *   `stats.riskFree` and the report), or a frame of monthly rates (`month`,
- *   `rf` in percent a month, e.g. Fama-French's RF). `sharpeInterval`: 95 %
- *   interval from the standard error of Mertens (2002), which allows for
- *   skewness and fat tails (Lo 2002's i.i.d. form when they are 0);
+ *   · √12; null when that series does not vary (never ±Infinity).
+ *   `riskFree` (default 0): percent a year (`4`; a value above 0 and under
+ *   1, like `0.04`, is refused as a likely fraction with a did-you-mean;
+ *   `"0.04%"` means 0.04 % a year), or monthly rates in percent a month: a
+ *   frame (`month` as a date or `YYYY-MM`, `rf`; e.g. Fama-French's RF) or
+ *   a Series with one rate per backtest month (`_risk_free.ts`).
+ *   `stats.riskFree` is the number given, or for monthly rates their mean
+ *   compounded to a year. `sharpeInterval`: 95 % interval from the standard
+ *   error of Mertens (2002), which allows for skewness and fat tails (Lo
+ *   2002's i.i.d. form when they are 0);
  * - `informationRatio`: mean / sd of monthly `excess_return` · √12 (against
  *   the positions' own market, beta 1): what `sharpe` meant before;
  * - `alpha`: the intercept of the monthly return regressed on
  *   `market_return`, annualized (monthly · 12, percent a year); the
  *   regression (monthly intercept, Newey-West t with Bartlett weights,
  *   beta) is `alphaFit`, `alphaInterval` its 95 % interval (t with n − 2
- *   degrees of freedom and the Newey-West SE);
+ *   degrees of freedom, on the larger of the Newey-West SE with the n/(n − 2)
+ *   factor and the classical SE: `_portfolio_stats.ts`);
+ * - minimum months (`MIN_INTERVAL_MONTHS`, 24, chosen from
+ *   `bench/portfolio_minimum_bench.ts`): below it `alpha`, `alphaFit`,
+ *   `alphaInterval` and `sharpeInterval` are null, and `stats.nullReasons`
+ *   says why for every null figure;
  * - `factors` (optional): a frame of calendar-month factor returns in
  *   percent (a `month` Date column, any day of the month, and one column per
  *   factor, e.g. Fama-French `Mkt-RF`, `SMB`, `HML`): `factorAlpha` is the
@@ -131,11 +149,11 @@ import type pl from "npm:nodejs-polars@0.25.2";
 import { asFrame, type Frame } from "../frames/list.ts";
 import { buildFrame } from "../frames/build.ts";
 import { requireColumns } from "../frames/columns.ts";
-import { mean, sd } from "./_stats.ts";
+import { sd } from "./_stats.ts";
 import { ENTRIES, type Entry, growthAt, rowPoints } from "./entry.ts";
 import { t975 } from "./_quantiles.ts";
 import { type Fit, olsNeweyWest } from "./_ols.ts";
-import { type Alpha, alphaStats, MIN_INTERVAL_MONTHS, sharpeStats } from "./_portfolio_stats.ts";
+import { type Alpha, alphaStats, sharpeStats } from "./_portfolio_stats.ts";
 import { type RiskFree, riskFreeRates } from "./_risk_free.ts";
 import { sideColumn, sideOf, SIDES, type Sides } from "./event_study.ts";
 export { type Alpha, alphaOf, MIN_INTERVAL_MONTHS } from "./_portfolio_stats.ts";

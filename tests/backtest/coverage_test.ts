@@ -16,6 +16,7 @@ import {
   type FilingCheck,
 } from "../../bench/coverage_lib.ts";
 import { DEFAULT_MIN_CLUSTERS } from "../../lib/backtest/event_study.ts";
+import { biasRows } from "../../bench/coverage_bench.ts";
 
 const SEEDS = 10;
 const checks: Check[] = [];
@@ -74,6 +75,20 @@ Deno.test("coverage: the event study's estimates are unbiased for the truth", ()
   // the truth itself: CEO buys beat all purchases in every world at every horizon
   for (const c of of("two-way").filter((c) => c.target === "CEO buys − All purchases")) {
     assert.ok(c.truth > 0, `seed ${c.seed} ${c.horizon}: true gap ${c.truth}`);
+  }
+});
+
+Deno.test("coverage: in every cell, the mean estimate minus the truth is within 3 standard errors", () => {
+  // the CI scale of bench/coverage_bench.ts, which checks the same on 60 worlds per cell; the
+  // truth includes every effect the world builds into prices (the ten-bagger landmark too)
+  const rows = biasRows(of("two-way"));
+  assert.equal(rows.length, 4 * 4, "3 groups and the difference × 4 horizons");
+  for (const r of rows) {
+    assert.equal(r.worlds, SEEDS);
+    assert.ok(
+      Math.abs(r.z) <= 3,
+      `${r.target} ${r.horizon}: mean − truth ${r.mean} (SE ${r.se}, z ${r.z})`,
+    );
   }
 });
 
