@@ -1,6 +1,8 @@
 /**
- * Coverage benchmark (issues 15 and 24): signalbook's estimators against the
- * truth the emulator built in (`stub.truth`), over many seeds.
+ * Coverage benchmark (issues 15, 24 and 32): signalbook's estimators against
+ * the truth the emulator built in (`stub.truth`, which covers every effect
+ * the world builds into prices, the ten-bagger landmark included), over
+ * many seeds.
  *
  * 1. Event-study intervals: for `COVERAGE_SEEDS` (default 40) small worlds
  *    (`COVERAGE_SCALE`, default 0.5 ≈ 11,000 trades, 200 issuers) from
@@ -14,6 +16,13 @@
  *    the number of clusters behind the interval, which `minClusters` is
  *    chosen from. `COVERAGE_CLUSTERINGS` narrows the clusterings;
  *    `COVERAGE_OUT` saves every check as JSON.
+ *    Then the bias per cell: the mean of estimate − truth across worlds, its
+ *    cross-world standard error and z (issue 32 asks |z| ≤ 3 in every cell
+ *    over at least 60 worlds: `COVERAGE_SEEDS=60`).
+ * 1b. The CLI's default run (`backtest --feed ceo-trades:buy`, by role,
+ *    `--max-rows` 1000) and larger pulls, on `CLI_SEEDS` (default 60) worlds
+ *    of the default size (scale 1): per pull and horizon, how many role rows
+ *    get an interval and how many of those cover the truth.
  * 2. Entry at filing: the filing-date mean excess approximated from the
  *    service's points, against the same computed on the true daily prices
  *    and against the expected value (the truth).
