@@ -6,6 +6,7 @@
  */
 import assert from "node:assert/strict";
 import pl from "nodejs-polars";
+import { captureStderr } from "./_capture.ts";
 import { eventStudy } from "../../mod.ts";
 
 /** 40 trades over 20 months and 20 issuers, with 1m values. */
@@ -22,17 +23,6 @@ function frame(ret: (number | null)[], ex: (number | null)[], cik?: (string | nu
     pl.Series("returns_1m", ret, pl.Float64),
     pl.Series("excess_returns_1m", ex, pl.Float64),
   ]);
-}
-
-function capture<T>(fn: () => T): { value: T; said: string[] } {
-  const said: string[] = [];
-  const orig = console.error;
-  console.error = (...a: unknown[]) => said.push(a.join(" "));
-  try {
-    return { value: fn(), said };
-  } finally {
-    console.error = orig;
-  }
 }
 
 const base = Array.from({ length: 40 }, (_, i) => (i % 7) - 2.5);
@@ -65,14 +55,14 @@ Deno.test("missing cluster keys: counted with a notice; a dimension missing ever
   const cik: (string | null)[] = base.map((_, i) => `c${i % 20}`);
   cik[0] = null;
   cik[1] = null;
-  const { value: some, said } = capture(() =>
+  const { value: some, said } = captureStderr(() =>
     eventStudy(frame(ret, base, cik), { horizons: ["1m"], minClusters: 2 }).toRecords()[0]
   );
   assert.equal(some.n_missing_cluster, 2);
   assert.equal(some.cluster, "two-way");
   assert.ok(said.some((m) => /2 trade-horizon rows lack a cluster key/.test(m)), said.join("\n"));
   // every issuer missing: two-way is month clustering, and the row says so
-  const { value: none } = capture(() =>
+  const { value: none } = captureStderr(() =>
     eventStudy(frame(ret, base, base.map(() => null)), { horizons: ["1m"], minClusters: 2 })
       .toRecords()[0]
   );
@@ -86,7 +76,7 @@ Deno.test("missing cluster keys: counted with a notice; a dimension missing ever
   assert.ok(Math.abs((none.ci_low as number) - (unique.ci_low as number)) < 1e-12);
   assert.equal(unique.n_missing_cluster, 0);
   // issuer clustering with no issuer at all is no clustering
-  const { value: iss } = capture(() =>
+  const { value: iss } = captureStderr(() =>
     eventStudy(frame(ret, base, base.map(() => null)), {
       horizons: ["1m"],
       minClusters: 2,
@@ -98,7 +88,7 @@ Deno.test("missing cluster keys: counted with a notice; a dimension missing ever
 });
 
 Deno.test("ungrouped trades: a null group key is left out with a count", () => {
-  const { value: s, said } = capture(() =>
+  const { value: s, said } = captureStderr(() =>
     eventStudy(frame(base.map((x) => x + 1), base), {
       groupBy: (r) => (r.issuer_cik === "c0" ? null : "rest"),
       horizons: ["1m"],

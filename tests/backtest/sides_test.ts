@@ -6,6 +6,7 @@
  */
 import assert from "node:assert/strict";
 import pl from "nodejs-polars";
+import { captureStderr } from "./_capture.ts";
 import { eventStudy, portfolioBacktest } from "../../mod.ts";
 import { sideOf } from "../../lib/backtest/event_study.ts";
 
@@ -31,19 +32,8 @@ const rows: [string, "A" | "D", number][] = [
 ];
 const trades = frame(rows);
 
-function capture<T>(fn: () => T): { value: T; said: string[] } {
-  const said: string[] = [];
-  const orig = console.error;
-  console.error = (...a: unknown[]) => said.push(a.join(" "));
-  try {
-    return { value: fn(), said };
-  } finally {
-    console.error = orig;
-  }
-}
-
 Deno.test('groupBy "side": code P buys, code S sells; other codes left out and counted', () => {
-  const { value: s, said } = capture(() =>
+  const { value: s, said } = captureStderr(() =>
     eventStudy(trades, { groupBy: "side", horizons: ["1m"], minClusters: 2 })
   );
   const recs = s.toRecords() as Record<string, unknown>[];
