@@ -69,7 +69,7 @@
  * intervals; `bootstrap.ts`, joint resampling across groups, seeded).
  *
  * Why these defaults (measured with `bench/coverage_bench.ts` against the
- * emulator's truth over 200 unseen worlds; the README has the tables): the
+ * emulator's truth over 200 unseen worlds; docs/backtests.md has the tables): the
  * old default, month clusters, covered the truth in as few as 80 % of
  * worlds (all purchases, 1 year: one stock's overlapping 1-year windows
  * fall in different months) and in 83 % with under 10 months. Two-way

@@ -94,7 +94,7 @@
  *   one position's path is lumpy, and a month's market move is spread over
  *   the months in which the positions' segments end, so `vol` and
  *   `maxDrawdown` come out far too low (6-month holding: vol about 40 %
- *   below the truth; see the README's table).
+ *   below the truth; see the table in docs/backtests.md).
  * - `"geometric"`: G(t) = G(a)·(G(b)/G(a))^((t−a)/(b−a)), every day of a
  *   segment grows alike. Known points are reproduced too and the path is
  *   smooth, but the geometric mean of a noisy return is below its
@@ -108,8 +108,8 @@
  * filing day is not reported; it is interpolated log-linearly between the
  * known points (trade date = 1, then 1 week, 1 month), and the position's
  * path from the filing is the trade-date path divided by it (see
- * `entry.ts`; its bias against the emulator's true prices is in the
- * README).
+ * `entry.ts`; its bias against the emulator's true prices is in
+ * docs/backtests.md).
  *
  * Columns of `monthly`: `month`, `n_positions`, `return` (after costs),
  * `market_return` (the positions' own market over the same days, weighted

@@ -111,7 +111,7 @@ Deno.test("coverage: the filing-entry approximation tracks the true prices from 
       assert.equal(xs.length, SEEDS);
       const bias = xs.map((f) => f.approx - f.realized);
       const mean = bias.reduce((a, b) => a + b, 0) / bias.length;
-      // measured over 40 worlds: within 0.03 points of the true-price figure (README)
+      // measured over 40 worlds: within 0.03 points of the true-price figure (docs/backtests.md)
       assert.ok(Math.abs(mean) < 0.1, `${target} ${h}: approx − true prices ${mean}`);
       // waiting for the filing costs part of the signal: filing-date returns are lower
       const lost = xs.map((f) => f.trade - f.approx);

@@ -1,14 +1,15 @@
 /**
- * Docs that run: every ```ts block of README.md and every JSDoc `@example`
+ * Docs that run: every ```ts block of README.md and of the guides in docs/,
+ * and every JSDoc `@example`
  * is written to a temporary directory outside the repo (relative imports
  * pointing at this checkout), type-checked in one `deno check`, and executed
  * offline with the in-process emulator (no keys set). Each snippet must be
  * self-contained.
  */
 import assert from "node:assert/strict";
-import { exampleSnippets, readmeSnippets, type Snippet } from "./snippets.ts";
+import { exampleSnippets, guideSnippets, readmeSnippets, type Snippet } from "./snippets.ts";
 
-const snippets: Snippet[] = [...readmeSnippets(), ...exampleSnippets()];
+const snippets: Snippet[] = [...readmeSnippets(), ...guideSnippets(), ...exampleSnippets()];
 const env = (() => {
   const e = { ...Deno.env.toObject(), NO_COLOR: "1" };
   for (const k of ["PITCH_API_KEY", "INSIDER_API_KEY", "PITCH_BASE_URL", "INSIDER_BASE_URL"]) {
@@ -36,11 +37,19 @@ function run(args: string[]): Promise<Deno.CommandOutput> {
     .output();
 }
 
-Deno.test("docs: README has ts blocks and the library has @examples", () => {
-  assert.ok(readmeSnippets().length >= 5, `README blocks: ${readmeSnippets().length}`);
-  assert.ok(exampleSnippets().length >= 60, `@examples: ${exampleSnippets().length}`);
+Deno.test("docs: README and guides have ts blocks and the library has @examples", () => {
+  const [readme, guides, examples] = [readmeSnippets(), guideSnippets(), exampleSnippets()];
+  assert.ok(readme.length >= 2, `README blocks: ${readme.length}`);
+  assert.ok(guides.length >= 16, `guide blocks: ${guides.length}`);
+  assert.ok(examples.length >= 60, `@examples: ${examples.length}`);
+  for (const guide of ["clients", "datasets", "backtests", "charts-and-notebooks", "emulator"]) {
+    assert.ok(
+      guides.some((s) => s.where.startsWith(`docs/${guide}.md:`)),
+      `docs/${guide}.md has no ts block`,
+    );
+  }
   console.log(
-    `docs: ${readmeSnippets().length} README blocks, ${exampleSnippets().length} @examples`,
+    `docs: ${readme.length} README blocks, ${guides.length} guide blocks, ${examples.length} @examples`,
   );
 });
 

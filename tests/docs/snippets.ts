@@ -1,6 +1,7 @@
 /**
  * Finds every TypeScript snippet users read: each ```ts block of README.md
- * and each JSDoc `@example` in `mod.ts` and `lib/`. Relative imports are
+ * and of the guides in `docs/`, and each JSDoc `@example` in `mod.ts` and
+ * `lib/`. Relative imports are
  * rewritten to absolute `file:` URLs of the checkout, so a snippet written to
  * a temporary directory runs as it would in a user's own project.
  */
@@ -46,6 +47,22 @@ export function readmeSnippets(): Snippet[] {
   const file = join(ROOT, "README.md");
   const text = Deno.readTextFileSync(file);
   return fences(text, file, (i) => lineAt(text, i));
+}
+
+/** The guides: every `docs/*.md`, sorted. */
+export function guideFiles(): string[] {
+  return [...Deno.readDirSync(join(ROOT, "docs"))]
+    .filter((e) => e.isFile && e.name.endsWith(".md"))
+    .map((e) => join(ROOT, "docs", e.name))
+    .sort();
+}
+
+/** The ```ts blocks of every guide in docs/. */
+export function guideSnippets(): Snippet[] {
+  return guideFiles().flatMap((file) => {
+    const text = Deno.readTextFileSync(file);
+    return fences(text, file, (i) => lineAt(text, i));
+  });
 }
 
 function* tsFiles(dir: string): Generator<string> {
