@@ -22,7 +22,8 @@
  */
 import { table } from "./loopback.ts";
 import { Rng } from "../lib/shared/random.ts";
-import { alphaStats, sharpeStats } from "../lib/backtest/_portfolio_stats.ts";
+import { alphaOf, alphaStats, sharpeStats } from "../lib/backtest/_portfolio_stats.ts";
+import { t975 } from "../lib/backtest/_quantiles.ts";
 
 /** Months checked. */
 export const MINIMUM_MONTHS = [3, 6, 9, 12, 18, 24, 36, 60, 120] as const;
@@ -58,18 +59,30 @@ function simulate(rng: Rng, n: number, ar: number): { y: number[]; m: number[] }
   return { y, m };
 }
 
-/** Coverage of both intervals at each n, per autocorrelation: [alpha, alpha width, Sharpe]. */
-function coverageAt(reps: number, ar: number, n: number, rng: Rng): [number, number, number] {
+/**
+ * Coverage of both intervals at each n, per autocorrelation: [alpha, alpha
+ * width, Sharpe, alpha with the plain Newey-West SE (no floor, no n/(n − 2))].
+ */
+function coverageAt(
+  reps: number,
+  ar: number,
+  n: number,
+  rng: Rng,
+): [number, number, number, number] {
   const trueSharpe = ((ALPHA + BETA * MKT.mean) /
     Math.sqrt(BETA ** 2 * MKT.sd ** 2 + RESID.sd ** 2)) * Math.sqrt(12);
   {
     let aIn = 0;
+    let plainIn = 0;
     let aN = 0;
     let sIn = 0;
     let sN = 0;
     let aWidth = 0;
     for (let r = 0; r < reps; r++) {
       const { y, m } = simulate(rng, n, ar);
+      const fit = alphaOf(y, m);
+      const plainSe = Math.abs(fit.monthly / fit.tStat);
+      if (Math.abs(fit.monthly - ALPHA) <= t975(n - 2) * plainSe) plainIn++;
       const a = alphaStats(y, m, 3).interval;
       if (a) {
         aN++;
@@ -82,7 +95,7 @@ function coverageAt(reps: number, ar: number, n: number, rng: Rng): [number, num
         if (s[0] <= trueSharpe && trueSharpe <= s[1]) sIn++;
       }
     }
-    return [100 * aIn / aN, aWidth / aN, 100 * sIn / sN];
+    return [100 * aIn / aN, aWidth / aN, 100 * sIn / sN, 100 * plainIn / reps];
   }
 }
 
@@ -92,7 +105,13 @@ export function minimumRows(reps: number): (string | number)[][] {
   return MINIMUM_MONTHS.map((n) => {
     const cs = MINIMUM_ARS.map((ar) => coverageAt(reps, ar, n, rng));
     const p = (x: number) => `${x.toFixed(1)}%`;
-    return [n, ...cs.map((c) => p(c[0])), ...cs.map((c) => p(c[2])), cs[1][1]];
+    return [
+      n,
+      ...cs.map((c) => p(c[0])),
+      ...cs.map((c) => p(c[2])),
+      cs[1][1],
+      cs.map((c) => c[3].toFixed(1)).join(" / "),
+    ];
   });
 }
 
@@ -111,6 +130,7 @@ export function portfolioMinimumBench(
       ...MINIMUM_ARS.map((a) => `alphaInterval, AR ${a}`),
       ...MINIMUM_ARS.map((a) => `sharpeInterval, AR ${a}`),
       "alpha width (%/yr), AR 0.1",
+      "plain Newey-West alpha interval, AR 0 / 0.1 / 0.2 (%)",
     ],
     minimumRows(reps),
   );
