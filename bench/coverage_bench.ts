@@ -4,7 +4,7 @@
  * the world builds into prices, the ten-bagger landmark included), over
  * many seeds.
  *
- * 1. Event-study intervals: for `COVERAGE_SEEDS` (default 40) small worlds
+ * 1. Event-study intervals: for `COVERAGE_SEEDS` (default 60) small worlds
  *    (`COVERAGE_SCALE`, default 0.5 ≈ 11,000 trades, 200 issuers) from
  *    `COVERAGE_FIRST_SEED` (default 1; pick seeds never used to tune), the
  *    headline study's 95 % intervals under two-way (the default), issuer,
@@ -309,7 +309,7 @@ export function cliTable(xs: CliCheck[]): string {
 
 /** Runs the coverage benchmark and returns the printed tables. */
 export async function coverageBench(
-  seeds = Number(Deno.env.get("COVERAGE_SEEDS") ?? 40),
+  seeds = Number(Deno.env.get("COVERAGE_SEEDS") ?? 60),
   scale = Number(Deno.env.get("COVERAGE_SCALE") ?? 0.5),
   headlineSeeds = Number(Deno.env.get("HEADLINE_SEEDS") ?? 40),
   cliSeeds = Number(Deno.env.get("CLI_SEEDS") ?? 60),

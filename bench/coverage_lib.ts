@@ -8,7 +8,7 @@
  * backtest run on the noise-free returns (each trade's expected excess
  * return plus its realized market return).
  *
- * Shared by `bench/coverage_bench.ts` (≥ 40 seeds) and the smaller CI test
+ * Shared by `bench/coverage_bench.ts` (60 seeds for the docs) and the smaller CI test
  * in `tests/backtest/coverage_test.ts`.
  *
  * @module

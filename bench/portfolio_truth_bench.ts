@@ -1,6 +1,6 @@
 /**
  * Portfolio risk figures against the truth (issue 24): for `COVERAGE_SEEDS`
- * (default 40) emulator worlds of `COVERAGE_SCALE` (default 0.5), the
+ * (default 60) emulator worlds of `COVERAGE_SCALE` (default 0.5), the
  * headline portfolios (CEO buys, all open-market purchases; equal weight,
  * long, no costs) at each holding period and both entries, backtested from
  * the service's points (`portfolioBacktest`, default booking) and from the
@@ -81,7 +81,7 @@ export function riskTable(checks: RiskCheck[], title: string): string {
 
 /** Runs the risk-figure benchmark and returns the printed table. */
 export async function portfolioTruthBench(
-  seeds = Number(Deno.env.get("COVERAGE_SEEDS") ?? 40),
+  seeds = Number(Deno.env.get("COVERAGE_SEEDS") ?? 60),
   scale = Number(Deno.env.get("COVERAGE_SCALE") ?? 0.5),
 ): Promise<string> {
   const t0 = performance.now();

@@ -7,7 +7,7 @@
  * position's growth known at every month end). The difference is the
  * booking's error alone: same positions, same months, same weights.
  *
- * Shared by `bench/portfolio_truth_bench.ts` (40 seeds) and the CI test
+ * Shared by `bench/portfolio_truth_bench.ts` (60 seeds for the docs) and the CI test
  * `tests/backtest/portfolio_truth_test.ts`.
  *
  * @module

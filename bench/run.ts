@@ -12,6 +12,7 @@ import { queryBench } from "./query_bench.ts";
 import { coverageBench } from "./coverage_bench.ts";
 import { parallelBench } from "./parallel_bench.ts";
 import { portfolioTruthBench } from "./portfolio_truth_bench.ts";
+import { portfolioMinimumBench } from "./portfolio_minimum_bench.ts";
 
 if (import.meta.main) {
   console.log("signalbook benchmarks (same run, same data)");
@@ -23,4 +24,5 @@ if (import.meta.main) {
   console.log(await queryBench());
   console.log(await coverageBench());
   console.log(await portfolioTruthBench());
+  console.log(portfolioMinimumBench());
 }

@@ -69,18 +69,20 @@
  * intervals; `bootstrap.ts`, joint resampling across groups, seeded).
  *
  * Why these defaults (measured with `bench/coverage_bench.ts` against the
- * emulator's truth over 200 unseen worlds; docs/backtests.md has the tables): the
- * old default, month clusters, covered the truth in as few as 80 % of
- * worlds (all purchases, 1 year: one stock's overlapping 1-year windows
- * fall in different months) and in 83 % with under 10 months. Two-way
- * covered 93.5–98.5 % in every full-pull cell (96.5 % pooled). Issuer
- * clusters did as well in the emulator, whose stocks share no shock beyond
- * the market's beta spread; real stocks share industry and style moves
- * within a month, which only the month dimension catches, hence two-way.
- * A minimum of 20 clusters (`minClusters`): below it a dimension's
- * variance rests on too few independent draws (Cameron & Miller 2015) and
- * the month bootstrap covered 83–91 %; a pull of the newest 1,000–2,000
- * trades (4–12 months) gives thin rows rather than precise-looking ones.
+ * emulator's complete truth over 60 unseen worlds, seeds 8001–8060;
+ * docs/backtests.md has the tables): the old default, month clusters,
+ * covered the truth in as few as 80 % of worlds (all purchases, 1 year:
+ * one stock's overlapping 1-year windows fall in different months) and
+ * 83–89 % on fewer than 20 months. Two-way covered 93–98 % in every
+ * full-pull cell and 93–100 % on the newest 5,000 rows. Issuer clusters
+ * covered 87–97 % in the emulator, whose stocks share no shock beyond the
+ * market's beta spread; real stocks share industry and style moves within
+ * a month, which only the month dimension catches, hence two-way. A
+ * minimum of 20 clusters (`minClusters`): below it a dimension's variance
+ * rests on too few independent draws (Cameron & Miller 2015), and a pull
+ * of the newest 2,000 trades (under a year) gives thin rows rather than
+ * precise-looking ones. The t quantiles are exact (`_quantiles.ts`), so a
+ * lowered `minClusters` still gets a true t interval.
  *
  * Entry (`entry`): `"trade"` (default) uses the service's returns from the
  * trade date; `"filing"` approximates the return from the close of the
