@@ -439,7 +439,7 @@ function grow(points: [number, number][], t: number, spread: typeof SPREADS[numb
  * const trades = await insider.search({ tradeType: "purchase" }).frame({ maxRows: 2000 });
  * const buys = tradeClass(trades).filter(pl.col("trade_class").eq(pl.lit("open_market_purchase")));
  * const { monthly, stats } = portfolioBacktest(buys, { horizon: "6m", costBps: 10, riskFree: 4 });
- * console.log(monthly.height, stats.sharpe.toFixed(2), stats.informationRatio.toFixed(2));
+ * console.log(monthly.height, stats.sharpe?.toFixed(2), stats.informationRatio?.toFixed(2), stats.nullReasons);
  * ```
  */
 export function portfolioBacktest(
