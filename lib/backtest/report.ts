@@ -496,7 +496,7 @@ export function portfolioConclusion(results: Record<string, PortfolioResult>): s
 }
 
 const HIT_RATE_NOTE =
-  "**Hit rate** is the percent of trades that went the insider's way: a purchase (an open-market purchase, Form 4 code P) hits when its excess return is above 0, a sale (code S, open-market or under a 10b5-1 plan) hits when its excess return is below 0 (the stock did worse than the market after the insider sold); trades of other codes have no side and are left out of it. 50% is a coin toss for either side.";
+  "**Hit rate** is the percent of trades that went the insider's way: a purchase hits when its excess return is above 0, a sale hits when its excess return is below 0 (the stock did worse than the market after the insider sold). Purchases are open-market purchases (Form 4 code P) and sales are code S (open-market or under a 10b5-1 plan); trades of other codes have no side and are left out of it. 50% is a coin toss for either side.";
 
 function intervalNote(cluster: string): string {
   return cluster === "two-way"
