@@ -1,8 +1,10 @@
 /**
- * Coverage benchmark (issues 15 and 24): signalbook's estimators against the
- * truth the emulator built in (`stub.truth`), over many seeds.
+ * Coverage benchmark (issues 15, 24 and 32): signalbook's estimators against
+ * the truth the emulator built in (`stub.truth`, which covers every effect
+ * the world builds into prices, the ten-bagger landmark included), over
+ * many seeds.
  *
- * 1. Event-study intervals: for `COVERAGE_SEEDS` (default 40) small worlds
+ * 1. Event-study intervals: for `COVERAGE_SEEDS` (default 60) small worlds
  *    (`COVERAGE_SCALE`, default 0.5 ≈ 11,000 trades, 200 issuers) from
  *    `COVERAGE_FIRST_SEED` (default 1; pick seeds never used to tune), the
  *    headline study's 95 % intervals under two-way (the default), issuer,
@@ -14,6 +16,13 @@
  *    the number of clusters behind the interval, which `minClusters` is
  *    chosen from. `COVERAGE_CLUSTERINGS` narrows the clusterings;
  *    `COVERAGE_OUT` saves every check as JSON.
+ *    Then the bias per cell: the mean of estimate − truth across worlds, its
+ *    cross-world standard error and z (issue 32 asks |z| ≤ 3 in every cell
+ *    over at least 60 worlds: `COVERAGE_SEEDS=60`).
+ * 1b. The CLI's default run (`backtest --feed ceo-trades:buy`, by role,
+ *    `--max-rows` 1000) and larger pulls, on `CLI_SEEDS` (default 60) worlds
+ *    of the default size (scale 1): per pull and horizon, how many role rows
+ *    get an interval and how many of those cover the truth.
  * 2. Entry at filing: the filing-date mean excess approximated from the
  *    service's points, against the same computed on the true daily prices
  *    and against the expected value (the truth).
@@ -33,6 +42,8 @@ import {
   type AlphaCheck,
   alphaSummary,
   type Check,
+  CLI_PULLS,
+  type CliCheck,
   CLUSTERINGS,
   coverage,
   COVERAGE_HORIZONS,
@@ -47,7 +58,11 @@ import { runChild } from "./_child.ts";
 let peakRss = 0;
 
 /** Runs one batch of seeds in a child process (memory is returned between batches). */
-async function batch<T>(kind: "world" | "headline", scale: number, seeds: number[]): Promise<T[]> {
+async function batch<T>(
+  kind: "world" | "headline" | "cli",
+  scale: number,
+  seeds: number[],
+): Promise<T[]> {
   const { results, rssMb } = await runChild<{ results: T[]; rssMb: number }>(
     "./coverage_child.ts",
     [kind, scale, ...seeds],
@@ -60,7 +75,11 @@ async function batch<T>(kind: "world" | "headline", scale: number, seeds: number
 /** First seed (`COVERAGE_FIRST_SEED`, default 1): pick unseen worlds with e.g. 2001. */
 const FIRST_SEED = Number(Deno.env.get("COVERAGE_FIRST_SEED") ?? 1);
 
-async function batches<T>(kind: "world" | "headline", scale: number, n: number): Promise<T[]> {
+async function batches<T>(
+  kind: "world" | "headline" | "cli",
+  scale: number,
+  n: number,
+): Promise<T[]> {
   const out: T[] = [];
   for (let k = 0; k < n; k += 5) {
     const seeds = Array.from({ length: Math.min(5, n - k) }, (_, i) => FIRST_SEED + k + i);
@@ -180,12 +199,120 @@ export function filingTable(xs: FilingCheck[]): string {
   );
 }
 
-/** Runs the coverage benchmark and returns the printed tables. */
+/**
+ * Bias against the truth per cell (pull × target × horizon): the mean of
+ * estimate − truth across worlds, its cross-world standard error, and z =
+ * mean ÷ SE. The estimate is the same under every clustering, so the checks
+ * of the first clustering run are used. A cell passes when |z| ≤ 3.
+ */
+export function biasRows(
+  checks: Check[],
+): {
+  pull: string;
+  target: string;
+  horizon: string;
+  worlds: number;
+  mean: number;
+  se: number;
+  z: number;
+}[] {
+  const first = checks[0]?.cluster;
+  const cells = new Map<string, Check[]>();
+  for (const c of checks) {
+    if (c.cluster !== first) continue;
+    const k = `${c.pull}|${c.target}|${c.horizon}`;
+    cells.set(k, [...(cells.get(k) ?? []), c]);
+  }
+  return [...cells.values()].map((cs) => {
+    const d = cs.map((c) => c.estimate - c.truth);
+    const m = d.reduce((a, b) => a + b, 0) / d.length;
+    const se = Math.sqrt(d.reduce((a, b) => a + (b - m) ** 2, 0) / (d.length - 1) / d.length);
+    return {
+      pull: cs[0].pull,
+      target: cs[0].target,
+      horizon: cs[0].horizon,
+      worlds: d.length,
+      mean: m,
+      se,
+      z: m / se,
+    };
+  });
+}
+
+/** The bias table (see {@link biasRows}). */
+export function biasTable(checks: Check[]): string {
+  const rows = biasRows(checks);
+  const worst = Math.max(...rows.map((r) => Math.abs(r.z)));
+  return table(
+    `Mean estimate − truth (percentage points; ± cross-world SE; z = mean / SE), every cell; largest |z| ${
+      worst.toFixed(2)
+    }`,
+    ["pull", "target", "horizon", "worlds", "mean − truth", "SE", "z", "|z| ≤ 3"],
+    rows.map((
+      r,
+    ) => [
+      r.pull,
+      r.target,
+      r.horizon,
+      r.worlds,
+      r.mean,
+      r.se,
+      r.z,
+      Math.abs(r.z) <= 3 ? "yes" : "NO",
+    ]),
+  );
+}
+
+/**
+ * The CLI's default run (`backtest --feed ceo-trades:buy`, by role,
+ * two-way, minClusters 20) and larger `--max-rows`: per pull and horizon,
+ * role rows with an interval, how many cover the truth, the rows reported
+ * thin, and the spread of the errors over the reported standard errors.
+ */
+export function cliTable(xs: CliCheck[]): string {
+  const rows: (string | number)[][] = [];
+  for (const maxRows of CLI_PULLS) {
+    for (const h of COVERAGE_HORIZONS) {
+      const cs = xs.filter((x) => x.maxRows === maxRows && x.horizon === h);
+      if (!cs.length) continue;
+      const shown = cs.filter((x) => !x.thin);
+      const cov = shown.filter((x) => x.low <= x.truth && x.truth <= x.high).length;
+      const z = shown.map((x) => (x.estimate - x.truth) / ((x.high - x.low) / 3.92));
+      const rms = Math.sqrt(z.reduce((a, b) => a + b * b, 0) / Math.max(1, z.length));
+      const ks = shown.map((x) => x.clusters).sort((a, b) => a - b);
+      rows.push([
+        maxRows,
+        h,
+        cs.length,
+        cs.length - shown.length,
+        pct(cov, shown.length),
+        shown.length ? `${ks[0]}–${ks[ks.length - 1]}` : "–",
+        shown.length ? rms : "–",
+      ]);
+    }
+  }
+  const worlds = new Set(xs.map((x) => x.seed)).size;
+  return table(
+    `CLI default run (backtest --feed ceo-trades:buy, by role, two-way, minClusters 20) by --max-rows: ${worlds} worlds, role rows pooled`,
+    [
+      "max-rows",
+      "horizon",
+      "role rows",
+      "thin",
+      "covered (of rows with an interval)",
+      "clusters",
+      "rms (error / SE)",
+    ],
+    rows,
+  );
+}
+
 /** Runs the coverage benchmark and returns the printed tables. */
 export async function coverageBench(
-  seeds = Number(Deno.env.get("COVERAGE_SEEDS") ?? 40),
+  seeds = Number(Deno.env.get("COVERAGE_SEEDS") ?? 60),
   scale = Number(Deno.env.get("COVERAGE_SCALE") ?? 0.5),
   headlineSeeds = Number(Deno.env.get("HEADLINE_SEEDS") ?? 40),
+  cliSeeds = Number(Deno.env.get("CLI_SEEDS") ?? 60),
 ): Promise<string> {
   const t0 = performance.now();
   const checks: Check[] = [];
@@ -203,7 +330,13 @@ export async function coverageBench(
   );
   const tIntervals = (performance.now() - t0) / 1000;
   const dump = Deno.env.get("COVERAGE_OUT");
-  if (dump) await Deno.writeTextFile(dump, JSON.stringify({ checks, alphas, filing: filingAll }));
+  // the CLI's default run reads the default world (scale 1)
+  const cli = cliSeeds > 0 ? (await batches<CliCheck[]>("cli", 1, cliSeeds)).flat() : [];
+  if (dump) {
+    await Deno.writeTextFile(dump, JSON.stringify({ checks, alphas, filing: filingAll, cli }));
+  }
+  out.push(biasTable(checks));
+  if (cli.length) out.push(cliTable(cli));
   out.push(filingTable(filingAll));
   const aRows: (string | number)[][] = [];
   for (const h of ["1m", "6m"] as const) {

@@ -1,12 +1,12 @@
 /**
  * One batch of the coverage benchmark in its own process (so memory is
  * returned between batches and peak RSS is per batch):
- * `deno run -A bench/coverage_child.ts <world|headline> <scale> <seed>...`
+ * `deno run -A bench/coverage_child.ts <world|headline|cli> <scale> <seed>...`
  * prints one JSON line with the results and the peak RSS.
  *
  * @module
  */
-import { checkWorld, CLUSTERINGS, headlineGap } from "./coverage_lib.ts";
+import { checkWorld, cliChecks, CLUSTERINGS, headlineGap } from "./coverage_lib.ts";
 import type { ClusterBy } from "../lib/backtest/event_study.ts";
 
 /** `COVERAGE_CLUSTERINGS` (comma-separated) narrows the clusterings compared. */
@@ -26,6 +26,8 @@ if (import.meta.main) {
   const seeds = seedTexts.map(Number);
   const results = kind === "headline"
     ? seeds.map((s) => headlineGap(s, scale))
+    : kind === "cli"
+    ? seeds.map((s) => cliChecks(s, scale))
     : seeds.map((s) => checkWorld(s, scale, clusterings()));
   console.log(JSON.stringify({ results, rssMb: rssMb() }));
 }

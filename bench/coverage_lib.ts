@@ -8,7 +8,7 @@
  * backtest run on the noise-free returns (each trade's expected excess
  * return plus its realized market return).
  *
- * Shared by `bench/coverage_bench.ts` (≥ 40 seeds) and the smaller CI test
+ * Shared by `bench/coverage_bench.ts` (60 seeds for the docs) and the smaller CI test
  * in `tests/backtest/coverage_test.ts`.
  *
  * @module
@@ -22,6 +22,10 @@ import { portfolioBacktest } from "../lib/backtest/portfolio.ts";
 import type { ClusterBy } from "../lib/backtest/event_study.ts";
 import { fromFiling } from "../lib/backtest/entry.ts";
 import { type TransactionRow, WINDOW_DAYS } from "../lib/insider/fields.ts";
+import { eventStudy, groupKey } from "../lib/backtest/event_study.ts";
+import { tradeClass } from "../lib/families/trade_class.ts";
+import { feedId } from "../lib/insider/feeds.ts";
+import { keepOpenMarket } from "../lib/cli/backtest.ts";
 
 /** Horizons checked. */
 export const COVERAGE_HORIZONS = ["1m", "3m", "6m", "1y"] as const;
@@ -97,10 +101,90 @@ export interface FilingCheck {
   expectedTrade: number;
 }
 
+/** One interval of the CLI's default run (`backtest --feed ceo-trades:buy`, by role). */
+export interface CliCheck {
+  /** Seed. */
+  seed: number;
+  /** Rows pulled from the feed (`--max-rows`). */
+  maxRows: number;
+  /** Role group. */
+  target: string;
+  /** Horizon. */
+  horizon: TruthHorizon;
+  /** Trades behind the row. */
+  n: number;
+  /** Clusters behind the interval (the smaller of months and issuers). */
+  clusters: number;
+  /** Whether the CLI reports the row thin (no interval). */
+  thin: boolean;
+  /** The estimate (mean excess). */
+  estimate: number;
+  /** The truth for exactly these trades. */
+  truth: number;
+  /** Interval (NaN when thin). */
+  low: number;
+  /** Interval (NaN when thin). */
+  high: number;
+}
+
+/**
+ * Pulls of the CLI check: the default `--max-rows` (1000) and larger ones to
+ * choose from. The CLI reads the default world (scale 1), where the feed
+ * holds about 1,800 purchases over five years.
+ */
+export const CLI_PULLS = [1000, 1500, 2000] as const;
+
+/**
+ * The CLI's default run without HTTP: the feed's newest `maxRows` rows (the
+ * emulator's feed order, newest filing first), open-market purchases kept
+ * (`keepOpenMarket`), `eventStudy` by role with the CLI's defaults (two-way,
+ * `minN` 20, `minClusters` 20), each row's interval against the truth of its
+ * trades.
+ */
+export function cliChecks(
+  seed: number,
+  scale = 1,
+  pulls: readonly number[] = CLI_PULLS,
+): CliCheck[] {
+  const stub = createStub({ seed, scale });
+  const id = feedId("ceo-trades", "buy");
+  const feed = stub.insider.trades.filter((t) => t.row.feed_ids.includes(id)).map((t) => t.row);
+  const role = groupKey("role");
+  const out: CliCheck[] = [];
+  for (const maxRows of pulls) {
+    const pulled = feed.slice(0, maxRows);
+    const frame = keepOpenMarket(tradeClass(transactionsFrame(pulled)), "buy").frame;
+    const kept = pulled.filter((r) => r.code === "P");
+    const stats = eventStudy(frame, { groupBy: "role", horizons: [...COVERAGE_HORIZONS] })
+      .toRecords() as Record<string, unknown>[];
+    for (const r of stats) {
+      const g = String(r.group);
+      const h = String(r.horizon) as TruthHorizon;
+      if (!Number(r.n)) continue;
+      const members = kept.filter((k) => role(k as unknown as Record<string, unknown>) === g);
+      out.push({
+        seed: stub.world.seed,
+        maxRows,
+        target: g,
+        horizon: h,
+        n: num(r.n),
+        clusters: num(r.n_clusters),
+        thin: r.thin === true,
+        estimate: num(r.mean_excess),
+        truth: stub.truth.mean(members, h)!,
+        low: num(r.ci_low),
+        high: num(r.ci_high),
+      });
+    }
+  }
+  return out;
+}
+
 /** The checks of one world. */
 export interface WorldChecks {
   /** Interval checks. */
   intervals: Check[];
+
   /** Portfolio alpha checks (1-month and 6-month holding). */
   alphas: AlphaCheck[];
   /** Filing-entry checks. */
@@ -203,8 +287,8 @@ export function checkWorld(
   const alphas = (["1m", "6m"] as const).map((horizon) => ({
     seed,
     horizon,
-    alpha: portfolioBacktest(realized, { horizon, costBps: 0 }).stats.alpha,
-    truth: portfolioBacktest(noiseFree, { horizon, costBps: 0 }).stats.alpha,
+    alpha: portfolioBacktest(realized, { horizon, costBps: 0 }).stats.alpha ?? NaN,
+    truth: portfolioBacktest(noiseFree, { horizon, costBps: 0 }).stats.alpha ?? NaN,
   }));
   return { intervals, alphas, filing };
 }
@@ -236,7 +320,7 @@ function filingChecks(
         const end = t.day + days;
         const realized = world.ret(t.company, filed, end) - world.marketRet(filed, end);
         const expected = 100 * world.expectedMarketGrowth(end - filed) *
-          (Math.exp(world.abnormal(t.company, end) - world.abnormal(t.company, filed)) - 1);
+          (Math.exp(world.effect(t.company, end) - world.effect(t.company, filed)) - 1);
         n++;
         sum[0] += r[`excess_returns_${h}`]!;
         sum[1] += f.excess;

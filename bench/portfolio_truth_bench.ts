@@ -1,6 +1,6 @@
 /**
  * Portfolio risk figures against the truth (issue 24): for `COVERAGE_SEEDS`
- * (default 40) emulator worlds of `COVERAGE_SCALE` (default 0.5), the
+ * (default 60) emulator worlds of `COVERAGE_SCALE` (default 0.5), the
  * headline portfolios (CEO buys, all open-market purchases; equal weight,
  * long, no costs) at each holding period and both entries, backtested from
  * the service's points (`portfolioBacktest`, default booking) and from the
@@ -38,9 +38,14 @@ export function riskTable(checks: RiskCheck[], title: string): string {
     for (const f of RISK_FIGURES) {
       const est = cs.map((c) => c.estimate[f]);
       const tru = cs.map((c) => c.truth[f]);
+      // relative bias ± its cross-world SE (delta method: the SE of mean(est − truth) / mean(truth))
+      const d = est.map((e, i) => e - tru[i]);
+      const dSe = Math.sqrt(d.reduce((a, b) => a + (b - m(d)) ** 2, 0) / (d.length - 1) / d.length);
       const rel = f === "autocorrelation" || f === "lastMonth" || f === "alpha"
         ? "–"
-        : `${(100 * (m(est) / m(tru) - 1)).toFixed(1)}%`;
+        : `${(100 * (m(est) / m(tru) - 1)).toFixed(1)} ± ${
+          (100 * dSe / Math.abs(m(tru))).toFixed(1)
+        }%`;
       const within = f === "autocorrelation" || f === "lastMonth" || f === "alpha"
         ? "–"
         : `${
@@ -48,7 +53,16 @@ export function riskTable(checks: RiskCheck[], title: string): string {
             cs.length).toFixed(0)
         }%`;
       const err = est.map((e, i) => Math.abs(e - tru[i]));
-      rows.push([...k.split("|"), f, m(est), m(tru), m(est) - m(tru), rel, m(err), within]);
+      rows.push([
+        ...k.split("|"),
+        f,
+        m(est),
+        m(tru),
+        `${(m(est) - m(tru)).toFixed(3)} ± ${dSe.toFixed(3)}`,
+        rel,
+        m(err),
+        within,
+      ]);
     }
   }
   return table(title, [
@@ -58,8 +72,8 @@ export function riskTable(checks: RiskCheck[], title: string): string {
     "figure",
     "mean estimate",
     "mean truth",
-    "bias",
-    "relative bias",
+    "bias ± SE",
+    "relative bias ± SE",
     "mean |error|",
     "worlds within 10%",
   ], rows);
@@ -67,7 +81,7 @@ export function riskTable(checks: RiskCheck[], title: string): string {
 
 /** Runs the risk-figure benchmark and returns the printed table. */
 export async function portfolioTruthBench(
-  seeds = Number(Deno.env.get("COVERAGE_SEEDS") ?? 40),
+  seeds = Number(Deno.env.get("COVERAGE_SEEDS") ?? 60),
   scale = Number(Deno.env.get("COVERAGE_SCALE") ?? 0.5),
 ): Promise<string> {
   const t0 = performance.now();

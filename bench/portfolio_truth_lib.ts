@@ -7,7 +7,7 @@
  * position's growth known at every month end). The difference is the
  * booking's error alone: same positions, same months, same weights.
  *
- * Shared by `bench/portfolio_truth_bench.ts` (40 seeds) and the CI test
+ * Shared by `bench/portfolio_truth_bench.ts` (60 seeds for the docs) and the CI test
  * `tests/backtest/portfolio_truth_test.ts`.
  *
  * @module
@@ -33,6 +33,7 @@ export const RISK_FIGURES = [
   "hitRate",
   "sharpe",
   "alpha",
+  "meanReturn",
   "autocorrelation",
   "lastMonth",
 ] as const;
@@ -80,9 +81,10 @@ function figures(
   return {
     vol: res.stats.vol,
     maxDrawdown: res.stats.maxDrawdown,
-    hitRate: res.stats.hitRate,
-    sharpe: res.stats.sharpe,
-    alpha: res.stats.alpha,
+    hitRate: res.stats.hitRate ?? NaN,
+    sharpe: res.stats.sharpe ?? NaN,
+    alpha: res.stats.alpha ?? NaN,
+    meanReturn: rets.reduce((a, b) => a + b, 0) / rets.length,
     autocorrelation: lag1(rets),
     lastMonth: rets[rets.length - 1],
   };

@@ -13,6 +13,7 @@ import { coverageBench } from "./coverage_bench.ts";
 import { parallelBench } from "./parallel_bench.ts";
 import { portfolioTruthBench } from "./portfolio_truth_bench.ts";
 import { chartRasterBench } from "./chart_raster_bench.ts";
+import { portfolioMinimumBench } from "./portfolio_minimum_bench.ts";
 
 if (import.meta.main) {
   console.log("signalbook benchmarks (same run, same data)");
@@ -25,4 +26,5 @@ if (import.meta.main) {
   console.log(await coverageBench());
   console.log(await portfolioTruthBench());
   console.log(await chartRasterBench());
+  console.log(portfolioMinimumBench());
 }

@@ -36,8 +36,8 @@ for (let seed = 1; seed <= seeds; seed++) {
   for (const spread of ["step", "geometric"] as const) {
     for (const horizon of ["1m", "6m", "1y"] as const) {
       const k = `${spread} ${horizon}`;
-      const a = portfolioBacktest(realized, { horizon, spread }).stats.alpha,
-        t = portfolioBacktest(noiseFree, { horizon, spread }).stats.alpha;
+      const a = portfolioBacktest(realized, { horizon, spread }).stats.alpha ?? NaN,
+        t = portfolioBacktest(noiseFree, { horizon, spread }).stats.alpha ?? NaN;
       (res[k] ??= []).push(a - t);
       (res[k + " alpha"] ??= []).push(a);
       (res[k + " truth"] ??= []).push(t);

@@ -19,6 +19,7 @@
  *
  * @module
  */
+export { t975 } from "./_quantiles.ts";
 
 /** One observation: value, group, and its two cluster keys. */
 export interface TwoWayObservation {
@@ -97,30 +98,6 @@ export function twoWayClusterSe(
     return { se: Math.sqrt(v), df: G - 1, months: m.G, issuers: i.G };
   };
   return { means, of };
-}
-
-/**
- * The 97.5 % quantile of Student's t with `df` degrees of freedom, from the
- * Cornish-Fisher expansion (Abramowitz & Stegun 26.7.5; error 3e-4 at 5
- * degrees of freedom, below 1e-5 from 10 and 1e-6 from 19: intervals need
- * at least `minClusters` clusters, so df is 19 or more by default).
- *
- * @example
- * ```ts
- * import { t975 } from "./_cluster_se.ts";
- * t975(20).toFixed(3); // "2.086"
- * ```
- */
-export function t975(df: number): number {
-  const z = 1.959963984540054;
-  if (!Number.isFinite(df)) return z;
-  const z3 = z ** 3;
-  const z5 = z ** 5;
-  const z7 = z ** 7;
-  const z9 = z ** 9;
-  return z + (z3 + z) / (4 * df) + (5 * z5 + 16 * z3 + 3 * z) / (96 * df ** 2) +
-    (3 * z7 + 19 * z5 + 17 * z3 - 15 * z) / (384 * df ** 3) +
-    (79 * z9 + 776 * z7 + 1482 * z5 - 1920 * z3 - 945 * z) / (92160 * df ** 4);
 }
 
 /**

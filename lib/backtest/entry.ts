@@ -15,7 +15,7 @@
  * acted on only the next day: this is slightly optimistic for those). A
  * trade filed on or after the horizon's end, or without a filing delay, has
  * no filing-entry return at that horizon. The approximation's bias against
- * the emulator's true prices is measured by `bench/filing_bench.ts` and
+ * the emulator's true prices is measured by `bench/coverage_bench.ts` and
  * stated in docs/backtests.md.
  *
  * @module

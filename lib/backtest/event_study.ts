@@ -20,19 +20,44 @@
  *   `excess_returns_*`); with `benchmark: "none"` the raw return is used
  *   wherever "excess" is named;
  * - `hit_rate`: percent (0–100) of trades that went the insider's way: a
- *   buy hits when its excess return is above 0, a sale (acquired/disposed
- *   code `D`) when it is below 0; rows without `acquired_disposed_code`
- *   count as buys;
+ *   buy hits when its excess return is above 0, a sell when it is below 0.
+ *   Buy and sell are trade classes by default (`sides: "tradeClass"`: an
+ *   open-market purchase, code `P`, is a buy; a sale, code `S`, open-market
+ *   or under a 10b5-1 plan, is a sell); other codes (awards, option
+ *   exercises, gifts, …) have no side: they are left out of `hit_rate` and
+ *   counted in `n_no_side`. `sides: "acquiredDisposed"` uses the
+ *   acquired (`A`) / disposed (`D`) code instead. A frame without the side
+ *   column (`code`, or `acquired_disposed_code`) counts every trade as a
+ *   buy for the hit rate, and its `side` is null;
  * - `t_stat`: mean / (sd / √n), the textbook t that assumes independent
  *   trades (kept for reference and cross-checks);
  * - `t_cluster`: mean / the clustered standard error;
  * - `ci_low`, `ci_high`: 95 % interval of the mean (see Clustering);
- * - `side`: `buy`, `sell` or `mixed` — whether the group's trades at that
- *   horizon are all purchases, all sales (`D`), or both;
- * - `cluster`: the clustering used; `entry`: `trade` or `filing`;
+ * - `side`: `buy` or `sell` when every trade of the row is one (under
+ *   `sides`), `other` when none is a buy or a sell, else `mixed`;
+ * - `cluster`: the clustering really used — the one asked for, unless no
+ *   trade of the row has a key for one of its dimensions (e.g. every
+ *   `issuer_cik` null: two-way is then month clustering, and the row says
+ *   `month`); `entry`: `trade` or `filing`;
  *   `baseline`: the baseline group (null when none was asked for);
  * - `diff_vs_baseline`, `diff_ci_low`, `diff_ci_high`: mean minus the
- *   baseline's mean, with its interval.
+ *   baseline's mean, with its interval;
+ * - `n_nonfinite`: trades with a realized value at the horizon that is not
+ *   finite (NaN, ±Infinity, or a return without its excess), left out of
+ *   every figure of the row — `mean_return` and `mean_excess` use one set
+ *   of trades, those with both values finite. Trades not yet realized (null
+ *   fields) are left out as younger and not counted here;
+ * - `n_missing_cluster`: trades of the row without a key the clustering
+ *   needs (`transaction_date` for months, `issuer_cik` for issuers); each
+ *   counts as a cluster of its own (the conservative choice for the
+ *   variance: it adds no correlation) and a notice says how many;
+ * - `n_no_side`: trades that are neither a buy nor a sell (see `hit_rate`).
+ *
+ * `groupBy: "side"` groups by trade class (`buy`: code `P`, `sell`: code
+ * `S`); trades of other codes get no group and are left out, with a notice
+ * that counts them. `groupBy: "acquiredDisposed"` groups by the acquired /
+ * disposed code (`acquired`, `disposed`). Any grouping whose key is null
+ * for some trades leaves them out with the same notice.
  *
  * Clustering (`cluster`): trades close in time share market shocks and trades
  * in one stock share its news (and one stock's overlapping windows its
@@ -44,18 +69,20 @@
  * intervals; `bootstrap.ts`, joint resampling across groups, seeded).
  *
  * Why these defaults (measured with `bench/coverage_bench.ts` against the
- * emulator's truth over 200 unseen worlds; docs/backtests.md has the tables): the
- * old default, month clusters, covered the truth in as few as 80 % of
- * worlds (all purchases, 1 year: one stock's overlapping 1-year windows
- * fall in different months) and in 83 % with under 10 months. Two-way
- * covered 93.5–98.5 % in every full-pull cell (96.5 % pooled). Issuer
- * clusters did as well in the emulator, whose stocks share no shock beyond
- * the market's beta spread; real stocks share industry and style moves
- * within a month, which only the month dimension catches, hence two-way.
- * A minimum of 20 clusters (`minClusters`): below it a dimension's
- * variance rests on too few independent draws (Cameron & Miller 2015) and
- * the month bootstrap covered 83–91 %; a pull of the newest 1,000–2,000
- * trades (4–12 months) gives thin rows rather than precise-looking ones.
+ * emulator's complete truth over 60 unseen worlds, seeds 8001–8060;
+ * docs/backtests.md has the tables): the old default, month clusters,
+ * covered the truth in as few as 80 % of worlds (all purchases, 1 year:
+ * one stock's overlapping 1-year windows fall in different months) and
+ * 83–89 % on fewer than 20 months. Two-way covered 93–98 % in every
+ * full-pull cell and 93–100 % on the newest 5,000 rows. Issuer clusters
+ * covered 87–97 % in the emulator, whose stocks share no shock beyond the
+ * market's beta spread; real stocks share industry and style moves within
+ * a month, which only the month dimension catches, hence two-way. A
+ * minimum of 20 clusters (`minClusters`): below it a dimension's variance
+ * rests on too few independent draws (Cameron & Miller 2015), and a pull
+ * of the newest 2,000 trades (under a year) gives thin rows rather than
+ * precise-looking ones. The t quantiles are exact (`_quantiles.ts`), so a
+ * lowered `minClusters` still gets a true t interval.
  *
  * Entry (`entry`): `"trade"` (default) uses the service's returns from the
  * trade date; `"filing"` approximates the return from the close of the
@@ -90,6 +117,7 @@ import { clusterBootstrap, type Observation } from "./bootstrap.ts";
 import { t975, twoWayClusterSe, type TwoWayObservation, usableSe } from "./_cluster_se.ts";
 import { ENTRIES, type Entry, FILING_COLUMNS, fromFiling } from "./entry.ts";
 import { mean, median, percentile, sd, trimmedMean } from "./_stats.ts";
+import { notice } from "../shared/notice.ts";
 
 /** Horizons an event study can use. */
 export const STUDY_HORIZONS: typeof FORWARD_WINDOWS = FORWARD_WINDOWS;
@@ -97,7 +125,15 @@ export const STUDY_HORIZONS: typeof FORWARD_WINDOWS = FORWARD_WINDOWS;
 export type StudyHorizon = typeof STUDY_HORIZONS[number];
 
 /** Built-in groupings. */
-export const GROUPINGS = ["role", "size", "winRate", "cluster", "10b5-1", "side"] as const;
+export const GROUPINGS = [
+  "role",
+  "size",
+  "winRate",
+  "cluster",
+  "10b5-1",
+  "side",
+  "acquiredDisposed",
+] as const;
 /** A built-in grouping, a column name, or a function of a row. */
 export type GroupBy =
   | typeof GROUPINGS[number]
@@ -112,6 +148,48 @@ export type ClusterBy = typeof CLUSTERS[number];
 export const DEFAULT_CLUSTER: ClusterBy = "two-way";
 /** The default minimum number of clusters for a t or an interval (see the module doc). */
 export const DEFAULT_MIN_CLUSTERS = 20;
+
+/**
+ * What "buy" and "sell" mean for the `side` column and the hit rate's sign:
+ * `"tradeClass"` (default): a buy is an open-market purchase (code `P`), a
+ * sell an open-market or 10b5-1 sale (code `S`), every other code (awards,
+ * exercises, gifts, …) is neither; `"acquiredDisposed"`: the acquired (`A`)
+ * / disposed (`D`) code, which counts option exercises and awards as
+ * acquisitions.
+ */
+export const SIDES = ["tradeClass", "acquiredDisposed"] as const;
+/** A meaning of buy and sell (see {@link SIDES}). */
+export type Sides = typeof SIDES[number];
+
+/**
+ * The side of one row: 1 (buy), −1 (sell) or 0 (neither), under `sides`.
+ *
+ * @example
+ * ```ts
+ * import { sideOf } from "./event_study.ts";
+ * sideOf({ code: "M", acquired_disposed_code: "A" }); // 0: an option exercise is not a buy
+ * sideOf({ code: "M", acquired_disposed_code: "A" }, "acquiredDisposed"); // 1
+ * ```
+ */
+export function sideOf(row: Record<string, unknown>, sides: Sides = "tradeClass"): 1 | -1 | 0 {
+  if (sides === "acquiredDisposed") {
+    return row.acquired_disposed_code === "A" ? 1 : row.acquired_disposed_code === "D" ? -1 : 0;
+  }
+  return row.code === "P" ? 1 : row.code === "S" ? -1 : 0;
+}
+
+/**
+ * The column {@link sideOf} reads under `sides`.
+ *
+ * @example
+ * ```ts
+ * import { sideColumn } from "./event_study.ts";
+ * sideColumn("tradeClass"); // "code"
+ * ```
+ */
+export function sideColumn(sides: Sides): string {
+  return sides === "acquiredDisposed" ? "acquired_disposed_code" : "code";
+}
 
 /** Options of {@link eventStudy}. */
 export interface EventStudyOptions {
@@ -148,6 +226,12 @@ export interface EventStudyOptions {
   entry?: Entry;
   /** Groups to list first, in this order (the rest follow in natural order). */
   order?: string[];
+  /**
+   * What buy and sell mean for the `side` column and the hit rate's sign:
+   * `"tradeClass"` (default: code `P` buys, code `S` sells, other codes
+   * neither) or `"acquiredDisposed"` (`A` / `D`). See {@link SIDES}.
+   */
+  sides?: Sides;
 }
 
 function role(r: Record<string, unknown>): string {
@@ -178,10 +262,16 @@ const BUILT_IN: Record<string, [string[], (r: Record<string, unknown>) => string
   winRate: [["win_rate_1y_pct", "win_rate_1y_total"], winRate],
   cluster: [["is_cluster_trade_30d"], (r) => r.is_cluster_trade_30d ? "cluster" : "no cluster"],
   "10b5-1": [["is_10b51"], (r) => r.is_10b51 ? "10b5-1 plan" : "no plan"],
-  side: [
+  // trade classes: code P buys, code S sells (open-market and 10b5-1); other codes have no group
+  side: [["code"], (r) => r.code === "P" ? "buy" : r.code === "S" ? "sell" : null],
+  acquiredDisposed: [
     ["acquired_disposed_code"],
     (r) =>
-      r.acquired_disposed_code === "A" ? "buy" : r.acquired_disposed_code === "D" ? "sell" : null,
+      r.acquired_disposed_code === "A"
+        ? "acquired"
+        : r.acquired_disposed_code === "D"
+        ? "disposed"
+        : null,
   ],
 };
 
@@ -213,6 +303,7 @@ const NATURAL: Record<string, string[]> = {
   cluster: ["no cluster", "cluster"],
   "10b5-1": ["no plan", "10b5-1 plan"],
   side: ["buy", "sell"],
+  acquiredDisposed: ["acquired", "disposed"],
 };
 
 /**
@@ -293,6 +384,8 @@ export function eventStudy(trades: pl.DataFrame, opts: EventStudyOptions = {}): 
     allowed("benchmark", benchmark, ["market", "none"]);
   }
   const seed = opts.seed ?? 42;
+  const sides = opts.sides ?? "tradeClass";
+  if (!(SIDES as readonly string[]).includes(sides)) allowed("sides", opts.sides, SIDES);
   let keyOf: (r: Record<string, unknown>) => string | null;
   let needCols: string[] = [];
   let natural: string[] = [];
@@ -338,22 +431,36 @@ export function eventStudy(trades: pl.DataFrame, opts: EventStudyOptions = {}): 
     );
   }
   requireColumns("eventStudy", trades, [...needCols, ...valueCols, ...clusterCols]);
-  const sideCol = trades.columns.includes("acquired_disposed_code")
-    ? ["acquired_disposed_code"]
-    : [];
+  // without the side column, every trade's hit is "excess above 0" and `side` is null
+  const sideCol = trades.columns.includes(sideColumn(sides)) ? [sideColumn(sides)] : [];
   const cols = typeof g === "function"
     ? trades.columns
     : [...new Set([...needCols, ...valueCols, ...sideCol, ...clusterCols])];
   const rows = trades.select(...cols).toRecords() as Record<string, unknown>[];
   const groups = new Map<string, number[]>();
+  let ungrouped = 0;
   rows.forEach((r, i) => {
     const k = keyOf(r);
-    if (k === null) return;
+    if (k === null) {
+      ungrouped++;
+      return;
+    }
     if (!groups.has(k)) groups.set(k, []);
     groups.get(k)!.push(i);
   });
   if (groups.size === 0) {
     throw new Error("eventStudy: no trades to study (empty frame or every group key null)");
+  }
+  if (ungrouped) {
+    notice(
+      `eventStudy: ${ungrouped} of ${rows.length} trades have no group ${
+        g === "side"
+          ? 'under groupBy "side" (neither an open-market purchase, code P, nor a sale, code S)'
+          : g === "acquiredDisposed"
+          ? 'under groupBy "acquiredDisposed" (no acquired/disposed code)'
+          : "(their group key is null)"
+      } and are left out`,
+    );
   }
   const rank = (name: string) => {
     const o = opts.order?.indexOf(name) ?? -1;
@@ -371,38 +478,77 @@ export function eventStudy(trades: pl.DataFrame, opts: EventStudyOptions = {}): 
       }${didYouMean(baseline, names)}`,
     );
   }
-  const monthOf = (i: number) => monthKey(rows[i].transaction_date) ?? `#${i}`;
-  const issuerOf = (i: number) => {
+  const monthRaw = (i: number) => monthKey(rows[i].transaction_date);
+  const issuerRaw = (i: number) => {
     const v = rows[i].issuer_cik;
-    return v === null || v === undefined ? `#${i}` : String(v);
+    return v === null || v === undefined ? null : String(v);
   };
-  // a trade without a cluster key is its own cluster
+  // a trade without a cluster key is its own cluster (counted in n_missing_cluster)
+  const monthOf = (i: number) => monthRaw(i) ?? `#${i}`;
+  const issuerOf = (i: number) => issuerRaw(i) ?? `#${i}`;
   const clusterOf = (i: number): string =>
     clusterBy === "month" ? monthOf(i) : clusterBy === "issuer" ? issuerOf(i) : `#${i}`;
+  const usesMonth = clusterBy === "two-way" || clusterBy === "month";
+  const usesIssuer = clusterBy === "two-way" || clusterBy === "issuer";
+  /** The realized values at a horizon; null when not realized yet (null fields, or filed too late). */
   const valueOf = (i: number, h: string): { ret: unknown; excess: unknown } | null => {
-    if (entry === "filing") return fromFiling(rows[i], h);
-    return { ret: rows[i][`returns_${h}`], excess: rows[i][`excess_returns_${h}`] };
+    const r = rows[i];
+    if (entry === "filing") {
+      const f = fromFiling(r, h);
+      if (f) return f;
+      const [ret, ex] = [r[`returns_${h}`], r[`excess_returns_${h}`]];
+      // not realized, or filed on or after the horizon's end; a non-finite value is counted
+      if (ret === null || ret === undefined || ex === null || ex === undefined) return null;
+      return finite(ret) && finite(ex) ? null : { ret, excess: ex };
+    }
+    const used = benchmark === "market" ? r[`excess_returns_${h}`] : r[`returns_${h}`];
+    if (used === null || used === undefined) return null;
+    return { ret: r[`returns_${h}`], excess: r[`excess_returns_${h}`] };
   };
-  const isSale = (i: number) => rows[i].acquired_disposed_code === "D";
+  const signOf = (i: number): 1 | -1 | 0 => sideCol.length ? sideOf(rows[i], sides) : 1;
+  const finite = (x: unknown): x is number => typeof x === "number" && Number.isFinite(x);
+  let missingTotal = 0;
   const cells = new Map<string, Record<string, unknown>>();
   const num = (x: number) => (Number.isFinite(x) ? x : null);
   for (const h of horizons) {
     const obs: Observation[] = [];
     const two: TwoWayObservation[] = [];
-    const sales: number[] = names.map(() => 0);
+    const zeros = () => names.map(() => 0);
+    const [buys, sales, noSide, hits, nonfinite, missing, noMonth, noIssuer] = [
+      zeros(),
+      zeros(),
+      zeros(),
+      zeros(),
+      zeros(),
+      zeros(),
+      zeros(),
+      zeros(),
+    ];
     const vals: number[][] = names.map(() => []);
     const raws: number[][] = names.map(() => []);
-    const hits: number[] = names.map(() => 0);
     names.forEach((name, gi) => {
       for (const i of groups.get(name)!) {
         const p = valueOf(i, h);
         if (p === null) continue;
-        if (typeof p.ret === "number" && Number.isFinite(p.ret)) raws[gi].push(p.ret);
+        // one set of trades for every figure: both values finite (the raw return alone with
+        // benchmark "none"); a realized trade with a NaN, ±Infinity or missing value is counted
         const v = benchmark === "market" ? p.excess : p.ret;
-        if (typeof v !== "number" || !Number.isFinite(v)) continue;
+        if (!finite(p.ret) || !finite(v)) {
+          nonfinite[gi]++;
+          continue;
+        }
+        raws[gi].push(p.ret);
         vals[gi].push(v);
-        if (isSale(i)) sales[gi]++;
-        if (isSale(i) ? v < 0 : v > 0) hits[gi]++;
+        const sign = signOf(i);
+        if (sign > 0) buys[gi]++;
+        else if (sign < 0) sales[gi]++;
+        else noSide[gi]++;
+        if (sign !== 0 && (sign < 0 ? v < 0 : v > 0)) hits[gi]++;
+        const lacksMonth = usesMonth && monthRaw(i) === null;
+        const lacksIssuer = usesIssuer && issuerRaw(i) === null;
+        if (lacksMonth) noMonth[gi]++;
+        if (lacksIssuer) noIssuer[gi]++;
+        if (lacksMonth || lacksIssuer) missing[gi]++;
         if (clusterBy === "two-way") {
           two.push({ value: v, group: gi, month: monthOf(i), issuer: issuerOf(i) });
         } else obs.push({ value: v, group: gi, cluster: clusterOf(i) });
@@ -456,6 +602,17 @@ export function eventStudy(trades: pl.DataFrame, opts: EventStudyOptions = {}): 
       const s = sd(xs);
       const thin = reason !== null;
       const rs = raws[gi];
+      missingTotal += missing[gi];
+      // the clustering really used: a dimension no trade of the row has a key for is one
+      // cluster per trade, which leaves the other dimension alone
+      const allMonths = n > 0 && noMonth[gi] === n;
+      const allIssuers = n > 0 && noIssuer[gi] === n;
+      const used = clusterBy === "two-way"
+        ? allMonths && allIssuers ? "none" : allMonths ? "issuer" : allIssuers ? "month" : "two-way"
+        : (clusterBy === "month" && allMonths) || (clusterBy === "issuer" && allIssuers)
+        ? "none"
+        : clusterBy;
+      const signed = n - noSide[gi];
       let diff: number | null = null;
       let dlo: number | null = null;
       let dhi: number | null = null;
@@ -498,20 +655,42 @@ export function eventStudy(trades: pl.DataFrame, opts: EventStudyOptions = {}): 
         mean_excess: n ? m : null,
         median_excess: n ? median(xs) : null,
         trimmed_mean_excess: n ? trimmedMean(xs) : null,
-        hit_rate: n ? (100 * hits[gi]) / n : null,
+        hit_rate: signed ? (100 * hits[gi]) / signed : null,
         t_stat: !thin && usableSe(s, Math.abs(m)) ? m / (s / Math.sqrt(n)) : null,
         t_cluster: thin ? null : m / se,
         ci_low: thin ? null : num(lo),
         ci_high: thin ? null : num(hi),
-        side: !n ? null : sales[gi] === 0 ? "buy" : sales[gi] === n ? "sell" : "mixed",
-        cluster: clusterBy,
+        side: !n || !sideCol.length
+          ? null
+          : buys[gi] === n
+          ? "buy"
+          : sales[gi] === n
+          ? "sell"
+          : noSide[gi] === n
+          ? "other"
+          : "mixed",
+        cluster: used,
         entry,
         baseline,
         diff_vs_baseline: diff,
         diff_ci_low: num(dlo ?? NaN),
         diff_ci_high: num(dhi ?? NaN),
+        n_nonfinite: nonfinite[gi],
+        n_missing_cluster: missing[gi],
+        n_no_side: sideCol.length ? noSide[gi] : n,
       });
     });
+  }
+  if (missingTotal) {
+    notice(
+      `eventStudy: ${missingTotal} trade-horizon rows lack a cluster key (${
+        usesMonth && usesIssuer
+          ? "transaction_date or issuer_cik"
+          : usesMonth
+          ? "transaction_date"
+          : "issuer_cik"
+      }) and count as clusters of their own (column n_missing_cluster; \`cluster\` names the clustering really used)`,
+    );
   }
   const out = names.flatMap((name) => horizons.map((h) => cells.get(`${name}\u0000${h}`)!));
   return asFrame(buildFrame(STUDY_COLUMNS, out), false, isDemo(trades));
@@ -543,6 +722,9 @@ const STUDY_COLUMNS = [
   { name: "diff_vs_baseline", dtype: "f64" },
   { name: "diff_ci_low", dtype: "f64" },
   { name: "diff_ci_high", dtype: "f64" },
+  { name: "n_nonfinite", dtype: "i64" },
+  { name: "n_missing_cluster", dtype: "i64" },
+  { name: "n_no_side", dtype: "i64" },
 ] as const;
 
 function hash(s: string): number {

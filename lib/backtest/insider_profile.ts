@@ -45,7 +45,7 @@ export interface InsiderProfile {
   alternatives: InsiderHit[];
   /** Every trade they filed (default search filters), newest first. */
   trades: Frame;
-  /** The event study by side (buy = open-market purchases, sell = open-market sales) over `horizons`, month-clustered. */
+  /** The event study by side (buy = open-market purchases, code P; sell = sales, code S, 10b5-1 plan sales included) over `horizons`, month-clustered. */
   study: Frame;
   /** The verdict, one sentence per side, computed from `study`. */
   verdict: string;

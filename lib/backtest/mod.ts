@@ -16,6 +16,10 @@ export {
   GROUPINGS,
   groupKey,
   groupOrder,
+  sideColumn,
+  sideOf,
+  SIDES,
+  type Sides,
   STUDY_HORIZONS,
   type StudyHorizon,
 } from "./event_study.ts";
@@ -53,6 +57,7 @@ export {
   EDGES,
   type FactorAlpha,
   HORIZON_MONTHS,
+  MIN_INTERVAL_MONTHS,
   monthlyPath,
   PORTFOLIO_HORIZONS,
   portfolioBacktest,
@@ -62,6 +67,7 @@ export {
   type PortfolioPosition,
   type PortfolioResult,
   type PortfolioStats,
+  type RiskFree,
   SPREADS,
   WEIGHTINGS,
 } from "./portfolio.ts";

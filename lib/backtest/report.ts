@@ -215,7 +215,7 @@ export function statsTable(stats: pl.DataFrame): ResultTable {
 
 /** What the portfolio table's columns mean (printed under it). */
 export const PORTFOLIO_NOTE =
-  "Calendar months. Sharpe: monthly return over the risk-free rate (stated under the table), annualized, with a 95% interval (Mertens 2002); IR: information ratio, monthly excess over the positions' own market, annualized; alpha: intercept on the market return, annualized, with its 95% interval and Newey-West t; turnover: total traded, in multiples of the portfolio; cost paid: sum of monthly costs, percent of the portfolio. * Vol, max drawdown and hit rate are estimates: the service reports each trade's return only at 1 week and 1, 3, 6 and 12 months, so a position's path between those points is booked (its market part on the market's own path, the rest when observed), not observed. Measured against the true daily paths over 40 emulator worlds (headline portfolios, every holding period, both entries), their mean bias was −2.5% to −0.4% of the true value for vol, −4.3% to 0% for max drawdown and −2% to +7% for hit rate (a typical world's error: 0.3–0.7 points of vol, 0.6–1.6 points of drawdown, 4–7 points of hit rate); see docs/backtests.md, \"How we know the numbers are right\".";
+  "Calendar months. Sharpe: monthly return over the risk-free rate (stated under the table), annualized, with a 95% interval (Mertens 2002); IR: information ratio, monthly excess over the positions' own market, annualized; alpha: intercept on the market return, annualized, with its 95% interval and Newey-West t; turnover: total traded, in multiples of the portfolio; cost paid: sum of monthly costs, percent of the portfolio. * Vol, max drawdown and hit rate are estimates: the service reports each trade's return only at 1 week and 1, 3, 6 and 12 months, so a position's path between those points is booked (its market part on the market's own path, the rest when observed), not observed. Measured against the true daily paths over 60 emulator worlds (bench/portfolio_truth_bench.ts; headline portfolios, both entries), the mean bias of the estimate, percent of the true value (alpha: points a year), by holding period: 1m — vol −3.0 to −1.6, max drawdown −1.4 to −0.5, hit rate +0.7 to +1.3, Sharpe +0.4 to +1.2, alpha −0.32 to 0.00; 3m — vol −1.6 to −1.0, drawdown −2.2 to −0.2, hit rate +0.7 to +4.4, Sharpe +0.1 to +1.4, alpha −0.20 to +0.03; 6m — vol −1.6 to −0.4, drawdown −1.9 to −0.9, hit rate +2.5 to +7.4, Sharpe +1.0 to +1.9, alpha −0.12 to +0.13; 1y — vol −0.6 to −0.1, drawdown −3.5 to −1.1, hit rate +2.2 to +11.3, Sharpe +2.1 to +5.9, alpha +0.21 to +0.52 (the highest for all purchases: hit rate, Sharpe and alpha read high at 6- and 12-month holdings); see docs/backtests.md, \"How we know the numbers are right\".";
 
 /**
  * Portfolio statistics as a {@link ResultTable}, one row per portfolio: an
@@ -413,11 +413,18 @@ export function conclusion(stats: pl.DataFrame): string {
  * ```
  */
 export function portfolioConclusion(results: Record<string, PortfolioResult>): string {
-  const ranked = Object.entries(results).sort((a, b) => b[1].stats.sharpe - a[1].stats.sharpe);
+  // only a finite Sharpe ratio is ranked; portfolios without one follow, with the reason
+  const sharpeOf = (r: PortfolioResult) =>
+    typeof r.stats.sharpe === "number" && Number.isFinite(r.stats.sharpe) ? r.stats.sharpe : null;
+  const ranked = Object.entries(results).sort((a, b) =>
+    (sharpeOf(b[1]) ?? -Infinity) - (sharpeOf(a[1]) ?? -Infinity)
+  );
+  const rankable = ranked.filter(([, r]) => sharpeOf(r) !== null).length;
   return ranked.map(([name, { stats: s }], i) => {
+    const why = Object.entries(s.nullReasons ?? {}).map(([k, v]) => `${k}: ${v}`);
     const [alo, ahi] = s.alphaInterval ?? [NaN, NaN];
     const zero = !(alo > 0 || ahi < 0);
-    return `${i === 0 && ranked.length > 1 ? "Best by Sharpe: " : ""}${name}${
+    return `${i === 0 && rankable > 1 ? "Best by Sharpe: " : ""}${name}${
       s.entry === "filing" && !/filing/i.test(name) ? " (entry at filing)" : ""
     } — Sharpe ${fmt(s.sharpe)} (95% interval ${fmt(s.sharpeInterval?.[0])} to ${
       fmt(s.sharpeInterval?.[1])
@@ -427,16 +434,18 @@ export function portfolioConclusion(results: Record<string, PortfolioResult>): s
       fmt(s.informationRatio)
     } against the positions' own market, alpha ${pct(s.alpha, 1)} a year (95% interval ${
       fmt(alo, 1)
-    } to ${fmt(ahi, 1)}, Newey-West t ${fmt(s.alphaFit.tStat)}${
-      zero ? ", not distinguishable from 0" : ""
+    } to ${fmt(ahi, 1)}, Newey-West t ${fmt(s.alphaFit?.tStat)}${
+      zero && s.alphaInterval ? ", not distinguishable from 0" : ""
     }), estimated worst drawdown ${pct(s.maxDrawdown, 1)}, ${s.trades} trades, turnover ${
       fmt(s.turnover, 1)
-    }× and ${pct(s.costPaid, 1)} paid in costs.`;
+    }× and ${pct(s.costPaid, 1)} paid in costs.${
+      why.length ? ` (Not given: ${why.join("; ")}.)` : ""
+    }`;
   }).join(" ");
 }
 
 const HIT_RATE_NOTE =
-  "**Hit rate** is the percent of trades that went the insider's way: a purchase hits when its excess return is above 0, a sale hits when its excess return is below 0 (the stock did worse than the market after the insider sold). 50% is a coin toss for either side.";
+  "**Hit rate** is the percent of trades that went the insider's way: a purchase hits when its excess return is above 0, a sale hits when its excess return is below 0 (the stock did worse than the market after the insider sold). Purchases are open-market purchases (Form 4 code P) and sales are code S (open-market or under a 10b5-1 plan); trades of other codes have no side and are left out of it. 50% is a coin toss for either side.";
 
 function intervalNote(cluster: string): string {
   return cluster === "two-way"

@@ -28,15 +28,19 @@ const NODE_INSPECT = Symbol.for("nodejs.util.inspect.custom");
  */
 export type PortfolioSummaryStats =
   & {
-    [k in "months" | "cagr" | "vol" | "sharpe" | "informationRatio" | "riskFree"]: number;
+    [k in "months" | "cagr" | "vol" | "riskFree"]: number;
   }
   & {
-    [k in "maxDrawdown" | "hitRate" | "alpha" | "turnover" | "costPaid" | "trades"]: number;
+    [k in "maxDrawdown" | "turnover" | "costPaid" | "trades"]: number;
   }
   & {
-    sharpeInterval: [number, number];
-    alphaInterval: [number, number];
-    alphaFit: { tStat: number; beta: number };
+    // null with a reason (`nullReasons`) when there are too few months or no variance
+    [k in "sharpe" | "informationRatio" | "hitRate" | "alpha"]: number | null;
+  }
+  & {
+    sharpeInterval: [number, number] | null;
+    alphaInterval: [number, number] | null;
+    alphaFit: { tStat: number; beta: number } | null;
     droppedTrades?: number;
     entry?: string;
   };
@@ -85,9 +89,9 @@ export function portfolioCells(results: Record<string, PortfolioSummary>): strin
     pct(s.maxDrawdown, 1),
     pct(s.hitRate, 0),
     `${pct(s.alpha, 1)} [${fmt(s.alphaInterval?.[0], 1)}, ${fmt(s.alphaInterval?.[1], 1)}] (${
-      fmt(s.alphaFit.tStat)
+      fmt(s.alphaFit?.tStat)
     })`,
-    fmt(s.alphaFit.beta),
+    fmt(s.alphaFit?.beta),
     `${fmt(s.turnover, 1)}×`,
     pct(s.costPaid, 1),
   ]);

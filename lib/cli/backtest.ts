@@ -112,7 +112,7 @@ Options:
   --cost-bps N        cost per side in basis points with --portfolio (default 10)
   --weighting W       with --portfolio: ${WEIGHTINGS.join(", ")} (default equal)
   --direction D       with --portfolio: ${DIRECTIONS.join(", ")} (default long;
-                      follow = long buys, short sales)
+                      follow = long code-P buys, short code-S sales)
   --risk-free R       with --portfolio: annual risk-free rate in percent for
                       the Sharpe ratio (default 0)
   --out DIR           where to write stats and charts (default out/backtest;

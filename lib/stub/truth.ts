@@ -4,14 +4,18 @@
  * skill at each horizon. Estimators (event studies, portfolio backtests) can
  * be checked against it, because the emulator knows what it generated.
  *
- * How it is exact: a stock's path is `base · e^(abnormal)`, where the base
+ * How it is exact: a stock's path is `base · e^(effect)`, where the base
  * is compensated so its expected simple return equals the market's
- * (`PRICE_MODEL`) and `abnormal` is the deterministic sum of the informed
- * trades' signals (`INSIDER_SKILL`). For a trade on day d and horizon h
- * (days), the expected excess return is therefore
- * `100 · E[M(d+h)/M(d)] · (e^(abnormal(d+h) − abnormal(d)) − 1)` percent:
+ * (`PRICE_MODEL`) and `effect` is every deterministic effect the world
+ * builds into the path (`World.effect`): the sum of the informed trades'
+ * signals (`INSIDER_SKILL`) plus, for one biotech, the ten-bagger landmark's
+ * re-rating (`TEN_BAGGER`: 15× over 100 days). For a trade on day d and
+ * horizon h (days), the expected excess return is therefore
+ * `100 · E[M(d+h)/M(d)] · (e^(effect(d+h) − effect(d)) − 1)` percent:
  * the trade's own signal plus any other insiders' signals at the issuer that
- * overlap its window. It is conditional on the world's schedule of trades,
+ * overlap its window, plus the re-rating where the window overlaps it (the
+ * landmark issuer's buys before the run-up have a 1-year truth of several
+ * hundred percent, as their returns do). It is conditional on the world's schedule of trades,
  * and integrates over the price noise. Filing-time fields (feeds, win rates,
  * clusters) use only information from before the filing, so selecting on
  * them leaves the expectation unchanged.
@@ -100,7 +104,7 @@ export function makeTruth(world: World, data: InsiderData): Truth {
       TRUTH_HORIZONS.forEach((h, i) => {
         const end = t.day + DAYS[h];
         v![i] = end > world.asOf ? NaN : 100 * growth[i] *
-          (Math.exp(world.abnormal(t.company, end) - world.abnormal(t.company, t.day)) - 1);
+          (Math.exp(world.effect(t.company, end) - world.effect(t.company, t.day)) - 1);
       });
       cache.set(t, v);
     }

@@ -199,6 +199,13 @@ export interface World {
   /** Cumulative abnormal log return that insiders' signals put into company `c`'s path by `day`. */
   abnormal(c: number, day: number): number;
   /**
+   * Every deterministic log effect in company `c`'s path by `day`: the
+   * insiders' signals (`abnormal`) plus the ten-bagger landmark's re-rating
+   * (see {@link TEN_BAGGER}). A stock's price is its compensated random
+   * path times `e^effect`, so `stub.truth` is computed from this.
+   */
+  effect(c: number, day: number): number;
+  /**
    * Puts an informed trade's signal into company `c`'s path: from the day
    * after `day` the log price gains `amount · signalProfile(days since)`.
    * The generator calls it before any price is read.
@@ -359,7 +366,7 @@ export function makeWorld(opts: WorldOptions = {}): World {
     }
     paths.push(p);
   }
-  addLandmarks(companies, paths, start, firstDay, asOf);
+  const landmark = addLandmarks(companies, paths, start, firstDay, asOf);
 
   const abnormal = new Map<number, Float64Array>();
   const at = (day: number) => Math.min(n - 1, Math.max(0, day - start));
@@ -396,6 +403,7 @@ export function makeWorld(opts: WorldOptions = {}): World {
       return (s[hi] - s[lo]) / (hi - lo);
     },
     abnormal: (c, day) => abn(c, at(day)),
+    effect: (c, day) => abn(c, at(day)) + (c === landmark.company ? landmark.log(at(day)) : 0),
     addSignal: (c, day, amount) => {
       if (amount === 0) return;
       let a = abnormal.get(c);
@@ -424,7 +432,9 @@ export const TEN_BAGGER = { multiple: 15, days: 100, daysBeforeAsOf: 900 } as co
  *   approval), so 6-month, 1-year and 2-year returns of 900 %+ exist
  *   (`pitchReturn` floors up to `x10`).
  * Neither draws from the seeded generator, so the rest of the world is the
- * same as without them.
+ * same as without them. Returns the re-rated company (−1 when none) and its
+ * log re-rating by path index, which `World.effect` (and so `stub.truth`)
+ * includes: the run-up is a deterministic effect, like an insider's signal.
  */
 function addLandmarks(
   companies: Company[],
@@ -432,8 +442,9 @@ function addLandmarks(
   start: number,
   firstDay: number,
   asOf: number,
-): void {
-  if (companies.length === 0) return;
+): { company: number; log: (i: number) => number } {
+  const none = { company: -1, log: () => 0 };
+  if (companies.length === 0) return none;
   const i0 = firstDay - start;
   const cap = (c: number, i: number) => paths[c][i] * companies[c].sharesOutstanding;
   let big = 0;
@@ -451,12 +462,12 @@ function addLandmarks(
     if (companies[c].sector !== "biotech" || c === big) continue;
     if (small < 0 || cap(c, iD) < cap(small, iD)) small = c;
   }
-  if (small < 0 || iD <= 0) return;
+  if (small < 0 || iD <= 0) return none;
   const p = paths[small];
   const rise = Math.log(TEN_BAGGER.multiple);
-  for (let i = iD + 1; i < p.length; i++) {
-    p[i] *= Math.exp(rise * Math.min(1, (i - iD) / TEN_BAGGER.days));
-  }
+  const log = (i: number) => i <= iD ? 0 : rise * Math.min(1, (i - iD) / TEN_BAGGER.days);
+  for (let i = iD + 1; i < p.length; i++) p[i] *= Math.exp(log(i));
+  return { company: small, log };
 }
 
 /**

@@ -37,8 +37,8 @@ Deno.test({
                  avg(${x}) as mean,
                  median(${x}) as median,
                  avg(${x}) / (stddev_samp(${x}) / sqrt(count(${x}))) as t,
-                 100.0 * count(*) filter (where (acquired_disposed_code = 'D' and ${x} < 0)
-                   or (acquired_disposed_code <> 'D' and ${x} > 0)) / count(${x}) as hit
+                 100.0 * count(*) filter (where (code = 'S' and ${x} < 0)
+                   or (code = 'P' and ${x} > 0)) / count(${x}) as hit
           from read_parquet('${glob}', hive_partitioning = true)
           where not is_anomalous_transaction and ${where} and ${x} is not null`;
         const [want] = (await con.runAndReadAll(sql)).getRowObjects() as Record<string, number>[];

@@ -104,7 +104,9 @@ Deno.test("difference vs baseline: zero for the baseline row, own interval for o
 });
 
 Deno.test("built-in groupings, a column, a function; bad input names the problem", () => {
-  for (const g of ["role", "size", "winRate", "cluster", "10b5-1", "side"] as const) {
+  for (
+    const g of ["role", "size", "winRate", "cluster", "10b5-1", "side", "acquiredDisposed"] as const
+  ) {
     assert.ok(eventStudy(buys, { groupBy: g, samples: 50 }).height > 0, g);
   }
   const withFeed = buys.withColumns(pl.lit("ceo-trades").alias("feed"));
@@ -175,12 +177,13 @@ Deno.test("the demo data carry signal: CEO buys beat other buys at 6 months", ()
   assert.ok(ceo.diff_ci_low > 0, JSON.stringify(ceo));
 });
 
-/** A hand-made trades frame: one row per [month, issuer, side, excess 1m]. */
+/** A hand-made trades frame: one row per [month, issuer, side, excess 1m] (A: a code-P buy, D: a code-S sale). */
 function handFrame(rows: [string, string, "A" | "D", number][]): pl.DataFrame {
   return pl.DataFrame({
     transaction_date: rows.map((r) => `${r[0]}-15`),
     issuer_cik: rows.map((r) => r[1]),
     acquired_disposed_code: rows.map((r) => r[2]),
+    code: rows.map((r) => (r[2] === "A" ? "P" : "S")),
     returns_1m: rows.map((r) => r[3] + 1),
     excess_returns_1m: rows.map((r) => r[3]),
     grp: rows.map((r) => (r[2] === "A" ? "buys" : "sales")),

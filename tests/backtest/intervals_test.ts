@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import pl from "nodejs-polars";
 import { conclusion, eventStudy, statsTable } from "../../mod.ts";
 import { t975, twoWayClusterSe, usableSe } from "../../lib/backtest/_cluster_se.ts";
+import { normalQuantile, tQuantile } from "../../lib/backtest/_quantiles.ts";
 import { fromFiling } from "../../lib/backtest/entry.ts";
 import { Rng } from "../../lib/shared/random.ts";
 
@@ -75,17 +76,30 @@ Deno.test("a zero or rounding-noise standard error never becomes a t", () => {
   assert.equal(usableSe(NaN, 1), false);
 });
 
-Deno.test("t975 matches Student's t table values", () => {
-  // 97.5 % quantiles (e.g. R's qt(0.975, df))
-  const table: [number, number][] = [[5, 2.570582], [10, 2.228139], [20, 2.085963], [
-    30,
-    2.042272,
-  ], [100, 1.983972]];
+Deno.test("t975 and the normal quantile are exact: Student's t table values from 1 to 1,000 df", () => {
+  // 97.5 % quantiles as printed in tables (R's qt(0.975, df), 6 decimals)
+  const table: [number, number][] = [
+    [1, 12.706205],
+    [2, 4.302653],
+    [5, 2.570582],
+    [10, 2.228139],
+    [20, 2.085963],
+    [30, 2.042272],
+    [100, 1.983972],
+    [1000, 1.962339],
+  ];
   for (const [df, q] of table) {
-    // Cornish-Fisher: 3e-4 at 5 degrees of freedom, under 1e-5 from 10
-    assert.ok(Math.abs(t975(df) - q) < (df < 10 ? 3e-4 : 1e-5), `${df}: ${t975(df)}`);
+    assert.ok(Math.abs(t975(df) - q) < 5e-7, `${df}: ${t975(df)} vs ${q}`);
   }
-  assert.equal(t975(Infinity), 1.959963984540054);
+  // other tails: t(0.995, 2) = 9.924843, t(0.95, 5) = 2.015048
+  assert.ok(Math.abs(tQuantile(0.995, 2) - 9.924843) < 5e-7);
+  assert.ok(Math.abs(tQuantile(0.95, 5) - 2.015048) < 5e-7);
+  assert.ok(Math.abs(t975(Infinity) - 1.959964) < 5e-7);
+  assert.ok(Math.abs(normalQuantile(0.975) - 1.959964) < 5e-7);
+  assert.ok(Math.abs(normalQuantile(0.995) - 2.575829) < 5e-7);
+  // the old Cornish-Fisher approximation was 11 % too narrow at 1 df: 11.3 vs 12.7
+  assert.ok(t975(1) > 12.7 && t975(2) > 4.3);
+  assert.ok(Number.isNaN(t975(0)));
 });
 
 /** Cameron-Gelbach-Miller two-way variance of a linear combination of group means, by brute force. */

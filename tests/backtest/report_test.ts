@@ -25,6 +25,7 @@ function trades(groups: Record<string, { side: "A" | "D"; xs: number[] }>): pl.D
   return pl.DataFrame({
     grp: rows.map((r) => r.grp),
     acquired_disposed_code: rows.map((r) => r.side),
+    code: rows.map((r) => (r.side === "D" ? "S" : "P")),
     transaction_date: rows.map((r) => r.date),
     issuer_cik: rows.map((_, i) => `c${i % 17}`),
     returns_1m: rows.map((r) => r.x + 0.5),
@@ -90,6 +91,7 @@ Deno.test("writeReport: conclusion, table with medians, hit-rate note, portfolio
     const h of ["## Conclusion", "## Calendar-time portfolios", "## Caveats", "| median |"]
   ) assert.ok(md.includes(h), h);
   assert.match(md, /a sale hits when its excess return is below 0/);
+  assert.match(md, /Purchases are open-market purchases \(Form 4 code P\) and sales are code S/);
   assert.match(md, /Newey-West t/);
   assert.match(md, /\| A book \| trade \| 36 \| 36 \|/);
   assert.match(md, /vol, max drawdown and hit rate are estimates/i);

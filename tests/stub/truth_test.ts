@@ -7,6 +7,11 @@ import { createStub, INSIDER_SKILL, PRICE_MODEL, type Stub } from "../../lib/stu
 
 const worlds: Stub[] = [11, 12, 13, 14].map((seed) => createStub({ seed, scale: 0.5 }));
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+/** The ten-bagger landmark's issuer: its re-rating is in the truth but is no insider's signal. */
+const landmarkOf = (s: Stub) =>
+  s.world.companies.findIndex((c) =>
+    s.world.effect(c.idx, s.world.asOf) !== s.world.abnormal(c.idx, s.world.asOf)
+  );
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
@@ -72,8 +77,11 @@ Deno.test("truth: per-trade expectations follow the built-in skill; null when th
   assert.ok(open > 0);
   assert.equal(s.truth.expected({ accession_number: "nope", transaction_id: 1 }, "1y"), null);
   assert.equal(s.truth.mean([], "1y"), null);
-  // an informed buy carries its insider's skill (≈ e^skill − 1 at 1 year, times market growth)
-  const informed = s.insider.trades.filter((t) => t.signal > 0 && t.row.excess_returns_1y !== null);
+  // an informed buy carries its insider's skill (≈ e^skill − 1 at 1 year, times market growth);
+  // the landmark's issuer is left out: its re-rating is in its truth, on top of the signals
+  const informed = s.insider.trades.filter((t) =>
+    t.signal > 0 && t.row.excess_returns_1y !== null && t.company !== landmarkOf(s)
+  );
   const own = mean(informed.map((t) => 100 * (Math.exp(t.signal) - 1)));
   const got = s.truth.mean(informed.map((t) => t.row), "1y")!;
   assert.ok(Math.abs(got - own * 1.07) < 1.5, `${got} vs ${own}`);
@@ -82,10 +90,33 @@ Deno.test("truth: per-trade expectations follow the built-in skill; null when th
 
 Deno.test("truth: sized to the literature by role, skill and plan", () => {
   for (const s of worlds) {
-    const at = (dimension: string, group: string, side: string) =>
+    const row = (dimension: string, group: string, side: string) =>
       s.truth.table().find((r) =>
         r.dimension === dimension && r.group === group && r.side === side && r.horizon === "1y"
-      )!.expected_excess;
+      )!;
+    // the table covers every effect, the landmark's re-rating included: its "all buys" is the
+    // mean truth of every clean purchase
+    const clean = s.insider.trades.filter((t) => !t.row.is_anomalous_transaction);
+    const buys = clean.filter((t) => t.dir > 0 && t.row.excess_returns_1y !== null);
+    const tableAll = row("all", "all", "buy");
+    assert.equal(tableAll.n, buys.length);
+    assert.ok(
+      Math.abs(tableAll.expected_excess - s.truth.mean(buys.map((t) => t.row), "1y")!) < 1e-9,
+    );
+    // the insiders' signals, sized to the literature: the landmark's issuer left out
+    const away = clean.filter((t) => t.company !== landmarkOf(s));
+    const skill = (t: (typeof away)[number]) => s.insider.insiders[t.insider].skill;
+    const groups: Record<string, (t: (typeof away)[number]) => boolean> = {
+      "all|all|buy": (t) => t.dir > 0,
+      "all|all|sell": (t) => t.dir < 0,
+      "role|ceo|buy": (t) => t.dir > 0 && t.row.is_ceo === true,
+      "skill|unskilled|buy": (t) => t.dir > 0 && !(skill(t) > 0),
+      "skill|10b5-1|sell": (t) => t.dir < 0 && t.row.is_10b51 === true,
+      "size|$1m+|buy": (t) => t.dir > 0 && (t.row.transaction_value ?? 0) >= 1_000_000,
+      "size|under $100k|buy": (t) => t.dir > 0 && (t.row.transaction_value ?? 0) < 100_000,
+    };
+    const at = (dimension: string, group: string, side: string) =>
+      s.truth.mean(away.filter(groups[`${dimension}|${group}|${side}`]).map((t) => t.row), "1y")!;
     const ceo = at("role", "ceo", "buy");
     const all = at("all", "all", "buy");
     // a few points a year for purchases, more for CEOs (Jeng, Metrick & Zeckhauser 2003; Seyhun 1986)

@@ -1,0 +1,268 @@
+/**
+ * The Sharpe ratio and the market-model alpha of a portfolio's monthly
+ * returns, with their 95 % intervals, and the rules for when they are null.
+ *
+ * Minimum months ({@link MIN_INTERVAL_MONTHS}, 24): below it `alpha`,
+ * `alphaInterval` and `sharpeInterval` are null with a reason. Chosen from
+ * `bench/portfolio_minimum_bench.ts`, which simulates monthly portfolio
+ * returns with known alpha and Sharpe (market-model returns, fat-tailed
+ * t(4) residuals, residual autocorrelation 0, 0.1 and 0.2) and measures how
+ * often each interval covers the truth at 3–120 months (the table is in
+ * docs/backtests.md). A referee would not accept an interval on 1 degree of
+ * freedom (a 3-month portfolio), nor a Newey-West variance from a handful of
+ * autocovariances; 24 months is the smallest whole number of years from
+ * which both intervals cover at least 93 % with residual autocorrelation up
+ * to 0.1 (Sharpe 93.5–94.1 % at 24 months; alpha 94.6–96.3 %, and about
+ * 92 % at autocorrelation 0.2).
+ *
+ * The alpha interval's standard error is the larger of the Newey-West SE
+ * times √(n/(n − 2)) (Stata's small-sample factor) and the classical OLS
+ * SE. The plain Newey-West SE (statsmodels' `cov_type="HAC"`, which
+ * `alphaFit.tStat` keeps) is biased down in samples of a few dozen months:
+ * few autocovariances, fat-tailed residuals. Measured by the same bench, its
+ * interval covered 88.5–92.0 % at 24 months and 91.2–93.7 % at 60; with the
+ * floor, 93.5–96.3 % from 12 months at residual autocorrelation up to 0.1.
+ * The classical SE is a floor the HAC one should not fall below unless the
+ * residuals are negatively autocorrelated, which overlapping positions do
+ * not produce.
+ *
+ * Degenerate series: when the returns over the risk-free rate do not vary
+ * (all equal, up to rounding), the Sharpe ratio and its interval are null
+ * ("no variation"), never ±Infinity; when Mertens' variance is not positive
+ * (a tiny, skewed sample), the interval is null, never zero-width.
+ *
+ * @module
+ */
+import { mean, neweyWestSe, sd } from "./_stats.ts";
+import { normalQuantile, t975 } from "./_quantiles.ts";
+
+/**
+ * Months a portfolio needs for `alpha`, `alphaInterval` and
+ * `sharpeInterval` (see the module doc for the measurement behind it).
+ */
+export const MIN_INTERVAL_MONTHS = 24;
+
+/** Alpha of the monthly returns against the positions' market return. */
+export interface Alpha {
+  /** Intercept: monthly alpha in percent. */
+  monthly: number;
+  /** `monthly` · 12, percent per year. */
+  annualized: number;
+  /** Newey-West t-statistic of the intercept. */
+  tStat: number;
+  /** Slope on the market return. */
+  beta: number;
+  /** Newey-West lags used. */
+  lags: number;
+}
+
+/** Whether a series varies by more than rounding noise. */
+function varies(xs: readonly number[]): boolean {
+  const s = sd(xs);
+  const scale = Math.max(1, ...xs.map(Math.abs));
+  return Number.isFinite(s) && s > 1e-9 * scale;
+}
+
+/**
+ * Mertens (2002) standard error of a monthly Sharpe ratio (skewness and
+ * kurtosis allowed; Lo 2002's i.i.d. form when they are 0); NaN when the
+ * series has under 3 values, does not vary, or the variance is not positive.
+ *
+ * @example
+ * ```ts
+ * import { mertensSe } from "./_portfolio_stats.ts";
+ * mertensSe([1.2, -0.4, 2.1, 0.3, 1.8, -1.1]); // about 0.42 (monthly units)
+ * ```
+ */
+export function mertensSe(xs: readonly number[]): number {
+  const n = xs.length;
+  const m = mean(xs);
+  const s = sd(xs);
+  if (!(s > 0) || n < 3) return NaN;
+  let m3 = 0;
+  let m4 = 0;
+  for (const x of xs) {
+    m3 += ((x - m) / s) ** 3;
+    m4 += ((x - m) / s) ** 4;
+  }
+  const skew = m3 / n;
+  const kurt = m4 / n;
+  const sr = m / s;
+  const v = 1 + sr ** 2 / 2 - skew * sr + ((kurt - 3) / 4) * sr ** 2;
+  return v > 0 ? Math.sqrt(v / n) : NaN;
+}
+
+/** The Sharpe ratio of monthly returns over the risk-free rate, its interval, and why either is null. */
+export interface SharpeStats {
+  /** Annualized Sharpe ratio; null when the series does not vary or has under 2 months. */
+  sharpe: number | null;
+  /** 95 % interval (Mertens SE, normal quantile); null below the minimum months or when degenerate. */
+  interval: [number, number] | null;
+  /** Why `sharpe` or `interval` is null (null when neither is). */
+  reason: string | null;
+}
+
+/**
+ * The annualized Sharpe ratio of monthly returns over the risk-free rate
+ * (`over`, percent a month) with its 95 % interval.
+ *
+ * @example
+ * ```ts
+ * import { sharpeStats } from "./_portfolio_stats.ts";
+ * sharpeStats([5, 5, 5]).reason; // "monthly returns over the risk-free rate do not vary: no Sharpe ratio"
+ * ```
+ */
+export function sharpeStats(
+  over: readonly number[],
+  minMonths: number = MIN_INTERVAL_MONTHS,
+): SharpeStats {
+  if (over.length < 2) {
+    return { sharpe: null, interval: null, reason: `${over.length} month: no Sharpe ratio` };
+  }
+  if (!varies(over)) {
+    return {
+      sharpe: null,
+      interval: null,
+      reason: "monthly returns over the risk-free rate do not vary: no Sharpe ratio",
+    };
+  }
+  const sharpe = (mean(over) / sd(over)) * Math.sqrt(12);
+  if (over.length < minMonths) {
+    return {
+      sharpe,
+      interval: null,
+      reason: `${over.length} months < ${minMonths}: no Sharpe interval`,
+    };
+  }
+  const se = mertensSe(over) * Math.sqrt(12);
+  if (!(se > 0)) {
+    return { sharpe, interval: null, reason: "Sharpe standard error not positive: no interval" };
+  }
+  const z = normalQuantile(0.975);
+  return { sharpe, interval: [sharpe - z * se, sharpe + z * se], reason: null };
+}
+
+/** The market-model alpha, its interval, and why they are null. */
+export interface AlphaStats {
+  /** The regression; null below the minimum months or when the returns do not vary. */
+  fit: Alpha | null;
+  /**
+   * 95 % interval of the annualized alpha: t with months − 2 degrees of
+   * freedom times the larger of the Newey-West SE (with the n/(n − 2)
+   * small-sample factor of Stata's `newey`) and the classical OLS SE.
+   */
+  interval: [number, number] | null;
+  /** Why they are null (null when they are not). */
+  reason: string | null;
+}
+
+/**
+ * The alpha of monthly returns regressed on the positions' market return,
+ * with its 95 % interval; null below `minMonths`.
+ *
+ * @example
+ * ```ts
+ * import { alphaStats } from "./_portfolio_stats.ts";
+ * alphaStats([1, 2, 3], [0, 1, 2]).reason; // "3 months < 24: no alpha"
+ * ```
+ */
+export function alphaStats(
+  rets: readonly number[],
+  market: readonly number[],
+  minMonths: number = MIN_INTERVAL_MONTHS,
+): AlphaStats {
+  if (rets.length < minMonths) {
+    return { fit: null, interval: null, reason: `${rets.length} months < ${minMonths}: no alpha` };
+  }
+  const fit = alphaOf(rets, market);
+  const n = rets.length;
+  // the larger of the Newey-West SE with Stata's n/(n − 2) factor and the classical OLS SE
+  const se = Math.max(
+    Math.abs(fit.monthly / fit.tStat) * Math.sqrt(n / (n - 2)),
+    olsSe(rets, market, fit),
+  );
+  if (!Number.isFinite(se) || !(se > 0)) {
+    return { fit, interval: null, reason: "alpha standard error not positive: no interval" };
+  }
+  const t = t975(rets.length - 2);
+  return {
+    fit,
+    interval: [12 * (fit.monthly - t * se), 12 * (fit.monthly + t * se)],
+    reason: null,
+  };
+}
+
+/** The classical OLS standard error of the intercept (residual variance on n − 2 degrees of freedom). */
+function olsSe(y: readonly number[], x: readonly number[], fit: Alpha): number {
+  const n = y.length;
+  const mx = mean(x);
+  let sxx = 0;
+  let ss = 0;
+  for (let t = 0; t < n; t++) {
+    sxx += (x[t] - mx) ** 2;
+    ss += (y[t] - fit.monthly - fit.beta * x[t]) ** 2;
+  }
+  const s2 = ss / (n - 2);
+  return Math.sqrt(s2 * (1 / n + (sxx > 1e-12 ? mx * mx / sxx : 0)));
+}
+
+/**
+ * OLS of y on x with a Newey-West standard error of the intercept.
+ *
+ * @example
+ * ```ts
+ * import { alphaOf } from "./_portfolio_stats.ts";
+ * alphaOf([1.2, 0.4, 2.1, -0.3], [1, 0, 2, -1]).monthly; // intercept
+ * ```
+ */
+export function alphaOf(y: readonly number[], x: readonly number[], lags?: number): Alpha {
+  const n = y.length;
+  const L = lags ?? Math.floor(4 * (n / 100) ** (2 / 9));
+  const mx = mean(x);
+  const my = mean(y);
+  let sxx = 0;
+  let sxy = 0;
+  for (let t = 0; t < n; t++) {
+    sxx += (x[t] - mx) ** 2;
+    sxy += (x[t] - mx) * (y[t] - my);
+  }
+  // no variation in the market series (e.g. one month): alpha is the mean
+  const beta = sxx > 1e-12 ? sxy / sxx : 0;
+  const a = my - beta * mx;
+  const e = y.map((v, t) => v - a - beta * x[t]);
+  let tStat: number;
+  if (sxx > 1e-12) {
+    // HAC covariance of (a, b): (X'X)^-1 S (X'X)^-1 with Bartlett weights
+    const s = [[0, 0], [0, 0]];
+    const add = (k: number, wk: number) => {
+      for (let t = k; t < n; t++) {
+        const u = [e[t], e[t] * x[t]];
+        const v = [e[t - k], e[t - k] * x[t - k]];
+        for (let i = 0; i < 2; i++) {
+          for (let j = 0; j < 2; j++) {
+            s[i][j] += wk * (k === 0 ? u[i] * v[j] : u[i] * v[j] + v[i] * u[j]);
+          }
+        }
+      }
+    };
+    add(0, 1);
+    for (let k = 1; k <= Math.min(L, n - 1); k++) add(k, 1 - k / (L + 1));
+    let sx = 0;
+    let sx2 = 0;
+    for (const v of x) {
+      sx += v;
+      sx2 += v * v;
+    }
+    const det = n * sx2 - sx * sx;
+    const inv = [[sx2 / det, -sx / det], [-sx / det, n / det]];
+    const row = [
+      inv[0][0] * s[0][0] + inv[0][1] * s[1][0],
+      inv[0][0] * s[0][1] + inv[0][1] * s[1][1],
+    ];
+    const varA = row[0] * inv[0][0] + row[1] * inv[1][0];
+    tStat = varA > 0 ? a / Math.sqrt(varA) : NaN;
+  } else {
+    tStat = a / neweyWestSe(y, L);
+  }
+  return { monthly: a, annualized: a * 12, tStat, beta, lags: L };
+}

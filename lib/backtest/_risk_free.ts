@@ -1,0 +1,163 @@
+/**
+ * The risk-free rate of a portfolio backtest, as users pass it:
+ *
+ * - a number: percent a year (`4` is 4 %), turned into the monthly rate
+ *   `(1 + 4/100)^(1/12) − 1`. A number above 0 and under 1 looks like a
+ *   fraction (`0.04` for 4 %) and is refused with a did-you-mean; a rate
+ *   truly under 1 % a year is passed as a string with a percent sign
+ *   (`"0.04%"`), taken as written;
+ * - a frame of monthly rates: a `month` column (Date or Datetime, or
+ *   strings `YYYY-MM` or `YYYY-MM-DD`) and an `rf` column in percent a
+ *   month (e.g. Fama-French's RF); every month of the backtest needs a rate;
+ * - a Series of monthly rates in percent a month, one per month of the
+ *   backtest in order (a Series has no months: its length must match).
+ *
+ * `stats.riskFree` is what was used, percent a year: the number given, or
+ * for monthly rates their mean over the backtest's months compounded to a
+ * year, `((1 + mean/100)^12 − 1) · 100`.
+ *
+ * @module
+ */
+import type pl from "npm:nodejs-polars@0.25.2";
+
+/** What `riskFree` accepts (see the module doc). */
+export type RiskFree = number | `${number}%` | pl.DataFrame | pl.Series;
+
+/** The monthly rates of a backtest's months and the annual figure reported. */
+export interface RiskFreeRates {
+  /** Percent a month, one per month key (`YYYY-MM`). */
+  monthly: number[];
+  /** Percent a year (see the module doc). */
+  annual: number;
+}
+
+const DAY = 86_400_000;
+
+function fail(message: string): never {
+  throw new RangeError(`portfolioBacktest: riskFree ${message}`);
+}
+
+/** A short description of a value for an error message (never a dump). */
+function describe(v: unknown): string {
+  if (v === null) return "null";
+  if (typeof v === "number" || typeof v === "boolean") return String(v);
+  if (typeof v === "string") return JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v);
+  if (typeof v === "object") return `a ${(v as object).constructor?.name ?? "object"}`;
+  return `a ${typeof v}`;
+}
+
+function monthKey(v: unknown): string | null {
+  if (v instanceof Date) return Number.isNaN(v.getTime()) ? null : v.toISOString().slice(0, 7);
+  if (typeof v === "number" && Number.isFinite(v)) {
+    // polars Date as days since the epoch
+    return new Date(v * DAY).toISOString().slice(0, 7);
+  }
+  if (typeof v === "string") {
+    const m = /^(\d{4})-(\d{2})(?:-\d{2})?/.exec(v);
+    if (m && +m[2] >= 1 && +m[2] <= 12) return `${m[1]}-${m[2]}`;
+  }
+  return null;
+}
+
+const annualOf = (monthly: number[]) => {
+  const m = monthly.reduce((a, b) => a + b, 0) / monthly.length;
+  return ((1 + m / 100) ** 12 - 1) * 100;
+};
+
+/**
+ * The risk-free rate of each month of a backtest (`months` as `YYYY-MM`).
+ *
+ * @example
+ * ```ts
+ * import { riskFreeRates } from "./_risk_free.ts";
+ * riskFreeRates(4, ["2024-01", "2024-02"]).monthly[0].toFixed(4); // "0.3274"
+ * riskFreeRates("0.04%", ["2024-01"]).annual; // 0.04
+ * ```
+ */
+export function riskFreeRates(rf: unknown, months: readonly string[]): RiskFreeRates {
+  if (rf === undefined) return { monthly: months.map(() => 0), annual: 0 };
+  let annual: number | null = null;
+  if (typeof rf === "number") {
+    if (!Number.isFinite(rf) || rf <= -100 || rf > 100) {
+      fail(`${describe(rf)} is not allowed; it is percent a year, from above −100 to 100`);
+    }
+    if (rf > 0 && rf < 1) {
+      fail(
+        `${rf} looks like a fraction; riskFree is percent a year (did you mean ${+(rf * 100)
+          .toPrecision(6)}?). For a rate under 1 % a year, pass "${rf}%"`,
+      );
+    }
+    annual = rf;
+  } else if (typeof rf === "string") {
+    const m = /^\s*(-?\d+(?:\.\d+)?)\s*%\s*$/.exec(rf);
+    if (!m || +m[1] <= -100 || +m[1] > 100) {
+      fail(
+        `${describe(rf)} is not allowed; as a string it is percent a year with a % sign, e.g. "4%"`,
+      );
+    }
+    annual = +m[1];
+  }
+  if (annual !== null) {
+    const monthly = ((1 + annual / 100) ** (1 / 12) - 1) * 100;
+    return { monthly: months.map(() => monthly), annual };
+  }
+  const obj = rf as { columns?: unknown; toArray?: unknown; name?: unknown };
+  if (rf !== null && typeof rf === "object" && Array.isArray(obj.columns)) {
+    const frame = rf as pl.DataFrame;
+    const lacking = ["month", "rf"].filter((c) => !frame.columns.includes(c));
+    if (lacking.length) {
+      fail(
+        `frame lacks ${
+          lacking.map((c) => `"${c}"`).join(" and ")
+        }; give "month" (a date or YYYY-MM) and "rf" (percent a month)`,
+      );
+    }
+    const map = new Map<string, number>();
+    const ms = frame.getColumn("month").toArray();
+    const vs = frame.getColumn("rf").toArray();
+    ms.forEach((m, i) => {
+      const k = monthKey(m);
+      if (k === null) fail(`month ${describe(m)} (row ${i + 1}) is not a date or YYYY-MM`);
+      const v = vs[i];
+      if (typeof v !== "number" || !Number.isFinite(v)) {
+        fail(`rf for ${k} is ${describe(v)}; give a number, percent a month`);
+      }
+      map.set(k, v);
+    });
+    const missing = months.filter((k) => !map.has(k));
+    if (missing.length) {
+      const keys = [...map.keys()].sort();
+      fail(
+        `has no rate for ${missing[0]}${
+          missing.length > 1 ? ` and ${missing.length - 1} more of the backtest's months` : ""
+        } (${months[0]} to ${months.at(-1)}); it covers ${
+          keys.length ? `${keys[0]} to ${keys.at(-1)}` : "no month"
+        }`,
+      );
+    }
+    const monthly = months.map((k) => map.get(k)!);
+    return { monthly, annual: annualOf(monthly) };
+  }
+  if (rf !== null && typeof rf === "object" && typeof obj.toArray === "function") {
+    const vs = (rf as pl.Series).toArray() as unknown[];
+    if (vs.length !== months.length) {
+      fail(
+        `Series has ${vs.length} rates and no months; give one rate per month of the backtest (${months.length}, ${
+          months[0]
+        } to ${months.at(-1)}), or a frame with "month" and "rf"`,
+      );
+    }
+    const monthly = vs.map((v, i) => {
+      if (typeof v !== "number" || !Number.isFinite(v)) {
+        fail(`Series value ${describe(v)} (for ${months[i]}) is not a number, percent a month`);
+      }
+      return v;
+    });
+    return { monthly, annual: annualOf(monthly) };
+  }
+  return fail(
+    `${
+      describe(rf)
+    } is not allowed; give percent a year (4), a string ("0.04%"), a frame (month, rf) or a Series of monthly rates`,
+  );
+}

@@ -1,0 +1,194 @@
+/**
+ * Degenerate portfolios and the risk-free rate as users pass it (issue 32):
+ * no ±Infinity, no zero-width interval, no alpha from a few months, no NaN
+ * ranked; `riskFree` as a number, a `"x%"` string, a frame (months as
+ * dates or YYYY-MM) or a Series, with short errors; cash months earn it.
+ */
+import assert from "node:assert/strict";
+import pl from "nodejs-polars";
+import {
+  MIN_INTERVAL_MONTHS,
+  portfolioBacktest,
+  portfolioFromPositions,
+  type PortfolioPosition,
+} from "../../lib/backtest/portfolio.ts";
+import { alphaStats, sharpeStats } from "../../lib/backtest/_portfolio_stats.ts";
+import { portfolioConclusion } from "../../lib/backtest/report.ts";
+
+const DAY = 86_400_000;
+/** One position per month from January 2020, each with the given 1-month stock return (percent). */
+function monthly(rets: number[], gapAfter = -1, gap = 0): PortfolioPosition[] {
+  return rets.map((r, i) => {
+    const k = i > gapAfter && gapAfter >= 0 ? i + gap : i;
+    const start = Date.UTC(2020, k, 1) / DAY - 1; // the close of the previous month's last day
+    const end = Date.UTC(2020, k + 1, 1) / DAY - 1;
+    return {
+      start,
+      end,
+      sign: 1,
+      size: 1,
+      stock: [[0, 1], [end - start, 1 + r / 100]],
+      market: [[0, 1], [end - start, 1 + (r / 2 + (i % 3)) / 100]],
+    };
+  });
+}
+
+Deno.test("sharpe: a series that does not vary has no Sharpe and no interval, with a reason", () => {
+  const flat = portfolioFromPositions(monthly(Array(30).fill(1)), { edges: "keep", riskFree: 4 });
+  assert.equal(flat.stats.sharpe, null);
+  assert.equal(flat.stats.sharpeInterval, null);
+  assert.match(flat.stats.nullReasons.sharpe!, /do not vary/);
+  const s = sharpeStats([5, 5, 8], 3);
+  // Mertens' variance is not positive for this tiny skewed sample: no zero-width interval
+  assert.equal(s.interval, null);
+  assert.match(s.reason!, /not positive/);
+  assert.ok(Number.isFinite(s.sharpe!));
+});
+
+Deno.test(`alpha and both intervals need ${MIN_INTERVAL_MONTHS} months; below, null with a reason`, () => {
+  const one = portfolioFromPositions(monthly([5]), { edges: "keep" });
+  assert.equal(one.stats.months, 1);
+  assert.equal(one.stats.alpha, null);
+  assert.equal(one.stats.alphaInterval, null);
+  assert.equal(one.stats.alphaFit, null);
+  assert.equal(one.stats.sharpe, null);
+  assert.match(one.stats.nullReasons.alpha!, /1 months < 24: no alpha/);
+  const short = portfolioFromPositions(monthly([5, -2, 8, 1, 3, -4]), { edges: "keep" });
+  assert.equal(short.stats.sharpeInterval, null);
+  assert.equal(short.stats.nullReasons.sharpeInterval, "6 months < 24: no Sharpe interval");
+  assert.ok(Number.isFinite(short.stats.sharpe!));
+  const rets = Array.from({ length: 30 }, (_, i) => ((i * 7) % 11) - 4);
+  const long = portfolioFromPositions(monthly(rets), { edges: "keep" });
+  assert.equal(long.stats.months, 30);
+  assert.ok(long.stats.alphaInterval && long.stats.sharpeInterval);
+  assert.deepEqual(long.stats.nullReasons, {});
+  // the interval's SE is at least the classical OLS SE (never narrower than i.i.d. inference)
+  const a = alphaStats([1, 2, 0, 3, 1, 2, 0, 4], [0, 1, 0, 2, 1, 1, 0, 3], 3);
+  assert.ok(a.interval![0] < a.fit!.annualized && a.fit!.annualized < a.interval![1]);
+});
+
+Deno.test("portfolioConclusion ranks only finite Sharpe ratios", () => {
+  const good = portfolioFromPositions(
+    monthly(Array.from({ length: 30 }, (_, i) => ((i * 7) % 11) - 3)),
+    { edges: "keep" },
+  );
+  const flat = portfolioFromPositions(monthly(Array(30).fill(1)), { edges: "keep" });
+  const text = portfolioConclusion({ flat, good });
+  assert.ok(text.startsWith("good —"), text);
+  assert.ok(!text.includes("Best by Sharpe"), "one finite Sharpe: nothing to rank");
+  assert.match(
+    text,
+    /flat — Sharpe – .*Not given: sharpe: monthly returns over the risk-free rate do not vary/,
+  );
+  const both = portfolioConclusion({ flat, good, again: good });
+  assert.ok(both.startsWith("Best by Sharpe: good"), both);
+});
+
+Deno.test("riskFree: percent a year; a fraction-looking value gets a did-you-mean; strings with %", () => {
+  const pos = monthly(Array.from({ length: 30 }, (_, i) => (i % 5) - 1));
+  assert.throws(
+    () => portfolioFromPositions(pos, { riskFree: 0.04 }),
+    (e: Error) =>
+      e instanceof RangeError &&
+      e.message ===
+        'portfolioBacktest: riskFree 0.04 looks like a fraction; riskFree is percent a year (did you mean 4?). For a rate under 1 % a year, pass "0.04%"',
+  );
+  const tiny = portfolioFromPositions(pos, { riskFree: "0.04%" });
+  assert.equal(tiny.stats.riskFree, 0.04);
+  assert.equal(portfolioFromPositions(pos, { riskFree: 4 }).stats.riskFree, 4);
+  assert.throws(
+    () => portfolioFromPositions(pos, { riskFree: "4" as "4%" }),
+    /riskFree "4" is not allowed; as a string it is percent a year with a % sign/,
+  );
+  assert.throws(
+    () => portfolioFromPositions(pos, { riskFree: 150 }),
+    /riskFree 150 is not allowed/,
+  );
+});
+
+Deno.test("riskFree: frames with months as dates or YYYY-MM, Series, short errors", () => {
+  const pos = monthly(Array.from({ length: 30 }, (_, i) => (i % 5) - 1));
+  const months = Array.from(
+    { length: 30 },
+    (_, i) => `${2020 + Math.floor(i / 12)}-${String((i % 12) + 1).padStart(2, "0")}`,
+  );
+  const rf = months.map((_, i) => 0.1 + 0.01 * (i % 4));
+  const ym = portfolioFromPositions(pos, { riskFree: pl.DataFrame({ month: months, rf }) });
+  const dates = portfolioFromPositions(pos, {
+    riskFree: pl.DataFrame({ month: months.map((m) => new Date(`${m}-01`)), rf }),
+  });
+  const series = portfolioFromPositions(pos, { riskFree: pl.Series("rf", rf) });
+  assert.equal(ym.stats.sharpe, dates.stats.sharpe);
+  assert.equal(ym.stats.sharpe, series.stats.sharpe);
+  // stats.riskFree: the mean monthly rate compounded to a year
+  const mean = rf.reduce((a, b) => a + b, 0) / rf.length;
+  assert.ok(Math.abs(ym.stats.riskFree - ((1 + mean / 100) ** 12 - 1) * 100) < 1e-12);
+  const short = (re: RegExp) => (e: Error) => e.message.length < 220 && re.test(e.message);
+  assert.throws(
+    () => portfolioFromPositions(pos, { riskFree: pl.Series("rf", rf.slice(1)) }),
+    short(
+      /Series has 29 rates and no months; give one rate per month of the backtest \(30, 2020-01 to 2022-06\)/,
+    ),
+  );
+  assert.throws(
+    () =>
+      portfolioFromPositions(pos, {
+        riskFree: pl.DataFrame({ month: months.slice(2), rf: rf.slice(2) }),
+      }),
+    short(
+      /riskFree has no rate for 2020-01 and 1 more of the backtest's months \(2020-01 to 2022-06\); it covers 2020-03 to 2022-06/,
+    ),
+  );
+  assert.throws(
+    () => portfolioFromPositions(pos, { riskFree: pl.DataFrame({ when: months, rf }) }),
+    short(/riskFree frame lacks "month"/),
+  );
+  assert.throws(
+    () =>
+      portfolioFromPositions(pos, {
+        riskFree: pl.DataFrame({ month: ["2020-13", ...months.slice(1)], rf }),
+      }),
+    short(/month "2020-13" \(row 1\) is not a date or YYYY-MM/),
+  );
+  assert.throws(
+    () => portfolioFromPositions(pos, { riskFree: [1, 2] as unknown as number }),
+    short(/riskFree a Array is not allowed; give percent a year/),
+  );
+});
+
+Deno.test("cash months earn the risk-free rate, so a higher rate does not punish idle months", () => {
+  // 26 invested months, then a 12-month gap in cash, then 4 more
+  const rets = Array.from({ length: 30 }, (_, i) => 1 + ((i * 7) % 5) - 2);
+  const pos = monthly(rets, 25, 12);
+  const at0 = portfolioFromPositions(pos, { edges: "keep" });
+  const at4 = portfolioFromPositions(pos, { edges: "keep", riskFree: 4 });
+  const cash = (r: typeof at4) =>
+    (r.monthly.toRecords() as Record<string, number>[]).filter((m) => m.n_positions === 0);
+  assert.equal(cash(at4).length, 12);
+  const rfm = ((1.04) ** (1 / 12) - 1) * 100;
+  for (const m of cash(at4)) {
+    assert.ok(Math.abs(m.return - rfm) < 1e-12, `${m.return}`);
+    assert.ok(Math.abs(m.excess_return) < 1e-12);
+  }
+  for (const m of cash(at0)) assert.equal(m.return, 0);
+  // over the rate, a cash month is exactly 0: Sharpe from the invested months' (return − rf) and zeros
+  const over = (at4.monthly.toRecords() as Record<string, number>[]).map((m) =>
+    m.n_positions ? m.return - rfm : 0
+  );
+  const mu = over.reduce((x, y) => x + y, 0) / over.length;
+  const sd = Math.sqrt(over.reduce((x, y) => x + (y - mu) ** 2, 0) / (over.length - 1));
+  assert.ok(Math.abs(at4.stats.sharpe! - (mu / sd) * Math.sqrt(12)) < 1e-9);
+});
+
+Deno.test("portfolioBacktest on a frame: a short backtest has no alpha, with the reason", () => {
+  const n = 5;
+  const df = pl.DataFrame({
+    transaction_date: Array.from({ length: n }, (_, i) => `2024-0${i + 1}-10`),
+    code: Array(n).fill("P"),
+    returns_1m: [3, -1, 2, 4, 0],
+    excess_returns_1m: [1, -2, 1, 2, -1],
+  });
+  const { stats } = portfolioBacktest(df, { horizon: "1m" });
+  assert.equal(stats.alpha, null);
+  assert.match(stats.nullReasons.alpha!, /months < 24: no alpha/);
+});
