@@ -136,24 +136,22 @@ Deno.test("two processes: a symlink at the lock path is refused, its target unto
     } catch (e) {
       console.log("refused: " + e.message);
     }`;
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["eval", "--no-check", code],
-    cwd: new URL("../..", import.meta.url).pathname,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
+  /** The writer, in its own process: what it printed. */
+  const writer = async () => {
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["eval", "--no-check", code],
+      cwd: new URL("../..", import.meta.url).pathname,
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    return new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
+  };
+  const text = await writer();
   assert.match(text, /refused: .*\.signalbook\.lock is a symlink/, text);
   assert.equal(await Deno.readTextFile(victim), "IMPORTANT USER DATA");
   // a FIFO there: an error, not a hang
   await Deno.remove(join(ds, ".signalbook.lock"));
   await mkfifo(join(ds, ".signalbook.lock"));
-  const out2 = await new Deno.Command(Deno.execPath(), {
-    args: ["eval", "--no-check", code],
-    cwd: new URL("../..", import.meta.url).pathname,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  assert.match(new TextDecoder().decode(out2.stdout), /refused: .*is a FIFO/);
+  assert.match(await writer(), /refused: .*is a FIFO/);
   await Deno.remove(dir, { recursive: true });
 });
