@@ -109,5 +109,5 @@ Deno.test("Retry-After: 0 still backs off a minimum that grows with the attempts
   });
   await t.json({ method: "GET", path: "/x" });
   assert.deepEqual(waits, [0, 1, 2, 3].map(minRetryDelayMs));
-  assert.deepEqual(waits, [125, 250, 500, 1000]);
+  assert.deepEqual(waits, [25, 50, 100, 200]);
 });

@@ -202,7 +202,9 @@ Deno.test("cursors are kept as digests: a 4 MiB cursor is refused at once, memor
   assert.equal(pages, 1, "no request made with it");
 });
 
-for (const mode of ["ignore-from", "other-field", { cycle: 3 }, { cycle: 50 }] as Mode[]) {
+for (
+  const mode of ["ignore-from", "ignore-to", "other-field", { cycle: 3 }, { cycle: 50 }] as Mode[]
+) {
   Deno.test(`sync, a server with ${JSON.stringify(mode)}: concurrency 8 stores what concurrency 1 stores`, async () => {
     const stored: unknown[] = [];
     for (const concurrency of [1, 8]) {
