@@ -104,11 +104,11 @@ Deno.test("a portfolioBacktest result displays its statistics beside a small equ
   const stats = htmlCells(html);
   const row = (name: string) => stats.find((r) => r[0] === name)?.[1];
   assert.equal(row("CAGR"), `${result.stats.cagr.toFixed(1)}%`);
+  const { sharpe, sharpeInterval } = result.stats;
+  assert.ok(sharpe !== null && sharpeInterval !== null, "a long enough portfolio has both");
   assert.equal(
     row("Sharpe [95% CI]"),
-    `${result.stats.sharpe.toFixed(2)} [${result.stats.sharpeInterval[0].toFixed(2)}, ${
-      result.stats.sharpeInterval[1].toFixed(2)
-    }]`,
+    `${sharpe.toFixed(2)} [${sharpeInterval[0].toFixed(2)}, ${sharpeInterval[1].toFixed(2)}]`,
   );
   assert.match(
     row("months") ?? "",
