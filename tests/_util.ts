@@ -49,3 +49,20 @@ export async function offline(
     catalog: new CatalogClient({ apiKey: DEMO_KEYS.catalog, baseUrl: "http://s/catalog", fetch }),
   };
 }
+
+/**
+ * The first line a child process prints on `stdout` (what it printed until
+ * then if it closes first), and the reader, to cancel once done.
+ */
+export async function firstLine(
+  stdout: ReadableStream<Uint8Array>,
+): Promise<{ line: string; reader: ReadableStreamDefaultReader<string> }> {
+  const reader = stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let said = "";
+  while (!said.includes("\n")) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    said += value;
+  }
+  return { line: said.split("\n")[0], reader };
+}

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { firstLine } from "../_util.ts";
 import type pl from "nodejs-polars";
 import { join } from "node:path";
 import {
@@ -97,14 +98,8 @@ Deno.test({
       stdout: "piped",
       stderr: "null",
     }).spawn();
-    const reader = proc.stdout.pipeThrough(new TextDecoderStream()).getReader();
-    let said = "";
-    while (!said.includes("\n")) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      said += value;
-    }
-    assert.equal(said.split("\n")[0], "stopped after 5 months");
+    const { line, reader } = await firstLine(proc.stdout);
+    assert.equal(line, "stopped after 5 months");
     proc.kill("SIGKILL");
     assert.equal((await proc.status).signal, "SIGKILL", "the sync was killed, not finished");
     await reader.cancel();

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { firstLine } from "../_util.ts";
 import pl from "nodejs-polars";
 import { dirname, join } from "node:path";
 import { partFiles, scanDataset, writeDataset } from "../../mod.ts";
@@ -108,14 +109,8 @@ Deno.test("writeDataset crash safety: a writer killed midway leaves each partiti
       stdout: "piped",
       stderr: "null",
     }).spawn();
-    const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-    let said = "";
-    while (!said.includes("\n")) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      said += value;
-    }
-    assert.equal(said.split("\n")[0], stopAt === "after-swap" ? "swapped 1" : "written 2");
+    const { line, reader } = await firstLine(child.stdout);
+    assert.equal(line, stopAt === "after-swap" ? "swapped 1" : "written 2");
     child.kill("SIGKILL");
     const status = await child.status;
     await reader.cancel();
