@@ -60,8 +60,9 @@ export interface ResultTableInit {
   /** Leading columns repeated in each block of a wide text form (default 1). */
   keyColumns?: number;
   /**
-   * The figures come from the offline emulator's demo data: every form
-   * starts with the "DEMO DATA" mark, and `isDemo(table)` is true (see
+   * The figures come from the offline emulator's demo data: the text and
+   * HTML forms start with the "DEMO DATA" mark (the markdown form goes into
+   * `report.md`, which says so once), and `isDemo(table)` is true (see
    * `shared/demo.ts`; default false).
    */
   demo?: boolean;
@@ -154,13 +155,8 @@ export class ResultTable {
       "|" + this.head.map((_, i) => (i >= this.#numericFrom ? "---:" : "---")).join("|") + "|",
       ...this.rows.map((r) => "| " + r.map((c) => c.replaceAll("|", "\\|")).join(" | ") + " |"),
     ].join("\n");
-    return [
-      this.#demo ? `*${DEMO_LABEL}*` : "",
-      this.title && `**${this.title}**`,
-      table,
-      this.note,
-    ]
-      .filter(Boolean).join("\n\n");
+    // no demo line here: the markdown goes into report.md, which says "offline emulator" once
+    return [this.title && `**${this.title}**`, table, this.note].filter(Boolean).join("\n\n");
   }
 
   /** The notebook HTML: a caption, the table (numbers right-aligned), the note. */

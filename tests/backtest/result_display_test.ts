@@ -54,18 +54,27 @@ Deno.test("statsTable: an HTML table of every row and column in a notebook, alig
   assert.equal(cells.length, study.height + 1);
   assert.deepEqual(cells.slice(1), t.rows.map((r) => [...r]));
   assert.match(b["text/html"], /class="sb-num"/, "numbers are right-aligned");
-  // no fixed colours: the table takes the theme's
-  assert.doesNotMatch(b["text/html"], /color\s*:|background/);
+  // no fixed colours: the table takes the theme's (the demo badge aside: amber on white text,
+  // legible on either theme)
+  const withoutBadge = b["text/html"].replace(
+    /<div style="display:inline-block;background:#b45309[^>]*>[^<]*<\/div>/,
+    "",
+  );
+  assert.doesNotMatch(withoutBadge, /color\s*:|background/);
   // text: String(), template literal and console.log agree; piped output is whole lines
   const text = String(t);
   assert.equal(`${t}`, text);
   assert.equal(Deno.inspect(t), text);
-  assert.match(text, /^group\s+horizon\s+n \(clusters\)\s+mean excess/);
+  // the emulator's figures: the demo mark comes first, then the table
+  assert.match(
+    text,
+    /^DEMO DATA · offline emulator.*\ngroup\s+horizon\s+n \(clusters\)\s+mean excess/,
+  );
   assert.match(text, /Director\s+1m .* baseline/);
   // the notebook's text form fits 100 characters: the columns continue below, keyed by group and horizon
   const plain = b["text/plain"];
   assert.ok(plain.split("\n").every((l) => l.length <= 100), plain);
-  const blocks = plain.split("\n\n");
+  const blocks = plain.replace(/^DEMO DATA[^\n]*\n/, "").split("\n\n");
   assert.ok(blocks.length >= 2);
   for (const block of blocks) assert.match(block, /^group\s+horizon/);
   assert.match(plain, /vs baseline \(95% CI\)/);
@@ -104,11 +113,12 @@ Deno.test("a portfolioBacktest result displays its statistics beside a small equ
   const stats = htmlCells(html);
   const row = (name: string) => stats.find((r) => r[0] === name)?.[1];
   assert.equal(row("CAGR"), `${result.stats.cagr.toFixed(1)}%`);
+  // below MIN_INTERVAL_MONTHS the interval is null and shows as dashes
   const { sharpe, sharpeInterval } = result.stats;
-  assert.ok(sharpe !== null && sharpeInterval !== null, "a long enough portfolio has both");
+  const two = (v: number | null | undefined) => typeof v === "number" ? v.toFixed(2) : "–";
   assert.equal(
     row("Sharpe [95% CI]"),
-    `${sharpe.toFixed(2)} [${sharpeInterval[0].toFixed(2)}, ${sharpeInterval[1].toFixed(2)}]`,
+    `${two(sharpe)} [${two(sharpeInterval?.[0])}, ${two(sharpeInterval?.[1])}]`,
   );
   assert.match(
     row("months") ?? "",
