@@ -30,7 +30,8 @@ if (import.meta.main) {
     const sink = transactionsSink();
     let ms = 0;
     for await (const page of list.pages()) {
-      const take = page.rows.slice(0, n - rows);
+      // as `.frame()` does: the page's own rows, cut only on the last page
+      const take = page.rows.length > n - rows ? page.rows.slice(0, n - rows) : page.rows;
       const b0 = performance.now();
       const released = appendReleasing(sink, take);
       ms += performance.now() - b0;
