@@ -229,6 +229,13 @@ export async function main(args: string[] = Deno.args): Promise<void> {
   }
   const costBps = flags.num("cost-bps", v["cost-bps"], 10, 0, 10_000);
   const riskFree = flags.num("risk-free", v["risk-free"], 0, 0, 100);
+  // the rate is percent a year, as portfolioBacktest reads it: 0.04 is almost surely 4 %
+  if (riskFree > 0 && riskFree < 1) {
+    fail(
+      `--risk-free ${v["risk-free"]} looks like a fraction; the rate is in percent a year ` +
+        `(did you mean ${+(riskFree * 100).toFixed(6)}?)`,
+    );
+  }
   const weighting = v.weighting ?? "equal";
   if (!(WEIGHTINGS as readonly string[]).includes(weighting)) {
     fail(notAllowed("weighting", weighting, WEIGHTINGS));

@@ -172,6 +172,10 @@ Deno.test("deno task backtest: help, bad flags and values exit 2 naming them", a
     [["--portfolio", "--horizon", "2y"], /--horizon "2y" is not allowed; allowed: 1m, 3m, 6m, 1y/],
     [["--portfolio", "--cost-bps", "ten"], /--cost-bps "ten" is not allowed/],
     [
+      ["--portfolio", "--risk-free", "0.04"],
+      /--risk-free 0\.04 looks like a fraction; the rate is in percent a year \(did you mean 4\?\)/,
+    ],
+    [
       ["--portfolio", "--weighting", "cap"],
       /--weighting "cap" is not allowed; allowed: equal, value/,
     ],
