@@ -14,7 +14,7 @@
 import * as Plot from "npm:@observablehq/plot@0.6.17";
 import { JSDOM } from "npm:jsdom@31.0.1";
 import { escapeHtml as esc } from "../shared/html.ts";
-import { DEMO_LABEL, isDemo } from "../shared/demo.ts";
+import { DEMO_COLOR, DEMO_LABEL, isDemo } from "../shared/demo.ts";
 import {
   checkInlineFormat,
   type InlineFormat,
@@ -337,7 +337,7 @@ export function render(
   if (demo) {
     // amber, bold: reads on the chart's white card in every theme
     head.push(
-      `<text x="0" y="${y + 12}" font-size="11" font-weight="bold" fill="#b45309">${
+      `<text x="0" y="${y + 12}" font-size="11" font-weight="bold" fill="${DEMO_COLOR}">${
         esc(DEMO_LABEL)
       }</text>`,
     );

@@ -9,7 +9,7 @@
 import type pl from "npm:nodejs-polars@0.25.2";
 import { dtypeName } from "./dtypes.ts";
 import { escapeHtml as esc } from "../shared/html.ts";
-import { DEMO_LABEL } from "../shared/demo.ts";
+import { DEMO_BADGE_HTML, DEMO_LABEL } from "../shared/demo.ts";
 
 /** Media bundle a Jupyter front end renders (MIME type → content). */
 export type MediaBundle = Record<string, string>;
@@ -171,11 +171,7 @@ function renderTable(t: Table): MediaBundle {
       ? `<tr>${t.header.map(() => "<td>…</td>").join("")}</tr>`
       : `<tr>${r.map(td).join("")}</tr>`
   ).join("");
-  // amber with white text: legible on light and dark pages, and in print
-  const badge = t.demo
-    ? `<div style="display:inline-block;background:#b45309;color:#fff;font-weight:600;` +
-      `padding:1px 6px;border-radius:3px;margin-bottom:2px">${esc(DEMO_LABEL)}</div><br>`
-    : "";
+  const badge = t.demo ? `${DEMO_BADGE_HTML}<br>` : "";
   const html = `<div class="sb-frame">${STYLE}${badge}<small>${esc(shape + note)}</small>` +
     `<table><thead><tr>${t.header.map((h) => `<th>${esc(h)}</th>`).join("")}</tr>` +
     `<tr>${t.dtypes.map((d) => `<td><i>${esc(d)}</i></td>`).join("")}</tr></thead>` +

@@ -45,7 +45,7 @@ import {
 } from "./_display_html.ts";
 import dataframeModule from "npm:nodejs-polars@0.25.2/bin/dataframe.js";
 import { inJupyter } from "../shared/jupyter.ts";
-import { DEMO } from "../shared/demo.ts";
+import { DEMO, isDemo } from "../shared/demo.ts";
 
 export {
   type DisplayOptions,
@@ -212,7 +212,7 @@ export interface Displayable {
  */
 export function show(value: unknown, opts: DisplayOptions = {}): Displayable {
   let bundle: () => MediaBundle;
-  const demo = { ...opts, demo: opts.demo ?? isDemoValue(value) };
+  const demo = { ...opts, demo: opts.demo ?? isDemo(value) };
   if (isDataFrame(value)) bundle = () => frameBundle(value, demo);
   else if (isLazyFrame(value)) bundle = () => lazyBundle(value);
   else if (isSeries(value)) bundle = () => frameBundle(value.toFrame(), demo);
@@ -229,14 +229,6 @@ export function show(value: unknown, opts: DisplayOptions = {}): Displayable {
   };
   view[JUPYTER] = bundle;
   return view;
-}
-
-function isDemoValue(x: unknown): boolean {
-  try {
-    return typeof x === "object" && x !== null && (x as AnyObject)[DEMO] === true;
-  } catch {
-    return false;
-  }
 }
 
 function isSeries(x: unknown): x is pl.Series {

@@ -17,7 +17,7 @@
  *
  * @module
  */
-import { DEMO_LABEL, markDemo } from "../shared/demo.ts";
+import { DEMO_BADGE_HTML, DEMO_LABEL, markDemo } from "../shared/demo.ts";
 import { escapeHtml as esc } from "../shared/html.ts";
 import { inJupyter } from "../shared/jupyter.ts";
 
@@ -40,10 +40,6 @@ export function textWidth(): number {
   } catch { /* no terminal */ }
   return Infinity;
 }
-
-// amber with white text: legible on light and dark pages (as the frame display's badge)
-const DEMO_BADGE = `<div style="display:inline-block;background:#b45309;color:#fff;` +
-  `font-weight:600;padding:1px 6px;border-radius:3px;margin-bottom:2px">${esc(DEMO_LABEL)}</div>`;
 
 /** What a {@link ResultTable} holds. */
 export interface ResultTableInit {
@@ -166,7 +162,7 @@ export class ResultTable {
     const body = this.rows.map((r) =>
       `<tr>${r.map((c, i) => `<td${align(i)}>${esc(c)}</td>`).join("")}</tr>`
     ).join("");
-    return `<div class="sb-table">${TABLE_STYLE}` + (this.#demo ? DEMO_BADGE : "") +
+    return `<div class="sb-table">${TABLE_STYLE}` + (this.#demo ? DEMO_BADGE_HTML : "") +
       (this.title ? `<div class="sb-title">${esc(this.title)}</div>` : "") +
       `<table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table>` +
       (this.note ? `<div class="sb-note">${esc(this.note)}</div>` : "") + `</div>`;

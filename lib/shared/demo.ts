@@ -19,6 +19,7 @@
  *
  * @module
  */
+import { escapeHtml } from "./html.ts";
 
 /** The symbol behind the mark (`Symbol.for`, so two copies of the module agree). */
 export const DEMO: unique symbol = Symbol.for("signalbook.demo") as never;
@@ -28,6 +29,17 @@ export const DEMO_HEADER = "x-signalbook-demo";
 
 /** The words every demo mark uses. */
 export const DEMO_LABEL = "DEMO DATA · offline emulator, not the live service";
+
+/** The marks' colour: amber, legible with white text on it and as text on a white chart card. */
+export const DEMO_COLOR = "#b45309";
+
+/**
+ * The badge HTML displays open with (frames, result tables): white on
+ * amber, legible on light and dark pages and in print.
+ */
+export const DEMO_BADGE_HTML =
+  `<div style="display:inline-block;background:${DEMO_COLOR};color:#fff;font-weight:600;` +
+  `padding:1px 6px;border-radius:3px;margin-bottom:2px">${escapeHtml(DEMO_LABEL)}</div>`;
 
 /**
  * Whether `x` carries the demo mark.
