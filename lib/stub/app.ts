@@ -13,10 +13,11 @@ import type { OpenAPIHono } from "npm:@hono/zod-openapi@1.6.3";
 import { bearer, type Faults, faults, rateLimit, RateLimiter } from "./guard.ts";
 import { bodyLimit } from "npm:hono@4.13.19/body-limit";
 import { problem } from "./problem.ts";
-import { makeWorld, type World } from "./world.ts";
+import type { World } from "./world.ts";
+import { openWorld } from "./world_cache.ts";
 import { type CatalogData, makeCatalogData } from "./catalog/catalog_data.ts";
 import { catalogService } from "./catalog/catalog_service.ts";
-import { type InsiderData, makeInsiderData } from "./insider/insider_data.ts";
+import type { InsiderData } from "./insider/insider_data.ts";
 import { insiderService } from "./insider/insider_service.ts";
 import { makeTruth, type Truth } from "./truth.ts";
 import { type Dialect, type DialectSpec, resolveDialect } from "./dialect.ts";
@@ -58,6 +59,13 @@ export interface StubOptions extends Faults {
    * A bad value throws a `RangeError` naming it.
    */
   dialect?: DialectSpec;
+  /**
+   * Where the generated world is kept between processes: a folder, or
+   * `false` for none (default: the user's cache folder; see
+   * `world_cache.ts`). A world read back is value for value the one
+   * generated; only the time to the first answer differs.
+   */
+  worldCache?: string | false;
 }
 
 /** Largest request body accepted, bytes (1 MB); larger ones get `413` before any parsing. */
@@ -125,11 +133,17 @@ function exceptOpenapi(mw: MiddlewareHandler): MiddlewareHandler {
 export function createStub(opts: StubOptions = {}): Stub {
   const now = opts.now ?? Date.now;
   const dialect = resolveDialect(opts.dialect);
-  const world = makeWorld({ seed: opts.seed, scale: opts.scale, asOf: opts.asOf });
-  // insider data first: its informed trades put their signals into the price paths
-  const insider = makeInsiderData(world);
-  const catalog = makeCatalogData(world);
-  const truth = makeTruth(world, insider);
+  // the world with the insiders' signals in its prices, from the cache folder when there;
+  // the catalog and the truth are built when first asked for
+  const { world, insider } = openWorld({
+    seed: opts.seed,
+    scale: opts.scale,
+    asOf: opts.asOf,
+    cache: opts.worldCache,
+  });
+  let catalog: CatalogData | undefined;
+  const catalogData = () => catalog ??= makeCatalogData(world);
+  let truth: Truth | undefined;
   const secret = `signalbook-stub-${world.seed}`;
   const limiter = opts.rateLimit
     ? new RateLimiter(opts.rateLimit, now, opts.rateLimit.maxKeys)
@@ -158,7 +172,7 @@ export function createStub(opts: StubOptions = {}): Stub {
       "/catalog",
       catalogService({
         world,
-        data: catalog,
+        data: catalogData,
         secret,
         now,
         signingFails: opts.signingFails,
@@ -196,9 +210,13 @@ export function createStub(opts: StubOptions = {}): Stub {
     app: { request: (input, init) => root.request(input, init), fetch: (req) => root.fetch(req) },
     fetch: markDemo((input, init) => Promise.resolve(root.fetch(new Request(input, init)))),
     world,
-    catalog,
+    get catalog() {
+      return catalogData();
+    },
     insider,
-    truth,
+    get truth() {
+      return truth ??= makeTruth(world, insider);
+    },
     dialect,
     rateLimiter: limiter,
   };

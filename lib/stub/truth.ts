@@ -26,6 +26,7 @@ import type { TransactionRow } from "../insider/fields.ts";
 import type { World } from "./world.ts";
 import type { InsiderData, Trade } from "./insider/insider_data.ts";
 import { INSIDER_SKILL } from "./insider/insider_data.ts";
+import { fieldsOf } from "./insider/stored_trades.ts";
 import { PRICE_MODEL } from "./world.ts";
 
 /** Horizons of the forward excess-return fields (`excess_returns_<h>`). */
@@ -185,7 +186,7 @@ function buildTable(data: InsiderData, perTrade: (t: Trade) => Float64Array): Tr
     });
   };
   for (const t of data.trades) {
-    const r = t.row;
+    const r = fieldsOf(t);
     if (t.dir === 0 || r.is_anomalous_transaction) continue;
     const side = t.dir > 0 ? "buy" : "sell";
     const v = perTrade(t);

@@ -300,8 +300,44 @@ export interface WorldOptions {
   asOf?: string;
 }
 
+/**
+ * The stored form of a world: everything {@link assembleWorld} needs, as
+ * plain arrays (what `world_cache.ts` writes to disk and reads back).
+ */
+export interface WorldParts {
+  /** Seed it was generated from. */
+  seed: number;
+  /** Scale factor of the counts. */
+  scale: number;
+  /** Day number of the as-of date. */
+  asOf: number;
+  /** Day number of the first price. */
+  start: number;
+  /** Day number of the first trade or pitch. */
+  firstDay: number;
+  /** Companies. */
+  companies: Company[];
+  /** Market index level by path index. */
+  market: Float64Array;
+  /** Each company's compensated random path (the landmark re-rating included). */
+  paths: Float64Array[];
+  /** Betas by company. */
+  betas: number[];
+  /** Idiosyncratic volatilities by company. */
+  vols: number[];
+  /** The ten-bagger's company index (−1 when none). */
+  landmark: number;
+  /** Cumulative abnormal log return by company (absent: none), filled by `addSignal`. */
+  abnormal: Map<number, Float64Array>;
+}
+
 /** Builds the world: about 400 × scale companies with five-plus years of prices. */
 export function makeWorld(opts: WorldOptions = {}): World {
+  return assembleWorld(generateWorld(opts));
+}
+
+/** Draws a world's companies and price paths (deterministic for the seed). */
+export function generateWorld(opts: WorldOptions = {}): WorldParts {
   const seed = opts.seed ?? 1;
   const scale = opts.scale ?? 1;
   const rng = new Rng(seed * 7919 + 1);
@@ -367,8 +403,31 @@ export function makeWorld(opts: WorldOptions = {}): World {
     paths.push(p);
   }
   const landmark = addLandmarks(companies, paths, start, firstDay, asOf);
+  return {
+    seed,
+    scale,
+    asOf,
+    start,
+    firstDay,
+    companies,
+    market,
+    paths,
+    betas,
+    vols,
+    landmark,
+    abnormal: new Map(),
+  };
+}
 
-  const abnormal = new Map<number, Float64Array>();
+/**
+ * The {@link World} over its parts. `addSignal` writes into `parts.abnormal`,
+ * so the parts stay the world's full stored form.
+ */
+export function assembleWorld(parts: WorldParts): World {
+  const { seed, scale, asOf, start, firstDay, companies, market, paths, betas, vols, abnormal } =
+    parts;
+  const n = asOf - start + 1;
+  const landmark = landmarkLog(parts.landmark, start, asOf);
   const at = (day: number) => Math.min(n - 1, Math.max(0, day - start));
   const abn = (c: number, i: number) => abnormal.get(c)?.[i] ?? 0;
   const px = (c: number, i: number) => paths[c][i] * Math.exp(abn(c, i));
@@ -403,7 +462,7 @@ export function makeWorld(opts: WorldOptions = {}): World {
       return (s[hi] - s[lo]) / (hi - lo);
     },
     abnormal: (c, day) => abn(c, at(day)),
-    effect: (c, day) => abn(c, at(day)) + (c === landmark.company ? landmark.log(at(day)) : 0),
+    effect: (c, day) => abn(c, at(day)) + (c === parts.landmark ? landmark(at(day)) : 0),
     addSignal: (c, day, amount) => {
       if (amount === 0) return;
       let a = abnormal.get(c);
@@ -432,9 +491,10 @@ export const TEN_BAGGER = { multiple: 15, days: 100, daysBeforeAsOf: 900 } as co
  *   approval), so 6-month, 1-year and 2-year returns of 900 %+ exist
  *   (`pitchReturn` floors up to `x10`).
  * Neither draws from the seeded generator, so the rest of the world is the
- * same as without them. Returns the re-rated company (−1 when none) and its
- * log re-rating by path index, which `World.effect` (and so `stub.truth`)
- * includes: the run-up is a deterministic effect, like an insider's signal.
+ * same as without them. Returns the re-rated company (−1 when none); its
+ * log re-rating by path index ({@link landmarkLog}) is in `World.effect`
+ * (and so `stub.truth`): the run-up is a deterministic effect, like an
+ * insider's signal.
  */
 function addLandmarks(
   companies: Company[],
@@ -442,9 +502,8 @@ function addLandmarks(
   start: number,
   firstDay: number,
   asOf: number,
-): { company: number; log: (i: number) => number } {
-  const none = { company: -1, log: () => 0 };
-  if (companies.length === 0) return none;
+): number {
+  if (companies.length === 0) return -1;
   const i0 = firstDay - start;
   const cap = (c: number, i: number) => paths[c][i] * companies[c].sharesOutstanding;
   let big = 0;
@@ -462,12 +521,19 @@ function addLandmarks(
     if (companies[c].sector !== "biotech" || c === big) continue;
     if (small < 0 || cap(c, iD) < cap(small, iD)) small = c;
   }
-  if (small < 0 || iD <= 0) return none;
+  if (small < 0 || iD <= 0) return -1;
   const p = paths[small];
-  const rise = Math.log(TEN_BAGGER.multiple);
-  const log = (i: number) => i <= iD ? 0 : rise * Math.min(1, (i - iD) / TEN_BAGGER.days);
+  const log = landmarkLog(small, start, asOf);
   for (let i = iD + 1; i < p.length; i++) p[i] *= Math.exp(log(i));
-  return { company: small, log };
+  return small;
+}
+
+/** The ten-bagger's log re-rating by path index (0 everywhere when `company` is −1). */
+function landmarkLog(company: number, start: number, asOf: number): (i: number) => number {
+  if (company < 0) return () => 0;
+  const iD = asOf - TEN_BAGGER.daysBeforeAsOf - start;
+  const rise = Math.log(TEN_BAGGER.multiple);
+  return (i: number) => i <= iD ? 0 : rise * Math.min(1, (i - iD) / TEN_BAGGER.days);
 }
 
 /**

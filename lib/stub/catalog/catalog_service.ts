@@ -42,8 +42,8 @@ import { registerDocs } from "../openapi.ts";
 export interface CatalogContext {
   /** The world. */
   world: World;
-  /** The catalog data. */
-  data: CatalogData;
+  /** The catalog data, or a function that builds it (called once, at the first request that needs it). */
+  data: CatalogData | (() => CatalogData);
   /** Secret for cursors and signed URLs. */
   secret: string;
   /** Clock, epoch ms. */
@@ -235,22 +235,29 @@ const IdParam = z.object({ id: z.string().min(1) });
 
 /** Builds the catalog service app. */
 export function catalogService(ctx: CatalogContext): OpenAPIHono {
-  const { world, data } = ctx;
+  const { world } = ctx;
   const d = ctx.dialect ?? DEFAULT_DIALECT;
   const app = new OpenAPIHono();
-  const tags = tagsBody(data.tagTypes, d);
-  const filterSets = d.filterSets === "bare"
-    ? data.filterSets
-    : { [d.filterSets]: data.filterSets };
+  // the data and what is derived from it are built at the first request that needs them
+  const build = () => {
+    const data = typeof ctx.data === "function" ? ctx.data() : ctx.data;
+    return {
+      data,
+      tags: tagsBody(data.tagTypes, d),
+      filterSets: d.filterSets === "bare" ? data.filterSets : { [d.filterSets]: data.filterSets },
+      fuseAuthors: new Fuse(data.authors, {
+        keys: ["username", "displayName"],
+        threshold: 0.34,
+        ignoreLocation: true,
+        includeScore: true,
+      }),
+    };
+  };
+  let built: ReturnType<typeof build> | undefined;
+  const ready = () => built ??= build();
   const cursors = new Cursors("catalog:" + ctx.secret);
   const signer = new Signer("files:" + ctx.secret);
   const origin = new URL(ctx.origin ?? "http://signalbook.offline").origin;
-  const fuseAuthors = new Fuse(data.authors, {
-    keys: ["username", "displayName"],
-    threshold: 0.34,
-    ignoreLocation: true,
-    includeScore: true,
-  });
   const fuseCompanies = new Fuse(world.companies, {
     keys: ["ticker", "name", "alternateNames"],
     threshold: 0.34,
@@ -286,7 +293,7 @@ export function catalogService(ctx: CatalogContext): OpenAPIHono {
     const text = q.value.q;
     const k = ENTITY_KEYS[d.entityFields];
     const lists = {
-      authors: fuseAuthors.search(text, { limit: 10 }).map(({ item: a }) => ({
+      authors: ready().fuseAuthors.search(text, { limit: 10 }).map(({ item: a }) => ({
         [k.userId]: a.userId,
         username: a.username,
         [k.displayName]: a.displayName,
@@ -306,14 +313,15 @@ export function catalogService(ctx: CatalogContext): OpenAPIHono {
 
   app.get("/api/v1/tags", (c) => {
     const q = check(NoQuery, rawQuery(c));
-    return q.ok ? c.json(tags) : q.response;
+    return q.ok ? c.json(ready().tags) : q.response;
   });
   app.get("/api/v1/filter-sets", (c) => {
     const q = check(NoQuery, rawQuery(c));
-    return q.ok ? c.json(filterSets) : q.response;
+    return q.ok ? c.json(ready().filterSets) : q.response;
   });
 
   app.get("/api/v1/pitches", (c) => {
+    const { data } = ready();
     const raw = rawQuery(c);
     const r = check(PitchListQuery, raw);
     if (!r.ok) return r.response;
@@ -364,6 +372,7 @@ export function catalogService(ctx: CatalogContext): OpenAPIHono {
   });
 
   app.get("/api/v1/pitches/:id", (c) => {
+    const { data } = ready();
     const q = check(NoQuery, rawQuery(c));
     if (!q.ok) return q.response;
     const p = data.byId.get(c.req.param("id"));
@@ -374,6 +383,7 @@ export function catalogService(ctx: CatalogContext): OpenAPIHono {
   });
 
   app.get("/api/v1/pitches/:id/document", (c) => {
+    const { data } = ready();
     const r = check(DocumentQuery, rawQuery(c));
     if (!r.ok) return r.response;
     const q = r.value;
@@ -473,7 +483,7 @@ export function catalogService(ctx: CatalogContext): OpenAPIHono {
           : "the URL signature is not valid",
       );
     }
-    const p = data.byId.get(pitchId)!;
+    const p = ready().data.byId.get(pitchId)!;
     const { body, contentType } = artifact(v.kind, p.title, p.summary, snapshot);
     const name = v.filename.replace(/["\\\r\n]/g, "_");
     return c.body(body as Uint8Array<ArrayBuffer>, 200, {

@@ -42,6 +42,7 @@ import { check, rawQuery } from "../query_check.ts";
 import type { World } from "../world.ts";
 import type { InsiderData, Trade } from "./insider_data.ts";
 import { filedBetween, searchTrades, withDefaults } from "./search.ts";
+import { fieldsOf } from "./stored_trades.ts";
 import { dayOf } from "../calendar.ts";
 
 /** What the insider service needs. */
@@ -162,7 +163,7 @@ export function insiderService(ctx: InsiderContext): OpenAPIHono {
   const camelJson = (t: Trade): string => {
     let s = serialized.get(t);
     if (s === undefined) {
-      s = JSON.stringify(camelRow(t.row, d));
+      s = JSON.stringify(camelRow(fieldsOf(t), d));
       if (keepSerialized) serialized.set(t, s);
     }
     return s;
@@ -298,7 +299,7 @@ export function insiderService(ctx: InsiderContext): OpenAPIHono {
         q.to === undefined ? undefined : dayOf(q.to),
       );
       all = inRange.filter((t) => {
-        const r = t.row;
+        const r = fieldsOf(t);
         if (!r.feed_ids.some((f) => ids.has(f))) return false;
         if (ticker && r.ticker_symbol !== ticker) return false;
         if (sector !== undefined) {
@@ -319,11 +320,14 @@ export function insiderService(ctx: InsiderContext): OpenAPIHono {
     const hasMore = offset + limit < all.length;
     const next = hasMore ? cursors.encode(offset + limit, "filedAt", hash) : null;
     const body: Record<string, unknown> = {
-      [d.feedContainer]: all.slice(offset, offset + limit).map((t) => ({
-        accession_number: t.row.accession_number,
-        transaction_id: t.row.transaction_id,
-        filed_at: t.row.filed_at,
-      })),
+      [d.feedContainer]: all.slice(offset, offset + limit).map((t) => {
+        const r = fieldsOf(t);
+        return {
+          accession_number: r.accession_number,
+          transaction_id: r.transaction_id,
+          filed_at: r.filed_at,
+        };
+      }),
     };
     if (next !== null || d.feedLastCursor === "null") body.next_cursor = next;
     if (d.feedHasMore === "has_more") body.has_more = hasMore;

@@ -39,6 +39,7 @@ import {
 import { dayOf } from "../calendar.ts";
 import type { World } from "../world.ts";
 import { newestFirst, type Trade } from "./insider_data.ts";
+import { fieldsOf } from "./stored_trades.ts";
 
 type Filter = z.output<typeof InsiderFilterSchema>;
 type Num = Record<string, number | null>;
@@ -240,7 +241,7 @@ export function searchTrades(all: readonly Trade[], filter: Filter, world: World
   if (f.accessionNumber) tests.push((_, r) => r.accession_number === f.accessionNumber);
   const trades = filedBetween(all, lo, hi);
 
-  const out = trades.filter((t) => tests.every((test) => test(t, t.row)));
+  const out = trades.filter((t) => tests.every((test) => test(t, fieldsOf(t))));
   const by = f.sortBy ?? "filedAt";
   const sign = (f.sortDirection ?? "desc") === "asc" ? 1 : -1;
   if (by === "filedAt" && sign === -1) return out;
@@ -259,16 +260,19 @@ function sortKey(by: string, f: Filter): (t: Trade) => number | null {
   switch (by) {
     case "insiderReturn": {
       const field = insiderReturnField(f);
-      return (t) => (t.row as unknown as Num)[field];
+      return (t) => (fieldsOf(t) as unknown as Num)[field];
     }
     case "tradeReturn": {
       const field = f.tradeReturnPeriod ? TR_SERIES[f.tradeReturnPeriod] : "returns_latest";
-      return (t) => (t.row as unknown as Num)[field];
+      return (t) => (fieldsOf(t) as unknown as Num)[field];
     }
     case "percentChange":
-      return (t) => t.row.percent_change === null ? null : Math.abs(t.row.percent_change);
+      return (t) => {
+        const pc = fieldsOf(t).percent_change;
+        return pc === null ? null : Math.abs(pc);
+      };
     case "transactionValue":
-      return (t) => t.row.transaction_value;
+      return (t) => fieldsOf(t).transaction_value;
     default:
       return (t) => t.filedMs;
   }

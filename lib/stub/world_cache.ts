@@ -1,0 +1,313 @@
+/**
+ * The emulator's world, kept on disk between processes.
+ *
+ * Generating the demo world (400 issuers' price paths, 23,000 trades with
+ * their point-in-time fields) takes seconds and holds a few hundred MB while
+ * it runs. A notebook's first cell should not pay that each time, so the
+ * first process that builds a world writes it, in columns, to the user's
+ * cache folder, and later processes read it back in milliseconds, building
+ * rows only as they are asked for (see `insider/stored_trades.ts`).
+ *
+ * Choices (the issue left them open):
+ * - Where: `$XDG_CACHE_HOME/signalbook/worlds`, else `~/.cache/signalbook/worlds`
+ *   (`~/Library/Caches/signalbook/worlds` on macOS,
+ *   `%LOCALAPPDATA%\signalbook\worlds` on Windows); `createStub({ worldCache })`
+ *   names another folder, or `false` for none.
+ * - Never asked: without read and write permission on that folder (a
+ *   `deno run` without `--allow-read`/`--allow-write`/`--allow-env`), the
+ *   world is generated in memory as before; no prompt, no error.
+ * - Never stale: a file is named by seed, scale, as-of date and
+ *   {@link WORLD_CACHE_VERSION}, which changes whenever the generator does
+ *   (a test hashes the generator's sources and fails until the version is
+ *   raised). A file that does not decode (truncated, another format) is
+ *   generated again and replaced; writes go to a temporary file renamed into
+ *   place, so concurrent processes never read half a file.
+ * - Same answers: a world read back is the world generated, value for value
+ *   (a test compares every row's JSON, the price paths and the truth).
+ *
+ * @module
+ */
+import {
+  assembleWorld,
+  DEFAULT_AS_OF,
+  generateWorld,
+  type World,
+  type WorldParts,
+} from "./world.ts";
+import { dayOf } from "./calendar.ts";
+import { type InsiderData, makeInsiderData } from "./insider/insider_data.ts";
+import { loadInsider, type StoredInsider, storeInsider } from "./insider/stored_trades.ts";
+import type { ColumnData } from "./columns.ts";
+
+/**
+ * Version of the stored world. Raise it with any change to what the
+ * generator produces (world.ts, insider/insider_data.ts, calendar.ts,
+ * shared/random.ts, insider/fields.ts) or to this file format;
+ * `tests/stub/world_cache_test.ts` holds the sources' hash and fails until
+ * it is raised.
+ */
+export const WORLD_CACHE_VERSION = 1;
+
+const MAGIC = "signalbook-world";
+
+/** Options of {@link openWorld}. */
+export interface OpenWorldOptions {
+  /** Seed (default 1). */
+  seed?: number;
+  /** Count multiplier (default 1). */
+  scale?: number;
+  /** As-of date `YYYY-MM-DD`. */
+  asOf?: string;
+  /** Cache folder, or `false` for none (default: the user's cache folder, see the module doc). */
+  cache?: string | false;
+}
+
+/** A world and its insider dataset, and where they came from. */
+export interface OpenedWorld {
+  /** The world. */
+  world: World;
+  /** The insider dataset (rows built on first access). */
+  insider: InsiderData;
+  /** `"cache"` when read from disk, `"generated"` when built by this call. */
+  source: "cache" | "generated";
+  /** The cache file read or written, or null when there is none. */
+  file: string | null;
+}
+
+/**
+ * The world for a seed, scale and as-of date: read from the cache folder
+ * when there, else generated (and written there).
+ *
+ * @example
+ * ```ts
+ * import { openWorld } from "./world_cache.ts";
+ * const { world, insider } = openWorld({ seed: 1, scale: 0.1, cache: false });
+ * console.log(world.companies.length, insider.trades.length > 0); // 40 true
+ * ```
+ */
+export function openWorld(opts: OpenWorldOptions = {}): OpenedWorld {
+  const seed = opts.seed ?? 1;
+  const scale = opts.scale ?? 1;
+  const asOf = opts.asOf ?? DEFAULT_AS_OF;
+  const dir = opts.cache === false ? null : opts.cache ?? defaultCacheDir();
+  const file = dir && usable(dir)
+    ? join(dir, `world-v${WORLD_CACHE_VERSION}-seed${seed}-scale${scale}-${asOf}.bin`)
+    : null;
+  if (file) {
+    const bytes = readIfThere(file);
+    if (bytes) {
+      try {
+        const { parts, stored } = decodeWorld(bytes, seed, scale, dayOf(asOf));
+        return { world: assembleWorld(parts), insider: loadInsider(stored), source: "cache", file };
+      } catch {
+        // not this format (an older or cut-short file): generate and replace it
+      }
+    }
+  }
+  const parts = generateWorld({ seed, scale, asOf });
+  const stored = storeInsider(makeInsiderData(assembleWorld(parts)));
+  if (file) writeAtomically(file, encodeWorld(parts, stored));
+  return { world: assembleWorld(parts), insider: loadInsider(stored), source: "generated", file };
+}
+
+/** The user's cache folder for worlds, or null when it cannot be known without a prompt. */
+export function defaultCacheDir(): string | null {
+  const env = (name: string) =>
+    Deno.permissions.querySync({ name: "env", variable: name }).state === "granted"
+      ? Deno.env.get(name)
+      : undefined;
+  const xdg = env("XDG_CACHE_HOME");
+  if (xdg) return join(xdg, "signalbook", "worlds");
+  if (Deno.build.os === "windows") {
+    const local = env("LOCALAPPDATA");
+    return local ? join(local, "signalbook", "worlds") : null;
+  }
+  const home = env("HOME");
+  if (!home) return null;
+  return Deno.build.os === "darwin"
+    ? join(home, "Library", "Caches", "signalbook", "worlds")
+    : join(home, ".cache", "signalbook", "worlds");
+}
+
+function usable(dir: string): boolean {
+  const granted = (name: "read" | "write") =>
+    Deno.permissions.querySync({ name, path: dir }).state === "granted";
+  return granted("read") && granted("write");
+}
+
+function join(...parts: string[]): string {
+  const sep = Deno.build.os === "windows" ? "\\" : "/";
+  return parts.map((p, i) => i === 0 ? p.replace(/[\\/]+$/, "") : p).join(sep);
+}
+
+function readIfThere(file: string): Uint8Array | null {
+  try {
+    return Deno.readFileSync(file);
+  } catch {
+    return null;
+  }
+}
+
+function writeAtomically(file: string, bytes: Uint8Array): void {
+  const tmp = `${file}.${Deno.pid}.${crypto.randomUUID().slice(0, 8)}.tmp`;
+  try {
+    Deno.mkdirSync(file.slice(0, file.lastIndexOf(Deno.build.os === "windows" ? "\\" : "/")), {
+      recursive: true,
+    });
+    Deno.writeFileSync(tmp, bytes);
+    Deno.renameSync(tmp, file);
+  } catch {
+    // a read-only or full disk: the world is still generated, just not kept
+    try {
+      Deno.removeSync(tmp);
+    } catch {
+      // nothing was written
+    }
+  }
+}
+
+type Typed = Float64Array | Int32Array | Uint8Array | Uint32Array | Int8Array;
+const TYPES = { Float64Array, Int32Array, Uint8Array, Uint32Array, Int8Array } as const;
+type TypeName = keyof typeof TYPES;
+interface BlobRef {
+  type: TypeName;
+  offset: number;
+  length: number;
+}
+
+/** The file: magic, header length, JSON header, then 8-byte-aligned typed arrays. */
+function encodeWorld(parts: WorldParts, stored: StoredInsider): Uint8Array {
+  const blobs: Typed[] = [];
+  const refs: BlobRef[] = [];
+  let offset = 0;
+  const add = (a: Typed): number => {
+    refs.push({ type: a.constructor.name as TypeName, offset, length: a.length });
+    blobs.push(a);
+    offset += Math.ceil(a.byteLength / 8) * 8;
+    return refs.length - 1;
+  };
+  const nDays = parts.market.length;
+  const paths = new Float64Array(parts.paths.length * nDays);
+  parts.paths.forEach((p, c) => paths.set(p, c * nDays));
+  const withAbnormal = [...parts.abnormal.keys()].sort((a, b) => a - b);
+  const abnormal = new Float64Array(withAbnormal.length * nDays);
+  withAbnormal.forEach((c, k) => abnormal.set(parts.abnormal.get(c)!, k * nDays));
+  const { rows, insiders, ...scalars } = stored;
+  const header = {
+    magic: MAGIC,
+    version: WORLD_CACHE_VERSION,
+    world: {
+      seed: parts.seed,
+      scale: parts.scale,
+      asOf: parts.asOf,
+      start: parts.start,
+      firstDay: parts.firstDay,
+      companies: parts.companies,
+      betas: parts.betas,
+      vols: parts.vols,
+      landmark: parts.landmark,
+      withAbnormal,
+      market: add(parts.market),
+      paths: add(paths),
+      abnormal: add(abnormal),
+    },
+    insiders,
+    scalars: Object.fromEntries(Object.entries(scalars).map(([k, a]) => [k, add(a as Typed)])),
+    rows: rows.map((c) => ({
+      name: c.name,
+      kind: c.kind,
+      dict: c.dict,
+      values: add(c.values),
+      nulls: c.nulls ? add(c.nulls) : undefined,
+    })),
+    blobs: refs,
+  };
+  const head = new TextEncoder().encode(JSON.stringify(header));
+  const start = Math.ceil((12 + head.length) / 8) * 8;
+  const out = new Uint8Array(start + offset);
+  const dv = new DataView(out.buffer);
+  out.set(new TextEncoder().encode("SBW1"), 0);
+  dv.setUint32(4, head.length, true);
+  dv.setUint32(8, offset, true);
+  out.set(head, 12);
+  refs.forEach((r, k) => {
+    const b = blobs[k];
+    out.set(new Uint8Array(b.buffer, b.byteOffset, b.byteLength), start + r.offset);
+  });
+  return out;
+}
+
+function decodeWorld(
+  bytes: Uint8Array,
+  seed: number,
+  scale: number,
+  asOf: number,
+): { parts: WorldParts; stored: StoredInsider } {
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (new TextDecoder().decode(bytes.subarray(0, 4)) !== "SBW1") throw new Error("not a world");
+  const headLen = dv.getUint32(4, true);
+  const bodyLen = dv.getUint32(8, true);
+  const start = Math.ceil((12 + headLen) / 8) * 8;
+  if (bytes.byteLength !== start + bodyLen) throw new Error("world file cut short");
+  const h = JSON.parse(new TextDecoder().decode(bytes.subarray(12, 12 + headLen)));
+  if (h.magic !== MAGIC || h.version !== WORLD_CACHE_VERSION) throw new Error("another version");
+  const w = h.world;
+  if (w.seed !== seed || w.scale !== scale || w.asOf !== asOf) throw new Error("another world");
+  // an aligned copy when the read buffer is not 8-byte aligned
+  const body = (bytes.byteOffset + start) % 8 === 0 ? bytes : bytes.slice();
+  const base = body.byteOffset + start;
+  const blob = (k: number): Typed => {
+    const r = h.blobs[k] as BlobRef;
+    const T = TYPES[r.type];
+    return new T(body.buffer as ArrayBuffer, base + r.offset, r.length);
+  };
+  const nDays = w.asOf - w.start + 1;
+  const paths = blob(w.paths) as Float64Array;
+  const abnormalAll = blob(w.abnormal) as Float64Array;
+  const parts: WorldParts = {
+    seed: w.seed,
+    scale: w.scale,
+    asOf: w.asOf,
+    start: w.start,
+    firstDay: w.firstDay,
+    companies: w.companies,
+    market: blob(w.market) as Float64Array,
+    paths: w.companies.map((_: unknown, c: number) => paths.subarray(c * nDays, (c + 1) * nDays)),
+    betas: w.betas,
+    vols: w.vols,
+    landmark: w.landmark,
+    abnormal: new Map(
+      (w.withAbnormal as number[]).map((
+        c,
+        k,
+      ) => [c, abnormalAll.subarray(k * nDays, (k + 1) * nDays)]),
+    ),
+  };
+  const s = h.scalars;
+  const stored: StoredInsider = {
+    insiders: h.insiders,
+    day: blob(s.day) as Int32Array,
+    filedMs: blob(s.filedMs) as Float64Array,
+    etDay: blob(s.etDay) as Int32Array,
+    company: blob(s.company) as Int32Array,
+    insider: blob(s.insider) as Int32Array,
+    dir: blob(s.dir) as Int8Array,
+    signal: blob(s.signal) as Float64Array,
+    cluster90: blob(s.cluster90) as Uint8Array,
+    rows: (h.rows as {
+      name: string;
+      kind: ColumnData["kind"];
+      dict?: string[];
+      values: number;
+      nulls?: number;
+    }[])
+      .map((c) => ({
+        name: c.name,
+        kind: c.kind,
+        dict: c.dict,
+        values: blob(c.values) as ColumnData["values"],
+        nulls: c.nulls === undefined ? undefined : blob(c.nulls) as Uint8Array,
+      })),
+  };
+  return { parts, stored };
+}
