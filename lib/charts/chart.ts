@@ -1,5 +1,5 @@
 /**
- * The chart core: Observable Plot renders into one jsdom document made once
+ * The chart core: Observable Plot renders into one linkedom document made once
  * (so charts work in the Jupyter kernel and under `deno run` alike), and the
  * plot is composed with its title, subtitle and legend into one
  * self-contained SVG. A {@link Chart} renders inline in a notebook and can be
@@ -12,7 +12,7 @@
  * @module
  */
 import * as Plot from "npm:@observablehq/plot@0.6.17";
-import { JSDOM } from "npm:jsdom@31.0.1";
+import { parseHTML } from "npm:linkedom@0.18.12";
 import { escapeHtml as esc } from "../shared/html.ts";
 import { DEMO_COLOR, DEMO_LABEL, isDemo } from "../shared/demo.ts";
 import {
@@ -41,11 +41,20 @@ export const SIDE_COLORS = { domain: ["Buy", "Sell"], range: ["#0072B2", "#D55E0
 type PlotDocument = NonNullable<Plot.PlotOptions["document"]>;
 let doc: PlotDocument | undefined;
 
-/** The shared jsdom document Plot draws into. */
+/**
+ * The shared document Plot draws into: linkedom's, a DOM made for rendering
+ * outside a browser. It replaced jsdom (issue 34): jsdom took 0.7 s and
+ * about 55 MB to import into every process that imported signalbook, where
+ * linkedom takes 0.05 s and a few MB (measured by `bench/first_cell.ts`).
+ * Plot needs only element creation, attributes, text and serialisation;
+ * the charts' tests check the drawn PNGs by pixels in both themes.
+ */
 export function plotDocument(): PlotDocument {
   if (!doc) {
-    doc = new JSDOM("<!DOCTYPE html><html><body></body></html>").window
-      .document as unknown as PlotDocument;
+    const page = parseHTML("<!DOCTYPE html><html><body></body></html>") as unknown as {
+      document: PlotDocument;
+    };
+    doc = page.document;
   }
   return doc;
 }

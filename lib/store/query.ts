@@ -45,7 +45,7 @@
  * @module
  */
 import pl from "npm:nodejs-polars@0.25.2";
-import { type DuckDBConnection, DuckDBInstance } from "npm:@duckdb/node-api@1.5.5-r.5";
+import type { DuckDBConnection, DuckDBInstance } from "npm:@duckdb/node-api@1.5.5-r.5";
 import { join, sep as SEP } from "node:path";
 import { partFiles, readMeta } from "./dataset.ts";
 import { didYouMean } from "../shared/suggest.ts";
@@ -268,6 +268,9 @@ export async function query(sql: string, opts: QueryOptions): Promise<pl.DataFra
   let db: DuckDBInstance | undefined;
   try {
     try {
+      // loaded at the first query, not at import: DuckDB's 30 MB of native code stay
+      // out of processes that never run SQL (see docs/performance.md)
+      const { DuckDBInstance } = await import("npm:@duckdb/node-api@1.5.5-r.5");
       db = await DuckDBInstance.create(":memory:", config);
     } catch (e) {
       throw new QueryError(`query: cannot start DuckDB: ${duckMessage(e)}`, sql, { cause: e });

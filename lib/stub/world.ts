@@ -424,13 +424,15 @@ export function generateWorld(opts: WorldOptions = {}): WorldParts {
  * so the parts stay the world's full stored form.
  */
 export function assembleWorld(parts: WorldParts): World {
-  const { seed, scale, asOf, start, firstDay, companies, market, paths, betas, vols, abnormal } =
-    parts;
+  // prices are read through `parts` at each call: a world read from the cache loads them
+  // only when a price is first asked for (insider answers need none)
+  const { seed, scale, asOf, start, firstDay, companies, betas, vols } = parts;
   const n = asOf - start + 1;
   const landmark = landmarkLog(parts.landmark, start, asOf);
   const at = (day: number) => Math.min(n - 1, Math.max(0, day - start));
-  const abn = (c: number, i: number) => abnormal.get(c)?.[i] ?? 0;
-  const px = (c: number, i: number) => paths[c][i] * Math.exp(abn(c, i));
+  const abn = (c: number, i: number) => parts.abnormal.get(c)?.[i] ?? 0;
+  const px = (c: number, i: number) => parts.paths[c][i] * Math.exp(abn(c, i));
+  const market = (i: number) => parts.market[i];
   const sums = new Map<number, Float64Array>();
   const prefix = (c: number) => {
     let s = sums.get(c);
@@ -452,9 +454,9 @@ export function assembleWorld(parts: WorldParts): World {
     beta: (c) => betas[c],
     idioVol: (c) => vols[c],
     price: (c, day) => px(c, at(day)),
-    market: (day) => market[at(day)],
+    market: (day) => market(at(day)),
     ret: (c, d0, d1) => (px(c, at(d1)) / px(c, at(d0)) - 1) * 100,
-    marketRet: (d0, d1) => (market[at(d1)] / market[at(d0)] - 1) * 100,
+    marketRet: (d0, d1) => (market(at(d1)) / market(at(d0)) - 1) * 100,
     sma: (c, day, len) => {
       const s = prefix(c);
       const hi = at(day) + 1;
@@ -465,8 +467,8 @@ export function assembleWorld(parts: WorldParts): World {
     effect: (c, day) => abn(c, at(day)) + (c === parts.landmark ? landmark(at(day)) : 0),
     addSignal: (c, day, amount) => {
       if (amount === 0) return;
-      let a = abnormal.get(c);
-      if (!a) abnormal.set(c, a = new Float64Array(n));
+      let a = parts.abnormal.get(c);
+      if (!a) parts.abnormal.set(c, a = new Float64Array(n));
       for (let i = at(day) + 1; i < n; i++) a[i] += amount * signalProfile(i - at(day));
       sums.delete(c);
     },

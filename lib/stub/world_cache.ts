@@ -34,7 +34,7 @@ import {
   type World,
   type WorldParts,
 } from "./world.ts";
-import { dayOf } from "./calendar.ts";
+import { dayOf, isoOf } from "./calendar.ts";
 import { type InsiderData, makeInsiderData } from "./insider/insider_data.ts";
 import { loadInsider, type StoredInsider, storeInsider } from "./insider/stored_trades.ts";
 import type { ColumnData } from "./columns.ts";
@@ -94,14 +94,11 @@ export function openWorld(opts: OpenWorldOptions = {}): OpenedWorld {
     ? join(dir, `world-v${WORLD_CACHE_VERSION}-seed${seed}-scale${scale}-${asOf}.bin`)
     : null;
   if (file) {
-    const bytes = readIfThere(file);
-    if (bytes) {
-      try {
-        const { parts, stored } = decodeWorld(bytes, seed, scale, dayOf(asOf));
-        return { world: assembleWorld(parts), insider: loadInsider(stored), source: "cache", file };
-      } catch {
-        // not this format (an older or cut-short file): generate and replace it
-      }
+    try {
+      const { parts, stored } = readWorld(file, seed, scale, dayOf(asOf));
+      return { world: assembleWorld(parts), insider: loadInsider(stored), source: "cache", file };
+    } catch {
+      // absent, or not this format (an older or cut-short file): generate and replace it
     }
   }
   const parts = generateWorld({ seed, scale, asOf });
@@ -140,12 +137,18 @@ function join(...parts: string[]): string {
   return parts.map((p, i) => i === 0 ? p.replace(/[\\/]+$/, "") : p).join(sep);
 }
 
-function readIfThere(file: string): Uint8Array | null {
-  try {
-    return Deno.readFileSync(file);
-  } catch {
-    return null;
+/** `len` bytes of `file` from `pos`, in a fresh (so 8-byte aligned) buffer. */
+function readRange(file: string, pos: number, len: number): Uint8Array {
+  using f = Deno.openSync(file);
+  f.seekSync(pos, Deno.SeekMode.Start);
+  const out = new Uint8Array(len);
+  let got = 0;
+  while (got < len) {
+    const n = f.readSync(out.subarray(got));
+    if (n === null || n === 0) throw new Error("world file cut short");
+    got += n;
   }
+  return out;
 }
 
 function writeAtomically(file: string, bytes: Uint8Array): void {
@@ -193,6 +196,19 @@ function encodeWorld(parts: WorldParts, stored: StoredInsider): Uint8Array {
   const abnormal = new Float64Array(withAbnormal.length * nDays);
   withAbnormal.forEach((c, k) => abnormal.set(parts.abnormal.get(c)!, k * nDays));
   const { rows, insiders, ...scalars } = stored;
+  // the insider section first, the prices last: a reader loads the prices only when asked
+  const scalarRefs = Object.fromEntries(
+    Object.entries(scalars).map(([k, a]) => [k, add(a as Typed)]),
+  );
+  const rowRefs = rows.map((c) => ({
+    name: c.name,
+    kind: c.kind,
+    dict: c.dict,
+    values: add(c.values),
+    nulls: c.nulls ? add(c.nulls) : undefined,
+  }));
+  const priceStart = offset;
+  const prices = { market: add(parts.market), paths: add(paths), abnormal: add(abnormal) };
   const header = {
     magic: MAGIC,
     version: WORLD_CACHE_VERSION,
@@ -207,19 +223,12 @@ function encodeWorld(parts: WorldParts, stored: StoredInsider): Uint8Array {
       vols: parts.vols,
       landmark: parts.landmark,
       withAbnormal,
-      market: add(parts.market),
-      paths: add(paths),
-      abnormal: add(abnormal),
+      ...prices,
     },
     insiders,
-    scalars: Object.fromEntries(Object.entries(scalars).map(([k, a]) => [k, add(a as Typed)])),
-    rows: rows.map((c) => ({
-      name: c.name,
-      kind: c.kind,
-      dict: c.dict,
-      values: add(c.values),
-      nulls: c.nulls ? add(c.nulls) : undefined,
-    })),
+    scalars: scalarRefs,
+    rows: rowRefs,
+    priceStart,
     blobs: refs,
   };
   const head = new TextEncoder().encode(JSON.stringify(header));
@@ -237,33 +246,63 @@ function encodeWorld(parts: WorldParts, stored: StoredInsider): Uint8Array {
   return out;
 }
 
-function decodeWorld(
-  bytes: Uint8Array,
+/**
+ * Reads a world file: the header and the insider section now, the prices
+ * (market, paths, abnormal returns) at the first price asked for.
+ */
+function readWorld(
+  file: string,
   seed: number,
   scale: number,
   asOf: number,
 ): { parts: WorldParts; stored: StoredInsider } {
-  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (new TextDecoder().decode(bytes.subarray(0, 4)) !== "SBW1") throw new Error("not a world");
+  const size = Deno.statSync(file).size;
+  const prefix = readRange(file, 0, 12);
+  const dv = new DataView(prefix.buffer);
+  if (new TextDecoder().decode(prefix.subarray(0, 4)) !== "SBW1") throw new Error("not a world");
   const headLen = dv.getUint32(4, true);
   const bodyLen = dv.getUint32(8, true);
   const start = Math.ceil((12 + headLen) / 8) * 8;
-  if (bytes.byteLength !== start + bodyLen) throw new Error("world file cut short");
-  const h = JSON.parse(new TextDecoder().decode(bytes.subarray(12, 12 + headLen)));
+  if (size !== start + bodyLen) throw new Error("world file cut short");
+  const h = JSON.parse(new TextDecoder().decode(readRange(file, 12, headLen)));
   if (h.magic !== MAGIC || h.version !== WORLD_CACHE_VERSION) throw new Error("another version");
   const w = h.world;
   if (w.seed !== seed || w.scale !== scale || w.asOf !== asOf) throw new Error("another world");
-  // an aligned copy when the read buffer is not 8-byte aligned
-  const body = (bytes.byteOffset + start) % 8 === 0 ? bytes : bytes.slice();
-  const base = body.byteOffset + start;
-  const blob = (k: number): Typed => {
-    const r = h.blobs[k] as BlobRef;
-    const T = TYPES[r.type];
-    return new T(body.buffer as ArrayBuffer, base + r.offset, r.length);
+  const section = (from: number, to: number) => {
+    const bytes = readRange(file, start + from, to - from);
+    return (k: number): Typed => {
+      const r = h.blobs[k] as BlobRef;
+      if (r.offset < from || r.offset > to) throw new Error("blob outside its section");
+      return new TYPES[r.type](bytes.buffer as ArrayBuffer, r.offset - from, r.length);
+    };
   };
+  const blob = section(0, h.priceStart);
   const nDays = w.asOf - w.start + 1;
-  const paths = blob(w.paths) as Float64Array;
-  const abnormalAll = blob(w.abnormal) as Float64Array;
+  let prices: Pick<WorldParts, "market" | "paths" | "abnormal"> | undefined;
+  const loadPrices = () => {
+    if (prices) return prices;
+    let priceBlob: (k: number) => Typed;
+    try {
+      priceBlob = section(h.priceStart, bodyLen);
+    } catch {
+      // the file went away since it was opened: the same prices, generated (deterministic)
+      const again = generateWorld({ seed, scale, asOf: isoOf(asOf) });
+      makeInsiderData(assembleWorld(again));
+      return prices = again;
+    }
+    const paths = priceBlob(w.paths) as Float64Array;
+    const abnormal = priceBlob(w.abnormal) as Float64Array;
+    return prices = {
+      market: priceBlob(w.market) as Float64Array,
+      paths: w.companies.map((_: unknown, c: number) => paths.subarray(c * nDays, (c + 1) * nDays)),
+      abnormal: new Map(
+        (w.withAbnormal as number[]).map((c, k) => [
+          c,
+          abnormal.subarray(k * nDays, (k + 1) * nDays),
+        ]),
+      ),
+    };
+  };
   const parts: WorldParts = {
     seed: w.seed,
     scale: w.scale,
@@ -271,17 +310,18 @@ function decodeWorld(
     start: w.start,
     firstDay: w.firstDay,
     companies: w.companies,
-    market: blob(w.market) as Float64Array,
-    paths: w.companies.map((_: unknown, c: number) => paths.subarray(c * nDays, (c + 1) * nDays)),
+    get market() {
+      return loadPrices().market;
+    },
+    get paths() {
+      return loadPrices().paths;
+    },
+    get abnormal() {
+      return loadPrices().abnormal;
+    },
     betas: w.betas,
     vols: w.vols,
     landmark: w.landmark,
-    abnormal: new Map(
-      (w.withAbnormal as number[]).map((
-        c,
-        k,
-      ) => [c, abnormalAll.subarray(k * nDays, (k + 1) * nDays)]),
-    ),
   };
   const s = h.scalars;
   const stored: StoredInsider = {

@@ -1,0 +1,226 @@
+/**
+ * The world kept on disk (lib/stub/world_cache.ts): a world read back is the
+ * world generated, value for value, and the same as before the cache existed
+ * (digests taken on main at 39d1a0c, before this change); bad files are
+ * replaced; no permission means no cache, never a prompt; the version follows
+ * the generator's sources.
+ */
+import assert from "node:assert/strict";
+import { createStub } from "../../lib/stub/mod.ts";
+import { openWorld, WORLD_CACHE_VERSION } from "../../lib/stub/world_cache.ts";
+
+const root = new URL("../../", import.meta.url);
+
+async function sha(text: string): Promise<string> {
+  const d = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return Array.from(new Uint8Array(d), (b) => b.toString(16).padStart(2, "0")).join("")
+    .slice(0, 16);
+}
+
+/** Digests of everything a stub serves or reports, as /tmp digest scripts took them on main. */
+async function digests(stub: ReturnType<typeof createStub>) {
+  const trades = stub.insider.trades;
+  const w = stub.world;
+  let px = "";
+  for (let c = 0; c < w.companies.length; c++) {
+    for (let d = w.start; d <= w.asOf; d += 7) px += w.price(c, d) + "," + w.effect(c, d) + ";";
+  }
+  return {
+    n: trades.length,
+    rows: await sha(trades.map((t) => JSON.stringify(t.row)).join("\n")),
+    meta: await sha(
+      trades.map((t) =>
+        [t.day, t.filedMs, t.etDay, t.company, t.insider, t.dir, t.signal, t.cluster90].join(",")
+      ).join("\n"),
+    ),
+    px: await sha(px),
+    truth: await sha(
+      JSON.stringify(stub.truth.table()) +
+        JSON.stringify(trades.slice(0, 3000).map((t) => stub.truth.expected(t.row, "1y"))),
+    ),
+    catalog: await sha(JSON.stringify(stub.catalog.pitches)),
+    insiders: await sha(JSON.stringify(stub.insider.insiders)),
+    companies: await sha(JSON.stringify(w.companies)),
+  };
+}
+
+// taken on main (39d1a0c) before the world was cached: the generator's answers are unchanged
+const BEFORE = {
+  "1/0.1": {
+    n: 2310,
+    rows: "77305f4047d07c17",
+    meta: "bd394d4a98166ea2",
+    px: "b106786bb361322c",
+    truth: "356bfbc9b9228ea4",
+    catalog: "a144107f8cd54fb8",
+    insiders: "e142fbb9abaaaa77",
+    companies: "62b22769c80b1610",
+  },
+  "7/0.25": {
+    n: 5699,
+    rows: "4236389735c06704",
+    meta: "235b47dabebf578a",
+    px: "3083f2e2d9bc3e2d",
+    truth: "fa5fb64461bfac71",
+    catalog: "51eaf568dc655c0d",
+    insiders: "e47cbffcb3b0a48e",
+    companies: "e04cc6e7a1d25265",
+  },
+};
+
+Deno.test("world cache: generated, written, read back: every row, price and truth as before the cache", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "sb-worlds-" });
+  try {
+    for (const [key, want] of Object.entries(BEFORE)) {
+      const [seed, scale] = key.split("/").map(Number);
+      const fresh = createStub({ seed, scale, worldCache: dir });
+      assert.deepEqual(await digests(fresh), want, `${key}: generated`);
+      const files = [...Deno.readDirSync(dir)].map((e) => e.name);
+      assert.ok(
+        files.includes(`world-v${WORLD_CACHE_VERSION}-seed${seed}-scale${scale}-2026-11-20.bin`),
+        files.join(", "),
+      );
+      const again = openWorld({ seed, scale, cache: dir });
+      assert.equal(again.source, "cache");
+      const cached = createStub({ seed, scale, worldCache: dir });
+      assert.deepEqual(await digests(cached), want, `${key}: read from the cache`);
+      // rows read back are plain objects, as generated ones are
+      assert.equal(Object.getPrototypeOf(cached.insider.trades[0].row), Object.prototype);
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("world cache: the services answer the same bytes from a cached world", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "sb-worlds-" });
+  try {
+    const plain = createStub({ seed: 3, scale: 0.1, worldCache: false });
+    createStub({ seed: 3, scale: 0.1, worldCache: dir });
+    const cached = createStub({ seed: 3, scale: 0.1, worldCache: dir });
+    assert.equal(openWorld({ seed: 3, scale: 0.1, cache: dir }).source, "cache");
+    const auth = { authorization: "Bearer demo-insider-key", "content-type": "application/json" };
+    const calls: [string, RequestInit][] = [
+      ["/insider/api/v1/search", {
+        method: "POST",
+        headers: auth,
+        body: JSON.stringify({
+          filter: {
+            tradeType: "purchase",
+            excludeAnomalousTransactions: true,
+            sortBy: "tradeReturn",
+          },
+          pagination: { pageSize: 50 },
+        }),
+      }],
+      ["/insider/api/v1/feeds?feed_id=17&feed_id=1&limit=40", { headers: auth }],
+      ["/insider/api/v1/insiders?q=smith", { headers: auth }],
+      ["/catalog/api/v1/pitches?limit=30", {
+        headers: { authorization: "Bearer demo-catalog-key" },
+      }],
+    ];
+    const first = plain.insider.trades[5].row;
+    calls.push([
+      `/insider/api/v1/transactions/${first.accession_number}/${first.transaction_id}`,
+      { headers: auth },
+    ]);
+    for (const [path, init] of calls) {
+      const a = await (await plain.app.request(path, init)).text();
+      const b = await (await cached.app.request(path, init)).text();
+      assert.ok(a.length > 100, `${path}: ${a.slice(0, 200)}`);
+      assert.equal(b, a, path);
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("world cache: a cut-short or foreign file is generated again and replaced", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "sb-worlds-" });
+  try {
+    const first = openWorld({ seed: 2, scale: 0.05, cache: dir });
+    assert.equal(first.source, "generated");
+    const file = first.file!;
+    const whole = await Deno.readFile(file);
+    for (const bad of [whole.subarray(0, whole.length - 100), new TextEncoder().encode("hello")]) {
+      await Deno.writeFile(file, bad);
+      const again = openWorld({ seed: 2, scale: 0.05, cache: dir });
+      assert.equal(again.source, "generated");
+      assert.deepEqual(await Deno.readFile(file), whole);
+      assert.equal(
+        JSON.stringify(again.insider.trades.map((t) => t.row)),
+        JSON.stringify(first.insider.trades.map((t) => t.row)),
+      );
+    }
+    assert.equal(openWorld({ seed: 2, scale: 0.05, cache: dir }).source, "cache");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("world cache: `false` writes nothing; without permissions there is no cache and no prompt", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "sb-worlds-" });
+  try {
+    const w = openWorld({ seed: 2, scale: 0.05, cache: false });
+    assert.equal(w.source, "generated");
+    assert.equal(w.file, null);
+    const script = `import { createStub } from ${
+      JSON.stringify(new URL("lib/stub/mod.ts", root).href)
+    };
+      const s = createStub({ seed: 2, scale: 0.05 });
+      console.log(s.insider.trades.length);`;
+    const file = `${dir}/script.ts`;
+    await Deno.writeTextFile(file, script);
+    // `deno run` with read access to the repo and the script only: no env, no write
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "--no-prompt", `--allow-read=${new URL(".", root).pathname},${file}`, file],
+      env: { XDG_CACHE_HOME: dir, DENO_DIR: denoDir(), NO_COLOR: "1" },
+      cwd: dir,
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const err = new TextDecoder().decode(out.stderr);
+    assert.equal(out.code, 0, err);
+    assert.equal(new TextDecoder().decode(out.stdout).trim(), String(w.insider.trades.length));
+    assert.deepEqual(
+      [...Deno.readDirSync(dir)].map((e) => e.name),
+      ["script.ts"],
+      "nothing written without write permission",
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+/** Deno's own cache folder as this process sees it (so the child does not make one in `dir`). */
+function denoDir(): string {
+  const parent = Deno.env.get("XDG_CACHE_HOME") ?? `${Deno.env.get("HOME")}/.cache`;
+  return Deno.env.get("DENO_DIR") ?? `${parent}/deno`;
+}
+
+// What the generator's output depends on. Change any of these files and this test fails until
+// WORLD_CACHE_VERSION is raised (a cached world of the old generator is then never read) and
+// the hash below is updated.
+const GENERATOR_SOURCES = [
+  "lib/stub/world.ts",
+  "lib/stub/insider/insider_data.ts",
+  "lib/stub/calendar.ts",
+  "lib/shared/random.ts",
+  "lib/insider/fields.ts",
+  "lib/stub/columns.ts",
+  "lib/stub/insider/stored_trades.ts",
+  "lib/stub/world_cache.ts",
+];
+const GENERATOR_HASH = "v1:817498a8f6653d67";
+
+Deno.test("world cache: its version follows the generator's sources", async () => {
+  const text = GENERATOR_SOURCES.map((f) =>
+    Deno.readTextFileSync(new URL(f, root)).replaceAll("\r\n", "\n")
+  ).join("\n\u0000\n");
+  const hash = await sha(text);
+  assert.equal(
+    `v${WORLD_CACHE_VERSION}:${hash}`,
+    GENERATOR_HASH,
+    `the world generator changed: raise WORLD_CACHE_VERSION in lib/stub/world_cache.ts, then set GENERATOR_HASH in this test to "v<new version>:${hash}"`,
+  );
+});
