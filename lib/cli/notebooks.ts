@@ -176,7 +176,10 @@ export async function main(args: string[] = Deno.args): Promise<void> {
           summary.errors.length > 1 ? ` (and ${summary.errors.length - 1} more)` : ""
         }; outputs so far written${where || " in place"}`,
       );
-    } else console.log(`${job.src}: ${summary.cells} code cells executed in ${secs} s${where}`);
+    } else {
+      const peak = summary.kernelPeakMb ? `, kernel peak ${Math.round(summary.kernelPeakMb)} MB` : "";
+      console.log(`${job.src}: ${summary.cells} code cells executed in ${secs} s${peak}${where}`);
+    }
   }
   if (failed) Deno.exit(1);
 }

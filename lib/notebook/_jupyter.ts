@@ -37,6 +37,8 @@ export interface ExecuteSummary {
   cells: number;
   /** Error outputs, in order. */
   errors: { cell: number; ename: string; evalue: string }[];
+  /** The kernel's peak resident memory, MB (Linux `VmHWM` after the last cell); null where not measured. */
+  kernelPeakMb?: number | null;
 }
 
 /** Options of {@link execute}. */

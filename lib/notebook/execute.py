@@ -69,6 +69,19 @@ class DenoNotebookClient(NotebookClient):
                     pass
 
 
+def kernel_peak_mb(client) -> float | None:
+    """The kernel process's peak resident memory so far (Linux VmHWM), MB."""
+    try:
+        pid = client.km.provisioner.process.pid
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except Exception:  # another OS, or no process to read: not measured
+        return None
+    return None
+
+
 def errors_of(nb) -> list:
     found = []
     code = [c for c in nb.cells if c.cell_type == "code"]
@@ -98,6 +111,15 @@ def main() -> int:
         record_timing=False,
         resources={"metadata": {"path": os.path.dirname(os.path.abspath(src))}},
     )
+    peak = {"mb": None}
+
+    def note_peak(**_kwargs):
+        # VmHWM only grows: its value after the last cell is the kernel's peak
+        mb = kernel_peak_mb(client)
+        if mb is not None:
+            peak["mb"] = mb
+
+    client.on_cell_executed = note_peak
     try:
         client.execute()
     except CellExecutionError:
@@ -105,7 +127,7 @@ def main() -> int:
     strip_ansi(nb)
     nbformat.write(nb, dst)
     code = [c for c in nb.cells if c.cell_type == "code"]
-    print(json.dumps({"cells": len(code), "errors": errors_of(nb)}))
+    print(json.dumps({"cells": len(code), "errors": errors_of(nb), "kernelPeakMb": peak["mb"]}))
     return 0
 
 
