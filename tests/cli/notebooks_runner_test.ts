@@ -104,7 +104,10 @@ statsTable(eventStudy(buys, { horizons: ["3m"] }))`,
       await Deno.writeTextFile(`${dir}/analysis.ipynb`, source);
       const run = await task(dir, "analysis.ipynb", "--out", "done/analysis.ipynb");
       assert.equal(run.code, 0, run.stderr);
-      assert.match(run.stdout, /analysis\.ipynb: 32 code cells executed in [\d.]+ s → .*done/);
+      assert.match(
+        run.stdout,
+        /analysis\.ipynb: 32 code cells executed in [\d.]+ s, kernel peak \d+ MB → .*done/,
+      );
       assert.equal(await Deno.readTextFile(`${dir}/analysis.ipynb`), source, "--out: source kept");
       const done: Nb = JSON.parse(await Deno.readTextFile(`${dir}/done/analysis.ipynb`));
       const lost = done.cells.slice(0, 31).map((c, i) => [i, c.outputs ?? []] as const)

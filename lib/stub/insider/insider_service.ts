@@ -147,6 +147,9 @@ export function camelRow(
   return out;
 }
 
+/** Most serialized rows the insider service keeps for pages asked for again. */
+const SERIALIZED_KEPT = 5_000;
+
 /** Builds the insider service app. */
 export function insiderService(ctx: InsiderContext): OpenAPIHono {
   const { world, data } = ctx;
@@ -154,17 +157,17 @@ export function insiderService(ctx: InsiderContext): OpenAPIHono {
   const app = new OpenAPIHono();
   const cursors = new Cursors("insider:" + ctx.secret);
   const cache = new Map<string, Trade[]>();
-  // Serialized camelCase rows, kept when every trade fits (up to 60,000,
-  // about 270 MB): pages are then built by joining strings, so serving one
-  // costs little CPU. Larger worlds serialize per request instead of
-  // thrashing a bounded cache.
-  const keepSerialized = data.trades.length <= 60_000;
+  // Serialized camelCase rows of the pages served last, up to SERIALIZED_KEPT of them (about
+  // 4 KB each): a page asked for again (a retry, a second pull of the same window) is joined
+  // from strings, while a full pull of the world does not keep every row's text alive in the
+  // process that pulls it (issue 34: the in-process emulator kept all 23,000, about 95 MB).
   const serialized = new Map<Trade, string>();
   const camelJson = (t: Trade): string => {
     let s = serialized.get(t);
     if (s === undefined) {
       s = JSON.stringify(camelRow(fieldsOf(t), d));
-      if (keepSerialized) serialized.set(t, s);
+      if (serialized.size >= SERIALIZED_KEPT) serialized.delete(serialized.keys().next().value!);
+      serialized.set(t, s);
     }
     return s;
   };
