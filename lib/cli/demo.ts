@@ -17,6 +17,7 @@
 import pl from "npm:nodejs-polars@0.25.2";
 import { join } from "node:path";
 import { connect } from "../connect.ts";
+import { releaseNativeNow } from "../frames/_release.ts";
 import { sync } from "../store/sync.ts";
 import { scanInsiderTrades } from "../store/sync.ts";
 import { headlinePortfolios, headlineStudy } from "../backtest/headline.ts";
@@ -88,10 +89,16 @@ export async function main(args: string[] = Deno.args): Promise<void> {
     const data = join(out, "data");
     const synced = await sync({ dir: data, insider, catalog, to: offlineToday });
     const trades = (await scanInsiderTrades(data)).collectSync();
+    // each step's native garbage is freed before the next starts (see frames/_release.ts):
+    // the demo's peak is its largest step, not the sum of them (issue 34)
     const stats = headlineStudy(trades);
+    await releaseNativeNow();
     const filing = headlineStudy(trades, undefined, { entry: "filing" });
+    await releaseNativeNow();
     const byTrade = headlinePortfolios(trades, { horizon: "6m", costBps: 10 });
+    await releaseNativeNow();
     const byFiling = headlinePortfolios(trades, { horizon: "6m", costBps: 10, entry: "filing" });
+    await releaseNativeNow();
     const portfolios = {
       ...byTrade,
       ...Object.fromEntries(Object.entries(byFiling).map(([k, v]) => [`${k} (filing)`, v])),
@@ -104,7 +111,7 @@ export async function main(args: string[] = Deno.args): Promise<void> {
         pl.col("is_anomalous_transaction").eq(pl.lit(false)),
       ),
     );
-    const files = await writeReport(out, stats, {
+    const charts = {
       "event-study": eventStudyChart(stats, {
         title: "Did following the signal pay? Excess return after the trade",
       }),
@@ -116,11 +123,15 @@ export async function main(args: string[] = Deno.args): Promise<void> {
         subtitle: "Growth of 1, equal weight, monthly rebalancing, 10 bps per side",
       }),
       "drawdown": drawdownChart(monthly),
-    }, {
+    };
+    await releaseNativeNow();
+    const truth = offline.insider && stub ? demoTruth(trades, stub) : undefined;
+    await releaseNativeNow();
+    const files = await writeReport(out, stats, charts, {
       portfolios,
       portfolioCharts: ["equity-curve", "drawdown"],
       title: "signalbook demo: CEO buys vs all purchases vs 10b5-1 sales",
-      truth: offline.insider && stub ? demoTruth(trades, stub) : undefined,
+      truth,
       filing,
       notes: [
         `Source: ${offline.insider ? "the offline emulator (demo data)" : "the live services"}; ${

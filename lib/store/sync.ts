@@ -57,6 +57,7 @@ import type { CatalogClient } from "../catalog/client.ts";
 import type { InsiderClient } from "../insider/client.ts";
 import { pullMonths } from "./_sync_pull.ts";
 import { type FrameReport, mergeReports, warnReport } from "../frames/build.ts";
+import { releaseNativeIfGrown } from "../frames/_release.ts";
 import { AuthenticationError, PermissionDeniedError } from "../http/errors.ts";
 import { Progress } from "../http/progress_hook.ts";
 import { isIsoDate } from "../shared/schema.ts";
@@ -250,6 +251,9 @@ export async function sync(opts: SyncOptions): Promise<SyncReport> {
       progress?.update({ pages: requests });
     }, async (w, got) => {
       const written = await writeMonth(join(opts.dir, ds), ds, w, got);
+      // the month's frame, its merge and its parquet buffers are garbage now: free their
+      // native memory once it has grown, not at V8's next collection (issue 34: sync's peak)
+      await releaseNativeIfGrown();
       rows += got.height;
       progress?.update({ rows });
       entry.done[w.month] = written;
