@@ -14,6 +14,7 @@ import { parallelBench } from "./parallel_bench.ts";
 import { portfolioTruthBench } from "./portfolio_truth_bench.ts";
 import { chartRasterBench } from "./chart_raster_bench.ts";
 import { portfolioMinimumBench } from "./portfolio_minimum_bench.ts";
+import { lightBench } from "./light_bench.ts";
 
 if (import.meta.main) {
   console.log("signalbook benchmarks (same run, same data)");
@@ -27,4 +28,6 @@ if (import.meta.main) {
   console.log(await portfolioTruthBench());
   console.log(await chartRasterBench());
   console.log(portfolioMinimumBench());
+  // last: issue 34's table of the figures users feel, each beside its target
+  console.log(await lightBench());
 }
