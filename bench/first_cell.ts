@@ -39,6 +39,11 @@ export async function firstCellBench(runs = 3): Promise<{ text: string; rows: Be
     const warm: Child[] = [];
     for (let i = 0; i < runs; i++) warm.push(await child(home));
     const m = (k: keyof Child) => median(warm.map((w) => w[k]));
+    const worlds = `${home}/signalbook/worlds`;
+    const fileMb = [...Deno.readDirSync(worlds)].reduce(
+      (a, e) => a + Deno.statSync(`${worlds}/${e.name}`).size,
+      0,
+    ) / 2 ** 20;
     const f = (x: number) => x.toFixed(2);
     const text = [
       "first cell (fresh process: import, connect, 10 rows of an insider search; default world)",
@@ -50,6 +55,7 @@ export async function firstCellBench(runs = 3): Promise<{ text: string; rows: Be
       } s, first answer ${f(m("firstAnswerS"))} s, RSS after ${
         m("rssAfterMb").toFixed(0)
       } MB, first catalog page ${f(m("catalogS"))} s later`,
+      `  world file in the cache folder: ${fileMb.toFixed(0)} MB`,
       `  warm ÷ cold: first answer ${
         (m("firstAnswerS") / cold.firstAnswerS).toFixed(2)
       }×, RSS after ${(m("rssAfterMb") / cold.rssAfterMb).toFixed(2)}×`,

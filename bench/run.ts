@@ -15,6 +15,7 @@ import { portfolioTruthBench } from "./portfolio_truth_bench.ts";
 import { chartRasterBench } from "./chart_raster_bench.ts";
 import { portfolioMinimumBench } from "./portfolio_minimum_bench.ts";
 import { lightBench } from "./light_bench.ts";
+import { releaseBench } from "./release_bench.ts";
 
 if (import.meta.main) {
   console.log("signalbook benchmarks (same run, same data)");
@@ -28,6 +29,7 @@ if (import.meta.main) {
   console.log(await portfolioTruthBench());
   console.log(await chartRasterBench());
   console.log(portfolioMinimumBench());
+  console.log(await releaseBench());
   // last: issue 34's table of the figures users feel, each beside its target
   console.log(await lightBench());
 }

@@ -177,7 +177,9 @@ export async function main(args: string[] = Deno.args): Promise<void> {
         }; outputs so far written${where || " in place"}`,
       );
     } else {
-      const peak = summary.kernelPeakMb ? `, kernel peak ${Math.round(summary.kernelPeakMb)} MB` : "";
+      const peak = summary.kernelPeakMb
+        ? `, kernel peak ${Math.round(summary.kernelPeakMb)} MB`
+        : "";
       console.log(`${job.src}: ${summary.cells} code cells executed in ${secs} s${peak}${where}`);
     }
   }

@@ -13,9 +13,9 @@
  *
  * A collected object's native buffers are freed by its finalizer, and
  * Deno runs N-API finalizers only when the event loop turns, not inside
- * the collection (measured: 6 synchronous `filter`s of a 23,440 × 174 frame
- * with a collection after each grew RSS from 94 to 178 MB; with a
- * `setTimeout(0)` after each collection, to 121 MB). In async code use
+ * the collection (`bench/release_bench.ts`: six synchronous `filter`s of a
+ * 20,000 × 174 frame with a collection after each grew RSS by about 58 MB,
+ * and by under 10 MB with an event-loop turn after each collection). In async code use
  * {@link releaseNativeNow}, which waits for that turn.
  *
  * The collection function is obtained once through `node:v8` and `node:vm`
@@ -89,10 +89,9 @@ let baseline = 0;
 /**
  * {@link releaseNativeNow} when the process's RSS has grown by more than
  * {@link NATIVE_SLACK} since the last time it ran: for loops that make a
- * frame per step (sync's months). A full collection costs 0.1–0.5 s with a
- * large heap, too much for every month (measured: a 60-month sync took
- * 44 s with one after each month against 10 s without), while native
- * garbage left to V8 grew that sync's peak from about 420 to 750 MB.
+ * frame per step (sync's months). A full collection with a large heap is
+ * too slow to run after every month of a 60-month sync, while native
+ * garbage left to V8 grows that sync's peak by hundreds of MB.
  *
  * @example
  * ```ts
