@@ -100,9 +100,15 @@ export async function lightBench(extra: BenchRow[] = []): Promise<string> {
         : [{ name: "notebooks: kernel peak RSS", value: NaN, unit: "MB", target: 400 }]),
       ...extra,
     ];
+    const bare = notebooks.get("bare-kernel.ipynb");
+    const kernel = bare === undefined
+      ? ""
+      : `\n(the Deno kernel by itself, a two-cell notebook importing nodejs-polars: ${
+        bare.toFixed(0)
+      } MB peak)`;
     return `${first.text}\n\n${
       benchTable("light and quick (issue 34): this run against the targets", rows)
-    }`;
+    }${kernel}`;
   } finally {
     await Deno.remove(home, { recursive: true });
     await Deno.remove(outDir, { recursive: true });
