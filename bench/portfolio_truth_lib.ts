@@ -26,6 +26,19 @@ import type { Entry } from "../lib/backtest/entry.ts";
 import { WINDOW_DAYS } from "../lib/insider/fields.ts";
 import type { TransactionRow } from "../lib/insider/fields.ts";
 
+/**
+ * Diagnostic portfolio: all purchases but the emulator's ten-bagger (one
+ * biotech re-rated 15× over 100 days in every world), whose run-up the
+ * booking compounds within a segment.
+ */
+export const NO_TEN_BAGGER = "All purchases, no ten-bagger";
+/**
+ * Diagnostic portfolio: all purchases but the ten-bagger, at most one open
+ * position per issuer (a purchase is left out while an earlier one of the
+ * same stock is within a year), so no two positions share a stock's month.
+ */
+export const ONE_PER_ISSUER = "All purchases, one per issuer";
+
 /** Figures compared. */
 export const RISK_FIGURES = [
   "vol",
@@ -93,6 +106,9 @@ function figures(
 /**
  * Estimated and true risk figures of the headline portfolios in one world.
  *
+ * With `diagnostics`, also {@link NO_TEN_BAGGER} and {@link ONE_PER_ISSUER},
+ * which isolate the causes of the booking's bias at long holdings.
+ *
  * @example
  * ```ts
  * import { riskChecks } from "./portfolio_truth_lib.ts";
@@ -107,6 +123,7 @@ export function riskChecks(
   entries: Entry[] = ["trade", "filing"],
   edges: "trim" | "keep" = "trim",
   spread: typeof SPREADS[number] = "market",
+  diagnostics = false,
 ): RiskCheck[] {
   const stub = createStub({ seed, scale });
   const { world } = stub;
@@ -117,6 +134,21 @@ export function riskChecks(
     "CEO buys": trades.filter((t) => t.row.is_ceo === true),
     "All purchases": trades,
   };
+  if (diagnostics) {
+    // the ten-bagger: the one company whose path has an effect besides the insiders' signals
+    const landmark = world.companies.findIndex((_, c) =>
+      Math.abs(world.effect(c, world.asOf) - world.abnormal(c, world.asOf)) > 1e-9
+    );
+    groups[NO_TEN_BAGGER] = trades.filter((t) => t.company !== landmark);
+    // at most one open position per issuer: a later purchase of the same stock
+    // is left out until the earlier position's longest holding (1 year) ends
+    const busy = new Map<number, number>();
+    groups[ONE_PER_ISSUER] = [...trades].sort((a, b) => a.day - b.day).filter((t) => {
+      if (t.company === landmark || (busy.get(t.company) ?? -Infinity) > t.day) return false;
+      busy.set(t.company, t.day + 365);
+      return true;
+    });
+  }
   const out: RiskCheck[] = [];
   for (const [target, ts] of Object.entries(groups)) {
     const frame = transactionsFrame(ts.map((t) => t.row as TransactionRow));
