@@ -1,0 +1,73 @@
+/**
+ * The emulator's truth against its own rows, with no estimator in between:
+ * for `TRUTH_SEEDS` worlds (default 120) from `TRUTH_FIRST_SEED` (default
+ * 30001) at `TRUTH_SCALE` (default 0.5), each open-market purchase's
+ * realized excess return (`excess_returns_<h>`) minus `stub.truth.expected`,
+ * averaged per world over CEO buys and over all purchases (anomalous trades
+ * excluded, as the headline study does), then across worlds: mean ± the
+ * cross-world standard error and z. The headline study's `mean_excess` is
+ * exactly the mean of these rows (`tests/backtest/truth_alignment_test.ts`),
+ * so this is the event study's bias against the truth, measured on more
+ * worlds than `bench/coverage_bench.ts` can afford.
+ *
+ * `deno run -A bench/truth_rows_bench.ts`
+ *
+ * @module
+ */
+import { createStub } from "../lib/stub/mod.ts";
+import { table } from "./loopback.ts";
+
+const HORIZONS = ["1m", "3m", "6m", "1y"] as const;
+const GROUPS = ["CEO buys", "All purchases", "CEO buys − all purchases"] as const;
+
+/** Per world and group × horizon: the mean of realized minus true excess return, percent. */
+export function worldBias(seed: number, scale: number): Record<string, number> {
+  const stub = createStub({ seed, scale });
+  const sums: Record<string, [number, number]> = {};
+  for (const t of stub.insider.trades) {
+    const r = t.row as unknown as Record<string, unknown>;
+    if (r.code !== "P" || r.is_anomalous_transaction !== false) continue;
+    for (const h of HORIZONS) {
+      const ex = r[`excess_returns_${h}`];
+      const e = stub.truth.expected(t.row, h);
+      if (typeof ex !== "number" || e === null) continue;
+      for (const g of r.is_ceo === true ? GROUPS.slice(0, 2) : GROUPS.slice(1, 2)) {
+        const s = (sums[`${g}|${h}`] ??= [0, 0]);
+        s[0] += ex - e;
+        s[1]++;
+      }
+    }
+  }
+  const out: Record<string, number> = {};
+  for (const [k, [s, n]] of Object.entries(sums)) out[k] = s / n;
+  for (const h of HORIZONS) {
+    out[`${GROUPS[2]}|${h}`] = out[`${GROUPS[0]}|${h}`] - out[`${GROUPS[1]}|${h}`];
+  }
+  return out;
+}
+
+/** Runs the bench and returns the printed table. */
+export function truthRowsBench(
+  seeds = Number(Deno.env.get("TRUTH_SEEDS") ?? 120),
+  first = Number(Deno.env.get("TRUTH_FIRST_SEED") ?? 30001),
+  scale = Number(Deno.env.get("TRUTH_SCALE") ?? 0.5),
+): string {
+  const worlds = Array.from({ length: seeds }, (_, i) => worldBias(first + i, scale));
+  const rows = GROUPS.map((g) => [
+    g,
+    ...HORIZONS.map((h) => {
+      const xs = worlds.map((w) => w[`${g}|${h}`]).filter(Number.isFinite);
+      const m = xs.reduce((a, b) => a + b, 0) / xs.length;
+      const se = Math.sqrt(xs.reduce((a, b) => a + (b - m) ** 2, 0) / (xs.length - 1) / xs.length);
+      const f = (v: number) => `${v < 0 ? "−" : ""}${Math.abs(v).toFixed(2)}`;
+      return `${f(m)} ± ${se.toFixed(2)} (${f(m / se)})`;
+    }),
+  ]);
+  return table(
+    `Realized minus true excess return of the rows, mean ± cross-world SE (z), percentage points: ${seeds} worlds from seed ${first}, scale ${scale}`,
+    ["group", ...HORIZONS],
+    rows,
+  );
+}
+
+if (import.meta.main) console.log(truthRowsBench());
