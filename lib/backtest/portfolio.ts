@@ -89,8 +89,12 @@
  * - `"step"`: the path is flat between known points and each
  *   segment's return, G(b)/G(a) − 1, is booked in the calendar month that
  *   holds point b, when the service observes it. Chained, the months
- *   reproduce every known point exactly, and each month's expected return is
- *   the true one, so mean returns, Sharpe and alpha are unbiased. The cost:
+ *   reproduce every known point exactly, and a segment's expected booked
+ *   return is the sum of the monthly returns a rebalanced portfolio earns
+ *   over it but for the compounding of the stock's drift within the segment
+ *   (negligible for usual drifts; a run-up like the emulator's ten-bagger
+ *   is booked compounded, which lifts mean returns, Sharpe and alpha at
+ *   long holdings: see `"market"`). The cost:
  *   one position's path is lumpy, and a month's market move is spread over
  *   the months in which the positions' segments end, so `vol` and
  *   `maxDrawdown` come out far too low (6-month holding: vol about 40 %

@@ -35,7 +35,6 @@ export const PALETTE = [
   "#F0E442",
   "#000000",
 ];
-/** Buy / sell colours. */
 /** Colours of the two sides (buy, sell; or acquired, disposed under `sides: "acquiredDisposed"`). */
 export const SIDE_COLORS = { domain: ["Buy", "Sell"], range: ["#0072B2", "#D55E00"] };
 
