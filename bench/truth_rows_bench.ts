@@ -18,11 +18,22 @@ import { createStub } from "../lib/stub/mod.ts";
 import { table } from "./loopback.ts";
 
 const HORIZONS = ["1m", "3m", "6m", "1y"] as const;
-const GROUPS = ["CEO buys", "All purchases", "CEO buys − all purchases"] as const;
+const GROUPS = [
+  "CEO buys",
+  "All purchases",
+  "CEO buys − all purchases",
+  "CEO buys, no ten-bagger",
+  "All purchases, no ten-bagger",
+] as const;
 
 /** Per world and group × horizon: the mean of realized minus true excess return, percent. */
 export function worldBias(seed: number, scale: number): Record<string, number> {
   const stub = createStub({ seed, scale });
+  const { world } = stub;
+  // the ten-bagger: the one company whose path has an effect besides the insiders' signals
+  const landmark = world.companies.findIndex((_, c) =>
+    Math.abs(world.effect(c, world.asOf) - world.abnormal(c, world.asOf)) > 1e-9
+  );
   const sums: Record<string, [number, number]> = {};
   for (const t of stub.insider.trades) {
     const r = t.row as unknown as Record<string, unknown>;
@@ -31,7 +42,11 @@ export function worldBias(seed: number, scale: number): Record<string, number> {
       const ex = r[`excess_returns_${h}`];
       const e = stub.truth.expected(t.row, h);
       if (typeof ex !== "number" || e === null) continue;
-      for (const g of r.is_ceo === true ? GROUPS.slice(0, 2) : GROUPS.slice(1, 2)) {
+      const groups: string[] = r.is_ceo === true ? [GROUPS[0], GROUPS[1]] : [GROUPS[1]];
+      if (t.company !== landmark) {
+        groups.push(...(r.is_ceo === true ? [GROUPS[3], GROUPS[4]] : [GROUPS[4]]));
+      }
+      for (const g of groups) {
         const s = (sums[`${g}|${h}`] ??= [0, 0]);
         s[0] += ex - e;
         s[1]++;
@@ -53,21 +68,33 @@ export function truthRowsBench(
   scale = Number(Deno.env.get("TRUTH_SCALE") ?? 0.5),
 ): string {
   const worlds = Array.from({ length: seeds }, (_, i) => worldBias(first + i, scale));
+  const dump = Deno.env.get("TRUTH_OUT");
+  if (dump) Deno.writeTextFileSync(dump, JSON.stringify(worlds));
+  const f = (v: number) => `${v < 0 ? "−" : ""}${Math.abs(v).toFixed(2)}`;
+  const per = (g: string, h: string) => worlds.map((w) => w[`${g}|${h}`]).filter(Number.isFinite);
+  const moments = (xs: number[]) => {
+    const m = xs.reduce((a, b) => a + b, 0) / xs.length;
+    const sd = Math.sqrt(xs.reduce((a, b) => a + (b - m) ** 2, 0) / (xs.length - 1));
+    const skew = xs.reduce((a, b) => a + ((b - m) / sd) ** 3, 0) / xs.length;
+    return { m, se: sd / Math.sqrt(xs.length), skew };
+  };
   const rows = GROUPS.map((g) => [
     g,
     ...HORIZONS.map((h) => {
-      const xs = worlds.map((w) => w[`${g}|${h}`]).filter(Number.isFinite);
-      const m = xs.reduce((a, b) => a + b, 0) / xs.length;
-      const se = Math.sqrt(xs.reduce((a, b) => a + (b - m) ** 2, 0) / (xs.length - 1) / xs.length);
-      const f = (v: number) => `${v < 0 ? "−" : ""}${Math.abs(v).toFixed(2)}`;
+      const { m, se } = moments(per(g, h));
       return `${f(m)} ± ${se.toFixed(2)} (${f(m / se)})`;
     }),
   ]);
-  return table(
-    `Realized minus true excess return of the rows, mean ± cross-world SE (z), percentage points: ${seeds} worlds from seed ${first}, scale ${scale}`,
-    ["group", ...HORIZONS],
-    rows,
-  );
+  // a right-skewed spread across worlds (a lognormal stock path, the ten-bagger's ×15)
+  // puts the typical mean of a sample below the expectation
+  const skews = GROUPS.map((g) => [g, ...HORIZONS.map((h) => f(moments(per(g, h)).skew))]);
+  return `${
+    table(
+      `Realized minus true excess return of the rows, mean ± cross-world SE (z), percentage points: ${seeds} worlds from seed ${first}, scale ${scale}`,
+      ["group", ...HORIZONS],
+      rows,
+    )
+  }\n${table("Skewness of the per-world means across worlds", ["group", ...HORIZONS], skews)}`;
 }
 
 if (import.meta.main) console.log(truthRowsBench());
