@@ -15,6 +15,7 @@
  * @module
  */
 import { createStub } from "../lib/stub/mod.ts";
+import { PRICE_MODEL, TEN_BAGGER, type World } from "../lib/stub/world.ts";
 import { table } from "./loopback.ts";
 
 const HORIZONS = ["1m", "3m", "6m", "1y"] as const;
@@ -25,6 +26,26 @@ const GROUPS = [
   "CEO buys, no ten-bagger",
   "All purchases, no ten-bagger",
 ] as const;
+
+/**
+ * A stock's log growth from `d0` to `d1` net of everything the price model
+ * puts in on purpose: its effects, its beta times the market's log growth,
+ * and its compensated drift (the formula of `compensatedDrift` in
+ * `lib/stub/world.ts`). What is left is the idiosyncratic noise, whose mean
+ * is exactly 0 for any stock and days chosen without looking at the path.
+ */
+function noise(world: World, c: number, d0: number, d1: number): number {
+  const muM = Math.log(1 + PRICE_MODEL.marketReturn) / 365 - PRICE_MODEL.marketVol ** 2 / 365 / 2;
+  const s2 = PRICE_MODEL.marketVol ** 2 / 365;
+  const p = PRICE_MODEL.jumpsPerYear / 365;
+  const mgf = 1 - p + p * Math.exp(PRICE_MODEL.jumpMean + PRICE_MODEL.jumpSd ** 2 / 2);
+  const b = world.beta(c);
+  const v2 = world.idioVol(c) ** 2 / 365;
+  const drift = muM + s2 / 2 - b * muM - b * b * s2 / 2 - v2 / 2 - Math.log(mgf);
+  return Math.log(world.price(c, d1) / world.price(c, d0)) -
+    (world.effect(c, d1) - world.effect(c, d0)) -
+    b * Math.log(world.market(d1) / world.market(d0)) - drift * (d1 - d0);
+}
 
 /** Per world and group × horizon: the mean of realized minus true excess return, percent. */
 export function worldBias(seed: number, scale: number): Record<string, number> {
@@ -55,6 +76,12 @@ export function worldBias(seed: number, scale: number): Record<string, number> {
   }
   const out: Record<string, number> = {};
   for (const [k, [s, n]] of Object.entries(sums)) out[k] = s / n;
+  // the ten-bagger's noise in the year before its run-up, against the other biotechs'
+  const iD = world.asOf - TEN_BAGGER.daysBeforeAsOf;
+  const bio = world.companies.filter((c) => c.sector === "biotech" && c.idx !== landmark);
+  out["noise|landmark"] = 100 * noise(world, landmark, iD - 365, iD);
+  out["noise|biotech"] = 100 *
+    bio.reduce((a, c) => a + noise(world, c.idx, iD - 365, iD), 0) / bio.length;
   for (const h of HORIZONS) {
     out[`${GROUPS[2]}|${h}`] = out[`${GROUPS[0]}|${h}`] - out[`${GROUPS[1]}|${h}`];
   }
@@ -88,13 +115,26 @@ export function truthRowsBench(
   // a right-skewed spread across worlds (a lognormal stock path, the ten-bagger's ×15)
   // puts the typical mean of a sample below the expectation
   const skews = GROUPS.map((g) => [g, ...HORIZONS.map((h) => f(moments(per(g, h)).skew))]);
+  const noiseRows = [
+    ["the ten-bagger", "landmark"],
+    ["other biotechs (mean)", "biotech"],
+  ].map(([label, k]) => {
+    const { m, se } = moments(worlds.map((w) => w[`noise|${k}`]));
+    return [label, `${f(m)} ± ${se.toFixed(2)} (${f(m / se)})`];
+  });
   return `${
     table(
       `Realized minus true excess return of the rows, mean ± cross-world SE (z), percentage points: ${seeds} worlds from seed ${first}, scale ${scale}`,
       ["group", ...HORIZONS],
       rows,
     )
-  }\n${table("Skewness of the per-world means across worlds", ["group", ...HORIZONS], skews)}`;
+  }\n${table("Skewness of the per-world means across worlds", ["group", ...HORIZONS], skews)}\n${
+    table(
+      "Idiosyncratic log growth in the year before the ten-bagger's run-up, net of the model's drift, beta and effects (log points; 0 unless chosen by its path)",
+      ["stock", "mean ± SE (z)"],
+      noiseRows,
+    )
+  }`;
 }
 
 if (import.meta.main) console.log(truthRowsBench());
