@@ -84,6 +84,7 @@ Deno.test("truth alignment: the trades' schedule leaves the price noise alone (p
   const bare = makeWorld({ seed: 4242, scale: 0.2 });
   for (const t of ceo.slice(0, 200)) {
     for (const d of [t.day, t.day + 91, t.day + 182]) {
+      assert.equal(bare.abnormal(t.company, d), 0, "a world no trade has touched");
       const ratio = world.price(t.company, d) / bare.price(t.company, d);
       const want = Math.exp(world.effect(t.company, d) - bare.effect(t.company, d));
       assert.ok(Math.abs(ratio / want - 1) < 1e-12, `${t.company} day ${d}: ${ratio} vs ${want}`);
