@@ -14,6 +14,7 @@ import { parallelBench } from "./parallel_bench.ts";
 import { portfolioTruthBench } from "./portfolio_truth_bench.ts";
 import { chartRasterBench } from "./chart_raster_bench.ts";
 import { portfolioMinimumBench } from "./portfolio_minimum_bench.ts";
+import { truthRowsBench } from "./truth_rows_bench.ts";
 
 if (import.meta.main) {
   console.log("signalbook benchmarks (same run, same data)");
@@ -25,6 +26,7 @@ if (import.meta.main) {
   console.log(await queryBench());
   console.log(await coverageBench());
   console.log(await portfolioTruthBench());
+  console.log(truthRowsBench());
   console.log(await chartRasterBench());
   console.log(portfolioMinimumBench());
 }
