@@ -12,8 +12,9 @@ if (import.meta.main) {
   const [scaleText, ...seedTexts] = Deno.args;
   const spread = (Deno.env.get("PORTFOLIO_SPREAD") ?? "market") as typeof SPREADS[number];
   const edges = (Deno.env.get("PORTFOLIO_EDGES") ?? "trim") as "trim" | "keep";
+  const diagnostics = (Deno.env.get("PORTFOLIO_DIAGNOSTICS") ?? "1") === "1";
   const out = seedTexts.flatMap((s) =>
-    riskChecks(Number(s), Number(scaleText), undefined, undefined, edges, spread)
+    riskChecks(Number(s), Number(scaleText), undefined, undefined, edges, spread, diagnostics)
   );
   console.log(JSON.stringify(out));
 }

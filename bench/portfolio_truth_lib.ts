@@ -13,6 +13,7 @@
  * @module
  */
 import { createStub } from "../lib/stub/mod.ts";
+import type { World } from "../lib/stub/world.ts";
 import { transactionsFrame } from "../lib/insider/transaction_frames.ts";
 import {
   portfolioBacktest,
@@ -25,6 +26,54 @@ import {
 import type { Entry } from "../lib/backtest/entry.ts";
 import { WINDOW_DAYS } from "../lib/insider/fields.ts";
 import type { TransactionRow } from "../lib/insider/fields.ts";
+
+/**
+ * Diagnostic portfolio: all purchases but the emulator's ten-bagger (one
+ * biotech re-rated 15× over 100 days in every world), whose run-up the
+ * booking compounds within a segment.
+ */
+export const NO_TEN_BAGGER = "All purchases, no ten-bagger";
+/**
+ * Diagnostic portfolio: all purchases but the ten-bagger, at most one open
+ * position per issuer (a purchase is left out while an earlier one of the
+ * same stock is within a year), so no two positions share a stock's month.
+ */
+export const ONE_PER_ISSUER = "All purchases, one per issuer";
+
+/**
+ * The two diagnostic portfolios of a world's purchases: {@link NO_TEN_BAGGER}
+ * and {@link ONE_PER_ISSUER}.
+ *
+ * @example
+ * ```ts
+ * import { createStub } from "../lib/stub/mod.ts";
+import type { World } from "../lib/stub/world.ts";
+ * import { diagnosticGroups } from "./portfolio_truth_lib.ts";
+ * const stub = createStub({ seed: 1, scale: 0.1 });
+ * const groups = diagnosticGroups(stub.world, stub.insider.trades.filter((t) => t.row.code === "P"));
+ * console.log(Object.keys(groups));
+ * ```
+ */
+export function diagnosticGroups<T extends { company: number; day: number }>(
+  world: World,
+  trades: T[],
+): Record<string, T[]> {
+  // the ten-bagger: the one company whose path has an effect besides the insiders' signals
+  const landmark = world.companies.findIndex((_, c) =>
+    Math.abs(world.effect(c, world.asOf) - world.abnormal(c, world.asOf)) > 1e-9
+  );
+  // at most one open position per issuer: a later purchase of the same stock
+  // is left out until the earlier position's longest holding (1 year) ends
+  const busy = new Map<number, number>();
+  return {
+    [NO_TEN_BAGGER]: trades.filter((t) => t.company !== landmark),
+    [ONE_PER_ISSUER]: [...trades].sort((a, b) => a.day - b.day).filter((t) => {
+      if (t.company === landmark || (busy.get(t.company) ?? -Infinity) > t.day) return false;
+      busy.set(t.company, t.day + 365);
+      return true;
+    }),
+  };
+}
 
 /** Figures compared. */
 export const RISK_FIGURES = [
@@ -93,6 +142,9 @@ function figures(
 /**
  * Estimated and true risk figures of the headline portfolios in one world.
  *
+ * With `diagnostics`, also {@link NO_TEN_BAGGER} and {@link ONE_PER_ISSUER},
+ * which isolate the causes of the booking's bias at long holdings.
+ *
  * @example
  * ```ts
  * import { riskChecks } from "./portfolio_truth_lib.ts";
@@ -107,6 +159,7 @@ export function riskChecks(
   entries: Entry[] = ["trade", "filing"],
   edges: "trim" | "keep" = "trim",
   spread: typeof SPREADS[number] = "market",
+  diagnostics = false,
 ): RiskCheck[] {
   const stub = createStub({ seed, scale });
   const { world } = stub;
@@ -117,6 +170,7 @@ export function riskChecks(
     "CEO buys": trades.filter((t) => t.row.is_ceo === true),
     "All purchases": trades,
   };
+  if (diagnostics) Object.assign(groups, diagnosticGroups(world, trades));
   const out: RiskCheck[] = [];
   for (const [target, ts] of Object.entries(groups)) {
     const frame = transactionsFrame(ts.map((t) => t.row as TransactionRow));

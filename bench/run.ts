@@ -16,6 +16,7 @@ import { chartRasterBench } from "./chart_raster_bench.ts";
 import { portfolioMinimumBench } from "./portfolio_minimum_bench.ts";
 import { lightBench } from "./light_bench.ts";
 import { releaseBench } from "./release_bench.ts";
+import { truthRowsBench } from "./truth_rows_bench.ts";
 
 if (import.meta.main) {
   console.log("signalbook benchmarks (same run, same data)");
@@ -27,6 +28,7 @@ if (import.meta.main) {
   console.log(await queryBench());
   console.log(await coverageBench());
   console.log(await portfolioTruthBench());
+  console.log(truthRowsBench());
   console.log(await chartRasterBench());
   console.log(portfolioMinimumBench());
   console.log(await releaseBench());

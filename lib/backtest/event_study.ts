@@ -118,6 +118,10 @@ import { t975, twoWayClusterSe, type TwoWayObservation, usableSe } from "./_clus
 import { ENTRIES, type Entry, FILING_COLUMNS, fromFiling } from "./entry.ts";
 import { mean, median, percentile, sd, trimmedMean } from "./_stats.ts";
 import { notice } from "../shared/notice.ts";
+import { sideColumn, sideOf, SIDES, type Sides } from "../families/side.ts";
+
+/** Buy and sell are defined once, in the families area (see {@link SIDES}). */
+export { sideColumn, sideOf, SIDES, type Sides };
 
 /** Horizons an event study can use. */
 export const STUDY_HORIZONS: typeof FORWARD_WINDOWS = FORWARD_WINDOWS;
@@ -148,48 +152,6 @@ export type ClusterBy = typeof CLUSTERS[number];
 export const DEFAULT_CLUSTER: ClusterBy = "two-way";
 /** The default minimum number of clusters for a t or an interval (see the module doc). */
 export const DEFAULT_MIN_CLUSTERS = 20;
-
-/**
- * What "buy" and "sell" mean for the `side` column and the hit rate's sign:
- * `"tradeClass"` (default): a buy is an open-market purchase (code `P`), a
- * sell an open-market or 10b5-1 sale (code `S`), every other code (awards,
- * exercises, gifts, …) is neither; `"acquiredDisposed"`: the acquired (`A`)
- * / disposed (`D`) code, which counts option exercises and awards as
- * acquisitions.
- */
-export const SIDES = ["tradeClass", "acquiredDisposed"] as const;
-/** A meaning of buy and sell (see {@link SIDES}). */
-export type Sides = typeof SIDES[number];
-
-/**
- * The side of one row: 1 (buy), −1 (sell) or 0 (neither), under `sides`.
- *
- * @example
- * ```ts
- * import { sideOf } from "./event_study.ts";
- * sideOf({ code: "M", acquired_disposed_code: "A" }); // 0: an option exercise is not a buy
- * sideOf({ code: "M", acquired_disposed_code: "A" }, "acquiredDisposed"); // 1
- * ```
- */
-export function sideOf(row: Record<string, unknown>, sides: Sides = "tradeClass"): 1 | -1 | 0 {
-  if (sides === "acquiredDisposed") {
-    return row.acquired_disposed_code === "A" ? 1 : row.acquired_disposed_code === "D" ? -1 : 0;
-  }
-  return row.code === "P" ? 1 : row.code === "S" ? -1 : 0;
-}
-
-/**
- * The column {@link sideOf} reads under `sides`.
- *
- * @example
- * ```ts
- * import { sideColumn } from "./event_study.ts";
- * sideColumn("tradeClass"); // "code"
- * ```
- */
-export function sideColumn(sides: Sides): string {
-  return sides === "acquiredDisposed" ? "acquired_disposed_code" : "code";
-}
 
 /** Options of {@link eventStudy}. */
 export interface EventStudyOptions {

@@ -229,9 +229,12 @@ export function portfolioHtml(result: PortfolioSummary): string {
  *
  * @example
  * ```ts
+ * import pl from "npm:nodejs-polars@0.25.2";
  * import { connect, portfolioBacktest } from "../../mod.ts";
  * const { insider } = await connect();
- * const buys = await insider.search({ tradeType: "purchase" }).frame({ maxRows: 2000 });
+ * // open-market purchases (code P): the service's "purchase" also holds exercises and awards
+ * const buys = (await insider.search({ tradeType: "purchase" }).frame({ maxRows: 2000 }))
+ *   .filter(pl.col("code").eq(pl.lit("P")));
  * const result = portfolioBacktest(buys, { horizon: "3m" }); // carries the display already
  * console.log(result); // statistics and an equity sparkline
  * ```

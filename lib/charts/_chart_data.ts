@@ -7,7 +7,9 @@
  */
 import type pl from "npm:nodejs-polars@0.25.2";
 import { requireColumns } from "../frames/columns.ts";
-import { noteDemoData } from "./chart.ts";
+import { noteDemoData, SIDE_COLORS } from "./chart.ts";
+import { notice } from "../shared/notice.ts";
+import { sideLabels, sideNote, sideOf, type Sides } from "../families/side.ts";
 
 function isFrame(x: unknown): x is pl.DataFrame {
   return typeof x === "object" && x !== null &&
@@ -117,7 +119,56 @@ export function meanCi(values: number[]): { n: number; mean: number; lo: number;
   return { n, mean, lo: mean - half, hi: mean + half };
 }
 
-/** "Buy" for acquisitions (A), "Sell" for dispositions (D). */
-export function side(code: unknown): string {
-  return code === "A" ? "Buy" : code === "D" ? "Sell" : "Other";
+/**
+ * Rows with a `side` label under `sides` (see lib/families/side.ts: by
+ * default "Buy" is code `P`, "Sell" code `S`), rows of neither side left out
+ * and counted; the colour scale of the two labels; and the subtitle: the
+ * chart's own line, then what the sides are and how many trades were left
+ * out. A caller's own subtitle is kept as given, and the count is then said
+ * in a notice, so it is never dropped unsaid. `count` turns the rows left
+ * out into a number of trades (default: one row per trade).
+ */
+export function sided<T extends Record<string, unknown>>(
+  fn: string,
+  rows: T[],
+  sides: Sides,
+  base: string,
+  subtitle: string | undefined,
+  count: (leftOut: T[]) => number = (l) => l.length,
+): {
+  rows: (T & { side: string })[];
+  leftOut: number;
+  color: { domain: string[]; range: string[]; label: string; legend: true };
+  subtitle: string;
+} {
+  const labels = sideLabels(sides);
+  const out: (T & { side: string })[] = [];
+  const none: T[] = [];
+  for (const r of rows) {
+    const s = sideOf(r, sides);
+    if (s !== 0) out.push({ ...r, side: labels[s === 1 ? 0 : 1] });
+    else none.push(r);
+  }
+  const leftOut = count(none);
+  if (out.length === 0 && none.length > 0) {
+    throw new Error(
+      `${fn}: none of the ${leftOut} trades is a ${labels[0].toLowerCase()} or a ${
+        labels[1].toLowerCase()
+      } (${sideNote(sides, 0)})${
+        sides === "tradeClass" ? '; sides: "acquiredDisposed" draws them by their A/D code' : ""
+      }`,
+    );
+  }
+  if (subtitle !== undefined && leftOut > 0) notice(`${fn}: ${sideNote(sides, leftOut)}.`);
+  return {
+    rows: out,
+    leftOut,
+    color: {
+      domain: [...labels],
+      range: [...SIDE_COLORS.range],
+      label: sides === "acquiredDisposed" ? "A/D code" : "Side",
+      legend: true,
+    },
+    subtitle: subtitle ?? `${base}\n${sideNote(sides, leftOut)}`,
+  };
 }

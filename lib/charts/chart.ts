@@ -35,7 +35,7 @@ export const PALETTE = [
   "#F0E442",
   "#000000",
 ];
-/** Buy / sell colours. */
+/** Colours of the two sides (buy, sell; or acquired, disposed under `sides: "acquiredDisposed"`). */
 export const SIDE_COLORS = { domain: ["Buy", "Sell"], range: ["#0072B2", "#D55E00"] };
 
 type PlotDocument = NonNullable<Plot.PlotOptions["document"]>;
@@ -71,7 +71,7 @@ interface PlotElement {
 export interface ChartText {
   /** Title above the chart. */
   title?: string;
-  /** Subtitle (units, data source). */
+  /** Subtitle (units, data source); a `\n` starts another line. */
   subtitle?: string;
   /**
    * How the chart displays inline in a notebook: `"auto"` (default: PNG
@@ -360,14 +360,15 @@ export function render(
     );
     y += 24;
   }
-  if (text.subtitle) {
+  for (const line of text.subtitle ? text.subtitle.split("\n") : []) {
     head.push(
       `<text x="0" y="${y + 13}" font-size="12" fill="currentColor" opacity="0.75">${
-        esc(text.subtitle)
+        esc(line)
       }</text>`,
     );
-    y += 20;
+    y += 18;
   }
+  if (text.subtitle) y += 2;
   if (legend && color && color.legend !== false) {
     const scale = plot.scale("color");
     const lg = legendSvg(

@@ -5,13 +5,20 @@
  */
 import * as Plot from "npm:@observablehq/plot@0.6.17";
 import type pl from "npm:nodejs-polars@0.25.2";
-import { type Chart, type ChartText, render, SIDE_COLORS } from "./chart.ts";
-import { rowsOf, side } from "./_chart_data.ts";
+import { type Chart, type ChartText, render } from "./chart.ts";
+import { rowsOf, sided } from "./_chart_data.ts";
+import { checkSides, sideColumn, type Sides } from "../families/side.ts";
 
 /** Options of {@link clusterChart}; any other Plot option passes through. */
 export interface ClusterChartOptions extends ChartText {
   /** Issuers shown, those with the most cluster trades first (default 15). */
   top?: number;
+  /**
+   * What buy and sell mean (default `"tradeClass"`: code `P` buys, code `S`
+   * sells, other codes left out and counted in the subtitle);
+   * `"acquiredDisposed"` colours by the acquired / disposed code instead.
+   */
+  sides?: Sides;
   /** Extra Plot options. */
   [plotOption: string]: unknown;
 }
@@ -19,9 +26,13 @@ export interface ClusterChartOptions extends ChartText {
 /**
  * One row per issuer (the `top` with the most 30-day cluster trades), one
  * dot per cluster trade at its filing time, sized by the number of insiders
- * in the cluster and coloured by side. Needs `ticker_symbol`, `filed_at`,
- * `is_cluster_trade_30d`, `cluster_insider_count_30d`,
- * `acquired_disposed_code`.
+ * in the cluster and coloured by side: buys are open-market purchases (code
+ * `P`), sells sales (code `S`); cluster trades of other codes are left out
+ * and the subtitle counts them (`sides: "acquiredDisposed"` colours by the
+ * acquired / disposed code instead). Issuers are ranked by the cluster
+ * trades drawn. Needs `ticker_symbol`, `filed_at`, `is_cluster_trade_30d`,
+ * `cluster_insider_count_30d`, `code` (or `acquired_disposed_code` under
+ * that option).
  *
  * @example
  * ```ts
@@ -34,11 +45,12 @@ export function clusterChart(trades: pl.DataFrame, options: ClusterChartOptions 
   const {
     top = 15,
     title = "Cluster trades by issuer",
-    subtitle =
-      "Trades with 2+ insiders of the issuer trading the same way within 30 days; size: insiders",
+    subtitle,
+    sides = "tradeClass",
     ...plot
   } = options;
-  const rows = rowsOf(
+  checkSides("clusterChart", sides);
+  const all = rowsOf(
     "clusterChart",
     trades,
     [
@@ -46,13 +58,20 @@ export function clusterChart(trades: pl.DataFrame, options: ClusterChartOptions 
       "filed_at",
       "is_cluster_trade_30d",
       "cluster_insider_count_30d",
-      "acquired_disposed_code",
+      sideColumn(sides),
     ],
     [],
     "trades",
   )
     .filter((r) => r.is_cluster_trade_30d === true)
-    .map((r) => ({ ...r, ticker: String(r.ticker_symbol), side: side(r.acquired_disposed_code) }));
+    .map((r) => ({ ...r, ticker: String(r.ticker_symbol) }));
+  const { rows, color, subtitle: sub } = sided(
+    "clusterChart",
+    all,
+    sides,
+    "Trades with 2+ insiders of the issuer trading the same way within 30 days; size: insiders",
+    subtitle,
+  );
   const counts = new Map<string, number>();
   for (const r of rows) counts.set(r.ticker, (counts.get(r.ticker) ?? 0) + 1);
   const tickers = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, top)
@@ -66,7 +85,7 @@ export function clusterChart(trades: pl.DataFrame, options: ClusterChartOptions 
       x: { type: "utc", label: "Filed" },
       y: { domain: tickers, label: null },
       r: { range: [2, 9], label: "Insiders in cluster" },
-      color: { ...SIDE_COLORS, label: "Side", legend: true },
+      color,
       marks: [
         Plot.ruleY(tickers, { strokeOpacity: 0.15 }),
         Plot.dot(shown, {
@@ -79,7 +98,7 @@ export function clusterChart(trades: pl.DataFrame, options: ClusterChartOptions 
         }),
       ],
     },
-    { title, subtitle },
+    { title, subtitle: sub },
     plot,
   );
 }

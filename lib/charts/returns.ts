@@ -6,14 +6,21 @@
  */
 import * as Plot from "npm:@observablehq/plot@0.6.17";
 import type pl from "npm:nodejs-polars@0.25.2";
-import { type Chart, type ChartText, render, SIDE_COLORS } from "./chart.ts";
-import { expectFrame, meanCi, rowsOf, side } from "./_chart_data.ts";
+import { type Chart, type ChartText, render } from "./chart.ts";
+import { expectFrame, meanCi, rowsOf, sided } from "./_chart_data.ts";
+import { checkSides, sideColumn, type Sides } from "../families/side.ts";
 import { forwardReturns } from "../families/transactions.ts";
 
 /** Options of {@link forwardReturnsChart}; any other Plot option passes through. */
 export interface ForwardReturnsOptions extends ChartText {
   /** `excess_return` (default) or `return`. */
   value?: "excess_return" | "return";
+  /**
+   * What buy and sell mean (default `"tradeClass"`: code `P` buys, code `S`
+   * sells, other codes left out and counted in the subtitle);
+   * `"acquiredDisposed"` splits by the acquired / disposed code instead.
+   */
+  sides?: Sides;
   /** Extra Plot options. */
   [plotOption: string]: unknown;
 }
@@ -22,7 +29,11 @@ export interface ForwardReturnsOptions extends ChartText {
  * Per horizon (in time order) and side: a box plot of the returns (percent),
  * the mean as a dot, and its 95 % interval as a bar. Takes the long frame of
  * `forwardReturns()` or a transactions frame (converted). The `latest`
- * horizon is left out (it has no fixed length).
+ * horizon is left out (it has no fixed length). Buys are open-market
+ * purchases (code `P`), sells sales (code `S`); trades of other codes are
+ * left out and the subtitle counts them (`sides: "acquiredDisposed"` splits
+ * by the acquired / disposed code instead, labelled "Acquired" /
+ * "Disposed"). Needs `code` (or `acquired_disposed_code` under that option).
  *
  * @example
  * ```ts
@@ -39,29 +50,38 @@ export function forwardReturnsChart(
     value = "excess_return",
     title = "Forward returns after insider trades",
     subtitle,
+    sides = "tradeClass",
     ...plot
   } = options;
+  checkSides("forwardReturnsChart", sides);
   expectFrame("forwardReturnsChart", data, "data", "frame");
   const long = data.columns.includes("horizon") ? data : forwardReturns(data);
-  const rows = rowsOf("forwardReturnsChart", long, [
-    "horizon",
-    "horizon_order",
-    value,
-    "acquired_disposed_code",
-  ])
+  const col = sideColumn(sides);
+  const points = rowsOf("forwardReturnsChart", long, ["horizon", "horizon_order", value, col])
     .filter((r) => r.horizon !== "latest" && typeof r[value] === "number")
     .map((r) => ({
       horizon: r.horizon as string,
       order: r.horizon_order as number,
-      side: side(r.acquired_disposed_code),
+      [col]: r[col],
       v: r[value] as number,
-    }))
-    .filter((r) => r.side !== "Other");
+    }));
+  // trades left out, not trade × horizon rows: the most at any one horizon
+  const perHorizon = (left: typeof points) =>
+    Math.max(0, ...Map.groupBy(left, (r) => r.horizon).values().map((g) => g.length));
+  const { rows, color, subtitle: sub } = sided(
+    "forwardReturnsChart",
+    points,
+    sides,
+    "Box: distribution (axis clipped to the 1st–99th percentile); dot and bar: mean and 95% interval",
+    subtitle,
+    perHorizon,
+  );
+  const labels = color.domain;
   const horizons = [...new Map(rows.map((r) => [r.order, r.horizon])).entries()].sort((a, b) =>
     a[0] - b[0]
   ).map((e) => e[1]);
   const stats = horizons.flatMap((h) =>
-    ["Buy", "Sell"].map((s) => ({
+    labels.map((s) => ({
       horizon: h,
       side: s,
       ...meanCi(rows.filter((r) => r.horizon === h && r.side === s).map((r) => r.v)),
@@ -77,7 +97,7 @@ export function forwardReturnsChart(
     height: 400,
     marginLeft: 55,
     fx: { domain: horizons, label: "Horizon" },
-    x: { domain: ["Buy", "Sell"], axis: null },
+    x: { domain: labels, axis: null },
     y: {
       label: value === "excess_return" ? "Excess return vs market (%)" : "Return (%)",
       grid: true,
@@ -85,7 +105,7 @@ export function forwardReturnsChart(
       domain: [lo, hi],
       nice: true,
     },
-    color: { ...SIDE_COLORS, label: "Side", legend: true },
+    color,
     marks: [
       Plot.ruleY([0], { strokeOpacity: 0.5 }),
       Plot.boxY(rows, {
@@ -117,7 +137,6 @@ export function forwardReturnsChart(
     ],
   }, {
     title,
-    subtitle: subtitle ??
-      "Box: distribution (axis clipped to the 1st–99th percentile); dot and bar: mean and 95% interval",
+    subtitle: sub,
   }, plot);
 }

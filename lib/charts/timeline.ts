@@ -5,49 +5,68 @@
  */
 import * as Plot from "npm:@observablehq/plot@0.6.17";
 import type pl from "npm:nodejs-polars@0.25.2";
-import { type Chart, type ChartText, render, SIDE_COLORS } from "./chart.ts";
-import { rowsOf, side } from "./_chart_data.ts";
+import { type Chart, type ChartText, render } from "./chart.ts";
+import { rowsOf, sided } from "./_chart_data.ts";
+import { checkSides, sideColumn, type Sides } from "../families/side.ts";
 
 /** Options of {@link tradeTimeline}; any other Plot option passes through. */
 export interface TradeTimelineOptions extends ChartText {
   /** Time column (default `filed_at`; `transaction_date` also works). */
   time?: string;
+  /**
+   * What buy and sell mean (default `"tradeClass"`: code `P` buys, code `S`
+   * sells, other codes left out and counted in the subtitle);
+   * `"acquiredDisposed"` colours by the acquired / disposed code instead.
+   */
+  sides?: Sides;
   /** Extra Plot options (width, height, margins, scales…). */
   [plotOption: string]: unknown;
 }
 
 /**
  * One dot per trade: x = filing time, y = value in USD on a log scale,
- * colour = buy or sell. Needs `transaction_value`, `acquired_disposed_code`
- * and the time column; trades of zero value are left out (log scale).
+ * colour = buy or sell. Buys are open-market purchases (code `P`), sells
+ * sales (code `S`); trades of other codes (awards, option exercises, gifts,
+ * …) are left out and the subtitle counts them. `sides: "acquiredDisposed"`
+ * colours every trade by its acquired / disposed code instead, labelled
+ * "Acquired" / "Disposed". Needs `transaction_value`, `code` (or
+ * `acquired_disposed_code` under that option) and the time column; trades of
+ * zero value are left out (log scale).
  *
  * @example
  * ```ts
  * import { connect, tradeTimeline } from "../../mod.ts";
  * const { insider } = await connect();
- * tradeTimeline(await insider.feed("ceo-trades", "buy").frame({ maxRows: 200 }).then(() => insider.search({ position: { ceo: true } }).frame({ maxRows: 500 })));
+ * tradeTimeline(await insider.search({ position: { ceo: true } }).frame({ maxRows: 500 }));
  * ```
  */
 export function tradeTimeline(trades: pl.DataFrame, options: TradeTimelineOptions = {}): Chart {
   const {
     title = "Insider trades over time",
-    subtitle = "Transaction value (USD, log scale); one dot per trade",
+    subtitle,
     time = "filed_at",
+    sides = "tradeClass",
     ...plot
   } = options;
-  const rows = rowsOf(
+  checkSides("tradeTimeline", sides);
+  const all = rowsOf(
     "tradeTimeline",
     trades,
     [
       time,
       "transaction_value",
-      "acquired_disposed_code",
+      sideColumn(sides),
     ],
     ["ticker_symbol", "reporting_owner_name"],
     "trades",
-  )
-    .filter((r) => (r.transaction_value as number) > 0)
-    .map((r) => ({ ...r, side: side(r.acquired_disposed_code) }));
+  ).filter((r) => (r.transaction_value as number) > 0);
+  const { rows, color, subtitle: sub } = sided(
+    "tradeTimeline",
+    all,
+    sides,
+    "Transaction value (USD, log scale); one dot per trade",
+    subtitle,
+  );
   return render(
     {
       width: 720,
@@ -55,7 +74,7 @@ export function tradeTimeline(trades: pl.DataFrame, options: TradeTimelineOption
       marginLeft: 60,
       x: { label: time === "filed_at" ? "Filed" : "Traded", type: "utc" },
       y: { type: "log", label: "Value (USD)", tickFormat: "~s", grid: true },
-      color: { ...SIDE_COLORS, label: "Side", legend: true },
+      color,
       marks: [
         Plot.dot(rows, {
           x: time,
@@ -68,7 +87,7 @@ export function tradeTimeline(trades: pl.DataFrame, options: TradeTimelineOption
         }),
       ],
     },
-    { title, subtitle },
+    { title, subtitle: sub },
     plot,
   );
 }

@@ -4,8 +4,9 @@
  * follow time rather than the alphabet.
  *
  * Every output keeps the trade keys `accession_number`, `transaction_id`,
- * `filed_at`, `ticker_symbol`, `reporting_owner_cik` and
- * `acquired_disposed_code` when the input has them.
+ * `filed_at`, `ticker_symbol`, `reporting_owner_cik`, `code` (the trade
+ * class: `P` a buy, `S` a sell) and `acquired_disposed_code` when the input
+ * has them.
  *
  * @module
  */
@@ -28,6 +29,7 @@ const KEYS = [
   "filed_at",
   "ticker_symbol",
   "reporting_owner_cik",
+  "code",
   "acquired_disposed_code",
 ];
 /** Length in days of each window label (defined with the field catalog; re-exported here). */

@@ -127,7 +127,11 @@ export interface InsiderFilter {
   insiderReturnMin?: Percent;
   /** Insider return upper bound, percent. */
   insiderReturnMax?: Percent;
-  /** `purchase` (acquired) or `sale` (disposed). */
+  /**
+   * The service's `purchase` (acquired, code `A`: option exercises and awards
+   * included) or `sale` (disposed, code `D`) — not signalbook's buy and sell,
+   * which are trade classes (code `P` / `S`; see `tradeClass`).
+   */
   tradeType?: TradeType;
   /** Forward-return period; `""` disables return filtering. */
   tradeReturnPeriod?: TradeReturnPeriod;

@@ -20,6 +20,12 @@
  * clusters) use only information from before the filing, so selecting on
  * them leaves the expectation unchanged.
  *
+ * Known limit: the ten-bagger is picked by its own path (the smallest
+ * biotech by market value on the run-up's first day, `addLandmarks`), so
+ * its price noise before the run-up is not mean-zero and its purchases
+ * before the run-up realize less than this truth (measured in
+ * `bench/truth_rows_bench.ts`; see docs/backtests.md).
+ *
  * @module
  */
 import type { TransactionRow } from "../insider/fields.ts";

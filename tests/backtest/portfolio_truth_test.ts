@@ -1,6 +1,6 @@
 /**
  * Portfolio risk figures against the emulator's true daily paths (the
- * CI-sized version of `bench/portfolio_truth_bench.ts`, which runs 40
+ * CI-sized version of `bench/portfolio_truth_bench.ts`, which runs 60
  * worlds): in one world, the default booking's vol and max drawdown are
  * close to the truth and much closer than whole-segment step booking, and
  * the market path rebuilt from the trades' windows is the index's.
@@ -48,4 +48,57 @@ Deno.test("marketPath: the index's level rebuilt from the trades' windows", () =
   }
   assert.ok(worst < 0.002, `worst monthly error ${worst}`);
   assert.equal(marketPath([{ day: 0 }]), null);
+});
+
+Deno.test("portfolio truth bench: the summary gives per holding the range of the mean bias over portfolios", async () => {
+  const { biasSummary } = await import("../../bench/portfolio_truth_bench.ts");
+  const { NO_TEN_BAGGER } = await import("../../bench/portfolio_truth_lib.ts");
+  const fig = (v: number) => ({
+    vol: v,
+    maxDrawdown: -v,
+    hitRate: v,
+    sharpe: v,
+    alpha: v,
+    meanReturn: v,
+    autocorrelation: 0,
+    lastMonth: 0,
+  });
+  const check = (target: string, entry: "trade" | "filing", est: number) => ({
+    seed: 1,
+    target,
+    horizon: "1y" as const,
+    entry,
+    estimate: fig(est),
+    truth: fig(10),
+  });
+  const out = biasSummary([
+    check("CEO buys", "trade", 11),
+    check("All purchases", "filing", 9.5),
+    check(NO_TEN_BAGGER, "trade", 10.2),
+  ], "t");
+  // headline: +10 % and −5 % of the truth; alpha in points: +1.00 and −0.50
+  assert.match(out, /headline \(2 groups × 2 entries\) \| 1y\s+\| −5\.0 to \+10\.0 /);
+  assert.match(out, /−0\.50 to \+1\.00/);
+  assert.match(out, new RegExp(`${NO_TEN_BAGGER}\\s+\\| 1y\\s+\\| \\+2\\.0 `));
+});
+
+Deno.test("portfolio truth bench: the diagnostic portfolios leave out the ten-bagger and overlapping positions in one stock", async () => {
+  const { diagnosticGroups, NO_TEN_BAGGER, ONE_PER_ISSUER } = await import(
+    "../../bench/portfolio_truth_lib.ts"
+  );
+  const stub = createStub({ seed: 5, scale: 0.3 });
+  const buys = stub.insider.trades.filter((t) => t.row.code === "P");
+  const landmark = stub.world.companies.findIndex((_, c) =>
+    stub.world.effect(c, stub.world.asOf) !== stub.world.abnormal(c, stub.world.asOf)
+  );
+  assert.ok(buys.some((t) => t.company === landmark), "the ten-bagger has purchases");
+  const g = diagnosticGroups(stub.world, buys);
+  assert.equal(g[NO_TEN_BAGGER].length, buys.filter((t) => t.company !== landmark).length);
+  const last = new Map<number, number>();
+  for (const t of g[ONE_PER_ISSUER]) {
+    assert.notEqual(t.company, landmark);
+    assert.ok(t.day >= (last.get(t.company) ?? -Infinity) + 365, `company ${t.company} overlaps`);
+    last.set(t.company, t.day);
+  }
+  assert.ok(g[ONE_PER_ISSUER].length > 50 && g[ONE_PER_ISSUER].length < buys.length / 2);
 });
