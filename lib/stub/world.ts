@@ -304,19 +304,8 @@ export interface WorldOptions {
  * The stored form of a world: everything {@link assembleWorld} needs, as
  * plain arrays (what `world_cache.ts` writes to disk and reads back).
  */
-export interface WorldParts {
-  /** Seed it was generated from. */
-  seed: number;
-  /** Scale factor of the counts. */
-  scale: number;
-  /** Day number of the as-of date. */
-  asOf: number;
-  /** Day number of the first price. */
-  start: number;
-  /** Day number of the first trade or pitch. */
-  firstDay: number;
-  /** Companies. */
-  companies: Company[];
+export interface WorldParts
+  extends Pick<World, "seed" | "scale" | "asOf" | "start" | "firstDay" | "companies"> {
   /** Market index level by path index. */
   market: Float64Array;
   /** Each company's compensated random path (the landmark re-rating included). */
