@@ -20,10 +20,18 @@
  * cannot start (no permission, no `Worker`), or for smaller answers (a
  * worker's round trip costs more than parsing them).
  *
- * Workers: `min(2, hardwareConcurrency − 1)`, at least 1, started when the
- * first holder takes the pool (they boot during its first request) and
- * terminated when the last lets go and no answer is being parsed, so no
- * worker outlives the pulls that use it.
+ * Workers: `min(2, hardwareConcurrency − 2)` from 4 cores on, none below
+ * (then every answer is parsed on the loop thread, as in a serial pull).
+ * Passing an answer to a worker and back costs CPU of its own: on this
+ * 2-core machine, with the emulator on the same cores, a 20,000-row search
+ * `.frame()` at `parallel: 8` took 1.25–1.66 s of loop-thread CPU with one
+ * worker against 1.70–2.34 s without, but 3.0–4.0 s of CPU in all against
+ * 2.0–3.1 s, and no less time (three runs each, side by side, load 6–7).
+ * With cores to spare the worker's time is free and the loop thread's is
+ * what paces the pull; without, the copy is a cost. Workers are started
+ * when the first holder takes the pool (they boot during its first
+ * request) and terminated when the last lets go and no answer is being
+ * parsed, so no worker outlives the pulls that use it.
  *
  * @module
  */
@@ -50,15 +58,39 @@ let broken = false;
 
 class NotParsed extends Error {}
 
-function workerCount(): number {
-  const cores = typeof navigator === "object" ? navigator.hardwareConcurrency ?? 2 : 2;
-  return Math.min(2, Math.max(1, cores - 1));
+/** Workers the pool starts: `min(2, cores − 2)` from 4 cores on, else none (see the module doc). */
+let size = defaultSize();
+
+function defaultSize(): number {
+  const cores = typeof navigator === "object" ? navigator.hardwareConcurrency ?? 1 : 1;
+  return cores >= 4 ? Math.min(2, cores - 2) : 0;
+}
+
+/**
+ * Sets how many workers the pool starts from the next holder on (0: none,
+ * every answer is parsed on the loop thread); returns the previous size.
+ * For tests and measurements: the default suits the machine.
+ *
+ * @example
+ * ```ts
+ * import { setParseWorkers } from "./parse_pool.ts";
+ * const before = setParseWorkers(0); // parse everything on the loop thread
+ * setParseWorkers(before);
+ * ```
+ */
+export function setParseWorkers(n: number): number {
+  if (!Number.isInteger(n) || n < 0 || n > 8) {
+    throw new TypeError(`parse workers ${String(n)} is not allowed; allowed: an integer from 0 to 8`);
+  }
+  const before = size;
+  size = n;
+  return before;
 }
 
 function start(): void {
-  if (broken || slots.length > 0 || typeof Worker !== "function") return;
+  if (broken || slots.length > 0 || size === 0 || typeof Worker !== "function") return;
   try {
-    for (let i = 0; i < workerCount(); i++) {
+    for (let i = 0; i < size; i++) {
       const worker = new Worker(new URL("./_parse_worker.ts", import.meta.url).href, {
         type: "module",
       });

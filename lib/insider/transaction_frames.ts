@@ -117,6 +117,9 @@ export function transactionsSink(
     get chunks() {
       return inner.chunks;
     },
+    get intermediateBytes() {
+      return inner.intermediateBytes;
+    },
   };
 }
 

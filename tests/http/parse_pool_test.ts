@@ -11,6 +11,7 @@ import {
   OFF_LOOP_BYTES,
   parseOffLoop,
   parseWorkers,
+  setParseWorkers,
 } from "../../lib/http/parse_pool.ts";
 import {
   packWideLists,
@@ -104,6 +105,13 @@ Deno.test("parseOffLoop parses large answers in a worker only while a pull holds
   );
   assert.ok(big.length >= OFF_LOOP_BYTES);
   assert.equal(await parseOffLoop(big), undefined, "no holder: the loop thread parses");
+  // a pool of no workers (the default below 4 cores): every answer on the loop thread
+  const before = setParseWorkers(0);
+  const none = holdParsePool();
+  assert.equal(parseWorkers(), 0);
+  assert.equal(await parseOffLoop(big), undefined);
+  none();
+  setParseWorkers(1);
   const release = holdParsePool();
   try {
     assert.ok(parseWorkers() >= 1);
@@ -117,6 +125,7 @@ Deno.test("parseOffLoop parses large answers in a worker only while a pull holds
     assert.equal(await parseOffLoop(bad), undefined);
   } finally {
     release();
+    setParseWorkers(before);
   }
   assert.equal(parseWorkers(), 0, "the last holder let go: no worker is left");
   release(); // a second call is a no-op
@@ -137,11 +146,13 @@ Deno.test("a large answer that is not JSON raises the same error with the pool h
     return e.message;
   };
   const without = await message();
+  const before = setParseWorkers(1);
   const release = holdParsePool();
   try {
     assert.equal(await message(), without);
   } finally {
     release();
+    setParseWorkers(before);
   }
   assert.match(without, /not valid JSON/);
 });
@@ -154,19 +165,31 @@ Deno.test("a parallel pull gives the serial pull's frame on a scale-4 world: eve
     fetch: stub.fetch,
   });
   const filter = { excludeAnomalousTransactions: false };
-  for (const maxRows of [undefined, 23_456]) {
-    const serial = await insider.search(filter, { pageSize: 100 })
-      .frame({ maxRows, progress: false });
-    const parallel = await insider.search(filter, { pageSize: 100, parallel: 8 })
-      .frame({ maxRows, progress: false });
-    // the whole list: every trade of the scale-4 world (about 92k)
-    if (maxRows === undefined) assert.ok(serial.height >= 90_000, `${serial.height} rows`);
-    else assert.equal(serial.height, maxRows);
-    assert.equal(parallel.height, serial.height);
-    assert.equal(parallel.truncated, serial.truncated);
-    assert.equal(serial.truncated, maxRows !== undefined);
-    assert.deepEqual(parallel.schema, serial.schema);
-    assert.ok(parallel.frameEqual(serial, true), `maxRows ${maxRows}: frames differ`);
+  // the parallel pulls parse off the loop thread whatever the machine's cores
+  const before = setParseWorkers(1);
+  try {
+    for (const maxRows of [undefined, 23_456]) {
+      const serial = await insider.search(filter, { pageSize: 100 })
+        .frame({ maxRows, progress: false });
+      const parallel = await insider.search(filter, { pageSize: 100, parallel: 8 })
+        .frame({ maxRows, progress: false });
+      // the whole list: every trade of the scale-4 world (about 92k)
+      if (maxRows === undefined) assert.ok(serial.height >= 90_000, `${serial.height} rows`);
+      else assert.equal(serial.height, maxRows);
+      assert.equal(parallel.height, serial.height);
+      assert.equal(parallel.truncated, serial.truncated);
+      assert.equal(serial.truncated, maxRows !== undefined);
+      assert.deepEqual(parallel.schema, serial.schema);
+      assert.ok(parallel.frameEqual(serial, true), `maxRows ${maxRows}: frames differ`);
+    }
+  } finally {
+    setParseWorkers(before);
   }
   assert.equal(parseWorkers(), 0);
+});
+
+Deno.test("setParseWorkers refuses a size outside 0 to 8, naming it", () => {
+  for (const bad of [-1, 1.5, 9, NaN]) {
+    assert.throws(() => setParseWorkers(bad), (e: Error) => e.message.includes(String(bad)));
+  }
 });
