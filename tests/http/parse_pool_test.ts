@@ -165,22 +165,24 @@ Deno.test("a parallel pull gives the serial pull's frame on a scale-4 world: eve
     fetch: stub.fetch,
   });
   const filter = { excludeAnomalousTransactions: false };
-  // the parallel pulls parse off the loop thread whatever the machine's cores
-  const before = setParseWorkers(1);
+  const before = setParseWorkers(0);
   try {
-    for (const maxRows of [undefined, 23_456]) {
-      const serial = await insider.search(filter, { pageSize: 100 })
-        .frame({ maxRows, progress: false });
+    // every trade of the scale-4 world (about 92k), serially: the reference
+    const serial = await insider.search(filter, { pageSize: 100 }).frame({ progress: false });
+    assert.ok(serial.height >= 90_000, `${serial.height} rows`);
+    assert.equal(serial.truncated, false);
+    // the whole list parsed in a worker, a cut one on the loop thread (whatever the cores)
+    for (const [maxRows, workers] of [[undefined, 1], [23_456, 0]]) {
+      setParseWorkers(workers!);
       const parallel = await insider.search(filter, { pageSize: 100, parallel: 8 })
         .frame({ maxRows, progress: false });
-      // the whole list: every trade of the scale-4 world (about 92k)
-      if (maxRows === undefined) assert.ok(serial.height >= 90_000, `${serial.height} rows`);
-      else assert.equal(serial.height, maxRows);
-      assert.equal(parallel.height, serial.height);
-      assert.equal(parallel.truncated, serial.truncated);
-      assert.equal(serial.truncated, maxRows !== undefined);
-      assert.deepEqual(parallel.schema, serial.schema);
-      assert.ok(parallel.frameEqual(serial, true), `maxRows ${maxRows}: frames differ`);
+      // a serial pull cut by maxRows is the first maxRows rows of the whole list
+      const want = maxRows === undefined ? serial : serial.head(maxRows);
+      assert.equal(parallel.height, want.height);
+      assert.equal(parallel.truncated, maxRows !== undefined);
+      assert.deepEqual(parallel.schema, want.schema);
+      assert.ok(parallel.frameEqual(want, true), `maxRows ${maxRows}: frames differ`);
+      assert.equal(parseWorkers(), 0, "no worker outlives its pull");
     }
   } finally {
     setParseWorkers(before);
