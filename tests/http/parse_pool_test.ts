@@ -21,6 +21,7 @@ import {
 } from "../../lib/shared/wide_rows.ts";
 import { InsiderClient, InvalidResponseError } from "../../mod.ts";
 import { createStub, DEMO_KEYS } from "../../lib/stub/mod.ts";
+import { lodashCamel, rekey, rewriting, snake } from "../_rewrite.ts";
 
 const KEYS = Array.from({ length: 150 }, (_, i) => `k${i}`);
 /** "MZ" is written as `-0` in the JSON text (JSON.stringify writes -0 as 0). */
@@ -195,3 +196,37 @@ Deno.test("setParseWorkers refuses a size outside 0 to 8, naming it", () => {
     assert.throws(() => setParseWorkers(bad), (e: Error) => e.message.includes(String(bad)));
   }
 });
+
+for (const [name, recase] of [["lodash camelCase", lodashCamel], ["snake_case", snake]] as const) {
+  Deno.test(`rows parsed in a worker are renamed by meaning like parsed ones: search rows in ${name}`, async () => {
+    const stub = createStub({ seed: 3, scale: 0.5 });
+    const r = rewriting(stub, (path, b) => {
+      const body = b as Record<string, unknown>;
+      return path === "/search" ? { ...body, data: rekey(body.data, recase) } : b;
+    });
+    const spelt = new InsiderClient({
+      apiKey: DEMO_KEYS.insider,
+      baseUrl: "http://s/insider",
+      fetch: r.fetch,
+    });
+    const plain = new InsiderClient({
+      apiKey: DEMO_KEYS.insider,
+      baseUrl: "http://s/insider",
+      fetch: stub.fetch,
+    });
+    const want = await plain.search({}, { pageSize: 100 }).frame({
+      maxRows: 3_000,
+      progress: false,
+    });
+    const before = setParseWorkers(1);
+    try {
+      const got = await spelt.search({}, { pageSize: 100, parallel: 4 })
+        .frame({ maxRows: 3_000, progress: false });
+      assert.deepEqual(got.columns, want.columns);
+      assert.equal(got.truncated, true);
+      assert.ok(got.frameEqual(want, true), "identical frames");
+    } finally {
+      setParseWorkers(before);
+    }
+  });
+}
