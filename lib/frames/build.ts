@@ -110,12 +110,6 @@ export interface RowSink<Row> {
   finish(): pl.DataFrame;
   /** Native chunks built so far, when the sink builds in chunks. */
   readonly chunks?: number;
-  /**
-   * Bytes of native intermediates the chunks built so far left behind for
-   * V8 to collect (in all, not since the last collection), when the sink
-   * knows them (see `appendReleasing` in `list.ts`).
-   */
-  readonly intermediateBytes?: number;
 }
 
 /** Options of {@link FrameBuilder}. */
@@ -179,7 +173,6 @@ export class FrameBuilder implements RowSink<Record<string, unknown>> {
   #droppedCount = 0;
   #filled = 0;
   #rows = 0;
-  #intermediate = 0;
   readonly #chunks: pl.DataFrame[] = [];
 
   /** A builder for frames with these columns. */
@@ -226,15 +219,6 @@ export class FrameBuilder implements RowSink<Record<string, unknown>> {
   /** Native chunks built so far (the rows of a chunk are no longer held by JS). */
   get chunks(): number {
     return this.#chunks.length;
-  }
-
-  /**
-   * Bytes of native intermediates the chunks built so far left behind, in
-   * all: each chunk's uncast `Float64` series, 8 bytes per numeric value
-   * (about 10 MB per 8,192 rows of the 174-column transactions schema).
-   */
-  get intermediateBytes(): number {
-    return this.#intermediate;
   }
 
   #reset(): void {
@@ -355,7 +339,6 @@ export class FrameBuilder implements RowSink<Record<string, unknown>> {
     });
     let df = pl.DataFrame(series);
     if (this.#compiled.casts.length) df = df.withColumns(...this.#compiled.casts);
-    this.#intermediate += this.#numIdx.length * n * 8;
     if (this.#extras.size) {
       df = pl.DataFrame([
         ...df.getColumns(),
@@ -657,9 +640,6 @@ export function rowSink<Row>(plan: (first: Row | undefined) => SinkPlan<Row>): R
     },
     get chunks() {
       return b?.chunks ?? 0;
-    },
-    get intermediateBytes() {
-      return b?.intermediateBytes ?? 0;
     },
   };
 }

@@ -3,10 +3,9 @@
  * `.frame({ maxRows })`. Each page's rows are copied into column buffers as
  * it arrives and then dropped; every 8,192 rows the buffers become one
  * native chunk ({@link FrameBuilder}), so memory grows linearly with the rows
- * and a 100k-row pull holds the frame, not 1,000 page frames. Once the
- * chunks have left {@link RELEASE_BYTES} of intermediate Polars objects, one
- * V8 collection frees them at once (`_release.ts`), instead of whenever V8
- * next needs heap. A frame cut
+ * and a 100k-row pull holds the frame, not 1,000 page frames. After each
+ * chunk one V8 collection frees the chunk's intermediate Polars objects at
+ * once (`_release.ts`), instead of whenever V8 next needs heap. A frame cut
  * short by `maxRows` says so: `frame.truncated === true`, and its notebook display
  * notes it (no printed notice: the caller got exactly the rows asked for).
  *
@@ -153,36 +152,15 @@ export class FramedList<Row> extends Paginated<Row> {
 }
 
 /**
- * Native intermediates left behind before a collection frees them: 24 MiB.
- * A collection (`releaseNative`) is two full V8 collections and cost 85 ms
- * or more each on this machine, once per 8,192-row chunk: about 40 % of the
- * loop thread's time in a 100k-row parallel search `.frame()` (measured with
- * `--trace-gc`). Collecting every third transactions chunk (about 10 MB of
- * intermediates each) instead of every one keeps at most 24 MiB more of dead
- * native memory before it is freed.
- */
-export const RELEASE_BYTES = 24 * 1024 * 1024;
-
-/** Intermediate bytes of each sink at its last collection. */
-const releasedAt = new WeakMap<object, number>();
-
-/**
- * Appends rows to a sink; when that completed a native chunk and the
- * chunks built since the last collection left at least
- * {@link RELEASE_BYTES} of intermediate Polars objects (a sink that does not
- * count them: every chunk), runs one collection so their native memory is
- * freed now rather than whenever V8 next needs heap (see `_release.ts`).
+ * Appends rows to a sink; when that completed a native chunk, runs one
+ * collection so the chunk's intermediate Polars objects free their native
+ * memory now rather than whenever V8 next needs heap (see `_release.ts`).
  * Returns true when it did; the caller then yields to the event loop once.
  */
 export function appendReleasing<Row>(sink: RowSink<Row>, rows: readonly Row[]): boolean {
   const before = sink.chunks;
   sink.append(rows);
   if (before === undefined || sink.chunks === before) return false;
-  const bytes = sink.intermediateBytes;
-  if (bytes !== undefined) {
-    if (bytes - (releasedAt.get(sink) ?? 0) < RELEASE_BYTES) return false;
-    releasedAt.set(sink, bytes);
-  }
   releaseNative();
   return true;
 }

@@ -117,9 +117,6 @@ export function transactionsSink(
     get chunks() {
       return inner.chunks;
     },
-    get intermediateBytes() {
-      return inner.intermediateBytes;
-    },
   };
 }
 
