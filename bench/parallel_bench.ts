@@ -30,17 +30,21 @@
  * @module
  */
 import {
-  InsiderClient,
   type Page,
   RequestLimiter,
   useProgressSink,
   WindowedList,
   type WindowSource,
 } from "../mod.ts";
-import { DEMO_KEYS } from "../lib/stub/mod.ts";
 import { startStub, table } from "./loopback.ts";
 import { runChild } from "./_child.ts";
-import type { FloorRun } from "./parallel_floor_child.ts";
+import {
+  countingClient,
+  FEED_ROWS,
+  FEEDS,
+  type FloorRun,
+  SEARCH_ROWS,
+} from "./parallel_floor_child.ts";
 
 const LATENCIES = [0, 50, 100, 200];
 
@@ -59,22 +63,6 @@ export function floorSeconds(serialPages: number, latencyMs: number, parallel: n
   return (serialPages * latencyMs) / 1000 / parallel;
 }
 const PARALLEL = [1, 2, 4, 8];
-const SEARCH_ROWS = 20_000;
-const FEED_ROWS = 2_500;
-
-function client(url: string, opts: { requestsPerSecond?: number } = {}) {
-  const count = { requests: 0 };
-  const insider = new InsiderClient({
-    apiKey: DEMO_KEYS.insider,
-    baseUrl: `${url}/insider`,
-    fetch: (input, init) => {
-      count.requests++;
-      return fetch(input, init);
-    },
-    ...opts,
-  });
-  return { insider, count };
-}
 
 /** Runs `fn` against a fresh emulator process started with `flags`. */
 async function onStub<T>(flags: string[], fn: (url: string) => Promise<T>): Promise<T> {
@@ -86,19 +74,17 @@ async function onStub<T>(flags: string[], fn: (url: string) => Promise<T>): Prom
   }
 }
 
-const FEEDS = { feedIds: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12] as (1 | 2)[], limit: 25 };
-
 /** Part 1: the latency × parallel table. */
 export async function latencyTable(latencies = LATENCIES): Promise<string> {
   const rows: (string | number)[][] = [];
   for (const latency of latencies) {
     await onStub(["--scale", "4", "--latency-ms", String(latency)], async (url) => {
       // warm the emulator's query cache and JIT with a short pull
-      await client(url).insider.search({}, { pageSize: 100 }).take(200);
+      await countingClient(url).insider.search({}, { pageSize: 100 }).take(200);
       for (const parallel of PARALLEL) {
         const p = parallel === 1 ? undefined : parallel;
         const label = parallel === 1 ? "serial" : `parallel ${parallel}`;
-        const s = client(url);
+        const s = countingClient(url);
         let t0 = performance.now();
         const df = await s.insider.search({}, { pageSize: 100, parallel: p })
           .frame({ maxRows: SEARCH_ROWS, progress: false });
@@ -114,7 +100,7 @@ export async function latencyTable(latencies = LATENCIES): Promise<string> {
           latency ? floor : "—",
           latency ? sec / floor : "—",
         ]);
-        const f = client(url);
+        const f = countingClient(url);
         t0 = performance.now();
         const got = await f.insider.feeds(FEEDS, { parallel: p }).take(FEED_ROWS);
         sec = (performance.now() - t0) / 1000;
@@ -147,7 +133,7 @@ export async function rateLimitTable(): Promise<string> {
     for (const rps of [undefined, LIMIT]) {
       // a fresh second of the emulator's window
       await new Promise((r) => setTimeout(r, 1100));
-      const c = client(url, rps ? { requestsPerSecond: rps } : {});
+      const c = countingClient(url, rps ? { requestsPerSecond: rps } : {});
       const t0 = performance.now();
       let failed = 0;
       let got = 0;

@@ -36,9 +36,14 @@ export interface FloorRun {
 export const SEARCH_ROWS = 20_000;
 /** Feed rows of the feed pull (limit 25: 100 serial pages). */
 export const FEED_ROWS = 2_500;
-const FEEDS = { feedIds: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12] as (1 | 2)[], limit: 25 };
+/** The feeds of the feed pull. */
+export const FEEDS = { feedIds: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12] as (1 | 2)[], limit: 25 };
 
-function client(url: string) {
+/** An insider client of the loopback emulator at `url` that counts its requests. */
+export function countingClient(url: string, opts: { requestsPerSecond?: number } = {}): {
+  insider: InsiderClient;
+  count: { requests: number };
+} {
   const count = { requests: 0 };
   const insider = new InsiderClient({
     apiKey: DEMO_KEYS.insider,
@@ -47,6 +52,7 @@ function client(url: string) {
       count.requests++;
       return fetch(input, init);
     },
+    ...opts,
   });
   return { insider, count };
 }
@@ -60,7 +66,7 @@ async function searchRun(
   parallel: number,
   filter: InsiderFilter = {},
 ): Promise<FloorRun> {
-  const c = client(url);
+  const c = countingClient(url);
   const t0 = performance.now();
   const df = await c.insider.search(filter, {
     pageSize: 100,
@@ -79,7 +85,7 @@ async function searchRun(
 }
 
 async function feedRun(url: string, parallel: number): Promise<FloorRun> {
-  const c = client(url);
+  const c = countingClient(url);
   const t0 = performance.now();
   const got = await c.insider.feeds(FEEDS, { parallel: parallel === 1 ? undefined : parallel })
     .take(FEED_ROWS);
@@ -98,7 +104,7 @@ async function feedRun(url: string, parallel: number): Promise<FloorRun> {
 export async function floorRuns(url: string, bigRows?: number): Promise<FloorRun[]> {
   useProgressSink(null);
   // warm the emulator's query cache and the JIT with a short pull
-  await client(url).insider.search({}, { pageSize: 100 }).take(200);
+  await countingClient(url).insider.search({}, { pageSize: 100 }).take(200);
   const out: FloorRun[] = [];
   out.push(await searchRun(url, SEARCH_ROWS, 1));
   if (bigRows) {
