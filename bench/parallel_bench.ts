@@ -377,8 +377,9 @@ export async function floorTable(big = true): Promise<string> {
   const { runs } = await floorFigures(big);
   return table(
     "Large pulls at the floor (100 ms, one process per world: serial pull, then parallel 8); " +
-      "floor = serial pages × latency ÷ parallel",
-    ["pull", "mode", "rows", "requests", "s", "floor s", "× floor", "target"],
+      "floor = serial pages × latency ÷ parallel; loop CPU: the client's main thread; " +
+      "load: 1-min load average at the start (2 cores, shared)",
+    ["pull", "mode", "rows", "requests", "s", "floor s", "× floor", "target", "loop CPU s", "load"],
     runs.map((r) => {
       const floor = floorSeconds(r.pages, 100, r.parallel);
       const target = r.parallel === 1
@@ -393,6 +394,8 @@ export async function floorTable(big = true): Promise<string> {
         floor,
         r.s / floor,
         target,
+        r.loopCpuS,
+        r.load,
       ];
     }),
   );

@@ -30,6 +30,28 @@ export interface FloorRun {
   requests: number;
   /** Seconds. */
   s: number;
+  /** CPU seconds of the loop thread (the process's main thread) during the pull. */
+  loopCpuS: number;
+  /** The machine's 1-minute load average when the pull started (other work on its cores). */
+  load: number;
+}
+
+/** CPU seconds a thread (or the process) has used, from `/proc` (0 where there is none). */
+function cpuSeconds(path = `/proc/self/task/${Deno.pid}/stat`): number {
+  try {
+    const f = Deno.readTextFileSync(path).split(") ")[1].split(" ");
+    return (Number(f[11]) + Number(f[12])) / 100; // utime + stime, in USER_HZ (100)
+  } catch {
+    return 0;
+  }
+}
+
+function loadAverage(): number {
+  try {
+    return Number(Deno.readTextFileSync("/proc/loadavg").split(" ")[0]);
+  } catch {
+    return NaN;
+  }
 }
 
 /** Search rows of the 20k pull and feed rows of the feed pull. */
@@ -67,7 +89,7 @@ async function searchRun(
   filter: InsiderFilter = {},
 ): Promise<FloorRun> {
   const c = countingClient(url);
-  const t0 = performance.now();
+  const [load, cpu0, t0] = [loadAverage(), cpuSeconds(), performance.now()];
   const df = await c.insider.search(filter, {
     pageSize: 100,
     parallel: parallel === 1 ? undefined : parallel,
@@ -81,12 +103,14 @@ async function searchRun(
     pages: Math.ceil(rows / 100),
     requests: c.count.requests,
     s,
+    loopCpuS: cpuSeconds() - cpu0,
+    load,
   };
 }
 
 async function feedRun(url: string, parallel: number): Promise<FloorRun> {
   const c = countingClient(url);
-  const t0 = performance.now();
+  const [load, cpu0, t0] = [loadAverage(), cpuSeconds(), performance.now()];
   const got = await c.insider.feeds(FEEDS, { parallel: parallel === 1 ? undefined : parallel })
     .take(FEED_ROWS);
   const s = (performance.now() - t0) / 1000;
@@ -97,6 +121,8 @@ async function feedRun(url: string, parallel: number): Promise<FloorRun> {
     pages: Math.ceil(FEED_ROWS / FEEDS.limit),
     requests: c.count.requests,
     s,
+    loopCpuS: cpuSeconds() - cpu0,
+    load,
   };
 }
 
