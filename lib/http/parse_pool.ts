@@ -80,7 +80,9 @@ function defaultSize(): number {
  */
 export function setParseWorkers(n: number): number {
   if (!Number.isInteger(n) || n < 0 || n > 8) {
-    throw new TypeError(`parse workers ${String(n)} is not allowed; allowed: an integer from 0 to 8`);
+    throw new TypeError(
+      `parse workers ${String(n)} is not allowed; allowed: an integer from 0 to 8`,
+    );
   }
   const before = size;
   size = n;
