@@ -20,40 +20,53 @@
  *    a 20 requests/s fixed-window limit: what a loaded machine cannot show
  *    over loopback.
  *
- * `deno run -A bench/parallel_bench.ts [ideal|table|rate|scale]…` runs parts.
+ * F. First of all, the floor check of issue 34 ({@link floorTable}): the
+ *    20k search and 2,500-row feed pulls at `parallel: 8` after their serial
+ *    pulls in the same process, and 250k rows, each against its floor and
+ *    target.
+ *
+ * P. Then the 20k pull with answers parsed on the loop thread and by a
+ *    worker, side by side ({@link poolTable}).
+ *
+ * `deno run -A bench/parallel_bench.ts [floor|pool|ideal|table|rate|scale]…` runs parts.
  *
  * @module
  */
 import {
-  InsiderClient,
   type Page,
   RequestLimiter,
   useProgressSink,
   WindowedList,
   type WindowSource,
 } from "../mod.ts";
-import { DEMO_KEYS } from "../lib/stub/mod.ts";
 import { startStub, table } from "./loopback.ts";
 import { runChild } from "./_child.ts";
+import {
+  countingClient,
+  FEED_ROWS,
+  FEEDS,
+  type FloorRun,
+  type PoolRun,
+  SEARCH_ROWS,
+} from "./parallel_floor_child.ts";
 
 const LATENCIES = [0, 50, 100, 200];
-const PARALLEL = [1, 2, 4, 8];
-const SEARCH_ROWS = 20_000;
-const FEED_ROWS = 2_500;
 
-function client(url: string, opts: { requestsPerSecond?: number } = {}) {
-  const count = { requests: 0 };
-  const insider = new InsiderClient({
-    apiKey: DEMO_KEYS.insider,
-    baseUrl: `${url}/insider`,
-    fetch: (input, init) => {
-      count.requests++;
-      return fetch(input, init);
-    },
-    ...opts,
-  });
-  return { insider, count };
+/**
+ * The link's floor of a pull, in seconds: the pages the serial pull makes ×
+ * the latency ÷ `parallel` (what the round trips alone cost when `parallel`
+ * of them are always in flight). The one definition every table here uses.
+ *
+ * @example
+ * ```ts
+ * import { floorSeconds } from "./parallel_bench.ts";
+ * console.log(floorSeconds(200, 100, 8)); // 2.5: 20,000 search rows in pages of 100
+ * ```
+ */
+export function floorSeconds(serialPages: number, latencyMs: number, parallel: number): number {
+  return (serialPages * latencyMs) / 1000 / parallel;
 }
+const PARALLEL = [1, 2, 4, 8];
 
 /** Runs `fn` against a fresh emulator process started with `flags`. */
 async function onStub<T>(flags: string[], fn: (url: string) => Promise<T>): Promise<T> {
@@ -65,24 +78,22 @@ async function onStub<T>(flags: string[], fn: (url: string) => Promise<T>): Prom
   }
 }
 
-const FEEDS = { feedIds: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12] as (1 | 2)[], limit: 25 };
-
 /** Part 1: the latency × parallel table. */
 export async function latencyTable(latencies = LATENCIES): Promise<string> {
   const rows: (string | number)[][] = [];
   for (const latency of latencies) {
     await onStub(["--scale", "4", "--latency-ms", String(latency)], async (url) => {
       // warm the emulator's query cache and JIT with a short pull
-      await client(url).insider.search({}, { pageSize: 100 }).take(200);
+      await countingClient(url).insider.search({}, { pageSize: 100 }).take(200);
       for (const parallel of PARALLEL) {
         const p = parallel === 1 ? undefined : parallel;
         const label = parallel === 1 ? "serial" : `parallel ${parallel}`;
-        const s = client(url);
+        const s = countingClient(url);
         let t0 = performance.now();
         const df = await s.insider.search({}, { pageSize: 100, parallel: p })
           .frame({ maxRows: SEARCH_ROWS, progress: false });
         let sec = (performance.now() - t0) / 1000;
-        let floor = (Math.ceil(SEARCH_ROWS / 100) * latency) / 1000 / parallel;
+        let floor = floorSeconds(Math.ceil(SEARCH_ROWS / 100), latency, parallel);
         rows.push([
           `${latency} ms`,
           "search .frame() 20k",
@@ -93,11 +104,11 @@ export async function latencyTable(latencies = LATENCIES): Promise<string> {
           latency ? floor : "—",
           latency ? sec / floor : "—",
         ]);
-        const f = client(url);
+        const f = countingClient(url);
         t0 = performance.now();
         const got = await f.insider.feeds(FEEDS, { parallel: p }).take(FEED_ROWS);
         sec = (performance.now() - t0) / 1000;
-        floor = (Math.ceil(FEED_ROWS / 25) * latency) / 1000 / parallel;
+        floor = floorSeconds(Math.ceil(FEED_ROWS / 25), latency, parallel);
         rows.push([
           `${latency} ms`,
           "feeds take(2,500)",
@@ -126,7 +137,7 @@ export async function rateLimitTable(): Promise<string> {
     for (const rps of [undefined, LIMIT]) {
       // a fresh second of the emulator's window
       await new Promise((r) => setTimeout(r, 1100));
-      const c = client(url, rps ? { requestsPerSecond: rps } : {});
+      const c = countingClient(url, rps ? { requestsPerSecond: rps } : {});
       const t0 = performance.now();
       let failed = 0;
       let got = 0;
@@ -179,7 +190,7 @@ export async function scaleTable(sizes = [10_000, 40_000, 100_000, 250_000]): Pr
   await onStub(["--scale", "10", "--latency-ms", "100"], async (url) => {
     for (const n of sizes) {
       const r = await scaleChild(url, n, 8);
-      const floor = (Math.ceil(n / 100) * 0.1) / 8;
+      const floor = floorSeconds(Math.ceil(n / 100), 100, 8);
       rows.push([n, r.rows, r.requests, r.s, r.rows / r.s, floor, r.s / floor, r.rssMb]);
     }
   });
@@ -269,7 +280,7 @@ export async function idealTable(): Promise<string> {
   const rows: (string | number)[][] = [];
   for (const parallel of PARALLEL) {
     const r = await idealPull(parallel, 100);
-    const floor = (200 * 0.1) / parallel;
+    const floor = floorSeconds(200, 100, parallel);
     rows.push([
       `parallel ${parallel}`,
       "100 ms, no limit",
@@ -302,12 +313,124 @@ export async function idealTable(): Promise<string> {
   );
 }
 
+/** One measured figure beside its target (rows of the bench table `deno task bench` prints). */
+export interface BenchFigure {
+  /** What was measured. */
+  name: string;
+  /** The measured value. */
+  value: number;
+  /** The value not to exceed. */
+  target: number;
+  /** Unit of `value` and `target`. */
+  unit: string;
+}
+
+/** Rows of the big pull (the world of `--scale 11` holds about 252k trades). */
+export const BIG_ROWS = 250_000;
+
+/** The floor check's targets: × the floor at 100 ms and `parallel: 8` (issue 34). */
+export const FLOOR_TARGETS = { small: 1.4, big: 1.25 } as const;
+
+/**
+ * Large pulls against their floor, as a user runs them (one process does
+ * the serial pull, then the parallel one): over loopback at 100 ms, the
+ * 20,000-row search `.frame()` and the 2,500-row feed `take` at `parallel:
+ * 8` (`deno task stub --scale 4 --latency-ms 100`, after their serial
+ * pulls), and 250,000 search rows (every trade) into `.frame()` at
+ * `parallel: 8` (`--scale 11`: the `--scale 4` world has 88k trades), after
+ * a serial 20,000-row pull. Returns the ratios to {@link floorSeconds} with
+ * their targets, and the seconds behind them.
+ */
+export async function floorFigures(
+  big = true,
+): Promise<{ figures: BenchFigure[]; runs: FloorRun[] }> {
+  const runs = await onStub(
+    ["--scale", "4", "--latency-ms", "100"],
+    (url) =>
+      runChild<FloorRun[]>("./parallel_floor_child.ts", [url, "small"], "floor pulls failed"),
+  );
+  if (big) {
+    runs.push(
+      ...await onStub(
+        ["--scale", "11", "--latency-ms", "100"],
+        (url) =>
+          runChild<FloorRun[]>(
+            "./parallel_floor_child.ts",
+            [url, "big", BIG_ROWS],
+            "big floor pull failed",
+          ),
+      ),
+    );
+  }
+  const figures: BenchFigure[] = [];
+  for (const r of runs) {
+    if (r.parallel === 1) continue;
+    const floor = floorSeconds(r.pages, 100, r.parallel);
+    figures.push({
+      name: `${r.pull}, parallel ${r.parallel}, 100 ms: × floor (${floor.toFixed(2)} s)`,
+      value: r.s / floor,
+      target: r.rows >= BIG_ROWS ? FLOOR_TARGETS.big : FLOOR_TARGETS.small,
+      unit: "×",
+    });
+  }
+  return { figures, runs };
+}
+
+/** The floor check as a table: every pull, its floor, and the ratio beside its target. */
+export async function floorTable(big = true): Promise<string> {
+  const { runs } = await floorFigures(big);
+  return table(
+    "Large pulls at the floor (100 ms, one process per world: serial pull, then parallel 8); " +
+      "floor = serial pages × latency ÷ parallel; loop CPU: the client's main thread; " +
+      "load: 1-min load average at the start (2 cores, shared)",
+    ["pull", "mode", "rows", "requests", "s", "floor s", "× floor", "target", "loop CPU s", "load"],
+    runs.map((r) => {
+      const floor = floorSeconds(r.pages, 100, r.parallel);
+      const target = r.parallel === 1
+        ? "—"
+        : `≤ ${r.rows >= BIG_ROWS ? FLOOR_TARGETS.big : FLOOR_TARGETS.small}`;
+      return [
+        r.pull,
+        r.parallel === 1 ? "serial" : `parallel ${r.parallel}`,
+        r.rows,
+        r.requests,
+        r.s,
+        floor,
+        r.s / floor,
+        target,
+        r.loopCpuS,
+        r.load,
+      ];
+    }),
+  );
+}
+
+/**
+ * Parsing off the loop thread, side by side (see `lib/http/parse_pool.ts`):
+ * the 20k search `.frame()` at `parallel: 8` over `--scale 4 --latency-ms
+ * 100`, with no worker and with one, alternately, three times each, in one
+ * process: seconds, the loop thread's CPU and the process's.
+ */
+export async function poolTable(): Promise<string> {
+  const runs = await onStub(
+    ["--scale", "4", "--latency-ms", "100"],
+    (url) => runChild<PoolRun[]>("./parallel_floor_child.ts", [url, "pool"], "pool pulls failed"),
+  );
+  return table(
+    "Parse workers: search .frame() 20k at parallel 8, 100 ms, --scale 4; alternately, one process",
+    ["parse workers", "s", "× floor", "loop CPU s", "process CPU s"],
+    runs.map((r) => [r.workers, r.s, r.s / floorSeconds(200, 100, 8), r.loopCpuS, r.processCpuS]),
+  );
+}
+
 /** Runs the parallel benchmark and returns the printed tables. */
 export async function parallelBench(
-  parts = ["ideal", "table", "rate", "scale"],
+  parts = ["floor", "pool", "ideal", "table", "rate", "scale"],
 ): Promise<string> {
   useProgressSink(null);
   const out: string[] = [];
+  if (parts.includes("floor")) out.push(await floorTable());
+  if (parts.includes("pool")) out.push(await poolTable());
   if (parts.includes("ideal")) out.push(await idealTable());
   if (parts.includes("table")) out.push(await latencyTable());
   if (parts.includes("rate")) out.push(await rateLimitTable());

@@ -37,6 +37,7 @@ import {
 import type { CacheKey } from "./cache.ts";
 import { DEMO_HEADER, isDemo, markDemo } from "../shared/demo.ts";
 import { announceRetry, type RetryInfo } from "./events.ts";
+import { parseOffLoop } from "./parse_pool.ts";
 import { type CacheOptions, openCache, type ResponseCache } from "./cache.ts";
 import { CircuitOpenError, type LimiterOptions, RequestLimiter } from "./limiter.ts";
 
@@ -228,7 +229,7 @@ export class Transport {
         );
       }
       if (!this.#demo && res.headers.has(DEMO_HEADER)) this.#demo = true;
-      const out = accept(parseJson(await this.#text(res, label), label), label);
+      const out = accept(await this.#json(res, label), label);
       if (this.#demo && typeof out === "object" && out !== null) {
         markDemo(out);
         // a page's rows too: `pitchesFrame(page.rows)` is demo data as well
@@ -260,11 +261,15 @@ export class Transport {
     });
   }
 
-  /** The body as text, within `maxResponseBytes` (see `_body.ts`). */
-  async #text(res: Response, label: string): Promise<string> {
-    return new TextDecoder().decode(
-      await readBody(res, this.maxResponseBytes, label, this.#largeBodies),
-    );
+  /**
+   * The body parsed as JSON, within `maxResponseBytes` (see `_body.ts`); a
+   * large one off the loop thread while a parallel pull runs (see
+   * `parse_pool.ts`).
+   */
+  async #json(res: Response, label: string): Promise<unknown> {
+    const bytes = await readBody(res, this.maxResponseBytes, label, this.#largeBodies);
+    const off = await parseOffLoop(bytes);
+    return off ? off.body : parseJson(new TextDecoder().decode(bytes), label);
   }
 
   /** `p`, with this client's key removed from any error it throws (see `_redact.ts`). */

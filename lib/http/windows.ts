@@ -98,6 +98,7 @@ import {
   setFailedCursor,
 } from "./paginate.ts";
 import { InvalidResponseError, PaginationError } from "./errors.ts";
+import { holdParsePool } from "./parse_pool.ts";
 
 /** Pages a window is sized for when it is split. */
 export const TARGET_PAGES = 12;
@@ -189,10 +190,20 @@ const DAY_MS = 86_400_000;
 const MAX_WIDTH = 3_660;
 const PREFIX = "sbw1.";
 
+/** Day numbers of the days read so far (rows of a pull share few days; bounded: cleared when full). */
+const dayNumbers = new Map<string, number | undefined>();
+
 function dayNumber(day: string | undefined): number | undefined {
-  if (day === undefined || !/^\d{4}-\d{2}-\d{2}/.test(day)) return undefined;
-  const n = Date.parse(day.slice(0, 10) + "T00:00:00Z");
-  return Number.isNaN(n) ? undefined : Math.round(n / DAY_MS);
+  if (day === undefined) return undefined;
+  if (dayNumbers.has(day)) return dayNumbers.get(day);
+  let n: number | undefined;
+  if (/^\d{4}-\d{2}-\d{2}/.test(day)) {
+    const ms = Date.parse(day.slice(0, 10) + "T00:00:00Z");
+    n = Number.isNaN(ms) ? undefined : Math.round(ms / DAY_MS);
+  }
+  if (dayNumbers.size >= 10_000) dayNumbers.clear();
+  dayNumbers.set(day, n);
+  return n;
 }
 
 function dayText(n: number): string {
@@ -873,6 +884,8 @@ export async function* windowedPages<Row>(
     dispatch();
   };
   signal.addEventListener("abort", onAbort, { once: true });
+  // `parallel` answers arrive at once: large ones are parsed off the loop thread
+  const releaseParsers = holdParsePool();
   try {
     dispatch();
     for (let i = 0;;) {
@@ -914,6 +927,7 @@ export async function* windowedPages<Row>(
     }
   } finally {
     signal.removeEventListener("abort", onAbort);
+    releaseParsers();
     outer.abort(new DOMException("pull stopped", "AbortError"));
     for (const w of windows) {
       answer(w, false);

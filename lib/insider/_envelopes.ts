@@ -48,6 +48,7 @@ import {
 import { announceShape } from "../http/events.ts";
 import { describe, type JsonObject, type ListSpec, readList, readOne } from "../http/_envelope.ts";
 import { KeyIndex, markDeclared, normKey } from "../shared/field_keys.ts";
+import { uniformRowKeys } from "../shared/wide_rows.ts";
 import { TRANSACTION_FIELDS, type TransactionRow } from "./fields.ts";
 import type { FeedRow } from "./feeds.ts";
 
@@ -147,6 +148,13 @@ function byMeaning(endpoint: string, rows: JsonObject[], index: KeyIndex): JsonO
   }
   announceShape({ endpoint, point: "row field names", shape });
   if (!map.identity) return rows.map(map.apply);
+  // rows a parse worker sent (http/parse_pool.ts) are compact already and all
+  // have the first row's keys: the first row's check is every row's
+  if (
+    uniformRowKeys(rows) && index.mapFor(rows[0], { compact: false }).apply(rows[0]) === rows[0]
+  ) {
+    return rows;
+  }
   // every row on its own terms (a later row may spell a key the first one left
   // out); rows already declared stay the same objects, compact ones are put back
   // into the envelope, so `raw` holds no second copy

@@ -81,8 +81,7 @@ export function wideRowMaker(
 function compile(keys: readonly string[], names: readonly string[]): WideRowMaker {
   const lit = (s: string) => JSON.stringify(s);
   const vars = keys.map((_, i) => `v${i}`);
-  const Row = new Function(...vars, names.map((n, i) => `this[${lit(n)}] = v${i};`).join("\n"));
-  Row.prototype = Object.prototype;
+  const Row = rowConstructor(names);
   const reader = new Function(
     "Row",
     "n",
@@ -94,4 +93,152 @@ ${keys.map((k, i) => `  const v${i} = r[${lit(k)}];`).join("\n")}
 };`,
   );
   return reader(Row, keys.length) as WideRowMaker;
+}
+
+/** A constructor storing its arguments under `names`, in order, with `Object.prototype` as prototype. */
+function rowConstructor(names: readonly string[]): unknown {
+  const lit = (s: string) => JSON.stringify(s);
+  const Row = new Function(
+    ...names.map((_, i) => `v${i}`),
+    names.map((n, i) => `this[${lit(n)}] = v${i};`).join("\n"),
+  );
+  Row.prototype = Object.prototype;
+  return Row;
+}
+
+/** Whether rows with exactly these keys can be copied compact (see {@link wideRowMaker}). */
+function packable(keys: readonly string[]): boolean {
+  return keys.length >= WIDE_KEYS && keys.length <= MAX_KEYS && !keys.includes("__proto__");
+}
+
+/** One list of wide rows, its rows as value arrays in the order of `keys`. */
+export interface PackedList {
+  /** Where the list was in the answer: `[]` the answer itself, `[k]` or `[k, k2]` below it. */
+  path: string[];
+  /** The keys of every row, in order. */
+  keys: string[];
+  /** Each row's values, in the order of `keys`. */
+  values: unknown[][];
+}
+
+/** A parsed JSON answer with its lists of wide rows taken out as value arrays (see {@link packWideLists}). */
+export interface PackedJson {
+  /** The answer, each packed list replaced by null. */
+  body: unknown;
+  /** The lists taken out. */
+  lists: PackedList[];
+}
+
+const UNIFORM = Symbol.for("signalbook.uniformWideRows");
+
+/**
+ * A parsed JSON answer with its lists of wide rows (the answer itself, a
+ * list one key down, or two keys down) taken out as value arrays: what a
+ * parse worker posts back to the loop thread, which rebuilds the rows
+ * compact with {@link unpackWideLists}. Structured clone of value arrays is
+ * about a fifth of the cost of parsing the JSON text or of cloning the rows
+ * (measured on a 100-row search page: 0.9 ms against 4.4 ms to parse and
+ * 2.0 ms to clone the objects), and no key is sent twice.
+ *
+ * A list is packed only when every element is an object with exactly the
+ * first one's keys, in the same order, that {@link wideRowMaker} would copy
+ * (at least {@link WIDE_KEYS} keys, no `__proto__`); any other list is left
+ * as it is, so the rebuilt answer is the parsed one, value for value.
+ *
+ * @example
+ * ```ts
+ * import { packWideLists, unpackWideLists } from "./wide_rows.ts";
+ * const row = Object.fromEntries(Array.from({ length: 130 }, (_, i) => [`f${i}`, i]));
+ * const packed = packWideLists({ data: [row, row], next: null });
+ * console.log(packed.lists[0].path, packed.lists[0].values.length); // ["data"] 2
+ * const body = unpackWideLists(structuredClone(packed)) as { data: { f129: number }[] };
+ * console.log(body.data[1].f129); // 129
+ * ```
+ */
+export function packWideLists(body: unknown): PackedJson {
+  const lists: PackedList[] = [];
+  const take = (list: unknown, path: string[]): boolean => {
+    if (!Array.isArray(list) || list.length === 0) return false;
+    const first = list[0];
+    if (first === null || typeof first !== "object" || Array.isArray(first)) return false;
+    const keys = Object.keys(first);
+    if (!packable(keys)) return false;
+    const values: unknown[][] = new Array(list.length);
+    for (let i = 0; i < list.length; i++) {
+      const row = list[i];
+      if (row === null || typeof row !== "object" || Array.isArray(row)) return false;
+      const own = Object.keys(row);
+      if (own.length !== keys.length) return false;
+      const vals = new Array(keys.length);
+      for (let j = 0; j < keys.length; j++) {
+        if (own[j] !== keys[j]) return false;
+        vals[j] = (row as Record<string, unknown>)[keys[j]];
+      }
+      values[i] = vals;
+    }
+    lists.push({ path, keys, values });
+    return true;
+  };
+  if (take(body, [])) return { body: null, lists };
+  if (body !== null && typeof body === "object" && !Array.isArray(body)) {
+    const top = body as Record<string, unknown>;
+    for (const k of Object.keys(top)) {
+      const v = top[k];
+      if (take(v, [k])) top[k] = null;
+      else if (v !== null && typeof v === "object" && !Array.isArray(v)) {
+        const inner = v as Record<string, unknown>;
+        for (const k2 of Object.keys(inner)) if (take(inner[k2], [k, k2])) inner[k2] = null;
+      }
+    }
+  }
+  return { body, lists };
+}
+
+/**
+ * The answer of {@link packWideLists} rebuilt: each list's rows as compact
+ * objects (as {@link wideRowMaker} makes them) put back where they were.
+ * Each rebuilt list is marked as holding compact rows all with the same keys
+ * ({@link uniformRowKeys}).
+ */
+export function unpackWideLists(packed: PackedJson): unknown {
+  let body = packed.body;
+  for (const { path, keys, values } of packed.lists) {
+    const make = valuesMaker(keys);
+    const rows = values.map(make);
+    Object.defineProperty(rows, UNIFORM, { value: keys, enumerable: false, configurable: true });
+    if (path.length === 0) body = rows;
+    else {
+      let at = body as Record<string, unknown>;
+      for (const k of path.slice(0, -1)) at = at[k] as Record<string, unknown>;
+      at[path[path.length - 1]] = rows;
+    }
+  }
+  return body;
+}
+
+/**
+ * The keys every row of `rows` has, in order, when the list was rebuilt by
+ * {@link unpackWideLists} (its rows compact, all with these keys); else
+ * undefined.
+ */
+export function uniformRowKeys(rows: readonly object[]): readonly string[] | undefined {
+  return (rows as unknown as { [UNIFORM]?: readonly string[] })[UNIFORM];
+}
+
+const makers = new Map<string, (values: unknown[]) => Record<string, unknown>>();
+
+/** Builds a compact row from its values in the order of `keys` (one constructor per key list, cached). */
+function valuesMaker(keys: readonly string[]): (values: unknown[]) => Record<string, unknown> {
+  const id = JSON.stringify(keys);
+  let make = makers.get(id);
+  if (make === undefined) {
+    const Row = rowConstructor(keys);
+    make = new Function(
+      "Row",
+      `return function (a) { return new Row(${keys.map((_, i) => `a[${i}]`).join(", ")}); };`,
+    )(Row) as (values: unknown[]) => Record<string, unknown>;
+    if (makers.size >= MAX_CACHED) makers.delete(makers.keys().next().value!);
+    makers.set(id, make);
+  }
+  return make;
 }
