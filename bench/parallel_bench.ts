@@ -378,7 +378,11 @@ export async function floorFigures(
 
 /** The floor check as a table: every pull, its floor, and the ratio beside its target. */
 export async function floorTable(big = true): Promise<string> {
-  const { runs } = await floorFigures(big);
+  return floorRunsTable((await floorFigures(big)).runs);
+}
+
+/** {@link floorTable} of runs already measured (`floorFigures().runs`). */
+export function floorRunsTable(runs: readonly FloorRun[]): string {
   return table(
     "Large pulls at the floor (100 ms, one process per world: serial pull, then parallel 8); " +
       "floor = serial pages × latency ÷ parallel; loop CPU: the client's main thread; " +

@@ -10,7 +10,7 @@ import { frameScaleBench } from "./frame_scale.ts";
 import { syncBench } from "./sync_bench.ts";
 import { queryBench } from "./query_bench.ts";
 import { coverageBench } from "./coverage_bench.ts";
-import { parallelBench } from "./parallel_bench.ts";
+import { floorFigures, floorRunsTable, parallelBench } from "./parallel_bench.ts";
 import { portfolioTruthBench } from "./portfolio_truth_bench.ts";
 import { chartRasterBench } from "./chart_raster_bench.ts";
 import { portfolioMinimumBench } from "./portfolio_minimum_bench.ts";
@@ -23,7 +23,10 @@ if (import.meta.main) {
   console.log(await framesBench());
   console.log(await frameScaleBench());
   console.log(await clientBench());
-  console.log(await parallelBench());
+  // the floor pulls once: their table here, their ratios again in the last table
+  const floor = await floorFigures();
+  console.log(floorRunsTable(floor.runs));
+  console.log(await parallelBench(["pool", "ideal", "table", "rate", "scale"]));
   console.log(await syncBench());
   console.log(await queryBench());
   console.log(await coverageBench());
@@ -33,5 +36,5 @@ if (import.meta.main) {
   console.log(portfolioMinimumBench());
   console.log(await releaseBench());
   // last: issue 34's table of the figures users feel, each beside its target
-  console.log(await lightBench());
+  console.log(await lightBench(floor.figures));
 }
