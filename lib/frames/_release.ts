@@ -9,7 +9,8 @@
  * transaction rows), and at 100k rows those waited-for collections were
  * about 60 MB of peak RSS. {@link releaseNative} runs one full collection
  * right after a chunk is built, so its intermediates are freed at once; it
- * costs about 20 ms per 8,192 rows.
+ * costs a full collection (Deno's `gc` runs V8's low-memory collection, two
+ * full GCs) per 8,192 rows, during which no request goes out.
  *
  * A collected object's native buffers are freed by its finalizer, and
  * Deno runs N-API finalizers only when the event loop turns, not inside
