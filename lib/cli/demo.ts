@@ -87,7 +87,15 @@ export async function main(args: string[] = Deno.args): Promise<void> {
     if (bad) throw new CliError(bad);
     const { insider, catalog, offline, offlineToday, stub } = await connect();
     const data = join(out, "data");
-    const synced = await sync({ dir: data, insider, catalog, to: offlineToday });
+    // offline, the emulator answers in process: one month in flight at a time costs no time
+    // and keeps the demo's peak memory down (issue 34); against the services, sync's default
+    const synced = await sync({
+      dir: data,
+      insider,
+      catalog,
+      to: offlineToday,
+      concurrency: offline.insider && offline.catalog ? 1 : undefined,
+    });
     const trades = (await scanInsiderTrades(data)).collectSync();
     // each step's native garbage is freed before the next starts (see frames/_release.ts):
     // the demo's peak is its largest step, not the sum of them (issue 34)
