@@ -43,11 +43,12 @@ let doc: PlotDocument | undefined;
 
 /**
  * The shared document Plot draws into: linkedom's, a DOM made for rendering
- * outside a browser. It replaced jsdom (issue 34): jsdom took 0.7 s and
- * about 55 MB to import into every process that imported signalbook, where
- * linkedom takes 0.05 s and a few MB (measured by `bench/first_cell.ts`).
- * Plot needs only element creation, attributes, text and serialisation;
- * the charts' tests check the drawn PNGs by pixels in both themes.
+ * outside a browser. It replaced jsdom (issue 34, a departure from the
+ * pinned jsdom of DESIGN.md): jsdom was the slowest and largest import of
+ * every process that imported signalbook, for a first cell that draws no
+ * chart. Plot needs only element creation, attributes, text and
+ * serialisation; the chart snapshots rendered pixel-identical through resvg
+ * under both, and the charts' tests check the drawn PNGs by pixels.
  */
 export function plotDocument(): PlotDocument {
   if (!doc) {
