@@ -7,6 +7,21 @@
  * @module
  */
 
+/**
+ * The peak resident memory so far (Linux `VmHWM`, which only grows) of this
+ * process or of process `pid`, MB; NaN where it cannot be read (another OS,
+ * a process that has exited).
+ */
+export function peakMb(pid: number | "self" = "self"): number {
+  try {
+    const s = Deno.readTextFileSync(`/proc/${pid}/status`);
+    const kb = Number(/VmHWM:\s+(\d+)/.exec(s)?.[1]);
+    return Number.isFinite(kb) ? kb / 1024 : NaN;
+  } catch {
+    return NaN;
+  }
+}
+
 /** What {@link runWithPeak} measured. */
 export interface PeakRun {
   /** Exit code. */
@@ -34,22 +49,17 @@ export async function runWithPeak(
     stdout: "null",
     stderr: "piped",
   }).spawn();
-  let peakMb = NaN;
+  let peakMb_ = NaN;
   const read = () => {
-    try {
-      const s = Deno.readTextFileSync(`/proc/${child.pid}/status`);
-      const kb = Number(/VmHWM:\s+(\d+)/.exec(s)?.[1]);
-      if (Number.isFinite(kb)) peakMb = Math.max(Number.isNaN(peakMb) ? 0 : peakMb, kb / 1024);
-    } catch {
-      // exited, or no /proc
-    }
+    const mb = peakMb(child.pid);
+    if (!Number.isNaN(mb)) peakMb_ = Math.max(Number.isNaN(peakMb_) ? 0 : peakMb_, mb);
   };
   const timer = setInterval(read, 50);
   const out = await child.output();
   clearInterval(timer);
   return {
     code: out.code,
-    peakMb,
+    peakMb: peakMb_,
     seconds: (performance.now() - t0) / 1000,
     stderr: new TextDecoder().decode(out.stderr),
   };

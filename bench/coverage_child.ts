@@ -8,16 +8,12 @@
  */
 import { checkWorld, cliChecks, CLUSTERINGS, headlineGap } from "./coverage_lib.ts";
 import type { ClusterBy } from "../lib/backtest/event_study.ts";
+import { peakMb } from "./_peak.ts";
 
 /** `COVERAGE_CLUSTERINGS` (comma-separated) narrows the clusterings compared. */
 function clusterings(): ClusterBy[] {
   const env = Deno.env.get("COVERAGE_CLUSTERINGS");
   return env ? env.split(",") as ClusterBy[] : CLUSTERINGS;
-}
-
-function rssMb(): number {
-  const s = Deno.readTextFileSync("/proc/self/status");
-  return Number(/VmHWM:\s+(\d+)/.exec(s)![1]) / 1024;
 }
 
 if (import.meta.main) {
@@ -29,5 +25,5 @@ if (import.meta.main) {
     : kind === "cli"
     ? seeds.map((s) => cliChecks(s, scale))
     : seeds.map((s) => checkWorld(s, scale, clusterings()));
-  console.log(JSON.stringify({ results, rssMb: rssMb() }));
+  console.log(JSON.stringify({ results, rssMb: peakMb() }));
 }

@@ -7,9 +7,9 @@
  *
  * @module
  */
+import { peakMb } from "./_peak.ts";
+
 const rssMb = () => Deno.memoryUsage().rss / 2 ** 20;
-const peakMb = () =>
-  Number(/VmHWM:\s+(\d+)/.exec(Deno.readTextFileSync("/proc/self/status"))?.[1] ?? 0) / 1024;
 
 const t0 = performance.now();
 const { connect } = await import("../mod.ts");

@@ -12,11 +12,7 @@ import { InsiderClient } from "../mod.ts";
 import { DEMO_KEYS } from "../lib/stub/mod.ts";
 import { transactionsSink } from "../lib/insider/transaction_frames.ts";
 import { appendReleasing } from "../lib/frames/list.ts";
-
-function rssMb(): number {
-  const s = Deno.readTextFileSync("/proc/self/status");
-  return Number(/VmHWM:\s+(\d+)/.exec(s)![1]) / 1024;
-}
+import { peakMb } from "./_peak.ts";
 
 if (import.meta.main) {
   const [base, mode, nText] = Deno.args;
@@ -51,5 +47,5 @@ if (import.meta.main) {
     rows = (await list.frame({ maxRows: n, progress: false })).height;
   }
   const s = (performance.now() - t0) / 1000;
-  console.log(JSON.stringify({ s, rows, rssMb: rssMb(), buildS }));
+  console.log(JSON.stringify({ s, rows, rssMb: peakMb(), buildS }));
 }

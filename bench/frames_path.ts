@@ -14,6 +14,7 @@ import { transactionsFrame } from "../lib/insider/transaction_frames.ts";
 import { Rng } from "../lib/shared/random.ts";
 import { independentResponseText } from "./records.ts";
 import { releaseNative } from "../lib/frames/_release.ts";
+import { peakMb } from "./_peak.ts";
 
 /** Synthetic response text of `n` transaction rows (snake_case, 10 % nulls). */
 export function responseText(n: number): string {
@@ -29,11 +30,6 @@ export function responseText(n: number): string {
     parts.push(JSON.stringify(row));
   }
   return `{"data":[${parts.join(",")}]}`;
-}
-
-function rssMb(): number {
-  const s = Deno.readTextFileSync("/proc/self/status");
-  return Number(/VmHWM:\s+(\d+)/.exec(s)![1]) / 1024;
 }
 
 if (import.meta.main) {
@@ -95,5 +91,5 @@ if (import.meta.main) {
   }
   const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   if (builds.length) extra = { buildMs: median(builds) };
-  console.log(JSON.stringify({ ms: median(times), rows: n, rssMb: rssMb(), ...extra }));
+  console.log(JSON.stringify({ ms: median(times), rows: n, rssMb: peakMb(), ...extra }));
 }

@@ -9,11 +9,7 @@
  */
 import { InsiderClient, transactionsFrame } from "../mod.ts";
 import { DEMO_KEYS } from "../lib/stub/mod.ts";
-
-function rssMb(): number {
-  const s = Deno.readTextFileSync("/proc/self/status");
-  return Number(/VmHWM:\s+(\d+)/.exec(s)![1]) / 1024;
-}
+import { peakMb } from "./_peak.ts";
 
 if (import.meta.main) {
   const [base, mode, nText] = Deno.args;
@@ -32,5 +28,5 @@ if (import.meta.main) {
     rows = (await insider.hydrateFrame(feed, { concurrency: 16, progress: false })).frame.height;
   }
   const s = (performance.now() - t0) / 1000;
-  console.log(JSON.stringify({ s, rows, rssMb: rssMb() }));
+  console.log(JSON.stringify({ s, rows, rssMb: peakMb() }));
 }

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { peakMb } from "./_peak.ts";
 
 /** A running loopback stub. */
 export interface LoopbackStub {
@@ -43,14 +44,7 @@ export async function startStub(flags: string[]): Promise<LoopbackStub> {
   return {
     url: m[1],
     pid: child.pid,
-    rssMb: () => {
-      try {
-        const s = Deno.readTextFileSync(`/proc/${child.pid}/status`);
-        return Number(/VmHWM:\s+(\d+)/.exec(s)?.[1] ?? 0) / 1024;
-      } catch {
-        return NaN;
-      }
-    },
+    rssMb: () => peakMb(child.pid),
     stop: async () => {
       child.kill("SIGTERM");
       await child.status;

@@ -8,11 +8,7 @@
  */
 import { InsiderClient, useProgressSink } from "../mod.ts";
 import { DEMO_KEYS } from "../lib/stub/mod.ts";
-
-function rssMb(): number {
-  const s = Deno.readTextFileSync("/proc/self/status");
-  return Number(/VmHWM:\s+(\d+)/.exec(s)![1]) / 1024;
-}
+import { peakMb } from "./_peak.ts";
 
 if (import.meta.main) {
   useProgressSink(null);
@@ -32,5 +28,5 @@ if (import.meta.main) {
     parallel: Number(parallelText),
   }).frame({ maxRows: Number(rowsText), progress: false });
   const s = (performance.now() - t0) / 1000;
-  console.log(JSON.stringify({ s, rows: df.height, rssMb: rssMb(), requests }));
+  console.log(JSON.stringify({ s, rows: df.height, rssMb: peakMb(), requests }));
 }

@@ -7,6 +7,7 @@
  */
 import pl from "nodejs-polars";
 import { query, scanInsiderTrades } from "../mod.ts";
+import { peakMb } from "./_peak.ts";
 
 /** The aggregate, in SQL. */
 export const AGG_SQL = `select year, code, count(*) as n, sum(transaction_value) as value,
@@ -49,7 +50,7 @@ if (import.meta.main) {
     seconds.push((performance.now() - t0) / 1000);
     await new Promise((r) => setTimeout(r, 0));
   }
-  const hwm = Number(/VmHWM:\s+(\d+)/.exec(Deno.readTextFileSync("/proc/self/status"))![1]) / 1024;
+  const hwm = peakMb();
   const n = df!.getColumn("n").toArray().reduce((a: number, b) => a + Number(b), 0);
   console.log(JSON.stringify({ seconds, rssMb: hwm, groups: df!.height, rows: n }));
 }

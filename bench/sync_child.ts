@@ -7,6 +7,7 @@
  */
 import { InsiderClient, sync } from "../mod.ts";
 import { DEMO_KEYS } from "../lib/stub/mod.ts";
+import { peakMb } from "./_peak.ts";
 
 if (import.meta.main) {
   const [url, dir, conc] = Deno.args;
@@ -19,7 +20,7 @@ if (import.meta.main) {
     concurrency: Number(conc ?? 4),
     progress: false,
   });
-  const hwm = Number(/VmHWM:\s+(\d+)/.exec(Deno.readTextFileSync("/proc/self/status"))![1]) / 1024;
+  const hwm = peakMb();
   console.log(
     JSON.stringify({
       seconds: r.seconds,
