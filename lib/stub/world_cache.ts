@@ -34,6 +34,7 @@ import {
   type World,
   type WorldParts,
 } from "./world.ts";
+import { dirname, join } from "node:path";
 import { dayOf, isoOf } from "./calendar.ts";
 import { type InsiderData, makeInsiderData } from "./insider/insider_data.ts";
 import { loadInsider, type StoredInsider, storeInsider } from "./insider/stored_trades.ts";
@@ -46,7 +47,7 @@ import type { ColumnData } from "./columns.ts";
  * `tests/stub/world_cache_test.ts` holds the sources' hash and fails until
  * it is raised.
  */
-export const WORLD_CACHE_VERSION = 3;
+export const WORLD_CACHE_VERSION = 4;
 
 const MAGIC = "signalbook-world";
 
@@ -132,14 +133,8 @@ function usable(dir: string): boolean {
   return granted("read") && granted("write");
 }
 
-function join(...parts: string[]): string {
-  const sep = Deno.build.os === "windows" ? "\\" : "/";
-  return parts.map((p, i) => i === 0 ? p.replace(/[\\/]+$/, "") : p).join(sep);
-}
-
-/** `len` bytes of `file` from `pos`, in a fresh (so 8-byte aligned) buffer. */
-function readRange(file: string, pos: number, len: number): Uint8Array {
-  using f = Deno.openSync(file);
+/** `len` bytes of an open file from `pos`, in a fresh (so 8-byte aligned) buffer. */
+function readRange(f: Deno.FsFile, pos: number, len: number): Uint8Array {
   f.seekSync(pos, Deno.SeekMode.Start);
   const out = new Uint8Array(len);
   let got = 0;
@@ -154,9 +149,7 @@ function readRange(file: string, pos: number, len: number): Uint8Array {
 function writeAtomically(file: string, bytes: Uint8Array): void {
   const tmp = `${file}.${Deno.pid}.${crypto.randomUUID().slice(0, 8)}.tmp`;
   try {
-    Deno.mkdirSync(file.slice(0, file.lastIndexOf(Deno.build.os === "windows" ? "\\" : "/")), {
-      recursive: true,
-    });
+    Deno.mkdirSync(dirname(file), { recursive: true });
     Deno.writeFileSync(tmp, bytes);
     Deno.renameSync(tmp, file);
   } catch {
@@ -256,19 +249,21 @@ function readWorld(
   scale: number,
   asOf: number,
 ): { parts: WorldParts; stored: StoredInsider } {
-  const size = Deno.statSync(file).size;
-  const prefix = readRange(file, 0, 12);
+  // one open file for the prefix, the header and the insider section
+  using f = Deno.openSync(file);
+  const size = f.statSync().size;
+  const prefix = readRange(f, 0, 12);
   const dv = new DataView(prefix.buffer);
   if (new TextDecoder().decode(prefix.subarray(0, 4)) !== "SBW1") throw new Error("not a world");
   const headLen = dv.getUint32(4, true);
   const bodyLen = dv.getUint32(8, true);
   const start = Math.ceil((12 + headLen) / 8) * 8;
   if (size !== start + bodyLen) throw new Error("world file cut short");
-  const h = JSON.parse(new TextDecoder().decode(readRange(file, 12, headLen)));
+  const h = JSON.parse(new TextDecoder().decode(readRange(f, 12, headLen)));
   if (h.magic !== MAGIC || h.version !== WORLD_CACHE_VERSION) throw new Error("another version");
   const w = h.world;
   if (w.seed !== seed || w.scale !== scale || w.asOf !== asOf) throw new Error("another world");
-  const section = (from: number, to: number) => {
+  const section = (file: Deno.FsFile, from: number, to: number) => {
     const bytes = readRange(file, start + from, to - from);
     return (k: number): Typed => {
       const r = h.blobs[k] as BlobRef;
@@ -276,14 +271,16 @@ function readWorld(
       return new TYPES[r.type](bytes.buffer as ArrayBuffer, r.offset - from, r.length);
     };
   };
-  const blob = section(0, h.priceStart);
+  const blob = section(f, 0, h.priceStart);
   const nDays = w.asOf - w.start + 1;
   let prices: Pick<WorldParts, "market" | "paths" | "abnormal"> | undefined;
   const loadPrices = () => {
     if (prices) return prices;
     let priceBlob: (k: number) => Typed;
     try {
-      priceBlob = section(h.priceStart, bodyLen);
+      // later, so the file is opened again (it may have been replaced by then: same bytes)
+      using again = Deno.openSync(file);
+      priceBlob = section(again, h.priceStart, bodyLen);
     } catch {
       // the file went away since it was opened: the same prices, generated (deterministic)
       const again = generateWorld({ seed, scale, asOf: isoOf(asOf) });
