@@ -6,7 +6,8 @@
  */
 
 /**
- * Runs `deno run -A [v8Flags] bench/<script> args…` and returns the JSON of
+ * Runs `deno run -A [v8Flags] bench/<script> args…` (with only `env` as its
+ * environment when given) and returns the JSON of
  * the last line it prints; throws `Error(failed)` when the child fails.
  */
 export async function runChild<T>(
@@ -14,9 +15,12 @@ export async function runChild<T>(
   args: readonly (string | number)[],
   failed: string,
   flags: readonly string[] = [],
+  env?: Record<string, string>,
 ): Promise<T> {
   const out = await new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", ...flags, new URL(script, import.meta.url).pathname, ...args.map(String)],
+    // an environment given is the whole environment (see `childEnv` in _table.ts)
+    ...(env ? { clearEnv: true, env } : {}),
     stdout: "piped",
     stderr: "inherit",
   }).output();

@@ -9,6 +9,7 @@
  * @module
  */
 import { type BenchRow, childEnv, median } from "./_table.ts";
+import { runChild } from "./_child.ts";
 
 interface Child {
   importS: number;
@@ -18,17 +19,8 @@ interface Child {
   peakMb: number;
 }
 
-async function child(cacheHome: string): Promise<Child> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", new URL("first_cell_child.ts", import.meta.url).pathname],
-    clearEnv: true,
-    env: childEnv(cacheHome),
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  if (!out.success) throw new Error(`first cell failed: ${new TextDecoder().decode(out.stderr)}`);
-  const lines = new TextDecoder().decode(out.stdout).trim().split("\n");
-  return JSON.parse(lines[lines.length - 1]);
+function child(cacheHome: string): Promise<Child> {
+  return runChild<Child>("./first_cell_child.ts", [], "first cell failed", [], childEnv(cacheHome));
 }
 
 /** Runs the first cell cold once and warm `runs` times; returns the printed text and the table rows. */
