@@ -23,7 +23,6 @@ import { portfolioBacktest, type PortfolioHorizon, type PortfolioResult } from "
 import type { Frame } from "../frames/list.ts";
 import type { Entry } from "./entry.ts";
 import { tradeClass } from "../families/trade_class.ts";
-import { releaseNative } from "../frames/_release.ts";
 
 /**
  * Runs the headline study over a trades frame (e.g. a synced dataset).
@@ -54,17 +53,12 @@ export function headlineStudy(
     label(buys, "All purchases"),
     label(planSales, "10b5-1 sales"),
   ], { how: "vertical" });
-  const study = eventStudy(groups, {
+  return eventStudy(groups, {
     groupBy: "group",
     horizons,
     baseline: "All purchases",
     ...options,
   });
-  // the classed and filtered copies of every column are garbage now: collect them, so their
-  // native buffers are freed at the event loop's next turn (the next cell, the next await)
-  // rather than at V8's next collection, which native memory never triggers (issue 34)
-  releaseNative();
-  return study;
 }
 
 function headlineSets(
@@ -98,10 +92,8 @@ export function headlinePortfolios(
     entry: options.entry,
     riskFree: options.riskFree,
   } as const;
-  const out = {
+  return {
     "CEO buys": portfolioBacktest(buys.filter(pl.col("is_ceo")), opts),
     "All purchases": portfolioBacktest(buys, opts),
   };
-  releaseNative(); // as in headlineStudy
-  return out;
 }
