@@ -102,6 +102,7 @@ function hostile(stub: Stub, mode: Mode) {
 }
 
 const stub = createStub({ seed: 4, scale: 0.3 });
+const syncStub = createStub({ seed: 4, scale: 0.1 });
 const FROM = "2023-01-01";
 const TO = "2025-06-30";
 
@@ -212,9 +213,11 @@ for (
       const r = await withWarnings(() =>
         sync({
           dir,
-          from: FROM,
+          // six months of a small world: each month is its own pull, so more months or
+          // rows only repeat the check (a server that drops a bound sends the whole history)
+          from: "2024-01-01",
           to: "2024-06-30",
-          insider: hostile(stub, mode),
+          insider: hostile(syncStub, mode),
           datasets: ["insider_trades"],
           concurrency,
           progress: false,
@@ -235,7 +238,7 @@ for (
     }
     assert.deepEqual(stored[1], stored[0]);
     if (typeof mode !== "object") {
-      assert.ok((stored[0] as { rows: string[] }).rows.length > 300);
+      assert.ok((stored[0] as { rows: string[] }).rows.length > 100);
     }
   });
 }
