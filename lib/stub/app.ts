@@ -66,6 +66,17 @@ export interface StubOptions extends Faults {
    * generated; only the time to the first answer differs.
    */
   worldCache?: string | false;
+  /**
+   * Most serialized search rows the insider service keeps, so a page asked
+   * for again (a retry, a second pull of the same rows) is joined from
+   * strings rather than serialized again (about 4 KB a row). Default 5,000:
+   * the in-process emulator runs in the user's own process, where keeping
+   * every row of a full pull (23,000 rows, about 95 MB) cost more memory
+   * than the CPU it saved. `serveStub` (`deno task stub`) keeps every row:
+   * a server process of its own, where CPU is what the client on the same
+   * machine competes for.
+   */
+  keepServedRows?: number;
 }
 
 /** Largest request body accepted, bytes (1 MB); larger ones get `413` before any parsing. */
@@ -133,6 +144,14 @@ function exceptOpenapi(mw: MiddlewareHandler): MiddlewareHandler {
 export function createStub(opts: StubOptions = {}): Stub {
   const now = opts.now ?? Date.now;
   const dialect = resolveDialect(opts.dialect);
+  const kept = opts.keepServedRows;
+  if (kept !== undefined && !(typeof kept === "number" && kept >= 0)) {
+    throw new RangeError(
+      `createStub: keepServedRows ${
+        String(kept)
+      } is not allowed; allowed: a number ≥ 0 (or Infinity)`,
+    );
+  }
   // the world with the insiders' signals in its prices, from the cache folder when there;
   // the catalog and the truth are built when first asked for
   const { world, insider } = openWorld({
@@ -184,7 +203,13 @@ export function createStub(opts: StubOptions = {}): Stub {
     ],
     [
       "/insider",
-      insiderService({ world, data: insider, secret, dialect }),
+      insiderService({
+        world,
+        data: insider,
+        secret,
+        dialect,
+        keepServedRows: opts.keepServedRows,
+      }),
       { active: [DEMO_KEYS.insider], lapsed: [DEMO_KEYS.insiderLapsed] },
       () => opts.insiderKeysConfigured !== false,
     ],

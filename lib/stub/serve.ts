@@ -41,6 +41,11 @@ export function serveStub(
   const host = hostname === "0.0.0.0" ? "127.0.0.1" : hostname === "::" ? "::1" : hostname;
   const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
   // signed document URLs point at this server (or the configured origin), never at a Host header
-  ready.stub = createStub({ ...opts, origin: opts.origin ?? url });
+  // a server process of its own keeps every served row's text (see StubOptions.keepServedRows)
+  ready.stub = createStub({
+    ...opts,
+    origin: opts.origin ?? url,
+    keepServedRows: opts.keepServedRows ?? Infinity,
+  });
   return Promise.resolve({ url, server });
 }

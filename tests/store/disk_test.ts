@@ -2,7 +2,7 @@
  * A full disk is a DiskFullError naming the file and the free space, for
  * writeDataset and sync alike. Writes fail for real, without filling the
  * machine's disk: a child process runs under a small file-size limit
- * (`ulimit -f`, SIGXFSZ ignored, so a write past it fails with EFBIG) with
+ * (`setrlimit(RLIMIT_FSIZE)`, SIGXFSZ ignored, so a write past it fails with EFBIG) with
  * an injected free-space probe; as root on Linux, a 512 KB tmpfs is also
  * filled for real.
  */
@@ -24,15 +24,21 @@ interface ChildError {
   cause?: string;
 }
 
-/** Runs disk_child.ts under a file-size limit of `kb` KiB. */
+/**
+ * Runs disk_child.ts under a file-size limit of `kb` KiB. The child sets the
+ * limit itself once its modules are loaded: under `ulimit -f` from the start,
+ * Deno's own setup of `node_modules` (when another process of the suite has
+ * just changed it) failed to write and the child could not load its imports.
+ */
 async function limited(kb: number, ...args: string[]): Promise<ChildError> {
   const script = join(import.meta.dirname!, "disk_child.ts");
   const out = await new Deno.Command("bash", {
     args: [
       "-c",
-      `trap '' XFSZ; ulimit -f ${kb}; exec "$0" run -A "$@"`,
+      `trap '' XFSZ; exec "$0" run -A "$@"`,
       Deno.execPath(),
       script,
+      String(kb),
       ...args,
     ],
     stdout: "piped",

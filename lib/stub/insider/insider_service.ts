@@ -55,6 +55,8 @@ export interface InsiderContext {
   secret: string;
   /** The dialect to answer in (default: the default dialect). */
   dialect?: Dialect;
+  /** Most serialized rows kept for pages asked for again (default {@link SERIALIZED_KEPT}). */
+  keepServedRows?: number;
 }
 
 const DetailQuery = z.object({
@@ -147,8 +149,8 @@ export function camelRow(
   return out;
 }
 
-/** Most serialized rows the insider service keeps for pages asked for again. */
-const SERIALIZED_KEPT = 5_000;
+/** Most serialized rows the insider service keeps for pages asked for again, by default. */
+export const SERIALIZED_KEPT = 5_000;
 
 /** Builds the insider service app. */
 export function insiderService(ctx: InsiderContext): OpenAPIHono {
@@ -162,11 +164,13 @@ export function insiderService(ctx: InsiderContext): OpenAPIHono {
   // from strings, while a full pull of the world does not keep every row's text alive in the
   // process that pulls it (issue 34: the in-process emulator kept all 23,000, about 95 MB).
   const serialized = new Map<Trade, string>();
+  const kept = ctx.keepServedRows ?? SERIALIZED_KEPT;
   const camelJson = (t: Trade): string => {
     let s = serialized.get(t);
     if (s === undefined) {
       s = JSON.stringify(camelRow(fieldsOf(t), d));
-      if (serialized.size >= SERIALIZED_KEPT) serialized.delete(serialized.keys().next().value!);
+      if (kept === 0) return s;
+      if (serialized.size >= kept) serialized.delete(serialized.keys().next().value!);
       serialized.set(t, s);
     }
     return s;
