@@ -30,26 +30,62 @@ async function peakOf(script: string, args: string[], cacheHome: string): Promis
   return run.peakMb;
 }
 
-/** A two-cell notebook that imports nodejs-polars only: what the Deno kernel costs by itself. */
-const BARE_NOTEBOOK = {
-  cells: ["1 + 1", 'import pl from "npm:nodejs-polars@0.25.2";\npl.DataFrame({ a: [1, 2] }).height']
-    .map((source) => ({
-      cell_type: "code",
-      metadata: {},
-      source: [source],
-      outputs: [],
-      execution_count: null,
-    })),
+/** The line a stage cell of {@link KERNEL_NOTEBOOK} prints: the kernel's memory at that point. */
+const STAGE = (name: string) =>
+  `{ const m = Deno.memoryUsage(); console.log("KERNEL_STAGE " + JSON.stringify({ stage: ${
+    JSON.stringify(name)
+  }, rssMb: m.rss / 2 ** 20, heapMb: m.heapUsed / 2 ** 20 })); }`;
+
+/**
+ * What the Deno kernel costs by itself, and what a first cell adds to it:
+ * the kernel's memory before any import, after importing nodejs-polars,
+ * after importing signalbook, after `connect()` (the emulator's world from
+ * the cache) and after the first 10 rows of an insider search.
+ */
+const KERNEL_NOTEBOOK = {
+  cells: [
+    STAGE("bare kernel"),
+    'import pl from "npm:nodejs-polars@0.25.2";\npl.DataFrame({ a: [1, 2] }).height',
+    STAGE("+ nodejs-polars"),
+    `import * as sb from "${new URL("../mod.ts", import.meta.url).href}";`,
+    STAGE("+ signalbook"),
+    "const { insider } = await sb.connect({ quiet: true });",
+    STAGE("+ connect()"),
+    "(await insider.search({}).take(10)).length",
+    STAGE("+ first answer"),
+  ].map((source) => ({
+    cell_type: "code",
+    metadata: {},
+    source: [source],
+    outputs: [],
+    execution_count: null,
+  })),
   metadata: { kernelspec: { name: "deno", display_name: "Deno", language: "typescript" } },
   nbformat: 4,
   nbformat_minor: 5,
 };
 
-async function notebookPeaks(): Promise<Map<string, number>> {
+/** One stage of {@link KERNEL_NOTEBOOK} as it ran. */
+interface KernelStage {
+  stage: string;
+  rssMb: number;
+  heapMb: number;
+}
+
+/** The stages an executed {@link KERNEL_NOTEBOOK} printed. */
+function kernelStages(executed: string): KernelStage[] {
+  const nb = JSON.parse(executed) as { cells: { outputs?: { text?: string | string[] }[] }[] };
+  const text = nb.cells.flatMap((c) => c.outputs ?? []).map((o) =>
+    Array.isArray(o.text) ? o.text.join("") : o.text ?? ""
+  ).join("\n");
+  return [...text.matchAll(/KERNEL_STAGE (\{.*\})/g)].map((m) => JSON.parse(m[1]) as KernelStage);
+}
+
+async function notebookPeaks(): Promise<{ peaks: Map<string, number>; stages: KernelStage[] }> {
   const out = await Deno.makeTempDir({ prefix: "sb-nb-peaks-" });
   try {
     const bare = `${out}/bare-kernel.ipynb`;
-    await Deno.writeTextFile(bare, JSON.stringify(BARE_NOTEBOOK));
+    await Deno.writeTextFile(bare, JSON.stringify(KERNEL_NOTEBOOK));
     const run = await new Deno.Command(Deno.execPath(), {
       args: [
         "run",
@@ -69,7 +105,13 @@ async function notebookPeaks(): Promise<Map<string, number>> {
     for (const m of text.matchAll(/([\w-]+\.ipynb): .* kernel peak (\d+) MB/g)) {
       peaks.set(m[1], Number(m[2]));
     }
-    return peaks;
+    let stages: KernelStage[] = [];
+    try {
+      stages = kernelStages(await Deno.readTextFile(`${out}/ran/bare-kernel.ipynb`));
+    } catch {
+      // not run (no Jupyter): no stages
+    }
+    return { peaks, stages };
   } finally {
     await Deno.remove(out, { recursive: true });
   }
@@ -85,7 +127,7 @@ export async function lightBench(extra: BenchRow[] = []): Promise<string> {
     await peakOf("bench/first_cell_child.ts", [], home);
     const demo = await peakOf("lib/cli/demo.ts", ["--out", outDir], home);
     const sync = await peakOf("lib/cli/sync.ts", ["--dir", `${outDir}/sync`], home);
-    const notebooks = await notebookPeaks();
+    const { peaks: notebooks, stages } = await notebookPeaks();
     const rows: BenchRow[] = [
       ...first.rows,
       { name: "deno task demo: peak RSS", value: demo, unit: "MB", target: 512 },
@@ -101,11 +143,15 @@ export async function lightBench(extra: BenchRow[] = []): Promise<string> {
       ...extra,
     ];
     const bare = notebooks.get("bare-kernel.ipynb");
-    const kernel = bare === undefined
-      ? ""
-      : `\n(the Deno kernel by itself, a two-cell notebook importing nodejs-polars: ${
-        bare.toFixed(0)
-      } MB peak)`;
+    const kernel = bare === undefined ? "" : `\n${
+      [
+        "the Deno kernel by itself, then a first cell (RSS, V8 heap in use):",
+        ...stages.map((s) =>
+          `  ${s.stage}: ${s.rssMb.toFixed(0)} MB (heap ${s.heapMb.toFixed(0)} MB)`
+        ),
+        `  peak: ${bare.toFixed(0)} MB`,
+      ].join("\n")
+    }`;
     return `${first.text}\n\n${
       benchTable("light and quick (issue 34): this run against the targets", rows)
     }${kernel}`;
