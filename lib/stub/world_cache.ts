@@ -21,7 +21,9 @@
  *   (a test hashes the generator's sources and fails until the version is
  *   raised). A file that does not decode (truncated, another format) is
  *   generated again and replaced; writes go to a temporary file renamed into
- *   place, so concurrent processes never read half a file.
+ *   place, so concurrent processes never read half a file, and a lock file
+ *   beside it lets one process generate a world while the others wait for
+ *   it (version 5: the format is that of version 4).
  * - Same answers: a world read back is the world generated, value for value
  *   (a test compares every row's JSON, the price paths and the truth).
  *
@@ -47,7 +49,7 @@ import type { ColumnData } from "./columns.ts";
  * `tests/stub/world_cache_test.ts` holds the sources' hash and fails until
  * it is raised.
  */
-export const WORLD_CACHE_VERSION = 4;
+export const WORLD_CACHE_VERSION = 5;
 
 const MAGIC = "signalbook-world";
 
@@ -94,18 +96,58 @@ export function openWorld(opts: OpenWorldOptions = {}): OpenedWorld {
   const file = dir && usable(dir)
     ? join(dir, `world-v${WORLD_CACHE_VERSION}-seed${seed}-scale${scale}-${asOf}.bin`)
     : null;
-  if (file) {
+  const cached = (): OpenedWorld | null => {
+    if (!file) return null;
     try {
       const { parts, stored } = readWorld(file, seed, scale, dayOf(asOf));
       return { world: assembleWorld(parts), insider: loadInsider(stored), source: "cache", file };
     } catch {
       // absent, or not this format (an older or cut-short file): generate and replace it
+      return null;
     }
-  }
+  };
+  const ready = cached();
+  if (ready) return ready;
+  // one process generates a given world at a time; the others wait for it and read its file
+  using lock = file ? generationLock(file) : null;
+  const written = lock ? cached() : null;
+  if (written) return written;
   const parts = generateWorld({ seed, scale, asOf });
   const stored = storeInsider(makeInsiderData(assembleWorld(parts)));
   if (file) writeAtomically(file, encodeWorld(parts, stored));
   return { world: assembleWorld(parts), insider: loadInsider(stored), source: "generated", file };
+}
+
+/**
+ * An exclusive lock on `<file>.lock`, held while this process generates the
+ * world: notebooks or test files started together on a machine that has not
+ * generated it yet would otherwise each spend the seconds and the memory of
+ * generating the same world. Released when disposed, or by the OS when the
+ * process ends. Null where no lock can be taken (a file system without
+ * locks): then each process generates, as before.
+ */
+function generationLock(file: string): Disposable | null {
+  try {
+    Deno.mkdirSync(dirname(file), { recursive: true });
+    const f = Deno.openSync(`${file}.lock`, { create: true, write: true });
+    try {
+      f.lockSync(true);
+    } catch {
+      f.close();
+      return null;
+    }
+    return {
+      [Symbol.dispose]() {
+        try {
+          f.unlockSync();
+        } finally {
+          f.close();
+        }
+      },
+    };
+  } catch {
+    return null;
+  }
 }
 
 /** The user's cache folder for worlds, or null when it cannot be known without a prompt. */

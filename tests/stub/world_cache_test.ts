@@ -192,6 +192,61 @@ Deno.test("world cache: `false` writes nothing; without permissions there is no 
   }
 });
 
+Deno.test("world cache: processes started together generate a world once; the others wait and read it", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "sb-worlds-" });
+  const file = `${dir}/world-v${WORLD_CACHE_VERSION}-seed6-scale0.2-2026-11-20.bin`;
+  try {
+    const script = `${dir}/open.ts`;
+    await Deno.writeTextFile(
+      script,
+      `import { openWorld } from ${JSON.stringify(new URL("lib/stub/world_cache.ts", root).href)};
+      console.log("ready");
+      const w = openWorld({ seed: 6, scale: 0.2, cache: ${JSON.stringify(dir)} });
+      console.log(JSON.stringify({ source: w.source, trades: w.insider.trades.length }));`,
+    );
+    // this process holds the generation lock while three children start, so all of them
+    // meet it (or, later, the file one of them wrote); then it lets go
+    Deno.mkdirSync(dir, { recursive: true });
+    const held = Deno.openSync(`${file}.lock`, { create: true, write: true });
+    held.lockSync(true);
+    const children = [0, 1, 2].map(() =>
+      new Deno.Command(Deno.execPath(), {
+        args: ["run", "-A", script],
+        env: { NO_COLOR: "1" },
+        stdout: "piped",
+        stderr: "piped",
+      }).spawn()
+    );
+    // each child's output, read as it comes; released once every child has said "ready"
+    const outs = children.map((c) => {
+      let text = "";
+      const { promise: isReady, resolve: ready } = Promise.withResolvers<void>();
+      const done = (async () => {
+        for await (const chunk of c.stdout.pipeThrough(new TextDecoderStream())) {
+          text += chunk;
+          if (text.includes("ready")) ready();
+        }
+        ready();
+        const status = await c.status;
+        const err = await new Response(c.stderr).text();
+        assert.equal(status.code, 0, err);
+        return text;
+      })();
+      return { isReady, done };
+    });
+    await Promise.all(outs.map((o) => o.isReady));
+    held.unlockSync();
+    held.close();
+    const results = (await Promise.all(outs.map((o) => o.done))).map((text) =>
+      JSON.parse(text.trim().split("\n").at(-1)!) as { source: string; trades: number }
+    );
+    assert.deepEqual(results.map((r) => r.source).sort(), ["cache", "cache", "generated"]);
+    assert.equal(new Set(results.map((r) => r.trades)).size, 1);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 /** Deno's own cache folder as this process sees it (so the child does not make one in `dir`). */
 function denoDir(): string {
   const parent = Deno.env.get("XDG_CACHE_HOME") ?? `${Deno.env.get("HOME")}/.cache`;
@@ -211,7 +266,7 @@ const GENERATOR_SOURCES = [
   "lib/stub/insider/stored_trades.ts",
   "lib/stub/world_cache.ts",
 ];
-const GENERATOR_HASH = "v4:f9368537e24d15d2";
+const GENERATOR_HASH = "v5:60996064e8920e40";
 
 Deno.test("world cache: its version follows the generator's sources", async () => {
   const text = GENERATOR_SOURCES.map((f) =>
