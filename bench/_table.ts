@@ -36,13 +36,6 @@ function fmt(x: number): string {
   return x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2);
 }
 
-/** Median of a non-empty list. */
-export function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-}
-
 /** The environment for a benchmark child: this one's PATH and Deno cache, a given cache home, no service keys. */
 export function childEnv(cacheHome: string): Record<string, string> {
   const home = Deno.env.get("HOME") ?? "/root";

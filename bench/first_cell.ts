@@ -8,7 +8,8 @@
  *
  * @module
  */
-import { type BenchRow, childEnv, median } from "./_table.ts";
+import { type BenchRow, childEnv } from "./_table.ts";
+import { median } from "../lib/backtest/_stats.ts";
 import { runChild } from "./_child.ts";
 
 interface Child {
