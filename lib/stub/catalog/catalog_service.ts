@@ -42,8 +42,8 @@ import { registerDocs } from "../openapi.ts";
 export interface CatalogContext {
   /** The world. */
   world: World;
-  /** The catalog data, or a function that builds it (called once, at the first request that needs it). */
-  data: CatalogData | (() => CatalogData);
+  /** Builds the catalog data (called once, at the first request that needs it). */
+  data: () => CatalogData;
   /** Secret for cursors and signed URLs. */
   secret: string;
   /** Clock, epoch ms. */
@@ -240,7 +240,7 @@ export function catalogService(ctx: CatalogContext): OpenAPIHono {
   const app = new OpenAPIHono();
   // the data and what is derived from it are built at the first request that needs them
   const build = () => {
-    const data = typeof ctx.data === "function" ? ctx.data() : ctx.data;
+    const data = ctx.data();
     return {
       data,
       tags: tagsBody(data.tagTypes, d),
