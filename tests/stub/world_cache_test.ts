@@ -135,6 +135,55 @@ Deno.test("world cache: the services answer the same bytes from a cached world",
   }
 });
 
+Deno.test("world cache: a first page reads one block of each column, not the whole file", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "sb-worlds-" });
+  try {
+    const made = openWorld({ seed: 4, scale: 0.25, cache: dir });
+    assert.deepEqual(made.blocks(), { read: 0, total: 0 }, "a generated world is in memory");
+    const w = openWorld({ seed: 4, scale: 0.25, cache: dir });
+    assert.equal(w.source, "cache");
+    const { read: opened, total } = w.blocks();
+    assert.equal(opened, 0, "opening reads no column");
+    const columns = Object.keys(made.insider.trades[0].row).length;
+    // a scale-0.25 world holds about 5,800 trades: 6 blocks of 1,024 rows per column
+    assert.ok(total >= 5 * columns, `${total} blocks for ${columns} columns`);
+    // the newest trades' rows: the first block of each column (and of each null mask)
+    for (let i = 0; i < 10; i++) void w.insider.trades[i].row;
+    const read = w.blocks().read;
+    assert.ok(read >= columns && read <= 2 * columns, `${read} blocks read for 10 rows`);
+    assert.ok(w.blocks().read < total / 4, JSON.stringify(w.blocks()));
+    // and the values are those generated
+    assert.equal(
+      JSON.stringify(w.insider.trades.map((t) => t.row)),
+      JSON.stringify(made.insider.trades.map((t) => t.row)),
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("world cache: a file removed or cut after it was opened: the rest is generated, the same", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "sb-worlds-" });
+  try {
+    const made = openWorld({ seed: 5, scale: 0.05, cache: dir });
+    const want = JSON.stringify(made.insider.trades.map((t) => t.row));
+    for (const damage of ["remove", "cut"] as const) {
+      const w = openWorld({ seed: 5, scale: 0.05, cache: dir });
+      assert.equal(w.source, "cache");
+      const first = JSON.stringify(w.insider.trades[0].row);
+      const bytes = await Deno.readFile(w.file!);
+      if (damage === "remove") await Deno.remove(w.file!);
+      else await Deno.writeFile(w.file!, bytes.subarray(0, 4096));
+      assert.equal(JSON.stringify(w.insider.trades.map((t) => t.row)), want, damage);
+      assert.equal(JSON.stringify(w.insider.trades[0].row), first);
+      assert.equal(w.world.price(0, w.world.asOf), made.world.price(0, made.world.asOf));
+      await Deno.writeFile(w.file!, bytes);
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("world cache: a cut-short or foreign file is generated again and replaced", async () => {
   const dir = await Deno.makeTempDir({ prefix: "sb-worlds-" });
   try {
@@ -266,7 +315,7 @@ const GENERATOR_SOURCES = [
   "lib/stub/insider/stored_trades.ts",
   "lib/stub/world_cache.ts",
 ];
-const GENERATOR_HASH = "v5:60996064e8920e40";
+const GENERATOR_HASH = "v6:84cd1d129e7f7173";
 
 Deno.test("world cache: its version follows the generator's sources", async () => {
   const text = GENERATOR_SOURCES.map((f) =>
