@@ -36,6 +36,7 @@ import { type PitchSender, pitchWindows } from "./_windows.ts";
 import { pitchesSink } from "./pitch_frames.ts";
 import { InvalidResponseError, RequestValidationError } from "../http/errors.ts";
 import { asQuery, validate } from "../http/_validate.ts";
+import { pageSizeFor } from "../http/paginate.ts";
 import { showValue } from "../shared/schema.ts";
 
 /** Options of {@link CatalogClient.download}. */
@@ -139,7 +140,8 @@ export class CatalogClient extends ServiceClient {
         return page;
       });
     return listOf<PitchListRow>(
-      (cursor, signal) => send(rest, cursor ?? start ?? null, signal, undefined),
+      (cursor, signal, want) =>
+        send(rest, cursor ?? start ?? null, signal, pageSizeFor(rest.limit, want, 20)),
       { sink: pitchesSink, demo: () => this.demo },
       start !== undefined && opts.cursor === undefined ? { ...opts, cursor: start } : opts,
       pitchWindows(rest, send),

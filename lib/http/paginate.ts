@@ -185,8 +185,40 @@ export interface PagesOptions {
   limit?: number;
 }
 
-/** Fetches the page at a cursor (null = first page). */
-export type PageFetcher<Row> = (cursor: string | null, signal: AbortSignal) => Promise<Page<Row>>;
+/**
+ * Fetches the page at a cursor (null = first page). `want`, when given, is
+ * how many rows the caller wants in all (`take(n)`, `.frame({ maxRows })`),
+ * so that the fetcher can ask for a smaller page than the service's
+ * default (see {@link pageSizeFor}).
+ */
+export type PageFetcher<Row> = (
+  cursor: string | null,
+  signal: AbortSignal,
+  want?: number,
+) => Promise<Page<Row>>;
+
+/**
+ * The page size a list asks for: the caller's own `pageSize`/`limit` when
+ * set; else, when the caller wants fewer rows in all than the service's
+ * default page holds, that many (so `take(10)` of a search asks for 10
+ * rows, not the default 100: a peek does not pay for, send and parse a
+ * whole page); else undefined (the service's default).
+ *
+ * @example
+ * ```ts
+ * import { pageSizeFor } from "./paginate.ts";
+ * console.log(pageSizeFor(undefined, 10, 100), pageSizeFor(50, 10, 100), pageSizeFor(undefined, 500, 100));
+ * // 10 50 undefined
+ * ```
+ */
+export function pageSizeFor(
+  asked: number | undefined,
+  want: number | undefined,
+  serviceDefault: number,
+): number | undefined {
+  if (asked !== undefined) return asked;
+  return want !== undefined && want >= 1 && want < serviceDefault ? want : undefined;
+}
 
 /** Rows collected with {@link Paginated.take}. */
 export interface Taken<Row> extends Array<Row> {
@@ -219,8 +251,8 @@ export class Paginated<Row> implements AsyncIterable<Row> {
     this.#prefetch = opts.prefetch ?? true;
     this.#start = opts.cursor ?? null;
     // a failing page remembers its cursor, for error.partial
-    this.#fetch = (cursor, signal) =>
-      fetchPage(cursor, signal).catch((e) => {
+    this.#fetch = (cursor, signal, want) =>
+      fetchPage(cursor, signal, want).catch((e) => {
         if (typeof e === "object" && e !== null) failedAt.set(e, cursor);
         throw e;
       });
@@ -242,7 +274,8 @@ export class Paginated<Row> implements AsyncIterable<Row> {
     let received = 0;
     let empty = 0;
     let pages = 0;
-    let pending: Promise<Page<Row>> | null = this.#fetch(this.#start, signal);
+    const want = Number.isFinite(limit) ? limit : undefined;
+    let pending: Promise<Page<Row>> | null = this.#fetch(this.#start, signal, want);
     try {
       while (pending) {
         const page: Page<Row> = await pending;
@@ -272,7 +305,7 @@ export class Paginated<Row> implements AsyncIterable<Row> {
           } else {
             seen.add(digest);
             if (this.#prefetch) {
-              pending = this.#fetch(next, signal);
+              pending = this.#fetch(next, signal, want);
               // an unobserved rejection of the prefetch must not crash the process
               pending.catch(() => {});
             }
@@ -284,7 +317,7 @@ export class Paginated<Row> implements AsyncIterable<Row> {
           throw stop;
         }
         if (!this.#prefetch && next !== null && received < limit) {
-          pending = this.#fetch(next, signal);
+          pending = this.#fetch(next, signal, want);
         }
       }
     } finally {

@@ -20,6 +20,7 @@ import { feedFrame, feedSink, transactionsSink } from "./transaction_frames.ts";
 import type { FeedRow } from "./feeds.ts";
 import { mapPool, type PoolFailure } from "../http/pool.ts";
 import { RequestValidationError } from "../http/errors.ts";
+import { pageSizeFor } from "../http/paginate.ts";
 import { asQuery, validate } from "../http/_validate.ts";
 import { showValue, type ValidationIssue } from "../shared/schema.ts";
 import { didYouMean } from "../shared/suggest.ts";
@@ -206,7 +207,7 @@ export class InsiderClient extends ServiceClient {
         return page;
       });
     return listOf<SearchRow>(
-      (cursor, signal) => send(filter, cursor, signal, undefined),
+      (cursor, signal, want) => send(filter, cursor, signal, pageSizeFor(opts.pageSize, want, 100)),
       { sink: transactionsSink, demo: () => this.demo },
       opts,
       searchWindows(filter, opts.pageSize, send),
@@ -258,7 +259,7 @@ export class InsiderClient extends ServiceClient {
       });
     const own = { from: query.from, to: query.to };
     return listOf<FeedRow>(
-      (cursor, signal) => send(own, cursor, signal, undefined),
+      (cursor, signal, want) => send(own, cursor, signal, pageSizeFor(query.limit, want, 10)),
       { sink: feedSink, demo: () => this.demo },
       opts,
       feedWindows(own, query.limit, send),
