@@ -97,3 +97,17 @@ Deno.test("closeMatches: swapped, dropped or added letters on short names", () =
   assert.deepEqual(closeMatches("sel", ["buy", "sell"]), ["sell"]);
   assert.equal(closeMatches("ouut", ["out", "debug", "help"])[0], "out");
 });
+
+Deno.test("closeMatches: fuzzy matches only when no closer one exists (--feeed: feed, not risk-free)", () => {
+  const flags = ["feed", "risk-free", "max-rows", "group-by", "entry", "from", "to"];
+  assert.deepEqual(closeMatches("feeed", flags), ["feed"]);
+  assert.equal(didYouMean("feeed", flags), ' (did you mean "feed"?)');
+  // nothing within a typo's distance: the fuzzy matches are the suggestion
+  assert.deepEqual(
+    closeMatches("transaction", ["transaction_value", "transaction_date", "ticker"]),
+    [
+      "transaction_value",
+      "transaction_date",
+    ],
+  );
+});
