@@ -39,8 +39,8 @@ export const BLOCK_ROWS = 1024;
 /**
  * A column's values read a block of {@link BLOCK_ROWS} rows at a time, when
  * one of them is first asked for, and kept: the stored world's columns,
- * whose first page of rows then costs 1/23 of the column (the demo world's
- * 23,000 trades), not all of it.
+ * whose first page of rows then reads one block per column, not the whole
+ * column.
  *
  * @example
  * ```ts

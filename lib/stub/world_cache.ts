@@ -9,7 +9,7 @@
  * rows only as they are asked for (see `insider/stored_trades.ts`) and
  * reading each column's values from the file a block of 1,024 rows at a
  * time, when first touched: a first page of 10 rows reads one block of
- * each column, not the 23 MB of all of them.
+ * each column, not the whole column section.
  *
  * Choices (the issue left them open):
  * - Where: `$XDG_CACHE_HOME/signalbook/worlds`, else `~/.cache/signalbook/worlds`
