@@ -108,13 +108,7 @@ export function openWorld(opts: OpenWorldOptions = {}): OpenedWorld {
     if (!file) return null;
     try {
       const { parts, stored } = readWorld(file, seed, scale, dayOf(asOf));
-      return {
-        world: assembleWorld(parts),
-        insider: loadInsider(stored),
-        source: "cache",
-        file,
-        blocks: () => blocksOf(stored),
-      };
+      return opened(parts, stored, "cache", file);
     } catch {
       // absent, or not this format (an older or cut-short file): generate and replace it
       return null;
@@ -129,27 +123,29 @@ export function openWorld(opts: OpenWorldOptions = {}): OpenedWorld {
   const parts = generateWorld({ seed, scale, asOf });
   const stored = storeInsider(makeInsiderData(assembleWorld(parts)));
   if (file) writeAtomically(file, encodeWorld(parts, stored));
-  return {
-    world: assembleWorld(parts),
-    insider: loadInsider(stored),
-    source: "generated",
-    file,
-    blocks: () => blocksOf(stored),
-  };
+  return opened(parts, stored, "generated", file);
 }
 
-function blocksOf(stored: StoredInsider): { read: number; total: number } {
-  let read = 0;
-  let total = 0;
-  for (const c of stored.rows) {
-    for (const v of [c.values, c.nulls]) {
-      if (v instanceof BlockValues) {
-        read += v.blocksRead;
-        total += Math.ceil(v.length / BLOCK_ROWS);
+function opened(
+  parts: WorldParts,
+  stored: StoredInsider,
+  source: OpenedWorld["source"],
+  file: string | null,
+): OpenedWorld {
+  const blocks = () => {
+    let read = 0;
+    let total = 0;
+    for (const c of stored.rows) {
+      for (const v of [c.values, c.nulls]) {
+        if (v instanceof BlockValues) {
+          read += v.blocksRead;
+          total += Math.ceil(v.length / BLOCK_ROWS);
+        }
       }
     }
-  }
-  return { read, total };
+    return { read, total };
+  };
+  return { world: assembleWorld(parts), insider: loadInsider(stored), source, file, blocks };
 }
 
 /**
