@@ -3,9 +3,11 @@
  * topic, a grouping, a horizon, an enum value): exact-but-for-case and
  * same-words-reordered matches first, then typos within a small edit
  * distance (letters swapped, dropped, added or changed: `--prot` → `--port`,
- * which fuse.js' Bitap score misses on short names); only when none of those
- * exists, fuse.js' fuzzy matches (a name that merely shares a few letters is
- * no suggestion beside a one-letter typo); at most 8 by default, so an error names the bad value and a
+ * which fuse.js' Bitap score misses on short names), the names a value cut
+ * short begins (`transaction_d` → `transaction_date`); then fuse.js' fuzzy
+ * matches, unless a one-letter typo, a completion, a case or word-order
+ * match exists (a name that merely shares a few letters is no suggestion
+ * beside those); at most 8 by default, so an error names the bad value and a
  * few useful alternatives instead of a list of 174 columns.
  *
  * @module
@@ -36,12 +38,19 @@ export function closeMatches(value: unknown, candidates: readonly string[], max 
   const fuzzy = fuse.search(value, { limit: max * 2 }).map((r) => r.item);
   const limit = value.length <= 4 ? 1 : 2;
   const typos = candidates.map((c) => ({ c, d: editDistance(lower, c.toLowerCase(), limit) }))
-    .filter((x) => x.d <= limit).sort((a, b) => a.d - b.d).map((x) => x.c);
-  // fuse.js' fuzzy matches only when nothing is closer: beside a typo match they add noise
-  // (`--feeed` → `--feed`, not also `--risk-free`, which merely contains "fee")
-  const close = [...exactCase, ...reordered, ...typos].filter((c) => c !== value);
-  const pick = close.length > 0 ? close : fuzzy.filter((c) => c !== value);
-  return [...new Set(pick)].slice(0, max);
+    .filter((x) => x.d <= limit).sort((a, b) => a.d - b.d);
+  // a name cut short (filingDateF, transaction_d): the names it begins
+  const completions = lower.length >= 3
+    ? candidates.filter((c) => c.toLowerCase().startsWith(lower) && c.length > value.length)
+    : [];
+  // fuse.js' fuzzy matches only when nothing is clearly closer: beside a one-letter typo or a
+  // completion they add noise (`--feeed` → `--feed`, not also `--risk-free`, which merely
+  // contains "fee")
+  const strong = exactCase.length + reordered.length + completions.length > 0 ||
+    typos.some((x) => x.d <= 1);
+  const close = [...exactCase, ...reordered, ...completions, ...typos.map((x) => x.c)];
+  return [...new Set(strong ? close : [...close, ...fuzzy])].filter((c) => c !== value)
+    .slice(0, max);
 }
 
 /**

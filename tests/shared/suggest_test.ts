@@ -111,3 +111,14 @@ Deno.test("closeMatches: fuzzy matches only when no closer one exists (--feeed: 
     ],
   );
 });
+
+Deno.test("closeMatches: a name cut short is completed first, beside a shorter near name", () => {
+  const filters = ["filingDateFrom", "filingDateTo", "filingDatePreset", "sortBy", "sortDirection"];
+  assert.equal(closeMatches("filingDateF", filters)[0], "filingDateFrom");
+  assert.equal(closeMatches("sortD", filters)[0], "sortDirection");
+  assert.deepEqual(closeMatches("transaction_d", trades.columns).slice(0, 2), [
+    "transaction_date",
+    "transaction_id",
+  ]);
+  assert.equal(closeMatches("is_direct_ow", trades.columns)[0], "is_direct_ownership");
+});
