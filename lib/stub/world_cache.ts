@@ -322,8 +322,9 @@ function encodeWorld(parts: WorldParts, stored: StoredInsider): Uint8Array {
  * row column a block of rows at a time, when first read
  * ({@link BlockValues}); the prices (market, paths, abnormal returns) at the
  * first price asked for. Later reads open the file again; should it have
- * gone since (a user clearing the cache), the same world is generated
- * instead (deterministic) and read from memory.
+ * gone since (a user clearing the cache) or been replaced by another
+ * world's file, the same world is generated instead (deterministic) and
+ * read from memory.
  */
 function readWorld(
   file: string,
@@ -343,6 +344,22 @@ function readWorld(
   if (size !== start + bodyLen) throw new Error("world file cut short");
   const h = JSON.parse(new TextDecoder().decode(readRange(f, 12, headLen)));
   if (h.magic !== MAGIC || h.version !== WORLD_CACHE_VERSION) throw new Error("another version");
+  // what identifies this file for later reads: its size and first 4 KiB (the header begins with
+  // the version, seed, scale and as-of date); a file at the path that is not this one any more
+  // (another world copied over it) is never read from: the world is generated instead
+  const ident = readRange(f, 0, Math.min(size, 4096));
+  const reopen = (): Deno.FsFile => {
+    const g = Deno.openSync(file);
+    try {
+      const same = g.statSync().size === size &&
+        readRange(g, 0, ident.length).every((b, i) => b === ident[i]);
+      if (!same) throw new Error("the world file was replaced by another");
+      return g;
+    } catch (e) {
+      g.close();
+      throw e;
+    }
+  };
   const w = h.world;
   if (w.seed !== seed || w.scale !== scale || w.asOf !== asOf) throw new Error("another world");
   const refOf = (k: number) => h.blobs[k] as BlobRef;
@@ -374,7 +391,7 @@ function readWorld(
     const T = TYPES[r.type];
     return new BlockValues<T>(r.length, (from, count) => {
       try {
-        using again = Deno.openSync(file);
+        using again = reopen();
         const bytes = readRange(
           again,
           start + r.offset + from * T.BYTES_PER_ELEMENT,
@@ -392,8 +409,8 @@ function readWorld(
     if (prices) return prices;
     let priceBlob: (k: number) => Typed;
     try {
-      // later, so the file is opened again (it may have been replaced by then: same bytes)
-      using again = Deno.openSync(file);
+      // later, so the file is opened again (and checked to be the same file)
+      using again = reopen();
       priceBlob = section(again, h.priceStart, bodyLen);
     } catch {
       return prices = regenerate().parts;
