@@ -202,7 +202,10 @@ export type PageFetcher<Row> = (
  * set; else, when the caller wants fewer rows in all than the service's
  * default page holds, that many (so `take(10)` of a search asks for 10
  * rows, not the default 100: a peek does not pay for, send and parse a
- * whole page); else undefined (the service's default).
+ * whole page); else undefined (the service's default). A list started at a
+ * `cursor` is not given a `want` ({@link Paginated.pages}): it goes on with
+ * the service's default, as the walk that made the cursor did unless that
+ * walk was itself a small take (resume one with the same call).
  *
  * @example
  * ```ts
@@ -274,7 +277,10 @@ export class Paginated<Row> implements AsyncIterable<Row> {
     let received = 0;
     let empty = 0;
     let pages = 0;
-    const want = Number.isFinite(limit) ? limit : undefined;
+    // a walk that starts at a cursor keeps the page size it was begun with (a service whose
+    // cursor is a page number reads it under the request's page size), so only a walk from
+    // the first page may ask for fewer rows
+    const want = Number.isFinite(limit) && this.#start === null ? limit : undefined;
     let pending: Promise<Page<Row>> | null = this.#fetch(this.#start, signal, want);
     try {
       while (pending) {

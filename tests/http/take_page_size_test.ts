@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { offline } from "../_util.ts";
-import { pageSizeFor } from "../../lib/http/paginate.ts";
+import { pageSizeFor, Paginated } from "../../lib/http/paginate.ts";
 
 /** The emulator behind a fetch that records each request's page size. */
 async function recorded() {
@@ -77,4 +77,28 @@ Deno.test("pageSizeFor: the caller's size, else a smaller want, else the service
   assert.equal(pageSizeFor(undefined, 500, 100), undefined);
   assert.equal(pageSizeFor(undefined, undefined, 100), undefined);
   assert.equal(pageSizeFor(undefined, 0, 100), undefined);
+});
+
+Deno.test("take(n) from a cursor keeps the service's page size (page-number cursors stay right)", async () => {
+  const { insider, sizes } = await recorded();
+  const next = (await insider.search({}).firstPage()).next!;
+  sizes.length = 0;
+  const resumed = await insider.search({}, { cursor: next }).take(10);
+  assert.equal(resumed.length, 10);
+  assert.deepEqual(sizes, [undefined]);
+  // a service whose cursor is a page number, read under the request's page size
+  const all = Array.from({ length: 300 }, (_, i) => i);
+  const asked: (number | undefined)[] = [];
+  const list = (start?: string) =>
+    new Paginated<number>(async (cursor, _signal, want) => {
+      const size = pageSizeFor(undefined, want, 100) ?? 100;
+      asked.push(want);
+      const page = Number(cursor ?? "0");
+      const rows = all.slice(page * size, (page + 1) * size);
+      return { rows, next: (page + 1) * size < all.length ? String(page + 1) : null, raw: null };
+    }, { cursor: start });
+  // a pull of 150 stopped after its first page: its cursor is page 1 of 100 rows
+  const cursor = (await list().firstPage()).next!;
+  assert.deepEqual([...await list(cursor).take(50)], all.slice(100, 150));
+  assert.deepEqual(asked, [undefined, undefined]);
 });
