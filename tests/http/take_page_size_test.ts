@@ -90,12 +90,16 @@ Deno.test("take(n) from a cursor keeps the service's page size (page-number curs
   const all = Array.from({ length: 300 }, (_, i) => i);
   const asked: (number | undefined)[] = [];
   const list = (start?: string) =>
-    new Paginated<number>(async (cursor, _signal, want) => {
+    new Paginated<number>((cursor, _signal, want) => {
       const size = pageSizeFor(undefined, want, 100) ?? 100;
       asked.push(want);
       const page = Number(cursor ?? "0");
       const rows = all.slice(page * size, (page + 1) * size);
-      return { rows, next: (page + 1) * size < all.length ? String(page + 1) : null, raw: null };
+      return Promise.resolve({
+        rows,
+        next: (page + 1) * size < all.length ? String(page + 1) : null,
+        raw: null,
+      });
     }, { cursor: start });
   // a pull of 150 stopped after its first page: its cursor is page 1 of 100 rows
   const cursor = (await list().firstPage()).next!;
