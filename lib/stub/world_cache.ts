@@ -386,14 +386,26 @@ function readWorld(
     const stored = storeInsider(makeInsiderData(assembleWorld(parts)));
     return regenerated = { parts, stored };
   };
+  // the block reads of one synchronous stretch (a row's 174 columns) share one checked open
+  // file, closed when the stretch ends (a microtask): nothing stays open between answers
+  let burst: Deno.FsFile | null = null;
+  const forBlocks = (): Deno.FsFile => {
+    if (burst) return burst;
+    const g = reopen();
+    burst = g;
+    queueMicrotask(() => {
+      burst = null;
+      g.close();
+    });
+    return g;
+  };
   const byBlocks = <T extends ColumnArray>(k: number, instead: (s: StoredInsider) => T) => {
     const r = refOf(k);
     const T = TYPES[r.type];
     return new BlockValues<T>(r.length, (from, count) => {
       try {
-        using again = reopen();
         const bytes = readRange(
-          again,
+          forBlocks(),
           start + r.offset + from * T.BYTES_PER_ELEMENT,
           count * T.BYTES_PER_ELEMENT,
         );
