@@ -198,14 +198,37 @@ export type PageFetcher<Row> = (
 ) => Promise<Page<Row>>;
 
 /**
+ * The `want` of walks that asked for smaller pages than the service's
+ * default, by the digest of each cursor they were sent: a walk started
+ * later at one of those cursors (`error.partial.cursor` of a failed
+ * `take(10)`, a `page.next`) asks for the same page size, so a page-number
+ * cursor means the same rows. At most {@link SMALL_PAGE_WALKS} are kept,
+ * the oldest forgotten first (a forgotten cursor is resumed at the
+ * service's default page size).
+ */
+const smallPageWalks = new Map<string, number>();
+
+/** Cursors of small-page walks remembered (see `smallPageWalks`). */
+export const SMALL_PAGE_WALKS = 10_000;
+
+function rememberWant(cursor: string, want: number): void {
+  const digest = cursorDigest(cursor);
+  smallPageWalks.delete(digest);
+  if (smallPageWalks.size >= SMALL_PAGE_WALKS) {
+    smallPageWalks.delete(smallPageWalks.keys().next().value!);
+  }
+  smallPageWalks.set(digest, want);
+}
+
+/**
  * The page size a list asks for: the caller's own `pageSize`/`limit` when
  * set; else, when the caller wants fewer rows in all than the service's
  * default page holds, that many (so `take(10)` of a search asks for 10
  * rows, not the default 100: a peek does not pay for, send and parse a
  * whole page); else undefined (the service's default). A list started at a
- * `cursor` is not given a `want` ({@link Paginated.pages}): it goes on with
- * the service's default, as the walk that made the cursor did unless that
- * walk was itself a small take (resume one with the same call).
+ * `cursor` is given the `want` of the walk that was sent that cursor, when
+ * that walk asked for smaller pages in this process, else none
+ * ({@link Paginated.pages}).
  *
  * @example
  * ```ts
@@ -277,10 +300,12 @@ export class Paginated<Row> implements AsyncIterable<Row> {
     let received = 0;
     let empty = 0;
     let pages = 0;
-    // a walk that starts at a cursor keeps the page size it was begun with (a service whose
-    // cursor is a page number reads it under the request's page size), so only a walk from
-    // the first page may ask for fewer rows
-    const want = Number.isFinite(limit) && this.#start === null ? limit : undefined;
+    // a walk that starts at a cursor keeps the page size of the walk that was sent it (a
+    // service whose cursor is a page number reads it under the request's page size): only a
+    // walk from the first page chooses its own
+    const want = this.#start === null
+      ? (Number.isFinite(limit) ? limit : undefined)
+      : smallPageWalks.get(cursorDigest(this.#start));
     let pending: Promise<Page<Row>> | null = this.#fetch(this.#start, signal, want);
     try {
       while (pending) {
@@ -290,6 +315,9 @@ export class Paginated<Row> implements AsyncIterable<Row> {
         received += page.rows.length;
         empty = page.rows.length === 0 && page.next !== null ? empty + 1 : 0;
         const next = page.next;
+        if (want !== undefined && next !== null && next.length <= MAX_CURSOR_CHARS) {
+          rememberWant(next, want);
+        }
         let stop: PaginationError | null = null;
         if (next !== null && received < limit) {
           checkCursor(next);

@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { offline } from "../_util.ts";
-import { pageSizeFor, Paginated } from "../../lib/http/paginate.ts";
+import { pageSizeFor, Paginated, partialOf } from "../../lib/http/paginate.ts";
 
 /** The emulator behind a fetch that records each request's page size. */
 async function recorded() {
@@ -105,4 +105,28 @@ Deno.test("take(n) from a cursor keeps the service's page size (page-number curs
   const cursor = (await list().firstPage()).next!;
   assert.deepEqual([...await list(cursor).take(50)], all.slice(100, 150));
   assert.deepEqual(asked, [undefined, undefined]);
+});
+
+Deno.test("take(n): a cursor left by a failed small take resumes at that take's page size", async () => {
+  // a page-number lister that drops some rows of its first page and fails its second once
+  const all = Array.from({ length: 300 }, (_, i) => i);
+  let failed = false;
+  const list = (start?: string) =>
+    new Paginated<number>((cursor, _signal, want) => {
+      const size = pageSizeFor(undefined, want, 100) ?? 100;
+      const page = Number(cursor ?? "0");
+      if (page === 1 && !failed) {
+        failed = true;
+        return Promise.reject(new Error("a page that failed"));
+      }
+      const rows = all.slice(page * size, (page + 1) * size).filter((x) => page > 0 || x % 2 === 0);
+      const next = (page + 1) * size < all.length ? String(page + 1) : null;
+      return Promise.resolve({ rows, next, raw: null });
+    }, { cursor: start });
+  const e = await list().take(30).catch((e) => e);
+  const partial = partialOf<number[]>(e)!;
+  assert.deepEqual([...partial.rows], all.slice(0, 30).filter((x) => x % 2 === 0));
+  assert.equal(partial.cursor, "1");
+  // the walk that made cursor "1" asked for 30 rows a page: the resumed one does too
+  assert.deepEqual([...await list(partial.cursor!).take(15)], all.slice(30, 45));
 });
