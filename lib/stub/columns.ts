@@ -63,11 +63,19 @@ export class BlockValues<T extends ColumnArray = ColumnArray> {
     this.#blocks = new Array(Math.ceil(length / BLOCK_ROWS));
   }
 
-  /** Value `i`. */
+  /** Value `i` (a RangeError outside 0…length − 1: there is no block to read). */
   at(i: number): number {
+    if (!(i >= 0 && i < this.length)) {
+      throw new RangeError(`value ${i} is not allowed; allowed: 0 to ${this.length - 1}`);
+    }
     const b = (i / BLOCK_ROWS) | 0;
     const block = this.#blocks[b] ??= this.#read(b);
     return block[i - b * BLOCK_ROWS];
+  }
+
+  /** Blocks in all. */
+  get blockCount(): number {
+    return this.#blocks.length;
   }
 
   /** Blocks read so far. */

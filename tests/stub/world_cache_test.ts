@@ -150,7 +150,12 @@ Deno.test("world cache: a first page reads one block of each column, not the who
     // the newest trades' rows: the first block of each column (and of each null mask)
     for (let i = 0; i < 10; i++) void w.insider.trades[i].row;
     const read = w.blocks().read;
-    assert.ok(read >= columns && read <= 2 * columns, `${read} blocks read for 10 rows`);
+    // at most block 0 of each column and of each null mask (every array has the same blocks)
+    const arrays = total / Math.ceil(w.insider.trades.length / 1024);
+    assert.ok(
+      read >= columns && read <= arrays,
+      `${read} blocks read for 10 rows (${arrays} arrays)`,
+    );
     assert.ok(w.blocks().read < total / 4, JSON.stringify(w.blocks()));
     // and the values are those generated
     assert.equal(
@@ -168,17 +173,22 @@ Deno.test("world cache: a file removed, cut or replaced by another world's after
     const made = openWorld({ seed: 5, scale: 0.05, cache: dir });
     const want = JSON.stringify(made.insider.trades.map((t) => t.row));
     const other = openWorld({ seed: 6, scale: 0.05, cache: dir }).file!;
-    for (const damage of ["remove", "cut", "another world"] as const) {
+    for (const damage of ["remove", "cut", "another world", "same size, another header"] as const) {
       const w = openWorld({ seed: 5, scale: 0.05, cache: dir });
       assert.equal(w.source, "cache");
       const first = JSON.stringify(w.insider.trades[0].row);
       const bytes = await Deno.readFile(w.file!);
       if (damage === "remove") await Deno.remove(w.file!);
       else if (damage === "cut") await Deno.writeFile(w.file!, bytes.subarray(0, 4096));
-      else {
+      else if (damage === "another world") {
         // seed 6's file renamed into seed 5's place (a user copying caches around)
         await Deno.copyFile(other, `${w.file}.swap`);
         await Deno.rename(`${w.file}.swap`, w.file!);
+      } else {
+        // seed 6's bytes cut or padded to seed 5's size: only the header's bytes can tell
+        const same = new Uint8Array(bytes.length);
+        same.set((await Deno.readFile(other)).subarray(0, bytes.length));
+        await Deno.writeFile(w.file!, same);
       }
       assert.equal(JSON.stringify(w.insider.trades.map((t) => t.row)), want, damage);
       assert.equal(JSON.stringify(w.insider.trades[0].row), first);
@@ -321,7 +331,7 @@ const GENERATOR_SOURCES = [
   "lib/stub/insider/stored_trades.ts",
   "lib/stub/world_cache.ts",
 ];
-const GENERATOR_HASH = "v6:4b99cf44f036734d";
+const GENERATOR_HASH = "v6:d72e308a5e72c89d";
 
 Deno.test("world cache: its version follows the generator's sources", async () => {
   const text = GENERATOR_SOURCES.map((f) =>
