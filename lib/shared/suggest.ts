@@ -48,7 +48,15 @@ export function closeMatches(value: unknown, candidates: readonly string[], max 
   // contains "fee")
   const strong = exactCase.length + reordered.length + completions.length > 0 ||
     typos.some((x) => x.d <= 1);
-  const close = [...exactCase, ...reordered, ...completions, ...typos.map((x) => x.c)];
+  // a one-letter typo first (--prot → --port), then completions, shortest first, then the rest
+  const byLength = [...completions].sort((a, b) => a.length - b.length);
+  const close = [
+    ...exactCase,
+    ...reordered,
+    ...typos.filter((x) => x.d <= 1).map((x) => x.c),
+    ...byLength,
+    ...typos.map((x) => x.c),
+  ];
   return [...new Set(strong ? close : [...close, ...fuzzy])].filter((c) => c !== value)
     .slice(0, max);
 }

@@ -8,8 +8,8 @@
  * cache folder, and later processes read it back in milliseconds, building
  * rows only as they are asked for (see `insider/stored_trades.ts`) and
  * reading each column's values from the file a block of 1,024 rows at a
- * time, when first touched: a first page of 10 rows reads one block of
- * each column, not the whole column section.
+ * time, when first touched: 10 rows read one block of each column (and
+ * of each null mask), not the whole column section.
  *
  * Choices (the issue left them open):
  * - Where: `$XDG_CACHE_HOME/signalbook/worlds`, else `~/.cache/signalbook/worlds`
@@ -20,7 +20,8 @@
  *   `deno run` without `--allow-read`/`--allow-write`/`--allow-env`), the
  *   world is generated in memory as before; no prompt, no error.
  * - Never stale: a file is named by seed, scale, as-of date and
- *   {@link WORLD_CACHE_VERSION}, which changes whenever the generator does
+ *   {@link WORLD_CACHE_VERSION} (a process that writes a world deletes older
+ *   versions' files), which changes whenever the generator does
  *   (a test hashes the generator's sources and fails until the version is
  *   raised). A file that does not decode (truncated, another format) is
  *   generated again and replaced; writes go to a temporary file renamed into
@@ -123,8 +124,34 @@ export function openWorld(opts: OpenWorldOptions = {}): OpenedWorld {
   if (written) return written;
   const parts = generateWorld({ seed, scale, asOf });
   const stored = storeInsider(makeInsiderData(assembleWorld(parts)));
-  if (file) writeAtomically(file, encodeWorld(parts, stored));
+  if (file) {
+    writeAtomically(file, encodeWorld(parts, stored));
+    removeOtherVersions(dirname(file));
+  }
   return opened(parts, stored, "generated", file);
+}
+
+/**
+ * Deletes the worlds of older {@link WORLD_CACHE_VERSION}s in the folder
+ * (and their lock files), once this version has written one: no version
+ * reads another's files, and each is tens of MB. Newer versions' files are
+ * left (another project may use a newer signalbook). Best effort: a file
+ * that cannot be deleted is left.
+ */
+function removeOtherVersions(dir: string): void {
+  try {
+    for (const e of Deno.readDirSync(dir)) {
+      const m = /^world-v(\d+)-.*\.bin(\.lock)?$/.exec(e.name);
+      if (!e.isFile || !m || Number(m[1]) >= WORLD_CACHE_VERSION) continue;
+      try {
+        Deno.removeSync(join(dir, e.name));
+      } catch {
+        // in use or not ours to delete: left as it is
+      }
+    }
+  } catch {
+    // the folder cannot be listed: nothing to tidy
+  }
 }
 
 function opened(

@@ -102,13 +102,10 @@ Deno.test("closeMatches: fuzzy matches only when no closer one exists (--feeed: 
   const flags = ["feed", "risk-free", "max-rows", "group-by", "entry", "from", "to"];
   assert.deepEqual(closeMatches("feeed", flags), ["feed"]);
   assert.equal(didYouMean("feeed", flags), ' (did you mean "feed"?)');
-  // nothing within a typo's distance: the fuzzy matches are the suggestion
-  assert.deepEqual(
-    closeMatches("transaction", ["transaction_value", "transaction_date", "ticker"]),
-    [
-      "transaction_value",
-      "transaction_date",
-    ],
+  // nothing within a typo's distance and no completion: the fuzzy matches are the suggestion
+  assert.equal(
+    closeMatches("trnsction_vlue", ["transaction_value", "transaction_date", "ticker"])[0],
+    "transaction_value",
   );
 });
 
@@ -116,9 +113,11 @@ Deno.test("closeMatches: a name cut short is completed first, beside a shorter n
   const filters = ["filingDateFrom", "filingDateTo", "filingDatePreset", "sortBy", "sortDirection"];
   assert.equal(closeMatches("filingDateF", filters)[0], "filingDateFrom");
   assert.equal(closeMatches("sortD", filters)[0], "sortDirection");
-  assert.deepEqual(closeMatches("transaction_d", trades.columns).slice(0, 2), [
+  assert.deepEqual(closeMatches("transaction_d", trades.columns).slice(0, 2).sort(), [
     "transaction_date",
     "transaction_id",
   ]);
+  // a one-letter typo still comes first, then completions, shortest first
+  assert.deepEqual(closeMatches("prot", ["portfolio", "protocol", "port"]), ["port", "protocol"]);
   assert.equal(closeMatches("is_direct_ow", trades.columns)[0], "is_direct_ownership");
 });

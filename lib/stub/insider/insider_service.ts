@@ -154,8 +154,9 @@ export function camelJsonOf(d: Dialect = DEFAULT_DIALECT): (row: TransactionRow)
       // as JSON.stringify does with an object: an undefined value leaves its key out
       if (v !== undefined) parts.push(key + JSON.stringify(v));
     }
-    // join gives one flat string: kept rows (a server keeps every row it served) must not be
-    // ropes of a few hundred pieces each, which hold ten times the text's size
+    // join gives one flat string (the braces add two small pieces): kept rows (a server keeps
+    // every row it served) must not be ropes of a few hundred pieces each, which hold ten times
+    // the text's size
     return "{" + parts.join(",") + "}";
   };
 }
