@@ -12,7 +12,7 @@
  * @module
  */
 import { type DayRange, narrow, type PageSender, type WindowSource } from "../http/windows.ts";
-import type { PitchListParams } from "./params.ts";
+import { PITCH_PAGE_SIZE, type PitchListParams } from "./params.ts";
 import type { PitchListRow } from "./types.ts";
 
 const EMPTY = { rows: [], next: null, raw: null };
@@ -34,7 +34,7 @@ export function pitchWindows(
     to: params.addedOnTo ?? params.addedOnFrom,
   };
   return {
-    pageSize: params.limit ?? 20,
+    pageSize: params.limit ?? PITCH_PAGE_SIZE,
     bounds: own,
     day: (row) => (typeof row.added_on === "string" ? row.added_on.slice(0, 10) : undefined),
     key: (row) => String(row.pitch_id),

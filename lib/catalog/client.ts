@@ -8,6 +8,7 @@ import { type CursorWarnState, warnFullPageWithoutCursor } from "../http/_envelo
 import {
   type DocumentParams,
   DocumentQuery,
+  PITCH_PAGE_SIZE,
   type PitchListParams,
   PitchListQuery,
 } from "./params.ts";
@@ -136,12 +137,12 @@ export class CatalogClient extends ServiceClient {
         signal,
       }, (body) => {
         const page = pitchPage(body);
-        warnFullPageWithoutCursor("GET /pitches", page, size ?? p.limit ?? 20, warned);
+        warnFullPageWithoutCursor("GET /pitches", page, size ?? p.limit ?? PITCH_PAGE_SIZE, warned);
         return page;
       });
     return listOf<PitchListRow>(
       (cursor, signal, want) =>
-        send(rest, cursor ?? start ?? null, signal, pageSizeFor(rest.limit, want, 20)),
+        send(rest, cursor ?? start ?? null, signal, pageSizeFor(rest.limit, want, PITCH_PAGE_SIZE)),
       { sink: pitchesSink, demo: () => this.demo },
       start !== undefined && opts.cursor === undefined ? { ...opts, cursor: start } : opts,
       pitchWindows(rest, send),

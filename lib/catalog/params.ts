@@ -89,9 +89,14 @@ export interface PitchListParams {
 
 const RETURN_SHAPE = "{period}_{kind}_gte_{floor} with period 6m|1y|2y, kind abs|excess, floor ";
 
+/** Pitches a page when the request sets no `limit` (the spec's default). */
+export const PITCH_PAGE_SIZE = 20;
+
 /** zod schema of the pitch list query (strings as they arrive in a URL). */
 export const PitchListQuery = z.object({
-  limit: intIn(1, 50).optional().openapi({ description: "Page size, 1 to 50, default 20" }),
+  limit: intIn(1, 50).optional().openapi({
+    description: `Page size, 1 to 50, default ${PITCH_PAGE_SIZE}`,
+  }),
   cursor: z.string().min(1, { error: "must not be empty" }).optional(),
   sort: oneOf(PITCH_SORTS).optional(),
   extraTags: listParam(z.string().min(1, { error: "a slug must not be empty" })),

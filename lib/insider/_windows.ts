@@ -17,7 +17,8 @@
  */
 import { type DayRange, narrow, type PageSender, type WindowSource } from "../http/windows.ts";
 import type { FeedRow } from "./feeds.ts";
-import type { InsiderFilter } from "./filter.ts";
+import { type InsiderFilter, SEARCH_PAGE_SIZE } from "./filter.ts";
+import { FEED_PAGE_SIZE } from "./params.ts";
 
 const eastern = new Intl.DateTimeFormat("en-CA", {
   timeZone: "America/New_York",
@@ -73,7 +74,7 @@ export function searchWindows<Row>(
   if ((filter.sortBy ?? "filedAt") !== "filedAt") return undefined;
   const own = { from: filter.filingDateFrom ?? undefined, to: filter.filingDateTo ?? undefined };
   return {
-    pageSize: pageSize ?? 100,
+    pageSize: pageSize ?? SEARCH_PAGE_SIZE,
     order: filter.sortDirection ?? "desc",
     bounds: own,
     day: (row) => easternDate((row as { filedAt?: unknown }).filedAt),
@@ -114,7 +115,7 @@ export function feedWindows(
   send: FeedSender,
 ): WindowSource<FeedRow> {
   return {
-    pageSize: limit ?? 10,
+    pageSize: limit ?? FEED_PAGE_SIZE,
     bounds: own,
     day: (row) => easternDate(row.filed_at),
     key: (row) => `${row.accession_number}/${row.transaction_id}`,

@@ -33,8 +33,14 @@ import {
   type InsiderSector,
 } from "./feeds.ts";
 import { isTransactionField, type TransactionField, type TransactionRow } from "./fields.ts";
-import { type InsiderFilter, InsiderSearchBody, parseAmount, parsePercent } from "./filter.ts";
-import { FeedsQuery, InsidersQuery } from "./params.ts";
+import {
+  type InsiderFilter,
+  InsiderSearchBody,
+  parseAmount,
+  parsePercent,
+  SEARCH_PAGE_SIZE,
+} from "./filter.ts";
+import { FEED_PAGE_SIZE, FeedsQuery, InsidersQuery } from "./params.ts";
 import type { ClientOptions } from "../http/transport.ts";
 import {
   feedPage,
@@ -203,11 +209,12 @@ export class InsiderClient extends ServiceClient {
         signal,
       }, (body) => {
         const page = searchPage<SearchRow>(body);
-        warnFullPageWithoutCursor("POST /search", page, size ?? 100, warned);
+        warnFullPageWithoutCursor("POST /search", page, size ?? SEARCH_PAGE_SIZE, warned);
         return page;
       });
     return listOf<SearchRow>(
-      (cursor, signal, want) => send(filter, cursor, signal, pageSizeFor(opts.pageSize, want, 100)),
+      (cursor, signal, want) =>
+        send(filter, cursor, signal, pageSizeFor(opts.pageSize, want, SEARCH_PAGE_SIZE)),
       { sink: transactionsSink, demo: () => this.demo },
       opts,
       searchWindows(filter, opts.pageSize, send),
@@ -254,12 +261,18 @@ export class InsiderClient extends ServiceClient {
         signal,
       }, (body) => {
         const page = feedPage(body);
-        warnFullPageWithoutCursor("GET /feeds", page, size ?? query.limit ?? 10, warned);
+        warnFullPageWithoutCursor(
+          "GET /feeds",
+          page,
+          size ?? query.limit ?? FEED_PAGE_SIZE,
+          warned,
+        );
         return page;
       });
     const own = { from: query.from, to: query.to };
     return listOf<FeedRow>(
-      (cursor, signal, want) => send(own, cursor, signal, pageSizeFor(query.limit, want, 10)),
+      (cursor, signal, want) =>
+        send(own, cursor, signal, pageSizeFor(query.limit, want, FEED_PAGE_SIZE)),
       { sink: feedSink, demo: () => this.demo },
       opts,
       feedWindows(own, query.limit, send),

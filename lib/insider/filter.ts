@@ -299,12 +299,17 @@ const _filterShape: SameKeys<InsiderFilter, z.input<typeof InsiderFilterSchema>>
 const _filterAssignable: InsiderFilter extends z.input<typeof InsiderFilterSchema> ? true
   : false = true;
 
+/** Search rows a page when the request sets no `pageSize` (the spec's default). */
+export const SEARCH_PAGE_SIZE = 100;
+
 /** zod schema of the search body. */
 export const InsiderSearchBody = z.object({
   filter: InsiderFilterSchema.optional(),
   pagination: z.object({
     cursor: z.string().nullable().optional(),
-    pageSize: intIn(1, 100).optional().openapi({ description: "1 to 100, default 100" }),
+    pageSize: intIn(1, 100).optional().openapi({
+      description: `1 to 100, default ${SEARCH_PAGE_SIZE}`,
+    }),
   }).strict().optional(),
 }).strict();
 

@@ -12,6 +12,9 @@ const FEED_LIST = FEED_IDS.join(", ");
 const SECTOR_CHECK = (s: string) =>
   /^\d{1,12}$/.test(s) || (INSIDER_SECTORS as readonly string[]).includes(s);
 
+/** Feed rows a page when the request sets no `limit` (the spec's default). */
+export const FEED_PAGE_SIZE = 10;
+
 /** zod schema of `GET /feeds`. */
 export const FeedsQuery = z.object({
   feed_id: z.preprocess(
@@ -23,7 +26,7 @@ export const FeedsQuery = z.object({
       { error: () => `is required; allowed: one or more of ${FEED_LIST}` },
     ).min(1, { error: () => `is required; allowed: one or more of ${FEED_LIST}` }),
   ).openapi({ type: "array", items: { type: "integer" } }),
-  limit: intIn(1, 25).optional().openapi({ description: "1 to 25, default 10" }),
+  limit: intIn(1, 25).optional().openapi({ description: `1 to 25, default ${FEED_PAGE_SIZE}` }),
   cursor: z.string().min(1, { error: "must not be empty" }).optional(),
   ticker: z.string().regex(/^[A-Za-z0-9.\-]{1,10}$/, {
     error: (i) => `${showValue(i.input)} is not allowed; allowed: a ticker symbol`,
