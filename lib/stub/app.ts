@@ -35,7 +35,7 @@ export const DEMO_KEYS = {
 export interface StubOptions extends Faults {
   /** Seed of the demo data (default 1). */
   seed?: number;
-  /** Multiplier of the demo counts (default 1: ~3,000 pitches, ~25,000 trades). */
+  /** Multiplier of the demo counts, 0.01 to 100 (default 1: ~3,000 pitches, ~25,000 trades). */
   scale?: number;
   /** The frozen "today" of the demo world, `YYYY-MM-DD` (default 2026-11-20). */
   asOf?: string;
@@ -152,11 +152,18 @@ export function createStub(opts: StubOptions = {}): Stub {
       } is not allowed; allowed: a number ≥ 0 (or Infinity)`,
     );
   }
+  const scale = opts.scale;
+  if (scale !== undefined && !(typeof scale === "number" && scale >= 0.01 && scale <= 100)) {
+    // the range `deno task stub --scale` accepts (a world of scale 0.001 fails to generate)
+    throw new RangeError(
+      `createStub: scale ${String(scale)} is not allowed; allowed: a number from 0.01 to 100`,
+    );
+  }
   // the world with the insiders' signals in its prices, from the cache folder when there;
   // the catalog and the truth are built when first asked for
   const { world, insider } = openWorld({
     seed: opts.seed,
-    scale: opts.scale,
+    scale,
     asOf: opts.asOf,
     cache: opts.worldCache,
   });
