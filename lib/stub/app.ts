@@ -15,7 +15,7 @@ import { bodyLimit } from "npm:hono@4.13.19/body-limit";
 import { problem } from "./problem.ts";
 import type { World } from "./world.ts";
 import { openWorld } from "./world_cache.ts";
-import { type CatalogData, makeCatalogData } from "./catalog/catalog_data.ts";
+import type { CatalogData } from "./catalog/catalog_data.ts";
 import { catalogService } from "./catalog/catalog_service.ts";
 import type { InsiderData } from "./insider/insider_data.ts";
 import { insiderService } from "./insider/insider_service.ts";
@@ -160,15 +160,13 @@ export function createStub(opts: StubOptions = {}): Stub {
     );
   }
   // the world with the insiders' signals in its prices, from the cache folder when there;
-  // the catalog and the truth are built when first asked for
-  const { world, insider } = openWorld({
+  // the catalog (read from there too, or built) and the truth when first asked for
+  const { world, insider, catalog: catalogData } = openWorld({
     seed: opts.seed,
     scale,
     asOf: opts.asOf,
     cache: opts.worldCache,
   });
-  let catalog: CatalogData | undefined;
-  const catalogData = () => catalog ??= makeCatalogData(world);
   let truth: Truth | undefined;
   const secret = `signalbook-stub-${world.seed}`;
   const limiter = opts.rateLimit

@@ -440,15 +440,18 @@ export function makeCatalogData(world: World): CatalogData {
     },
   ];
 
+  return catalogOf({ authors, pitches, slugType, tagTypes, filterSets, following, access });
+}
+
+/** What {@link catalogOf} completes into a {@link CatalogData}: its data, without lookups. */
+export type CatalogParts = Omit<CatalogData, "byId" | "locked">;
+
+/** The catalog over its parts: the lookup by id and the lock rule added. */
+export function catalogOf(parts: CatalogParts): CatalogData {
+  const { access } = parts;
   return {
-    authors,
-    pitches,
-    byId: new Map(pitches.map((p) => [p.pitch_id, p])),
-    slugType,
-    tagTypes,
-    filterSets,
-    following,
-    access,
+    ...parts,
+    byId: new Map(parts.pitches.map((p) => [p.pitch_id, p])),
     locked: (p) => p.premium && !access.has(p.author),
   };
 }

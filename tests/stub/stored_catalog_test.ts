@@ -1,0 +1,74 @@
+/**
+ * The catalog kept in the world file (lib/stub/catalog/stored_catalog.ts):
+ * it comes back equal to the catalog built from the world, lookups and lock
+ * rule included; a catalog JSON would not give back exactly is not stored;
+ * a world file holds one, and a stub on a cached world serves from it.
+ */
+import assert from "node:assert/strict";
+import { createStub } from "../../lib/stub/mod.ts";
+import { type CatalogData, makeCatalogData } from "../../lib/stub/catalog/catalog_data.ts";
+import { loadCatalog, storeCatalog } from "../../lib/stub/catalog/stored_catalog.ts";
+import { openWorld } from "../../lib/stub/world_cache.ts";
+
+function same(a: CatalogData, b: CatalogData) {
+  // as JSON: a −0 return comes back as 0, which every comparison and answer treats alike
+  assert.equal(JSON.stringify(b.pitches), JSON.stringify(a.pitches));
+  assert.equal(JSON.stringify(b.authors), JSON.stringify(a.authors));
+  assert.deepEqual(b.tagTypes, a.tagTypes);
+  assert.deepEqual(b.filterSets, a.filterSets);
+  assert.deepEqual(b.slugType, a.slugType);
+  assert.deepEqual(b.following, a.following);
+  assert.deepEqual(b.access, a.access);
+  assert.deepEqual([...b.byId.keys()], [...a.byId.keys()]);
+  assert.deepEqual(a.pitches.map((p) => b.locked(p)), a.pitches.map((p) => a.locked(p)));
+}
+
+Deno.test("stored catalog: back from its text, equal to the one built, lookups and locks too", () => {
+  for (const [seed, scale] of [[1, 1], [4, 0.1]]) {
+    const made = makeCatalogData(openWorld({ seed, scale, cache: false }).world);
+    const text = storeCatalog(made);
+    assert.ok(text !== null, "the demo catalog is stored");
+    same(made, loadCatalog(text));
+    if (scale === 1) {
+      // the default world has both locked and readable pitches: the lock rule is compared on both
+      assert.ok(
+        made.pitches.some((p) => made.locked(p)) && made.pitches.some((p) => !made.locked(p)),
+      );
+    }
+  }
+});
+
+Deno.test("stored catalog: what JSON would not give back exactly is not stored", () => {
+  const made = makeCatalogData(openWorld({ seed: 1, scale: 0.05, cache: false }).world);
+  const p = made.pitches[0] as unknown as Record<string, unknown>;
+  for (const bad of [NaN, Infinity, undefined, new Date(0)]) {
+    const pitches = [{ ...p, price_target: bad }, ...made.pitches.slice(1)];
+    assert.equal(storeCatalog({ ...made, pitches } as CatalogData), null, String(bad));
+  }
+});
+
+Deno.test("stored catalog: a world file holds it; a stub on the cached world serves the same", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "sb-worlds-" });
+  try {
+    const made = openWorld({ seed: 2, scale: 0.1, cache: dir });
+    const bytes = await Deno.readFile(made.file!);
+    const headLen = new DataView(bytes.buffer).getUint32(4, true);
+    const header = JSON.parse(new TextDecoder().decode(bytes.subarray(12, 12 + headLen)));
+    assert.equal(typeof header.catalog, "number", "the file has a catalog section");
+    const back = openWorld({ seed: 2, scale: 0.1, cache: dir });
+    assert.equal(back.source, "cache");
+    same(made.catalog(), back.catalog());
+    assert.equal(back.catalog(), back.catalog(), "read once");
+    const plain = createStub({ seed: 2, scale: 0.1, worldCache: false });
+    const cached = createStub({ seed: 2, scale: 0.1, worldCache: dir });
+    const auth = { authorization: "Bearer demo-catalog-key" };
+    for (const path of ["/catalog/api/v1/pitches?limit=50", "/catalog/api/v1/filter-sets"]) {
+      const a = await (await plain.app.request(path, { headers: auth })).text();
+      const b = await (await cached.app.request(path, { headers: auth })).text();
+      assert.ok(a.length > 100, a.slice(0, 200));
+      assert.equal(b, a, path);
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
