@@ -164,7 +164,7 @@ function removeOtherVersions(dir: string): void {
   }
 }
 
-/** `stored`: the catalog a world file holds (null: none, build it from the world). */
+/** `storedCatalog`: the catalog a world file holds (null: none, build it from the world). */
 function opened(
   parts: WorldParts,
   stored: StoredInsider,
@@ -469,10 +469,10 @@ function readWorld(
     }
     return regenerated = { parts, stored };
   };
-  // the block reads of one synchronous stretch (a row's 174 columns) share one checked open
+  // the later reads of one synchronous stretch (a row's 174 columns) share one checked open
   // file, closed when the stretch ends (a microtask): nothing stays open between answers
   let burst: Deno.FsFile | null = null;
-  const forBlocks = (): Deno.FsFile => {
+  const later = (): Deno.FsFile => {
     if (burst) return burst;
     const g = reopen();
     burst = g;
@@ -482,39 +482,35 @@ function readWorld(
     });
     return g;
   };
+  /** `read` of the file opened again, or `instead()` once the file has gone (see `regenerate`). */
+  const fromFile = <T>(read: (f: Deno.FsFile) => T, instead: () => T): T => {
+    if (regenerated) return instead();
+    try {
+      return read(later());
+    } catch (e) {
+      if (!fileGone(e)) throw e;
+      return instead();
+    }
+  };
   const byBlocks = <T extends ColumnArray>(k: number, instead: (s: StoredInsider) => T) => {
     const r = refOf(k);
     const T = TYPES[r.type];
-    const generated = () => instead(regenerate().stored);
-    return new BlockValues<T>(r.length, (from, count) => {
-      if (regenerated) return generated().slice(from, from + count) as T;
-      try {
-        const bytes = readRange(
-          forBlocks(),
-          start + r.offset + from * T.BYTES_PER_ELEMENT,
-          count * T.BYTES_PER_ELEMENT,
-        );
-        return new T(bytes.buffer as ArrayBuffer, 0, count) as T;
-      } catch (e) {
-        if (!fileGone(e)) throw e;
-        return generated().slice(from, from + count) as T;
-      }
-    });
+    return new BlockValues<T>(r.length, (from, count) =>
+      fromFile(
+        (f) => {
+          const at = start + r.offset + from * T.BYTES_PER_ELEMENT;
+          const bytes = readRange(f, at, count * T.BYTES_PER_ELEMENT);
+          return new T(bytes.buffer as ArrayBuffer, 0, count) as T;
+        },
+        () => instead(regenerate().stored).slice(from, from + count) as T,
+      ));
   };
   const nDays = w.asOf - w.start + 1;
   let prices: Pick<WorldParts, "market" | "paths" | "abnormal"> | undefined;
   const loadPrices = () => {
     if (prices) return prices;
-    let priceBlob: (k: number) => Typed;
-    if (regenerated) return prices = regenerated.parts;
-    try {
-      // later, so the file is opened again (and checked to be the same file)
-      using again = reopen();
-      priceBlob = section(again, h.priceStart, h.priceEnd);
-    } catch (e) {
-      if (!fileGone(e)) throw e;
-      return prices = regenerate().parts;
-    }
+    const priceBlob = fromFile((f) => section(f, h.priceStart, h.priceEnd), () => null);
+    if (!priceBlob) return prices = regenerate().parts;
     const paths = priceBlob(w.paths) as Float64Array;
     const abnormal = priceBlob(w.abnormal) as Float64Array;
     return prices = {
@@ -577,15 +573,12 @@ function readWorld(
   };
   // the catalog's text, read at the first catalog request (null: build it from the world)
   const catalog = (): CatalogData | null => {
-    if (h.catalog === null || regenerated) return null;
-    try {
-      using again = reopen();
-      const r = refOf(h.catalog);
-      return loadCatalog(new TextDecoder().decode(readRange(again, start + r.offset, r.length)));
-    } catch (e) {
-      if (!fileGone(e)) throw e;
-      return null;
-    }
+    if (h.catalog === null) return null;
+    const r = refOf(h.catalog);
+    return fromFile(
+      (f) => loadCatalog(new TextDecoder().decode(readRange(f, start + r.offset, r.length))),
+      () => null,
+    );
   };
   return { parts, stored, catalog };
 }
