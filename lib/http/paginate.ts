@@ -211,8 +211,8 @@ const smallPageWalks = new Map<string, number>();
 /** Cursors of small-page walks remembered (see `smallPageWalks`). */
 export const SMALL_PAGE_WALKS = 10_000;
 
-function rememberWant(cursor: string, want: number): void {
-  const digest = cursorDigest(cursor);
+/** Remembers a small-page walk's `want` by the digest of a cursor it was sent. */
+function rememberWant(digest: string, want: number): void {
   smallPageWalks.delete(digest);
   if (smallPageWalks.size >= SMALL_PAGE_WALKS) {
     smallPageWalks.delete(smallPageWalks.keys().next().value!);
@@ -315,14 +315,13 @@ export class Paginated<Row> implements AsyncIterable<Row> {
         received += page.rows.length;
         empty = page.rows.length === 0 && page.next !== null ? empty + 1 : 0;
         const next = page.next;
-        if (want !== undefined && next !== null && next.length <= MAX_CURSOR_CHARS) {
-          rememberWant(next, want);
-        }
+        // one digest per cursor, for the small-page memory and for the walk's own loop check
+        const digest = next !== null && next.length <= MAX_CURSOR_CHARS ? cursorDigest(next) : null;
+        if (want !== undefined && digest !== null) rememberWant(digest, want);
         let stop: PaginationError | null = null;
         if (next !== null && received < limit) {
           checkCursor(next);
-          const digest = cursorDigest(next);
-          if (seen.has(digest)) {
+          if (seen.has(digest!)) {
             stop = new PaginationError(
               `the service sent cursor ${quoteCursor(next)} again after ${pages} pages ` +
                 `(${received} rows); stopped instead of paging in a loop`,
@@ -337,7 +336,7 @@ export class Paginated<Row> implements AsyncIterable<Row> {
               next,
             );
           } else {
-            seen.add(digest);
+            seen.add(digest!);
             if (this.#prefetch) {
               pending = this.#fetch(next, signal, want);
               // an unobserved rejection of the prefetch must not crash the process
