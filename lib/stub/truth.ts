@@ -20,11 +20,12 @@
  * clusters) use only information from before the filing, so selecting on
  * them leaves the expectation unchanged.
  *
- * Known limit: the ten-bagger is picked by its own path (the smallest
- * biotech by market value on the run-up's first day, `addLandmarks`), so
- * its price noise before the run-up is not mean-zero and its purchases
- * before the run-up realize less than this truth (measured in
- * `bench/truth_rows_bench.ts`; see docs/backtests.md).
+ * The ten-bagger is picked before any price noise (the smallest biotech by
+ * market value on the first day of the price history, `addLandmarks`), so
+ * its price noise is mean-zero in every window, like any stock's. (Picked on the
+ * run-up's first day, as before world cache version 8, it was a stock whose
+ * price had just fallen, and its purchases realized less than this truth;
+ * `bench/truth_rows_bench.ts` measures the rows against the truth.)
  *
  * @module
  */

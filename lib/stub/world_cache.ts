@@ -56,7 +56,7 @@ import { loadCatalog, storeCatalog } from "./catalog/stored_catalog.ts";
  * `tests/stub/world_cache_test.ts` holds the sources' hash and fails until
  * it is raised.
  */
-export const WORLD_CACHE_VERSION = 7;
+export const WORLD_CACHE_VERSION = 8;
 
 const MAGIC = "signalbook-world";
 

@@ -44,15 +44,17 @@ async function digests(stub: ReturnType<typeof createStub>) {
   };
 }
 
-// taken on main (39d1a0c) before the world was cached: the generator's answers are unchanged
+// taken on main (39d1a0c) before the world was cached: the generator's answers are unchanged,
+// but for seed 1's prices, rows, truth and catalog, re-taken at version 8 (the ten-bagger picked
+// on the first trade day: issue 32)
 const BEFORE = {
   "1/0.1": {
     n: 2310,
-    rows: "77305f4047d07c17",
+    rows: "47656d5de2a93b37",
     meta: "bd394d4a98166ea2",
-    px: "b106786bb361322c",
-    truth: "356bfbc9b9228ea4",
-    catalog: "a144107f8cd54fb8",
+    px: "06d17ee9719c9a73",
+    truth: "f5199c14e794f130",
+    catalog: "34fa64056a4de832",
     insiders: "e142fbb9abaaaa77",
     companies: "62b22769c80b1610",
   },
@@ -334,7 +336,7 @@ const GENERATOR_SOURCES = [
   "lib/stub/catalog/catalog_data.ts",
   "lib/stub/catalog/stored_catalog.ts",
 ];
-const GENERATOR_HASH = "v7:5e01d9b8a88177fc";
+const GENERATOR_HASH = "v8:72a0200d3011ebb8";
 
 Deno.test("world cache: its version follows the generator's sources", async () => {
   const text = GENERATOR_SOURCES.map((f) =>
