@@ -20,9 +20,9 @@
  * clusters) use only information from before the filing, so selecting on
  * them leaves the expectation unchanged.
  *
- * The ten-bagger is picked before any price noise (the smallest biotech by
- * market value on the first day of the price history, `addLandmarks`), so
- * its price noise is mean-zero in every window, like any stock's. (Picked on the
+ * The ten-bagger is never picked on its path (it is the biotech with the
+ * lowest idiosyncratic volatility, `addLandmarks`), so its price noise is
+ * mean-zero in every window, like any stock's. (Picked on the
  * run-up's first day, as before world cache version 8, it was a stock whose
  * price had just fallen, and its purchases realized less than this truth;
  * `bench/truth_rows_bench.ts` measures the rows against the truth.)
