@@ -4,7 +4,9 @@
  * 30001) at `TRUTH_SCALE` (default 0.5), each open-market purchase's
  * realized excess return (`excess_returns_<h>`) minus `stub.truth.expected`,
  * averaged per world over CEO buys and over all purchases (anomalous trades
- * excluded, as the headline study does), then across worlds: mean ± the
+ * excluded, as the headline study does), also without the ten-bagger and
+ * over the trades of the last 2 years (about what the newest 5,000 rows of
+ * `bench/coverage_bench.ts` hold), then across worlds: mean ± the
  * cross-world standard error and z. The headline study's `mean_excess` is
  * exactly the mean of these rows (`tests/backtest/truth_alignment_test.ts`),
  * so this is the event study's bias against the truth, measured on more
@@ -25,7 +27,13 @@ const GROUPS = [
   "CEO buys − all purchases",
   "CEO buys, no ten-bagger",
   "All purchases, no ten-bagger",
+  "CEO buys, traded in the last 2 years",
+  "All purchases, traded in the last 2 years",
+  "CEO buys − all purchases, last 2 years",
 ] as const;
+
+/** Days before the as-of date that the "last 2 years" groups look back (the newest rows' span). */
+const RECENT_DAYS = 730;
 
 /**
  * A stock's log growth from `d0` to `d1` net of everything the price model
@@ -67,6 +75,9 @@ export function worldBias(seed: number, scale: number): Record<string, number> {
       if (t.company !== landmark) {
         groups.push(...(r.is_ceo === true ? [GROUPS[3], GROUPS[4]] : [GROUPS[4]]));
       }
+      if (t.day >= world.asOf - RECENT_DAYS) {
+        groups.push(...(r.is_ceo === true ? [GROUPS[5], GROUPS[6]] : [GROUPS[6]]));
+      }
       for (const g of groups) {
         const s = (sums[`${g}|${h}`] ??= [0, 0]);
         s[0] += ex - e;
@@ -84,6 +95,7 @@ export function worldBias(seed: number, scale: number): Record<string, number> {
     bio.reduce((a, c) => a + noise(world, c.idx, iD - 365, iD), 0) / bio.length;
   for (const h of HORIZONS) {
     out[`${GROUPS[2]}|${h}`] = out[`${GROUPS[0]}|${h}`] - out[`${GROUPS[1]}|${h}`];
+    out[`${GROUPS[7]}|${h}`] = out[`${GROUPS[5]}|${h}`] - out[`${GROUPS[6]}|${h}`];
   }
   return out;
 }
