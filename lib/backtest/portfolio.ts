@@ -70,28 +70,28 @@
  *   `bench/portfolio_truth_bench.ts`), the mean bias of each figure in
  *   percent of the true value (alpha: points a year), by holding period:
  *
- *   | holding | vol          | max drawdown | hit rate     | Sharpe       | alpha          |
- *   | ------- | ------------ | ------------ | ------------ | ------------ | -------------- |
- *   | 1m      | −3.0 to −1.6 | −1.4 to −0.5 | +0.7 to +1.3 | +0.4 to +1.2 | −0.32 to 0.00  |
- *   | 3m      | −1.6 to −1.0 | −2.2 to −0.2 | +0.7 to +4.4 | +0.1 to +1.4 | −0.20 to +0.03 |
- *   | 6m      | −1.6 to −0.4 | −1.9 to −0.9 | +2.5 to +7.4 | +1.0 to +1.9 | −0.12 to +0.13 |
- *   | 1y      | −0.6 to −0.1 | −3.5 to −1.1 | +2.2 to +11.3| +2.1 to +5.9 | +0.21 to +0.52 |
+ *   | holding | vol          | max drawdown | hit rate      | Sharpe       | alpha          |
+ *   | ------- | ------------ | ------------ | ------------- | ------------ | -------------- |
+ *   | 1m      | −3.0 to −1.7 | −1.3 to −0.5 | +0.6 to +1.3  | +0.5 to +1.2 | −0.30 to 0.00  |
+ *   | 3m      | −1.5 to −0.7 | −2.1 to −0.3 | +0.6 to +4.7  | +0.2 to +1.7 | −0.17 to +0.10 |
+ *   | 6m      | −1.1 to −0.6 | −2.2 to −0.8 | +2.7 to +7.7  | +1.5 to +2.1 | −0.03 to +0.13 |
+ *   | 1y      | −1.1 to −0.6 | −3.6 to −2.3 | +2.3 to +11.3 | +2.6 to +5.6 | +0.22 to +0.45 |
  *
  *   Vol and drawdown are within 5 % at every holding; hit rate, Sharpe and
  *   alpha read high at long holdings (the upper ends are all purchases; CEO
- *   buys stay within +3.9 % hit rate and +2.4 % Sharpe). Two causes,
+ *   buys stay within +4.1 % hit rate and +2.9 % Sharpe). Two causes,
  *   isolated by the bench's diagnostic portfolios: (1) Sharpe, alpha and the
  *   mean return at 1 year: the stock-specific part of a segment is booked
  *   compounded in one month, where a monthly-rebalanced portfolio earns the
  *   sum of its monthly returns; they differ by the compounding of the drift,
  *   large only for a run-up like the emulator's ten-bagger (15× in 100 days)
- *   — without its purchases, Sharpe is within +0.5 to +0.8 % and alpha
- *   within −0.09 to −0.06 points a year at 1 year. (2) The hit rate: an
+ *   — without its purchases, Sharpe is within +0.6 to +0.8 % and alpha
+ *   within −0.09 to −0.07 points a year at 1 year. (2) The hit rate: an
  *   issuer often has several positions open at once, and each books the
  *   stock's moves at its own points, so a shock they share lands in
  *   different months, the monthly excess return is too smooth and more
  *   months fall on the side of its mean — with at most one position per
- *   issuer the hit rate is within +1.9 % at every holding. Neither can be
+ *   issuer the hit rate is within +2.1 % at every holding. Neither can be
  *   fixed without the path between the service's points (linking one
  *   issuer's windows, as for the market, finds too few shared days; see
  *   docs/backtests.md). The figures are **estimates**, and the report says
