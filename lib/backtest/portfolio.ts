@@ -109,8 +109,9 @@
  *   long holdings: see `"market"`). The cost:
  *   one position's path is lumpy, and a month's market move is spread over
  *   the months in which the positions' segments end, so `vol` and
- *   `maxDrawdown` come out far too low (6-month holding: vol about 40 %
- *   below the truth; see the table in docs/backtests.md).
+ *   `maxDrawdown` come out far too low (6-month holding: vol off the truth
+ *   by more than twice the default's error, `tests/backtest/portfolio_truth_test.ts`;
+ *   `PORTFOLIO_SPREAD=step` runs `bench/portfolio_truth_bench.ts` on it).
  * - `"geometric"`: G(t) = G(a)·(G(b)/G(a))^((t−a)/(b−a)), every day of a
  *   segment grows alike. Known points are reproduced too and the path is
  *   smooth, but the geometric mean of a noisy return is below its
