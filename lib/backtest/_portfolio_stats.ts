@@ -35,6 +35,7 @@
  */
 import { mean, neweyWestSe, sd } from "./_stats.ts";
 import { normalQuantile, t975 } from "./_quantiles.ts";
+import { usableSe } from "./_cluster_se.ts";
 
 /**
  * Months a portfolio needs for `alpha`, `alphaInterval` and
@@ -48,7 +49,7 @@ export interface Alpha {
   monthly: number;
   /** `monthly` · 12, percent per year. */
   annualized: number;
-  /** Newey-West t-statistic of the intercept. */
+  /** Newey-West t-statistic of the intercept; NaN when the returns leave no residual (see `alphaStats`). */
   tStat: number;
   /** Slope on the market return. */
   beta: number;
@@ -181,8 +182,16 @@ export function alphaStats(
     Math.abs(fit.monthly / fit.tStat) * Math.sqrt(n / (n - 2)),
     olsSe(rets, market, fit),
   );
-  if (!Number.isFinite(se) || !(se > 0)) {
-    return { fit, interval: null, reason: "alpha standard error not positive: no interval" };
+  // a fit that leaves no residual has a standard error of rounding noise (a flat series on a
+  // flat market): no interval and no t, never a zero-width interval or a t of 10^15
+  const scale = Math.max(...rets.map(Math.abs), ...market.map(Math.abs), Math.abs(fit.monthly));
+  if (!usableSe(se, scale)) {
+    return {
+      fit: { ...fit, tStat: NaN },
+      interval: null,
+      reason: "the returns leave no residual around the market fit (alpha's standard error " +
+        "is rounding noise): no interval and no t",
+    };
   }
   const t = t975(rets.length - 2);
   return {

@@ -192,3 +192,25 @@ Deno.test("portfolioBacktest on a frame: a short backtest has no alpha, with the
   assert.equal(stats.alpha, null);
   assert.match(stats.nullReasons.alpha!, /months < 24: no alpha/);
 });
+
+Deno.test("alpha: returns that leave no residual around the market fit get no interval and no t", () => {
+  // every month +1 % on a flat market: alpha is exact, its standard error rounding noise
+  const flat = monthly(Array(30).fill(1)).map((p) => ({
+    ...p,
+    market: [[0, 1], [p.end - p.start, 1]] as [number, number][],
+  }));
+  const r = portfolioFromPositions(flat, { spread: "step" });
+  assert.equal(r.stats.alphaInterval, null);
+  assert.ok(Number.isNaN(r.stats.alphaFit!.tStat), `t ${r.stats.alphaFit!.tStat}`);
+  assert.match(r.stats.nullReasons.alphaInterval!, /no residual/);
+  const text = portfolioConclusion({ flat: r });
+  assert.doesNotMatch(text, /interval 12\.0 to 12\.0/);
+  assert.match(text, /Newey-West t –/);
+  // the same check at the function: a constant series on a varying market, and an exact fit
+  const market = Array.from({ length: 30 }, (_, i) => (i % 5) - 2);
+  assert.equal(alphaStats(market.map((m) => 0.5 + 1.2 * m), market).interval, null);
+  assert.notEqual(
+    alphaStats(market.map((m, i) => 0.5 + 1.2 * m + (i % 3) * 0.1), market).interval,
+    null,
+  );
+});
