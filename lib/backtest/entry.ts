@@ -73,9 +73,27 @@ export function rowPoints(
 }
 
 /**
+ * Whether a row has a return field up to `maxDay` that is a number but not
+ * finite (NaN, ±Infinity): such a row's path is unknown, so it is counted
+ * as non-finite rather than interpolated around the bad point in silence.
+ */
+export function hasNonFiniteKnot(row: Record<string, unknown>, maxDay: number): boolean {
+  for (const [w, day] of KNOTS) {
+    if (day > maxDay) break;
+    for (const f of [`returns_${w}`, `excess_returns_${w}`]) {
+      const v = row[f];
+      if (typeof v === "number" && !Number.isFinite(v)) return true;
+    }
+  }
+  return false;
+}
+
+/**
  * The return and excess return (percent) from the filing day to the end of
  * horizon `h` (label of `WINDOW_DAYS`), or null when the row lacks the
- * points or was filed on or after the horizon's end.
+ * points or was filed on or after the horizon's end. NaN (both) when a
+ * return up to the horizon is NaN or infinite, so callers count the trade as
+ * non-finite instead of interpolating around the bad point.
  *
  * @example
  * ```ts
@@ -90,9 +108,12 @@ export function fromFiling(
 ): { ret: number; excess: number } | null {
   const days = WINDOW_DAYS[h];
   const d = num(row.filing_delay_days);
+  if (d === null || d < 0 || d >= days) return null;
+  if (row[`returns_${h}`] == null || row[`excess_returns_${h}`] == null) return null;
+  if (hasNonFiniteKnot(row, days)) return { ret: NaN, excess: NaN };
   const rh = num(row[`returns_${h}`]);
   const xh = num(row[`excess_returns_${h}`]);
-  if (d === null || d < 0 || d >= days || rh === null || xh === null) return null;
+  if (rh === null || xh === null) return null;
   const { stock, market } = rowPoints(row, days);
   const g = (1 + rh / 100) / growthAt(stock, d);
   const m = (1 + (rh - xh) / 100) / growthAt(market, d);

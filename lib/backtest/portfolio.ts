@@ -14,7 +14,8 @@
  *   — and closes at the trade date + the horizon in days (30, 91, 182, 365:
  *   the service's windows). Younger trades (no return yet at the horizon),
  *   and with `entry: "filing"` trades filed on or after that end, are left
- *   out and counted in `stats.droppedTrades`.
+ *   out and counted in `stats.droppedTrades`; so are trades with a NaN or
+ *   infinite return at any window up to the horizon (their path is unknown).
  * - `monthly` has one row per calendar month (`month` on day 1), from the
  *   close of the previous month's last day to the close of this month's. A
  *   position counts in every month in which it is held for at least a day,
@@ -182,7 +183,7 @@ import { asFrame, type Frame } from "../frames/list.ts";
 import { buildFrame } from "../frames/build.ts";
 import { requireColumns } from "../frames/columns.ts";
 import { sd } from "./_stats.ts";
-import { ENTRIES, type Entry, growthAt, rowPoints } from "./entry.ts";
+import { ENTRIES, type Entry, growthAt, hasNonFiniteKnot, rowPoints } from "./entry.ts";
 import { t975 } from "./_quantiles.ts";
 import { type Fit, olsNeweyWest } from "./_ols.ts";
 import { type Alpha, alphaStats, sharpeStats } from "./_portfolio_stats.ts";
@@ -521,7 +522,7 @@ export function portfolioBacktest(
     const delay = entry === "filing" ? num(r.filing_delay_days) : 0;
     if (
       day === null || rH === null || xH === null || size === null || size <= 0 ||
-      delay === null || delay < 0 || delay >= days
+      delay === null || delay < 0 || delay >= days || hasNonFiniteKnot(r, days)
     ) {
       dropped++;
       continue;
@@ -551,6 +552,13 @@ export function portfolioBacktest(
         const day = dayOf(r.transaction_date);
         return day === null ? [] : [{ ...r, day }];
       }),
+    );
+  }
+  if (!positions.length && noSide === rows.length) {
+    throw new Error(
+      `portfolioBacktest: direction "follow" needs trades with a side, and none of the ${rows.length} rows has one (${
+        sides === "acquiredDisposed" ? "acquired_disposed_code A or D" : "code P or S"
+      })`,
     );
   }
   if (!positions.length) {

@@ -214,3 +214,55 @@ Deno.test("alpha: returns that leave no residual around the market fit get no in
     null,
   );
 });
+
+Deno.test("a NaN or infinite return at an earlier window is counted, never interpolated around", async () => {
+  const { eventStudy } = await import("../../lib/backtest/event_study.ts");
+  const base = {
+    code: "P",
+    acquired_disposed_code: "A",
+    is_ceo: true,
+    filing_delay_days: 2,
+    returns_1w: 2,
+    excess_returns_1w: 1,
+    returns_1m: 4,
+    excess_returns_1m: 2,
+    returns_3m: 6,
+    excess_returns_3m: 3,
+  };
+  const rows = Array.from({ length: 40 }, (_, i) => ({
+    ...base,
+    issuer_cik: String(1000 + (i % 20)),
+    transaction_date: new Date(Date.UTC(2022, i % 24, 3)),
+    returns_3m: 6 + (i % 7),
+  }));
+  rows[0].returns_1w = Infinity;
+  rows[1].excess_returns_1m = NaN;
+  const df = pl.DataFrame(rows);
+  // filing entry interpolates through 1w and 1m: both rows are counted as non-finite
+  const filing = eventStudy(df, { horizons: ["3m"], entry: "filing", minClusters: 2 });
+  assert.equal(filing.getColumn("n_nonfinite").toArray()[0], 2);
+  assert.equal(filing.getColumn("n").toArray()[0], 38);
+  // trade entry reads only the 3-month value: nothing to count
+  const trade = eventStudy(df, { horizons: ["3m"], minClusters: 2 });
+  assert.equal(trade.getColumn("n_nonfinite").toArray()[0], 0);
+  // a portfolio leaves both out and counts them
+  const p = portfolioBacktest(df, { horizon: "3m" });
+  assert.equal(p.stats.droppedTrades, 2);
+  assert.equal(p.stats.trades, 38);
+});
+
+Deno.test("follow with no trade of either side says so, not 'no realized return'", () => {
+  const df = pl.DataFrame({
+    code: ["A", "M"],
+    acquired_disposed_code: ["A", "A"],
+    transaction_date: [new Date(Date.UTC(2022, 0, 3)), new Date(Date.UTC(2022, 1, 3))],
+    returns_1m: [2, 3],
+    excess_returns_1m: [1, 1],
+    returns_3m: [5, 6],
+    excess_returns_3m: [1, 2],
+  });
+  assert.throws(
+    () => portfolioBacktest(df, { horizon: "3m", direction: "follow" }),
+    /direction "follow" needs trades with a side, and none of the 2 rows has one \(code P or S\)/,
+  );
+});
