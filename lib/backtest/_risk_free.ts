@@ -12,6 +12,10 @@
  * - a Series of monthly rates in percent a month, one per month of the
  *   backtest in order (a Series has no months: its length must match).
  *
+ * A frame with one month twice is refused (which rate is meant cannot be
+ * told), and so are monthly rates averaging above 2 % a month in absolute
+ * value (27 % a year: almost surely rates in percent a year).
+ *
  * `stats.riskFree` is what was used, percent a year: the number given, or
  * for monthly rates their mean over the backtest's months compounded to a
  * year, `((1 + mean/100)^12 − 1) · 100`.
@@ -58,6 +62,26 @@ function monthKey(v: unknown): string | null {
   }
   return null;
 }
+
+/**
+ * Monthly rates are percent a month. A mean above 2 (27 % a year, beyond any
+ * Treasury bill rate on record) is almost surely percent a year, and is
+ * refused with the figure it would be; a mean below −2 likewise.
+ */
+function plausibleMonthly(monthly: number[], what: string): number[] {
+  const m = monthly.reduce((a, b) => a + b, 0) / monthly.length;
+  if (Math.abs(m) > MAX_MONTHLY) {
+    fail(
+      `${what} rates average ${+m.toPrecision(4)} % a month (${
+        Math.round(((1 + m / 100) ** 12 - 1) * 100)
+      } % a year); monthly rates are percent a month: divide rates in percent a year by 12`,
+    );
+  }
+  return monthly;
+}
+
+/** The largest mean monthly rate, in percent a month, taken as a monthly rate (see `plausibleMonthly`). */
+const MAX_MONTHLY = 2;
 
 const annualOf = (monthly: number[]) => {
   const m = monthly.reduce((a, b) => a + b, 0) / monthly.length;
@@ -113,6 +137,7 @@ export function riskFreeRates(rf: unknown, months: readonly string[]): RiskFreeR
       );
     }
     const map = new Map<string, number>();
+    const rowOf = new Map<string, number>();
     const ms = frame.getColumn("month").toArray();
     const vs = frame.getColumn("rf").toArray();
     ms.forEach((m, i) => {
@@ -122,6 +147,9 @@ export function riskFreeRates(rf: unknown, months: readonly string[]): RiskFreeR
       if (typeof v !== "number" || !Number.isFinite(v)) {
         fail(`rf for ${k} is ${describe(v)}; give a number, percent a month`);
       }
+      // two rates for one month: which is meant cannot be told, so neither is taken
+      if (rowOf.has(k)) fail(`frame has month ${k} twice (rows ${rowOf.get(k)! + 1} and ${i + 1})`);
+      rowOf.set(k, i);
       map.set(k, v);
     });
     const missing = months.filter((k) => !map.has(k));
@@ -136,7 +164,7 @@ export function riskFreeRates(rf: unknown, months: readonly string[]): RiskFreeR
       );
     }
     const monthly = months.map((k) => map.get(k)!);
-    return { monthly, annual: annualOf(monthly) };
+    return { monthly: plausibleMonthly(monthly, "frame"), annual: annualOf(monthly) };
   }
   if (rf !== null && typeof rf === "object" && typeof obj.toArray === "function") {
     const vs = (rf as pl.Series).toArray() as unknown[];
@@ -153,7 +181,7 @@ export function riskFreeRates(rf: unknown, months: readonly string[]): RiskFreeR
       }
       return v;
     });
-    return { monthly, annual: annualOf(monthly) };
+    return { monthly: plausibleMonthly(monthly, "Series"), annual: annualOf(monthly) };
   }
   return fail(
     `${

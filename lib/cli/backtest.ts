@@ -114,7 +114,7 @@ Options:
   --direction D       with --portfolio: ${DIRECTIONS.join(", ")} (default long;
                       follow = long code-P buys, short code-S sales)
   --risk-free R       with --portfolio: annual risk-free rate in percent for
-                      the Sharpe ratio (default 0)
+                      the Sharpe ratio (default 0; under 1 %, write 0.5%)
   --out DIR           where to write stats and charts (default out/backtest;
                       checked to be a writable directory before pulling)
   --debug             on failure, print the stack too
@@ -228,14 +228,22 @@ export async function main(args: string[] = Deno.args): Promise<void> {
     fail(notAllowed("horizon", horizon, PORTFOLIO_HORIZONS));
   }
   const costBps = flags.num("cost-bps", v["cost-bps"], 10, 0, 10_000);
-  const riskFree = flags.num("risk-free", v["risk-free"], 0, 0, 100);
-  // the rate is percent a year, as portfolioBacktest reads it: 0.04 is almost surely 4 %
-  if (riskFree > 0 && riskFree < 1) {
+  // the rate is percent a year, as portfolioBacktest reads it: 0.04 is almost surely 4 %; a rate
+  // truly under 1 % a year is written with its percent sign (0.5%), as the library takes it
+  const rfText = v["risk-free"];
+  const rfPercent = rfText === undefined ? null : /^\s*(\d+(?:\.\d+)?)\s*%\s*$/.exec(rfText);
+  const riskFree = rfPercent
+    ? flags.num("risk-free", rfPercent[1], 0, 0, 100)
+    : flags.num("risk-free", rfText, 0, 0, 100);
+  if (!rfPercent && riskFree > 0 && riskFree < 1) {
     fail(
-      `--risk-free ${v["risk-free"]} looks like a fraction; the rate is in percent a year ` +
-        `(did you mean ${+(riskFree * 100).toFixed(6)}?)`,
+      `--risk-free ${rfText} looks like a fraction; the rate is in percent a year ` +
+        `(did you mean ${+(riskFree * 100).toFixed(6)}? For a rate under 1 % a year, write ${
+          rfText!.trim()
+        }%)`,
     );
   }
+  const riskFreeOption: number | `${number}%` = rfPercent ? `${riskFree}%` : riskFree;
   const weighting = v.weighting ?? "equal";
   if (!(WEIGHTINGS as readonly string[]).includes(weighting)) {
     fail(notAllowed("weighting", weighting, WEIGHTINGS));
@@ -419,7 +427,7 @@ export async function main(args: string[] = Deno.args): Promise<void> {
             weighting: weighting as "equal" | "value",
             direction: direction as "long" | "follow",
             entry: entry as Entry,
-            riskFree,
+            riskFree: riskFreeOption,
           });
         } catch (e) {
           console.error(`backtest: no portfolio for ${name}: ${(e as Error).message}`);

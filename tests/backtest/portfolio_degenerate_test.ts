@@ -266,3 +266,31 @@ Deno.test("follow with no trade of either side says so, not 'no realized return'
     /direction "follow" needs trades with a side, and none of the 2 rows has one \(code P or S\)/,
   );
 });
+
+Deno.test("riskFree: a month twice, or monthly rates that are percent a year, are refused naming them", () => {
+  const rets = Array.from({ length: 30 }, (_, i) => 1 + (i % 4) / 2);
+  const months = Array.from(
+    { length: 32 },
+    (_, i) => `${2020 + Math.floor(i / 12)}-${String(i % 12 + 1).padStart(2, "0")}`,
+  );
+  const twice = pl.DataFrame({
+    month: [...months, "2020-03"],
+    rf: [...months.map(() => 0.3), 0.4],
+  });
+  assert.throws(
+    () => portfolioFromPositions(monthly(rets), { riskFree: twice }),
+    /riskFree frame has month 2020-03 twice \(rows 3 and 33\)/,
+  );
+  const yearly = pl.DataFrame({ month: months, rf: months.map(() => 4) });
+  assert.throws(
+    () => portfolioFromPositions(monthly(rets), { riskFree: yearly }),
+    /frame rates average 4 % a month \(60 % a year\); monthly rates are percent a month: divide rates in percent a year by 12/,
+  );
+  // just over the bound: 2.01 % a month is 27 % a year
+  assert.throws(
+    () => portfolioFromPositions(monthly(rets), { riskFree: pl.Series(rets.map(() => 2.01)) }),
+    /Series rates average 2\.01 % a month \(27 % a year\)/,
+  );
+  // 2 % a month is still taken
+  assert.ok(portfolioFromPositions(monthly(rets), { riskFree: pl.Series(rets.map(() => 2)) }));
+});

@@ -173,7 +173,7 @@ Deno.test("deno task backtest: help, bad flags and values exit 2 naming them", a
     [["--portfolio", "--cost-bps", "ten"], /--cost-bps "ten" is not allowed/],
     [
       ["--portfolio", "--risk-free", "0.04"],
-      /--risk-free 0\.04 looks like a fraction; the rate is in percent a year \(did you mean 4\?\)/,
+      /--risk-free 0\.04 looks like a fraction; the rate is in percent a year \(did you mean 4\? For a rate under 1 % a year, write 0\.04%\)/,
     ],
     [
       ["--portfolio", "--weighting", "cap"],
@@ -192,6 +192,19 @@ Deno.test("deno task backtest: help, bad flags and values exit 2 naming them", a
     assert.equal(r.code, 2, r.stderr);
     for (const [args, re] of mine) assert.match(r.stderr, re, args.join(" "));
   }
+  // a rate under 1 % a year is written with its percent sign, and is then taken as written
+  // (the run stops on the bad --weighting, before any pull, with nothing to say of the rate)
+  const sub = await task(["backtest", "--portfolio", "--risk-free", "0.5%", "--weighting", "cap"]);
+  assert.equal(sub.code, 2, sub.stderr);
+  assert.match(sub.stderr, /--weighting "cap"/);
+  assert.doesNotMatch(sub.stderr, /risk-free/);
+  const over = await task(["backtest", "--portfolio", "--risk-free", "150%"]);
+  assert.equal(over.code, 2);
+  assert.match(over.stderr, /--risk-free "150" is not allowed/);
+  assert.match(
+    (await task(["backtest", "--portfolio", "--risk-free", "0.5"])).stderr,
+    /did you mean 50\? For a rate under 1 % a year, write 0\.5%\)/,
+  );
 });
 
 Deno.test({
