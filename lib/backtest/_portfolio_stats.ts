@@ -57,6 +57,9 @@ export interface Alpha {
   lags: number;
 }
 
+/** "1 month", "23 months". */
+export const monthsText = (n: number): string => `${n} month${n === 1 ? "" : "s"}`;
+
 /** Whether a series varies by more than rounding noise. */
 function varies(xs: readonly number[]): boolean {
   const s = sd(xs);
@@ -132,7 +135,7 @@ export function sharpeStats(
     return {
       sharpe,
       interval: null,
-      reason: `${over.length} months < ${minMonths}: no Sharpe interval`,
+      reason: `${monthsText(over.length)} < ${minMonths}: no Sharpe interval`,
     };
   }
   const se = mertensSe(over) * Math.sqrt(12);
@@ -173,7 +176,11 @@ export function alphaStats(
   minMonths: number = MIN_INTERVAL_MONTHS,
 ): AlphaStats {
   if (rets.length < minMonths) {
-    return { fit: null, interval: null, reason: `${rets.length} months < ${minMonths}: no alpha` };
+    return {
+      fit: null,
+      interval: null,
+      reason: `${monthsText(rets.length)} < ${minMonths}: no alpha`,
+    };
   }
   const fit = alphaOf(rets, market);
   const n = rets.length;

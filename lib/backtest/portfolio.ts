@@ -186,7 +186,7 @@ import { sd } from "./_stats.ts";
 import { ENTRIES, type Entry, growthAt, hasNonFiniteKnot, rowPoints } from "./entry.ts";
 import { t975 } from "./_quantiles.ts";
 import { type Fit, olsNeweyWest } from "./_ols.ts";
-import { type Alpha, alphaStats, sharpeStats } from "./_portfolio_stats.ts";
+import { type Alpha, alphaStats, monthsText, sharpeStats } from "./_portfolio_stats.ts";
 import { type RiskFree, riskFreeRates } from "./_risk_free.ts";
 import { sideColumn, sideOf, SIDES, type Sides } from "./event_study.ts";
 export { type Alpha, alphaOf, MIN_INTERVAL_MONTHS } from "./_portfolio_stats.ts";
@@ -721,7 +721,11 @@ export function portfolioFromPositions(
   if (al.fit === null) nullReasons.alpha = al.reason!;
   if (al.interval === null) nullReasons.alphaInterval = al.reason!;
   const ir = sharpeStats(excess, Infinity).sharpe;
-  if (ir === null) nullReasons.informationRatio = "monthly excess returns do not vary";
+  if (ir === null) {
+    nullReasons.informationRatio = months < 2
+      ? `${monthsText(months)}: too few for an information ratio`
+      : "monthly excess returns do not vary";
+  }
   if (!active.length) nullReasons.hitRate = "no month with positions";
   const stats: PortfolioStats = {
     months,

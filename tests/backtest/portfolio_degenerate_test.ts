@@ -52,7 +52,7 @@ Deno.test(`alpha and both intervals need ${MIN_INTERVAL_MONTHS} months; below, n
   assert.equal(one.stats.alphaInterval, null);
   assert.equal(one.stats.alphaFit, null);
   assert.equal(one.stats.sharpe, null);
-  assert.match(one.stats.nullReasons.alpha!, /1 months < 24: no alpha/);
+  assert.match(one.stats.nullReasons.alpha!, /1 month < 24: no alpha/);
   const short = portfolioFromPositions(monthly([5, -2, 8, 1, 3, -4]), { edges: "keep" });
   assert.equal(short.stats.sharpeInterval, null);
   assert.equal(short.stats.nullReasons.sharpeInterval, "6 months < 24: no Sharpe interval");
@@ -293,4 +293,12 @@ Deno.test("riskFree: a month twice, or monthly rates that are percent a year, ar
   );
   // 2 % a month is still taken
   assert.ok(portfolioFromPositions(monthly(rets), { riskFree: pl.Series(rets.map(() => 2)) }));
+});
+
+Deno.test("a one-month portfolio: each null figure says why, in words that fit", () => {
+  const r = portfolioFromPositions(monthly([2]), { edges: "keep" });
+  assert.equal(r.stats.months, 1);
+  assert.equal(r.stats.informationRatio, null);
+  assert.equal(r.stats.nullReasons.informationRatio, "1 month: too few for an information ratio");
+  assert.match(r.stats.nullReasons.alpha!, /^1 month < 24: no alpha$/);
 });
