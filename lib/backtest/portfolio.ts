@@ -168,7 +168,10 @@
  *   factor, e.g. Fama-French `Mkt-RF`, `SMB`, `HML`): `factorAlpha` is the
  *   intercept of the monthly return over the risk-free rate regressed on
  *   them, with its Newey-West t, betas and interval; months without factor
- *   data are left out and counted (`factorAlpha.months`, `missingMonths`);
+ *   data are left out and counted (`factorAlpha.months`, `missingMonths`).
+ *   Like `alpha` it needs `MIN_INTERVAL_MONTHS` months with factor data (and
+ *   at least the factors + 3): with fewer, `factorAlpha` is absent and
+ *   `nullReasons.factorAlpha` says why;
  * - `turnover` (sum of monthly turnover), `costPaid` (sum of monthly costs,
  *   percent of the portfolio), `trades`, `droppedTrades`, `trimmedMonths`,
  *   `entry`.
@@ -186,7 +189,13 @@ import { sd } from "./_stats.ts";
 import { ENTRIES, type Entry, growthAt, hasNonFiniteKnot, rowPoints } from "./entry.ts";
 import { t975 } from "./_quantiles.ts";
 import { type Fit, olsNeweyWest } from "./_ols.ts";
-import { type Alpha, alphaStats, monthsText, sharpeStats } from "./_portfolio_stats.ts";
+import {
+  type Alpha,
+  alphaStats,
+  MIN_INTERVAL_MONTHS,
+  monthsText,
+  sharpeStats,
+} from "./_portfolio_stats.ts";
 import { type RiskFree, riskFreeRates } from "./_risk_free.ts";
 import { sideColumn, sideOf, SIDES, type Sides } from "./event_study.ts";
 export { type Alpha, alphaOf, MIN_INTERVAL_MONTHS } from "./_portfolio_stats.ts";
@@ -316,11 +325,17 @@ export interface PortfolioStats {
   /** Why a figure above is null, by figure name (empty when none is). */
   nullReasons: Partial<
     Record<
-      "sharpe" | "sharpeInterval" | "informationRatio" | "hitRate" | "alpha" | "alphaInterval",
+      | "sharpe"
+      | "sharpeInterval"
+      | "informationRatio"
+      | "hitRate"
+      | "alpha"
+      | "alphaInterval"
+      | "factorAlpha",
       string
     >
   >;
-  /** Alpha against the user's factors (only with `factors`). */
+  /** Alpha against the user's factors (only with `factors`, and enough months: see `nullReasons.factorAlpha`). */
   factorAlpha?: FactorAlpha;
   /** Sum of monthly turnover (multiples of the portfolio). */
   turnover: number;
@@ -750,7 +765,11 @@ export function portfolioFromPositions(
     entry: opts.entry ?? "trade",
     spread,
   };
-  if (opts.factors) stats.factorAlpha = factorAlphaOf(monthKeys, over, opts.factors);
+  if (opts.factors) {
+    const fa = factorAlphaOf(monthKeys, over, opts.factors);
+    if (typeof fa === "string") nullReasons.factorAlpha = fa;
+    else stats.factorAlpha = fa;
+  }
   const monthly = asFrame(
     buildFrame([
       { name: "month", dtype: "date" },
@@ -773,7 +792,16 @@ const monthKeyOf = (v: unknown): string | null => {
   return d === null ? null : new Date(d * DAY).toISOString().slice(0, 7);
 };
 
-function factorAlphaOf(months: string[], y: number[], factors: pl.DataFrame): FactorAlpha {
+/**
+ * The multi-factor alpha, or the reason there is none: like `alpha`, it
+ * needs `MIN_INTERVAL_MONTHS` months with factor data (and at least the
+ * factors + 3), never an interval on a handful of degrees of freedom.
+ */
+function factorAlphaOf(
+  months: string[],
+  y: number[],
+  factors: pl.DataFrame,
+): FactorAlpha | string {
   if (!factors || typeof factors.columns === "undefined") {
     allowed("factors", factors, ["a frame with a month column and factor columns"]);
   }
@@ -802,12 +830,11 @@ function factorAlphaOf(months: string[], y: number[], factors: pl.DataFrame): Fa
       X.push([1, ...f]);
     }
   });
-  if (Y.length < names.length + 3) {
-    throw new RangeError(
-      `portfolioBacktest: factors cover ${Y.length} of the backtest's ${months.length} months (${
-        months[0]
-      } to ${months.at(-1)}); need at least ${names.length + 3}`,
-    );
+  const need = Math.max(MIN_INTERVAL_MONTHS, names.length + 3);
+  if (Y.length < need) {
+    return `factors cover ${monthsText(Y.length)} of the backtest's ${months.length} (${
+      months[0]
+    } to ${months.at(-1)}); a factor alpha needs ${need}`;
   }
   const fit: Fit = olsNeweyWest(Y, X);
   const t = t975(Y.length - names.length - 1);

@@ -302,3 +302,19 @@ Deno.test("a one-month portfolio: each null figure says why, in words that fit",
   assert.equal(r.stats.nullReasons.informationRatio, "1 month: too few for an information ratio");
   assert.match(r.stats.nullReasons.alpha!, /^1 month < 24: no alpha$/);
 });
+
+Deno.test("factor alpha needs 24 months of factor data too; below, absent with the reason", () => {
+  const rets = Array.from({ length: 30 }, (_, i) => 1 + (i % 4) / 2 - (i % 3) / 3);
+  const r = portfolioFromPositions(monthly(rets), { edges: "keep" });
+  const months = r.monthly.getColumn("month");
+  const mkt = r.monthly.getColumn("market_return").toArray() as number[];
+  const factors = pl.DataFrame({ month: months, mkt, smb: mkt.map((m, i) => (i % 5) - m / 3) });
+  const full = portfolioFromPositions(monthly(rets), { edges: "keep", factors });
+  assert.ok(full.stats.factorAlpha, JSON.stringify(full.stats.nullReasons));
+  const short = portfolioFromPositions(monthly(rets), { edges: "keep", factors: factors.head(6) });
+  assert.equal(short.stats.factorAlpha, undefined);
+  assert.match(
+    short.stats.nullReasons.factorAlpha!,
+    /^factors cover 6 months of the backtest's \d+ \(2020-01 to 20\d\d-\d\d\); a factor alpha needs 24$/,
+  );
+});
