@@ -184,11 +184,13 @@ export function alphaStats(
   }
   const fit = alphaOf(rets, market);
   const n = rets.length;
-  // the larger of the Newey-West SE with Stata's n/(n − 2) factor and the classical OLS SE
-  const se = Math.max(
-    Math.abs(fit.monthly / fit.tStat) * Math.sqrt(n / (n - 2)),
-    olsSe(rets, market, fit),
-  );
+  // the larger of the Newey-West SE with Stata's n/(n − 2) factor and the classical OLS SE (the
+  // Newey-West SE is read back from t, which says nothing when alpha is exactly 0: then OLS alone)
+  const nw = fit.tStat !== 0 && Number.isFinite(fit.tStat)
+    ? Math.abs(fit.monthly / fit.tStat) * Math.sqrt(n / (n - 2))
+    : NaN;
+  const ols = olsSe(rets, market, fit);
+  const se = Number.isFinite(nw) ? Math.max(nw, ols) : ols;
   // a fit that leaves no residual has a standard error of rounding noise (a flat series on a
   // flat market): no interval and no t, never a zero-width interval or a t of 10^15
   const scale = Math.max(...rets.map(Math.abs), ...market.map(Math.abs), Math.abs(fit.monthly));

@@ -77,11 +77,15 @@ export function rowPoints(
  * finite (NaN, ±Infinity): such a row's path is unknown, so it is counted
  * as non-finite rather than interpolated around the bad point in silence.
  */
-export function hasNonFiniteKnot(row: Record<string, unknown>, maxDay: number): boolean {
+export function hasNonFiniteKnot(
+  row: Record<string, unknown>,
+  maxDay: number,
+  fields: readonly ("returns" | "excess_returns")[] = ["returns", "excess_returns"],
+): boolean {
   for (const [w, day] of KNOTS) {
     if (day > maxDay) break;
-    for (const f of [`returns_${w}`, `excess_returns_${w}`]) {
-      const v = row[f];
+    for (const f of fields) {
+      const v = row[`${f}_${w}`];
       if (typeof v === "number" && !Number.isFinite(v)) return true;
     }
   }
@@ -91,9 +95,12 @@ export function hasNonFiniteKnot(row: Record<string, unknown>, maxDay: number): 
 /**
  * The return and excess return (percent) from the filing day to the end of
  * horizon `h` (label of `WINDOW_DAYS`), or null when the row lacks the
- * points or was filed on or after the horizon's end. NaN (both) when a
- * return up to the horizon is NaN or infinite, so callers count the trade as
- * non-finite instead of interpolating around the bad point.
+ * points or was filed on or after the horizon's end. A NaN or infinite
+ * stock return at any window up to the horizon makes both NaN, and a bad
+ * excess return makes `excess` NaN, so callers count the trade as
+ * non-finite instead of interpolating around the bad point (a bad point
+ * anywhere up to the horizon counts, not only one the interpolation reads:
+ * such a row's data cannot be trusted).
  *
  * @example
  * ```ts
@@ -110,12 +117,16 @@ export function fromFiling(
   const d = num(row.filing_delay_days);
   if (d === null || d < 0 || d >= days) return null;
   if (row[`returns_${h}`] == null || row[`excess_returns_${h}`] == null) return null;
-  if (hasNonFiniteKnot(row, days)) return { ret: NaN, excess: NaN };
+  // the raw return needs the stock's points only; the excess needs the market's too
+  if (hasNonFiniteKnot(row, days, ["returns"])) return { ret: NaN, excess: NaN };
   const rh = num(row[`returns_${h}`]);
-  const xh = num(row[`excess_returns_${h}`]);
-  if (rh === null || xh === null) return null;
+  if (rh === null) return null;
   const { stock, market } = rowPoints(row, days);
   const g = (1 + rh / 100) / growthAt(stock, d);
+  const xh = num(row[`excess_returns_${h}`]);
+  if (xh === null || hasNonFiniteKnot(row, days, ["excess_returns"])) {
+    return { ret: (g - 1) * 100, excess: NaN };
+  }
   const m = (1 + (rh - xh) / 100) / growthAt(market, d);
   return { ret: (g - 1) * 100, excess: (g - m) * 100 };
 }

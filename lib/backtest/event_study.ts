@@ -46,8 +46,9 @@
  *   finite (NaN, ±Infinity, or a return without its excess), left out of
  *   every figure of the row — `mean_return` and `mean_excess` use one set
  *   of trades, those with both values finite; with `entry: "filing"` also
- *   trades with a NaN or infinite return at an earlier window, which the
- *   interpolation to the filing day needs. Trades not yet realized (null
+ *   trades with a NaN or infinite return at any earlier window (the path to
+ *   the filing day is interpolated through them; only the excess columns
+ *   with `benchmark: "none"` are not read). Trades not yet realized (null
  *   fields) are left out as younger and not counted here;
  * - `n_missing_cluster`: trades of the row without a key the clustering
  *   needs (`transaction_date` for months, `issuer_cik` for issuers); each

@@ -187,6 +187,7 @@ import { buildFrame } from "../frames/build.ts";
 import { requireColumns } from "../frames/columns.ts";
 import { sd } from "./_stats.ts";
 import { ENTRIES, type Entry, growthAt, hasNonFiniteKnot, rowPoints } from "./entry.ts";
+import { usableSe } from "./_cluster_se.ts";
 import { t975 } from "./_quantiles.ts";
 import { type Fit, olsNeweyWest } from "./_ols.ts";
 import {
@@ -522,6 +523,7 @@ export function portfolioBacktest(
   const rows = trades.select(...cols, ...extra).toRecords() as Record<string, unknown>[];
   const positions: PortfolioPosition[] = [];
   let dropped = 0;
+  let nonFinite = 0;
   let noSide = 0;
   const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : null);
   for (const r of rows) {
@@ -537,9 +539,14 @@ export function portfolioBacktest(
     const delay = entry === "filing" ? num(r.filing_delay_days) : 0;
     if (
       day === null || rH === null || xH === null || size === null || size <= 0 ||
-      delay === null || delay < 0 || delay >= days || hasNonFiniteKnot(r, days)
+      delay === null || delay < 0 || delay >= days
     ) {
       dropped++;
+      continue;
+    }
+    if (hasNonFiniteKnot(r, days)) {
+      dropped++;
+      nonFinite++;
       continue;
     }
     const pts = rowPoints(r, days);
@@ -569,7 +576,7 @@ export function portfolioBacktest(
       }),
     );
   }
-  if (!positions.length && noSide === rows.length) {
+  if (!positions.length && direction === "follow" && rows.length > 0 && noSide === rows.length) {
     throw new Error(
       `portfolioBacktest: direction "follow" needs trades with a side, and none of the ${rows.length} rows has one (${
         sides === "acquiredDisposed" ? "acquired_disposed_code A or D" : "code P or S"
@@ -580,7 +587,9 @@ export function portfolioBacktest(
     throw new Error(
       `portfolioBacktest: no trade has a realized ${horizon} return${
         weighting === "value" ? " and a transaction_value" : ""
-      }${entry === "filing" ? " and a filing before its end" : ""} (${rows.length} rows given)`,
+      }${entry === "filing" ? " and a filing before its end" : ""}${
+        nonFinite ? `, or its returns up to ${horizon} are NaN or infinite (${nonFinite} rows)` : ""
+      } (${rows.length} rows given)`,
     );
   }
   const result = portfolioFromPositions(positions, {
@@ -837,6 +846,12 @@ function factorAlphaOf(
     } to ${months.at(-1)}); a factor alpha needs ${need}`;
   }
   const fit: Fit = olsNeweyWest(Y, X);
+  // an exact fit leaves a standard error of rounding noise: no factor alpha, as for `alpha`
+  const scale = Math.max(...Y.map(Math.abs), ...X.flat().map(Math.abs), Math.abs(fit.coef[0]));
+  if (!usableSe(fit.se[0], scale)) {
+    return "the returns leave no residual around the factor fit (the intercept's standard " +
+      "error is rounding noise): no factor alpha";
+  }
   const t = t975(Y.length - names.length - 1);
   return {
     annualized: fit.coef[0] * 12,

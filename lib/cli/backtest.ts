@@ -243,7 +243,10 @@ export async function main(args: string[] = Deno.args): Promise<void> {
         }%)`,
     );
   }
-  const riskFreeOption: number | `${number}%` = rfPercent ? `${riskFree}%` : riskFree;
+  // the user's own digits, not a reprint of the parsed number (1e-7% would not read back)
+  const riskFreeOption: number | `${number}%` = rfPercent
+    ? `${rfPercent[1]}%` as `${number}%`
+    : riskFree;
   const weighting = v.weighting ?? "equal";
   if (!(WEIGHTINGS as readonly string[]).includes(weighting)) {
     fail(notAllowed("weighting", weighting, WEIGHTINGS));

@@ -318,3 +318,60 @@ Deno.test("factor alpha needs 24 months of factor data too; below, absent with t
     /^factors cover 6 months of the backtest's \d+ \(2020-01 to 20\d\d-\d\d\); a factor alpha needs 24$/,
   );
 });
+
+Deno.test("alpha exactly 0 keeps its interval and a t of 0; an exact factor fit has no factor alpha", () => {
+  // residuals orthogonal to the market and summing to 0: alpha is exactly 0, not degenerate
+  const market = Array.from({ length: 24 }, (_, i) => (i % 2 ? 1 : -1) * (1 + (i % 3)));
+  const e = Array.from({ length: 24 }, (_, i) => [1, -1, -1, 1][i % 4] * 0.5);
+  const mx = market.reduce((a, b) => a + b, 0) / 24;
+  const ex = e.reduce((a, b, i) => a + b * (market[i] - mx), 0);
+  assert.equal(ex, 0, "the residuals are orthogonal to the market");
+  const s = alphaStats(market.map((m, i) => m + e[i]), market);
+  assert.ok(s.interval, s.reason ?? "");
+  assert.ok(s.interval[0] < 0 && s.interval[1] > 0);
+  // an exact fit on a factor: no factor alpha, with the reason
+  const rets = Array.from({ length: 30 }, (_, i) => 1 + (i % 4) / 2 - (i % 3) / 3);
+  const base = portfolioFromPositions(monthly(rets), { edges: "keep", spread: "step" });
+  const r = base.monthly.getColumn("return").toArray() as number[];
+  const factors = pl.DataFrame({
+    month: base.monthly.getColumn("month"),
+    f: r.map((x) => (x - 0.5) / 1.2),
+  });
+  const exact = portfolioFromPositions(monthly(rets), { edges: "keep", spread: "step", factors });
+  assert.equal(exact.stats.factorAlpha, undefined);
+  assert.match(exact.stats.nullReasons.factorAlpha!, /no residual around the factor fit/);
+});
+
+Deno.test("filing entry without a benchmark reads only the stock's returns; an empty frame says so", async () => {
+  const { eventStudy } = await import("../../lib/backtest/event_study.ts");
+  const rows = Array.from({ length: 30 }, (_, i) => ({
+    code: "P",
+    issuer_cik: String(1000 + (i % 15)),
+    transaction_date: new Date(Date.UTC(2022, i % 24, 3)),
+    filing_delay_days: 2,
+    returns_1w: 2,
+    excess_returns_1w: i === 0 ? NaN : 1,
+    returns_1m: 4 + (i % 5),
+    excess_returns_1m: 2,
+  }));
+  const df = pl.DataFrame(rows);
+  const none = eventStudy(df, {
+    horizons: ["1m"],
+    entry: "filing",
+    benchmark: "none",
+    minClusters: 2,
+  });
+  assert.equal(none.getColumn("n_nonfinite").toArray()[0], 0);
+  assert.equal(none.getColumn("n").toArray()[0], 30);
+  const market = eventStudy(df, { horizons: ["1m"], entry: "filing", minClusters: 2 });
+  assert.equal(market.getColumn("n_nonfinite").toArray()[0], 1);
+  assert.throws(
+    () => portfolioBacktest(df.head(0), { horizon: "1m" }),
+    /no trade has a realized 1m return \(0 rows given\)/,
+  );
+  const allBad = df.withColumns(pl.lit(Infinity).alias("returns_1w"));
+  assert.throws(
+    () => portfolioBacktest(allBad, { horizon: "1m" }),
+    /or its returns up to 1m are NaN or infinite \(30 rows\) \(30 rows given\)/,
+  );
+});
