@@ -428,19 +428,17 @@ export function portfolioConclusion(results: Record<string, PortfolioResult>): s
       s.entry === "filing" && !/filing/i.test(name) ? " (entry at filing)" : ""
     } — Sharpe ${fmt(s.sharpe)} (95% interval ${fmt(s.sharpeInterval?.[0])} to ${
       fmt(s.sharpeInterval?.[1])
-    }, over a risk-free rate of ${
-      fmt(s.riskFree)
-    }% a year) over ${s.months} calendar months, information ratio ${
-      fmt(s.informationRatio)
-    } against the positions' own market, alpha ${pct(s.alpha, 1)} a year (95% interval ${
-      fmt(alo, 1)
-    } to ${fmt(ahi, 1)}, Newey-West t ${fmt(s.alphaFit?.tStat)}${
-      zero && s.alphaInterval ? ", not distinguishable from 0" : ""
-    }), estimated worst drawdown ${pct(s.maxDrawdown, 1)}, ${s.trades} trades, turnover ${
-      fmt(s.turnover, 1)
-    }× and ${pct(s.costPaid, 1)} paid in costs.${
-      why.length ? ` (Not given: ${why.join("; ")}.)` : ""
-    }`;
+    }, over a risk-free rate of ${fmt(s.riskFree)}% a year) over ${s.months} calendar month${
+      s.months === 1 ? "" : "s"
+    }, information ratio ${fmt(s.informationRatio)} against the positions' own market, alpha ${
+      pct(s.alpha, 1)
+    } a year (95% interval ${fmt(alo, 1)} to ${fmt(ahi, 1)}, Newey-West t ${
+      fmt(s.alphaFit?.tStat)
+    }${zero && s.alphaInterval ? ", not distinguishable from 0" : ""}), estimated worst drawdown ${
+      pct(s.maxDrawdown, 1)
+    }, ${s.trades} trades, turnover ${fmt(s.turnover, 1)}× and ${
+      pct(s.costPaid, 1)
+    } paid in costs.${why.length ? ` (Not given: ${why.join("; ")}.)` : ""}`;
   }).join(" ");
 }
 

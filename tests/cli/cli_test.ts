@@ -270,6 +270,8 @@ Deno.test({
       "6m",
       "--cost-bps",
       "10",
+      "--risk-free",
+      "0.5%",
       "--feed",
       "ceo-trades:buy",
       "--feed",
@@ -280,6 +282,9 @@ Deno.test({
       out,
     ]);
     assert.equal(r.code, 0, r.stderr);
+    // a rate under 1 % a year, written with its percent sign, reaches every portfolio as written
+    assert.doesNotMatch(r.stderr, /riskFree|risk-free/);
+    assert.match(r.stdout, /Sharpe over a risk-free rate of 0\.50% a year/);
     assert.match(r.stderr, /warning: ceo-trades:buy has more than 200 rows; only the first 200/);
     assert.match(
       r.stderr,
