@@ -36,6 +36,7 @@
 import { mean, neweyWestSe, sd } from "./_stats.ts";
 import { normalQuantile, t975 } from "./_quantiles.ts";
 import { usableSe } from "./_cluster_se.ts";
+import { plural } from "../shared/plural.ts";
 
 /**
  * Months a portfolio needs for `alpha`, `alphaInterval` and
@@ -56,9 +57,6 @@ export interface Alpha {
   /** Newey-West lags used. */
   lags: number;
 }
-
-/** "1 month", "23 months". */
-export const monthsText = (n: number): string => `${n} month${n === 1 ? "" : "s"}`;
 
 /** Whether a series varies by more than rounding noise. */
 function varies(xs: readonly number[]): boolean {
@@ -135,7 +133,7 @@ export function sharpeStats(
     return {
       sharpe,
       interval: null,
-      reason: `${monthsText(over.length)} < ${minMonths}: no Sharpe interval`,
+      reason: `${plural(over.length, "month")} < ${minMonths}: no Sharpe interval`,
     };
   }
   const se = mertensSe(over) * Math.sqrt(12);
@@ -179,7 +177,7 @@ export function alphaStats(
     return {
       fit: null,
       interval: null,
-      reason: `${monthsText(rets.length)} < ${minMonths}: no alpha`,
+      reason: `${plural(rets.length, "month")} < ${minMonths}: no alpha`,
     };
   }
   const fit = alphaOf(rets, market);

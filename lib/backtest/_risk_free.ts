@@ -23,6 +23,7 @@
  * @module
  */
 import type pl from "npm:nodejs-polars@0.25.2";
+import { mean } from "./_stats.ts";
 
 /** What `riskFree` accepts (see the module doc). */
 export type RiskFree = number | `${number}%` | pl.DataFrame | pl.Series;
@@ -64,29 +65,32 @@ function monthKey(v: unknown): string | null {
 }
 
 /**
- * Monthly rates are percent a month. A mean above 2 (27 % a year, beyond any
- * Treasury bill rate on record) is almost surely percent a year, and is
- * refused with the figure it would be; a mean below −2 likewise.
+ * Monthly rates (percent a month) and the annual figure reported: their mean
+ * compounded to a year. A mean above 2 (27 % a year, beyond any Treasury
+ * bill rate on record) is almost surely percent a year, and is refused with
+ * the figure it would be; a mean below −2 likewise.
  */
-function plausibleMonthly(monthly: number[], what: string): number[] {
-  const m = monthly.reduce((a, b) => a + b, 0) / monthly.length;
+function fromMonthly(monthly: number[], what: string): RiskFreeRates {
+  const m = mean(monthly);
+  const annual = ((1 + m / 100) ** 12 - 1) * 100;
   if (Math.abs(m) > MAX_MONTHLY) {
     fail(
       `${what} rates average ${+m.toPrecision(4)} % a month (${
-        Math.round(((1 + m / 100) ** 12 - 1) * 100)
+        Math.round(annual)
       } % a year); monthly rates are percent a month: divide rates in percent a year by 12`,
     );
   }
-  return monthly;
+  return { monthly, annual };
 }
 
-/** The largest mean monthly rate, in percent a month, taken as a monthly rate (see `plausibleMonthly`). */
+/** The largest mean monthly rate, in percent a month, taken as a monthly rate (see `fromMonthly`). */
 const MAX_MONTHLY = 2;
 
-const annualOf = (monthly: number[]) => {
-  const m = monthly.reduce((a, b) => a + b, 0) / monthly.length;
-  return ((1 + m / 100) ** 12 - 1) * 100;
-};
+/**
+ * A rate written as percent with its sign, `"4%"` or `"0.5%"`: the number is
+ * group 1. The CLI's `--risk-free` reads the same form.
+ */
+export const PERCENT_TEXT = /^\s*(-?\d+(?:\.\d+)?)\s*%\s*$/;
 
 /**
  * The risk-free rate of each month of a backtest (`months` as `YYYY-MM`).
@@ -113,7 +117,7 @@ export function riskFreeRates(rf: unknown, months: readonly string[]): RiskFreeR
     }
     annual = rf;
   } else if (typeof rf === "string") {
-    const m = /^\s*(-?\d+(?:\.\d+)?)\s*%\s*$/.exec(rf);
+    const m = PERCENT_TEXT.exec(rf);
     if (!m || +m[1] <= -100 || +m[1] > 100) {
       fail(
         `${describe(rf)} is not allowed; as a string it is percent a year with a % sign, e.g. "4%"`,
@@ -136,7 +140,6 @@ export function riskFreeRates(rf: unknown, months: readonly string[]): RiskFreeR
         }; give "month" (a date or YYYY-MM) and "rf" (percent a month)`,
       );
     }
-    const map = new Map<string, number>();
     const rowOf = new Map<string, number>();
     const ms = frame.getColumn("month").toArray();
     const vs = frame.getColumn("rf").toArray();
@@ -150,11 +153,10 @@ export function riskFreeRates(rf: unknown, months: readonly string[]): RiskFreeR
       // two rates for one month: which is meant cannot be told, so neither is taken
       if (rowOf.has(k)) fail(`frame has month ${k} twice (rows ${rowOf.get(k)! + 1} and ${i + 1})`);
       rowOf.set(k, i);
-      map.set(k, v);
     });
-    const missing = months.filter((k) => !map.has(k));
+    const missing = months.filter((k) => !rowOf.has(k));
     if (missing.length) {
-      const keys = [...map.keys()].sort();
+      const keys = [...rowOf.keys()].sort();
       fail(
         `has no rate for ${missing[0]}${
           missing.length > 1 ? ` and ${missing.length - 1} more of the backtest's months` : ""
@@ -163,8 +165,7 @@ export function riskFreeRates(rf: unknown, months: readonly string[]): RiskFreeR
         }`,
       );
     }
-    const monthly = months.map((k) => map.get(k)!);
-    return { monthly: plausibleMonthly(monthly, "frame"), annual: annualOf(monthly) };
+    return fromMonthly(months.map((k) => vs[rowOf.get(k)!] as number), "frame");
   }
   if (rf !== null && typeof rf === "object" && typeof obj.toArray === "function") {
     const vs = (rf as pl.Series).toArray() as unknown[];
@@ -181,7 +182,7 @@ export function riskFreeRates(rf: unknown, months: readonly string[]): RiskFreeR
       }
       return v;
     });
-    return { monthly: plausibleMonthly(monthly, "Series"), annual: annualOf(monthly) };
+    return fromMonthly(monthly, "Series");
   }
   return fail(
     `${

@@ -187,16 +187,11 @@ import { buildFrame } from "../frames/build.ts";
 import { requireColumns } from "../frames/columns.ts";
 import { sd } from "./_stats.ts";
 import { ENTRIES, type Entry, growthAt, hasNonFiniteKnot, rowPoints } from "./entry.ts";
+import { plural } from "../shared/plural.ts";
 import { usableSe } from "./_cluster_se.ts";
 import { t975 } from "./_quantiles.ts";
 import { type Fit, olsNeweyWest } from "./_ols.ts";
-import {
-  type Alpha,
-  alphaStats,
-  MIN_INTERVAL_MONTHS,
-  monthsText,
-  sharpeStats,
-} from "./_portfolio_stats.ts";
+import { type Alpha, alphaStats, MIN_INTERVAL_MONTHS, sharpeStats } from "./_portfolio_stats.ts";
 import { type RiskFree, riskFreeRates } from "./_risk_free.ts";
 import { sideColumn, sideOf, SIDES, type Sides } from "./event_study.ts";
 export { type Alpha, alphaOf, MIN_INTERVAL_MONTHS } from "./_portfolio_stats.ts";
@@ -747,7 +742,7 @@ export function portfolioFromPositions(
   const ir = sharpeStats(excess, Infinity).sharpe;
   if (ir === null) {
     nullReasons.informationRatio = months < 2
-      ? `${monthsText(months)}: too few for an information ratio`
+      ? `${plural(months, "month")}: too few for an information ratio`
       : "monthly excess returns do not vary";
   }
   if (!active.length) nullReasons.hitRate = "no month with positions";
@@ -841,7 +836,7 @@ function factorAlphaOf(
   });
   const need = Math.max(MIN_INTERVAL_MONTHS, names.length + 3);
   if (Y.length < need) {
-    return `factors cover ${monthsText(Y.length)} of the backtest's ${months.length} (${
+    return `factors cover ${plural(Y.length, "month")} of the backtest's ${months.length} (${
       months[0]
     } to ${months.at(-1)}); a factor alpha needs ${need}`;
   }

@@ -14,6 +14,7 @@ import { join } from "node:path";
 import type { Chart } from "../charts/chart.ts";
 import { saveChart } from "../charts/save.ts";
 import { atomic } from "../shared/atomic.ts";
+import { plural } from "../shared/plural.ts";
 import { writeCsv, writeParquet } from "../store/write.ts";
 import type { PortfolioResult } from "./portfolio.ts";
 import { ResultTable } from "../frames/result_table.ts";
@@ -428,8 +429,8 @@ export function portfolioConclusion(results: Record<string, PortfolioResult>): s
       s.entry === "filing" && !/filing/i.test(name) ? " (entry at filing)" : ""
     } — Sharpe ${fmt(s.sharpe)} (95% interval ${fmt(s.sharpeInterval?.[0])} to ${
       fmt(s.sharpeInterval?.[1])
-    }, over a risk-free rate of ${fmt(s.riskFree)}% a year) over ${s.months} calendar month${
-      s.months === 1 ? "" : "s"
+    }, over a risk-free rate of ${fmt(s.riskFree)}% a year) over ${
+      plural(s.months, "calendar month")
     }, information ratio ${fmt(s.informationRatio)} against the positions' own market, alpha ${
       pct(s.alpha, 1)
     } a year (95% interval ${fmt(alo, 1)} to ${fmt(ahi, 1)}, Newey-West t ${

@@ -63,6 +63,7 @@ import {
   WEIGHTINGS,
 } from "../backtest/portfolio.ts";
 import { ENTRIES, type Entry } from "../backtest/entry.ts";
+import { PERCENT_TEXT } from "../backtest/_risk_free.ts";
 import { tradeClass } from "../families/trade_class.ts";
 import { equityCurveChart } from "../charts/equity_curve.ts";
 import { drawdownChart } from "../charts/drawdown.ts";
@@ -231,10 +232,8 @@ export async function main(args: string[] = Deno.args): Promise<void> {
   // the rate is percent a year, as portfolioBacktest reads it: 0.04 is almost surely 4 %; a rate
   // truly under 1 % a year is written with its percent sign (0.5%), as the library takes it
   const rfText = v["risk-free"];
-  const rfPercent = rfText === undefined ? null : /^\s*(\d+(?:\.\d+)?)\s*%\s*$/.exec(rfText);
-  const riskFree = rfPercent
-    ? flags.num("risk-free", rfPercent[1], 0, 0, 100)
-    : flags.num("risk-free", rfText, 0, 0, 100);
+  const rfPercent = rfText === undefined ? null : PERCENT_TEXT.exec(rfText);
+  const riskFree = flags.num("risk-free", rfPercent?.[1] ?? rfText, 0, 0, 100);
   if (!rfPercent && riskFree > 0 && riskFree < 1) {
     fail(
       `--risk-free ${rfText} looks like a fraction; the rate is in percent a year ` +

@@ -22,6 +22,7 @@
  */
 import { httpEvents } from "../http/events.ts";
 import { redactKnownKeys } from "../http/_redact.ts";
+import { plural } from "../shared/plural.ts";
 
 /** Value kinds the row loop distinguishes. */
 export const NUM = 0;
@@ -215,8 +216,6 @@ export class ValueLog {
 
 const firstFew = (names: string[], n = 6) =>
   names.slice(0, n).join(", ") + (names.length > n ? `, … (${names.length - n} more)` : "");
-
-const plural = (n: number, one: string, many = one + "s") => `${n} ${n === 1 ? one : many}`;
 
 /** Extra column names already reported in this process (they are reported once). */
 const reportedExtra = new Set<string>();
