@@ -41,6 +41,7 @@ import {
 } from "../mod.ts";
 import { startStub, table } from "./loopback.ts";
 import { runChild } from "./_child.ts";
+import { assertRanParallel, newWatch, type PullWatch, watchPull } from "./_parallel_check.ts";
 import {
   countingClient,
   FEED_ROWS,
@@ -90,9 +91,14 @@ export async function latencyTable(latencies = LATENCIES): Promise<string> {
         const label = parallel === 1 ? "serial" : `parallel ${parallel}`;
         const s = countingClient(url);
         let t0 = performance.now();
-        const df = await s.insider.search({}, { pageSize: 100, parallel: p })
-          .frame({ maxRows: SEARCH_ROWS, progress: false });
+        const df = await watchPull(
+          s.count,
+          () =>
+            s.insider.search({}, { pageSize: 100, parallel: p })
+              .frame({ maxRows: SEARCH_ROWS, progress: false }),
+        );
         let sec = (performance.now() - t0) / 1000;
+        assertRanParallel(`search .frame() 20k at ${latency} ms`, parallel, s.count);
         let floor = floorSeconds(Math.ceil(SEARCH_ROWS / 100), latency, parallel);
         rows.push([
           `${latency} ms`,
@@ -106,8 +112,12 @@ export async function latencyTable(latencies = LATENCIES): Promise<string> {
         ]);
         const f = countingClient(url);
         t0 = performance.now();
-        const got = await f.insider.feeds(FEEDS, { parallel: p }).take(FEED_ROWS);
+        const got = await watchPull(
+          f.count,
+          () => f.insider.feeds(FEEDS, { parallel: p }).take(FEED_ROWS),
+        );
         sec = (performance.now() - t0) / 1000;
+        assertRanParallel(`feeds take(2,500) at ${latency} ms`, parallel, f.count);
         floor = floorSeconds(Math.ceil(FEED_ROWS / 25), latency, parallel);
         rows.push([
           `${latency} ms`,
@@ -142,14 +152,16 @@ export async function rateLimitTable(): Promise<string> {
       let failed = 0;
       let got = 0;
       try {
-        got = (await c.insider.search({}, { pageSize: 100, parallel: 8 }).frame({
-          maxRows: 30_000,
-          progress: false,
-        })).height;
+        got = (await watchPull(c.count, () =>
+          c.insider.search({}, { pageSize: 100, parallel: 8 }).frame({
+            maxRows: 30_000,
+            progress: false,
+          }))).height;
       } catch {
         failed++;
       }
       const sec = (performance.now() - t0) / 1000;
+      assertRanParallel("search .frame() 30k under a rate limit", 8, c.count);
       const limiter =
         (c.insider as unknown as { transport: { limiter: { state: { throttled: number } } } })
           .transport.limiter;
@@ -203,15 +215,42 @@ export async function scaleTable(sizes = [10_000, 40_000, 100_000, 250_000]): Pr
 
 type Row = { day: string; id: number };
 
+/** What {@link idealPull} measured. */
+export interface IdealRun extends PullWatch {
+  /** Rows handed out. */
+  rows: number;
+  /** Seconds. */
+  s: number;
+  /** Requests refused with `429`. */
+  refused: number;
+}
+
 /**
  * The windows machinery alone, against a service that costs no CPU: 90,000
  * rows (50 a day), pages of 100 after `latency` ms, through a
  * {@link RequestLimiter}; optionally a fixed-window rate limit of `limit`
  * requests per second answering `429` with a whole-second `Retry-After`,
- * like the emulator's. What the loaded 2-core machine cannot show over
- * loopback: the time the plan, the seams and the budget add to the floor.
+ * like the emulator's. Its cursors name their range, as the real services'
+ * (and the emulator's) do: a cursor is the window's date range and an
+ * offset inside it, and a cursor sent with another range is refused. What
+ * the loaded 2-core machine cannot show over loopback: the time the plan,
+ * the seams and the budget add to the floor. Throws when the pull did not
+ * run in parallel ({@link assertRanParallel}).
+ *
+ * @example
+ * ```ts
+ * import { idealPull } from "./parallel_bench.ts";
+ * const r = await idealPull(8, 5, undefined, undefined, 2_000);
+ * console.log(r.rows, r.maxInFlight); // 2000 8
+ * ```
  */
-async function idealPull(parallel: number, latency: number, limit?: number, rps?: number) {
+export async function idealPull(
+  parallel: number,
+  latency: number,
+  limit?: number,
+  rps?: number,
+  want = 20_000,
+): Promise<IdealRun> {
   const day = (n: number) =>
     new Date(Date.UTC(2021, 0, 1) + n * 86_400_000).toISOString().slice(0, 10);
   const rows: Row[] = [];
@@ -219,7 +258,9 @@ async function idealPull(parallel: number, latency: number, limit?: number, rps?
     for (let i = 0; i < 50; i++) rows.push({ day: day(d), id: rows.length });
   }
   const limiter = new RequestLimiter(rps ? { requestsPerSecond: rps } : {});
-  const w = { start: -Infinity, count: 0, requests: 0, refused: 0 };
+  const w = { start: -Infinity, count: 0, refused: 0 };
+  const watch = newWatch();
+  let now = 0;
   const edge = (d: string | undefined, after: boolean) => {
     let [a, b] = [0, rows.length];
     while (a < b) {
@@ -234,29 +275,42 @@ async function idealPull(parallel: number, latency: number, limit?: number, rps?
     cursor: string | null,
     signal: AbortSignal,
   ) => {
+    const name = `${range.from ?? ""}..${range.to ?? ""}`;
+    let offset = 0;
+    if (cursor !== null) {
+      const [named, at] = cursor.split("@");
+      if (named !== name) throw new Error(`cursor ${cursor} is not one of the range ${name}`);
+      offset = Number(at);
+    }
     for (let throttled = false;;) {
       const slot = await limiter.acquire(signal, throttled);
-      w.requests++;
-      const t = performance.now();
-      if (t - w.start >= 1000) [w.start, w.count] = [t, 0];
-      if (limit && ++w.count > limit) {
-        slot.release();
-        w.refused++;
-        limiter.throttled(slot, Math.max(1, Math.ceil((w.start + 1000 - t) / 1000)) * 1000);
-        throttled = true;
-        continue;
+      watch.requests++;
+      if (now > 0) watch.overlapped++;
+      watch.maxInFlight = Math.max(watch.maxInFlight, ++now);
+      try {
+        const t = performance.now();
+        if (t - w.start >= 1000) [w.start, w.count] = [t, 0];
+        if (limit && ++w.count > limit) {
+          slot.release();
+          w.refused++;
+          limiter.throttled(slot, Math.max(1, Math.ceil((w.start + 1000 - t) / 1000)) * 1000);
+          throttled = true;
+          continue;
+        }
+        await new Promise((r) => setTimeout(r, latency));
+      } finally {
+        now--;
       }
-      await new Promise((r) => setTimeout(r, latency));
       slot.release();
       limiter.succeeded(slot);
       break;
     }
     const lo = range.to === undefined ? 0 : edge(range.to, false);
     const hi = range.from === undefined ? rows.length : edge(range.from, true);
-    const at = lo + Number(cursor ?? 0);
+    const at = lo + offset;
     const page: Page<Row> = {
       rows: rows.slice(at, Math.min(at + 100, hi)),
-      next: at + 100 < hi ? String(at + 100 - lo) : null,
+      next: at + 100 < hi ? `${name}@${at + 100 - lo}` : null,
       raw: null,
     };
     return page;
@@ -269,10 +323,16 @@ async function idealPull(parallel: number, latency: number, limit?: number, rps?
     fetch,
   };
   const t0 = performance.now();
-  const got = await new WindowedList<Row>((c, s) => fetch({}, c, s), src, () => {
-    throw new Error("no frame");
-  }, { parallel }).take(20_000);
-  return { rows: got.length, s: (performance.now() - t0) / 1000, ...w };
+  const got = await watchPull(
+    watch,
+    () =>
+      new WindowedList<Row>((c, s) => fetch({}, c, s), src, () => {
+        throw new Error("no frame");
+      }, { parallel }).take(want),
+  );
+  const s = (performance.now() - t0) / 1000;
+  assertRanParallel("the windows-alone pull", parallel, watch);
+  return { rows: got.length, s, refused: w.refused, ...watch };
 }
 
 /** Part 0: the windows and the budget alone, on a service that costs no CPU. */

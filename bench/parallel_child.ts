@@ -9,24 +9,24 @@
 import { InsiderClient, useProgressSink } from "../mod.ts";
 import { DEMO_KEYS } from "../lib/stub/mod.ts";
 import { peakMb } from "./_peak.ts";
+import { assertRanParallel, newWatch, watchedFetch, watchPull } from "./_parallel_check.ts";
 
 if (import.meta.main) {
   useProgressSink(null);
   const [base, rowsText, parallelText] = Deno.args;
-  let requests = 0;
+  const watch = newWatch();
   const insider = new InsiderClient({
     apiKey: DEMO_KEYS.insider,
     baseUrl: `${base}/insider`,
-    fetch: (input, init) => {
-      requests++;
-      return fetch(input, init);
-    },
+    fetch: watchedFetch(watch),
   });
   const t0 = performance.now();
-  const df = await insider.search({ excludeAnomalousTransactions: false }, {
-    pageSize: 100,
-    parallel: Number(parallelText),
-  }).frame({ maxRows: Number(rowsText), progress: false });
+  const df = await watchPull(watch, () =>
+    insider.search({ excludeAnomalousTransactions: false }, {
+      pageSize: 100,
+      parallel: Number(parallelText),
+    }).frame({ maxRows: Number(rowsText), progress: false }));
   const s = (performance.now() - t0) / 1000;
-  console.log(JSON.stringify({ s, rows: df.height, rssMb: peakMb(), requests }));
+  assertRanParallel(`search .frame() ${rowsText}`, Number(parallelText), watch);
+  console.log(JSON.stringify({ s, rows: df.height, rssMb: peakMb(), requests: watch.requests }));
 }

@@ -19,6 +19,13 @@
 import { InsiderClient, type InsiderFilter, useProgressSink } from "../mod.ts";
 import { DEMO_KEYS } from "../lib/stub/mod.ts";
 import { setParseWorkers } from "../lib/http/parse_pool.ts";
+import {
+  assertRanParallel,
+  newWatch,
+  type PullWatch,
+  watchedFetch,
+  watchPull,
+} from "./_parallel_check.ts";
 
 /** One measured pull. */
 export interface FloorRun {
@@ -38,6 +45,8 @@ export interface FloorRun {
   loopCpuS: number;
   /** The machine's 1-minute load average when the pull started (other work on its cores). */
   load: number;
+  /** Requests in flight at once, at most (a parallel pull that ran serially is refused). */
+  maxInFlight: number;
 }
 
 /** CPU seconds a thread (or the process) has used, from `/proc` (0 where there is none). */
@@ -65,19 +74,19 @@ export const FEED_ROWS = 2_500;
 /** The feeds of the feed pull. */
 export const FEEDS = { feedIds: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12] as (1 | 2)[], limit: 25 };
 
-/** An insider client of the loopback emulator at `url` that counts its requests. */
+/**
+ * An insider client of the loopback emulator at `url` that counts its
+ * requests and those in flight at once (`count`, a {@link PullWatch}).
+ */
 export function countingClient(url: string, opts: { requestsPerSecond?: number } = {}): {
   insider: InsiderClient;
-  count: { requests: number };
+  count: PullWatch;
 } {
-  const count = { requests: 0 };
+  const count = newWatch();
   const insider = new InsiderClient({
     apiKey: DEMO_KEYS.insider,
     baseUrl: `${url}/insider`,
-    fetch: (input, init) => {
-      count.requests++;
-      return fetch(input, init);
-    },
+    fetch: watchedFetch(count),
     ...opts,
   });
   return { insider, count };
@@ -86,7 +95,8 @@ export function countingClient(url: string, opts: { requestsPerSecond?: number }
 /** The search of the big pull: every trade, so a `--scale 11` world has 250k rows. */
 const EVERY_TRADE = { excludeAnomalousTransactions: false };
 
-async function searchRun(
+/** One pull of `rows` search rows into `.frame()` at `parallel` (1: serial), checked to have run so. */
+export async function searchRun(
   url: string,
   rows: number,
   parallel: number,
@@ -94,12 +104,14 @@ async function searchRun(
 ): Promise<FloorRun> {
   const c = countingClient(url);
   const [load, cpu0, t0] = [loadAverage(), cpuSeconds(), performance.now()];
-  const df = await c.insider.search(filter, {
-    pageSize: 100,
-    parallel: parallel === 1 ? undefined : parallel,
-  }).frame({ maxRows: rows, progress: false });
+  const df = await watchPull(c.count, () =>
+    c.insider.search(filter, {
+      pageSize: 100,
+      parallel: parallel === 1 ? undefined : parallel,
+    }).frame({ maxRows: rows, progress: false }));
   const s = (performance.now() - t0) / 1000;
   const label = rows % 1000 === 0 ? `${rows / 1000}k` : String(rows);
+  assertRanParallel(`search .frame() ${label}`, parallel, c.count);
   return {
     pull: `search .frame() ${label}`,
     parallel,
@@ -109,15 +121,21 @@ async function searchRun(
     s,
     loopCpuS: cpuSeconds() - cpu0,
     load,
+    maxInFlight: c.count.maxInFlight,
   };
 }
 
-async function feedRun(url: string, parallel: number): Promise<FloorRun> {
+/** The 2,500-row feed `take` at `parallel` (1: serial), checked to have run so. */
+export async function feedRun(url: string, parallel: number): Promise<FloorRun> {
   const c = countingClient(url);
   const [load, cpu0, t0] = [loadAverage(), cpuSeconds(), performance.now()];
-  const got = await c.insider.feeds(FEEDS, { parallel: parallel === 1 ? undefined : parallel })
-    .take(FEED_ROWS);
+  const got = await watchPull(
+    c.count,
+    () =>
+      c.insider.feeds(FEEDS, { parallel: parallel === 1 ? undefined : parallel }).take(FEED_ROWS),
+  );
   const s = (performance.now() - t0) / 1000;
+  assertRanParallel("feeds take(2,500)", parallel, c.count);
   return {
     pull: "feeds take(2,500)",
     parallel,
@@ -127,6 +145,7 @@ async function feedRun(url: string, parallel: number): Promise<FloorRun> {
     s,
     loopCpuS: cpuSeconds() - cpu0,
     load,
+    maxInFlight: c.count.maxInFlight,
   };
 }
 
