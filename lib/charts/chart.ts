@@ -14,7 +14,7 @@
 import * as Plot from "npm:@observablehq/plot@0.6.17";
 import { parseHTML } from "npm:linkedom@0.18.12";
 import { escapeHtml as esc } from "../shared/html.ts";
-import { DEMO_COLOR, DEMO_LABEL, isDemo } from "../shared/demo.ts";
+import { DEMO_COLOR, DEMO_LABEL, isDemo, markDemo } from "../shared/demo.ts";
 import {
   checkInlineFormat,
   type InlineFormat,
@@ -387,5 +387,7 @@ export function render(
   const svg =
     `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, -apple-system, 'DejaVu Sans', sans-serif" fill="currentColor">` +
     `${head.join("")}${inner}</svg>`;
-  return new Chart(svg, width, height, text.title ?? "", inline);
+  const chart = new Chart(svg, width, height, text.title ?? "", inline);
+  // isDemo(chart) too; the SVG (and the files saveChart writes) carry the demo line
+  return demo ? markDemo(chart) : chart;
 }

@@ -18,7 +18,7 @@
  *
  * @module
  */
-import { isDemo } from "../shared/demo.ts";
+import { isDemo, markDemo } from "../shared/demo.ts";
 import pl from "npm:nodejs-polars@0.25.2";
 import type { CatalogClient } from "../catalog/client.ts";
 import type { PitchListParams } from "../catalog/params.ts";
@@ -131,6 +131,8 @@ async function collect(
   for await (const page of catalog.pitches({ ...params, limit: 50, cursor: undefined }).pages()) {
     requests++;
     rows.push(...page.rows);
+    // the offline emulator's pages: the frame built from these rows is demo data
+    if (isDemo(page.rows)) markDemo(rows);
   }
   return { rows, requests };
 }

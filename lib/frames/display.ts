@@ -45,7 +45,7 @@ import {
 } from "./_display_html.ts";
 import dataframeModule from "npm:nodejs-polars@0.25.2/bin/dataframe.js";
 import { inJupyter } from "../shared/jupyter.ts";
-import { DEMO, isDemo } from "../shared/demo.ts";
+import { DEMO, isDemo, markDemo } from "../shared/demo.ts";
 
 export {
   type DisplayOptions,
@@ -82,7 +82,13 @@ function keep(value: unknown, name: string | symbol, demo: boolean): unknown {
   if (typeof name === "string" && GROUPERS.has(name) && typeof value === "object" && value) {
     return wrap(value as AnyObject, demo);
   }
+  // a demo frame's rows keep the mark: toRecords(), rows(), toObject()
+  if (demo && (Array.isArray(value) || isPlainObject(value))) markDemo(value as object);
   return value;
+}
+
+function isPlainObject(x: unknown): boolean {
+  return typeof x === "object" && x !== null && Object.getPrototypeOf(x) === Object.prototype;
 }
 
 function bundleOf(target: AnyObject, demo: boolean): MediaBundle {

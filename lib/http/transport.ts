@@ -35,7 +35,7 @@ import {
   registerKey,
 } from "./_redact.ts";
 import type { CacheKey } from "./cache.ts";
-import { DEMO_HEADER, isDemo, markDemo } from "../shared/demo.ts";
+import { DEMO_HEADER, isDemo, isLoopbackUrl, markDemo } from "../shared/demo.ts";
 import { announceRetry, type RetryInfo } from "./events.ts";
 import { parseOffLoop } from "./parse_pool.ts";
 import { type CacheOptions, openCache, type ResponseCache } from "./cache.ts";
@@ -148,6 +148,8 @@ export class Transport {
 
   readonly #problem: ProblemReader;
   #demo: boolean;
+  /** Whether the emulator's header may mark this client's answers (a loopback host only). */
+  readonly #headerMarks: boolean;
 
   /**
    * Creates a transport; `problem` reads error answers by the service's own
@@ -172,6 +174,7 @@ export class Transport {
     this.#fetch = opts.fetch ?? ((input, init) => fetch(input, init));
     this.#onRetry = opts.onRetry;
     this.baseUrl = url.href.replace(/\/+$/, "");
+    this.#headerMarks = isLoopbackUrl(url);
     this.maxRetries = checkInt("maxRetries", opts.maxRetries ?? 4, 0, 20);
     this.timeoutMs = checkInt("timeoutMs", opts.timeoutMs ?? 30_000, 1, 3_600_000);
     this.firstByteTimeoutMs = Math.min(
@@ -228,7 +231,7 @@ export class Transport {
           }); the client does not follow redirects of API calls`,
         );
       }
-      if (!this.#demo && res.headers.has(DEMO_HEADER)) this.#demo = true;
+      if (!this.#demo && this.#headerMarks && res.headers.has(DEMO_HEADER)) this.#demo = true;
       const out = accept(await this.#json(res, label), label);
       if (this.#demo && typeof out === "object" && out !== null) {
         markDemo(out);
@@ -243,7 +246,7 @@ export class Transport {
   /**
    * True once this transport has read the offline emulator's answers: its
    * `fetch` is the emulator's (marked, see `shared/demo.ts`) or an answer
-   * carried the emulator's header. What the client builds from them is
+   * from a loopback host carried the emulator's header. What the client builds from them is
    * marked as demo data.
    */
   get demo(): boolean {

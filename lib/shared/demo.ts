@@ -4,15 +4,25 @@
  * `connect({ quiet: true })` (which silences the one-time notice, never the
  * fact).
  *
- * - The emulator tags its `fetch` ({@link markDemo}) and sends the header
- *   {@link DEMO_HEADER} on every answer (so a loopback `deno task stub` is
- *   recognised too). A client that reads such an answer marks what it
- *   returns: pages, `take()` arrays, frames.
+ * - Who can mark data as demo: only the in-process emulator (its `fetch`
+ *   is tagged with {@link markDemo}) and a `deno task stub` on this machine.
+ *   The emulator sends the header {@link DEMO_HEADER} on every answer, and
+ *   a client honours it only when its base URL is a loopback host
+ *   ({@link isLoopbackUrl}): a live host sending the header gets no mark
+ *   (anyone can send a header; only this machine's own stub is believed).
+ *   A client that reads such an answer marks what it returns: pages,
+ *   `take()` arrays, frames.
+ * - On disk: a dataset records the source of its rows (`lib/store/`), and
+ *   everything read back from a dataset holding emulator rows (`scan*`,
+ *   `query()`, and what is built from them) carries the same mark; demo
+ *   and live rows never share a dataset.
  * - Frames carry the mark through the notebook display's Proxy: `filter`,
  *   `select`, `join`, `groupBy(…).agg(…)` of a demo frame are demo frames,
  *   and their display starts with a "DEMO DATA" badge ({@link DEMO_LABEL}).
- * - Results built from a demo frame (event studies, portfolios), the charts
- *   drawn from them and `report.md` say "offline emulator" too.
+ * - What a demo frame's methods hand out carries it too: `toRecords()`,
+ *   `rows()`, `toObject()`. Results built from a demo frame (event studies,
+ *   portfolios, buckets), the charts drawn from them (and the files
+ *   `saveChart` writes) and `report.md` say "offline emulator" too.
  *
  * The mark is a non-enumerable symbol property: it never changes a frame's
  * columns, `JSON.stringify`, equality or what is written to parquet.
@@ -77,4 +87,27 @@ export function markDemo<T extends object>(x: T): T {
     // frozen or exotic: left unmarked (frames are marked through their display instead)
   }
   return x;
+}
+
+/**
+ * Whether `url` names this machine: `localhost` (and `*.localhost`),
+ * `127.0.0.0/8` or `[::1]`. Only answers from such a host may mark data as
+ * demo by the emulator's header (a `deno task stub` on this machine).
+ *
+ * @example
+ * ```ts
+ * import { isLoopbackUrl } from "./demo.ts";
+ * isLoopbackUrl("http://127.0.0.1:8787/insider"); // true
+ * isLoopbackUrl("https://api.example.com/insider"); // false
+ * ```
+ */
+export function isLoopbackUrl(url: string | URL): boolean {
+  let host: string;
+  try {
+    host = new URL(url).hostname.toLowerCase();
+  } catch {
+    return false;
+  }
+  return host === "localhost" || host.endsWith(".localhost") || host === "[::1]" ||
+    /^127(\.\d{1,3}){3}$/.test(host);
 }

@@ -17,9 +17,11 @@ import {
   eventStudyChart,
   InsiderClient,
   isDemo,
+  pitchReturnBuckets,
   plot,
   portfolioBacktest,
   portfolioTable,
+  saveChart,
   show,
   statsTable,
   tradeClass,
@@ -147,4 +149,56 @@ Deno.test("result tables and a portfolio result built from demo data carry the m
   // tables of live data carry none
   const live = statsTable(pl.DataFrame(stats.getColumns()));
   assert.ok(!String(live).includes("DEMO DATA"));
+});
+
+Deno.test("only a loopback host's header marks data: a live host sending x-signalbook-demo gets no mark", async () => {
+  const stub = createStub({ seed: 2, scale: 0.1 });
+  // the emulator's answers, header kept, through an unmarked fetch (not the in-process emulator)
+  const relay: FetchLike = (input, init) => stub.fetch(input, init);
+  const take = async (baseUrl: string) => {
+    const client = new InsiderClient({ apiKey: DEMO_KEYS.insider, baseUrl, fetch: relay });
+    const df = await client.search({}).frame({ maxRows: 20 });
+    return { client, df };
+  };
+  const live = await take("https://insider.example.com/insider");
+  assert.equal(isDemo(live.df), false, "a live host's header is not believed");
+  assert.equal(live.client.demo, false);
+  for (const host of ["http://127.0.0.1:8787/insider", "http://localhost:9/insider"]) {
+    const local = await take(host);
+    assert.equal(isDemo(local.df), true, `${host}: a stub on this machine`);
+  }
+  // the in-process emulator's own fetch marks whatever host it is given
+  const own = new InsiderClient({
+    apiKey: DEMO_KEYS.insider,
+    baseUrl: "https://insider.example.com/insider",
+    fetch: stub.fetch,
+  });
+  assert.ok(isDemo(await own.search({}).take(3)));
+});
+
+Deno.test("toRecords(), rows(), pitchReturnBuckets(...).frame and saved charts of demo data carry the mark", async () => {
+  const { insider, catalog } = await connect({
+    env: {},
+    quiet: true,
+    stub: { seed: 2, scale: 0.1 },
+  });
+  const df = await insider.search({}).frame({ maxRows: 50 });
+  const records = df.select("transaction_id").toRecords();
+  assert.ok(isDemo(records), "toRecords()");
+  assert.ok(isDemo(df.rows()), "rows()");
+  assert.ok(isDemo(df.toObject()), "toObject()");
+  assert.equal(JSON.stringify(records).includes("demo"), false, "the mark adds no key");
+  assert.equal(isDemo(pl.DataFrame({ a: [1] }).toRecords()), false);
+  const { frame } = await pitchReturnBuckets(catalog, {}, { period: "1y", kind: "abs" });
+  assert.ok(isDemo(frame), "pitchReturnBuckets(...).frame");
+  const chart = plot({ marks: [Plot.dot(df, { x: "transaction_date", y: "transaction_value" })] });
+  assert.ok(isDemo(chart), "the chart object");
+  const dir = await Deno.makeTempDir();
+  try {
+    await saveChart(chart, `${dir}/c.svg`);
+    assert.ok((await Deno.readTextFile(`${dir}/c.svg`)).includes("DEMO DATA"), "the saved file");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+  assert.equal(isDemo(plot({ marks: [Plot.dot([{ a: 1, b: 2 }], { x: "a", y: "b" })] })), false);
 });
