@@ -1,6 +1,6 @@
 /**
- * `eventStudyChart`: mean excess return by horizon for several groups, with
- * 95 % bands, readable with many groups.
+ * `eventStudyChart`: the mean excess return of each group at each horizon,
+ * with its 95 % interval, for any number of groups and horizons.
  *
  * @module
  */
@@ -13,33 +13,36 @@ import { rowsOf } from "./_chart_data.ts";
 export interface EventStudyChartOptions extends ChartText {
   /** Column of the value (default `mean_excess`). */
   value?: string;
-  /**
-   * Most groups drawn in one panel (default 6); with more, each group gets
-   * its own small panel (facets, `columns` per row) on a shared scale.
-   */
-  maxGroups?: number;
-  /** Panels per row when faceted (default 3). */
-  columns?: number;
   /** Extra Plot options. */
   [plotOption: string]: unknown;
 }
 
+/** The grey of a thin row (no interval): readable on the white card. */
+const THIN = "#767676";
+
 /**
- * Lines of the mean excess return (percent) against the days after the
- * trade, one per group, with the 95 % interval as a band. Takes the frame of
- * `eventStudy()`: `group`, `horizon`, `horizon_days`, `mean_excess`,
- * `ci_low`, `ci_high` (and, when present, `thin` and `n`: thin groups are
- * drawn dashed, without a band, and marked "thin" in the legend). Groups keep
- * the frame's order. Up to `maxGroups` groups share one panel with distinct
- * Okabe–Ito colours; more groups are drawn as small multiples, one per
- * group, so colours never repeat.
+ * A dot-and-interval chart (a forest plot) of the frame of `eventStudy()`:
+ * one row per group (in the frame's order), one panel per horizon (in time
+ * order, labelled as the study names them: 1w, 1m, 3m, …), the mean excess
+ * return (percent) as a dot and its 95 % interval as a bar. A row marked
+ * `thin` (too few trades or months for an interval; see its `thin_reason`)
+ * is drawn as a hollow grey dot labelled "thin", with no bar. A horizon at
+ * which no group has a return yet is named in the subtitle.
+ *
+ * Why this form: an interval is a bar at any count of groups and horizons
+ * (a band between horizons needs two horizons, and lines over unevenly
+ * spaced horizons suggest a path the study never measured); the group
+ * names stay legible as row labels however many there are.
+ *
+ * Needs `group`, `horizon`, `horizon_days`, the value, `ci_low`, `ci_high`
+ * (`thin`, `n` and `entry` are read when present).
  *
  * @example
  * ```ts
  * import { connect, eventStudy, eventStudyChart } from "../../mod.ts";
  * const { insider } = await connect();
  * const trades = await insider.search({ onlyMarketTransactions: true }).frame({ maxRows: 3000 });
- * eventStudyChart(eventStudy(trades, { groupBy: "role" }));
+ * eventStudyChart(eventStudy(trades, { groupBy: "role", horizons: ["6m"] }));
  * ```
  */
 export function eventStudyChart(stats: pl.DataFrame, options: EventStudyChartOptions = {}): Chart {
@@ -47,151 +50,114 @@ export function eventStudyChart(stats: pl.DataFrame, options: EventStudyChartOpt
     value = "mean_excess",
     title = "Event study: excess return after the trade",
     subtitle,
-    maxGroups = 6,
-    columns = 3,
     ...plot
   } = options;
-  const raw = rowsOf(
+  const all = rowsOf(
     "eventStudyChart",
     stats,
-    [
-      "group",
-      "horizon",
-      "horizon_days",
-      value,
-      "ci_low",
-      "ci_high",
-    ],
-    ["thin", "n"],
+    ["group", "horizon", "horizon_days", value, "ci_low", "ci_high"],
+    ["thin", "n", "entry"],
     "stats",
-  )
-    .filter((r) => typeof r[value] === "number");
-  const thinGroups = new Set(raw.filter((r) => r.thin === true).map((r) => String(r.group)));
-  const label = (g: string) => (thinGroups.has(g) ? `${g} (thin)` : g);
-  const rows: Record<string, unknown>[] & { label: string }[] = raw.map((r) => ({
+  ).map((r): Record<string, unknown> & { group: string; horizon: string } => ({
     ...r,
-    label: label(String(r.group)),
+    group: String(r.group),
+    horizon: String(r.horizon),
   }));
-  const groups = [...new Set(rows.map((r) => r.label))];
-  const horizons = [
-    ...new Map(rows.map((r) => [r.horizon_days as number, r.horizon as string])).entries(),
-  ].sort((a, b) => a[0] - b[0]);
-  const x = {
-    label: "Days after the trade",
-    ticks: horizons.map((h) => h[0]),
-    tickFormat: (d: number) => horizons.find((h) => h[0] === d)?.[1] ?? String(d),
-  };
-  const y = { label: "Mean excess return (%)", grid: true };
-  const sub = subtitle ??
-    `${value === "mean_excess" ? "Mean excess return vs the market" : value} (%), from the ${
-      stats.columns.includes("entry") && stats.getColumn("entry").toArray().includes("filing")
-        ? "filing"
-        : "trade"
-    } date; band: 95% interval${thinGroups.size ? "; dashed: thin group, no interval" : ""}`;
-  const solid = rows.filter((r) => !thinGroups.has(String(r.group)));
-  const dashed = rows.filter((r) => thinGroups.has(String(r.group)));
-  const tip = (d: Record<string, unknown>) =>
-    `${d.group} ${d.horizon}: ${(d[value] as number).toFixed(2)}%${
-      typeof d.n === "number" ? ` (n ${d.n})` : ""
-    }`;
-  if (groups.length <= maxGroups) {
-    return render(
-      {
-        width: 720,
-        height: 400,
-        marginLeft: 55,
-        x,
-        y,
-        color: { domain: groups, range: PALETTE, label: "Group", legend: true },
-        marks: [
-          Plot.ruleY([0], { strokeOpacity: 0.5 }),
-          Plot.areaY(solid, {
-            x: "horizon_days",
-            y1: "ci_low",
-            y2: "ci_high",
-            fill: "label",
-            fillOpacity: 0.12,
-          }),
-          Plot.line(solid, {
-            x: "horizon_days",
-            y: value,
-            stroke: "label",
-            strokeWidth: 2,
-            marker: "circle",
-          }),
-          Plot.line(dashed, {
-            x: "horizon_days",
-            y: value,
-            stroke: "label",
-            strokeWidth: 1.5,
-            strokeDasharray: "4,3",
-            marker: "circle",
-          }),
-          Plot.tip(rows, Plot.pointer({ x: "horizon_days", y: value, title: tip })),
-        ],
-      },
-      { title, subtitle: sub },
-      plot,
+  const horizons = [...new Map(all.map((r) => [r.horizon_days as number, r.horizon])).entries()]
+    .sort((a, b) => a[0] - b[0]).map((h) => h[1]);
+  const groups = [...new Set(all.map((r) => r.group))];
+  const rows = all.filter((r) => Number.isFinite(r[value]));
+  const empty = horizons.filter((h) => !rows.some((r) => r.horizon === h));
+  const drawn = horizons.filter((h) => !empty.includes(h));
+  if (!rows.length) {
+    throw new Error(
+      `eventStudyChart: no group has a ${value} at any horizon (${
+        horizons.join(", ")
+      }); nothing to draw`,
     );
   }
-  // small multiples: one panel per group, wrapped into rows of `columns`
-  const index = new Map(groups.map((g, i) => [g, i]));
-  const cell = (r: { label: string }) => index.get(r.label)!;
-  const fx = (r: { label: string }) => cell(r) % columns;
-  const fy = (r: { label: string }) => Math.floor(cell(r) / columns);
-  const heads = groups.map((g) => ({ label: g }));
-  const nRows = Math.ceil(groups.length / columns);
+  const finite = (v: unknown) => typeof v === "number" && Number.isFinite(v);
+  const banded = rows.filter((r) => r.thin !== true && finite(r.ci_low) && finite(r.ci_high));
+  const thin = rows.filter((r) => !banded.includes(r));
+  const entry = all.some((r) => r.entry === "filing") ? "filing" : "trade";
+  const values = [0, ...rows.map((r) => r[value] as number)];
+  for (const r of banded) values.push(r.ci_low as number, r.ci_high as number);
+  const [lo, hi] = [Math.min(...values), Math.max(...values)];
+  const pad = (hi - lo || 1) * 0.08;
+  // room right of the rightmost dot for its "thin" label
+  const right = thin.length ? (hi - lo || 1) * 0.12 : 0;
+  const what = value === "mean_excess" ? "Mean excess return vs the market" : value;
+  const sub = subtitle ?? [
+    `${what} (%), from the ${entry} date; dot: mean, bar: 95% interval`,
+    [
+      thin.length ? `hollow "thin": too few trades or months for an interval (thin_reason)` : "",
+      empty.length ? `no return yet at ${empty.join(", ")}` : "",
+    ].filter((s) => s).join("; "),
+  ].filter((s) => s).join("\n");
+  const tip = (d: Record<string, unknown>) =>
+    `${d.group} ${d.horizon}: ${(d[value] as number).toFixed(2)}%${
+      finite(d.n) ? ` (n ${d.n})` : ""
+    }${d.thin === true ? ", thin" : ""}`;
+  const longest = Math.max(...groups.map((g) => g.length));
+  const panel = drawn.length > 4 ? 150 : drawn.length > 1 ? 190 : 480;
+  const marginLeft = Math.min(220, Math.max(70, 10 + longest * 7));
   return render(
     {
-      width: 240 * columns,
-      height: 40 + 170 * nRows,
-      marginLeft: 55,
-      marginTop: 20,
-      x,
-      y,
-      fx: { axis: null },
-      fy: { axis: null },
+      width: Math.max(560, marginLeft + 20 + panel * drawn.length),
+      height: 70 + 26 * groups.length,
+      marginLeft,
+      marginRight: 20,
+      marginTop: 40,
+      fx: { domain: drawn, label: `Horizon after the ${entry}`, padding: 0.12 },
+      y: { domain: groups, label: null },
+      x: {
+        domain: [lo - pad, hi + pad + right],
+        label: value === "mean_excess" ? "Mean excess return (%)" : `${value} (%)`,
+        grid: true,
+        ticks: 4,
+      },
       marks: [
-        Plot.frame({ strokeOpacity: 0.2 }),
-        Plot.ruleY([0], { strokeOpacity: 0.5 }),
-        Plot.areaY(solid, {
-          fx,
-          fy,
-          x: "horizon_days",
-          y1: "ci_low",
-          y2: "ci_high",
-          fill: PALETTE[0],
-          fillOpacity: 0.15,
-        }),
-        Plot.line(solid, {
-          fx,
-          fy,
-          x: "horizon_days",
-          y: value,
+        Plot.frame({ strokeOpacity: 0.15 }),
+        Plot.ruleX([0], { strokeOpacity: 0.5 }),
+        Plot.ruleY(banded, {
+          fx: "horizon",
+          y: "group",
+          x1: "ci_low",
+          x2: "ci_high",
           stroke: PALETTE[0],
-          strokeWidth: 2,
-          marker: "circle",
+          strokeWidth: 2.5,
+          className: "interval",
         }),
-        Plot.line(dashed, {
-          fx,
-          fy,
-          x: "horizon_days",
-          y: value,
-          stroke: PALETTE[1],
+        Plot.dot(banded, {
+          fx: "horizon",
+          y: "group",
+          x: value,
+          fill: PALETTE[0],
+          r: 4,
+          className: "mean",
+        }),
+        Plot.dot(thin, {
+          fx: "horizon",
+          y: "group",
+          x: value,
+          stroke: THIN,
+          fill: "white",
           strokeWidth: 1.5,
-          strokeDasharray: "4,3",
-          marker: "circle",
+          r: 4,
+          className: "thin-mean",
         }),
-        Plot.text(heads, {
-          fx,
-          fy,
-          text: "label",
-          frameAnchor: "top-left",
-          dx: 4,
-          dy: 4,
-          fontWeight: "bold",
+        Plot.text(thin, {
+          fx: "horizon",
+          y: "group",
+          x: value,
+          text: () => "thin",
+          dx: 7,
+          textAnchor: "start",
+          fill: THIN,
+          fontSize: 10,
+          className: "thin-label",
         }),
-        Plot.tip(rows, Plot.pointer({ fx, fy, x: "horizon_days", y: value, title: tip })),
+        Plot.tip(rows, Plot.pointer({ fx: "horizon", y: "group", x: value, title: tip })),
       ],
     },
     { title, subtitle: sub },

@@ -73,6 +73,7 @@ export function feedComparison(trades: pl.DataFrame, options: FeedComparisonOpti
           x1: "lo",
           x2: "hi",
           stroke: "currentColor",
+          className: "interval",
           strokeWidth: 2,
         }),
         Plot.text(stats, {

@@ -48,6 +48,11 @@ export function winRateHeatmap(data: pl.DataFrame, options: WinRateHeatmapOption
       mean: number;
       n: number;
     }[];
+  if (!cells.length) {
+    throw new Error(
+      `winRateHeatmap: no trade has a win-rate record (pct is null in all ${long.height} rows); nothing to draw`,
+    );
+  }
   const means = cells.map((c) => c.mean);
   const bright = Math.min(...means) + 0.6 * (Math.max(...means) - Math.min(...means));
   const windows = [...new Map(cells.map((c) => [c.window_order, c.window])).entries()].sort((

@@ -123,6 +123,7 @@ export function forwardReturnsChart(
         y1: "lo",
         y2: "hi",
         stroke: "currentColor",
+        className: "interval",
         strokeWidth: 3,
       }),
       Plot.dot(stats, {
