@@ -9,7 +9,7 @@
 
 /**
  * The peak resident memory so far (Linux `VmHWM`, which only grows) of this
- * process or of process `pid`, MB; NaN where it cannot be read (another OS,
+ * process or of process `pid`, MiB; NaN where it cannot be read (another OS,
  * a process that has exited).
  */
 export function peakMb(pid: number | "self" = "self"): number {
@@ -26,7 +26,7 @@ export function peakMb(pid: number | "self" = "self"): number {
 export interface PeakRun {
   /** Exit code. */
   code: number;
-  /** Peak RSS, MB (NaN where /proc is missing). */
+  /** Peak RSS, MiB (NaN where /proc is missing). */
   peakMb: number;
   /** Wall time, s. */
   seconds: number;

@@ -12,7 +12,7 @@ export interface BenchRow {
   name: string;
   /** The figure (NaN when not measured on this machine). */
   value: number;
-  /** Its unit (`s`, `MB`, `×`). */
+  /** Its unit (`s`, `MiB`, `×`). */
   unit: string;
   /** The target; the figure meets it when at or under it. */
   target: number;

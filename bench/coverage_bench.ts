@@ -380,7 +380,7 @@ export async function coverageBench(
   out.push(
     `coverage bench: ${tIntervals.toFixed(0)} s for the intervals, ${
       ((performance.now() - t0) / 1000).toFixed(0)
-    } s in all; peak RSS ${peakRss.toFixed(0)} MB (largest batch of 5 worlds)`,
+    } s in all; peak RSS ${peakRss.toFixed(0)} MiB (largest batch of 5 worlds)`,
   );
   return out.join("\n");
 }

@@ -42,13 +42,13 @@ export async function firstCellBench(runs = 3): Promise<{ text: string; rows: Be
       "first cell (fresh process: import, connect, 10 rows of an insider search; default world)",
       `  cold (world generated, as before the cache): import ${f(cold.importS)} s, first answer ${
         f(cold.firstAnswerS)
-      } s, RSS after ${cold.rssAfterMb.toFixed(0)} MB, peak ${cold.peakMb.toFixed(0)} MB`,
+      } s, RSS after ${cold.rssAfterMb.toFixed(0)} MiB, peak ${cold.peakMb.toFixed(0)} MiB`,
       `  warm (world from the cache), median of ${runs}: import ${
         f(m("importS"))
       } s, first answer ${f(m("firstAnswerS"))} s, RSS after ${
         m("rssAfterMb").toFixed(0)
-      } MB, first catalog page ${f(m("catalogS"))} s later`,
-      `  world file in the cache folder: ${fileMb.toFixed(0)} MB`,
+      } MiB, first catalog page ${f(m("catalogS"))} s later`,
+      `  world file in the cache folder: ${fileMb.toFixed(0)} MiB`,
       `  warm ÷ cold: first answer ${
         (m("firstAnswerS") / cold.firstAnswerS).toFixed(2)
       }×, RSS after ${(m("rssAfterMb") / cold.rssAfterMb).toFixed(2)}×`,
@@ -65,7 +65,7 @@ export async function firstCellBench(runs = 3): Promise<{ text: string; rows: Be
         {
           name: "RSS after the first answer (warm)",
           value: m("rssAfterMb"),
-          unit: "MB",
+          unit: "MiB",
           target: 150,
         },
       ],

@@ -49,7 +49,7 @@ export async function framesBench(): Promise<string> {
       n,
       `parquet zstd write ${pq.writeMs!.toFixed(0)} + read ${pq.readMs!.toFixed(0)} ms (${
         pq.fileMb!.toFixed(1)
-      } MB vs ${pq.jsonMb!.toFixed(0)} MB JSON)`,
+      } MiB vs ${pq.jsonMb!.toFixed(0)} MiB JSON)`,
       pq.ms,
       (n / pq.ms) * 1000,
       pq.rssMb,
@@ -59,7 +59,7 @@ export async function framesBench(): Promise<string> {
   }
   return table(
     "Transactions → DataFrame (174 columns, 10% nulls); ms are medians",
-    ["rows", "path", "ms", "rows/s", "peak RSS MB", "× JSON.parse", "naive ÷ this"],
+    ["rows", "path", "ms", "rows/s", "peak RSS MiB", "× JSON.parse", "naive ÷ this"],
     rows,
   ) + "\n" + await sideBySide();
 }
@@ -77,7 +77,7 @@ export async function sideBySide(): Promise<string> {
   }
   return table(
     "Build vs JSON.parse, side by side in one process (independent records, 174 columns, 10% nulls; medians)",
-    ["rows", "JSON.parse ms", "build ms", "build × JSON.parse", "peak RSS MB"],
+    ["rows", "JSON.parse ms", "build ms", "build × JSON.parse", "peak RSS MiB"],
     rows,
   );
 }

@@ -83,8 +83,8 @@ if (import.meta.main) {
       extra = {
         writeMs: t1 - t0,
         readMs: t2 - t1,
-        fileMb: Deno.statSync(file).size / 1e6,
-        jsonMb: text.length / 1e6,
+        fileMb: Deno.statSync(file).size / 2 ** 20,
+        jsonMb: text.length / 2 ** 20,
       };
       await Deno.remove(file);
     }

@@ -102,7 +102,7 @@ async function notebookPeaks(): Promise<{ peaks: Map<string, number>; stages: Ke
     }).output();
     const text = new TextDecoder().decode(run.stdout);
     const peaks = new Map<string, number>();
-    for (const m of text.matchAll(/([\w-]+\.ipynb): .* kernel peak (\d+) MB/g)) {
+    for (const m of text.matchAll(/([\w-]+\.ipynb): .* kernel peak (\d+) MiB/g)) {
       peaks.set(m[1], Number(m[2]));
     }
     let stages: KernelStage[] = [];
@@ -130,16 +130,16 @@ export async function lightBench(extra: BenchRow[] = []): Promise<string> {
     const { peaks: notebooks, stages } = await notebookPeaks();
     const rows: BenchRow[] = [
       ...first.rows,
-      { name: "deno task demo: peak RSS", value: demo, unit: "MB", target: 512 },
-      { name: "deno task sync: peak RSS", value: sync, unit: "MB", target: 512 },
+      { name: "deno task demo: peak RSS", value: demo, unit: "MiB", target: 512 },
+      { name: "deno task sync: peak RSS", value: sync, unit: "MiB", target: 512 },
       ...(notebooks.size
         ? [...notebooks].filter(([name]) => name !== "bare-kernel.ipynb").map(([name, mb]) => ({
           name: `notebook ${name}: kernel peak RSS`,
           value: mb,
-          unit: "MB",
+          unit: "MiB",
           target: 400,
         }))
-        : [{ name: "notebooks: kernel peak RSS", value: NaN, unit: "MB", target: 400 }]),
+        : [{ name: "notebooks: kernel peak RSS", value: NaN, unit: "MiB", target: 400 }]),
       ...extra,
     ];
     const bare = notebooks.get("bare-kernel.ipynb");
@@ -147,9 +147,9 @@ export async function lightBench(extra: BenchRow[] = []): Promise<string> {
       [
         "the Deno kernel by itself, then a first cell (RSS, V8 heap in use):",
         ...stages.map((s) =>
-          `  ${s.stage}: ${s.rssMb.toFixed(0)} MB (heap ${s.heapMb.toFixed(0)} MB)`
+          `  ${s.stage}: ${s.rssMb.toFixed(0)} MiB (heap ${s.heapMb.toFixed(0)} MiB)`
         ),
-        `  peak: ${bare.toFixed(0)} MB`,
+        `  peak: ${bare.toFixed(0)} MiB`,
       ].join("\n")
     }`;
     return `${first.text}\n\n${

@@ -12,7 +12,7 @@ export interface LoopbackStub {
   url: string;
   /** Process id. */
   pid: number;
-  /** Peak resident memory of the stub so far, MB (from /proc). */
+  /** Peak resident memory of the stub so far, MiB (from /proc). */
   rssMb(): number;
   /** Stops it. */
   stop(): Promise<void>;

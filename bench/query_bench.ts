@@ -60,7 +60,7 @@ export async function queryBench(): Promise<string> {
     `aggregates over ${
       rows.toLocaleString("en-US")
     } trades (scale 100), each run in its own process`,
-    ["path", "first run s", "median of 3 s", "× Polars lazy", "peak RSS MB"],
+    ["path", "first run s", "median of 3 s", "× Polars lazy", "peak RSS MiB"],
     lines,
   );
 }

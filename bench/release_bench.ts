@@ -24,7 +24,7 @@ export async function releaseBench(): Promise<string> {
     lines.push(
       `  ${
         mode === "turn" ? "with an event-loop turn " : "collection only         "
-      }: ${r.rows} × ${r.cols} frame, RSS ${r.before.toFixed(0)} → ${r.after.toFixed(0)} MB`,
+      }: ${r.rows} × ${r.cols} frame, RSS ${r.before.toFixed(0)} → ${r.after.toFixed(0)} MiB`,
     );
   }
   return lines.join("\n");

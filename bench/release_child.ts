@@ -2,7 +2,7 @@
  * Child of `release_bench.ts`: six synchronous `filter`s of a 20,000-row
  * transactions frame, a collection after each, with (`turn`) or without one
  * event-loop turn after the collection; prints `{ rows, cols, before, after }`
- * (RSS, MB).
+ * (RSS, MiB).
  *
  * @module
  */

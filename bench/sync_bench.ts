@@ -92,8 +92,8 @@ export async function syncBench(): Promise<string> {
       "requests",
       "seconds",
       "rows/s",
-      "sync peak RSS MB",
-      "emulator peak RSS MB",
+      "sync peak RSS MiB",
+      "emulator peak RSS MiB",
     ], [bigRow]),
   ].join("\n");
 }

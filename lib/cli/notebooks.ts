@@ -178,7 +178,7 @@ export async function main(args: string[] = Deno.args): Promise<void> {
       );
     } else {
       const peak = summary.kernelPeakMb
-        ? `, kernel peak ${Math.round(summary.kernelPeakMb)} MB`
+        ? `, kernel peak ${Math.round(summary.kernelPeakMb)} MiB`
         : "";
       console.log(`${job.src}: ${summary.cells} code cells executed in ${secs} s${peak}${where}`);
     }

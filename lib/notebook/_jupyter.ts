@@ -37,7 +37,7 @@ export interface ExecuteSummary {
   cells: number;
   /** Error outputs, in order. */
   errors: { cell: number; ename: string; evalue: string }[];
-  /** The kernel's peak resident memory, MB (Linux `VmHWM` after the last cell); null where not measured. */
+  /** The kernel's peak resident memory, MiB (Linux `VmHWM` after the last cell); null where not measured. */
   kernelPeakMb?: number | null;
 }
 

@@ -70,7 +70,7 @@ class DenoNotebookClient(NotebookClient):
 
 
 def kernel_peak_mb(client) -> float | None:
-    """The kernel process's peak resident memory so far (Linux VmHWM), MB."""
+    """The kernel process's peak resident memory so far (Linux VmHWM), MiB."""
     try:
         pid = client.km.provisioner.process.pid
         with open(f"/proc/{pid}/status") as f:

@@ -106,7 +106,7 @@ statsTable(eventStudy(buys, { horizons: ["3m"] }))`,
       assert.equal(run.code, 0, run.stderr);
       assert.match(
         run.stdout,
-        /analysis\.ipynb: 32 code cells executed in [\d.]+ s(, kernel peak \d+ MB)? → .*done/,
+        /analysis\.ipynb: 32 code cells executed in [\d.]+ s(, kernel peak \d+ MiB)? → .*done/,
       );
       assert.equal(await Deno.readTextFile(`${dir}/analysis.ipynb`), source, "--out: source kept");
       const done: Nb = JSON.parse(await Deno.readTextFile(`${dir}/done/analysis.ipynb`));
