@@ -1,3 +1,5 @@
+import { partialOf } from "../mod.ts";
+
 /** One key, built here, and every form in which it could leak (issue 31): shared by the redaction tests. */
 
 /** The key: built, not written out, so no fixture holds it. */
@@ -52,4 +54,25 @@ export async function keyedSearchPage(req: Request): Promise<Response> {
     nextCursor: `c:${KEY}:1`,
     hasMore: true,
   });
+}
+
+/** All an error shows, through every door. */
+export function doors(e: unknown): string {
+  const parts: string[] = [];
+  const add = (f: () => unknown) => {
+    try {
+      parts.push(String(f()));
+    } catch (x) {
+      parts.push(`(door threw ${x})`);
+    }
+  };
+  add(() => String(e));
+  add(() => (e as Error).message);
+  add(() => (e as Error).stack);
+  add(() => JSON.stringify(e));
+  add(() => Deno.inspect(e, { showHidden: true, depth: 100, getters: false }));
+  add(() => Deno.inspect(e, { depth: 100 }));
+  add(() => JSON.stringify((e as { cursor?: unknown }).cursor));
+  add(() => JSON.stringify(partialOf(e)?.cursor));
+  return parts.join("\n");
 }

@@ -43,7 +43,7 @@ Deno.test("near-miss names are named with a did-you-mean, as an error, when the 
     [{ insider_api_key: SECRET }, /insider_api_key is set.*did you mean INSIDER_API_KEY\?/],
     [{ INSIDR_API_KEY: SECRET }, /INSIDR_API_KEY is set.*did you mean INSIDER_API_KEY\?/],
     [{ PITCH_APIKEY: SECRET }, /PITCH_APIKEY is set.*did you mean PITCH_API_KEY\?/],
-    [{ CATALOG_API_KEY: SECRET }, /CATALOG_API_KEY is set.*did you mean PITCH_API_KEY\?/],
+    [{ PITCHCATALOG_KEY: SECRET }, /PITCHCATALOG_KEY is set.*did you mean PITCH_API_KEY\?/],
     [{ pitch_base_url: "https://api.example.test/catalog" }, /did you mean PITCH_BASE_URL\?/],
     // with the base URL set: the missing key's near miss is named in that error
     [

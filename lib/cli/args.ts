@@ -16,7 +16,8 @@
  */
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { closeMatches, didYouMean } from "../shared/suggest.ts";
-import { type Redactor, redactorFor } from "../http/_redact.ts";
+import { redactKnownKeys, type Redactor, redactorFor } from "../http/_redact.ts";
+import { readEnvironment, SERVICE_VARS } from "../connect/env.ts";
 import {
   AuthenticationError,
   ConnectionError,
@@ -335,18 +336,16 @@ export function describeFailure(
   return `${command}: ${line}`;
 }
 
-/** A redactor of the API keys in the environment (see `http/_redact.ts`). */
+/**
+ * A redactor of the API keys in the environment (see `http/_redact.ts`),
+ * each as the client reads it (trimmed), and of every key a client of this
+ * process was made with.
+ */
 function redactEnvKeys(): Redactor {
-  const keys: Redactor[] = [];
-  for (const name of ["PITCH_API_KEY", "INSIDER_API_KEY"]) {
-    try {
-      const v = Deno.env.get(name);
-      if (v) keys.push(redactorFor(v));
-    } catch {
-      // no env permission: no key from the environment to hide
-    }
-  }
-  return (text) => keys.reduce((t, r) => r(t), text);
+  const env = readEnvironment();
+  const keys = Object.values(SERVICE_VARS).map((v) => env.get(v.key)).filter((v) => v !== undefined)
+    .map((v) => redactorFor(v.trim()));
+  return (text) => keys.reduce((t, r) => r(t), redactKnownKeys(text));
 }
 
 /**

@@ -26,6 +26,7 @@ import { parseArgs } from "node:util";
 import { isAbsolute, join, resolve } from "node:path";
 import { execute, jupyterMissing } from "../notebook/_jupyter.ts";
 import { closeMatches } from "../shared/suggest.ts";
+import { envVar } from "../shared/env.ts";
 
 /** The help text of `deno task notebooks`. */
 export const NOTEBOOKS_HELP =
@@ -142,7 +143,7 @@ export async function main(args: string[] = Deno.args): Promise<void> {
   if (!Number.isFinite(timeoutS) || timeoutS <= 0) {
     fail(`--timeout ${JSON.stringify(values.timeout)} must be a positive number of seconds`);
   }
-  const cwd = Deno.env.get("INIT_CWD") ?? Deno.cwd();
+  const cwd = envVar("INIT_CWD") ?? Deno.cwd();
   const repoDir = new URL("../../notebooks/", import.meta.url).pathname;
   let jobs: Job[];
   try {

@@ -1,28 +1,50 @@
 /**
  * How `connect()` reads its configuration, and why it never answers a live
- * configuration with demo data.
+ * configuration with demo data. Every variable signalbook reads is in one
+ * table, `ENV_VARS` (`shared/env.ts`); this module holds the rules of the
+ * two services' variables.
  *
  * Each service has two variables: `PITCH_API_KEY` / `PITCH_BASE_URL` and
  * `INSIDER_API_KEY` / `INSIDER_BASE_URL`.
  *
  * | key | base URL | result |
  * | - | - | - |
- * | set | set | the live service |
+ * | set | set | the live service, once both values pass the checks below |
  * | set | unset | {@link ConfigurationError}: signalbook does not guess production addresses |
  * | unset | set | {@link ConfigurationError}: a base URL says "live"; demo data would be wrong in silence |
  * | unset | unset | the offline emulator, unless a near-miss name is set (below) |
  *
+ * **Values** (`http/_config.ts`), each failure a {@link ConfigurationError}
+ * naming the variable, never its value: the key is trimmed (a `.env` saved
+ * with CR-LF works), and refused when blank (only whitespace) or holding a
+ * newline, NUL or other control character inside; the base URL must be an
+ * absolute `http(s)` URL without a query, fragment or credentials. An empty
+ * variable counts as unset.
+ *
  * **Near-miss names.** When a service's key or base URL variable is unset
- * but the environment holds a name close to it, that is a
- * {@link ConfigurationError} naming both (never a value): the same name in
- * another case (`insider_api_key`), with other separators (`INSIDER_APIKEY`,
- * `INSIDER-API-KEY`), within two letters of it (`INSIDR_API_KEY`), or a name
- * whose words are the service's (`INSIDER`; `PITCH` or `CATALOG` for the
- * catalog) and a key word (`KEY`, `TOKEN`, `SECRET`: `INSIDER_KEY`,
- * `CATALOG_API_KEY`) or an address word (`URL`, `URI`, `HOST`,
- * `ENDPOINT`, `BASE`: `INSIDER_URL`). An empty variable counts as unset.
- * This applies whatever `quiet` says: `quiet` silences the emulator notice,
- * never an error.
+ * and the environment holds a name that would have been read had it been
+ * spelt right, that is a {@link ConfigurationError} naming both (never a
+ * value). A name is a near miss of `INSIDER_API_KEY` (likewise for the
+ * other three) when, compared in capitals without separators (`_`, `-`,
+ * `.`, …):
+ * - it is the same name: another case or other separators
+ *   (`insider_api_key`, `INSIDER-API-KEY`, `INSIDER_APIKEY`, `InsiderApiKey`);
+ * - it is one edit from it: a letter dropped, added or changed, or two
+ *   neighbours swapped (`INSIDR_API_KEY`, `INSIDER_API_KEYS`, `INSDIER_API_KEY`);
+ * - it is the service's family ({@link ServiceVars.families}: `INSIDER`,
+ *   `INSIDERS`, `INSIDERTRADES`, …; `PITCH`, `PITCHES`, `PITCHCATALOG`, …)
+ *   followed by nothing but a common suffix of that kind
+ *   ({@link KEY_SUFFIXES}: `KEY`, `API`, `TOKEN`, `SECRET`, …;
+ *   {@link URL_SUFFIXES}: `URL`, `HOST`, `ENDPOINT`, …): `INSIDER_API`,
+ *   `INSIDERTRADES_API_KEY`, `PITCHCATALOG_KEY`, `INSIDER_URL`.
+ *
+ * Anything else is another tool's and never blocks: a family word after
+ * another word (`VSCODE_INSIDERS_HOST`, `UNITY_CATALOG_TOKEN`), a family
+ * followed by a word of its own (`INSIDERS_DB_URL`, `PITCH_SHIFT_HOST`,
+ * `INSIDER_API_KEY_ID`, two edits away), and `CATALOG_…` names
+ * (`CATALOG_URL`, `PYICEBERG_CATALOG__DEFAULT__URI`): "catalog" alone is
+ * too common a word to claim. This applies whatever `quiet` says: `quiet`
+ * silences the emulator notice, never an error.
  *
  * Names are listed from the process environment (`Deno.env.toObject()`, when
  * allowed), or from the keys of an `env` record passed to `connect()`; an
@@ -30,97 +52,93 @@
  *
  * @module
  */
-import { SignalbookError } from "../http/errors.ts";
+import { ConfigurationError } from "../http/errors.ts";
+import { checkApiKey, checkBaseUrl } from "../http/_config.ts";
+import { type Env, type EnvSource, readEnvironment } from "../shared/env.ts";
+import { editDistance } from "../shared/suggest.ts";
 
-/** The configuration in the environment is incomplete or misspelt (no value is ever printed). */
-export class ConfigurationError extends SignalbookError {}
+export { ConfigurationError, readEnvironment };
+export type { Env, EnvSource };
 
 /** The two variables of a service. */
 export interface ServiceVars {
   /** The key variable, e.g. `INSIDER_API_KEY`. */
-  key: string;
+  key: "INSIDER_API_KEY" | "PITCH_API_KEY";
   /** The base URL variable, e.g. `INSIDER_BASE_URL`. */
-  url: string;
-  /** Words that name the service in a variable (`INSIDER`; `PITCH`, `CATALOG`). */
-  words: readonly string[];
+  url: "INSIDER_BASE_URL" | "PITCH_BASE_URL";
+  /**
+   * How the service's variables begin, in capitals without separators
+   * (`INSIDER`, `INSIDERTRADES`; `PITCH`, `PITCHCATALOG`): a family followed
+   * by a common suffix is a near miss (see the module doc).
+   */
+  families: readonly string[];
 }
 
 /** The fixed variables of both services. */
 export const SERVICE_VARS: { readonly catalog: ServiceVars; readonly insider: ServiceVars } = {
-  catalog: { key: "PITCH_API_KEY", url: "PITCH_BASE_URL", words: ["PITCH", "PITCHES", "CATALOG"] },
-  insider: { key: "INSIDER_API_KEY", url: "INSIDER_BASE_URL", words: ["INSIDER", "INSIDERS"] },
+  catalog: {
+    key: "PITCH_API_KEY",
+    url: "PITCH_BASE_URL",
+    families: ["PITCH", "PITCHES", "PITCHCATALOG", "PITCHCATALOGUE", "PITCHESCATALOG"],
+  },
+  insider: {
+    key: "INSIDER_API_KEY",
+    url: "INSIDER_BASE_URL",
+    families: ["INSIDER", "INSIDERS", "INSIDERTRADE", "INSIDERTRADES", "INSIDERTRADING"],
+  },
 };
 
-const ALL_VARS = new Set(Object.values(SERVICE_VARS).flatMap((v) => [v.key, v.url]));
-const KEY_WORDS = ["KEY", "TOKEN", "SECRET"];
-const URL_WORDS = ["URL", "URI", "HOST", "ENDPOINT", "BASE", "ADDR"];
+/** Common suffixes of a key variable, in capitals without separators. */
+export const KEY_SUFFIXES: readonly string[] = [
+  "KEY",
+  "APIKEY",
+  "API",
+  "TOKEN",
+  "APITOKEN",
+  "SECRET",
+  "APISECRET",
+  "SECRETKEY",
+  "ACCESSKEY",
+  "ACCESSTOKEN",
+  "AUTHTOKEN",
+  "BEARERTOKEN",
+];
 
-/** An environment: a lookup, or a record (whose names can be listed). */
-export type EnvSource =
-  | ((name: string) => string | undefined)
-  | Readonly<Record<string, string | undefined>>;
+/** Common suffixes of an address variable, in capitals without separators. */
+export const URL_SUFFIXES: readonly string[] = [
+  "URL",
+  "URI",
+  "BASEURL",
+  "BASEURI",
+  "BASE",
+  "APIURL",
+  "APIURI",
+  "APIBASEURL",
+  "HOST",
+  "APIHOST",
+  "ENDPOINT",
+  "APIENDPOINT",
+  "ADDR",
+  "ADDRESS",
+  "SERVER",
+  "SERVERURL",
+  "SERVICEURL",
+];
 
-/** A readable environment: values by name, and the names set (when they can be listed). */
-export interface Env {
-  /** The value of a variable; empty counts as unset. */
-  get(name: string): string | undefined;
-  /** Names set to a non-empty value, or undefined when they cannot be listed. */
-  names: readonly string[] | undefined;
-}
+const FIXED = new Set<string>(Object.values(SERVICE_VARS).flatMap((v) => [v.key, v.url]));
 
-/** The environment `connect()` reads (see the module doc). */
-export function readEnvironment(source?: EnvSource): Env {
-  if (typeof source === "function") {
-    return { get: (n) => source(n) || undefined, names: undefined };
-  }
-  if (source !== undefined) {
-    const rec = source;
-    return {
-      get: (n) => (Object.hasOwn(rec, n) ? rec[n] : undefined) || undefined,
-      names: Object.keys(rec).filter((n) => rec[n]),
-    };
-  }
-  let names: string[] | undefined;
-  try {
-    const all = Deno.env.toObject();
-    names = Object.keys(all).filter((n) => all[n]);
-  } catch {
-    names = undefined; // no permission to list: only the named variables are read
-  }
-  return {
-    get: (n) => {
-      try {
-        return Deno.env.get(n) || undefined;
-      } catch {
-        return undefined;
-      }
-    },
-    names,
-  };
-}
-
+/** A name in capitals without separators: `insider-api_key` → `INSIDERAPIKEY`. */
 const flat = (s: string) => s.toUpperCase().replace(/[^A-Z0-9]/g, "");
 
-function levenshtein(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++) {
-      cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    prev = cur;
-  }
-  return prev[b.length];
-}
-
 /**
- * Names in `names` close to `target` (see the module doc), never the fixed
+ * Names in `names` that would have been read as `vars`' key (or base URL)
+ * had they been spelt right (see the module doc), never the fixed
  * variables themselves.
  *
  * @example
  * ```ts
  * import { nearMisses, SERVICE_VARS } from "./env.ts";
- * nearMisses(["INSIDER_APIKEY", "PATH", "insider_key"], SERVICE_VARS.insider, "key");
+ * nearMisses(["INSIDER_APIKEY", "PATH", "insider_key", "INSIDER_API_KEY_ID"], SERVICE_VARS.insider, "key");
  * // ["INSIDER_APIKEY", "insider_key"]
  * ```
  */
@@ -129,18 +147,13 @@ export function nearMisses(
   vars: ServiceVars,
   kind: "key" | "url",
 ): string[] {
-  const target = kind === "key" ? vars.key : vars.url;
-  const want = flat(target);
-  const kindWords = kind === "key" ? KEY_WORDS : URL_WORDS;
-  const otherWords = kind === "key" ? URL_WORDS : KEY_WORDS;
+  const want = flat(kind === "key" ? vars.key : vars.url);
+  const suffixes = kind === "key" ? KEY_SUFFIXES : URL_SUFFIXES;
   return names.filter((name) => {
-    if (ALL_VARS.has(name)) return false;
+    if (FIXED.has(name)) return false;
     const f = flat(name);
-    if (f === want || (f.length > 4 && levenshtein(f, want) <= 2)) return true;
-    const words = name.toUpperCase().split(/[^A-Z0-9]+/).filter(Boolean);
-    if (!words.some((w) => vars.words.includes(w))) return false;
-    const has = (list: readonly string[]) => words.some((w) => list.some((k) => w.includes(k)));
-    return has(kindWords) && !has(otherWords);
+    if (editDistance(f, want, 1) <= 1) return true;
+    return vars.families.some((p) => f.startsWith(p) && suffixes.includes(f.slice(p.length)));
   });
 }
 
@@ -158,7 +171,7 @@ const list = (names: readonly string[]) => names.join(", ");
  * @example
  * ```ts
  * import { readEnvironment, serviceConfig, SERVICE_VARS } from "./env.ts";
- * const env = readEnvironment({ INSIDER_API_KEY: "k", INSIDER_BASE_URL: "https://x.test/insider" });
+ * const env = readEnvironment({ INSIDER_API_KEY: "k\r\n", INSIDER_BASE_URL: "https://x.test/insider" });
  * serviceConfig(env, SERVICE_VARS.insider); // { live: true, apiKey: "k", baseUrl: "https://x.test/insider" }
  * serviceConfig(env, SERVICE_VARS.catalog); // { live: false }
  * ```
@@ -176,8 +189,15 @@ export function serviceConfig(env: Env, vars: ServiceVars): ServiceConfig {
       : "";
   };
   const offlineHow = `unset ${vars.url} and ${vars.key} to use the offline emulator`;
-  if (apiKey && baseUrl) return { live: true, apiKey, baseUrl };
+  if (apiKey && baseUrl) {
+    return {
+      live: true,
+      apiKey: checkApiKey(apiKey, vars.key),
+      baseUrl: checkBaseUrl(baseUrl, vars.url),
+    };
+  }
   if (apiKey) {
+    checkApiKey(apiKey, vars.key);
     throw new ConfigurationError(
       `${vars.key} is set but ${vars.url} is not; set both${hint("url")}. ` +
         `signalbook does not guess production addresses.`,

@@ -12,13 +12,18 @@
  *   {@link MIN_ANYWHERE} characters long (shorter keys only where they stand
  *   alone, as a whole token, so a toy key like `"k"` does not blank every
  *   letter k of a message), in each of its encodings
- *   ({@link keyForms}): as is; URL-encoded by `encodeURIComponent`, by
- *   Python's `quote()`/`quote_plus()` or as a form field, with escapes in
- *   either case (`%2B` or `%2b`); JSON-escaped, with `/` as `\/` too (PHP);
- *   base64 and base64url at any of the three byte alignments, so the key
- *   inside a longer base64 text (a `Basic` header, an encoded cursor) is
- *   found too (the few characters at its two ends that share bits with
- *   the text around it stay);
+ *   ({@link keyForms}), each matched in any case (a service that echoes
+ *   the key upper-cased, or hex in capitals, is caught): as is; as hex of
+ *   its UTF-8 bytes; URL-encoded by `encodeURIComponent`, by Python's
+ *   `quote()`/`quote_plus()`, as a form field or with every byte escaped;
+ *   JSON-escaped, with `/` as `\/` too (PHP); base64 and base64url at any
+ *   of the three byte alignments, so the key inside a longer base64 text (a
+ *   `Basic` header, an encoded cursor) is found too (the few characters at
+ *   its two ends that share bits with the text around it stay). The same
+ *   forms of the key upper-cased and lower-cased are searched too (their
+ *   hex and base64 differ from the key's). A key is taken without its
+ *   surrounding whitespace (a `.env` saved with CR-LF); a key with a control
+ *   character inside is refused when the client is made (`_config.ts`);
  * - any `Bearer <token>` whose token looks like a credential (8 or more
  *   token characters), whoever's token it is.
  *
@@ -52,25 +57,42 @@ const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
  * import { redactorFor } from "./_redact.ts";
  * const redact = redactorFor("sk-live-123456");
  * redact("invalid API key Bearer sk-live-123456"); // "invalid API key Bearer [redacted]"
- * redact("key=sk-live-123456&x=1"); // "key=[redacted]&x=1"
+ * redact("key=SK-LIVE-123456&x=1"); // "key=[redacted]&x=1"
  * ```
  */
 export function redactorFor(key: string): Redactor {
-  const forms = keyForms(key);
-  // a %XX escape matches in either case
-  const alternatives = forms.map((f) =>
-    escapeRe(f).replace(/%([0-9A-F])([0-9A-F])/g, (_m, a: string, b: string) => {
-      const cls = (c: string) => (/[A-F]/.test(c) ? `[${c}${c.toLowerCase()}]` : c);
-      return `%${cls(a)}${cls(b)}`;
-    })
-  ).join("|");
-  const own = key.length >= MIN_ANYWHERE
-    ? new RegExp(alternatives, "g")
-    : new RegExp(`(?<![${TOKEN_CHARS}])(?:${alternatives})(?![${TOKEN_CHARS}])`, "g");
+  const own = keyPattern(key, "g");
   return (text) => {
     if (typeof text !== "string" || text === "") return text;
-    return text.replace(BEARER, `$1$2${REDACTED}`).replace(own, REDACTED);
+    const out = text.replace(BEARER, `$1$2${REDACTED}`);
+    return own ? out.replace(own, REDACTED) : out;
   };
+}
+
+/** One pattern for every form of `key` (any case), or null for an empty key. */
+function keyPattern(key: string, flags: "g" | ""): RegExp | null {
+  const k = typeof key === "string" ? key.trim() : "";
+  if (k === "") return null;
+  const alternatives = keyForms(k).map(escapeRe).join("|");
+  return k.length >= MIN_ANYWHERE
+    ? new RegExp(alternatives, `i${flags}`)
+    : new RegExp(`(?<![${TOKEN_CHARS}])(?:${alternatives})(?![${TOKEN_CHARS}])`, `i${flags}`);
+}
+
+/**
+ * A test of whether a text holds `key` in any form a redactor hides (see
+ * the module doc): what the response cache asks before it writes a body.
+ *
+ * @example
+ * ```ts
+ * import { holdsKey } from "./_redact.ts";
+ * holdsKey("sk-live-123456")('{"echo":"SK-LIVE-123456"}'); // true
+ * holdsKey("sk-live-123456")('{"data":[]}'); // false
+ * ```
+ */
+export function holdsKey(key: string): (text: string) => boolean {
+  const own = keyPattern(key, "");
+  return (text) => own !== null && typeof text === "string" && own.test(text);
 }
 
 const PY_SAFE = /[A-Za-z0-9_.~-]/;
@@ -120,26 +142,33 @@ function base64Forms(key: string): string[] {
 
 /**
  * Every encoding of `key` a redactor looks for (see the module doc),
- * longest first.
+ * longest first; a redactor matches each in any case.
  *
  * @example
  * ```ts
  * import { keyForms } from "./_redact.ts";
  * console.log(keyForms("sk/live+key").includes("sk%2Flive%2Bkey")); // true
+ * console.log(keyForms("sk/live+key").includes("736b2f6c6976652b6b6579")); // true (hex)
  * ```
  */
 export function keyForms(key: string): string[] {
-  const json = JSON.stringify(key).slice(1, -1);
-  const forms = [
-    key,
-    encodeURIComponent(key),
-    percent(key, (c) => PY_SAFE.test(c) || c === "/"), // Python quote()
-    percent(key, (c) => PY_SAFE.test(c), "+"), // Python quote_plus()
-    new URLSearchParams({ k: key }).toString().slice(2), // a form field
-    json,
-    json.replace(/\//g, "\\/"), // PHP json_encode
-    ...(key.length >= MIN_ANYWHERE ? base64Forms(key) : []),
-  ];
+  const forms: string[] = [];
+  for (const k of new Set([key, key.toUpperCase(), key.toLowerCase()])) {
+    const json = JSON.stringify(k).slice(1, -1);
+    const bytes = new TextEncoder().encode(k);
+    forms.push(
+      k,
+      encodeURIComponent(k),
+      percent(k, (c) => PY_SAFE.test(c) || c === "/"), // Python quote()
+      percent(k, (c) => PY_SAFE.test(c), "+"), // Python quote_plus()
+      percent(k, () => false), // every byte escaped
+      new URLSearchParams({ k }).toString().slice(2), // a form field
+      json,
+      json.replace(/\//g, "\\/"), // PHP json_encode
+      [...bytes].map((b) => b.toString(16).padStart(2, "0")).join(""), // hex
+      ...(k.length >= MIN_ANYWHERE ? base64Forms(k) : []),
+    );
+  }
   return [...new Set(forms)].filter((f) => f.length > 0).sort((a, b) => b.length - a.length);
 }
 
@@ -219,10 +248,35 @@ const known = new Map<string, Redactor>();
  * hiding them in every message of the process would blank ordinary words.
  */
 export function registerKey(key: string): void {
-  if (typeof key !== "string" || key.length < 8) return;
+  if (typeof key !== "string") return;
+  key = key.trim();
+  if (key.length < 8) return;
   known.delete(key);
   known.set(key, redactorFor(key));
-  if (known.size > MAX_KNOWN_KEYS) known.delete(known.keys().next().value!);
+  holders.set(key, holdsKey(key));
+  if (known.size > MAX_KNOWN_KEYS) {
+    const oldest = known.keys().next().value!;
+    known.delete(oldest);
+    holders.delete(oldest);
+  }
+}
+
+const holders = new Map<string, (text: string) => boolean>();
+
+/**
+ * Whether `text` holds, in any form a redactor hides, a key some client of
+ * this process was built with (see {@link registerKey}).
+ *
+ * @example
+ * ```ts
+ * import { holdsKnownKey, registerKey } from "./_redact.ts";
+ * registerKey("sk-test-holds-0001");
+ * holdsKnownKey('{"echo":"sk-test-holds-0001"}'); // true
+ * ```
+ */
+export function holdsKnownKey(text: string): boolean {
+  for (const h of holders.values()) if (h(text)) return true;
+  return false;
 }
 
 /**

@@ -8,7 +8,12 @@
  *   method, URL, status, content type and body only. One cache folder is
  *   therefore shared by every key that uses it; keep it per user.
  * - Not cached: document signing (`/pitches/{id}/document`), whose answer
- *   is a short-lived signed URL (see {@link isSigning}).
+ *   is a short-lived signed URL (see {@link isSigning}); and an answer whose
+ *   body holds an API key, in any form the redactor knows (`_redact.ts`:
+ *   raw, another case, hex, URL-encoded, JSON-escaped, base64): the
+ *   client's own key, or any key a client of this process was made with. A
+ *   service that echoes the key in a `200` body gets it written nowhere on
+ *   disk; the answer is still returned, and counted in `notStored`.
  * - Lifetime: `ttlMs` (default 24 h). When the service sends
  *   `Cache-Control: no-store` (or `no-cache`) the answer is not stored; with
  *   `max-age=N` it lives the shorter of N seconds and `ttlMs`. The reader's
@@ -48,6 +53,7 @@
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { httpEvents } from "./events.ts";
+import { holdsKnownKey } from "./_redact.ts";
 import { readRegular } from "../shared/regular_file.ts";
 
 /** Room for an entry's header line on top of its body's cap. */
@@ -69,7 +75,7 @@ export interface CacheStats {
   misses: number;
   /** Entries written. */
   stores: number;
-  /** Answers not stored because the service said `no-store` / `no-cache`. */
+  /** Answers not stored because the service said `no-store` / `no-cache`, or the body held a key. */
   notStored: number;
   /** Entries found corrupt or half-written (removed and fetched again). */
   corrupt: number;
@@ -166,8 +172,20 @@ export class ResponseCache {
   /** Largest body read from an entry (the client's `maxResponseBytes`). */
   readonly maxBodyBytes: number;
 
-  /** Opens (lazily creates) a cache; entries whose body is over `maxBodyBytes` are never read. */
-  constructor(opts: CacheOptions, maxBodyBytes = 256 << 20) {
+  /** Tells a body that holds a key (never written). */
+  readonly #holdsKey: (text: string) => boolean;
+
+  /**
+   * Opens (lazily creates) a cache; entries whose body is over
+   * `maxBodyBytes` are never read; bodies for which `holdsKey` is true (and
+   * bodies holding any key registered in this process) are never written.
+   */
+  constructor(
+    opts: CacheOptions,
+    maxBodyBytes = 256 << 20,
+    holdsKey: (text: string) => boolean = () => false,
+  ) {
+    this.#holdsKey = holdsKey;
     if (!opts || typeof opts.dir !== "string" || opts.dir.trim() === "") {
       throw new TypeError(
         `cache.dir ${
@@ -265,6 +283,12 @@ export class ResponseCache {
     }
   }
 
+  /** True when the body, read as text, holds a key in any form the redactor knows. */
+  #holdsSecret(body: Uint8Array): boolean {
+    const text = new TextDecoder().decode(body);
+    return this.#holdsKey(text) || holdsKnownKey(text);
+  }
+
   /** Counts and removes a corrupt or unreadable entry (a link itself, never its target): a miss. */
   async #drop(key: CacheKey): Promise<null> {
     totals.corrupt++;
@@ -295,7 +319,7 @@ export class ResponseCache {
       return copy;
     }
     const lifetime = lifetimeMs(res.headers.get("cache-control"), this.ttlMs);
-    if (lifetime <= 0) {
+    if (lifetime <= 0 || this.#holdsSecret(body)) {
       totals.notStored++;
       return copy;
     }
@@ -411,6 +435,7 @@ function validHeader(h: EntryHeader): boolean {
 export function openCache(
   opts: CacheOptions | false | undefined,
   maxBodyBytes?: number,
+  holdsKey?: (text: string) => boolean,
 ): ResponseCache | null {
-  return opts ? new ResponseCache(opts, maxBodyBytes) : null;
+  return opts ? new ResponseCache(opts, maxBodyBytes, holdsKey) : null;
 }

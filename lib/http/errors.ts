@@ -25,6 +25,14 @@ export class SignalbookError extends Error {
   }
 }
 
+/**
+ * A client's configuration is incomplete, misspelt or malformed: a key or
+ * base URL refused when the client is made, or environment variables that
+ * do not add up (see `connect/env.ts`). The message names the variable or
+ * option, never its value.
+ */
+export class ConfigurationError extends SignalbookError {}
+
 /** What a problem error knows about the failed call. */
 export interface ProblemInit {
   /** HTTP status. */

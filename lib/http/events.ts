@@ -9,6 +9,7 @@
  *
  * @module
  */
+import { redactKnownKeys } from "./_redact.ts";
 /** What a retry announcement (and `ClientOptions.onRetry`) is told. */
 export interface RetryInfo {
   /** Retry number, from 1. */
@@ -21,8 +22,46 @@ export interface RetryInfo {
   request: string;
 }
 
-/** Where transports announce retries. */
-export const httpEvents: EventTarget = new EventTarget();
+/**
+ * An event target whose `CustomEvent` details never hold an API key: each
+ * is dispatched as a copy whose strings (in plain objects and arrays, any
+ * depth) went through `redactKnownKeys` (`_redact.ts`), whoever dispatches
+ * it. A `frame` event's `extra[].name` that a server made of the key
+ * reaches listeners as `[redacted]`.
+ */
+class RedactingTarget extends EventTarget {
+  override dispatchEvent(event: Event): boolean {
+    if (event instanceof CustomEvent && event.detail !== null && event.detail !== undefined) {
+      const detail = clean(event.detail, 0);
+      if (detail !== event.detail) event = new CustomEvent(event.type, { detail });
+    }
+    return super.dispatchEvent(event);
+  }
+}
+
+/** `v` with every key redacted: the same value when nothing changed. */
+function clean(v: unknown, depth: number): unknown {
+  if (typeof v === "string") return redactKnownKeys(v);
+  if (typeof v !== "object" || v === null || depth > 16) return v;
+  if (Array.isArray(v)) {
+    const out = v.map((x) => clean(x, depth + 1));
+    return out.some((x, i) => x !== v[i]) ? out : v;
+  }
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return v;
+  let changed = false;
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) {
+    const ck = redactKnownKeys(k);
+    const cx = clean(x, depth + 1);
+    if (ck !== k || cx !== x) changed = true;
+    out[ck] = cx;
+  }
+  return changed ? out : v;
+}
+
+/** Where transports announce retries (and other observers' events; details redacted). */
+export const httpEvents: EventTarget = new RedactingTarget();
 
 /** Announces a retry. */
 export function announceRetry(info: RetryInfo): void {

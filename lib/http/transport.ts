@@ -28,12 +28,14 @@ import {
   readPrefix,
 } from "./_body.ts";
 import {
+  holdsKey,
   redactError,
   redactKnownKeys,
   type Redactor,
   redactorFor,
   registerKey,
 } from "./_redact.ts";
+import { checkApiKey, checkBaseUrl } from "./_config.ts";
 import type { CacheKey } from "./cache.ts";
 import { DEMO_HEADER, isDemo, isLoopbackUrl, markDemo } from "../shared/demo.ts";
 import { announceRetry, type RetryInfo } from "./events.ts";
@@ -52,9 +54,15 @@ export type FetchLike = (input: Request | URL | string, init?: RequestInit) => P
 
 /** Options shared by both clients (`maxInFlight`, `requestsPerSecond`: see `limiter.ts`). */
 export interface ClientOptions extends LimiterOptions {
-  /** The API key (sent as a bearer token; never printed). */
+  /**
+   * The API key (sent as a bearer token; never printed). Trimmed; blank or
+   * holding a control character is a `ConfigurationError` (see `_config.ts`).
+   */
   apiKey: string;
-  /** Service base URL, e.g. `https://host/catalog` (`/api/v1` is added). */
+  /**
+   * Service base URL, e.g. `https://host/catalog` (`/api/v1` is added); no
+   * query, fragment or credentials (see `_config.ts`).
+   */
   baseUrl: string;
   /** The `fetch` to use (default `globalThis.fetch`); the emulator's `stub.fetch` plugs in. */
   fetch?: FetchLike;
@@ -158,23 +166,14 @@ export class Transport {
   constructor(opts: ClientOptions, problem: ProblemReader = errorFor) {
     this.#problem = problem;
     this.#demo = isDemo(opts.fetch);
-    if (typeof opts.apiKey !== "string" || opts.apiKey.trim() === "") {
-      throw new TypeError("apiKey is required (a non-empty string)");
-    }
-    let url: URL;
-    try {
-      url = new URL(opts.baseUrl);
-    } catch {
-      throw new TypeError(`baseUrl ${JSON.stringify(opts.baseUrl)} is not an absolute URL`);
-    }
-    if (url.username || url.password) throw new TypeError("baseUrl must not contain credentials");
-    this.#key = opts.apiKey;
-    this.#redact = redactorFor(opts.apiKey);
-    registerKey(opts.apiKey);
+    // the key trimmed, refused blank or with a control character; the URL without query or credentials
+    this.#key = checkApiKey(opts.apiKey, "apiKey");
+    this.baseUrl = checkBaseUrl(opts.baseUrl, "baseUrl");
+    this.#redact = redactorFor(this.#key);
+    registerKey(this.#key);
     this.#fetch = opts.fetch ?? ((input, init) => fetch(input, init));
     this.#onRetry = opts.onRetry;
-    this.baseUrl = url.href.replace(/\/+$/, "");
-    this.#headerMarks = isLoopbackUrl(url);
+    this.#headerMarks = isLoopbackUrl(new URL(this.baseUrl));
     this.maxRetries = checkInt("maxRetries", opts.maxRetries ?? 4, 0, 20);
     this.timeoutMs = checkInt("timeoutMs", opts.timeoutMs ?? 30_000, 1, 3_600_000);
     this.firstByteTimeoutMs = Math.min(
@@ -192,7 +191,7 @@ export class Transport {
       1,
       MAX_RESPONSE_BYTES,
     );
-    this.#cache = openCache(opts.cache, this.maxResponseBytes);
+    this.#cache = openCache(opts.cache, this.maxResponseBytes, holdsKey(this.#key));
     this.limiter = new RequestLimiter(opts);
   }
 

@@ -4,10 +4,11 @@
  *
  * @module
  */
+import { envVar } from "../shared/env.ts";
 
 /** The python3 that has nbclient: `SIGNALBOOK_PYTHON`, else Debian's /usr/bin/python3. */
 export function python(): string {
-  return Deno.env.get("SIGNALBOOK_PYTHON") ?? "/usr/bin/python3";
+  return envVar("SIGNALBOOK_PYTHON");
 }
 
 /** Why Jupyter cannot run here, or null when it can. */

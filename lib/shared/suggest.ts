@@ -62,10 +62,20 @@ export function closeMatches(value: unknown, candidates: readonly string[], max 
 }
 
 /**
- * Optimal-string-alignment distance (Levenshtein plus swaps of neighbours),
- * or `limit + 1` as soon as it must exceed `limit`.
+ * Optimal-string-alignment distance (Levenshtein plus swaps of neighbours:
+ * a letter dropped, added, changed, or two neighbours swapped each count
+ * one), or `limit + 1` as soon as it must exceed `limit`. The one edit
+ * distance of signalbook (suggestions here, near-miss variable names in
+ * `connect/env.ts`).
+ *
+ * @example
+ * ```ts
+ * import { editDistance } from "./suggest.ts";
+ * editDistance("INSDIER", "INSIDER"); // 1 (a swap)
+ * editDistance("abcdef", "uvwxyz", 2); // 3 (stopped past the limit)
+ * ```
  */
-function editDistance(a: string, b: string, limit: number): number {
+export function editDistance(a: string, b: string, limit = Infinity): number {
   if (Math.abs(a.length - b.length) > limit) return limit + 1;
   let prev2: number[] = [];
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);

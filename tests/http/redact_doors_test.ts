@@ -13,33 +13,11 @@ import {
   InsiderClient,
   InvalidResponseError,
   PaginationError,
-  partialOf,
   SignalbookError,
 } from "../../mod.ts";
 import { keyForms, redactError, redactKnownKeys, registerKey } from "../../lib/http/_redact.ts";
 import { loopback } from "../_loopback.ts";
-import { b64, KEY, keyedSearchPage, leaks, lowerEscapes, pyQuote } from "../_key_doors.ts";
-
-/** All an error shows, through every door. */
-export function doors(e: unknown): string {
-  const parts: string[] = [];
-  const add = (f: () => unknown) => {
-    try {
-      parts.push(String(f()));
-    } catch (x) {
-      parts.push(`(door threw ${x})`);
-    }
-  };
-  add(() => String(e));
-  add(() => (e as Error).message);
-  add(() => (e as Error).stack);
-  add(() => JSON.stringify(e));
-  add(() => Deno.inspect(e, { showHidden: true, depth: 100, getters: false }));
-  add(() => Deno.inspect(e, { depth: 100 }));
-  add(() => JSON.stringify((e as { cursor?: unknown }).cursor));
-  add(() => JSON.stringify(partialOf(e)?.cursor));
-  return parts.join("\n");
-}
+import { b64, doors, KEY, keyedSearchPage, leaks, lowerEscapes, pyQuote } from "../_key_doors.ts";
 
 function assertNoKey(text: string, what: string) {
   const found = leaks(text);

@@ -251,7 +251,10 @@ Deno.test("the API key never appears in console output, JSON, errors or their st
 
 Deno.test("constructor checks: key required, absolute base URL without credentials, sane numbers", () => {
   assert.throws(() => new Transport({ apiKey: "", baseUrl: "http://x" }), /apiKey/);
-  assert.throws(() => new Transport({ apiKey: "k", baseUrl: "not a url" }), /"not a url"/);
+  assert.throws(
+    () => new Transport({ apiKey: "k", baseUrl: "not a url" }),
+    /^ConfigurationError: baseUrl is not an absolute URL/,
+  );
   assert.throws(() => new Transport({ apiKey: "k", baseUrl: "http://u:p@x" }), /credentials/);
   assert.throws(
     () => new Transport({ apiKey: "k", baseUrl: "http://x", maxRetries: -1 }),
