@@ -20,6 +20,7 @@ export {
 export { feedComparison, type FeedComparisonOptions } from "./feed_comparison.ts";
 export { equityCurveChart, type EquityCurveOptions } from "./equity_curve.ts";
 export { drawdownChart, type DrawdownOptions } from "./drawdown.ts";
+export { authorWinRateChart, type AuthorWinRateChartOptions } from "./author_win_rate_chart.ts";
 export { chartPng, saveChart } from "./save.ts";
 export { plot, type PlotSpec } from "./plot.ts";
 export {

@@ -1,6 +1,7 @@
 /**
  * The families area: win-rate and return families of transactions in long
- * form, and pitch return-floor parsing and bucket loaders.
+ * form, pitch return-floor parsing and bucket loaders, and per-author win
+ * rates of pitches.
  *
  * @module
  */
@@ -21,4 +22,11 @@ export {
   pitchReturnBuckets,
   winRateBuckets,
 } from "./pitch_buckets.ts";
+export {
+  type AuthorWinRateOptions,
+  type AuthorWinRates,
+  authorWinRates,
+  PERIOD_DAYS,
+  wilsonInterval,
+} from "./author_win_rates.ts";
 export { TRADE_CLASSES, type TradeClass, tradeClass, tradeClassOf } from "./trade_class.ts";

@@ -214,11 +214,25 @@ export function pitchReturnBuckets(
   params: PitchListParams,
   by: BucketBy,
 ): Promise<Buckets> {
+  return pitchReturnFloors(catalog, params, by, PITCH_RETURN_FLOORS);
+}
+
+/**
+ * {@link pitchReturnBuckets} over some floors only (ascending): a locked
+ * pitch costs one filtered query per floor asked, so a caller that needs
+ * one floor (`authorWinRates`: the 0 % floor) asks for that one.
+ */
+export function pitchReturnFloors(
+  catalog: CatalogClient,
+  params: PitchListParams,
+  by: BucketBy,
+  floors: readonly PitchReturnFloor[],
+): Promise<Buckets> {
   return returnBuckets(
     catalog,
     params,
     by,
-    PITCH_RETURN_FLOORS,
+    floors,
     PITCH_RETURN_PREFIX,
     "pitchReturn",
     "pitch_return",

@@ -7,6 +7,8 @@
 import assert from "node:assert/strict";
 import pl from "nodejs-polars";
 import {
+  authorWinRateChart,
+  type AuthorWinRates,
   bucketChart,
   type Chart,
   clusterChart,
@@ -23,6 +25,7 @@ import {
   tradeClass,
   tradeTimeline,
   transactionsFrame,
+  wilsonInterval,
   winRateHeatmap,
   winRates,
 } from "../../mod.ts";
@@ -103,6 +106,29 @@ function axisLabels(svg: string): string[] {
   return [...svg.matchAll(/<g [^>]*aria-label="f?[xy]-axis label"[^>]*>.*?<\/g>/g)].map((
     m,
   ) => m[0].replace(/<[^>]+>/g, "").replace(/[↑→←↓]/g, "").trim());
+}
+
+/** An authorWinRates result of `n` authors (hand-made: the chart reads only the frame and the options). */
+function authors(n: number): AuthorWinRates {
+  const wins = Array.from({ length: n }, (_, i) => 10 - (i % 10));
+  const ci = wins.map((w) => wilsonInterval(w, 12));
+  return {
+    frame: pl.DataFrame({
+      author_username: wins.map((_, i) => `author_${i + 1}`),
+      pitches: wins.map(() => 12),
+      wins,
+      win_rate: wins.map((w) => w / 12),
+      win_rate_low: ci.map((c) => c[0]),
+      win_rate_high: ci.map((c) => c[1]),
+    }) as never,
+    requests: 0,
+    asOf: "2025-01-01",
+    tooRecent: 0,
+    fewPitches: 0,
+    period: "1y",
+    kind: "abs",
+    minPitches: 5,
+  };
 }
 
 type Case = {
@@ -244,6 +270,18 @@ const CASES: Case[] = [
     name: "drawdownChart, many portfolios",
     make: () => drawdownChart({ buys: folio(buys), all: folio(market) }),
     labels: ["Month", "Drawdown (%)"],
+  },
+  {
+    name: "authorWinRateChart, one author",
+    make: () => authorWinRateChart(authors(1)),
+    intervals: 1,
+    labels: ["Win rate (%)"],
+  },
+  {
+    name: "authorWinRateChart, many",
+    make: () => authorWinRateChart(authors(40)),
+    intervals: 20,
+    labels: ["Win rate (%)"],
   },
 ];
 

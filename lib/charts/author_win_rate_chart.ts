@@ -1,0 +1,132 @@
+/**
+ * `authorWinRateChart`: authors ranked by win rate, each with its Wilson
+ * 95 % interval (the result of `authorWinRates`).
+ *
+ * @module
+ */
+import * as Plot from "npm:@observablehq/plot@0.6.17";
+import type pl from "npm:nodejs-polars@0.25.2";
+import { type Chart, type ChartText, PALETTE, render } from "./chart.ts";
+import { rowsOf } from "./_chart_data.ts";
+import type { AuthorWinRates } from "../families/author_win_rates.ts";
+
+/** Options of {@link authorWinRateChart}; any other Plot option passes through. */
+export interface AuthorWinRateChartOptions extends ChartText {
+  /** Authors drawn, best win rate first (default 20). */
+  top?: number;
+  /** Extra Plot options. */
+  [plotOption: string]: unknown;
+}
+
+const PERIOD_WORDS = { "6m": "6-month", "1y": "1-year", "2y": "2-year" } as const;
+
+/**
+ * One row per author, ranked by win rate (the frame's order: best first,
+ * ties by more pitches), the `top` first: the win rate (percent) as a dot,
+ * its Wilson 95 % interval as a bar, and `wins/pitches` beside it. A
+ * dashed line marks the pooled rate of every author in the frame (their
+ * wins over their pitches), so an author is read against the crowd, and
+ * an interval that crosses it says the author's lead may be luck.
+ *
+ * @example
+ * ```ts
+ * import { authorWinRateChart, authorWinRates, connect } from "../../mod.ts";
+ * const { catalog } = await connect();
+ * const result = await authorWinRates(catalog, {}, { period: "1y", kind: "abs", minPitches: 5 });
+ * authorWinRateChart(result, { top: 10 });
+ * ```
+ */
+export function authorWinRateChart(
+  result: AuthorWinRates,
+  options: AuthorWinRateChartOptions = {},
+): Chart {
+  const { top = 20, title = "Authors ranked by win rate", subtitle, ...plot } = options;
+  if (!Number.isInteger(top) || top < 1) {
+    throw new RangeError(
+      `authorWinRateChart: top ${JSON.stringify(top)} must be a whole number ≥ 1`,
+    );
+  }
+  const frame = (result as { frame?: unknown })?.frame as pl.DataFrame;
+  const all = rowsOf(
+    "authorWinRateChart",
+    frame,
+    [
+      "author_username",
+      "pitches",
+      "wins",
+      "win_rate",
+      "win_rate_low",
+      "win_rate_high",
+    ],
+    [],
+    "result.frame",
+  );
+  const rows = all.slice(0, top).map((r) => ({
+    author: String(r.author_username),
+    pitches: r.pitches as number,
+    wins: r.wins as number,
+    rate: 100 * (r.win_rate as number),
+    low: 100 * (r.win_rate_low as number),
+    high: 100 * (r.win_rate_high as number),
+  }));
+  const wins = all.reduce((s, r) => s + (r.wins as number), 0);
+  const pitches = all.reduce((s, r) => s + (r.pitches as number), 0);
+  const pooled = (100 * wins) / pitches;
+  const { period, kind, minPitches } = result;
+  const floor = period && kind
+    ? `a ${PERIOD_WORDS[period]} ${kind === "abs" ? "absolute" : "excess"} return ≥ 0 %`
+    : "a return ≥ 0 %";
+  const sub = subtitle ?? [
+    `Share of each author's pitches with ${floor} (the catalog's 0 % floor); bar: Wilson 95% interval`,
+    `${rows.length < all.length ? `Top ${rows.length}` : `All ${rows.length}`} of ${all.length} ${
+      all.length === 1 ? "author" : "authors"
+    }${minPitches ? ` with ≥ ${minPitches} pitches` : ""}; dashed line: all their pitches, ${
+      pooled.toFixed(1)
+    }%`,
+  ].join("\n");
+  const longest = Math.max(...rows.map((r) => r.author.length));
+  return render(
+    {
+      width: 720,
+      height: 60 + 24 * rows.length,
+      marginLeft: Math.min(220, Math.max(80, 12 + longest * 7)),
+      marginRight: 60,
+      y: { domain: rows.map((r) => r.author), label: null },
+      x: { domain: [0, 100], label: "Win rate (%)", grid: true },
+      marks: [
+        Plot.ruleX([pooled], {
+          stroke: "currentColor",
+          strokeDasharray: "4,3",
+          strokeOpacity: 0.6,
+        }),
+        Plot.ruleY(rows, {
+          y: "author",
+          x1: "low",
+          x2: "high",
+          stroke: PALETTE[0],
+          strokeWidth: 2.5,
+          className: "interval",
+        }),
+        Plot.dot(rows, {
+          y: "author",
+          x: "rate",
+          fill: PALETTE[0],
+          r: 4,
+          tip: true,
+          channels: { wins: "wins", pitches: "pitches" },
+        }),
+        Plot.text(rows, {
+          y: "author",
+          x: 100,
+          text: (d: { wins: number; pitches: number }) => `${d.wins}/${d.pitches}`,
+          dx: 8,
+          textAnchor: "start",
+          fill: "currentColor",
+          fontSize: 10,
+        }),
+      ],
+    },
+    { title, subtitle: sub },
+    plot,
+  );
+}

@@ -1,0 +1,231 @@
+/**
+ * `authorWinRates`: each author's share of winning pitches, with a Wilson
+ * 95 % interval, from the catalog's pitch-return floors.
+ *
+ * @module
+ */
+import pl from "npm:nodejs-polars@0.25.2";
+import normalQuantile from "npm:@stdlib/stats-base-dists-normal-quantile@0.3.1";
+import type { CatalogClient } from "../catalog/client.ts";
+import type { PitchListParams } from "../catalog/params.ts";
+import {
+  RETURN_KINDS,
+  RETURN_PERIODS,
+  type ReturnKind,
+  type ReturnPeriod,
+} from "../catalog/vocab.ts";
+import { asFrame, type Frame } from "../frames/list.ts";
+import { isDemo } from "../shared/demo.ts";
+import { isIsoDate, showValue } from "../shared/schema.ts";
+import { didYouMean } from "../shared/suggest.ts";
+import { pitchReturnFloors } from "./pitch_buckets.ts";
+
+/** Options of {@link authorWinRates}. */
+export interface AuthorWinRateOptions {
+  /** Return period of the floor: `"6m"`, `"1y"` or `"2y"`. */
+  period: ReturnPeriod;
+  /** `"abs"` (absolute return) or `"excess"` (versus the market). */
+  kind: ReturnKind;
+  /** Fewest counted pitches an author needs for a row (default 5). */
+  minPitches?: number;
+  /**
+   * The day the period must have ended by, `YYYY-MM-DD` (default: the
+   * latest `added_on` among the pitches read, the newest day the pull shows
+   * the catalog at).
+   */
+  asOf?: string;
+}
+
+/** The result of {@link authorWinRates}. */
+export interface AuthorWinRates {
+  /**
+   * One row per author with at least `minPitches` counted pitches, best
+   * win rate first (ties: more pitches first, then by name):
+   * `author_username` (String), `pitches` and `wins` (Int64), `win_rate`,
+   * `win_rate_low`, `win_rate_high` (Float64 fractions in [0, 1]).
+   */
+  frame: Frame;
+  /** Page requests made. */
+  requests: number;
+  /** The day used as {@link AuthorWinRateOptions.asOf}. */
+  asOf: string;
+  /** Pitches read but not counted: written less than the period before `asOf`. */
+  tooRecent: number;
+  /** Authors with at least one counted pitch but fewer than `minPitches`, left out. */
+  fewPitches: number;
+  /** The period of the floor. */
+  period: ReturnPeriod;
+  /** The kind of the floor (absolute or excess). */
+  kind: ReturnKind;
+  /** The `minPitches` used. */
+  minPitches: number;
+}
+
+/**
+ * Days after the pitch by which a period has ended: the emulator's rule (a
+ * pitch has a return for the period once `pitch_date + days ≤ asOf`); the
+ * live service's rule is not shown.
+ */
+export const PERIOD_DAYS: Readonly<Record<ReturnPeriod, number>> = {
+  "6m": 182,
+  "1y": 365,
+  "2y": 730,
+};
+
+const Z95: number = normalQuantile(0.975, 0, 1);
+
+/**
+ * The Wilson score interval of a proportion (`wins` of `n`) at 95 %:
+ * unlike the normal approximation it stays inside [0, 1] and is not of
+ * zero width at 0 or n wins.
+ *
+ * @example
+ * ```ts
+ * import { wilsonInterval } from "./author_win_rates.ts";
+ * wilsonInterval(8, 10).map((x) => x.toFixed(3)); // ["0.490", "0.943"]
+ * ```
+ */
+export function wilsonInterval(wins: number, n: number, z = Z95): [number, number] {
+  if (!(n > 0)) return [NaN, NaN];
+  const p = wins / n;
+  const z2n = (z * z) / n;
+  const centre = p + z2n / 2;
+  const half = z * Math.sqrt((p * (1 - p)) / n + z2n / (4 * n));
+  return [(centre - half) / (1 + z2n), (centre + half) / (1 + z2n)];
+}
+
+function check(options: AuthorWinRateOptions): Required<Omit<AuthorWinRateOptions, "asOf">> {
+  const fn = "authorWinRates";
+  const { period, kind, minPitches = 5 } = options ?? ({} as AuthorWinRateOptions);
+  if (!(RETURN_PERIODS as readonly unknown[]).includes(period)) {
+    throw new RangeError(
+      `${fn}: period ${showValue(period)} is not allowed; allowed: ${RETURN_PERIODS.join(", ")}${
+        didYouMean(period, RETURN_PERIODS)
+      }`,
+    );
+  }
+  if (!(RETURN_KINDS as readonly unknown[]).includes(kind)) {
+    throw new RangeError(
+      `${fn}: kind ${showValue(kind)} is not allowed; allowed: ${RETURN_KINDS.join(", ")}${
+        didYouMean(kind, RETURN_KINDS)
+      }`,
+    );
+  }
+  if (!Number.isInteger(minPitches) || minPitches < 1) {
+    throw new RangeError(`${fn}: minPitches ${showValue(minPitches)} must be a whole number ≥ 1`);
+  }
+  if (options.asOf !== undefined && !isIsoDate(options.asOf)) {
+    throw new RangeError(`${fn}: asOf ${showValue(options.asOf)} must be a date YYYY-MM-DD`);
+  }
+  return { period, kind, minPitches };
+}
+
+const dayOf = (d: unknown): number =>
+  d instanceof Date ? Math.floor(d.getTime() / 86_400_000) : NaN;
+
+/**
+ * Per-author win rates of pitches. A **win** is a pitch that meets the 0 %
+ * floor of the catalog's pitch-return filter for `period` and `kind`
+ * (`pitchReturn: "<period>_<kind>_gte_pct0"`, read from an unlocked pitch's
+ * `col_pitch_return_…` slug and, for locked pitches, from one filtered
+ * query): its return over the period was at least 0 %. `win_rate` is
+ * `wins / pitches` as a Float64 fraction (computed in floating point:
+ * nodejs-polars divides two `UInt32` columns to 0), with a Wilson 95 %
+ * interval (`win_rate_low`, `win_rate_high`), which stays inside [0, 1] and
+ * keeps a width at 0 or all wins, where a normal interval collapses.
+ *
+ * **Counted pitches.** The catalog gives floors, not returns, and a pitch
+ * with a negative return carries no floor, just as one whose period has not
+ * ended yet: counted as losses, recent pitches would pull every active
+ * author's rate down. So only pitches written at least the period before
+ * `asOf` are counted (182, 365 or 730 days, {@link PERIOD_DAYS}); the
+ * others are counted in `tooRecent`. Authors with fewer than `minPitches`
+ * counted pitches are left out and counted in `fewPitches`.
+ *
+ * **Limits.** A win says only "return ≥ 0": a +1 % and a +300 % pitch weigh
+ * the same, and a pitch at exactly 0 % is a win (the catalog's own
+ * `winRateGte` filter is a floor on the author's 1-year rate, needs 8
+ * pitches, and its win rule is not shown). The period's end rule of the live
+ * service is not shown either: the emulator's is used. The interval treats
+ * an author's pitches as independent draws; pitches on the same market
+ * swing are not, so it is a lower bound on the uncertainty.
+ *
+ * Requests: the pitches of `params` (50 a page), plus, when some are locked,
+ * the pages of one `pitchReturn` query narrowed to paywalled pitches.
+ *
+ * @example
+ * ```ts
+ * import { authorWinRates, connect } from "../../mod.ts";
+ * const { catalog } = await connect();
+ * const { frame, requests, tooRecent } = await authorWinRates(catalog, {}, {
+ *   period: "1y",
+ *   kind: "abs",
+ *   minPitches: 5,
+ * });
+ * console.log(frame.head(10), requests, tooRecent);
+ * ```
+ */
+export async function authorWinRates(
+  catalog: CatalogClient,
+  params: PitchListParams,
+  options: AuthorWinRateOptions,
+): Promise<AuthorWinRates> {
+  const { period, kind, minPitches } = check(options);
+  const { frame, requests } = await pitchReturnFloors(catalog, params, { period, kind }, ["pct0"]);
+  const rows = frame.select(
+    "author_username",
+    "pitch_date",
+    "added_on",
+    "pitch_return_bucket_order",
+  )
+    .toRecords() as {
+      author_username: string | null;
+      pitch_date: Date | null;
+      added_on: Date | null;
+      pitch_return_bucket_order: number;
+    }[];
+  const latest = Math.max(...rows.map((r) => dayOf(r.added_on)).filter(Number.isFinite));
+  const asOfDay = options.asOf
+    ? dayOf(new Date(`${options.asOf}T00:00:00Z`))
+    : Number.isFinite(latest)
+    ? latest
+    : dayOf(new Date());
+  const asOf = new Date(asOfDay * 86_400_000).toISOString().slice(0, 10);
+  const tally = new Map<string, { pitches: number; wins: number }>();
+  let tooRecent = 0;
+  for (const r of rows) {
+    if (!(dayOf(r.pitch_date) + PERIOD_DAYS[period] <= asOfDay)) {
+      tooRecent++;
+      continue;
+    }
+    const author = r.author_username ?? "(no author)";
+    const t = tally.get(author) ?? { pitches: 0, wins: 0 };
+    t.pitches++;
+    if (r.pitch_return_bucket_order >= 0) t.wins++;
+    tally.set(author, t);
+  }
+  const kept = [...tally].filter(([, t]) => t.pitches >= minPitches)
+    .map(([author, t]) => {
+      const [low, high] = wilsonInterval(t.wins, t.pitches);
+      return { author, ...t, rate: t.wins / t.pitches, low, high };
+    })
+    .sort((a, b) => b.rate - a.rate || b.pitches - a.pitches || (a.author < b.author ? -1 : 1));
+  const out = pl.DataFrame([
+    pl.Series("author_username", kept.map((k) => k.author), pl.Utf8),
+    pl.Series("pitches", kept.map((k) => k.pitches), pl.Int64),
+    pl.Series("wins", kept.map((k) => k.wins), pl.Int64),
+    pl.Series("win_rate", Float64Array.from(kept, (k) => k.rate), pl.Float64),
+    pl.Series("win_rate_low", Float64Array.from(kept, (k) => k.low), pl.Float64),
+    pl.Series("win_rate_high", Float64Array.from(kept, (k) => k.high), pl.Float64),
+  ]);
+  return {
+    frame: asFrame(out, false, isDemo(frame)),
+    requests,
+    asOf,
+    tooRecent,
+    fewPitches: tally.size - kept.length,
+    period,
+    kind,
+    minPitches,
+  };
+}
