@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { constants as fsConstants, type Stats } from "node:fs";
+import { closeSync, constants as fsConstants, fstatSync, openSync, type Stats } from "node:fs";
 import { type FileHandle, open as fsOpen } from "node:fs/promises";
 
 export const { O_RDONLY, O_RDWR, O_CREAT } = fsConstants;
@@ -106,5 +106,45 @@ export async function readRegular(
     return total === buf.length ? buf : buf.slice(0, total);
   } finally {
     await fh.close();
+  }
+}
+
+/**
+ * Synchronous, for reading: a node file descriptor of a regular file of at
+ * most `maxBytes`, and its size. Opened with `O_NOFOLLOW | O_NONBLOCK`, then
+ * checked on the descriptor itself, so a FIFO swapped in at the path in
+ * between can neither block the open nor be read. A symlink, FIFO, device
+ * or folder, or a larger file, is an {@link UnsafeFileError} naming the
+ * path (the descriptor closed); a missing one `Deno.errors.NotFound`.
+ *
+ * @example
+ * ```ts
+ * import { closeSync } from "node:fs";
+ * import { openRegularSync } from "./regular_file.ts";
+ * const path = Deno.makeTempFileSync();
+ * Deno.writeTextFileSync(path, "hello");
+ * const { fd, size } = openRegularSync(path, 1024);
+ * closeSync(fd);
+ * console.log(size); // 5
+ * ```
+ */
+export function openRegularSync(path: string, maxBytes: number): { fd: number; size: number } {
+  let fd: number;
+  try {
+    fd = openSync(path, O_RDONLY | SAFE);
+  } catch (e) {
+    if ((e as { code?: string })?.code === "ELOOP") throw new UnsafeFileError(path, "is a symlink");
+    if ((e as { code?: string })?.code === "ENOENT") {
+      throw new Deno.errors.NotFound(`no such file: ${path}`);
+    }
+    throw e;
+  }
+  try {
+    const st = fstatSync(fd);
+    check(path, nodeKind(st), maxBytes);
+    return { fd, size: st.size };
+  } catch (e) {
+    closeSync(fd);
+    throw e;
   }
 }

@@ -30,6 +30,21 @@
  *   it (version 7 adds the catalog's JSON text after the prices).
  * - Same answers: a world read back is the world generated, value for value
  *   (a test compares every row's JSON, the price paths and the truth).
+ * - Never a hang, never a lie (version 9): the file is opened only as a
+ *   regular file, without following a link and without blocking (a FIFO at
+ *   its path is refused, not waited on); every length the file states is
+ *   checked against caps and against the file's size before anything is
+ *   read (the file at most 64 MiB and its header 4 MiB per unit of scale; a
+ *   scale-1 world is 39 MB with a 1.1 MB header); every part read (the
+ *   header, each section, each block of 1,024 rows of a column) is checked
+ *   against its SHA-256 digest (the first 16 bytes) as it is read, so a byte
+ *   changed anywhere is caught before it is served. A file refused at open
+ *   is generated again and replaced; a part refused later is generated
+ *   again in memory (the same world) and the file removed, so the next
+ *   process writes a sound one. The generation lock is waited for at most
+ *   15 s per unit of scale (a process stopped while holding it, a FIFO or a
+ *   link at its path): then the world is generated in memory, not written.
+ *   Each of these says so in one notice (`shared/notice.ts`).
  *
  * @module
  */
@@ -44,9 +59,13 @@ import { dirname, join } from "node:path";
 import { dayOf, isoOf } from "./calendar.ts";
 import { type InsiderData, makeInsiderData } from "./insider/insider_data.ts";
 import { loadInsider, type StoredInsider, storeInsider } from "./insider/stored_trades.ts";
-import { BlockValues, type ColumnArray, type ColumnData } from "./columns.ts";
+import { BLOCK_ROWS, BlockValues, type ColumnArray, type ColumnData } from "./columns.ts";
 import { type CatalogData, makeCatalogData } from "./catalog/catalog_data.ts";
 import { loadCatalog, storeCatalog } from "./catalog/stored_catalog.ts";
+import { closeSync, lstatSync, readSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { notice } from "../shared/notice.ts";
+import { nodeKind, openRegularSync, UnsafeFileError } from "../shared/regular_file.ts";
 
 /**
  * Version of the stored world. Raise it with any change to what the
@@ -56,9 +75,20 @@ import { loadCatalog, storeCatalog } from "./catalog/stored_catalog.ts";
  * `tests/stub/world_cache_test.ts` holds the sources' hash and fails until
  * it is raised.
  */
-export const WORLD_CACHE_VERSION = 8;
+export const WORLD_CACHE_VERSION = 9;
 
 const MAGIC = "signalbook-world";
+/** The file's first bytes: this tag, the header's length (u32), the body's (f64), the header's digest. */
+const TAG = "SBW2";
+/** Bytes of a digest: the first 16 of a SHA-256. */
+const DIGEST_BYTES = 16;
+const PREFIX_BYTES = 16 + DIGEST_BYTES;
+/** Largest world file read, per unit of scale (never under 1): a scale-1 world is 39 MB. */
+const FILE_BYTES_PER_SCALE = 64 << 20;
+/** Largest header read, per unit of scale (never under 1): a scale-1 header is 1.1 MB. */
+const HEADER_BYTES_PER_SCALE = 4 << 20;
+/** Longest wait for another process's generation lock, per unit of scale: a scale-1 world takes about 2 s. */
+const LOCK_WAIT_MS_PER_SCALE = 15_000;
 
 /** Options of {@link openWorld}. */
 export interface OpenWorldOptions {
@@ -70,6 +100,12 @@ export interface OpenWorldOptions {
   asOf?: string;
   /** Cache folder, or `false` for none (default: the user's cache folder, see the module doc). */
   cache?: string | false;
+  /**
+   * Longest wait, in ms, for another process generating the same world
+   * (default 15 s per unit of scale, never under 15 s); then the world is
+   * generated in memory.
+   */
+  lockWaitMs?: number;
 }
 
 /** A world and its insider dataset, and where they came from. */
@@ -115,24 +151,43 @@ export function openWorld(opts: OpenWorldOptions = {}): OpenedWorld {
   const file = dir && usable(dir)
     ? join(dir, `world-v${WORLD_CACHE_VERSION}-seed${seed}-scale${scale}-${asOf}.bin`)
     : null;
+  // what went wrong with the cache, said once for this world however often it is met
+  let told = false;
+  const tell = (why: string) => {
+    if (told) return;
+    told = true;
+    notice(`signalbook: world cache: ${why}`);
+  };
   const cached = (): OpenedWorld | null => {
     if (!file) return null;
     try {
-      const { parts, stored, catalog } = readWorld(file, seed, scale, dayOf(asOf));
+      const { parts, stored, catalog } = readWorld(file, seed, scale, dayOf(asOf), tell);
       return opened(parts, stored, "cache", file, catalog);
-    } catch {
-      // absent, or not this format (an older or cut-short file): generate and replace it
+    } catch (e) {
+      // absent (silently), or refused: generate it and replace it
+      if (!(e instanceof Deno.errors.NotFound)) tell(`${refusal(file, e)}; generating the world`);
       return null;
     }
   };
   const ready = cached();
   if (ready) return ready;
+  const inMemory = () => {
+    const parts = generateWorld({ seed, scale, asOf });
+    return { parts, stored: storeInsider(makeInsiderData(assembleWorld(parts))) };
+  };
   // one process generates a given world at a time; the others wait for it and read its file
-  using lock = file ? generationLock(file) : null;
+  const lock = file
+    ? generationLock(file, opts.lockWaitMs ?? LOCK_WAIT_MS_PER_SCALE * Math.max(1, scale))
+    : null;
+  if (lock && "refused" in lock) {
+    tell(`${lock.refused}; generating the world in memory (not written)`);
+    const { parts, stored } = inMemory();
+    return opened(parts, stored, "generated", null, () => null);
+  }
+  using _held = lock?.held;
   const written = lock ? cached() : null;
   if (written) return written;
-  const parts = generateWorld({ seed, scale, asOf });
-  const stored = storeInsider(makeInsiderData(assembleWorld(parts)));
+  const { parts, stored } = inMemory();
   if (!file) return opened(parts, stored, "generated", file, () => null);
   // the catalog is written with the world, so later processes parse it instead of building it
   const catalog = makeCatalogData(assembleWorld(parts));
@@ -202,20 +257,54 @@ function opened(
  * world: notebooks or test files started together on a machine that has not
  * generated it yet would otherwise each spend the seconds and the memory of
  * generating the same world. Released when disposed, or by the OS when the
- * process ends. Null where no lock can be taken (a file system without
- * locks): then each process generates, as before.
+ * process ends. Waited for at most `waitMs`; `refused` says why it was not
+ * taken (held that long, by a stopped or slow process; something other
+ * than a regular file at its path). Null where no lock can be taken (a file
+ * system without locks): then each process generates, as before.
  */
-function generationLock(file: string): Disposable | null {
+function generationLock(
+  file: string,
+  waitMs: number,
+): { held: Disposable } | { refused: string } | null {
+  const path = `${file}.lock`;
+  let f: Deno.FsFile;
   try {
     Deno.mkdirSync(dirname(file), { recursive: true });
-    const f = Deno.openSync(`${file}.lock`, { create: true, write: true });
-    try {
-      f.lockSync(true);
-    } catch {
+    const before = lstatOrNull(path);
+    if (before && !before.isFile()) return { refused: `${path} ${nodeKind(before).what}` };
+    // read and write: a FIFO swapped in meanwhile opens without waiting for a writer or reader
+    f = Deno.openSync(path, { read: true, write: true, create: true });
+  } catch {
+    return null;
+  }
+  try {
+    const st = f.statSync();
+    const now = lstatOrNull(path);
+    if (!st.isFile || !now?.isFile() || now.ino !== st.ino || now.dev !== st.dev) {
       f.close();
-      return null;
+      return { refused: `${path} was replaced by something other than a regular file` };
     }
-    return {
+    const until = performance.now() + waitMs;
+    const nap = new Int32Array(new SharedArrayBuffer(4));
+    for (let pause = 10;; pause = Math.min(2 * pause, 200)) {
+      if (f.tryLockSync(true)) break;
+      const left = until - performance.now();
+      if (left <= 0) {
+        f.close();
+        return {
+          refused: `another process has held ${path} for ${
+            (waitMs / 1000).toFixed(1)
+          } s (stopped, or slow)`,
+        };
+      }
+      Atomics.wait(nap, 0, 0, Math.min(pause, left));
+    }
+  } catch {
+    f.close();
+    return null;
+  }
+  return {
+    held: {
       [Symbol.dispose]() {
         try {
           f.unlockSync();
@@ -223,9 +312,16 @@ function generationLock(file: string): Disposable | null {
           f.close();
         }
       },
-    };
-  } catch {
-    return null;
+    },
+  };
+}
+
+function lstatOrNull(path: string) {
+  try {
+    return lstatSync(path);
+  } catch (e) {
+    if ((e as { code?: string })?.code === "ENOENT") return null;
+    throw e;
   }
 }
 
@@ -254,37 +350,53 @@ function usable(dir: string): boolean {
   return granted("read") && granted("write");
 }
 
-/** The world file at the path is not (or no longer) the one opened: cut short or replaced. */
+/** The world file at the path is not (or no longer) the one written: cut short, changed, replaced. */
 class WorldFileChanged extends Error {}
 
+/** Why a world file was refused, naming it. */
+function refusal(file: string, e: unknown): string {
+  return e instanceof UnsafeFileError ? e.message : `${file} ${(e as Error)?.message ?? e}`;
+}
+
 /**
- * Whether a later read's failure means the file went away (deleted, cut,
- * replaced, its permission revoked): then the same world is generated
- * instead. Anything else (no file descriptors left, a bug) is thrown.
+ * Whether a later read's failure means the file went away or is not the
+ * one written any more (deleted, cut, changed, replaced by something else,
+ * its permission revoked): then the same world is generated instead.
+ * Anything else (no file descriptors left, a bug) is thrown.
  */
 function fileGone(e: unknown): boolean {
-  return e instanceof WorldFileChanged || e instanceof Deno.errors.NotFound ||
-    e instanceof Deno.errors.PermissionDenied || e instanceof Deno.errors.NotCapable;
+  const code = (e as { code?: string })?.code;
+  return e instanceof WorldFileChanged || e instanceof UnsafeFileError ||
+    e instanceof Deno.errors.NotFound || e instanceof Deno.errors.PermissionDenied ||
+    e instanceof Deno.errors.NotCapable || code === "EACCES" || code === "EPERM";
 }
 
 /** `len` bytes of an open file from `pos`, in a fresh (so 8-byte aligned) buffer. */
-function readRange(f: Deno.FsFile, pos: number, len: number): Uint8Array {
-  f.seekSync(pos, Deno.SeekMode.Start);
+function readRange(fd: number, pos: number, len: number): Uint8Array {
   const out = new Uint8Array(len);
   let got = 0;
   while (got < len) {
-    const n = f.readSync(out.subarray(got));
-    if (n === null || n === 0) throw new WorldFileChanged("world file cut short");
+    const n = readSync(fd, out, got, len - got, pos + got);
+    if (!n) throw new WorldFileChanged("is cut short");
     got += n;
   }
   return out;
+}
+
+/** The first {@link DIGEST_BYTES} bytes of the SHA-256 of `bytes`. */
+function digestOf(bytes: Uint8Array): Uint8Array {
+  return createHash("sha256").update(bytes).digest().subarray(0, DIGEST_BYTES);
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
 function writeAtomically(file: string, bytes: Uint8Array): void {
   const tmp = `${file}.${Deno.pid}.${crypto.randomUUID().slice(0, 8)}.tmp`;
   try {
     Deno.mkdirSync(dirname(file), { recursive: true });
-    Deno.writeFileSync(tmp, bytes);
+    Deno.writeFileSync(tmp, bytes, { createNew: true });
     Deno.renameSync(tmp, file);
   } catch {
     // a read-only or full disk: the world is still generated, just not kept
@@ -303,6 +415,20 @@ interface BlobRef {
   type: TypeName;
   offset: number;
   length: number;
+  /** Values per digest: 1,024 (a block) for a row column, else all of them (at least 1). */
+  unit: number;
+  /** Index of its first digest in the digest table. */
+  digest: number;
+}
+
+/** Digests of a blob of `length` values, `unit` to a digest: at least one (an empty blob has one). */
+function unitsOf(r: { length: number; unit: number }): number {
+  return Math.max(1, Math.ceil(r.length / r.unit));
+}
+
+/** A blob's bytes in the file: its values', then zeros up to the next multiple of 8. */
+function paddedBytes(r: { type: TypeName; length: number }): number {
+  return Math.ceil(r.length * TYPES[r.type].BYTES_PER_ELEMENT / 8) * 8;
 }
 
 /** A generated column's values (a world read back by blocks is never written again). */
@@ -312,9 +438,11 @@ function inMemory(v: ColumnArray | BlockValues): ColumnArray {
 }
 
 /**
- * The file: magic, header length, JSON header, then 8-byte-aligned typed
- * arrays: the trades' index fields and row columns, the prices, and the
- * catalog's JSON text.
+ * The file: a prefix ({@link TAG}, the header's length, the body's length,
+ * the header's digest), the JSON header, then 8-byte-aligned typed arrays:
+ * the trades' index fields and row columns, the prices, the catalog's JSON
+ * text, and last the digest table (its own digest in the header): one
+ * digest per block of 1,024 values of a row column, one per other array.
  */
 function encodeWorld(
   parts: WorldParts,
@@ -323,11 +451,22 @@ function encodeWorld(
 ): Uint8Array {
   const blobs: Typed[] = [];
   const refs: BlobRef[] = [];
+  const digests: Uint8Array[] = [];
   let offset = 0;
-  const add = (a: Typed): number => {
-    refs.push({ type: a.constructor.name as TypeName, offset, length: a.length });
+  const add = (a: Typed, unit = Math.max(1, a.length)): number => {
+    const r = { type: a.constructor.name as TypeName, offset, length: a.length, unit };
+    refs.push({ ...r, digest: digests.length });
+    // each digest covers its values' bytes; the last one the padding after them too
+    const bytes = new Uint8Array(paddedBytes(r));
+    bytes.set(new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
+    const per = unit * a.BYTES_PER_ELEMENT;
+    const units = unitsOf(r);
+    for (let u = 0; u < units; u++) {
+      const end = u === units - 1 ? bytes.length : (u + 1) * per;
+      digests.push(digestOf(bytes.subarray(u * per, end)));
+    }
     blobs.push(a);
-    offset += Math.ceil(a.byteLength / 8) * 8;
+    offset += bytes.length;
     return refs.length - 1;
   };
   const nDays = parts.market.length;
@@ -345,15 +484,18 @@ function encodeWorld(
     name: c.name,
     kind: c.kind,
     dict: c.dict,
-    values: add(inMemory(c.values)),
-    nulls: c.nulls ? add(inMemory(c.nulls)) : undefined,
+    values: add(inMemory(c.values), BLOCK_ROWS),
+    nulls: c.nulls ? add(inMemory(c.nulls), BLOCK_ROWS) : undefined,
   }));
   const priceStart = offset;
   const prices = { market: add(parts.market), paths: add(paths), abnormal: add(abnormal) };
-  // last, read at the first catalog request: the catalog as JSON text (none when it would not
+  // read at the first catalog request: the catalog as JSON text (none when it would not
   // come back exactly, see catalog/stored_catalog.ts)
   const priceEnd = offset;
   const catalog = catalogText === null ? null : add(new TextEncoder().encode(catalogText));
+  const table = new Uint8Array(digests.length * DIGEST_BYTES);
+  digests.forEach((d, k) => table.set(d, k * DIGEST_BYTES));
+  const tableAt = offset;
   const header = {
     magic: MAGIC,
     version: WORLD_CACHE_VERSION,
@@ -377,85 +519,183 @@ function encodeWorld(
     priceEnd,
     catalog,
     blobs: refs,
+    digests: { offset: tableAt, count: digests.length, digest: hex(digestOf(table)) },
   };
   const head = new TextEncoder().encode(JSON.stringify(header));
-  const start = Math.ceil((12 + head.length) / 8) * 8;
-  const out = new Uint8Array(start + offset);
+  const start = Math.ceil((PREFIX_BYTES + head.length) / 8) * 8;
+  const bodyLen = tableAt + table.length;
+  const out = new Uint8Array(start + bodyLen);
   const dv = new DataView(out.buffer);
-  out.set(new TextEncoder().encode("SBW1"), 0);
+  out.set(new TextEncoder().encode(TAG), 0);
   dv.setUint32(4, head.length, true);
-  dv.setUint32(8, offset, true);
-  out.set(head, 12);
+  dv.setFloat64(8, bodyLen, true);
+  out.set(head, PREFIX_BYTES);
+  // the header's digest covers the padding after it too
+  out.set(digestOf(out.subarray(PREFIX_BYTES, start)), 16);
   refs.forEach((r, k) => {
     const b = blobs[k];
     out.set(new Uint8Array(b.buffer, b.byteOffset, b.byteLength), start + r.offset);
   });
+  out.set(table, start + tableAt);
   return out;
+}
+
+function hex(bytes: Uint8Array): string {
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** The stored trades' fields that are one typed array each, in {@link StoredInsider}. */
+const SCALARS = [
+  "day",
+  "filedMs",
+  "etDay",
+  "company",
+  "insider",
+  "dir",
+  "signal",
+  "cluster90",
+] as const satisfies readonly (keyof StoredInsider)[];
+
+/**
+ * Every length and place the header states, checked before anything is
+ * read by it: each array of a known type, 8-byte aligned, inside the body,
+ * its digests inside the table; the trades' arrays one value per trade,
+ * the prices one per day (per issuer). Throws naming the first that is not.
+ */
+// deno-lint-ignore no-explicit-any
+function checkHeader(h: any, bodyLen: number): void {
+  const fail = (what: string): never => {
+    throw new Error(`has a header that does not hold together (${what})`);
+  };
+  const int = (v: unknown, what: string, max = bodyLen): number =>
+    Number.isSafeInteger(v) && (v as number) >= 0 && (v as number) <= max ? v as number : fail(
+      `${what}: ${JSON.stringify(v)?.slice(0, 40)}`,
+    );
+  const t = h.digests;
+  int(t?.offset, "digest table offset");
+  const count = int(t?.count, "digest count", bodyLen / DIGEST_BYTES);
+  if (t.offset % 8 || t.offset + count * DIGEST_BYTES !== bodyLen) fail("digest table place");
+  if (!Array.isArray(h.blobs)) fail("blobs");
+  for (const [k, r] of (h.blobs as BlobRef[]).entries()) {
+    if (typeof r?.type !== "string" || !Object.hasOwn(TYPES, r.type)) fail(`blob ${k} type`);
+    int(r.length, `blob ${k} length`);
+    if (int(r.offset, `blob ${k} offset`) % 8 || r.offset + paddedBytes(r) > t.offset) {
+      fail(`blob ${k} place`);
+    }
+    int(r.unit, `blob ${k} unit`);
+    if (r.unit < 1 || int(r.digest, `blob ${k} digest`) + unitsOf(r) > count) {
+      fail(`blob ${k} digests`);
+    }
+  }
+  const ref = (k: unknown, what: string, length: number | null, unit?: number): BlobRef => {
+    const r = h.blobs[int(k, what, h.blobs.length - 1)] as BlobRef;
+    if (length !== null && r.length !== length) fail(`${what} length ${r.length}, not ${length}`);
+    if (r.unit !== (unit ?? Math.max(1, r.length))) fail(`${what} unit`);
+    return r;
+  };
+  const n = ref(h.scalars?.day, "day", null).length;
+  for (const key of SCALARS) ref(h.scalars?.[key], key, n);
+  if (!Array.isArray(h.rows)) fail("rows");
+  for (const c of h.rows) {
+    ref(c?.values, `column ${c?.name}`, n, BLOCK_ROWS);
+    if (c.nulls !== undefined) ref(c.nulls, `column ${c.name} nulls`, n, BLOCK_ROWS);
+  }
+  const w = h.world;
+  if (!Array.isArray(w?.companies) || !Array.isArray(w.withAbnormal)) fail("world");
+  const nDays = int(w.asOf - w.start + 1, "days", 1e6);
+  ref(w.market, "market", nDays);
+  ref(w.paths, "paths", w.companies.length * nDays);
+  ref(w.abnormal, "abnormal", w.withAbnormal.length * nDays);
+  if (int(h.priceStart, "price start") > int(h.priceEnd, "price end", t.offset)) fail("prices");
+  for (const k of [w.market, w.paths, w.abnormal]) {
+    const r = h.blobs[k] as BlobRef;
+    if (r.offset < h.priceStart || r.offset + paddedBytes(r) > h.priceEnd) fail("prices' place");
+  }
+  if (h.catalog !== null) ref(h.catalog, "catalog", null);
 }
 
 /**
  * Reads a world file: the header and the trades' index fields now; each
  * row column a block of rows at a time, when first read
  * ({@link BlockValues}); the prices (market, paths, abnormal returns) at the
- * first price asked for. Later reads open the file again; should it have
- * gone since (a user clearing the cache) or been replaced by another
- * world's file, the same world is generated instead (deterministic) and
- * read from memory.
+ * first price asked for; each part checked against its digest as it is
+ * read. Later reads open the file again; should it have gone since (a user
+ * clearing the cache), or a part not match its digest (changed bytes,
+ * another file put in its place), the same world is generated instead
+ * (deterministic) and read from memory, with one notice (`tell`).
  */
 function readWorld(
   file: string,
   seed: number,
   scale: number,
   asOf: number,
+  tell: (why: string) => void,
 ): { parts: WorldParts; stored: StoredInsider; catalog: () => CatalogData | null } {
-  // one open file for the prefix, the header and the index fields
-  using f = Deno.openSync(file);
-  const size = f.statSync().size;
-  const prefix = readRange(f, 0, 12);
+  const cap = Math.max(1, scale);
+  const maxFile = FILE_BYTES_PER_SCALE * cap;
+  const maxHead = HEADER_BYTES_PER_SCALE * cap;
+  // one open file for the prefix, the header, the digests and the index fields
+  const { fd, size } = openRegularSync(file, maxFile);
+  using _close = { [Symbol.dispose]: () => closeSync(fd) };
+  if (size < PREFIX_BYTES) throw new WorldFileChanged(`is cut short (${size} bytes)`);
+  const prefix = readRange(fd, 0, PREFIX_BYTES);
   const dv = new DataView(prefix.buffer);
-  if (new TextDecoder().decode(prefix.subarray(0, 4)) !== "SBW1") throw new Error("not a world");
+  if (new TextDecoder().decode(prefix.subarray(0, 4)) !== TAG) {
+    throw new Error("is not a world file of this version");
+  }
   const headLen = dv.getUint32(4, true);
-  const bodyLen = dv.getUint32(8, true);
-  const start = Math.ceil((12 + headLen) / 8) * 8;
-  if (size !== start + bodyLen) throw new Error("world file cut short");
-  const h = JSON.parse(new TextDecoder().decode(readRange(f, 12, headLen)));
-  if (h.magic !== MAGIC || h.version !== WORLD_CACHE_VERSION) throw new Error("another version");
-  // what identifies this file for later reads: its size and first 4 KiB (the header begins with
-  // the version, seed, scale and as-of date); a file at the path that is not this one any more
-  // (another world copied over it) is never read from: the world is generated instead
-  const ident = readRange(f, 0, Math.min(size, 4096));
-  const reopen = (): Deno.FsFile => {
-    const g = Deno.openSync(file);
-    try {
-      const same = g.statSync().size === size &&
-        readRange(g, 0, ident.length).every((b, i) => b === ident[i]);
-      if (!same) throw new WorldFileChanged("the world file was replaced by another");
-      return g;
-    } catch (e) {
-      g.close();
-      throw e;
+  const bodyLen = dv.getFloat64(8, true);
+  if (headLen > maxHead) {
+    throw new Error(`states a header of ${headLen} bytes, over the cap of ${maxHead}`);
+  }
+  const start = Math.ceil((PREFIX_BYTES + headLen) / 8) * 8;
+  if (!Number.isSafeInteger(bodyLen) || size !== start + bodyLen) {
+    throw new WorldFileChanged(`is ${size} bytes, not the ${start + bodyLen} it states`);
+  }
+  const head = readRange(fd, PREFIX_BYTES, start - PREFIX_BYTES);
+  if (!sameBytes(digestOf(head), prefix.subarray(16))) {
+    throw new WorldFileChanged("has changed bytes in its header (digest differs)");
+  }
+  const h = JSON.parse(new TextDecoder().decode(head.subarray(0, headLen)));
+  if (h?.magic !== MAGIC || h.version !== WORLD_CACHE_VERSION) {
+    throw new Error("is another version's");
+  }
+  const w = h.world;
+  if (w?.seed !== seed || w.scale !== scale || w.asOf !== asOf) {
+    throw new Error("holds another world");
+  }
+  checkHeader(h, bodyLen);
+  const table = readRange(fd, start + h.digests.offset, h.digests.count * DIGEST_BYTES);
+  if (hex(digestOf(table)) !== h.digests.digest) {
+    throw new WorldFileChanged("has changed bytes in its digest table");
+  }
+  const refOf = (k: number) => h.blobs[k] as BlobRef;
+  /** Throws unless `bytes` are digest `u` of blob `k` (`what` names it). */
+  const verify = (k: number, u: number, bytes: Uint8Array, what: string) => {
+    const at = (refOf(k).digest + u) * DIGEST_BYTES;
+    if (!sameBytes(digestOf(bytes), table.subarray(at, at + DIGEST_BYTES))) {
+      throw new WorldFileChanged(`has changed bytes in ${what} (digest differs)`);
     }
   };
-  const w = h.world;
-  if (w.seed !== seed || w.scale !== scale || w.asOf !== asOf) throw new Error("another world");
-  const refOf = (k: number) => h.blobs[k] as BlobRef;
-  const bytesOf = (r: BlobRef) => r.length * TYPES[r.type].BYTES_PER_ELEMENT;
-  const section = (file: Deno.FsFile, from: number, to: number) => {
-    const bytes = readRange(file, start + from, to - from);
-    return (k: number): Typed => {
+  /** The blobs from body offset `from` to `to`, read at once, each checked as it is taken. */
+  const section = (fd: number, from: number, to: number) => {
+    const bytes = readRange(fd, start + from, to - from);
+    return (k: number, what: string): Typed => {
       const r = refOf(k);
-      if (r.offset < from || r.offset + bytesOf(r) > to) {
-        throw new Error("blob outside its section");
+      if (r.offset < from || r.offset + paddedBytes(r) > to) {
+        throw new WorldFileChanged("has a blob outside its section");
       }
+      verify(k, 0, bytes.subarray(r.offset - from, r.offset - from + paddedBytes(r)), what);
       return new TYPES[r.type](bytes.buffer as ArrayBuffer, r.offset - from, r.length);
     };
   };
   const s = h.scalars as Record<keyof StoredInsider, number>;
-  const scalarKeys = Object.keys(s) as (keyof StoredInsider)[];
-  const scalarEnd = Math.max(...scalarKeys.map((k) => refOf(s[k]).offset + bytesOf(refOf(s[k]))));
-  const blob = section(f, 0, scalarEnd);
-  // the same world, generated: only once the file has gone by the time a later part is read;
-  // from then on every later part comes from it, without trying the file again
+  const scalarEnd = Math.max(...SCALARS.map((k) => refOf(s[k]).offset + paddedBytes(refOf(s[k]))));
+  const blob = section(fd, 0, scalarEnd);
+  const scalar = <K extends typeof SCALARS[number]>(k: K) =>
+    blob(s[k], `the trades' ${k}`) as StoredInsider[K];
+  // the same world, generated: only once the file has gone (or changed) by the time a later
+  // part is read; from then on every later part comes from it, without trying the file again
   let regenerated: { parts: WorldParts; stored: StoredInsider } | undefined;
   const regenerate = () => {
     if (regenerated) return regenerated;
@@ -469,37 +709,57 @@ function readWorld(
     }
     return regenerated = { parts, stored };
   };
-  // the later reads of one synchronous stretch (a row's 174 columns) share one checked open
-  // file, closed when the stretch ends (a microtask): nothing stays open between answers
-  let burst: Deno.FsFile | null = null;
-  const later = (): Deno.FsFile => {
-    if (burst) return burst;
-    const g = reopen();
+  // the later reads of one synchronous stretch (a row's 174 columns) share one open file,
+  // closed when the stretch ends (a microtask): nothing stays open between answers
+  let burst: number | null = null;
+  const later = (): number => {
+    if (burst !== null) return burst;
+    const g = openRegularSync(file, maxFile).fd;
     burst = g;
     queueMicrotask(() => {
       burst = null;
-      g.close();
+      closeSync(g);
     });
     return g;
   };
-  /** `read` of the file opened again, or `instead()` once the file has gone (see `regenerate`). */
-  const fromFile = <T>(read: (f: Deno.FsFile) => T, instead: () => T): T => {
+  /** `read` of the file opened again, or `instead()` once the file has gone or changed. */
+  const fromFile = <T>(read: (fd: number) => T, instead: () => T): T => {
     if (regenerated) return instead();
     try {
       return read(later());
     } catch (e) {
       if (!fileGone(e)) throw e;
+      if (!(e instanceof Deno.errors.NotFound)) {
+        tell(`${refusal(file, e)}; the rest of this world is generated again (the same values)`);
+      }
+      if (e instanceof WorldFileChanged) {
+        // not the file written: the next process writes a sound one
+        try {
+          Deno.removeSync(file);
+        } catch {
+          // gone already, or not ours to remove
+        }
+      }
       return instead();
     }
   };
-  const byBlocks = <T extends ColumnArray>(k: number, instead: (s: StoredInsider) => T) => {
+  const byBlocks = <T extends ColumnArray>(
+    k: number,
+    what: string,
+    instead: (s: StoredInsider) => T,
+  ) => {
     const r = refOf(k);
     const T = TYPES[r.type];
     return new BlockValues<T>(r.length, (from, count) =>
       fromFile(
-        (f) => {
-          const at = start + r.offset + from * T.BYTES_PER_ELEMENT;
-          const bytes = readRange(f, at, count * T.BYTES_PER_ELEMENT);
+        (fd) => {
+          const at = r.offset + from * T.BYTES_PER_ELEMENT;
+          // the last block's digest covers the blob's padding too
+          const end = from + count === r.length
+            ? r.offset + paddedBytes(r)
+            : at + count * T.BYTES_PER_ELEMENT;
+          const bytes = readRange(fd, start + at, end - at);
+          verify(k, from / BLOCK_ROWS, bytes, `${what}, rows ${from} to ${from + count - 1}`);
           return new T(bytes.buffer as ArrayBuffer, 0, count) as T;
         },
         () => instead(regenerate().stored).slice(from, from + count) as T,
@@ -509,17 +769,24 @@ function readWorld(
   let prices: Pick<WorldParts, "market" | "paths" | "abnormal"> | undefined;
   const loadPrices = () => {
     if (prices) return prices;
-    const priceBlob = fromFile((f) => section(f, h.priceStart, h.priceEnd), () => null);
-    if (!priceBlob) return prices = regenerate().parts;
-    const paths = priceBlob(w.paths) as Float64Array;
-    const abnormal = priceBlob(w.abnormal) as Float64Array;
+    const read = fromFile((fd) => {
+      const priceBlob = section(fd, h.priceStart, h.priceEnd);
+      return {
+        market: priceBlob(w.market, "the market's prices") as Float64Array,
+        paths: priceBlob(w.paths, "the price paths") as Float64Array,
+        abnormal: priceBlob(w.abnormal, "the abnormal returns") as Float64Array,
+      };
+    }, () => null);
+    if (!read) return prices = regenerate().parts;
     return prices = {
-      market: priceBlob(w.market) as Float64Array,
-      paths: w.companies.map((_: unknown, c: number) => paths.subarray(c * nDays, (c + 1) * nDays)),
+      market: read.market,
+      paths: w.companies.map((_: unknown, c: number) =>
+        read.paths.subarray(c * nDays, (c + 1) * nDays)
+      ),
       abnormal: new Map(
         (w.withAbnormal as number[]).map((c, k) => [
           c,
-          abnormal.subarray(k * nDays, (k + 1) * nDays),
+          read.abnormal.subarray(k * nDays, (k + 1) * nDays),
         ]),
       ),
     };
@@ -546,14 +813,14 @@ function readWorld(
   };
   const stored: StoredInsider = {
     insiders: h.insiders,
-    day: blob(s.day) as Int32Array,
-    filedMs: blob(s.filedMs) as Float64Array,
-    etDay: blob(s.etDay) as Int32Array,
-    company: blob(s.company) as Int32Array,
-    insider: blob(s.insider) as Int32Array,
-    dir: blob(s.dir) as Int8Array,
-    signal: blob(s.signal) as Float64Array,
-    cluster90: blob(s.cluster90) as Uint8Array,
+    day: scalar("day"),
+    filedMs: scalar("filedMs"),
+    etDay: scalar("etDay"),
+    company: scalar("company"),
+    insider: scalar("insider"),
+    dir: scalar("dir"),
+    signal: scalar("signal"),
+    cluster90: scalar("cluster90"),
     rows: (h.rows as {
       name: string;
       kind: ColumnData["kind"];
@@ -565,20 +832,27 @@ function readWorld(
         name: c.name,
         kind: c.kind,
         dict: c.dict,
-        values: byBlocks(c.values, (again) => inMemory(again.rows[j].values)),
-        nulls: c.nulls === undefined
-          ? undefined
-          : byBlocks(c.nulls, (again) => inMemory(again.rows[j].nulls!) as Uint8Array),
+        values: byBlocks(
+          c.values,
+          `column ${c.name}`,
+          (again) => inMemory(again.rows[j].values),
+        ),
+        nulls: c.nulls === undefined ? undefined : byBlocks(
+          c.nulls,
+          `column ${c.name}'s nulls`,
+          (again) => inMemory(again.rows[j].nulls!) as Uint8Array,
+        ),
       })),
   };
   // the catalog's text, read at the first catalog request (null: build it from the world)
   const catalog = (): CatalogData | null => {
     if (h.catalog === null) return null;
     const r = refOf(h.catalog);
-    return fromFile(
-      (f) => loadCatalog(new TextDecoder().decode(readRange(f, start + r.offset, r.length))),
-      () => null,
-    );
+    return fromFile((fd) => {
+      const bytes = readRange(fd, start + r.offset, paddedBytes(r));
+      verify(h.catalog, 0, bytes, "the catalog");
+      return loadCatalog(new TextDecoder().decode(bytes.subarray(0, r.length)));
+    }, () => null);
   };
   return { parts, stored, catalog };
 }
