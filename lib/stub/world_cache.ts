@@ -2,7 +2,7 @@
  * The emulator's world, kept on disk between processes.
  *
  * Generating the demo world (400 issuers' price paths, 23,000 trades with
- * their point-in-time fields) takes seconds and holds a few hundred MB while
+ * their point-in-time fields) takes seconds and holds a few hundred MiB while
  * it runs. A notebook's first cell should not pay that each time, so the
  * first process that builds a world writes it, in columns, to the user's
  * cache folder, and later processes read it back in milliseconds, building
@@ -35,7 +35,7 @@
  *   its path is refused, not waited on); every length the file states is
  *   checked against caps and against the file's size before anything is
  *   read (the file at most 64 MiB and its header 4 MiB per unit of scale; a
- *   scale-1 world is 39 MB with a 1.1 MB header); every part read (the
+ *   scale-1 world is 39 MiB with a 1.1 MiB header); every part read (the
  *   header, each section, each block of 1,024 rows of a column) is checked
  *   against its SHA-256 digest (the first 16 bytes) as it is read, so a byte
  *   changed anywhere is caught before it is served. A file refused at open
@@ -83,9 +83,9 @@ const TAG = "SBW2";
 /** Bytes of a digest: the first 16 of a SHA-256. */
 const DIGEST_BYTES = 16;
 const PREFIX_BYTES = 16 + DIGEST_BYTES;
-/** Largest world file read, per unit of scale (never under 1): a scale-1 world is 39 MB. */
+/** Largest world file read, per unit of scale (never under 1): a scale-1 world is 39 MiB. */
 const FILE_BYTES_PER_SCALE = 64 << 20;
-/** Largest header read, per unit of scale (never under 1): a scale-1 header is 1.1 MB. */
+/** Largest header read, per unit of scale (never under 1): a scale-1 header is 1.1 MiB. */
 const HEADER_BYTES_PER_SCALE = 4 << 20;
 /** Longest wait for another process's generation lock, per unit of scale: a scale-1 world takes about 2 s. */
 const LOCK_WAIT_MS_PER_SCALE = 15_000;
@@ -199,7 +199,7 @@ export function openWorld(opts: OpenWorldOptions = {}): OpenedWorld {
 /**
  * Deletes the worlds of older {@link WORLD_CACHE_VERSION}s in the folder
  * (and their lock files), once this version has written one: no version
- * reads another's files, and each is tens of MB. Newer versions' files are
+ * reads another's files, and each is tens of MiB. Newer versions' files are
  * left (another project may use a newer signalbook). Best effort: a file
  * that cannot be deleted is left.
  */
