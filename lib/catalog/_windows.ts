@@ -16,6 +16,11 @@ import { PITCH_PAGE_SIZE, type PitchListParams } from "./params.ts";
 import type { PitchListRow } from "./types.ts";
 
 const EMPTY = { rows: [], next: null, raw: null };
+
+/** The key of a pitch-list row: its id. */
+export function pitchKey(row: PitchListRow): string {
+  return String(row.pitch_id);
+}
 const FIRST = "1900-01-01";
 const LAST = "9999-12-31";
 
@@ -37,7 +42,7 @@ export function pitchWindows(
     pageSize: params.limit ?? PITCH_PAGE_SIZE,
     bounds: own,
     day: (row) => (typeof row.added_on === "string" ? row.added_on.slice(0, 10) : undefined),
-    key: (row) => String(row.pitch_id),
+    key: pitchKey,
     fetch: (range, cursor, signal, size) => {
       if (range.from === undefined && range.to === undefined) {
         return send(params, cursor, signal, size);

@@ -33,7 +33,7 @@ import {
 import { type CallOptions, ServiceClient } from "../http/service_client.ts";
 import type { FramedList } from "../frames/list.ts";
 import { listOf, type ParallelListOptions } from "../frames/windowed_list.ts";
-import { type PitchSender, pitchWindows } from "./_windows.ts";
+import { pitchKey, type PitchSender, pitchWindows } from "./_windows.ts";
 import { pitchesSink } from "./pitch_frames.ts";
 import { InvalidResponseError, RequestValidationError } from "../http/errors.ts";
 import { asQuery, validate } from "../http/_validate.ts";
@@ -143,7 +143,7 @@ export class CatalogClient extends ServiceClient {
     return listOf<PitchListRow>(
       (cursor, signal, want) =>
         send(rest, cursor ?? start ?? null, signal, pageSizeFor(rest.limit, want, PITCH_PAGE_SIZE)),
-      { sink: pitchesSink, demo: () => this.demo },
+      { sink: pitchesSink, demo: () => this.demo, key: pitchKey },
       start !== undefined && opts.cursor === undefined ? { ...opts, cursor: start } : opts,
       pitchWindows(rest, send),
     );

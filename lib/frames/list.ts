@@ -34,6 +34,8 @@ export type FrameMaker<Row> =
   | ((rows: Row[]) => pl.DataFrame)
   | {
     sink(): RowSink<Row>;
+    /** A key unique to a row in the list: turns on the duplicate and loop checks (see `http/paginate.ts`). */
+    key?(row: Row): string;
     /** True once the list's client has read the offline emulator's answers (see `shared/demo.ts`). */
     demo?(): boolean;
   };
@@ -86,7 +88,7 @@ export class FramedList<Row> extends Paginated<Row> {
     toFrame: FrameMaker<Row>,
     opts: ListOptions = {},
   ) {
-    super(fetchPage, opts);
+    super(fetchPage, opts, typeof toFrame === "function" ? undefined : toFrame.key?.bind(toFrame));
     this.#sink = typeof toFrame === "function" ? () => collectSink(toFrame) : () => toFrame.sink();
     const demo = typeof toFrame === "function" ? undefined : toFrame.demo?.bind(toFrame);
     this.#demo = demo ?? (() => false);

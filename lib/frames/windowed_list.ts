@@ -108,7 +108,9 @@ export function listOf<Row>(
 ): FramedList<Row> {
   const parallel = checkParallel(opts.parallel);
   const windowCursor = opts.cursor?.startsWith("sbw1.") ?? false;
-  if (source && (parallel > 1 || windowCursor)) {
+  // a cursor left by a small-page serial walk (`take(10)`) resumes that walk, serially
+  const sized = opts.cursor?.startsWith("sbp1.") ?? false;
+  if (source && !sized && (parallel > 1 || windowCursor)) {
     return new WindowedList(fetchPage, source, toFrame, opts);
   }
   if (windowCursor) {

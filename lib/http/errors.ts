@@ -217,10 +217,22 @@ export class RequestValidationError extends SignalbookError {
  */
 export class InvalidResponseError extends SignalbookError {}
 
+/** Why a {@link PaginationError} stopped a pull. */
+export type PaginationReason =
+  | "repeated-cursor"
+  | "empty-pages"
+  | "repeated-rows"
+  | "early-end";
+
 /**
  * A list whose paging went wrong on the server's side: a cursor sent again
- * (`reason: "repeated-cursor"`, A→A or A→B→A) or a run of empty pages that
- * still claimed more (`"empty-pages"`). Thrown instead of paging forever;
+ * (`reason: "repeated-cursor"`, A→A or A→B→A), a run of empty pages that
+ * still claimed more (`"empty-pages"`), a page whose every row was already
+ * sent in this pull under a new cursor (`"repeated-rows"`: a loop with
+ * fresh cursor names), or a date window of a parallel pull that ended
+ * (has-more false) although rows exist after its last row in its range
+ * (`"early-end"`: going on would leave a hole). Thrown instead of paging
+ * forever or returning less in silence;
  * on `take()` and `.frame()` it carries the rows read so far as
  * `error.partial` (see `partialOf`), and `cursor` is the cursor the pull
  * stopped at.
@@ -234,11 +246,11 @@ export class InvalidResponseError extends SignalbookError {}
  */
 export class PaginationError extends InvalidResponseError {
   /** What went wrong. */
-  readonly reason: "repeated-cursor" | "empty-pages";
+  readonly reason: PaginationReason;
   /** The cursor the pull stopped at. */
   readonly cursor: string;
   /** Creates the error. */
-  constructor(message: string, reason: "repeated-cursor" | "empty-pages", cursor: string) {
+  constructor(message: string, reason: PaginationReason, cursor: string) {
     super(message);
     this.reason = reason;
     // redacted like the message: a cursor that holds a key must not carry it on

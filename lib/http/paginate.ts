@@ -18,10 +18,22 @@
  *   would carry it);
  * - {@link MAX_EMPTY_PAGES} empty pages in a row that still claim more end it
  *   with `reason: "empty-pages"`;
+ * - with the list's row key (the clients give one): a row sent again under
+ *   the same key, in one page or across pages, is handed out once, and the
+ *   pull ends with one warning counting them ({@link duplicateWarning}); a
+ *   page with rows, none of them new, under a new cursor is a loop with
+ *   fresh cursor names and ends the pull with `reason: "repeated-rows"`
+ *   (its keys are held for the pull: a few tens of bytes a row);
+ * - a walk that asks for smaller pages than the service's default
+ *   (`take(10)`) hands out its cursors with that size attached
+ *   (`sbp1.<size>.<cursor>`, see {@link sizedCursor}), in `error.partial.cursor` and
+ *   in `page.next`: a walk resumed there asks for the same size, so a
+ *   cursor that is a page number means the same rows, whatever else ran in
+ *   the process;
  * - a caller that wants `n` rows (`take(n)`, `.frame({ maxRows })`) never
  *   makes a request once `n` rows have arrived: the last page's `next`
  *   already says whether more exist.
- * Both errors carry the rows read so far as `error.partial` on `take()` and
+ * These errors carry the rows read so far as `error.partial` on `take()` and
  * `.frame()`, like any other failed page.
  *
  * @module
@@ -76,6 +88,53 @@ export function checkCursor(next: string): string {
   return next;
 }
 
+/**
+ * The warning a pull ends with when the service sent `n` rows again under
+ * a key it had already sent (each was handed out once).
+ *
+ * @example
+ * ```ts
+ * import { duplicateWarning } from "./paginate.ts";
+ * console.log(duplicateWarning(3));
+ * ```
+ */
+export function duplicateWarning(n: number): string {
+  return `signalbook: the service sent ${n} row${n === 1 ? "" : "s"} again under a key it had ` +
+    `already sent in this pull; each row was kept once`;
+}
+
+const SIZED = "sbp1.";
+
+/**
+ * A cursor with the page size (`want`) of the walk that was sent it
+ * attached, as the walk hands it out (see the module doc).
+ *
+ * @example
+ * ```ts
+ * import { readSizedCursor, sizedCursor } from "./paginate.ts";
+ * console.log(sizedCursor("2", 10)); // sbp1.10.2
+ * console.log(readSizedCursor("sbp1.10.2")); // { cursor: "2", want: 10 }
+ * ```
+ */
+export function sizedCursor(cursor: string, want: number): string {
+  return `${SIZED}${want}.${cursor}`;
+}
+
+/**
+ * A cursor handed to a list: the service's own (no size), or one made by
+ * {@link sizedCursor}. A malformed `sbp1.` cursor is a `TypeError` naming it.
+ */
+export function readSizedCursor(cursor: string): { cursor: string; want?: number } {
+  if (!cursor.startsWith(SIZED)) return { cursor };
+  const m = /^sbp1\.([1-9]\d{0,8})\.([\s\S]+)$/.exec(cursor);
+  if (!m) {
+    throw new TypeError(
+      `cursor ${quoteCursor(cursor)} is not allowed; allowed: a cursor this list handed out`,
+    );
+  }
+  return { cursor: m[2], want: Number(m[1]) };
+}
+
 /** One fetched page. */
 export interface Page<Row> {
   /** The rows of this page. */
@@ -127,6 +186,11 @@ export interface PartialResult<R> {
 }
 
 const failedAt = new WeakMap<object, string | null>();
+
+/** Where to resume a walk of page size `want` at `cursor` (null: start over). */
+function resumable(cursor: string | null, want: number | undefined): string | null {
+  return cursor !== null && want !== undefined ? sizedCursor(cursor, want) : cursor;
+}
 
 /** The cursor of the page whose fetch threw `error`, when it came from a list. */
 export function failedCursor(error: unknown): string | null | undefined {
@@ -198,37 +262,13 @@ export type PageFetcher<Row> = (
 ) => Promise<Page<Row>>;
 
 /**
- * The `want` of walks that asked for smaller pages than the service's
- * default, by the digest of each cursor they were sent: a walk started
- * later at one of those cursors (`error.partial.cursor` of a failed
- * `take(10)`, a `page.next`) asks for the same page size, so a page-number
- * cursor means the same rows. At most {@link SMALL_PAGE_WALKS} are kept,
- * the oldest forgotten first (a forgotten cursor is resumed at the
- * service's default page size).
- */
-const smallPageWalks = new Map<string, number>();
-
-/** Cursors of small-page walks remembered (see `smallPageWalks`). */
-export const SMALL_PAGE_WALKS = 10_000;
-
-/** Remembers a small-page walk's `want` by the digest of a cursor it was sent. */
-function rememberWant(digest: string, want: number): void {
-  smallPageWalks.delete(digest);
-  if (smallPageWalks.size >= SMALL_PAGE_WALKS) {
-    smallPageWalks.delete(smallPageWalks.keys().next().value!);
-  }
-  smallPageWalks.set(digest, want);
-}
-
-/**
  * The page size a list asks for: the caller's own `pageSize`/`limit` when
  * set; else, when the caller wants fewer rows in all than the service's
  * default page holds, that many (so `take(10)` of a search asks for 10
  * rows, not the default 100: a peek does not pay for, send and parse a
  * whole page); else undefined (the service's default). A list started at a
- * `cursor` is given the `want` of the walk that was sent that cursor, when
- * that walk asked for smaller pages in this process, else none
- * ({@link Paginated.pages}).
+ * cursor is given the `want` that cursor carries ({@link sizedCursor}),
+ * else none.
  *
  * @example
  * ```ts
@@ -271,15 +311,26 @@ export class Paginated<Row> implements AsyncIterable<Row> {
   #signal?: AbortSignal;
   #prefetch: boolean;
   #start: string | null;
-  /** Creates a lazy list over a page fetcher; `prefetch: false` fetches strictly one page at a time. */
-  constructor(fetchPage: PageFetcher<Row>, opts: ListOptions = {}) {
+  /** The page size the start cursor carries (see {@link sizedCursor}). */
+  #startWant: number | undefined;
+  /** (Typed on `unknown`: a list of a union row type holds lists of each.) */
+  #key?: (row: unknown) => string;
+  /**
+   * Creates a lazy list over a page fetcher; `prefetch: false` fetches
+   * strictly one page at a time; `key` (a key unique to a row in the list)
+   * turns on the duplicate and loop checks of the module doc.
+   */
+  constructor(fetchPage: PageFetcher<Row>, opts: ListOptions = {}, key?: (row: Row) => string) {
     this.#signal = opts.signal;
     this.#prefetch = opts.prefetch ?? true;
-    this.#start = opts.cursor ?? null;
-    // a failing page remembers its cursor, for error.partial
+    const start = opts.cursor === undefined ? undefined : readSizedCursor(opts.cursor);
+    this.#start = start?.cursor ?? null;
+    this.#startWant = start?.want;
+    this.#key = key as ((row: unknown) => string) | undefined;
+    // a failing page remembers its cursor (with the walk's page size), for error.partial
     this.#fetch = (cursor, signal, want) =>
       fetchPage(cursor, signal, want).catch((e) => {
-        if (typeof e === "object" && e !== null) failedAt.set(e, cursor);
+        if (typeof e === "object" && e !== null) failedAt.set(e, resumable(cursor, want));
         throw e;
       });
   }
@@ -297,31 +348,52 @@ export class Paginated<Row> implements AsyncIterable<Row> {
     /** Digests of the cursors of this walk (see {@link cursorDigest}). */
     const seen = new Set<string>();
     if (this.#start !== null) seen.add(cursorDigest(this.#start));
+    const keyOf = this.#key;
+    /** Keys of the rows handed out (with a row key), and rows sent again. */
+    const keys = new Set<string>();
+    let twice = 0;
     let received = 0;
     let empty = 0;
     let pages = 0;
-    // a walk that starts at a cursor keeps the page size of the walk that was sent it (a
-    // service whose cursor is a page number reads it under the request's page size): only a
-    // walk from the first page chooses its own
+    // a walk started at a cursor asks for the page size that cursor carries (a service whose
+    // cursor is a page number reads it under the request's page size): only a walk from the
+    // first page chooses its own
     const want = this.#start === null
       ? (Number.isFinite(limit) ? limit : undefined)
-      : smallPageWalks.get(cursorDigest(this.#start));
-    let pending: Promise<Page<Row>> | null = this.#fetch(this.#start, signal, want);
+      : this.#startWant;
+    let at = this.#start;
+    let pending: Promise<Page<Row>> | null = this.#fetch(at, signal, want);
     try {
       while (pending) {
-        const page: Page<Row> = await pending;
+        const raw: Page<Row> = await pending;
         pending = null;
         pages++;
-        received += page.rows.length;
-        empty = page.rows.length === 0 && page.next !== null ? empty + 1 : 0;
-        const next = page.next;
-        // one digest per cursor, for the small-page memory and for the walk's own loop check
-        const digest = next !== null && next.length <= MAX_CURSOR_CHARS ? cursorDigest(next) : null;
-        if (want !== undefined && digest !== null) rememberWant(digest, want);
+        let page = raw;
         let stop: PaginationError | null = null;
+        if (keyOf && raw.rows.length > 0) {
+          const rows = this.#unique(raw.rows, keyOf, keys);
+          if (rows.length === 0) {
+            // every row came before, under a new cursor: a loop with fresh cursor names
+            stop = new PaginationError(
+              `the service sent a page of ${raw.rows.length} rows all sent before in this pull, ` +
+                `under a new cursor, after ${pages} pages (${received} rows); stopped instead ` +
+                `of paging in a loop`,
+              "repeated-rows",
+              at ?? "",
+            );
+            failedAt.set(stop, resumable(at, want));
+            throw stop;
+          }
+          twice += raw.rows.length - rows.length;
+          if (rows !== raw.rows) page = { ...raw, rows };
+        }
+        received += page.rows.length;
+        empty = raw.rows.length === 0 && raw.next !== null ? empty + 1 : 0;
+        const next = raw.next;
         if (next !== null && received < limit) {
           checkCursor(next);
-          if (seen.has(digest!)) {
+          const digest = cursorDigest(next);
+          if (seen.has(digest)) {
             stop = new PaginationError(
               `the service sent cursor ${quoteCursor(next)} again after ${pages} pages ` +
                 `(${received} rows); stopped instead of paging in a loop`,
@@ -336,7 +408,7 @@ export class Paginated<Row> implements AsyncIterable<Row> {
               next,
             );
           } else {
-            seen.add(digest!);
+            seen.add(digest);
             if (this.#prefetch) {
               pending = this.#fetch(next, signal, want);
               // an unobserved rejection of the prefetch must not crash the process
@@ -344,18 +416,36 @@ export class Paginated<Row> implements AsyncIterable<Row> {
             }
           }
         }
-        yield page;
+        // a small-page walk hands out its cursors with their page size
+        yield want !== undefined && next !== null
+          ? { ...page, next: sizedCursor(next, want) }
+          : page;
         if (stop) {
-          failedAt.set(stop, next);
+          failedAt.set(stop, resumable(next, want));
           throw stop;
         }
+        at = next;
         if (!this.#prefetch && next !== null && received < limit) {
           pending = this.#fetch(next, signal, want);
         }
       }
     } finally {
       if (pending) ac.abort(new DOMException("pagination stopped", "AbortError"));
+      if (twice > 0) console.warn(duplicateWarning(twice));
     }
+  }
+
+  /** `rows` without those whose key is in `keys` (the others are added); the same array when none is. */
+  #unique(rows: Row[], keyOf: (row: unknown) => string, keys: Set<string>): Row[] {
+    let out: Row[] | undefined;
+    for (let i = 0; i < rows.length; i++) {
+      const key = keyOf(rows[i]);
+      if (!keys.has(key)) {
+        keys.add(key);
+        out?.push(rows[i]);
+      } else out ??= rows.slice(0, i);
+    }
+    return out ?? rows;
   }
 
   /** Rows in order across pages. */
@@ -391,10 +481,14 @@ export class Paginated<Row> implements AsyncIterable<Row> {
     return out;
   }
 
-  /** The first page only (or the page at the `cursor` option). */
+  /** The first page only (or the page at the `cursor` option, at the page size it carries). */
   async firstPage(): Promise<Page<Row>> {
     const ac = new AbortController();
     const signal = this.#signal ? AbortSignal.any([this.#signal, ac.signal]) : ac.signal;
-    return await this.#fetch(this.#start, signal);
+    const want = this.#start === null ? undefined : this.#startWant;
+    const page = await this.#fetch(this.#start, signal, want);
+    return want !== undefined && page.next !== null
+      ? { ...page, next: sizedCursor(page.next, want) }
+      : page;
   }
 }

@@ -92,6 +92,7 @@
 import {
   checkCursor,
   cursorDigest,
+  duplicateWarning,
   type Page,
   Paginated,
   quoteCursor,
@@ -285,6 +286,12 @@ interface Win<Row> {
   pagesRead: number;
   /** After a fallback (root only): keys of rows already handed out, skipped when they come again. */
   dedupe?: Set<string>;
+  /** Keys of the rows this window's walk received (kept across its continuations): the loop check. */
+  keys: Set<string>;
+  /** Position of the last row received. */
+  lastPos?: number;
+  /** Set when the walk ended where rows may still follow in its range: that rest, and the rows on its first day already read. */
+  gap?: { a: number; b: number; skip: number };
 }
 
 /**
@@ -352,6 +359,7 @@ export async function* windowedPages<Row>(
     ac: new AbortController(),
     seen: new Set(),
     pagesRead: 0,
+    keys: new Set(),
   });
 
   // the list itself, or a resumed window and everything after it
@@ -380,8 +388,34 @@ export async function* windowedPages<Row>(
   let serial = false;
   /** Set by a fallback: the reader starts again from the first window (the root). */
   let restart = false;
-  /** Keys of rows handed out from windows other than the root (for a fallback's dedupe). */
-  const handed = new Set<string>();
+  /**
+   * Keys of rows handed out from windows other than the root, made by a
+   * fallback (its root walk skips them once, in silence: it re-reads them
+   * on purpose).
+   */
+  let handed = new Set<string>();
+  /**
+   * Keys of every row handed out: a row the service sends again under the
+   * same key (in a page, across pages or windows) is handed out once and
+   * counted in `twice` (one warning at the end).
+   */
+  const sent = new Set<string>();
+  let twice = 0;
+  /** `rows` without those whose key was handed out before (added to `sent`). */
+  const unique = (rows: Row[]): Row[] => {
+    let out: Row[] | undefined;
+    for (let i = 0; i < rows.length; i++) {
+      const key = src.key(rows[i]);
+      if (!sent.has(key)) {
+        sent.add(key);
+        out?.push(rows[i]);
+      } else {
+        twice++;
+        out ??= rows.slice(0, i);
+      }
+    }
+    return out ?? rows;
+  };
   /** Which window was sent each cursor (by digest). */
   const owner = new Map<string, Win<Row>>();
 
@@ -669,6 +703,8 @@ export async function* windowedPages<Row>(
     }
     windows.splice(0, windows.length, root);
     root.children = undefined;
+    // the rows handed out from other windows: all but the root's own
+    handed = new Set([...sent].filter((key) => !root.keys.has(key)));
     root.dedupe = handed;
     if (root.state === "pending-split" || root.state === "done") {
       root.state = root.cursor === null ? "done" : "queued";
@@ -712,6 +748,75 @@ export async function* windowedPages<Row>(
   /** `rows` without those already handed out (only on the root after a fallback). */
   const filterHanded = (w: Win<Row>, rows: Row[]): Row[] =>
     w.dedupe?.size ? rows.filter((r) => !w.dedupe!.delete(src.key(r))) : rows;
+
+  /** Whether `rows` hold a key this window's walk has not received before (they are added). */
+  const anyFresh = (w: Win<Row>, rows: readonly Row[]): boolean => {
+    let fresh = false;
+    for (const r of rows) {
+      const key = src.key(r);
+      if (!w.keys.has(key)) {
+        w.keys.add(key);
+        fresh = true;
+      }
+    }
+    return fresh;
+  };
+
+  /**
+   * When window `w`'s walk ends (has-more false) on `raw`, the rest of its
+   * range where rows may still be, worth one probe if a later window has
+   * rows: the walk ended on a full page, or its density says the rest
+   * should hold a page. Undefined when nothing is left or it looks like a
+   * real end (a part-filled page, a sparse window).
+   */
+  const endGap = (w: Win<Row>, raw: readonly Row[]): Win<Row>["gap"] => {
+    if (serial || order === undefined || w.b === undefined || w.lastPos === undefined) {
+      return undefined;
+    }
+    const last = w.lastPos;
+    if (w.b - last < 1) return undefined;
+    const days = last - (w.a ?? last) + 1;
+    const density = (w.rows + w.skipTotal) / Math.max(1, days);
+    if (raw.length < src.pageSize && density * (w.b - last) < src.pageSize) return undefined;
+    // the rows on the last day already read (a resume there skips them)
+    let skip = 0;
+    if (w.run && sign() * w.run.day === last) skip = w.run.keys.length;
+    else {
+      for (let i = raw.length - 1; i >= 0 && toPos(dayNumber(src.day(raw[i]))) === last; i--) {
+        skip++;
+      }
+    }
+    return { a: last + 1, b: w.b, skip };
+  };
+
+  /**
+   * After window `w` ended with a {@link endGap} while a later window has
+   * rows: one probe of one row over that rest. A row there means the
+   * service ended the window early; the error to stop with (going on would
+   * hand out a hole), else undefined.
+   */
+  const earlyEnd = async (w: Win<Row>): Promise<PaginationError | undefined> => {
+    const gap = w.gap!;
+    const page = await src.fetch(rangeOf(gap), null, signal, 1);
+    if (page.rows.length === 0 || !inRange(gap, page.rows)) return undefined;
+    const { from, to } = rangeOf({ a: w.a, b: w.b });
+    const cut = rangeOf({ a: gap.a - 1, b: gap.b });
+    const resume = encodeWindowCursor({
+      o: order === "asc" ? "a" : "d",
+      f: cut.from,
+      t: cut.to,
+      c: null,
+      s: gap.skip,
+    });
+    return new PaginationError(
+      `the service ended the date window ${from ?? "…"} to ${to ?? "…"} (no more pages) ` +
+        `after its rows of ${order === "asc" ? cut.from : cut.to}, but it holds rows after ` +
+        `that day (a one-row probe found one); stopped instead of leaving a hole ` +
+        `(error.partial.cursor resumes at the cut)`,
+      "early-end",
+      resume,
+    );
+  };
 
   /** Pages window `w` serially, one slot per request; it ends when done, split, dropped or failed. */
   const run = (w: Win<Row>) => {
@@ -771,6 +876,17 @@ export async function* windowedPages<Row>(
             w.seen.add(digest);
             owner.set(digest, w);
           }
+          if (page.rows.length > 0) w.lastPos = toPos(dayNumber(src.day(page.rows.at(-1)!)));
+          if (page.rows.length > 0 && !anyFresh(w, page.rows)) {
+            // every row already came in this walk, under a new cursor: a loop
+            throw new PaginationError(
+              `the service sent a page of ${page.rows.length} rows all sent before in this ` +
+                `walk, under a new cursor, after ${w.pagesRead} pages; stopped instead of ` +
+                `paging in a loop`,
+              "repeated-rows",
+              w.cursor ?? "",
+            );
+          }
           let rows = filterHanded(w, page.rows);
           if (w.skip.length) {
             // the run a split re-reads: the same keys, in the same order
@@ -784,6 +900,8 @@ export async function* windowedPages<Row>(
             if (!w.skip.length && w.parent) {
               w.parent.state = "done";
               w.parent.children = undefined;
+              // (the root keeps its keys: a fallback may go on with its walk)
+              if (w.parent !== root) w.parent.keys.clear();
               w.parent = undefined;
             }
           }
@@ -792,6 +910,7 @@ export async function* windowedPages<Row>(
           w.rows += rows.length;
           w.pages.push({ ...page, rows });
           w.cursor = page.next;
+          if (page.next === null) w.gap = endGap(w, page.rows);
           if (page.next === null && w.rows === 0) mergeRest(w);
           notify();
           if (repeat) throw repeat;
@@ -799,6 +918,7 @@ export async function* windowedPages<Row>(
           if (split(w, page)) return;
         }
         w.state = "done";
+        w.keys.clear();
       } finally {
         await it.return(undefined);
       }
@@ -902,15 +1022,23 @@ export async function* windowedPages<Row>(
       }
       const page = w.pages.shift();
       if (page) {
-        handedOut += page.rows.length;
-        // rows a fallback to the list's own walk must not hand out again
-        if (!serial && root && w !== root) { for (const r of page.rows) handed.add(src.key(r)); }
+        const rows = unique(page.rows);
+        handedOut += rows.length;
         dispatch();
         // a window's last page: the pull goes on when any later window has a row
-        const next = page.next !== null
+        let next = page.next !== null
           ? position(w, page.next)
           : await rowsAfter(i, handedOut >= limit);
-        yield { ...page, next };
+        // ... unless the window ended early: rows after it would leave a hole
+        const early = page.next === null && next !== null && w.gap && !serial && handedOut < limit
+          ? await earlyEnd(w)
+          : undefined;
+        if (early) next = early.cursor;
+        yield { ...page, rows, next };
+        if (early) {
+          setFailedCursor(early, early.cursor);
+          throw early;
+        }
         if (handedOut >= limit) return;
         continue;
       }
@@ -926,6 +1054,7 @@ export async function* windowedPages<Row>(
       await changed();
     }
   } finally {
+    if (twice > 0) console.warn(duplicateWarning(twice));
     signal.removeEventListener("abort", onAbort);
     releaseParsers();
     outer.abort(new DOMException("pull stopped", "AbortError"));

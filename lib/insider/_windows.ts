@@ -62,6 +62,17 @@ export function easternDate(iso: unknown): string | undefined {
 
 const EMPTY = { rows: [], next: null, raw: null };
 
+/** The key of a trade search row (camelCase): its filing and transaction. */
+export function searchKey(row: unknown): string {
+  const r = row as { accessionNumber?: unknown; transactionId?: unknown };
+  return `${r.accessionNumber}/${r.transactionId}`;
+}
+
+/** The key of a feed row: its filing and transaction. */
+export function feedKey(row: FeedRow): string {
+  return `${row.accession_number}/${row.transaction_id}`;
+}
+
 /** Sends one search page with this filter. */
 export type SearchSender<Row> = PageSender<InsiderFilter, Row>;
 
@@ -78,10 +89,7 @@ export function searchWindows<Row>(
     order: filter.sortDirection ?? "desc",
     bounds: own,
     day: (row) => easternDate((row as { filedAt?: unknown }).filedAt),
-    key: (row) => {
-      const r = row as { accessionNumber?: unknown; transactionId?: unknown };
-      return `${r.accessionNumber}/${r.transactionId}`;
-    },
+    key: searchKey,
     fetch: (range, cursor, signal, size) => {
       if (range.from === undefined && range.to === undefined) {
         return send(filter, cursor, signal, size);
@@ -118,7 +126,7 @@ export function feedWindows(
     pageSize: limit ?? FEED_PAGE_SIZE,
     bounds: own,
     day: (row) => easternDate(row.filed_at),
-    key: (row) => `${row.accession_number}/${row.transaction_id}`,
+    key: feedKey,
     fetch: (range, cursor, signal, size) => {
       const r = narrow(range, own);
       return r ? send(r, cursor, signal, size) : Promise.resolve(EMPTY);

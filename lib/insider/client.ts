@@ -14,7 +14,14 @@ import { type CursorWarnState, warnFullPageWithoutCursor } from "../http/_envelo
 import { type CallOptions, ServiceClient } from "../http/service_client.ts";
 import { appendReleasing, asFrame, type Frame, type FramedList } from "../frames/list.ts";
 import { listOf, type ParallelListOptions } from "../frames/windowed_list.ts";
-import { type FeedSender, feedWindows, type SearchSender, searchWindows } from "./_windows.ts";
+import {
+  feedKey,
+  type FeedSender,
+  feedWindows,
+  searchKey,
+  type SearchSender,
+  searchWindows,
+} from "./_windows.ts";
 import { Progress } from "../http/progress_hook.ts";
 import { feedFrame, feedSink, transactionsSink } from "./transaction_frames.ts";
 import type { FeedRow } from "./feeds.ts";
@@ -215,7 +222,7 @@ export class InsiderClient extends ServiceClient {
     return listOf<SearchRow>(
       (cursor, signal, want) =>
         send(filter, cursor, signal, pageSizeFor(opts.pageSize, want, SEARCH_PAGE_SIZE)),
-      { sink: transactionsSink, demo: () => this.demo },
+      { sink: transactionsSink, demo: () => this.demo, key: searchKey },
       opts,
       searchWindows(filter, opts.pageSize, send),
     );
@@ -273,7 +280,7 @@ export class InsiderClient extends ServiceClient {
     return listOf<FeedRow>(
       (cursor, signal, want) =>
         send(own, cursor, signal, pageSizeFor(query.limit, want, FEED_PAGE_SIZE)),
-      { sink: feedSink, demo: () => this.demo },
+      { sink: feedSink, demo: () => this.demo, key: feedKey },
       opts,
       feedWindows(own, query.limit, send),
     );
