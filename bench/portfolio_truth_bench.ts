@@ -92,7 +92,15 @@ export function riskTable(checks: RiskCheck[], title: string): string {
   ], rows);
 }
 
-const SUMMARY: RiskFigure[] = ["vol", "maxDrawdown", "hitRate", "sharpe", "alpha", "meanReturn"];
+const SUMMARY: RiskFigure[] = [
+  "vol",
+  "maxDrawdown",
+  "hitRate",
+  "sharpe",
+  "informationRatio",
+  "alpha",
+  "meanReturn",
+];
 const HEADLINE = ["CEO buys", "All purchases"];
 
 /**
@@ -153,6 +161,7 @@ export function biasSummary(checks: RiskCheck[], title: string): string {
     "max drawdown %",
     "hit rate %",
     "Sharpe %",
+    "IR %",
     "alpha pts/yr",
     "mean monthly return %",
   ], rows);

@@ -81,6 +81,9 @@ export const RISK_FIGURES = [
   "maxDrawdown",
   "hitRate",
   "sharpe",
+  "informationRatio",
+  "meanExcess",
+  "excessSd",
   "alpha",
   "meanReturn",
   "autocorrelation",
@@ -127,11 +130,16 @@ function figures(
   res: { stats: PortfolioStats; monthly: { getColumn(c: string): { toArray(): unknown[] } } },
 ) {
   const rets = res.monthly.getColumn("return").toArray() as number[];
+  const ex = res.monthly.getColumn("excess_return").toArray() as number[];
+  const mx = ex.reduce((a, b) => a + b, 0) / ex.length;
   return {
-    vol: res.stats.vol,
+    vol: res.stats.vol ?? NaN,
     maxDrawdown: res.stats.maxDrawdown,
     hitRate: res.stats.hitRate ?? NaN,
     sharpe: res.stats.sharpe ?? NaN,
+    informationRatio: res.stats.informationRatio ?? NaN,
+    meanExcess: mx,
+    excessSd: Math.sqrt(ex.reduce((a, b) => a + (b - mx) ** 2, 0) / (ex.length - 1)),
     alpha: res.stats.alpha ?? NaN,
     meanReturn: rets.reduce((a, b) => a + b, 0) / rets.length,
     autocorrelation: lag1(rets),

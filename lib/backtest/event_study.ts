@@ -42,14 +42,21 @@
  *   `baseline`: the baseline group (null when none was asked for);
  * - `diff_vs_baseline`, `diff_ci_low`, `diff_ci_high`: mean minus the
  *   baseline's mean, with its interval;
- * - `n_nonfinite`: trades with a realized value at the horizon that is not
- *   finite (NaN, ±Infinity, or a return without its excess), left out of
- *   every figure of the row — `mean_return` and `mean_excess` use one set
- *   of trades, those with both values finite; with `entry: "filing"` also
- *   trades with a NaN or infinite return at any earlier window (the path to
- *   the filing day is interpolated through them; only the excess columns
- *   with `benchmark: "none"` are not read). Trades not yet realized (null
- *   fields) are left out as younger and not counted here;
+ * - `n_nonfinite`: trades realized at the horizon that lack a value a
+ *   figure needs or have one that is not finite (NaN, ±Infinity, null),
+ *   whichever it is: a return without its excess or an excess without its
+ *   return (with `benchmark: "none"` only the return is needed), and with
+ *   `entry: "filing"` a missing filing delay or a NaN or infinite return at
+ *   any earlier window (the path to the filing day is interpolated through
+ *   them). They are left out of every figure of the row: `mean_return` and
+ *   `mean_excess` use one set of trades. A trade is realized at a horizon
+ *   when it has a value (even NaN) there or at any longer window in the
+ *   frame (the service's windows are nested); one with nothing there yet is
+ *   young, left out and not counted. (A typed frame such as
+ *   `transactionsFrame` holds a NaN as null; such a trade is counted when
+ *   any other value at or after the horizon shows it realized.) Trades
+ *   filed on or after the horizon's end have no filing-entry return there
+ *   and are not counted either;
  * - `n_missing_cluster`: trades of the row without a key the clustering
  *   needs (`transaction_date` for months, `issuer_cik` for issuers); each
  *   counts as a cluster of its own (the conservative choice for the
@@ -380,6 +387,11 @@ export function eventStudy(trades: pl.DataFrame, opts: EventStudyOptions = {}): 
         .flatMap((w) => [`returns_${w}`, `excess_returns_${w}`]),
     ]
     : horizons.flatMap((h) => [`returns_${h}`, `excess_returns_${h}`]);
+  // longer windows, when the frame has them, tell a realized trade with a missing value from a
+  // young one (the service's windows are nested: a trade with a 1y value has its 6m value)
+  const laterCols = FORWARD_WINDOWS.filter((w) => WINDOW_DAYS[w] > WINDOW_DAYS[horizons[0]])
+    .flatMap((w) => [`returns_${w}`, `excess_returns_${w}`])
+    .filter((c) => trades.columns.includes(c) && !valueCols.includes(c));
   const clusterCols = clusterBy === "two-way"
     ? ["transaction_date", "issuer_cik"]
     : clusterBy === "month"
@@ -400,7 +412,7 @@ export function eventStudy(trades: pl.DataFrame, opts: EventStudyOptions = {}): 
   const sideCol = trades.columns.includes(sideColumn(sides)) ? [sideColumn(sides)] : [];
   const cols = typeof g === "function"
     ? trades.columns
-    : [...new Set([...needCols, ...valueCols, ...sideCol, ...clusterCols])];
+    : [...new Set([...needCols, ...valueCols, ...laterCols, ...sideCol, ...clusterCols])];
   const rows = trades.select(...cols).toRecords() as Record<string, unknown>[];
   const groups = new Map<string, number[]>();
   let ungrouped = 0;
@@ -455,20 +467,31 @@ export function eventStudy(trades: pl.DataFrame, opts: EventStudyOptions = {}): 
     clusterBy === "month" ? monthOf(i) : clusterBy === "issuer" ? issuerOf(i) : `#${i}`;
   const usesMonth = clusterBy === "two-way" || clusterBy === "month";
   const usesIssuer = clusterBy === "two-way" || clusterBy === "issuer";
-  /** The realized values at a horizon; null when not realized yet (null fields, or filed too late). */
+  const present = (v: unknown) => v !== null && v !== undefined;
+  /**
+   * Whether a trade is old enough for horizon `h`: it has a value (even NaN) at `h`, or at any
+   * longer window. A realized trade missing a value the figures need is counted in
+   * `n_nonfinite`, whichever value it lacks; only a trade with nothing at `h` or later is young.
+   */
+  const realized = (r: Record<string, unknown>, h: string) =>
+    FORWARD_WINDOWS.some((w) =>
+      WINDOW_DAYS[w] >= WINDOW_DAYS[h] &&
+      (present(r[`returns_${w}`]) || present(r[`excess_returns_${w}`]))
+    );
+  /** The realized values at a horizon; null when not realized yet (no value yet, or filed too late). */
   const valueOf = (i: number, h: string): { ret: unknown; excess: unknown } | null => {
     const r = rows[i];
     if (entry === "filing") {
       const f = fromFiling(r, h);
       if (f) return f;
-      const [ret, ex] = [r[`returns_${h}`], r[`excess_returns_${h}`]];
-      // not realized, or filed on or after the horizon's end; a non-finite value is counted
-      if (ret === null || ret === undefined || ex === null || ex === undefined) return null;
-      return finite(ret) && finite(ex) ? null : { ret, excess: ex };
+      const d = r.filing_delay_days;
+      // filed on or after the horizon's end: no filing-entry return at it (not a missing value)
+      if (finite(d) && d >= WINDOW_DAYS[h]) return null;
+      // realized, but lacking a value the approximation needs (a return, an excess, a usable
+      // filing delay) or with a non-finite one: counted
+      return realized(r, h) ? { ret: NaN, excess: NaN } : null;
     }
-    const used = benchmark === "market" ? r[`excess_returns_${h}`] : r[`returns_${h}`];
-    if (used === null || used === undefined) return null;
-    return { ret: r[`returns_${h}`], excess: r[`excess_returns_${h}`] };
+    return realized(r, h) ? { ret: r[`returns_${h}`], excess: r[`excess_returns_${h}`] } : null;
   };
   const signOf = (i: number): 1 | -1 | 0 => sideCol.length ? sideOf(rows[i], sides) : 1;
   const finite = (x: unknown): x is number => typeof x === "number" && Number.isFinite(x);

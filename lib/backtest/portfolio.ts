@@ -129,15 +129,22 @@
  * `entry.ts`; its bias against the emulator's true prices is in
  * docs/backtests.md).
  *
- * Columns of `monthly`: `month`, `n_positions`, `return` (after costs),
- * `market_return` (the positions' own market over the same days, weighted
- * and signed like the positions: the benchmark the excess is measured
- * against), `excess_return` (`return − market_return`), `turnover`, `cost`
- * (percent of the portfolio paid that month), `equity`, `drawdown`.
+ * Columns of `monthly`: `month`, `n_positions`, `n_short` (of them, short
+ * positions), `return` (after costs), `market_return` (the market itself
+ * over the positions' days, weighted like them but never signed: what
+ * `alpha` and its beta are measured against, so a short book has a beta
+ * near −1), `benchmark_return` (the same market signed like the positions:
+ * a short position's benchmark is the market's negative; equal to
+ * `market_return` for a long book), `excess_return` (`return −
+ * benchmark_return`: what the positions earned beyond the market moves they
+ * carry), `turnover`, `cost` (percent of the portfolio paid that month),
+ * `equity`, `drawdown`.
  *
  * Stats (percent unless said):
- * - `months`, `cagr` (annualized growth of the equity curve), `vol` (sd of
- *   monthly returns · √12), `maxDrawdown` (the lowest `drawdown`, ≤ 0),
+ * - `months`, `cagr` (annualized growth of the equity curve; null under
+ *   `MIN_CAGR_MONTHS`, 12, months: annualizing fewer extrapolates them),
+ *   `vol` (sd of monthly returns · √12; null under 2 months),
+ *   `maxDrawdown` (the lowest `drawdown`, ≤ 0),
  *   `hitRate` (percent of months with positions whose excess return is
  *   above 0);
  * - `sharpe`: mean / sd of the monthly return over the risk-free rate,
@@ -152,9 +159,12 @@
  *   error of Mertens (2002), which allows for skewness and fat tails (Lo
  *   2002's i.i.d. form when they are 0);
  * - `informationRatio`: mean / sd of monthly `excess_return` · √12 (against
- *   the positions' own market, beta 1): what `sharpe` meant before;
+ *   the positions' own market, signed like them, beta ±1): what `sharpe`
+ *   meant before. An **estimate** that reads high: the spread of the
+ *   monthly excess return reads low (measured by
+ *   `bench/portfolio_truth_bench.ts`; see the report's note);
  * - `alpha`: the intercept of the monthly return regressed on
- *   `market_return`, annualized (monthly · 12, percent a year); the
+ *   `market_return` (the market itself, unsigned), annualized (monthly · 12, percent a year); the
  *   regression (monthly intercept, Newey-West t with Bartlett weights,
  *   beta) is `alphaFit`, `alphaInterval` its 95 % interval (t with n − 2
  *   degrees of freedom, on the larger of the Newey-West SE with the n/(n − 2)
@@ -173,8 +183,12 @@
  *   at least the factors + 3): with fewer, `factorAlpha` is absent and
  *   `nullReasons.factorAlpha` says why;
  * - `turnover` (sum of monthly turnover), `costPaid` (sum of monthly costs,
- *   percent of the portfolio), `trades`, `droppedTrades`, `trimmedMonths`,
- *   `entry`.
+ *   percent of the portfolio); the counts: `trades` (positions),
+ *   `droppedTrades` (trades left out: young at the horizon, filed after its
+ *   end, or `missingValueTrades`), `missingValueTrades` (realized but
+ *   lacking a value the booking needs, or holding a NaN or infinite one),
+ *   `noSideTrades` (`direction: "follow"`: neither a buy nor a sell),
+ *   `shortTrades`, `trimmedMonths`; and `entry`, `spread`.
  *
  * @module
  */
@@ -198,6 +212,12 @@ export { type Alpha, alphaOf, MIN_INTERVAL_MONTHS } from "./_portfolio_stats.ts"
 export type { RiskFree } from "./_risk_free.ts";
 import { marketPath } from "./_market_path.ts";
 import { withPortfolioDisplay } from "./result_display.ts";
+
+/**
+ * Months a portfolio needs for `cagr`: a growth rate a year from fewer
+ * months would extrapolate them (one month of +4.7 % reads 73.8 % a year).
+ */
+export const MIN_CAGR_MONTHS = 12;
 
 /** Holding periods of a portfolio backtest. */
 export const PORTFOLIO_HORIZONS: typeof DEFAULT_HORIZONS = DEFAULT_HORIZONS;
@@ -283,10 +303,17 @@ export interface FactorAlpha {
 export interface PortfolioStats {
   /** Months in `monthly`. */
   months: number;
-  /** Annualized growth, percent. */
-  cagr: number;
-  /** Annualized volatility of monthly returns, percent (an estimate: see the module doc). */
-  vol: number;
+  /**
+   * Annualized growth, percent; null under {@link MIN_CAGR_MONTHS} months
+   * (`nullReasons.cagr`): a growth rate a year from fewer months would
+   * extrapolate them.
+   */
+  cagr: number | null;
+  /**
+   * Annualized volatility of monthly returns, percent (an estimate: see the
+   * module doc); null under 2 months (`nullReasons.vol`).
+   */
+  vol: number | null;
   /**
    * Annualized Sharpe ratio of monthly returns over the risk-free rate;
    * null when they do not vary (or under 2 months): `nullReasons.sharpe`.
@@ -297,7 +324,11 @@ export interface PortfolioStats {
    * `MIN_INTERVAL_MONTHS` months or when degenerate: `nullReasons.sharpeInterval`.
    */
   sharpeInterval: [number, number] | null;
-  /** Annualized mean / sd of monthly `excess_return` (against the positions' market); null when it does not vary. */
+  /**
+   * Annualized mean / sd of monthly `excess_return` (against the positions'
+   * own market, signed like them); null when it does not vary. An estimate
+   * that reads high (see the module doc).
+   */
   informationRatio: number | null;
   /**
    * The risk-free rate used, percent a year: the number given, or for
@@ -321,6 +352,8 @@ export interface PortfolioStats {
   /** Why a figure above is null, by figure name (empty when none is). */
   nullReasons: Partial<
     Record<
+      | "cagr"
+      | "vol"
       | "sharpe"
       | "sharpeInterval"
       | "informationRatio"
@@ -339,8 +372,22 @@ export interface PortfolioStats {
   costPaid: number;
   /** Trades that became positions. */
   trades: number;
-  /** Trades left out (no realized return at the horizon, filed too late, or no value for value weighting). */
+  /**
+   * Trades left out: not yet realized at the horizon (no value there or at a
+   * longer window), filed on or after the holding's end, or counted in
+   * `missingValueTrades`.
+   */
   droppedTrades: number;
+  /**
+   * Of `droppedTrades`, trades realized at the horizon that lack a value the
+   * booking needs — the return or the excess return at the horizon, the
+   * trade date, the trade size (`weighting: "value"`), the filing delay
+   * (`entry: "filing"`) — or hold a NaN or infinite return at any window up
+   * to it, whichever it is.
+   */
+  missingValueTrades: number;
+  /** Positions that are short (`direction: "follow"` on sales); 0 for a long book. */
+  shortTrades: number;
   /** With `direction: "follow"`: trades neither a buy nor a sell (under `sides`), left out. */
   noSideTrades: number;
   /** Ramp-down months left out by `edges: "trim"`. */
@@ -521,10 +568,19 @@ export function portfolioBacktest(
   let nonFinite = 0;
   let noSide = 0;
   const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : null);
+  const present = (v: unknown) => v !== null && v !== undefined;
+  // realized at the horizon: a value (even NaN) there or at a longer window (they are nested)
+  const later = ["1m", "3m", "6m", "1y"].filter((w) => WINDOW_DAYS[w] >= days);
+  const realized = (r: Record<string, unknown>) =>
+    later.some((w) => present(r[`returns_${w}`]) || present(r[`excess_returns_${w}`]));
   for (const r of rows) {
     const sign = direction === "follow" ? sideOf(r, sides) : 1;
     if (sign === 0) {
       noSide++;
+      continue;
+    }
+    if (!realized(r)) {
+      dropped++; // young: no return yet at the horizon
       continue;
     }
     const day = dayOf(r.transaction_date);
@@ -532,14 +588,15 @@ export function portfolioBacktest(
     const xH = num(r[`excess_returns_${horizon}`]);
     const size = weighting === "value" ? num(r.transaction_value) : 1;
     const delay = entry === "filing" ? num(r.filing_delay_days) : 0;
-    if (
-      day === null || rH === null || xH === null || size === null || size <= 0 ||
-      delay === null || delay < 0 || delay >= days
-    ) {
-      dropped++;
+    if (delay !== null && delay >= days) {
+      dropped++; // filed on or after the holding's end: no position
       continue;
     }
-    if (hasNonFiniteKnot(r, days)) {
+    if (
+      day === null || rH === null || xH === null || size === null || size <= 0 ||
+      delay === null || delay < 0 || hasNonFiniteKnot(r, days)
+    ) {
+      // realized, but lacking a value the booking needs, or holding a non-finite one
       dropped++;
       nonFinite++;
       continue;
@@ -583,7 +640,9 @@ export function portfolioBacktest(
       `portfolioBacktest: no trade has a realized ${horizon} return${
         weighting === "value" ? " and a transaction_value" : ""
       }${entry === "filing" ? " and a filing before its end" : ""}${
-        nonFinite ? `, or its returns up to ${horizon} are NaN or infinite (${nonFinite} rows)` : ""
+        nonFinite
+          ? `, or it lacks a value the booking needs or holds a NaN or infinite one (${nonFinite} rows)`
+          : ""
       } (${rows.length} rows given)`,
     );
   }
@@ -597,6 +656,7 @@ export function portfolioBacktest(
     edges,
     entry,
     dropped,
+    missingValues: nonFinite,
     noSide,
   });
   // the offline emulator's trades give a demo portfolio (see shared/demo.ts)
@@ -633,6 +693,7 @@ export function portfolioFromPositions(
     edges?: typeof EDGES[number];
     entry?: Entry;
     dropped?: number;
+    missingValues?: number;
     noSide?: number;
     /** The market's log level by day, for `spread: "market"`. */
     marketLevel?: (day: number) => number;
@@ -679,7 +740,8 @@ export function portfolioFromPositions(
     for (const [i, wi] of w) turnover += Math.abs(wi - (drifted.get(i) ?? 0));
     for (const [i, wi] of drifted) if (!w.has(i)) turnover += Math.abs(wi);
     let gross = 0;
-    let mkt = 0;
+    let mkt = 0; // the market itself over the positions' days
+    let bench = 0; // the same, signed like the positions: what the excess is measured against
     const own = new Map<number, number>();
     for (const [i, wi] of w) {
       const p = positions[i];
@@ -699,10 +761,11 @@ export function portfolioFromPositions(
       }
       own.set(i, r);
       gross += wi * p.sign * r;
-      mkt += wi * p.sign * x;
+      mkt += wi * x;
+      bench += wi * p.sign * x;
     }
     // a month without positions holds cash, which earns the risk-free rate (its benchmark too)
-    if (w.size === 0) gross = mkt = rf.monthly[m - first] / 100;
+    if (w.size === 0) gross = mkt = bench = rf.monthly[m - first] / 100;
     const after = new Map<number, number>();
     for (const [i, wi] of w) {
       // a position that closes this month is sold at its close: drift to 0 weight next month
@@ -716,13 +779,15 @@ export function portfolioFromPositions(
     peak = Math.max(peak, equity);
     rets.push(ret * 100);
     market.push(mkt * 100);
-    excess.push((ret - mkt) * 100);
+    excess.push((ret - bench) * 100);
     out.push({
       month: `${Math.floor(m / 12)}-${String((m % 12) + 1).padStart(2, "0")}-01`,
       n_positions: open.length,
+      n_short: open.filter((i) => positions[i].sign < 0).length,
       return: ret * 100,
       market_return: mkt * 100,
-      excess_return: (ret - mkt) * 100,
+      benchmark_return: bench * 100,
+      excess_return: (ret - bench) * 100,
       turnover,
       cost: c * 100,
       equity,
@@ -746,10 +811,20 @@ export function portfolioFromPositions(
       : "monthly excess returns do not vary";
   }
   if (!active.length) nullReasons.hitRate = "no month with positions";
+  // annualizing fewer than 12 months extrapolates them to a year: no CAGR (the equity column
+  // keeps the growth); a volatility needs at least 2 months
+  if (months < MIN_CAGR_MONTHS) {
+    nullReasons.cagr = `${plural(months, "month")} < ${MIN_CAGR_MONTHS}: a growth rate a year ` +
+      `would extrapolate ${months === 1 ? "it" : "them"} (the equity column has the growth)`;
+  }
+  const vol = sd(rets) * Math.sqrt(12);
+  if (!Number.isFinite(vol)) {
+    nullReasons.vol = `${plural(months, "month")}: too few for a volatility`;
+  }
   const stats: PortfolioStats = {
     months,
-    cagr: (equity ** (12 / months) - 1) * 100,
-    vol: sd(rets) * Math.sqrt(12),
+    cagr: months < MIN_CAGR_MONTHS ? null : (equity ** (12 / months) - 1) * 100,
+    vol: Number.isFinite(vol) ? vol : null,
     sharpe: sh.sharpe,
     sharpeInterval: sh.interval,
     informationRatio: ir,
@@ -764,6 +839,8 @@ export function portfolioFromPositions(
     costPaid: out.reduce((s, r) => s + (r.cost as number), 0),
     trades: positions.length,
     droppedTrades: opts.dropped ?? 0,
+    missingValueTrades: opts.missingValues ?? 0,
+    shortTrades: positions.filter((p) => p.sign < 0).length,
     noSideTrades: opts.noSide ?? 0,
     trimmedMonths: lastExit - last,
     entry: opts.entry ?? "trade",
@@ -778,8 +855,10 @@ export function portfolioFromPositions(
     buildFrame([
       { name: "month", dtype: "date" },
       { name: "n_positions", dtype: "i64" },
+      { name: "n_short", dtype: "i64" },
       { name: "return", dtype: "f64" },
       { name: "market_return", dtype: "f64" },
+      { name: "benchmark_return", dtype: "f64" },
       { name: "excess_return", dtype: "f64" },
       { name: "turnover", dtype: "f64" },
       { name: "cost", dtype: "f64" },

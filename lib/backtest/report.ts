@@ -18,7 +18,13 @@ import { plural } from "../shared/plural.ts";
 import { writeCsv, writeParquet } from "../store/write.ts";
 import type { PortfolioResult } from "./portfolio.ts";
 import { ResultTable } from "../frames/result_table.ts";
-import { PORTFOLIO_HEAD, portfolioCells, portfolioResultTable } from "./result_display.ts";
+import {
+  bookName,
+  bookSide,
+  PORTFOLIO_HEAD,
+  portfolioCells,
+  portfolioResultTable,
+} from "./result_display.ts";
 import { fmt, pct, signed } from "./_format.ts";
 
 /** Paths written by {@link writeReport}. */
@@ -285,15 +291,32 @@ export function conclusion(stats: pl.DataFrame): string {
   const at = rows.filter((r) => r.horizon === main);
   const baseline = at.find((r) => r.baseline !== null && r.group === r.baseline);
   const out: string[] = [];
+  // sales are spoken of as sales: after a sale a lower excess return is the seller's way, so a
+  // higher one is not a "beat"
+  const sides = new Set(at.map((r) => r.side));
+  const event = sides.size === 1 && sides.has("sell")
+    ? "sale"
+    : sides.size === 1 && sides.has("buy")
+    ? "purchase"
+    : "trade";
+  const gap = (r: Row, d: number) =>
+    r.side === "sell"
+      ? `After ${r.group}${/sale/i.test(String(r.group)) ? "" : " sales"} the stock did ${
+        Math.abs(d).toFixed(2)
+      } percentage points ${
+        d >= 0 ? "better" : "worse"
+      } against the market than after the baseline's, on the mean`
+      : `${r.group} ${d >= 0 ? "beat" : "trailed"} it by ${
+        Math.abs(d).toFixed(2)
+      } percentage points on the mean`;
   if (baseline) {
     out.push(
-      `${main} after the trade, ${baseline.group} (the baseline) averaged ${
+      `${main} after the ${event}, ${baseline.group} (the baseline) averaged ${
         pct(baseline.mean_excess)
       } excess return (median ${pct(baseline.median_excess)}, n ${baseline.n}).`,
     );
     for (const r of at.filter((r) => r !== baseline && typeof r.diff_vs_baseline === "number")) {
       const d = r.diff_vs_baseline as number;
-      const verb = d >= 0 ? "beat" : "trailed";
       if (r.thin || baseline.thin || r.diff_ci_low === null || r.diff_ci_high === null) {
         const why = r.thin
           ? r.thin_reason
@@ -301,9 +324,7 @@ export function conclusion(stats: pl.DataFrame): string {
           ? `the baseline: ${baseline.thin_reason}`
           : null;
         out.push(
-          `${r.group} ${verb} it by ${
-            Math.abs(d).toFixed(2)
-          } percentage points on the mean, but the evidence is too thin for an interval${
+          `${gap(r, d)}, but the evidence is too thin for an interval${
             why ? ` (${why})` : ` (n ${r.n})`
           }.`,
         );
@@ -313,23 +334,21 @@ export function conclusion(stats: pl.DataFrame): string {
       const hi = r.diff_ci_high as number;
       if (baseline.thin || !(hi - lo > 1e-9 * Math.max(1, Math.abs(d)))) {
         out.push(
-          `${r.group} ${verb} it by ${
-            Math.abs(d).toFixed(2)
-          } percentage points on the mean, but the interval is degenerate (zero width), so nothing is established.`,
+          `${gap(r, d)}, but the interval is degenerate (zero width), so nothing is established.`,
         );
         continue;
       }
       const sure = lo > 0 || hi < 0;
       out.push(
-        `${r.group} ${verb} it by ${Math.abs(d).toFixed(2)} percentage points on the mean (${
-          interval(lo, hi)
-        }; ${
+        `${gap(r, d)} (${interval(lo, hi)}; ${
           sure
             ? "the interval excludes 0"
             : "the interval includes 0, so the gap is not established"
         }); its median was ${pct(r.median_excess)} against ${pct(baseline.median_excess)}${
           r.side === "sell"
-            ? " (these are sales: a lower excess return after them means the sellers timed them well)"
+            ? ` (these are sales: a lower excess return after them means the sellers timed them well, so these sellers timed theirs ${
+              d >= 0 ? "worse" : "better"
+            } than the baseline's)`
             : ""
         }.`,
       );
@@ -340,7 +359,7 @@ export function conclusion(stats: pl.DataFrame): string {
     if (ranked.length) {
       const top = ranked[0];
       out.push(
-        `${main} after the trade, the highest mean excess return was ${top.group}'s ${
+        `${main} after the ${event}, the highest mean excess return was ${top.group}'s ${
           pct(top.mean_excess)
         } (95% interval ${fmt(top.ci_low)} to ${fmt(top.ci_high)}%, median ${
           pct(top.median_excess)
@@ -357,14 +376,18 @@ export function conclusion(stats: pl.DataFrame): string {
     }
     out.push("No baseline was chosen, so no difference was tested.");
   }
+  // signs as printed (2 decimals): a mean of +0.0019 % reads 0.00 %, which is not "positive"
+  const shown = (v: unknown) => Number((v as number).toFixed(2));
   const skew = at.filter((r) =>
     !r.thin && typeof r.mean_excess === "number" && typeof r.median_excess === "number" &&
-    (r.mean_excess as number) > 0 && (r.median_excess as number) <= 0
+    shown(r.mean_excess) > 0 && shown(r.median_excess) <= 0
   );
   if (skew.length) {
     out.push(
       `For ${
-        andList(skew.map((r) => String(r.group)))
+        andList(skew.map((r) =>
+          `${r.group} (mean ${pct(r.mean_excess)}, median ${pct(r.median_excess)})`
+        ))
       } the mean is positive while the median is not: a few large winners carry the mean, and the typical trade did not beat the market.`,
     );
   }
@@ -425,7 +448,7 @@ export function portfolioConclusion(results: Record<string, PortfolioResult>): s
     const why = Object.entries(s.nullReasons ?? {}).map(([k, v]) => `${k}: ${v}`);
     const [alo, ahi] = s.alphaInterval ?? [NaN, NaN];
     const zero = !(alo > 0 || ahi < 0);
-    return `${i === 0 && rankable > 1 ? "Best by Sharpe: " : ""}${name}${
+    return `${i === 0 && rankable > 1 ? "Best by Sharpe: " : ""}${bookName(name, s)}${
       s.entry === "filing" && !/filing/i.test(name) ? " (entry at filing)" : ""
     } — Sharpe ${fmt(s.sharpe)} (95% interval ${fmt(s.sharpeInterval?.[0])} to ${
       fmt(s.sharpeInterval?.[1])
@@ -435,11 +458,13 @@ export function portfolioConclusion(results: Record<string, PortfolioResult>): s
       pct(s.alpha, 1)
     } a year (95% interval ${fmt(alo, 1)} to ${fmt(ahi, 1)}, Newey-West t ${
       fmt(s.alphaFit?.tStat)
-    }${zero && s.alphaInterval ? ", not distinguishable from 0" : ""}), estimated worst drawdown ${
-      pct(s.maxDrawdown, 1)
-    }, ${s.trades} trades, turnover ${fmt(s.turnover, 1)}× and ${
-      pct(s.costPaid, 1)
-    } paid in costs.${why.length ? ` (Not given: ${why.join("; ")}.)` : ""}`;
+    }${zero && s.alphaInterval ? ", not distinguishable from 0" : ""}${
+      s.alphaFit ? `; beta ${fmt(s.alphaFit.beta)} against the market` : ""
+    }), estimated worst drawdown ${pct(s.maxDrawdown, 1)}, ${s.trades} trades${
+      bookSide(s) === "long/short" ? ` (${s.shortTrades} short)` : ""
+    }, turnover ${fmt(s.turnover, 1)}× and ${pct(s.costPaid, 1)} paid in costs.${
+      why.length ? ` (Not given: ${why.join("; ")}.)` : ""
+    }`;
   }).join(" ");
 }
 

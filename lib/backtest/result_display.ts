@@ -28,20 +28,22 @@ const NODE_INSPECT = Symbol.for("nodejs.util.inspect.custom");
  */
 export type PortfolioSummaryStats =
   & {
-    [k in "months" | "cagr" | "vol" | "riskFree"]: number;
+    [k in "months" | "riskFree"]: number;
   }
   & {
     [k in "maxDrawdown" | "turnover" | "costPaid" | "trades"]: number;
   }
   & {
     // null with a reason (`nullReasons`) when there are too few months or no variance
-    [k in "sharpe" | "informationRatio" | "hitRate" | "alpha"]: number | null;
+    [k in "cagr" | "vol" | "sharpe" | "informationRatio" | "hitRate" | "alpha"]: number | null;
   }
   & {
     sharpeInterval: [number, number] | null;
     alphaInterval: [number, number] | null;
     alphaFit: { tStat: number; beta: number } | null;
     droppedTrades?: number;
+    missingValueTrades?: number;
+    shortTrades?: number;
     entry?: string;
   };
 
@@ -62,7 +64,7 @@ export const PORTFOLIO_HEAD = [
   "CAGR",
   "vol*",
   "Sharpe [95% CI]",
-  "IR",
+  "IR*",
   "max DD*",
   "hit rate*",
   "alpha / yr [95% CI] (NW t)",
@@ -75,10 +77,26 @@ export const PORTFOLIO_HEAD = [
 export const PORTFOLIO_ESTIMATES =
   "* estimates: between the service's 1w/1m/3m/6m/1y points a position's path is booked, not observed (see the report).";
 
+/**
+ * "short" when every position of a portfolio is short, "long/short" when
+ * some are, "" for a long book: tables and conclusions say so beside the
+ * portfolio's name (unless the name already says "short").
+ */
+export function bookSide(s: PortfolioSummaryStats): string {
+  const short = s.shortTrades ?? 0;
+  return !short ? "" : short === s.trades ? "short" : "long/short";
+}
+
+/** A portfolio's name with its book side, e.g. "10b5-1 sales (short)". */
+export function bookName(name: string, s: PortfolioSummaryStats): string {
+  const side = bookSide(s);
+  return side && !/short/i.test(name) ? `${name} (${side})` : name;
+}
+
 /** One row of cells per portfolio, in {@link PORTFOLIO_HEAD}'s order. */
 export function portfolioCells(results: Record<string, PortfolioSummary>): string[][] {
   return Object.entries(results).map(([name, { stats: s }]) => [
-    name,
+    bookName(name, s),
     s.entry ?? "trade",
     String(s.months),
     String(s.trades),
@@ -164,7 +182,16 @@ function statsRows(result: PortfolioSummary): ResultTable {
     demo: isDemo(result.monthly),
     rows: [
       ["months", `${s.months}${span(result.monthly) ? ` (${span(result.monthly)})` : ""}`],
-      ["trades", `${s.trades}${s.droppedTrades ? ` (${s.droppedTrades} left out)` : ""}`],
+      [
+        "trades",
+        `${s.trades}${bookSide(s) ? ` (${s.shortTrades} short)` : ""}${
+          s.droppedTrades
+            ? `; ${s.droppedTrades} left out${
+              s.missingValueTrades ? `, ${s.missingValueTrades} of them lacking a value` : ""
+            }`
+            : ""
+        }`,
+      ],
       ...rows,
     ],
     numericFrom: 1,
@@ -173,7 +200,9 @@ function statsRows(result: PortfolioSummary): ResultTable {
 
 function header(result: PortfolioSummary): string {
   const s = result.stats;
-  return `Portfolio backtest: ${s.months} calendar months${
+  return `Portfolio backtest${
+    bookSide(s) ? ` (${bookSide(s)} book)` : ""
+  }: ${s.months} calendar months${
     span(result.monthly) ? `, ${span(result.monthly)}` : ""
   }, ${s.trades} trades, entry at the ${s.entry ?? "trade"} date; Sharpe over a risk-free rate of ${
     fmt(s.riskFree)

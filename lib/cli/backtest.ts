@@ -76,22 +76,41 @@ import { type FeedFlag, parseFeedFlag } from "./feed_flag.ts";
 import { feedPeriod, MARKET_BASELINE, pullMarketBaseline } from "./market_baseline.ts";
 import { didYouMean } from "../shared/suggest.ts";
 
+/** Words after a help column, wrapped to 80 characters with the column's indent. */
+function column(words: string, first: number): string {
+  const out: string[] = [];
+  let line = "";
+  for (const w of words.split(" ")) {
+    const width = out.length ? 80 - 22 : 80 - first;
+    if (line && line.length + 1 + w.length > width) {
+      out.push(line);
+      line = w;
+    } else line = line ? `${line} ${w}` : w;
+  }
+  return [...out, line].join(`\n${" ".repeat(22)}`);
+}
+
 const HELP = `Usage: deno task backtest --feed TOPIC:SIDE [--feed …] [options]
 
 Event study (and, with --portfolio, calendar-time portfolios) of curated insider
-feeds: pulls each feed, hydrates every row,
-and reports excess returns after the trades by horizon.
+feeds: pulls each feed, hydrates every row, and reports excess returns after the
+trades by horizon.
 
 Options:
   --feed TOPIC:SIDE   a curated feed, repeatable (default ceo-trades:buy)
-                      TOPIC: ${FEED_TOPIC_NAMES.join(", ")}
+                      ${column(`TOPIC: ${FEED_TOPIC_NAMES.join(", ")}`, 22)}
                       SIDE: buy, sell
   --from YYYY-MM-DD   first filing date (inclusive)
   --to YYYY-MM-DD     last filing date (inclusive)
-  --group-by G        ${GROUPINGS.join(", ")} (default: feed with several feeds, role with one)
-  --horizons LIST     comma-separated, from ${STUDY_HORIZONS.join(", ")} (default ${
-  DEFAULT_HORIZONS.join(",")
-})
+  --group-by G        ${
+  column(`${GROUPINGS.join(", ")} (default: feed with several feeds, role with one)`, 22)
+}
+  --horizons LIST     ${
+  column(
+    `comma-separated, from ${STUDY_HORIZONS.join(", ")} (default ${DEFAULT_HORIZONS.join(",")})`,
+    22,
+  )
+}
   --max-rows N        rows per feed, 1 to 100000 (default 1000); a feed with
                       more rows is cut there, with a warning
   --baseline GROUP    group the others are compared with (default: with one
@@ -109,8 +128,11 @@ Options:
   --all-codes         keep every transaction code (default: open-market
                       purchases for :buy feeds, sales for :sell feeds)
   --portfolio         also backtest a calendar-time portfolio per group
-  --horizon H         holding period with --portfolio: ${PORTFOLIO_HORIZONS.join(", ")} (default 6m)
-  --cost-bps N        cost per side in basis points with --portfolio (default 10)
+  --horizon H         ${
+  column(`holding period with --portfolio: ${PORTFOLIO_HORIZONS.join(", ")} (default 6m)`, 22)
+}
+  --cost-bps N        cost per side in basis points with --portfolio
+                      (default 10)
   --weighting W       with --portfolio: ${WEIGHTINGS.join(", ")} (default equal)
   --direction D       with --portfolio: ${DIRECTIONS.join(", ")} (default long;
                       follow = long code-P buys, short code-S sales)

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import pl from "nodejs-polars";
 import { captureStderr } from "./_capture.ts";
-import { eventStudy } from "../../mod.ts";
+import { createStub, eventStudy, portfolioBacktest, transactionsFrame } from "../../mod.ts";
 
 /** 40 trades over 20 months and 20 issuers, with 1m values. */
 function frame(ret: (number | null)[], ex: (number | null)[], cik?: (string | null)[]) {
@@ -97,4 +97,51 @@ Deno.test("ungrouped trades: a null group key is left out with a count", () => {
   );
   assert.equal(s.toRecords()[0].n, 38);
   assert.ok(said.some((m) => /2 of 40 trades have no group \(their group key is null\)/.test(m)));
+});
+
+Deno.test("a realized trade missing either value is counted, whichever it lacks", () => {
+  const ret = base.map((x) => x + 1) as (number | null)[];
+  const ex = [...base] as (number | null)[];
+  ex[2] = null; // a return without its excess: realized, counted (was left out as young)
+  ret[4] = null; // an excess without its return: counted
+  ret[6] = null; // nothing at all: young, not counted
+  ex[6] = null;
+  const r = eventStudy(frame(ret, ex), { horizons: ["1m"], minClusters: 2 }).toRecords()[0];
+  assert.equal(r.n, 37);
+  assert.equal(r.n_nonfinite, 2);
+  // with benchmark "none" only the return is needed: the excess-less trade counts in n
+  const raw = eventStudy(frame(ret, ex), { horizons: ["1m"], minClusters: 2, benchmark: "none" })
+    .toRecords()[0];
+  assert.equal(raw.n, 38);
+  assert.equal(raw.n_nonfinite, 1);
+});
+
+Deno.test("a NaN through transactionsFrame (a null there) is counted when a later window shows the trade realized", () => {
+  const stub = createStub({ seed: 3, scale: 0.05 });
+  const rows = stub.insider.trades.map((t) => t.row)
+    .filter((r) => r.code === "P" && r.returns_3m !== null).slice(0, 30);
+  const bad = rows.map((r, i) => (i < 3 ? { ...r, returns_1m: NaN, excess_returns_1m: NaN } : r));
+  const f = transactionsFrame(bad);
+  assert.equal(f.getColumn("returns_1m").nullCount(), 3, "the typed frame holds the NaN as null");
+  const r = eventStudy(f, { horizons: ["1m"], minClusters: 2, minN: 2 }).toRecords()[0];
+  assert.equal(r.n, 27);
+  assert.equal(r.n_nonfinite, 3);
+  // filing entry: the same trades are counted too
+  const g = eventStudy(f, { horizons: ["1m"], minClusters: 2, minN: 2, entry: "filing" })
+    .toRecords()[0];
+  assert.ok((g.n_nonfinite as number) >= 3, `filing n_nonfinite ${g.n_nonfinite}`);
+});
+
+Deno.test("portfolio: a realized trade missing a value is counted in missingValueTrades, a young one is not", () => {
+  const ret = base.map((x) => x + 1) as (number | null)[];
+  const ex = [...base] as (number | null)[];
+  ex[2] = null; // a return without its excess
+  ret[4] = null; // an excess without its return
+  ret[6] = NaN; // NaN: a value, not finite
+  ret[8] = null; // young: nothing at the horizon
+  ex[8] = null;
+  const { stats } = portfolioBacktest(frame(ret, ex), { horizon: "1m" });
+  assert.equal(stats.trades, 36);
+  assert.equal(stats.droppedTrades, 4);
+  assert.equal(stats.missingValueTrades, 3);
 });

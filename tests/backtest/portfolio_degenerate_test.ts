@@ -301,6 +301,26 @@ Deno.test("a one-month portfolio: each null figure says why, in words that fit",
   assert.equal(r.stats.informationRatio, null);
   assert.equal(r.stats.nullReasons.informationRatio, "1 month: too few for an information ratio");
   assert.match(r.stats.nullReasons.alpha!, /^1 month < 24: no alpha$/);
+  // never NaN, never annualized from one month: vol and CAGR are null, each with its reason
+  assert.equal(r.stats.vol, null);
+  assert.equal(r.stats.nullReasons.vol, "1 month: too few for a volatility");
+  assert.equal(r.stats.cagr, null);
+  assert.match(
+    r.stats.nullReasons.cagr!,
+    /^1 month < 12: a growth rate a year would extrapolate it/,
+  );
+  for (const [k, v] of Object.entries(r.stats)) {
+    assert.ok(typeof v !== "number" || Number.isFinite(v), `${k} ${v}`);
+  }
+  // the table shows dashes, and the conclusion says why
+  assert.match(portfolioConclusion({ one: r }), /cagr: 1 month < 12/);
+  // 11 months: still no CAGR; 12: one, from the equity curve
+  const eleven = portfolioFromPositions(monthly(Array(11).fill(2)), { edges: "keep" });
+  assert.equal(eleven.stats.cagr, null);
+  assert.ok(eleven.stats.vol !== null);
+  const twelve = portfolioFromPositions(monthly(Array(12).fill(2)), { edges: "keep" });
+  assert.ok(Math.abs(twelve.stats.cagr! - (1.02 ** 12 - 1) * 100) < 1e-9);
+  assert.equal(twelve.stats.nullReasons.cagr, undefined);
 });
 
 Deno.test("factor alpha needs 24 months of factor data too; below, absent with the reason", () => {
@@ -372,6 +392,6 @@ Deno.test("filing entry without a benchmark reads only the stock's returns; an e
   const allBad = df.withColumns(pl.lit(Infinity).alias("returns_1w"));
   assert.throws(
     () => portfolioBacktest(allBad, { horizon: "1m" }),
-    /or its returns up to 1m are NaN or infinite \(30 rows\) \(30 rows given\)/,
+    /or it lacks a value the booking needs or holds a NaN or infinite one \(30 rows\) \(30 rows given\)/,
   );
 });

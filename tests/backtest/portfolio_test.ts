@@ -128,8 +128,15 @@ Deno.test("property: Sharpe over the risk-free rate, information ratio over the 
         const ex = monthly.getColumn("excess_return").toArray() as number[];
         if (stats.informationRatio === null) assert.ok(stats.nullReasons.informationRatio);
         else assert.ok(close(stats.informationRatio, ratio(ex)), "information ratio");
+        // the excess is over the positions' own market signed like them; the market column is
+        // the market itself, the same for a long book
         const mk = monthly.getColumn("market_return").toArray() as number[];
-        rets.forEach((r, i) => assert.ok(Math.abs(r - mk[i] - ex[i]) < 1e-9));
+        const bm = monthly.getColumn("benchmark_return").toArray() as number[];
+        rets.forEach((r, i) => assert.ok(Math.abs(r - bm[i] - ex[i]) < 1e-9));
+        const shorts = monthly.getColumn("n_short").toArray() as number[];
+        mk.forEach((m, i) => {
+          if (!shorts[i]) assert.ok(Math.abs(m - bm[i]) < 1e-9, "long months: the same");
+        });
         assert.equal(stats.riskFree, riskFree);
         const eq = monthly.getColumn("equity").toArray() as number[];
         let peak = 1;
@@ -171,8 +178,10 @@ Deno.test("monthly frame: calendar months on day 1, a market column, cash gaps, 
   assert.deepEqual(monthly.columns, [
     "month",
     "n_positions",
+    "n_short",
     "return",
     "market_return",
+    "benchmark_return",
     "excess_return",
     "turnover",
     "cost",
@@ -304,11 +313,11 @@ Deno.test("demo data: CEO buys as a 6-month portfolio; stats are consistent with
   assert.ok(stats.months >= 12 && stats.trades > 20);
   assert.equal(stats.trades + stats.droppedTrades, ceo.height);
   const eq = monthly.getColumn("equity").toArray() as number[];
-  assert.ok(Math.abs(((eq[eq.length - 1] ** (12 / stats.months)) - 1) * 100 - stats.cagr) < 1e-9);
+  assert.ok(Math.abs(((eq[eq.length - 1] ** (12 / stats.months)) - 1) * 100 - stats.cagr!) < 1e-9);
   const r = monthly.getColumn("return").toArray() as number[];
   const m = r.reduce((a, b) => a + b, 0) / r.length;
   const vol = Math.sqrt(r.reduce((a, b) => a + (b - m) ** 2, 0) / (r.length - 1)) * Math.sqrt(12);
-  assert.ok(Math.abs(vol - stats.vol) < 1e-9);
+  assert.ok(Math.abs(vol - stats.vol!) < 1e-9);
   assert.ok(stats.hitRate !== null && stats.hitRate >= 0 && stats.hitRate <= 100);
   assert.ok(Number.isFinite(stats.alphaFit!.tStat));
   assert.equal(typeof stats.alpha, "number");

@@ -55,7 +55,12 @@ Deno.test("conclusion: who beats the baseline, by how much, with the interval; s
   );
   assert.ok(text.includes(`+${win.diff_ci_low.toFixed(2)} to +${win.diff_ci_high.toFixed(2)} pp`));
   assert.match(text, /the interval excludes 0/);
-  assert.match(text, /sales trailed it by .* the sellers timed them well/);
+  // sales are spoken of as sales: no "beat" or "trailed" about them
+  assert.match(
+    text,
+    /After sales the stock did [\d.]+ percentage points worse against the market than after the baseline's.* so these sellers timed theirs better/,
+  );
+  assert.doesNotMatch(text, /sales (beat|trailed)/);
   assert.match(text, /resamples whole calendar months/);
   assert.deepEqual(s.getColumn("side").toArray(), ["buy", "buy", "sell"]);
 });
@@ -69,8 +74,25 @@ Deno.test("conclusion: thin evidence, mean vs median, no baseline", () => {
   const text = conclusion(s);
   assert.match(text, /the highest mean excess return was skew's/);
   assert.match(text, /No baseline was chosen/);
-  assert.match(text, /For skew the mean is positive while the median is not/);
+  assert.match(
+    text,
+    /For skew \(mean [\d.]+%, median -0\.50%\) the mean is positive while the median is not/,
+  );
   assert.match(text, /too thin .* for tiny \(1m: 3 trades < minN 20\)/);
+  // a mean that prints as 0.00 % is not called positive
+  // mean +0.0048 %, median −0.10 %
+  const flat = [...Array.from({ length: 20 }, () => -0.1), 2.1];
+  const tiny = conclusion(
+    eventStudy(trades({ flat: { side: "A", xs: flat } }), {
+      groupBy: "grp",
+      horizons: ["1m"],
+      samples: 200,
+      cluster: "month",
+      minClusters: 2,
+    }),
+  );
+  assert.match(tiny, /flat's 0\.00%/);
+  assert.doesNotMatch(tiny, /mean is positive/);
   const table = String(statsTable(s));
   assert.match(table, /median\s+trimmed mean/);
   assert.match(table, /tiny .* thin: 3 trades < minN 20/);

@@ -112,7 +112,9 @@ Deno.test("a portfolioBacktest result displays its statistics beside a small equ
   assert.match(html, /<img class="sb-chart" width="440" height="\d{3}"/);
   const stats = htmlCells(html);
   const row = (name: string) => stats.find((r) => r[0] === name)?.[1];
-  assert.equal(row("CAGR"), `${result.stats.cagr.toFixed(1)}%`);
+  // under 12 months CAGR is null (nullReasons.cagr) and shows as a dash
+  const cagr = result.stats.cagr === null ? "–" : `${result.stats.cagr.toFixed(1)}%`;
+  assert.equal(row("CAGR"), cagr);
   // below MIN_INTERVAL_MONTHS the interval is null and shows as dashes
   const { sharpe, sharpeInterval } = result.stats;
   const two = (v: number | null | undefined) => typeof v === "number" ? v.toFixed(2) : "–";
@@ -134,7 +136,7 @@ Deno.test("a portfolioBacktest result displays its statistics beside a small equ
     text.replace(/\s+/g, " "),
     "the same words, wrapped differently",
   );
-  assert.match(text, new RegExp(`CAGR\\s+${result.stats.cagr.toFixed(1)}%`));
+  assert.match(text, new RegExp(`CAGR\\s+${cagr}`));
   const equity = result.monthly.getColumn("equity").toArray() as number[];
   assert.match(text, new RegExp(`equity  1\\.00 [▁▂▃▄▅▆▇█]+ ${equity.at(-1)!.toFixed(2)}`));
   assert.doesNotMatch(text, /[┌╞│]/, "no Polars box drawing");

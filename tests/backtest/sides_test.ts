@@ -7,7 +7,14 @@
 import assert from "node:assert/strict";
 import pl from "nodejs-polars";
 import { captureStderr } from "./_capture.ts";
-import { eventStudy, portfolioBacktest } from "../../mod.ts";
+import {
+  createStub,
+  eventStudy,
+  portfolioBacktest,
+  portfolioConclusion,
+  portfolioTable,
+  transactionsFrame,
+} from "../../mod.ts";
 import { sideOf } from "../../lib/backtest/event_study.ts";
 
 /** Trades: [code, acquired/disposed, excess 1m]; one a month at its own issuer. */
@@ -129,4 +136,32 @@ Deno.test('direction "follow": long code P, short code S, other codes left out a
   const m = portfolioBacktest(withAll, { horizon: "1m", direction: "follow", edges: "keep" })
     .monthly.getColumn("excess_return").toArray() as number[];
   assert.ok(m.slice(30, 54).every((x) => x > 0), JSON.stringify(m.slice(30, 54)));
+});
+
+Deno.test("a short book: the market column is the market itself, beta against it near −1, tables say short", () => {
+  const stub = createStub({ seed: 5, scale: 0.2 });
+  const sales = transactionsFrame(
+    stub.insider.trades.map((t) => t.row).filter((r) => r.code === "S"),
+  );
+  const long = portfolioBacktest(sales, { horizon: "1m" });
+  const short = portfolioBacktest(sales, { horizon: "1m", direction: "follow" });
+  assert.equal(short.stats.shortTrades, short.stats.trades);
+  assert.equal(long.stats.shortTrades, 0);
+  const col = (r: typeof long, c: string) => r.monthly.getColumn(c).toArray() as number[];
+  // the same positions against the same market: the market column does not flip with the side
+  const [lm, sm] = [col(long, "market_return"), col(short, "market_return")];
+  lm.forEach((m, i) => assert.ok(Math.abs(m - sm[i]) < 1e-9, `month ${i}: ${m} vs ${sm[i]}`));
+  // the benchmark the excess is measured against does: a short's is the market's negative
+  const sb = col(short, "benchmark_return");
+  const months = col(short, "n_positions");
+  sb.forEach((b, i) => months[i] && assert.ok(Math.abs(b + sm[i]) < 1e-9));
+  assert.ok(long.stats.alphaFit && short.stats.alphaFit, JSON.stringify(short.stats.nullReasons));
+  assert.ok(long.stats.alphaFit.beta > 0.5, `long beta ${long.stats.alphaFit.beta}`);
+  assert.ok(short.stats.alphaFit.beta < -0.5, `short beta ${short.stats.alphaFit.beta}`);
+  const table = String(portfolioTable({ sales: short, "sales held long": long }));
+  assert.match(table, /sales \(short\)/);
+  assert.doesNotMatch(table, /held long \(short\)/);
+  const text = portfolioConclusion({ sales: short });
+  assert.match(text, /^sales \(short\) — /);
+  assert.match(text, /beta -\d\.\d\d against the market/);
 });

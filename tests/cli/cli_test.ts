@@ -102,8 +102,10 @@ Deno.test({
     assert.deepEqual(ceo.columns, [
       "month",
       "n_positions",
+      "n_short",
       "return",
       "market_return",
+      "benchmark_return",
       "excess_return",
       "turnover",
       "cost",
@@ -290,8 +292,9 @@ Deno.test({
       r.stderr,
       /baseline "[^"]+": the largest group, used because no --baseline was given/,
     );
-    assert.match(r.stdout, /Sharpe \[95% CI\]\s+IR\s+max DD\*/);
-    assert.match(r.stdout, /ceo-trades:buy\s+trade\s+\d+\s+\d+\s+-?\d+\.\d%/);
+    assert.match(r.stdout, /Sharpe \[95% CI\]\s+IR\*\s+max DD\*/);
+    // CAGR: a dash under 12 months (never annualized from a few), a percent from 12 on
+    assert.match(r.stdout, /ceo-trades:buy\s+trade\s+\d+\s+\d+\s+(-?\d+\.\d%|–)\s/);
     // 200 rows span a few months: most rows are thin, and the command says what to change
     assert.match(r.stderr, /rows are thin .* raise --max-rows \(now 200\) or widen --from\/--to/);
     for (const f of ["equity-curve.png", "drawdown.png", "portfolio-ceo-trades-buy.csv"]) {

@@ -108,3 +108,21 @@ Deno.test("parseFeedFlag and notAllowed: the value, what is allowed, close match
     'Run "deno task sync --help" for every flag.',
   );
 });
+
+Deno.test("every command's --help fits 80 columns, and no prose line breaks early", async () => {
+  for (const name of ["backtest", "demo", "sync", "doctor"]) {
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", "--no-check", `lib/cli/${name}.ts`, "--help"],
+      stdout: "piped",
+      env: { PITCH_API_KEY: "", INSIDER_API_KEY: "", NO_COLOR: "1" },
+    }).output();
+    const text = dec.decode(out.stdout).trimEnd();
+    for (const l of text.split("\n")) assert.ok(l.length <= 80, `${name}: ${l.length}: ${l}`);
+    // a prose paragraph (lines not indented): every line but its last is filled
+    for (const para of text.split("\n\n").slice(1)) {
+      const ls = para.split("\n");
+      if (ls.some((l) => l.startsWith(" ") || l.endsWith(":"))) continue;
+      ls.slice(0, -1).forEach((l) => assert.ok(l.length >= 60, `${name}: a stray break: "${l}"`));
+    }
+  }
+});

@@ -100,3 +100,41 @@ Deno.test("docs links: table cells stay short", () => {
   }
   assert.deepEqual(long, []);
 });
+
+Deno.test("docs links: every file named in the docs is in the repository", () => {
+  // a file named in prose or in inline code (`bench/x.ts`, DESIGN.md) must exist: the docs
+  // travel with the repository and may cite nothing outside it
+  const outside: string[] = [];
+  // files the tools write, and placeholders in examples: not citations
+  const written = new Set(["report.md", "out/report.md", "path/to/any.ipynb", "analysis.ipynb"]);
+  const exists = (p: string) => {
+    try {
+      Deno.statSync(p);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  for (const page of pages) {
+    const text = unfenced(Deno.readTextFileSync(page));
+    const named = text.matchAll(/(?<![\w./-])((?:[\w-]+\/)*[\w-]+\.(?:md|ts|py|ipynb))\b/g);
+    for (const [, name] of named) {
+      const found = written.has(name) ||
+        [dirname(page), ROOT, join(ROOT, "docs"), join(ROOT, "lib"), join(ROOT, "notebooks")]
+          .some((d) => exists(join(d, name))) ||
+        // a module named by its file alone (`portfolio.ts`) somewhere under lib/ or bench/
+        (!name.includes("/") && [join(ROOT, "lib"), join(ROOT, "bench"), join(ROOT, "tests")]
+          .some((d) => findFile(d, name)));
+      if (!found) outside.push(`${relative(ROOT, page)}: ${name}`);
+    }
+  }
+  assert.deepEqual([...new Set(outside)], []);
+});
+
+function findFile(dir: string, name: string): boolean {
+  for (const e of Deno.readDirSync(dir)) {
+    if (e.isFile && e.name === name) return true;
+    if (e.isDirectory && findFile(join(dir, e.name), name)) return true;
+  }
+  return false;
+}
