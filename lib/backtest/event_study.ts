@@ -116,6 +116,7 @@
  *
  * @module
  */
+import { tradesInput } from "./_inputs.ts";
 import { isDemo } from "../shared/demo.ts";
 import type pl from "npm:nodejs-polars@0.25.2";
 import { asFrame, type Frame } from "../frames/list.ts";
@@ -330,6 +331,7 @@ function monthKey(v: unknown): string | null {
  * ```
  */
 export function eventStudy(trades: pl.DataFrame, opts: EventStudyOptions = {}): Frame {
+  tradesInput("eventStudy", trades);
   const horizons = [...new Set(opts.horizons ?? DEFAULT_HORIZONS)];
   for (const h of horizons) {
     if (!(STUDY_HORIZONS as readonly string[]).includes(h)) allowed("horizon", h, STUDY_HORIZONS);

@@ -16,6 +16,7 @@
  *
  * @module
  */
+import { tradesInput } from "./_inputs.ts";
 import { DEFAULT_HORIZONS } from "../insider/fields.ts";
 import pl from "npm:nodejs-polars@0.25.2";
 import { type ClusterBy, eventStudy, type StudyHorizon } from "./event_study.ts";
@@ -46,6 +47,7 @@ export function headlineStudy(
     samples?: number;
   } = {},
 ): Frame {
+  tradesInput("headlineStudy", trades);
   const { buys, planSales } = headlineSets(trades);
   const label = (df: pl.DataFrame, name: string) => df.withColumns(pl.lit(name).alias("group"));
   const groups = pl.concat([
@@ -85,6 +87,7 @@ export function headlinePortfolios(
   trades: pl.DataFrame,
   options: { horizon?: PortfolioHorizon; costBps?: number; entry?: Entry; riskFree?: number } = {},
 ): Record<string, PortfolioResult> {
+  tradesInput("headlinePortfolios", trades);
   const { buys } = headlineSets(trades);
   const opts = {
     horizon: options.horizon ?? "6m",

@@ -192,6 +192,7 @@
  *
  * @module
  */
+import { tradesInput } from "./_inputs.ts";
 import { isDemo } from "../shared/demo.ts";
 import { withDisplay } from "../frames/display.ts";
 import { DEFAULT_HORIZONS, WINDOW_DAYS } from "../insider/fields.ts";
@@ -525,6 +526,7 @@ export function portfolioBacktest(
   trades: pl.DataFrame,
   options: PortfolioOptions = {},
 ): PortfolioResult {
+  tradesInput("portfolioBacktest", trades);
   const horizon = options.horizon ?? "6m";
   if (!(PORTFOLIO_HORIZONS as readonly string[]).includes(horizon)) {
     allowed("horizon", horizon, PORTFOLIO_HORIZONS);

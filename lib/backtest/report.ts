@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { portfolioInputs, studyInput } from "./_inputs.ts";
 import { isDemo } from "../shared/demo.ts";
 import type pl from "npm:nodejs-polars@0.25.2";
 import { join } from "node:path";
@@ -94,7 +95,7 @@ export interface TruthRows {
  * ```
  */
 export function truthSection(stats: pl.DataFrame, truth: TruthRows): string {
-  const rows = stats.toRecords() as Row[];
+  const rows = studyInput("truthSection", stats).toRecords() as Row[];
   const find = (g: unknown, h: unknown) =>
     truth.rows.find((t) => t.group === g && t.horizon === h)?.expected_excess;
   const body: string[][] = [];
@@ -211,6 +212,7 @@ function mdTable(head: string[], rows: string[][]): string {
  * ```
  */
 export function statsTable(stats: pl.DataFrame): ResultTable {
+  studyInput("statsTable", stats);
   return new ResultTable({
     head: HEAD,
     rows: cells(stats),
@@ -239,7 +241,7 @@ export const PORTFOLIO_NOTE =
  * ```
  */
 export function portfolioTable(results: Record<string, PortfolioResult>): ResultTable {
-  return portfolioResultTable(results);
+  return portfolioResultTable(portfolioInputs("portfolioTable", results));
 }
 
 function interval(lo: unknown, hi: unknown): string {
@@ -269,7 +271,7 @@ function andList(items: string[]): string {
  * ```
  */
 export function conclusion(stats: pl.DataFrame): string {
-  const rows = stats.toRecords() as Row[];
+  const rows = studyInput("conclusion", stats).toRecords() as Row[];
   if (!rows.length) return "No groups to compare.";
   const cluster = String(rows[0].cluster ?? "month");
   const how = cluster === "two-way"
@@ -437,6 +439,7 @@ export function conclusion(stats: pl.DataFrame): string {
  * ```
  */
 export function portfolioConclusion(results: Record<string, PortfolioResult>): string {
+  portfolioInputs("portfolioConclusion", results);
   // only a finite Sharpe ratio is ranked; portfolios without one follow, with the reason
   const sharpeOf = (r: PortfolioResult) =>
     typeof r.stats.sharpe === "number" && Number.isFinite(r.stats.sharpe) ? r.stats.sharpe : null;
@@ -512,8 +515,11 @@ export function entryComparison(
   filing: pl.DataFrame,
   format: "text" | "markdown" = "text",
 ): ResultTable | string {
+  studyInput("entryComparison", trade);
   const f = new Map(
-    (filing.toRecords() as Row[]).map((r) => [`${r.group}\u0000${r.horizon}`, r]),
+    (studyInput("entryComparison", filing).toRecords() as Row[]).map((
+      r,
+    ) => [`${r.group}\u0000${r.horizon}`, r]),
   );
   const rows = (trade.toRecords() as Row[]).map((r) => {
     const g = f.get(`${r.group}\u0000${r.horizon}`);

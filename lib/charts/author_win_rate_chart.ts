@@ -5,9 +5,9 @@
  * @module
  */
 import * as Plot from "npm:@observablehq/plot@0.6.17";
-import type pl from "npm:nodejs-polars@0.25.2";
 import { type Chart, type ChartText, PALETTE, render } from "./chart.ts";
 import { rowsOf } from "./_chart_data.ts";
+import { isFrame, wrongInput } from "../shared/wrong_input.ts";
 import type { AuthorWinRates } from "../families/author_win_rates.ts";
 
 /** Options of {@link authorWinRateChart}; any other Plot option passes through. */
@@ -21,7 +21,8 @@ export interface AuthorWinRateChartOptions extends ChartText {
 const PERIOD_WORDS = { "6m": "6-month", "1y": "1-year", "2y": "2-year" } as const;
 
 /**
- * One row per author, ranked by win rate (the frame's order: best first,
+ * Takes the result of `authorWinRates` (or its frame). One row per author,
+ * ranked by win rate (the frame's order: best first,
  * ties by more pitches), the `top` first: the win rate (percent) as a dot,
  * its Wilson 95 % interval as a bar, and `wins/pitches` beside it. A
  * dashed line marks the pooled rate of every author in the frame (their
@@ -37,7 +38,7 @@ const PERIOD_WORDS = { "6m": "6-month", "1y": "1-year", "2y": "2-year" } as cons
  * ```
  */
 export function authorWinRateChart(
-  result: AuthorWinRates,
+  result: AuthorWinRates | AuthorWinRates["frame"],
   options: AuthorWinRateChartOptions = {},
 ): Chart {
   const { top = 20, title = "Authors ranked by win rate", subtitle, ...plot } = options;
@@ -46,21 +47,14 @@ export function authorWinRateChart(
       `authorWinRateChart: top ${JSON.stringify(top)} must be a whole number ≥ 1`,
     );
   }
-  const frame = (result as { frame?: unknown })?.frame as pl.DataFrame;
-  const all = rowsOf(
-    "authorWinRateChart",
-    frame,
-    [
-      "author_username",
-      "pitches",
-      "wins",
-      "win_rate",
-      "win_rate_low",
-      "win_rate_high",
-    ],
-    [],
-    "result.frame",
-  );
+  const wanted = {
+    pass: "the result of authorWinRates(...)",
+    columns: ["author_username", "pitches", "wins", "win_rate", "win_rate_low", "win_rate_high"],
+  };
+  // the result, or its frame
+  const frame = isFrame(result) ? result : (result as { frame?: unknown } | null)?.frame;
+  if (!isFrame(frame)) throw wrongInput("authorWinRateChart", wanted, result);
+  const all = rowsOf("authorWinRateChart", frame, wanted);
   const rows = all.slice(0, top).map((r) => ({
     author: String(r.author_username),
     pitches: r.pitches as number,
@@ -72,7 +66,7 @@ export function authorWinRateChart(
   const wins = all.reduce((s, r) => s + (r.wins as number), 0);
   const pitches = all.reduce((s, r) => s + (r.pitches as number), 0);
   const pooled = (100 * wins) / pitches;
-  const { period, kind, minPitches } = result;
+  const { period, kind, minPitches }: Partial<AuthorWinRates> = isFrame(result) ? {} : result;
   const floor = period && kind
     ? `a ${PERIOD_WORDS[period]} ${kind === "abs" ? "absolute" : "excess"} return ≥ 0 %`
     : "a return ≥ 0 %";

@@ -8,6 +8,7 @@ import type pl from "npm:nodejs-polars@0.25.2";
 import { type Chart, type ChartText, render } from "./chart.ts";
 import { rowsOf, sided } from "./_chart_data.ts";
 import { checkSides, sideColumn, type Sides } from "../families/side.ts";
+import { TRADES_FRAME } from "../families/transactions.ts";
 
 /** Options of {@link clusterChart}; any other Plot option passes through. */
 export interface ClusterChartOptions extends ChartText {
@@ -50,19 +51,17 @@ export function clusterChart(trades: pl.DataFrame, options: ClusterChartOptions 
     ...plot
   } = options;
   checkSides("clusterChart", sides);
-  const all = rowsOf(
-    "clusterChart",
-    trades,
-    [
+  const all = rowsOf("clusterChart", trades, {
+    pass: TRADES_FRAME,
+    columns: [
       "ticker_symbol",
       "filed_at",
       "is_cluster_trade_30d",
       "cluster_insider_count_30d",
       sideColumn(sides),
     ],
-    [],
-    "trades",
-  )
+    field: "frame",
+  })
     .filter((r) => r.is_cluster_trade_30d === true)
     .map((r) => ({ ...r, ticker: String(r.ticker_symbol) }));
   const { rows, color, subtitle: sub } = sided(

@@ -7,7 +7,8 @@
 import * as Plot from "npm:@observablehq/plot@0.6.17";
 import type pl from "npm:nodejs-polars@0.25.2";
 import { type Chart, type ChartText, PALETTE, render } from "./chart.ts";
-import { expectFrame, rowsOf } from "./_chart_data.ts";
+import { rowsOf } from "./_chart_data.ts";
+import { describeInput, isFrame, wrongInput } from "../shared/wrong_input.ts";
 
 /** Options of {@link equityCurveChart}; any other Plot option passes through. */
 export interface EquityCurveOptions extends ChartText {
@@ -22,34 +23,34 @@ export function portfolioRows(
   cols: [string],
   origin: number,
 ): { names: string[]; rows: Record<string, unknown>[] } {
-  const single = typeof data === "object" && data !== null &&
-    (data as { [Symbol.toStringTag]?: unknown })[Symbol.toStringTag] === "DataFrame";
-  if (!single && typeof data === "object" && data !== null && "monthly" in data) {
-    expectFrame(fn, data, "data", "monthly"); // a portfolioBacktest result: pass result.monthly
-  }
+  const wanted = {
+    pass: "the monthly frame of portfolioBacktest(...), or several by name",
+    field: "monthly",
+  };
+  const single = isFrame(data);
+  const record = !single && typeof data === "object" && data !== null && !Array.isArray(data) &&
+    !isFrame((data as { monthly?: unknown }).monthly) &&
+    !isFrame((data as { frame?: unknown }).frame);
+  if (!single && !record) throw wrongInput(fn, wanted, data);
   const frames = single
     ? { portfolio: data as pl.DataFrame }
     : data as Record<string, pl.DataFrame>;
-  const names = Object.keys(frames ?? {});
+  const names = Object.keys(frames);
   if (!names.length) throw new Error(`${fn}: no portfolios given`);
   for (const name of names) {
     const v = frames[name] as unknown;
-    if (typeof v === "object" && v !== null && "monthly" in v && "stats" in v) {
-      throw new TypeError(
-        `${fn}: ${
-          JSON.stringify(name)
-        } is a portfolioBacktest result; pass its monthly frame: ${fn}({ ${
-          JSON.stringify(name)
-        }: result.monthly, … })`,
-      );
-    }
-    expectFrame(fn, v, JSON.stringify(name));
+    if (isFrame(v)) continue;
+    const key = JSON.stringify(name);
+    const own = isFrame((v as { monthly?: unknown } | null)?.monthly)
+      ? `; pass its monthly frame: ${fn}({ ${key}: result.monthly, … })`
+      : "";
+    throw new TypeError(`${fn}: pass ${wanted.pass}; got ${describeInput(v)} at ${key}${own}`);
   }
   // each value is at the end of its month: draw it at the next month's start,
   // after a starting point (`origin`) at the first month's start
   const next = (d: Date) => new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1));
   const rows = names.flatMap((name) => {
-    const own = rowsOf(fn, frames[name], ["month", ...cols]);
+    const own = rowsOf(fn, frames[name], { ...wanted, columns: ["month", ...cols] });
     return [
       { portfolio: name, month: own[0].month, [cols[0]]: origin },
       ...own.map((r) => ({ ...r, portfolio: name, month: next(r.month as Date) })),

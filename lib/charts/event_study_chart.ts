@@ -52,13 +52,12 @@ export function eventStudyChart(stats: pl.DataFrame, options: EventStudyChartOpt
     subtitle,
     ...plot
   } = options;
-  const all = rowsOf(
-    "eventStudyChart",
-    stats,
-    ["group", "horizon", "horizon_days", value, "ci_low", "ci_high"],
-    ["thin", "n", "entry"],
-    "stats",
-  ).map((r): Record<string, unknown> & { group: string; horizon: string } => ({
+  const all = rowsOf("eventStudyChart", stats, {
+    pass: "the result of eventStudy(...)",
+    columns: ["group", "horizon", "horizon_days", value, "ci_low", "ci_high"],
+  }, ["thin", "n", "entry"]).map((
+    r,
+  ): Record<string, unknown> & { group: string; horizon: string } => ({
     ...r,
     group: String(r.group),
     horizon: String(r.horizon),

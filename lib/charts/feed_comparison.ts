@@ -44,7 +44,11 @@ export function feedComparison(trades: pl.DataFrame, options: FeedComparisonOpti
     subtitle,
     ...plot
   } = options;
-  const rows = rowsOf("feedComparison", trades, [feed, value], [], "trades");
+  const rows = rowsOf("feedComparison", trades, {
+    pass: `a trades frame with a ${JSON.stringify(feed)} column`,
+    columns: [feed, value],
+    field: "frame",
+  });
   const feeds = [...new Set(rows.map((r) => String(r[feed])))];
   const stats = feeds.map((f) => ({
     feed: f,

@@ -6,8 +6,9 @@
 import * as Plot from "npm:@observablehq/plot@0.6.17";
 import pl from "npm:nodejs-polars@0.25.2";
 import { type Chart, type ChartText, render } from "./chart.ts";
-import { expectFrame, rowsOf } from "./_chart_data.ts";
-import { winRates } from "../families/transactions.ts";
+import { rowsOf } from "./_chart_data.ts";
+import { expectFrame } from "../shared/wrong_input.ts";
+import { WIN_RATE_COLUMNS, winRates } from "../families/transactions.ts";
 
 /** Options of {@link winRateHeatmap}; any other Plot option passes through. */
 export interface WinRateHeatmapOptions extends ChartText {
@@ -34,9 +35,15 @@ export function winRateHeatmap(data: pl.DataFrame, options: WinRateHeatmapOption
     subtitle = "Mean win rate of the insiders' earlier trades (%), n = trades with a record",
     ...plot
   } = options;
-  expectFrame("winRateHeatmap", data, "data", "frame");
-  const long = data.columns.includes("scope") ? data : winRates(data);
-  rowsOf("winRateHeatmap", long, ["scope", "window", "window_order", "pct"]);
+  const wanted = { pass: "a trades frame or winRates(trades)", field: "frame" };
+  expectFrame("winRateHeatmap", data, wanted);
+  const isLong = data.columns.includes("scope");
+  if (!isLong) expectFrame("winRateHeatmap", data, { ...wanted, columns: WIN_RATE_COLUMNS });
+  const long = isLong ? data : winRates(data);
+  rowsOf("winRateHeatmap", long, {
+    ...wanted,
+    columns: ["scope", "window", "window_order", "pct"],
+  });
   const cells = long.filter(pl.col("pct").isNotNull())
     .groupBy(["scope", "window", "window_order"])
     .agg(pl.col("pct").mean().alias("mean"), pl.col("pct").count().alias("n"))

@@ -7,7 +7,8 @@
 import * as Plot from "npm:@observablehq/plot@0.6.17";
 import type pl from "npm:nodejs-polars@0.25.2";
 import { type Chart, type ChartText, render } from "./chart.ts";
-import { expectFrame, rowsOf } from "./_chart_data.ts";
+import { rowsOf } from "./_chart_data.ts";
+import { expectFrame, wrongInput } from "../shared/wrong_input.ts";
 
 /** Sentiment colours (Okabe–Ito). */
 export const SENTIMENT_COLORS = {
@@ -44,9 +45,11 @@ export function pitchesOverTime(
     subtitle = "Count of write-ups added",
     ...plot
   } = options;
-  const rows = rowsOf("pitchesOverTime", pitches, [date, "sentiment"], [], "pitches").filter((r) =>
-    r[date] instanceof Date
-  );
+  const rows = rowsOf("pitchesOverTime", pitches, {
+    pass: "a pitches frame (catalog.pitches(...).frame())",
+    columns: [date, "sentiment"],
+    field: "frame",
+  }).filter((r) => r[date] instanceof Date);
   return render(
     {
       width: 720,
@@ -98,13 +101,13 @@ export interface BucketChartOptions extends ChartText {
  * ```
  */
 export function bucketChart(buckets: pl.DataFrame, options: BucketChartOptions = {}): Chart {
-  expectFrame("bucketChart", buckets, "buckets", "frame");
+  const wanted = {
+    pass: "the frame of pitchReturnBuckets(...), authorReturnBuckets(...) or winRateBuckets(...)",
+    field: "frame",
+  };
+  expectFrame("bucketChart", buckets, wanted);
   const bucket = options.bucket ?? buckets.columns.find((c) => c.endsWith("_bucket"));
-  if (!bucket) {
-    throw new Error(
-      `bucketChart: the frame lacks a "*_bucket" column (from pitchReturnBuckets, authorReturnBuckets or winRateBuckets)`,
-    );
-  }
+  if (!bucket) throw wrongInput("bucketChart", wanted, buckets, ["*_bucket"]);
   const fill = options.fill === undefined
     ? (buckets.columns.includes("sentiment") ? "sentiment" : null)
     : options.fill;
@@ -115,7 +118,10 @@ export function bucketChart(buckets: pl.DataFrame, options: BucketChartOptions =
     fill: _f,
     ...plot
   } = options;
-  const rows = rowsOf("bucketChart", buckets, [bucket, `${bucket}_order`, ...(fill ? [fill] : [])]);
+  const rows = rowsOf("bucketChart", buckets, {
+    ...wanted,
+    columns: [bucket, `${bucket}_order`, ...(fill ? [fill] : [])],
+  });
   const order = [
     ...new Map(rows.map((r) => [r[`${bucket}_order`] as number, r[bucket] as string])).entries(),
   ].sort((a, b) => a[0] - b[0]).map((e) => e[1]);

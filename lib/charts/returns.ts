@@ -7,9 +7,10 @@
 import * as Plot from "npm:@observablehq/plot@0.6.17";
 import type pl from "npm:nodejs-polars@0.25.2";
 import { type Chart, type ChartText, render } from "./chart.ts";
-import { expectFrame, meanCi, rowsOf, sided } from "./_chart_data.ts";
+import { meanCi, rowsOf, sided } from "./_chart_data.ts";
+import { expectFrame } from "../shared/wrong_input.ts";
 import { checkSides, sideColumn, type Sides } from "../families/side.ts";
-import { forwardReturns } from "../families/transactions.ts";
+import { FORWARD_COLUMNS, forwardReturns } from "../families/transactions.ts";
 
 /** Options of {@link forwardReturnsChart}; any other Plot option passes through. */
 export interface ForwardReturnsOptions extends ChartText {
@@ -54,10 +55,18 @@ export function forwardReturnsChart(
     ...plot
   } = options;
   checkSides("forwardReturnsChart", sides);
-  expectFrame("forwardReturnsChart", data, "data", "frame");
-  const long = data.columns.includes("horizon") ? data : forwardReturns(data);
   const col = sideColumn(sides);
-  const points = rowsOf("forwardReturnsChart", long, ["horizon", "horizon_order", value, col])
+  const wanted = { pass: "a trades frame or forwardReturns(trades)", field: "frame" };
+  expectFrame("forwardReturnsChart", data, wanted);
+  const isLong = data.columns.includes("horizon");
+  if (!isLong) {
+    expectFrame("forwardReturnsChart", data, { ...wanted, columns: [...FORWARD_COLUMNS, col] });
+  }
+  const long = isLong ? data : forwardReturns(data);
+  const points = rowsOf("forwardReturnsChart", long, {
+    ...wanted,
+    columns: ["horizon", "horizon_order", value, col],
+  })
     .filter((r) => r.horizon !== "latest" && typeof r[value] === "number")
     .map((r) => ({
       horizon: r.horizon as string,

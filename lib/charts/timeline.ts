@@ -8,6 +8,7 @@ import type pl from "npm:nodejs-polars@0.25.2";
 import { type Chart, type ChartText, render } from "./chart.ts";
 import { rowsOf, sided } from "./_chart_data.ts";
 import { checkSides, sideColumn, type Sides } from "../families/side.ts";
+import { TRADES_FRAME } from "../families/transactions.ts";
 
 /** Options of {@link tradeTimeline}; any other Plot option passes through. */
 export interface TradeTimelineOptions extends ChartText {
@@ -52,13 +53,8 @@ export function tradeTimeline(trades: pl.DataFrame, options: TradeTimelineOption
   const all = rowsOf(
     "tradeTimeline",
     trades,
-    [
-      time,
-      "transaction_value",
-      sideColumn(sides),
-    ],
+    { pass: TRADES_FRAME, columns: [time, "transaction_value", sideColumn(sides)], field: "frame" },
     ["ticker_symbol", "reporting_owner_name"],
-    "trades",
   ).filter((r) => (r.transaction_value as number) > 0);
   const { rows, color, subtitle: sub } = sided(
     "tradeTimeline",

@@ -27,7 +27,8 @@
  */
 import pl from "npm:nodejs-polars@0.25.2";
 import { asFrame, type Frame } from "../frames/list.ts";
-import { requireColumns } from "../frames/columns.ts";
+import { expectFrame } from "../shared/wrong_input.ts";
+import { TRADES_FRAME } from "./transactions.ts";
 
 /** Every `trade_class` value. */
 export const TRADE_CLASSES = [
@@ -88,7 +89,11 @@ export function tradeClassOf(row: { code?: unknown; is_10b51?: unknown }): Trade
  * ```
  */
 export function tradeClass(df: pl.DataFrame): Frame {
-  requireColumns("tradeClass", df, ["code", "is_10b51"]);
+  expectFrame("tradeClass", df, {
+    pass: TRADES_FRAME,
+    columns: ["code", "is_10b51"],
+    field: "frame",
+  });
   const code = pl.col("code");
   const is = (c: string) => code.eq(pl.lit(c));
   const expr = pl.when(is("P")).then(pl.lit("open_market_purchase"))

@@ -21,7 +21,7 @@ import {
   WINDOW_DAYS,
 } from "../insider/fields.ts";
 import { asFrame, type Frame } from "../frames/list.ts";
-import { requireColumns } from "../frames/columns.ts";
+import { expectFrame } from "../shared/wrong_input.ts";
 
 const KEYS = [
   "accession_number",
@@ -35,12 +35,28 @@ const KEYS = [
 /** Length in days of each window label (defined with the field catalog; re-exported here). */
 export { WINDOW_DAYS };
 
-function need(df: pl.DataFrame, cols: string[], fn: string): void {
-  if (df.height === 0 && df.width === 0) {
+/** What the families take, in their wrong-object errors. */
+export const TRADES_FRAME = "a trades frame (insider.search(...).frame())";
+
+function need(df: unknown, cols: readonly string[], fn: string): void {
+  if (
+    df instanceof Object && (df as pl.DataFrame).height === 0 && (df as pl.DataFrame).width === 0
+  ) {
     throw new Error(`${fn}: the frame is empty and has no columns`);
   }
-  requireColumns(fn, df, cols);
+  expectFrame(fn, df, { pass: TRADES_FRAME, columns: cols, field: "frame" });
 }
+
+/** Columns `winRates` reads. */
+export const WIN_RATE_COLUMNS: readonly string[] = WIN_RATE_SCOPES.flatMap((s) =>
+  WIN_RATE_WINDOWS.flatMap((w) => ["pct", "wins", "total"].map((k) => `win_rate_${s}${w}_${k}`))
+);
+
+/** Columns `forwardReturns` reads. */
+export const FORWARD_COLUMNS: readonly string[] = [
+  ...FORWARD_WINDOWS.flatMap((w) => [`returns_${w}`, `excess_returns_${w}`]),
+  "returns_latest",
+];
 
 function keys(df: pl.DataFrame): pl.Expr[] {
   return KEYS.filter((k) => df.columns.includes(k)).map((k) => pl.col(k));
@@ -68,10 +84,7 @@ const lit = (v: string | number, name: string, dtype: pl.DataType) =>
  * ```
  */
 export function winRates(df: pl.DataFrame): Frame {
-  const cols = WIN_RATE_SCOPES.flatMap((s) =>
-    WIN_RATE_WINDOWS.flatMap((w) => ["pct", "wins", "total"].map((k) => `win_rate_${s}${w}_${k}`))
-  );
-  need(df, cols, "winRates");
+  need(df, WIN_RATE_COLUMNS, "winRates");
   const parts = WIN_RATE_SCOPES.flatMap((s) =>
     WIN_RATE_WINDOWS.map((w, i) => {
       const p = `win_rate_${s}${w}_`;
@@ -116,10 +129,7 @@ export function winRates(df: pl.DataFrame): Frame {
  * ```
  */
 export function forwardReturns(df: pl.DataFrame): Frame {
-  need(df, [
-    ...FORWARD_WINDOWS.flatMap((w) => [`returns_${w}`, `excess_returns_${w}`]),
-    "returns_latest",
-  ], "forwardReturns");
+  need(df, FORWARD_COLUMNS, "forwardReturns");
   const horizons = [...FORWARD_WINDOWS, "latest"] as const;
   return stack(horizons.map((h, i) =>
     df.select(

@@ -4,11 +4,13 @@
  * @module
  */
 import type pl from "npm:nodejs-polars@0.25.2";
-import { didYouMean } from "../shared/suggest.ts";
+import { checkColumns } from "../shared/wrong_input.ts";
 
 /**
- * Throws an error naming `fn`, every column of `cols` the frame lacks, and
- * up to 8 close matches for each (never the frame's whole column list).
+ * Throws an error naming `fn` and every column of `cols` the frame lacks,
+ * with up to 3 close matches for each when at most 3 are lacking (never
+ * the frame's whole column list). Helpers that can say what to pass use
+ * `checkColumns` of lib/shared/wrong_input.ts with it.
  *
  * @example
  * ```ts
@@ -23,13 +25,5 @@ import { didYouMean } from "../shared/suggest.ts";
  * ```
  */
 export function requireColumns(fn: string, df: pl.DataFrame, cols: readonly string[]): void {
-  const have = new Set(df.columns);
-  const missing = cols.filter((c) => !have.has(c));
-  if (missing.length) {
-    throw new Error(
-      `${fn}: the frame lacks column ${
-        missing.map((c) => JSON.stringify(c) + didYouMean(c, df.columns)).join(", ")
-      }; it has ${df.width} columns`,
-    );
-  }
+  checkColumns(fn, df, cols);
 }
