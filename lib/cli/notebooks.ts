@@ -24,13 +24,14 @@
  */
 import { parseArgs } from "node:util";
 import { isAbsolute, join, resolve } from "node:path";
-import { execute, jupyterMissing } from "../notebook/_jupyter.ts";
+import { execute, installKernel, jupyterMissing, KERNEL_ENV } from "../notebook/_jupyter.ts";
 import { closeMatches } from "../shared/suggest.ts";
 import { envVar } from "../shared/env.ts";
 
 /** The help text of `deno task notebooks`. */
 export const NOTEBOOKS_HELP =
   `Usage: deno task notebooks [NOTEBOOK…] [--out PATH] [--timeout S] [--keep-going]
+       deno task notebooks --install
 
 Executes notebooks through Jupyter (Deno kernel) and writes their outputs back.
   (no NOTEBOOK)        every notebook in the repo's notebooks/, in place, offline
@@ -40,10 +41,14 @@ Executes notebooks through Jupyter (Deno kernel) and writes their outputs back.
                        a folder for several
   --timeout S          seconds one cell may run (default 600)
   --keep-going         run every cell even after one fails (default: stop there)
+  --install            install the Deno kernel for Jupyter (deno jupyter --install)
+                       with ${
+    Object.entries(KERNEL_ENV).map(([k, v]) => `${k}=${v}`).join(" ")
+  } in its kernel.json env, then exit
 Exit code: 0 when every cell ran, 1 when a cell failed (its notebook is still
 written), 2 for a usage error.`;
 
-const FLAGS = ["out", "timeout", "keep-going", "help"];
+const FLAGS = ["out", "timeout", "keep-going", "install", "help"];
 
 /** One notebook to run: where it is read, where it is written, whether it is the repo's. */
 interface Job {
@@ -122,6 +127,7 @@ export async function main(args: string[] = Deno.args): Promise<void> {
         out: { type: "string" },
         timeout: { type: "string" },
         "keep-going": { type: "boolean" },
+        install: { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
     });
@@ -139,6 +145,17 @@ export async function main(args: string[] = Deno.args): Promise<void> {
     console.log(NOTEBOOKS_HELP);
     return;
   }
+  if (values.install) {
+    if (positionals.length) {
+      fail(`--install takes no notebook (got ${JSON.stringify(positionals[0])})`);
+    }
+    try {
+      console.log(`Deno kernel installed: ${await installKernel()}`);
+    } catch (e) {
+      fail((e as Error).message, 1);
+    }
+    return;
+  }
   const timeoutS = values.timeout === undefined ? 600 : Number(values.timeout);
   if (!Number.isFinite(timeoutS) || timeoutS <= 0) {
     fail(`--timeout ${JSON.stringify(values.timeout)} must be a positive number of seconds`);
@@ -154,7 +171,7 @@ export async function main(args: string[] = Deno.args): Promise<void> {
   const missing = await jupyterMissing();
   if (missing) {
     fail(
-      `${missing}. Install: apt-get install python3-nbclient python3-nbformat jupyter-client && deno jupyter --install`,
+      `${missing}. Install: apt-get install python3-nbclient python3-nbformat jupyter-client && deno task notebooks --install`,
       1,
     );
   }

@@ -124,6 +124,9 @@ export function feedWindows(
 ): WindowSource<FeedRow> {
   return {
     pageSize: limit ?? FEED_PAGE_SIZE,
+    // feeds list the newest filings first: known before any row, so a first page that holds one
+    // day (a busy day fills a feed page) can be split at once instead of after a second page
+    order: "desc",
     bounds: own,
     day: (row) => easternDate(row.filed_at),
     key: feedKey,

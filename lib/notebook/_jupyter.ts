@@ -32,6 +32,43 @@ export async function jupyterMissing(): Promise<string | null> {
   }
 }
 
+/**
+ * The environment the Deno kernel runs with, from its kernel spec
+ * (`kernel.json`'s `env`; `deno jupyter` takes no `--v8-flags`):
+ * `MALLOC_ARENA_MAX=2`. Polars allocates from many threads, and glibc's
+ * default of up to 8 arenas per core keeps freed memory in each; two arenas
+ * give it back. No V8 heap cap: it would have to be sized against the
+ * largest pull a notebook makes, and a kernel over it dies.
+ */
+export const KERNEL_ENV: Readonly<Record<string, string>> = { MALLOC_ARENA_MAX: "2" };
+
+/**
+ * Installs the Deno kernel (`deno jupyter --install --force`) and adds
+ * {@link KERNEL_ENV} to its `kernel.json`; returns that file's path. Throws
+ * with Deno's message when the install fails.
+ */
+export async function installKernel(
+  env: Record<string, string> = Deno.env.toObject(),
+): Promise<string> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["jupyter", "--install", "--force"],
+    env,
+    clearEnv: true,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
+  const dir = /installed successfully at (.+?)\.?\s*$/m.exec(text)?.[1];
+  if (!out.success || dir === undefined) {
+    throw new Error(`deno jupyter --install failed: ${text.trim()}`);
+  }
+  const file = `${dir}/kernel.json`;
+  const spec = JSON.parse(await Deno.readTextFile(file)) as { env?: Record<string, string> };
+  spec.env = { ...spec.env, ...KERNEL_ENV };
+  await Deno.writeTextFile(file, JSON.stringify(spec, null, 2) + "\n");
+  return file;
+}
+
 /** What one execution found: code cells, and the error outputs (cell counts code cells from 1). */
 export interface ExecuteSummary {
   /** Code cells in the notebook. */
@@ -74,6 +111,9 @@ export async function execute(
     }
   }
   env.NO_COLOR = "1"; // committed outputs carry no ANSI escape codes
+  // the kernel inherits this environment: a kernel spec installed without `deno task notebooks
+  // --install` runs with the same allocator settings as one installed with it
+  for (const [k, v] of Object.entries(KERNEL_ENV)) env[k] ??= v;
   const out = await new Deno.Command(python(), {
     args: [
       new URL("./execute.py", import.meta.url).pathname,
