@@ -15,12 +15,18 @@
  *
  * Every problem line of that service is then a symptom of the diagnosis,
  * not a problem of its own. Mixed failures get no diagnosis: each stays a
- * problem.
+ * problem. A refused key (`401`, `403`) is the key's problem, not the
+ * routes': the `404` on purpose may answer the same status, or its `404`
+ * (a service may find the route before it checks the key), and its symptom
+ * then says the key was refused and the 404 form went unchecked, never that
+ * "a 404 should be a NotFoundError".
  *
  * @module
  */
 /** What a diagnosis reads of a call (a `CallReport` of `check.ts`). */
 interface CallSeen {
+  /** The call made to get a `404` on purpose. */
+  probe?: boolean;
   skipped?: string;
   statuses: number[];
   error?: string;
@@ -72,13 +78,18 @@ export function diagnose(s: ServiceSeen, base: string | undefined): Diagnosis | 
     message: `${s.service}: ${message}`,
     symptoms: [],
   });
-  if (all(only(401))) {
+  // a refused key: every call answered the status, the 404 on purpose too, or that one
+  // answered its 404 (a service that finds the route before it checks the key)
+  const refused = (status: number) =>
+    all((c) => only(status)(c) || (!!c.probe && only(404)(c))) &&
+    made.some((c) => only(status)(c));
+  if (refused(401)) {
     return d(
       "key",
       `every call answered 401 (missing or invalid API key): check ${v.key}`,
     );
   }
-  if (all(only(403))) {
+  if (refused(403)) {
     return d(
       "premium",
       `every call answered 403: Premium lapsed (or no access) for the key in ${v.key}; ` +

@@ -34,18 +34,27 @@
  * of a service answered `401`, `403` or `404`, or got no answer, the report
  * names the cause and what to check (`INSIDER_API_KEY`, Premium,
  * `INSIDER_BASE_URL` with the URL tried, the host) as that service's one
- * problem, with the failed calls folded under it as symptoms.
+ * problem, with the failed calls folded under it as symptoms. A refused key
+ * is never reported as a route problem: the 404 on purpose under a `401` or
+ * `403` says the key was refused and the 404 form went unchecked.
+ *
+ * Bounded: every body the doctor reads itself (to show the form an answer
+ * took) is a copy read through the client's bounded reader (`http/_body.ts`:
+ * 16 MiB for a `2xx`, the first 16 KiB of an error), beside the client's own
+ * bounded reading; a gzip bomb or an endless body stops at the bound and
+ * is a finding (the call's `ResponseTooLargeError`), never an out-of-memory.
  *
  * Keys never appear in the report: the clients never put them in messages,
  * and every string of the report is scrubbed of both keys besides.
  *
  * @module
  */
-import { redactError, redactKnownKeys } from "../http/_redact.ts";
+import { redactError, redactKnownKeys, redactorFor } from "../http/_redact.ts";
+import { DEFAULT_MAX_RESPONSE_BYTES, readBody, readPrefix } from "../http/_body.ts";
 import { connect, type ConnectOptions } from "../connect.ts";
-import { type EnvSource, readEnvironment } from "../connect/env.ts";
+import { type EnvSource, readEnvironment, SERVICE_VARS } from "../connect/env.ts";
 import { httpEvents, type ShapeInfo } from "../http/events.ts";
-import { NotFoundError } from "../http/errors.ts";
+import { AuthenticationError, NotFoundError, PermissionDeniedError } from "../http/errors.ts";
 import type { FetchLike } from "../http/transport.ts";
 import { PITCH_COLUMNS, pitchesFrame } from "../catalog/pitch_frames.ts";
 import { TRANSACTION_FIELDS } from "../insider/fields.ts";
@@ -95,6 +104,8 @@ export interface CallReport {
   coverage?: FieldCoverage;
   /** A short summary of what came back, e.g. `14 tag types, 310 slugs`. */
   summary?: string;
+  /** True for the call that must answer `404` (an id that does not exist, on purpose). */
+  probe?: boolean;
 }
 
 /** The check of one service. */
@@ -135,7 +146,30 @@ const RATE_HEADER = /rate-?limit|quota|retry-after/i;
 interface Capture {
   statuses: number[];
   bodies: unknown[];
+  /** Copies of bodies still being read (see {@link readCopy}). */
+  reading: Promise<void>[];
   shapes: ShapeInfo[];
+}
+
+/**
+ * The JSON of a copy of an answer, read through the client's bounded reader
+ * (`http/_body.ts`): a `2xx` body up to `DEFAULT_MAX_RESPONSE_BYTES` (16 MiB),
+ * an error body up to its first `ERROR_PREFIX_BYTES` (16 KiB); undefined past
+ * the bound (the rest is never downloaded: a gzip bomb or an endless body
+ * stops there), or when it is not JSON. The client, reading its own copy
+ * under the same bound, fails the call with a `ResponseTooLargeError`: that
+ * is the finding.
+ */
+async function readCopy(res: Response): Promise<unknown> {
+  try {
+    const text = res.ok
+      ? new TextDecoder().decode(await readBody(res, DEFAULT_MAX_RESPONSE_BYTES, "doctor"))
+      : await readPrefix(res, "doctor").then((p) => (p.truncated ? undefined : p.text));
+    return text === undefined ? undefined : JSON.parse(text);
+  } catch {
+    await res.body?.cancel().catch(() => {});
+    return undefined;
+  }
 }
 
 function kindOf(dtype: string): DeclaredField["kind"] {
@@ -204,10 +238,11 @@ function oneLine(e: unknown): string {
  */
 export async function checkServices(opts: CheckOptions = {}): Promise<ServicesReport> {
   const env = readEnvironment(opts.env).get;
-  const keys = [env("PITCH_API_KEY"), env("INSIDER_API_KEY")].filter((k): k is string =>
-    typeof k === "string" && k.length > 0
-  );
-  const scrub = (s: string) => scrubKeys(s, keys);
+  // each key as the client reads it (trimmed), hidden in every form a redactor knows
+  const keys = [env(SERVICE_VARS.catalog.key), env(SERVICE_VARS.insider.key)]
+    .map((k) => k?.trim()).filter((k): k is string => typeof k === "string" && k.length > 0);
+  const redactors = keys.map((k) => redactorFor(k));
+  const scrub = (s: string) => scrubKeys(redactors.reduce((t, r) => r(t), s), keys);
   let current: Capture | undefined;
   const rate: Record<"catalog" | "insider", Record<string, string>> = { catalog: {}, insider: {} };
   const instrument: ConnectOptions["instrument"] = (fetch, service) => async (input, init) => {
@@ -216,8 +251,13 @@ export async function checkServices(opts: CheckOptions = {}): Promise<ServicesRe
     if (current) {
       current.statuses.push(res.status);
       const type = res.headers.get("content-type") ?? "";
-      if (type.includes("json")) {
-        current.bodies.push(await res.clone().json().catch(() => undefined));
+      if (type.includes("json") && res.body) {
+        // a copy read beside the client's own reading, never awaited here (the client's
+        // timeouts stay in force) and bounded like the client's (see readCopy)
+        const slot = current.bodies.length;
+        current.bodies.push(undefined);
+        const cap = current;
+        cap.reading.push(readCopy(res.clone()).then((body) => void (cap.bodies[slot] = body)));
       }
     }
     return res;
@@ -241,18 +281,22 @@ export async function checkServices(opts: CheckOptions = {}): Promise<ServicesRe
     run: () => Promise<T>,
     after?: (value: T, cap: Capture, report: CallReport) => void,
   ): Promise<T | undefined> {
-    const cap: Capture = { statuses: [], bodies: [], shapes: [] };
+    const cap: Capture = { statuses: [], bodies: [], reading: [], shapes: [] };
     const report: CallReport = { name, endpoint, ok: true, ms: 0, statuses: [], shapes: [] };
     list.push(report);
     current = cap;
     const t0 = performance.now();
     let value: T | undefined;
     try {
-      value = await run();
-      report.ms = Math.round(performance.now() - t0);
-      after?.(value, cap, report);
+      try {
+        value = await run();
+      } finally {
+        report.ms = Math.round(performance.now() - t0);
+        current = undefined;
+        await Promise.all(cap.reading);
+      }
+      after?.(value as T, cap, report);
     } catch (e) {
-      report.ms = Math.round(performance.now() - t0);
       report.ok = false;
       report.error = scrub(oneLine(e));
       report.errorName = e instanceof Error ? e.name : typeof e;
@@ -290,6 +334,14 @@ export async function checkServices(opts: CheckOptions = {}): Promise<ServicesRe
       const name = caught instanceof Error ? caught.constructor.name : typeof caught;
       r.shapes.push({ point: "problem type", shape: scrub(JSON.stringify(type ?? null)) });
       r.summary = `mapped to ${name}`;
+      if (caught instanceof AuthenticationError || caught instanceof PermissionDeniedError) {
+        // a refused key is the key's problem, not the route's: the 404 form went unseen
+        const e = new Error(
+          `the key was refused (${caught.status} ${name}): the 404 form was not checked`,
+        );
+        e.name = caught.name;
+        throw e;
+      }
       if (!(caught instanceof NotFoundError)) {
         const e = new Error(
           `a 404 should be a NotFoundError; the client raised ${name}: ${oneLine(caught)}`,
@@ -298,6 +350,7 @@ export async function checkServices(opts: CheckOptions = {}): Promise<ServicesRe
         throw e;
       }
     });
+    list[list.length - 1].probe = true;
   };
   const skip = (list: CallReport[], name: string, endpoint: string, why: string) =>
     list.push({ name, endpoint, ok: true, skipped: why, ms: 0, statuses: [], shapes: [] });

@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { checkServices, formatReport } from "../../lib/doctor/mod.ts";
 import { DEMO_KEYS } from "../../lib/stub/mod.ts";
 import { serveStub } from "../../lib/stub/serve.ts";
+import { loopback } from "../_loopback.ts";
 
 const WRONG = "sk-live-DIAGNOSE-WRONG-KEY-4c1d";
 
@@ -44,10 +45,16 @@ Deno.test("doctor: every insider call 401 is one diagnosis naming INSIDER_API_KE
     assert.equal(d.cause, "key");
     assert.match(d.message, /every call answered 401.*check INSIDER_API_KEY/);
     assert.ok(d.symptoms.length >= 3, d.symptoms.join("\n"));
-    // the symptom list holds the 404 probe's complaint; the problems list does not
-    assert.ok(d.symptoms.some((x) => /should be a NotFoundError/.test(x)));
+    // the 404 on purpose under a refused key is the key's symptom, not a route problem
+    assert.ok(
+      d.symptoms.some((x) =>
+        /key was refused \(401 AuthenticationError\): the 404 form was not checked/.test(x)
+      ),
+      d.symptoms.join("\n"),
+    );
     assert.deepEqual(r.problems, [d.message]);
     const lines = formatReport(r);
+    assert.ok(!lines.join("\n").includes("should be a NotFoundError"), lines.join("\n"));
     assert.match(lines[0], /^diagnosis: insider: every call answered 401/);
     assert.match(lines[1], /^ {2}symptom: insider /);
     const all = lines.join("\n") + JSON.stringify(r);
@@ -109,5 +116,79 @@ Deno.test("doctor: a healthy live service gets no diagnosis", async () => {
     assert.deepEqual(r.diagnoses, []);
     assert.deepEqual(r.problems, []);
     assert.equal(r.ok, true);
+  });
+});
+
+/** A live service that checks the route before the key: unknown ids get 404, everything else 401. */
+function routeFirst() {
+  return loopback((req) => {
+    const path = new URL(req.url).pathname;
+    if (/no-such-pitch|0000000000-00-000000/.test(path)) {
+      return Response.json({ type: "about:blank", title: "Not Found", status: 404 }, {
+        status: 404,
+      });
+    }
+    return Response.json({ type: "about:blank", title: "Unauthorized", status: 401 }, {
+      status: 401,
+    });
+  });
+}
+
+Deno.test("doctor: a wrong key on a service that finds the route first (the 404 on purpose answers 404) is still one key diagnosis", async () => {
+  const srv = routeFirst();
+  try {
+    const r = await checkServices({
+      env: {
+        PITCH_API_KEY: WRONG,
+        PITCH_BASE_URL: `${srv.base}/catalog`,
+        INSIDER_API_KEY: WRONG,
+        INSIDER_BASE_URL: `${srv.base}/insider`,
+      },
+    });
+    assert.deepEqual(r.diagnoses.map((d) => [d.service, d.cause]), [
+      ["catalog", "key"],
+      ["insider", "key"],
+    ]);
+    assert.deepEqual(r.problems, r.diagnoses.map((d) => d.message));
+    const all = formatReport(r).join("\n");
+    assert.ok(!all.includes("should be a NotFoundError"), all);
+    assert.ok(!all.includes(WRONG.slice(0, 12)), "the key is never printed");
+  } finally {
+    await srv.close();
+  }
+});
+
+Deno.test("doctor: a key refused on some calls only is no diagnosis, and its 404 on purpose says the key was refused, not the route", async () => {
+  // the lists answer, everything else is refused: a mixed picture, each call its own problem
+  await withStub(async (url) => {
+    const srv = loopback(async (req) => {
+      const u = new URL(req.url);
+      if (/\/(search|feeds)$/.test(u.pathname)) {
+        const res = await fetch(`${url}${u.pathname}${u.search}`, {
+          method: req.method,
+          headers: {
+            authorization: `Bearer ${DEMO_KEYS.insider}`,
+            "content-type": "application/json",
+          },
+          body: req.method === "POST" ? await req.text() : undefined,
+        });
+        return new Response(res.body, { status: res.status, headers: res.headers });
+      }
+      return Response.json({ title: "Unauthorized", status: 401 }, { status: 401 });
+    });
+    try {
+      const r = await checkServices({
+        env: live(url, { key: WRONG, base: `${srv.base}/insider` }),
+      });
+      assert.deepEqual(r.diagnoses, []);
+      const probe = r.problems.find((p) =>
+        p.includes("GET /transactions/{accessionNumber}/{transactionId}") && /404 form/.test(p)
+      );
+      assert.ok(probe, r.problems.join("\n"));
+      assert.match(probe, /the key was refused \(401 AuthenticationError\)/);
+      assert.ok(!r.problems.join("\n").includes("should be a NotFoundError"));
+    } finally {
+      await srv.close();
+    }
   });
 });
