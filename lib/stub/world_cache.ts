@@ -171,7 +171,7 @@ export function openWorld(opts: OpenWorldOptions = {}): OpenedWorld {
   };
   const ready = cached();
   if (ready) return ready;
-  const inMemory = () => {
+  const generate = () => {
     const parts = generateWorld({ seed, scale, asOf });
     return { parts, stored: storeInsider(makeInsiderData(assembleWorld(parts))) };
   };
@@ -180,14 +180,17 @@ export function openWorld(opts: OpenWorldOptions = {}): OpenedWorld {
     ? generationLock(file, opts.lockWaitMs ?? LOCK_WAIT_MS_PER_SCALE * Math.max(1, scale))
     : null;
   if (lock && "refused" in lock) {
+    // written by the holder just as the wait ran out: read it
+    const late = cached();
+    if (late) return late;
     tell(`${lock.refused}; generating the world in memory (not written)`);
-    const { parts, stored } = inMemory();
+    const { parts, stored } = generate();
     return opened(parts, stored, "generated", null, () => null);
   }
   using _held = lock?.held;
   const written = lock ? cached() : null;
   if (written) return written;
-  const { parts, stored } = inMemory();
+  const { parts, stored } = generate();
   if (!file) return opened(parts, stored, "generated", file, () => null);
   // the catalog is written with the world, so later processes parse it instead of building it
   const catalog = makeCatalogData(assembleWorld(parts));
@@ -280,7 +283,9 @@ function generationLock(
   try {
     const st = f.statSync();
     const now = lstatOrNull(path);
-    if (!st.isFile || !now?.isFile() || now.ino !== st.ino || now.dev !== st.dev) {
+    // the same file as at the path now (where the system gives an inode number)
+    const moved = st.ino !== null && st.dev !== null && (now?.ino !== st.ino || now.dev !== st.dev);
+    if (!st.isFile || !now?.isFile() || moved) {
       f.close();
       return { refused: `${path} was replaced by something other than a regular file` };
     }
