@@ -47,18 +47,22 @@
  *   for the same request needs a server that keeps refusing after its own
  *   `Retry-After`. Requests start in the order they asked for a slot.
  *
- * - **A circuit for refusal storms.** A server that keeps answering `429`
- *   without a usable `Retry-After` (none, or one over 60 s) gives the client
- *   nothing to wait for; at a limit of 1 every request would then pay its
- *   whole backoff in turn (9 s a row measured). So {@link CIRCUIT_ROUNDS}
- *   refused rounds in a row (a round: requests sent after the previous
- *   refusal's pause; no other answer in between) open the circuit for
- *   {@link CIRCUIT_OPEN_MS}: every queued request, and every new one, fails
- *   at once with a {@link CircuitOpenError} (the transport makes it a
- *   `RateLimitError`), so a pool returns what it has. The rounds' pauses are
- *   the backoff (0.5, 1, 2, 4 s): the circuit opens about 8–16 s into a
- *   storm, whatever the number of requests. After the open period one
- *   request is let through; one more refusal opens it again.
+ * - **A circuit for refusal storms.** A server that keeps refusing —
+ *   `429`, `502`, `503` or `504`, whatever its `Retry-After` says — would
+ *   otherwise be asked again and again, each request paying its own waits
+ *   in turn (a `hydrate` of 24 rows under `429` with `Retry-After: 2` took
+ *   104 s and 120 calls). So {@link CIRCUIT_ROUNDS} refused rounds in a row
+ *   (a round: requests sent after the previous round's first refusal; no
+ *   other answer in between) open the circuit for {@link CIRCUIT_OPEN_MS}:
+ *   every queued request, and every new one, fails at once with a
+ *   {@link CircuitOpenError} (the transport makes it a typed error of the
+ *   status that opened it, `type: "circuit-open"`), so a pool returns what
+ *   it has. Rounds are spaced by the server's wait or the backoff: the
+ *   circuit opens a few seconds into a storm (about 8 s at `Retry-After:
+ *   2`), whatever the number of requests. After the open period one request
+ *   is let through; one more refusal opens it again. A call group's own
+ *   retry budget in time (`retry.ts`) bounds what the circuit does not: long
+ *   waits, and storms broken by the odd success.
  *
  * The state (in flight, waiting, throttled so far, current limit) is
  * published as `limiter` events on `httpEvents`, which the progress display
@@ -80,28 +84,35 @@ export const RATE_MARGIN = 0.95;
 /** How long after a `429` the learned cap stays below the rate that drew it, ms. */
 export const PROBE_AFTER_MS = 30_000;
 
-/** Refused rounds in a row (429s without a usable Retry-After) that open the circuit. */
+/** Refused rounds in a row (429, 502, 503, 504) that open the circuit. */
 export const CIRCUIT_ROUNDS = 5;
+
+/** Whether an answer of this status is a refusal that counts toward the circuit. */
+export function refusalStatus(status: number): boolean {
+  return status === 429 || (status >= 502 && status <= 504);
+}
 
 /** How long an open circuit refuses requests, ms. */
 export const CIRCUIT_OPEN_MS = 30_000;
 
 /**
- * A request refused by the client itself: the server kept answering `429`
- * without a usable `Retry-After` (see the module doc), so the circuit is
- * open until `until` (`performance.now()` time).
+ * A request refused by the client itself: the server kept refusing (see
+ * the module doc), so the circuit is open for {@link CIRCUIT_OPEN_MS}.
  */
 export class CircuitOpenError extends Error {
   /** Refused rounds that opened it. */
   readonly rounds: number;
+  /** The status of the refusal that opened it (429, 502, 503 or 504). */
+  readonly status: number;
   /** Creates the error. */
-  constructor(rounds: number) {
+  constructor(rounds: number, status: number) {
     super(
-      `the service refused ${rounds} rounds of requests in a row (429) without a usable ` +
-        `Retry-After; no request is sent for ${CIRCUIT_OPEN_MS / 1000} s`,
+      `the service refused ${rounds} rounds of requests in a row (last: ${status}); no ` +
+        `request is sent for ${CIRCUIT_OPEN_MS / 1000} s`,
     );
     this.name = "CircuitOpenError";
     this.rounds = rounds;
+    this.status = status;
   }
 }
 
@@ -204,8 +215,13 @@ export class RequestLimiter {
   #sentOf = new WeakMap<Slot, Sent>();
   #timer: ReturnType<typeof setTimeout> | undefined;
   #now: () => number;
-  /** Refused rounds in a row without a usable Retry-After, and until when the circuit is open. */
+  /**
+   * Refused rounds in a row; when the last one ends (its wait: requests sent
+   * before then belong to it), its status; until when the circuit is open.
+   */
   #refusedRounds = 0;
+  #roundEnds = -Infinity;
+  #refusedStatus = 429;
   #openUntil = -Infinity;
 
   /** Creates a budget; `now` is injectable for tests (default `performance.now`). */
@@ -237,7 +253,9 @@ export class RequestLimiter {
    */
   acquire(signal?: AbortSignal, front = false): Promise<Slot> {
     if (signal?.aborted) return Promise.reject(signal.reason);
-    if (this.#circuitOpen()) return Promise.reject(new CircuitOpenError(this.#refusedRounds));
+    if (this.#circuitOpen()) {
+      return Promise.reject(new CircuitOpenError(this.#refusedRounds, this.#refusedStatus));
+    }
     return new Promise<Slot>((resolve, reject) => {
       const w: Waiter = { resolve, reject, signal };
       if (signal) {
@@ -257,18 +275,34 @@ export class RequestLimiter {
   }
 
   /**
-   * Reports a `429` to a request sent at `slot.startedAt`: halves the limit
-   * (once per round) and pauses new starts for `retryAfterMs` (default 1 s).
+   * Reports a refusal (`429`, `502`, `503`, `504`) to a request sent at
+   * `slot.startedAt`, whose retry waits `waitMs` (default 1 s): new starts
+   * pause that long, and it counts toward the circuit, once per round (the
+   * requests sent before the round's wait ended are its own).
    */
-  throttled(slot: Slot, retryAfterMs: number | undefined, usable = true): void {
+  refused(slot: Slot, status: number, waitMs = DEFAULT_THROTTLE_MS): void {
+    const now = this.#now();
+    this.#pausedUntil = Math.max(this.#pausedUntil, now + waitMs);
+    if (slot.startedAt >= this.#roundEnds) {
+      this.#roundEnds = now + waitMs;
+      this.#refusedStatus = status;
+      if (++this.#refusedRounds >= CIRCUIT_ROUNDS) this.#open(now);
+    }
+    this.#publish();
+  }
+
+  /**
+   * Reports a `429` to a request sent at `slot.startedAt`: it counts toward
+   * the circuit, halves the limit (once per round) and pauses new starts
+   * for `retryAfterMs` (default 1 s).
+   */
+  throttled(slot: Slot, retryAfterMs: number | undefined): void {
     this.#throttled++;
     const now = this.#now();
     const sent = this.#sentOf.get(slot);
     if (sent) sent.refused = true;
+    this.refused(slot, 429, retryAfterMs);
     if (slot.startedAt > this.#lastDecrease) {
-      // a new refused round: without a usable Retry-After it counts toward the circuit
-      this.#refusedRounds = usable ? 0 : this.#refusedRounds + 1;
-      if (this.#refusedRounds >= CIRCUIT_ROUNDS) this.#open(now);
       this.#limit = Math.max(1, Math.floor(this.#limit / 2));
       this.#lastDecrease = now;
       this.#successes = 0;
@@ -329,7 +363,7 @@ export class RequestLimiter {
   /** Opens the circuit: every queued request fails now. */
   #open(now: number): void {
     this.#openUntil = now + CIRCUIT_OPEN_MS;
-    const error = new CircuitOpenError(this.#refusedRounds);
+    const error = new CircuitOpenError(this.#refusedRounds, this.#refusedStatus);
     for (const w of this.#queue.splice(0)) {
       if (w.signal && w.onAbort) w.signal.removeEventListener("abort", w.onAbort);
       w.reject(error);

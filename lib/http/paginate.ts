@@ -40,6 +40,7 @@
  */
 import { InvalidResponseError, PaginationError } from "./errors.ts";
 import { redactKnownKeys } from "./_redact.ts";
+import { joinGroup } from "./retry.ts";
 
 /**
  * Empty pages in a row that still carry a cursor before a pull gives up
@@ -344,7 +345,11 @@ export class Paginated<Row> implements AsyncIterable<Row> {
   async *pages(opts: PagesOptions = {}): AsyncGenerator<Page<Row>, void, undefined> {
     const limit = opts.limit ?? Infinity;
     const ac = new AbortController();
-    const signal = this.#signal ? AbortSignal.any([this.#signal, ac.signal]) : ac.signal;
+    // one walk is one call group: its requests share a retry budget (see `retry.ts`)
+    const signal = joinGroup(
+      this.#signal ? AbortSignal.any([this.#signal, ac.signal]) : ac.signal,
+      this.#signal,
+    );
     /** Digests of the cursors of this walk (see {@link cursorDigest}). */
     const seen = new Set<string>();
     if (this.#start !== null) seen.add(cursorDigest(this.#start));
@@ -484,7 +489,10 @@ export class Paginated<Row> implements AsyncIterable<Row> {
   /** The first page only (or the page at the `cursor` option, at the page size it carries). */
   async firstPage(): Promise<Page<Row>> {
     const ac = new AbortController();
-    const signal = this.#signal ? AbortSignal.any([this.#signal, ac.signal]) : ac.signal;
+    const signal = joinGroup(
+      this.#signal ? AbortSignal.any([this.#signal, ac.signal]) : ac.signal,
+      this.#signal,
+    );
     const want = this.#start === null ? undefined : this.#startWant;
     const page = await this.#fetch(this.#start, signal, want);
     return want !== undefined && page.next !== null

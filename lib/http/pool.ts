@@ -24,7 +24,9 @@ export interface PoolResult<T, R> {
 }
 
 /**
- * Runs `fn` over `items` with at most `concurrency` calls in flight.
+ * Runs `fn` over `items` with at most `concurrency` calls in flight. Once
+ * `stop` returns an error (a call group ended by a storm, see `retry.ts`),
+ * the items not yet started fail with it without a call.
  *
  * @example
  * ```ts
@@ -38,6 +40,7 @@ export async function mapPool<T, R>(
   concurrency: number,
   fn: (item: T, index: number) => Promise<R>,
   onSettled?: (done: number, total: number) => void,
+  stop?: () => unknown,
 ): Promise<PoolResult<T, R>> {
   const results: (R | undefined)[] = new Array(items.length);
   const failed: PoolFailure<T>[] = [];
@@ -47,6 +50,8 @@ export async function mapPool<T, R>(
     while (next < items.length) {
       const i = next++;
       try {
+        const stopped = stop?.();
+        if (stopped !== undefined) throw stopped;
         results[i] = await fn(items[i], i);
       } catch (error) {
         failed.push({ index: i, item: items[i], error });

@@ -8,6 +8,17 @@
  * retry (n from 0). A server asking for more than {@link MAX_SERVER_DELAY_MS}
  * gets the backoff instead: the client never sleeps an hour on its word.
  *
+ * A call group — the requests of one pull (a list walk, all windows of a
+ * parallel pull) or of one `hydrate` — shares a retry budget in time
+ * (`retryBudgetMs` of the client, default {@link DEFAULT_RETRY_BUDGET_MS}):
+ * the time during which at least one of its requests waits to be tried
+ * again. A retry whose wait would take the group past it is not made: the
+ * group ends, with a typed error of the last refusal (`type:
+ * "retry-budget"`), and every later request of the group fails with that
+ * error at once, sending nothing ({@link RetryGroup}). With the client's
+ * circuit (`limiter.ts`) this bounds a storm in time and in calls, whatever
+ * the number of rows. A call outside any group (one detail) is its own.
+ *
  * @module
  */
 
@@ -53,6 +64,84 @@ export function backoffMs(n: number, random: () => number = Math.random): number
  */
 export function minRetryDelayMs(n: number): number {
   return (Math.min(0.5 * 2 ** n, 8) * 1000) / 20;
+}
+
+/** Default retry budget of a call group, ms (60 s: one of the longest waits honoured). */
+export const DEFAULT_RETRY_BUDGET_MS = 60_000;
+
+/**
+ * The retry budget of one call group (see the module doc): the time its
+ * requests spend waiting to be tried again, counted once however many wait
+ * at the same time. `now` is injectable for tests.
+ *
+ * @example
+ * ```ts
+ * import { RetryGroup } from "./retry.ts";
+ * let t = 0;
+ * const group = new RetryGroup(() => t);
+ * console.log(group.charge(2000, 3000), group.charge(2000, 3000)); // true true (the same 2 s)
+ * t = 2000;
+ * console.log(group.charge(2000, 3000)); // false: 4 s of waits
+ * ```
+ */
+export class RetryGroup {
+  #now: () => number;
+  #spent = 0;
+  #until = -Infinity;
+  /** The error that ended the group, once it ended. */
+  stopped: Error | undefined;
+  /** Creates an empty group. */
+  constructor(now: () => number = () => performance.now()) {
+    this.#now = now;
+  }
+  /** Time spent waiting so far, ms. */
+  get spentMs(): number {
+    return this.#spent;
+  }
+  /**
+   * Books a wait of `delayMs` from now; false (nothing booked) when the
+   * group's waits would then pass `budgetMs`.
+   */
+  charge(delayMs: number, budgetMs: number): boolean {
+    const now = this.#now();
+    const end = now + delayMs;
+    const added = Math.max(0, end - Math.max(now, this.#until));
+    if (this.#spent + added > budgetMs) return false;
+    this.#spent += added;
+    this.#until = Math.max(this.#until, end);
+    return true;
+  }
+}
+
+const groups = new WeakMap<AbortSignal, RetryGroup>();
+
+/** The call group a request's signal belongs to, if any. */
+export function groupOf(signal: AbortSignal | undefined): RetryGroup | undefined {
+  return signal ? groups.get(signal) : undefined;
+}
+
+/**
+ * Ties `signal` to a call group: the group of `parent` when it has one,
+ * else `group` (default: a new one). Returns `signal`; every request sent
+ * with it shares the group's retry budget.
+ */
+export function joinGroup(
+  signal: AbortSignal,
+  parent?: AbortSignal,
+  group: RetryGroup = groupOf(parent) ?? new RetryGroup(),
+): AbortSignal {
+  groups.set(signal, group);
+  return signal;
+}
+
+/**
+ * A new call group, and a signal (following `parent`) whose requests share
+ * its retry budget: what a `hydrate` sends its details with.
+ */
+export function callGroup(parent?: AbortSignal): { signal: AbortSignal; group: RetryGroup } {
+  const group = new RetryGroup();
+  const own = parent ? AbortSignal.any([parent]) : new AbortController().signal;
+  return { signal: joinGroup(own, undefined, group), group };
 }
 
 /** Waits `ms`, or rejects with the signal's reason when it aborts first. */

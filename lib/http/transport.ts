@@ -13,13 +13,22 @@ import {
   ConnectionError,
   errorFor,
   InvalidResponseError,
-  type ProblemError,
+  ProblemError,
   type ProblemReader,
   SignalbookError,
   TimeoutError,
   UnsupportedUrlError,
 } from "./errors.ts";
-import { backoffMs, minRetryDelayMs, retryableStatus, serverDelayMs, sleep } from "./retry.ts";
+import {
+  backoffMs,
+  DEFAULT_RETRY_BUDGET_MS,
+  groupOf,
+  minRetryDelayMs,
+  retryableStatus,
+  RetryGroup,
+  serverDelayMs,
+  sleep,
+} from "./retry.ts";
 import {
   DEFAULT_MAX_RESPONSE_BYTES,
   jsonProblem,
@@ -41,7 +50,7 @@ import { DEMO_HEADER, isDemo, isLoopbackUrl, markDemo } from "../shared/demo.ts"
 import { announceRetry, type RetryInfo } from "./events.ts";
 import { parseOffLoop } from "./parse_pool.ts";
 import { type CacheOptions, openCache, type ResponseCache } from "./cache.ts";
-import { CircuitOpenError, type LimiterOptions, RequestLimiter } from "./limiter.ts";
+import { CircuitOpenError, type LimiterOptions, refusalStatus, RequestLimiter } from "./limiter.ts";
 
 /** Default `firstByteTimeoutMs`: 10 s for an answer's headers. */
 export const DEFAULT_FIRST_BYTE_TIMEOUT_MS = 10_000;
@@ -68,6 +77,12 @@ export interface ClientOptions extends LimiterOptions {
   fetch?: FetchLike;
   /** Retries after the first attempt (default 4). */
   maxRetries?: number;
+  /**
+   * Retry budget in time of a call group (a pull, a `hydrate`), ms (default
+   * 60,000; 0: no retry at all): see `retry.ts`. Once spent, the group ends
+   * with a typed error (`type: "retry-budget"`) and sends nothing more.
+   */
+  retryBudgetMs?: number;
   /** Per-attempt timeout in ms (default 30,000). */
   timeoutMs?: number;
   /**
@@ -147,6 +162,8 @@ export class Transport {
   readonly baseUrl: string;
   /** Retries after the first attempt. */
   readonly maxRetries: number;
+  /** Retry budget in time of a call group, ms. */
+  readonly retryBudgetMs: number;
   /** Per-attempt timeout, ms. */
   readonly timeoutMs: number;
   /** Longest wait for an answer's headers, ms. */
@@ -175,6 +192,12 @@ export class Transport {
     this.#onRetry = opts.onRetry;
     this.#headerMarks = isLoopbackUrl(new URL(this.baseUrl));
     this.maxRetries = checkInt("maxRetries", opts.maxRetries ?? 4, 0, 20);
+    this.retryBudgetMs = checkInt(
+      "retryBudgetMs",
+      opts.retryBudgetMs ?? DEFAULT_RETRY_BUDGET_MS,
+      0,
+      3_600_000,
+    );
     this.timeoutMs = checkInt("timeoutMs", opts.timeoutMs ?? 30_000, 1, 3_600_000);
     this.firstByteTimeoutMs = Math.min(
       this.timeoutMs,
@@ -320,18 +343,22 @@ export class Transport {
     const cached = cacheKey && await this.#cache!.get(cacheKey);
     if (cached) return await read(cached, label);
     let timeouts = 0;
+    // the call group whose retry budget this request shares (alone: its own)
+    const group = groupOf(spec.signal) ?? new RetryGroup();
     for (let attempt = 0, throttled = false;; attempt++) {
+      // a group ended by a storm sends nothing more
+      if (group.stopped) throw group.stopped;
       // a throttled request goes back to the front of the queue
       const slot = await this.limiter.acquire(spec.signal, throttled).catch((e) => {
         if (!(e instanceof CircuitOpenError)) throw e;
-        throw errorFor({
-          status: 429,
+        throw (group.stopped = errorFor({
+          status: e.status,
           type: "circuit-open",
-          title: "Too Many Requests",
+          title: e.status === 429 ? "Too Many Requests" : "Service Unavailable",
           detail: `${e.message} (the client's circuit is open)`,
           method: spec.method,
           url: redact(url),
-        });
+        }));
       });
       const timeout = AbortSignal.timeout(this.timeoutMs);
       // the headers must come within firstByteTimeoutMs (a silent server fails fast)
@@ -407,14 +434,18 @@ export class Transport {
       // (Retry-After: 0 must not buy five attempts in 50 ms)
       const delayMs = Math.max(minRetryDelayMs(attempt), server ?? backoffMs(attempt));
       if (res?.status === 429) {
-        // pauses every request of the client (and halves its budget); refusals without a
-        // usable Retry-After count toward its circuit
-        this.limiter.throttled(slot, delayMs, server !== undefined);
-      } else if (res) this.limiter.succeeded(slot);
+        // pauses every request of the client (and halves its budget); counts toward its circuit
+        this.limiter.throttled(slot, delayMs);
+      } else if (res && refusalStatus(res.status)) this.limiter.refused(slot, res.status, delayMs);
+      else if (res) this.limiter.succeeded(slot);
       const retryable = res ? retryableStatus(res.status) : true;
       // a server that never answered twice is down or silent: no more attempts at it
       if (failure instanceof TimeoutError && ++timeouts > MAX_TIMEOUT_RETRIES) throw failure;
       if (!retryable || attempt >= this.maxRetries) throw failure;
+      // the group's retry budget: a wait past it ends the group
+      if (!group.charge(delayMs, this.retryBudgetMs)) {
+        throw (group.stopped = budgetSpent(failure, this.retryBudgetMs, group.spentMs));
+      }
       const info = {
         attempt: attempt + 1,
         delayMs,
@@ -588,6 +619,26 @@ export class Transport {
   toJSON(): Record<string, unknown> {
     return { baseUrl: this.baseUrl, maxRetries: this.maxRetries, timeoutMs: this.timeoutMs };
   }
+}
+
+/**
+ * The error that ends a call group whose retry budget is spent: the last
+ * refusal's typed error, `type: "retry-budget"`, or the last failure
+ * itself when it was no answer (a connection error, a timeout).
+ */
+function budgetSpent(failure: Error, budgetMs: number, spentMs: number): Error {
+  if (!(failure instanceof ProblemError)) return failure;
+  return errorFor({
+    status: failure.status,
+    type: "retry-budget",
+    title: failure.title,
+    detail: `the call's retry budget of ${budgetMs / 1000} s is spent (${
+      Math.round(spentMs / 100) / 10
+    } s waited); no more attempts; last answer: ${failure.detail}`,
+    method: failure.method,
+    url: failure.url,
+    retryAfter: failure.retryAfter,
+  });
 }
 
 /** The largest `maxResponseBytes` allowed: 500 MiB, below V8's longest string. */

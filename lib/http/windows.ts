@@ -100,6 +100,7 @@ import {
 } from "./paginate.ts";
 import { InvalidResponseError, PaginationError } from "./errors.ts";
 import { holdParsePool } from "./parse_pool.ts";
+import { joinGroup } from "./retry.ts";
 
 /** Pages a window is sized for when it is split. */
 export const TARGET_PAGES = 12;
@@ -327,7 +328,11 @@ export async function* windowedPages<Row>(
   const k = opts.parallel;
   const limit = opts.limit ?? Infinity;
   const outer = new AbortController();
-  const signal = opts.signal ? AbortSignal.any([opts.signal, outer.signal]) : outer.signal;
+  // the whole pull, every window, is one call group: one retry budget (see `retry.ts`)
+  const signal = joinGroup(
+    opts.signal ? AbortSignal.any([opts.signal, outer.signal]) : outer.signal,
+    opts.signal,
+  );
   let order: "asc" | "desc" | undefined = src.order;
   let splittable = true;
   const sign = () => (order === "asc" ? 1 : -1);
@@ -824,7 +829,7 @@ export async function* windowedPages<Row>(
     const list = new Paginated<Row>(
       (cursor, s) => src.fetch(rangeOf(w), cursor, s),
       {
-        signal: AbortSignal.any([signal, w.ac.signal]),
+        signal: joinGroup(AbortSignal.any([signal, w.ac.signal]), signal),
         prefetch: false,
         ...(w.cursor !== null ? { cursor: w.cursor } : {}),
       },

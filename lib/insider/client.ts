@@ -26,6 +26,7 @@ import { Progress } from "../http/progress_hook.ts";
 import { feedFrame, feedSink, transactionsSink } from "./transaction_frames.ts";
 import type { FeedRow } from "./feeds.ts";
 import { mapPool, type PoolFailure } from "../http/pool.ts";
+import { callGroup } from "../http/retry.ts";
 import { RequestValidationError } from "../http/errors.ts";
 import { pageSizeFor } from "../http/paginate.ts";
 import { asQuery, validate } from "../http/_validate.ts";
@@ -356,6 +357,8 @@ export class InsiderClient extends ServiceClient {
     const progress = opts.progress === false
       ? null
       : new Progress("hydrating rows", { total: rows.length });
+    // the details are one call group: one retry budget; a storm ends it (see `http/retry.ts`)
+    const { signal, group } = callGroup(opts.signal);
     let result;
     try {
       result = await mapPool(
@@ -364,12 +367,13 @@ export class InsiderClient extends ServiceClient {
         (r) =>
           this.transaction(r.accession_number, r.transaction_id, {
             fields: opts.fields,
-            signal: opts.signal,
+            signal,
           }),
         (done, total) => {
           progress?.update({ rows: done, pages: done });
           opts.onProgress?.(done, total);
         },
+        () => group.stopped,
       );
     } finally {
       progress?.done();
@@ -402,6 +406,7 @@ export class InsiderClient extends ServiceClient {
     const progress = opts.progress === false
       ? null
       : new Progress("hydrating rows", { total: rows.length });
+    const { signal, group } = callGroup(opts.signal);
     try {
       for (let start = 0; start < rows.length; start += HYDRATE_WINDOW) {
         const window = rows.slice(start, start + HYDRATE_WINDOW);
@@ -411,12 +416,13 @@ export class InsiderClient extends ServiceClient {
           (r) =>
             this.transaction(r.accession_number, r.transaction_id, {
               fields: opts.fields,
-              signal: opts.signal,
+              signal,
             }),
           (done) => {
             progress?.update({ rows: start + done, pages: start + done });
             opts.onProgress?.(start + done, rows.length);
           },
+          () => group.stopped,
         );
         if (opts.signal?.aborted) throw opts.signal.reason;
         const details = results.filter((r): r is TransactionRow => r !== undefined);

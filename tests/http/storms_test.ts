@@ -43,27 +43,32 @@ Deno.test("a 429 storm without Retry-After opens the circuit: 48 hydrations fail
   assert.ok(requests <= 8 * CIRCUIT_ROUNDS + 8, `${requests} requests`);
 });
 
-Deno.test("the circuit: refused rounds with a usable Retry-After do not open it; a success resets it; it half-opens", async () => {
+Deno.test("the circuit: refused rounds open it whatever Retry-After says; a success resets it; it half-opens", async () => {
   let shift = 0;
   const l = new RequestLimiter({ maxInFlight: 4 }, () => performance.now() + shift);
-  const round = async (usable: boolean) => {
+  const round = async (status: number) => {
     const s = await l.acquire();
     s.release();
-    l.throttled(s, 10, usable);
+    shift += 1; // each round is sent after the previous refusal
+    if (status === 429) l.throttled(s, 0);
+    else l.refused(s, status);
   };
-  for (let i = 0; i < CIRCUIT_ROUNDS + 2; i++) await round(true);
-  for (let i = 0; i < CIRCUIT_ROUNDS - 1; i++) await round(false);
+  for (let i = 0; i < CIRCUIT_ROUNDS - 1; i++) await round(i % 2 ? 503 : 429);
   const s = await l.acquire();
   s.release();
   l.succeeded(s);
-  for (let i = 0; i < CIRCUIT_ROUNDS - 1; i++) await round(false);
+  for (let i = 0; i < CIRCUIT_ROUNDS - 1; i++) await round(503);
   assert.ok((await l.acquire()).release() === undefined, "still closed");
-  await round(false);
-  await assert.rejects(l.acquire(), (e: Error) => e.name === "CircuitOpenError");
+  await round(504);
+  await assert.rejects(
+    l.acquire(),
+    (e: Error & { status?: number }) => e.name === "CircuitOpenError" && e.status === 504,
+  );
   shift += CIRCUIT_OPEN_MS + 1; // the open period is over: one request goes
   const probe = await l.acquire();
   probe.release();
-  l.throttled(probe, 10, false);
+  shift += 1;
+  l.throttled(probe, 0);
   await assert.rejects(l.acquire(), /refused/);
 });
 
