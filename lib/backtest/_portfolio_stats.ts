@@ -8,7 +8,7 @@
  * returns with known alpha and Sharpe (market-model returns, fat-tailed
  * t(4) residuals, residual autocorrelation 0, 0.1 and 0.2) and measures how
  * often each interval covers the truth at 3–120 months (the table is in
- * docs/backtests.md). A referee would not accept an interval on 1 degree of
+ * docs/validation.md). A referee would not accept an interval on 1 degree of
  * freedom (a 3-month portfolio), nor a Newey-West variance from a handful of
  * autocovariances; 24 months is the smallest whole number of years from
  * which both intervals cover at least 93 % with residual autocorrelation up

@@ -16,7 +16,7 @@
  * trade filed on or after the horizon's end, or without a filing delay, has
  * no filing-entry return at that horizon. The approximation's bias against
  * the emulator's true prices is measured by `bench/coverage_bench.ts` and
- * stated in docs/backtests.md.
+ * stated in docs/validation.md.
  *
  * @module
  */

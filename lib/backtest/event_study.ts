@@ -80,7 +80,7 @@
  *
  * Why these defaults (measured with `bench/coverage_bench.ts` against the
  * emulator's complete truth over 60 unseen worlds, seeds 8001–8060;
- * docs/backtests.md has the tables): the old default, month clusters,
+ * docs/validation.md has the tables): the old default, month clusters,
  * covered the truth in as few as 80 % of worlds (all purchases, 1 year:
  * one stock's overlapping 1-year windows fall in different months) and
  * 83–89 % on fewer than 20 months. Two-way covered 93–98 % in every

@@ -95,7 +95,7 @@
  *   issuer the hit rate is within +2.1 % at every holding. Neither can be
  *   fixed without the path between the service's points (linking one
  *   issuer's windows, as for the market, finds too few shared days; see
- *   docs/backtests.md). The figures are **estimates**, and the report says
+ *   docs/validation.md). The figures are **estimates**, and the report says
  *   so with this table. With too few
  *   windows to link (a handful of trades), the booking falls back to
  *   `"step"` and `stats.spread` says so.
@@ -127,7 +127,7 @@
  * known points (trade date = 1, then 1 week, 1 month), and the position's
  * path from the filing is the trade-date path divided by it (see
  * `entry.ts`; its bias against the emulator's true prices is in
- * docs/backtests.md).
+ * docs/validation.md).
  *
  * Columns of `monthly`: `month`, `n_positions`, `n_short` (of them, short
  * positions), `return` (after costs), `market_return` (the market itself

@@ -111,7 +111,7 @@ Deno.test("coverage: the filing-entry approximation tracks the true prices from 
       assert.equal(xs.length, SEEDS);
       const bias = xs.map((f) => f.approx - f.realized);
       const mean = bias.reduce((a, b) => a + b, 0) / bias.length;
-      // measured over 60 worlds: −0.027 to −0.054 points from the true-price figure (docs/backtests.md)
+      // measured over 60 worlds: −0.027 to −0.054 points from the true-price figure (docs/validation.md)
       assert.ok(Math.abs(mean) < 0.1, `${target} ${h}: approx − true prices ${mean}`);
       // waiting for the filing costs part of the signal: filing-date returns are lower
       const lost = xs.map((f) => f.trade - f.approx);
