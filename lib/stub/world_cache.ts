@@ -42,8 +42,9 @@
  *   is generated again and replaced; a part refused later is generated
  *   again in memory (the same world) and the file removed, so the next
  *   process writes a sound one. The generation lock is waited for at most
- *   15 s per unit of scale (a process stopped while holding it, a FIFO or a
- *   link at its path): then the world is generated in memory, not written.
+ *   15 s per unit of scale, and not at all when its holder is stopped (seen
+ *   in `/proc` on Linux) or its path is a FIFO or a link: then the world
+ *   is generated in memory, not written.
  *   Each of these says so in one notice (`shared/notice.ts`).
  *
  * @module
@@ -293,6 +294,11 @@ function generationLock(
     const nap = new Int32Array(new SharedArrayBuffer(4));
     for (let pause = 10;; pause = Math.min(2 * pause, 200)) {
       if (f.tryLockSync(true)) break;
+      const stopped = st.ino === null ? null : stoppedHolder(st.ino);
+      if (stopped !== null) {
+        f.close();
+        return { refused: `${path} is held by process ${stopped}, which is stopped` };
+      }
       const left = until - performance.now();
       if (left <= 0) {
         f.close();
@@ -319,6 +325,33 @@ function generationLock(
       },
     },
   };
+}
+
+/**
+ * Linux only: the process holding a lock on the file of inode `ino`, when
+ * it is stopped (SIGSTOP, a debugger), read from `/proc/locks`; else null
+ * (not stopped, not found, another system, or `/proc` not readable
+ * without a prompt): then only the time bound ends the wait.
+ */
+function stoppedHolder(ino: number): number | null {
+  const readable = (path: string) =>
+    Deno.permissions.querySync({ name: "read", path }).state === "granted";
+  if (Deno.build.os !== "linux" || !readable("/proc/locks")) return null;
+  try {
+    // "83: FLOCK  ADVISORY  WRITE 22481 fe:00:2146500 0 EOF"; "83: -> FLOCK …" is a waiter
+    for (const line of Deno.readTextFileSync("/proc/locks").split("\n")) {
+      const [, kind, , , pid, id] = line.trim().split(/\s+/);
+      if (kind !== "FLOCK" || Number(id?.split(":")[2]) !== ino) continue;
+      const stat = `/proc/${pid}/stat`;
+      if (!/^\d+$/.test(pid) || !readable(stat)) continue;
+      // "22481 (deno) T …": the state follows the command, which may hold ") "
+      const text = Deno.readTextFileSync(stat);
+      if (/^[tT]/.test(text.slice(text.lastIndexOf(")") + 2))) return Number(pid);
+    }
+  } catch {
+    // the holder ended meanwhile, or /proc is not what it seems: the time bound applies
+  }
+  return null;
 }
 
 function lstatOrNull(path: string) {
