@@ -10,7 +10,8 @@
  *
  * Never demo data for a live configuration (`connect/env.ts`): a key
  * without its base URL, a base URL without its key, or a near-miss name
- * (`INSIDER_APIKEY`, `insider_api_key`, `INSIDER_KEY`, …) while the real
+ * (`INSIDER_APIKEY`, `insider_api_key`, `INSIDER_KEY`, `INSIDER_API`, …; other tools' names such
+ * as `VSCODE_INSIDERS_HOST` or `CATALOG_URL` never block) while the real
  * variable is unset is a `ConfigurationError` naming the variables (never a
  * value), whatever `quiet` says. `quiet` silences the notice, never the fact:
  * whatever is built from the emulator's answers carries the demo mark

@@ -6,6 +6,8 @@ import { partialOf } from "../mod.ts";
 export const KEY = ["sk", "live", "Q7fG2pX9zR", "4mT8/wK+v"].join("-");
 
 export const b64 = (s: string): string => btoa(s);
+export const hex = (s: string): string =>
+  [...new TextEncoder().encode(s)].map((b) => b.toString(16).padStart(2, "0")).join("");
 export const lowerEscapes = (s: string): string =>
   s.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase());
 export const pyQuote = (s: string, plus = false): string =>
@@ -30,6 +32,12 @@ export function leaks(text: string): string[] {
     b64(KEY).slice(0, 16),
     b64("x" + KEY).slice(4, 20),
     b64("xy" + KEY).slice(4, 20),
+    KEY.toUpperCase(),
+    KEY.toLowerCase(),
+    KEY.toUpperCase().slice(0, 14),
+    hex(KEY),
+    hex(KEY).toUpperCase(),
+    hex(KEY).slice(0, 24),
   ];
   for (const p of probes) if (text.includes(p)) found.push(p);
   return found;
@@ -50,8 +58,9 @@ export async function keyedSearchPage(req: Request): Promise<Response> {
       filedAt: "2024-05-01T15:00:00Z",
       transactionValue: KEY,
       [`x_${KEY}`]: 1,
+      [`y_${KEY.toUpperCase()}`]: 2,
     }],
-    nextCursor: `c:${KEY}:1`,
+    nextCursor: `c:${KEY}:${KEY.toUpperCase()}:${hex(KEY)}:1`,
     hasMore: true,
   });
 }
