@@ -17,7 +17,7 @@
  * **Values** (`http/_config.ts`), each failure a {@link ConfigurationError}
  * naming the variable, never its value: the key is trimmed (a `.env` saved
  * with CR-LF works), and refused when blank (only whitespace) or holding a
- * newline, NUL or other control character inside; the base URL must be an
+ * newline, NUL, other control character or non-ASCII character inside; the base URL must be an
  * absolute `http(s)` URL without a query, fragment or credentials. An empty
  * variable counts as unset.
  *

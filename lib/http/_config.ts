@@ -11,7 +11,10 @@
  *   only whitespace is refused, and so is one with a control character
  *   inside (a newline, CR, tab, NUL, DEL or a C1 control): such a value is
  *   two values pasted together or a file read wrongly, and no header can
- *   carry it.
+ *   carry it. So is a character outside ASCII (a zero-width or no-break
+ *   space pasted from a web page, a letter with an accent): API keys are
+ *   ASCII, and such a key would fail every request with an obscure
+ *   `TypeError` from `fetch`, or be sent as bytes no service issued.
  * - **Base URL.** Surrounding whitespace is trimmed; then it must be an
  *   absolute `http:` or `https:` URL without credentials (`user:pass@`), a
  *   query (`?tenant=7`) or a fragment (`#x`): the client appends
@@ -22,14 +25,24 @@
  */
 import { ConfigurationError } from "./errors.ts";
 
-/** The first control character of `s` (C0: newline, CR, tab, NUL, …; DEL; C1), as a code, or -1. */
-function firstControl(s: string): number {
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x20 || (c >= 0x7f && c <= 0x9f)) return c;
+/**
+ * The first character of `s` a key may not hold (C0 controls: newline, CR,
+ * tab, NUL, …; DEL; anything past ASCII), as a code point, or -1.
+ */
+function firstBad(s: string): number {
+  for (const ch of s) {
+    const c = ch.codePointAt(0)!;
+    if (c < 0x20 || c >= 0x7f) return c;
   }
   return -1;
 }
+
+const CONTROL_NAMES: Record<number, string> = {
+  0: "a NUL",
+  9: "a tab",
+  10: "a newline",
+  13: "a carriage return",
+};
 
 /**
  * The key, trimmed, or a {@link ConfigurationError} naming `name`.
@@ -52,20 +65,16 @@ export function checkApiKey(value: unknown, name: string): string {
       `${name} is ${value === "" ? "empty" : "blank (only whitespace)"}; set it to your API key`,
     );
   }
-  const c = firstControl(key);
+  const c = firstBad(key);
   if (c >= 0) {
-    const what = c === 10
-      ? "a newline"
-      : c === 13
-      ? "a carriage return"
-      : c === 0
-      ? "a NUL"
-      : c === 9
-      ? "a tab"
-      : `a control character (U+${c.toString(16).toUpperCase().padStart(4, "0")})`;
+    const code = `U+${c.toString(16).toUpperCase().padStart(4, "0")}`;
+    const what = CONTROL_NAMES[c] ??
+      (c < 0x20 || (c >= 0x7f && c <= 0x9f)
+        ? `a control character (${code})`
+        : `a character outside ASCII (${code})`);
     throw new ConfigurationError(
       `${name} holds ${what} inside the key (${key.length} characters); ` +
-        `an API key is one line of printable characters: check how it was pasted or read`,
+        `an API key is one line of printable ASCII: check how it was pasted or read`,
     );
   }
   return key;

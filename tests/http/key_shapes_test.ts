@@ -87,6 +87,18 @@ Deno.test("checkApiKey: blank, or a control character inside, is a Configuration
     [`${KEY.slice(0, 10)}\t${KEY.slice(10)}`, /^MY_KEY holds a tab inside/],
     [`${KEY.slice(0, 10)}\u007f${KEY.slice(10)}`, /^MY_KEY holds a control character \(U\+007F\)/],
     [`${KEY.slice(0, 10)}\u0085${KEY.slice(10)}`, /^MY_KEY holds a control character \(U\+0085\)/],
+    [
+      `${KEY.slice(0, 10)}\u200b${KEY.slice(10)}`,
+      /^MY_KEY holds a character outside ASCII \(U\+200B\)/,
+    ],
+    [
+      `${KEY.slice(0, 10)}\u00a0${KEY.slice(10)}`,
+      /^MY_KEY holds a character outside ASCII \(U\+00A0\)/,
+    ],
+    [
+      `${KEY.slice(0, 10)}\u20ac${KEY.slice(10)}`,
+      /^MY_KEY holds a character outside ASCII \(U\+20AC\)/,
+    ],
     [undefined, /^MY_KEY is required: a non-empty string \(got undefined\)/],
     [42, /^MY_KEY is required.*\(got number\)/],
   ];
