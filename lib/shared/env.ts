@@ -9,6 +9,7 @@
  * | `INSIDER_API_KEY`, `INSIDER_BASE_URL` | `connect()`, the CLIs | unset: the offline emulator |
  * | `SIGNALBOOK_PYTHON` | notebook execution | `/usr/bin/python3` |
  * | `INIT_CWD` | `deno task notebooks` (the folder the task was started in) | the current folder |
+ * | `XDG_CACHE_HOME`, `LOCALAPPDATA`, `HOME` | the emulator's world cache folder (`stub/world_cache.ts`, only where reading needs no prompt) | no cache folder |
  *
  * A variable set to the empty string counts as unset. A process without
  * permission to read the environment reads every variable as unset.
@@ -24,6 +25,9 @@ export const ENV_VARS = {
   INSIDER_BASE_URL: { default: undefined, about: "the insider-trades service's address" },
   SIGNALBOOK_PYTHON: { default: "/usr/bin/python3", about: "the python3 that has nbclient" },
   INIT_CWD: { default: undefined, about: "the folder `deno task` was started in" },
+  XDG_CACHE_HOME: { default: undefined, about: "where the emulator caches its worlds" },
+  LOCALAPPDATA: { default: undefined, about: "where the emulator caches its worlds (Windows)" },
+  HOME: { default: undefined, about: "where the emulator caches its worlds (~/.cache)" },
 } as const satisfies Record<string, { default: string | undefined; about: string }>;
 
 /** A variable of {@link ENV_VARS}. */
