@@ -14,7 +14,8 @@
  *   letter k of a message), in each of its encodings
  *   ({@link keyForms}), each matched in any case (a service that echoes
  *   the key upper-cased, or hex in capitals, is caught): as is; as hex of
- *   its UTF-8 bytes; URL-encoded by `encodeURIComponent`, by Python's
+ *   its UTF-8 bytes, packed or as a dump writes it (`73 6b …`, `73:6b`,
+ *   `\x73\x6b`, `0x73 0x6b`); URL-encoded by `encodeURIComponent`, by Python's
  *   `quote()`/`quote_plus()`, as a form field or with every byte escaped;
  *   JSON-escaped, with `/` as `\/` too (PHP); base64 and base64url at any
  *   of the three byte alignments, so the key inside a longer base64 text (a
@@ -70,13 +71,27 @@ export function redactorFor(key: string): Redactor {
 }
 
 /** One pattern for every form of `key` (any case), or null for an empty key. */
-function keyPattern(key: string, flags: "g" | ""): RegExp | null {
+function keyPattern(key: string, flags: "g" | "", withDumps = true): RegExp | null {
   const k = typeof key === "string" ? key.trim() : "";
   if (k === "") return null;
-  const alternatives = keyForms(k).map(escapeRe).join("|");
+  const dumps = withDumps && k.length >= MIN_ANYWHERE
+    ? [...new Set([k, k.toUpperCase(), k.toLowerCase()])].map(hexDump)
+    : [];
+  const alternatives = [...keyForms(k).map(escapeRe), ...dumps].join("|");
   return k.length >= MIN_ANYWHERE
     ? new RegExp(alternatives, `i${flags}`)
     : new RegExp(`(?<![${TOKEN_CHARS}])(?:${alternatives})(?![${TOKEN_CHARS}])`, `i${flags}`);
+}
+
+/**
+ * A pattern for the hex of `k`'s bytes as a dump writes it: each byte
+ * (either case) after up to two separators (space, `:`, `,`, `;`, `-`) and
+ * a `\x` or `0x`, or after nothing: `73 6b 2d …`, `73:6b:2d`, `\x73\x6b`,
+ * `0x73, 0x6b`.
+ */
+function hexDump(k: string): string {
+  const sep = "[\\s:,;-]{0,2}(?:\\\\x|0x)?";
+  return [...new TextEncoder().encode(k)].map((b) => b.toString(16).padStart(2, "0")).join(sep);
 }
 
 /**
@@ -91,8 +106,27 @@ function keyPattern(key: string, flags: "g" | ""): RegExp | null {
  * ```
  */
 export function holdsKey(key: string): (text: string) => boolean {
-  const own = keyPattern(key, "");
-  return (text) => own !== null && typeof text === "string" && own.test(text);
+  // the literal forms in one pass; a hex dump where its first four bytes are found (one pattern
+  // with optional separators between every byte of every form scans a large body 30 times slower)
+  const own = keyPattern(key, "", false);
+  const k = key.trim();
+  const variants = k.length >= MIN_ANYWHERE
+    ? [...new Set([k, k.toUpperCase(), k.toLowerCase()])]
+    : [];
+  const start = variants.length
+    ? new RegExp(variants.map((v) => hexDump(v.slice(0, 4))).join("|"), "gi")
+    : null;
+  const whole = new RegExp(variants.map(hexDump).join("|"), "iy");
+  return (text) => {
+    if (own === null || typeof text !== "string") return false;
+    if (own.test(text)) return true;
+    if (start === null) return false;
+    for (const m of text.matchAll(start)) {
+      whole.lastIndex = m.index;
+      if (whole.test(text)) return true;
+    }
+    return false;
+  };
 }
 
 const PY_SAFE = /[A-Za-z0-9_.~-]/;

@@ -44,7 +44,10 @@ function shapes(key: string): string[] {
 }
 
 function assertClean(text: string, what: string, key = KEY) {
-  const found = shapes(key).filter((s) => text.includes(s));
+  const compact = text.replace(/\\x|0x|[\s:,;-]/gi, "");
+  const found = shapes(key).filter((s) =>
+    text.includes(s) || (/^[0-9a-f]+$/i.test(s) && compact.includes(s))
+  );
   assert.deepEqual(
     found,
     [],
@@ -178,6 +181,10 @@ Deno.test("redactorFor: upper-, lower-case and hex forms, in any case, inside lo
       `b64 of caps ${btoa("u:" + KEY.toUpperCase())}`,
       `%${[...new TextEncoder().encode(KEY)].map((b) => b.toString(16)).join("%")}`,
       `json ${JSON.stringify(KEY.toUpperCase())}`,
+      `dump ${hex(KEY).match(/../g)!.join(" ")}`,
+      `dump ${hex(KEY).toUpperCase().match(/../g)!.join(":")}`,
+      `escaped ${hex(KEY).match(/../g)!.map((b) => `\\x${b}`).join("")}`,
+      `array [${hex(KEY).match(/../g)!.map((b) => `0x${b}`).join(", ")}]`,
     ]
   ) {
     const out = r(text);
@@ -189,7 +196,7 @@ Deno.test("redactorFor: upper-, lower-case and hex forms, in any case, inside lo
   assert.equal(holdsKey(KEY)(`{"x":"sk-live"}`), false);
 });
 
-Deno.test("a 200 body echoing the key (raw, upper-cased, hex) is never written to the response cache; a clean one is", async () => {
+Deno.test("a 200 body echoing the key (raw, upper-cased, hex, base64, a hex dump) is never written to the response cache; a clean one is", async () => {
   const dir = await Deno.makeTempDir();
   const srv = loopback((req) => {
     const sent = (req.headers.get("authorization") ?? "").replace(/^Bearer\s+/i, "");
@@ -202,6 +209,8 @@ Deno.test("a 200 body echoing the key (raw, upper-cased, hex) is never written t
       ? hex(sent)
       : path.endsWith("/s3")
       ? btoa(`user:${sent}`)
+      : path.endsWith("/s4")
+      ? hex(sent).toUpperCase().match(/../g)!.join(" ")
       : "nothing";
     return Response.json({ accessionNumber: "1", note: `you are ${echo}` });
   });
@@ -213,7 +222,7 @@ Deno.test("a 200 body echoing the key (raw, upper-cased, hex) is never written t
       maxRetries: 0,
     });
     cacheStats({ reset: true });
-    for (const s of ["s0", "s1", "s2", "s3"]) {
+    for (const s of ["s0", "s1", "s2", "s3", "s4"]) {
       const body = await t.json<{ note: string }>({ method: "GET", path: `/x/${s}` });
       assert.match(body.note, /^you are /, "the answer still reaches the caller");
     }
@@ -229,7 +238,7 @@ Deno.test("a 200 body echoing the key (raw, upper-cased, hex) is never written t
     await walk(dir);
     const all = (await Promise.all(files.map((f) => Deno.readTextFile(f)))).join("\n");
     assertClean(all, "cache folder");
-    assert.equal(notStored, 4, "each keyed body is counted as not stored");
+    assert.equal(notStored, 5, "each keyed body is counted as not stored");
     assert.equal(files.length, 1, `only the clean answer is stored: ${files.join(", ")}`);
     assert.match(all, /nothing/);
   } finally {
