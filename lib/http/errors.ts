@@ -222,7 +222,8 @@ export type PaginationReason =
   | "repeated-cursor"
   | "empty-pages"
   | "repeated-rows"
-  | "early-end";
+  | "early-end"
+  | "empty-month";
 
 /**
  * A list whose paging went wrong on the server's side: a cursor sent again
@@ -231,7 +232,9 @@ export type PaginationReason =
  * sent in this pull under a new cursor (`"repeated-rows"`: a loop with
  * fresh cursor names), or a date window of a parallel pull that ended
  * (has-more false) although rows exist after its last row in its range
- * (`"early-end"`: going on would leave a hole). Thrown instead of paging
+ * (`"early-end"`: going on would leave a hole), or, in `sync`, a month
+ * without a row between months with at least a page each (`"empty-month"`).
+ * Thrown instead of paging
  * forever or returning less in silence;
  * on `take()` and `.frame()` it carries the rows read so far as
  * `error.partial` (see `partialOf`), and `cursor` is the cursor the pull

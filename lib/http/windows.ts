@@ -771,8 +771,8 @@ export async function* windowedPages<Row>(
    * When window `w`'s walk ends (has-more false) on `raw`, the rest of its
    * range where rows may still be, worth one probe if a later window has
    * rows: the walk ended on a full page, or its density says the rest
-   * should hold a page. Undefined when nothing is left or it looks like a
-   * real end (a part-filled page, a sparse window).
+   * should hold a quarter of a page (at least 4 rows). Undefined when
+   * nothing is left or it looks like a real end (a quiet day or two).
    */
   const endGap = (w: Win<Row>, raw: readonly Row[]): Win<Row>["gap"] => {
     if (serial || order === undefined || w.b === undefined || w.lastPos === undefined) {
@@ -782,7 +782,8 @@ export async function* windowedPages<Row>(
     if (w.b - last < 1) return undefined;
     const days = last - (w.a ?? last) + 1;
     const density = (w.rows + w.skipTotal) / Math.max(1, days);
-    if (raw.length < src.pageSize && density * (w.b - last) < src.pageSize) return undefined;
+    const expect = density * (w.b - last);
+    if (raw.length < src.pageSize && expect < Math.max(4, src.pageSize / 4)) return undefined;
     // the rows on the last day already read (a resume there skips them)
     let skip = 0;
     if (w.run && sign() * w.run.day === last) skip = w.run.keys.length;

@@ -8,6 +8,13 @@
  * `onMonth` as soon as the first row of the next month arrives: memory holds
  * one month of rows plus the windows' buffered pages, never the run.
  *
+ * A month without a row between two months of the run that hold at least a
+ * page each (100 trades, 50 pitches) is taken for a hole the service left
+ * (an early end), not for a quiet month: it fails with a
+ * `PaginationError` (`reason: "empty-month"`) and is not recorded as
+ * synced, so the sync says so and its `syncedTo` stays. A rerun asks for
+ * that month alone, and an empty answer then is believed.
+ *
  * @module
  */
 import type pl from "npm:nodejs-polars@0.25.2";
@@ -20,6 +27,7 @@ import { pitchesFrame } from "../catalog/pitch_frames.ts";
 import { easternDate } from "../insider/_windows.ts";
 import type { PoolFailure } from "../http/pool.ts";
 import type { FrameReport } from "../frames/build.ts";
+import { PaginationError } from "../http/errors.ts";
 
 /** A calendar month of a sync, with its first and last day inside the sync's range. */
 export interface SyncMonth {
@@ -48,6 +56,34 @@ function runsOf(months: readonly SyncMonth[]): SyncMonth[][] {
 }
 
 /**
+ * The error for month `run[i]`, empty, when the nearest months before and
+ * after it in the run hold at least `page` rows each; else undefined.
+ */
+function emptyBetween(
+  run: readonly SyncMonth[],
+  i: number,
+  counts: ReadonlyMap<string, number>,
+  page: number,
+): PaginationError | undefined {
+  const near = (step: number) => {
+    for (let j = i + step; j >= 0 && j < run.length; j += step) {
+      const n = counts.get(run[j].month);
+      if (n !== undefined) return { month: run[j].month, n };
+    }
+    return undefined;
+  };
+  const [before, after] = [near(-1), near(1)];
+  if (!before || !after || before.n < page || after.n < page) return undefined;
+  return new PaginationError(
+    `sync: the service sent no rows for ${run[i].month}, between ${before.month} ` +
+      `(${before.n} rows) and ${after.month} (${after.n} rows): taken for a hole, not ` +
+      `recorded as synced (a rerun asks for ${run[i].month} alone and believes its answer)`,
+    "empty-month",
+    "",
+  );
+}
+
+/**
  * Pulls `months` of a dataset and calls `onMonth` with each month's frame
  * (an empty frame for a month without rows), in the list's order. A failure
  * ends that run: the month it happened in and the rest of the run are
@@ -68,6 +104,8 @@ export async function pullMonths(
     const to = run[run.length - 1].to;
     const byMonth = new Map(run.map((m) => [m.month, m]));
     const pending = new Set(run.map((m) => m.month));
+    /** Rows of each month handed to `onMonth`. */
+    const counts = new Map<string, number>();
     let current: string | undefined;
     let rows: unknown[] = [];
     let outOfOrder: Error | undefined;
@@ -79,6 +117,7 @@ export async function pullMonths(
       if (current === undefined) return;
       const m = byMonth.get(current) ?? { month: current, from: current + "-01", to: current };
       pending.delete(current);
+      counts.set(current, rows.length);
       // one frame per month from the month's rows: a frame per page multiplies native allocations
       await onMonth(m, frameOf(rows));
       rows = [];
@@ -120,6 +159,15 @@ export async function pullMonths(
       }
       if (outOfOrder) throw outOfOrder;
       await flush();
+      const page = ds === "insider_trades" ? 100 : 50;
+      run.forEach((m, index) => {
+        if (!pending.has(m.month)) return;
+        const hole = emptyBetween(run, index, counts, page);
+        if (hole) {
+          pending.delete(m.month);
+          failed.push({ index, item: m, error: hole });
+        }
+      });
       // months without a row: an empty frame (keeps what an earlier sync stored)
       for (const m of run) if (pending.has(m.month)) await onMonth(m, frameOf([]));
     } catch (error) {
