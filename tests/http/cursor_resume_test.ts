@@ -25,6 +25,7 @@ Deno.test("take(5), then a .frame() that fails at page 2, then a resume from its
     ...partial.rows.getColumn("accession_number").toArray(),
     ...rest.getColumn("accession_number").toArray(),
   ] as string[];
+  console.log(`take(5), failed .frame(), resume: ${all.length} rows, ${new Set(all).size} unique`);
   assert.equal(all.length, 1000);
   assert.equal(new Set(all).size, 1000);
 });

@@ -53,6 +53,10 @@ Deno.test("the same rows under ever-new cursors are a loop: PaginationError afte
     assert.equal(par.error?.name, "PaginationError", JSON.stringify(par.error));
     assert.deepEqual(par.rows, upTo(200));
     assert.ok(par.requests <= 80, `${par.requests} requests`);
+    console.log(
+      `200 rows sent again forever (${pageCursor ? "page-number" : "named"} cursors): ` +
+        `${serial.requests} requests serially, ${par.requests} at parallel: 8`,
+    );
   }
 });
 
