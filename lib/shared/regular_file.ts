@@ -1,13 +1,18 @@
 /**
- * Opening local files only as regular files, never through a symlink and
- * never blocking on a FIFO (the store's manifest, metadata and lock; the
- * response cache's entries): `O_NOFOLLOW | O_NONBLOCK` through `node:fs`,
- * whose `open` takes them (Deno's own `open` does not).
+ * Opening local files only as regular files with a single link, never
+ * through a symlink and never blocking on a FIFO (the store's manifest,
+ * metadata, lock and parquet parts; the response cache's entries):
+ * `O_NOFOLLOW | O_NONBLOCK` through `node:fs`, whose `open` takes them
+ * (Deno's own `open` does not). One guard ({@link check}) decides for every
+ * caller: a symlink, folder, FIFO, device or socket, a file with more than
+ * one hard link (its bytes are also a file elsewhere, which a write through
+ * it would change and a read would take for the dataset's own), or one over
+ * its size cap is an {@link UnsafeFileError} naming the path.
  *
  * @module
  */
 import { closeSync, constants as fsConstants, fstatSync, openSync, type Stats } from "node:fs";
-import { type FileHandle, open as fsOpen } from "node:fs/promises";
+import { type FileHandle, lstat, open as fsOpen } from "node:fs/promises";
 
 export const { O_RDONLY, O_RDWR, O_CREAT } = fsConstants;
 /** `O_NOFOLLOW | O_NONBLOCK` where the system has them (Deno's own `open` cannot take them). */
@@ -34,17 +39,53 @@ export class UnsafeFileError extends Error {
   }
 }
 
-/** A stat's verdict: throws {@link UnsafeFileError} unless it is a regular file within the cap. */
-export function check(
-  path: string,
-  s: { isFile: boolean; size: number; what: string },
-  max: number,
-): void {
+/** What {@link check} judges: a file's kind, size and link count. */
+export interface FileKind {
+  /** A regular file. */
+  isFile: boolean;
+  /** Bytes. */
+  size: number;
+  /** What it is when not a regular file ("is a symlink", …). */
+  what: string;
+  /** Hard links to it (null: unknown). */
+  nlink: number | null;
+}
+
+/**
+ * The guard's verdict: throws {@link UnsafeFileError} unless it is a regular
+ * file with one link, within the cap.
+ */
+export function check(path: string, s: FileKind, max: number): void {
   if (!s.isFile) throw new UnsafeFileError(path, s.what);
+  if (s.nlink !== null && s.nlink > 1) {
+    throw new UnsafeFileError(
+      path,
+      `has ${s.nlink} hard links (its bytes are also a file elsewhere)`,
+    );
+  }
   if (s.size > max) throw new UnsafeFileError(path, `is ${s.size} bytes, over the cap of ${max}`);
 }
 
-export function nodeKind(st: Stats): { isFile: boolean; size: number; what: string } {
+/**
+ * Checks `path` itself (never what a symlink points to) with {@link check}:
+ * a regular file with a single link, or an {@link UnsafeFileError} naming
+ * it; a missing one is `Deno.errors.NotFound`.
+ */
+export async function checkPath(path: string, max = Number.MAX_SAFE_INTEGER): Promise<void> {
+  let st: Stats;
+  try {
+    st = await lstat(path);
+  } catch (e) {
+    if ((e as { code?: string })?.code === "ENOENT") {
+      throw new Deno.errors.NotFound(`no such file: ${path}`);
+    }
+    throw e;
+  }
+  check(path, nodeKind(st), max);
+}
+
+/** The {@link FileKind} of a `node:fs` stat. */
+export function nodeKind(st: Stats): FileKind {
   const what = st.isSymbolicLink()
     ? "is a symlink"
     : st.isDirectory()
@@ -56,7 +97,7 @@ export function nodeKind(st: Stats): { isFile: boolean; size: number; what: stri
     : st.isSocket()
     ? "is a socket"
     : "is not a regular file";
-  return { isFile: st.isFile(), size: st.size, what };
+  return { isFile: st.isFile(), size: st.size, what, nlink: st.nlink };
 }
 
 /** Opens with `O_NOFOLLOW | O_NONBLOCK`: a symlink is an {@link UnsafeFileError}, a FIFO does not block. */
@@ -74,8 +115,9 @@ export async function openSafe(path: string, flags: number): Promise<FileHandle>
 
 /**
  * The bytes of a regular file of at most `maxBytes` (opened with
- * `O_NOFOLLOW | O_NONBLOCK`): a symlink, FIFO, device or folder, or a
- * larger file, is an {@link UnsafeFileError} naming the path; a missing one
+ * `O_NOFOLLOW | O_NONBLOCK`): a symlink, FIFO, device or folder, a file
+ * with more than one hard link, or a larger file, is an
+ * {@link UnsafeFileError} naming the path; a missing one
  * `Deno.errors.NotFound`.
  */
 export async function readRegular(

@@ -5,9 +5,10 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join, relative, sep } from "node:path";
 import {
   check,
+  checkPath,
   MAX_META_BYTES,
   nodeKind,
   O_CREAT,
@@ -18,7 +19,95 @@ import {
   UnsafeFileError,
 } from "../shared/regular_file.ts";
 
-export { MAX_META_BYTES, UnsafeFileError };
+export { checkPath, MAX_META_BYTES, UnsafeFileError };
+
+/** A partition's folder name for null (hive's convention). */
+export const NULL_PART = "__HIVE_DEFAULT_PARTITION__";
+
+/** One parquet part of a dataset: its path and its partition values (decoded; null for null). */
+export interface PartFile {
+  /** The file. */
+  path: string;
+  /** The partition values, in the dataset's partition order. */
+  values: (string | null)[];
+}
+
+/**
+ * Every parquet part of the dataset at `root`, as explicit paths with
+ * their partition values read from the folder names (`name=value`,
+ * URL-decoded; {@link NULL_PART} is null), sorted. Nothing is a pattern:
+ * the paths go to Polars and DuckDB as they are, whatever characters the
+ * folder names hold.
+ *
+ * Every entry of the tree is checked on the way (one guard, see
+ * `shared/regular_file.ts`): `root` must be a real folder, everything in
+ * it a real folder or a regular file with a single link; a symlink (inside
+ * or out), a FIFO, a device, a socket or a hard-linked file is an
+ * {@link UnsafeFileError} naming it. A parquet file outside the partition
+ * folders (`year=…/month=…/`) is refused too. Temporary files (`*.tmp`)
+ * are checked but not listed. Without `partitions` (a folder without
+ * metadata) the tree is only checked, and nothing is listed.
+ */
+export async function datasetParts(
+  root: string,
+  partitions: readonly { name: string }[] | null,
+): Promise<PartFile[]> {
+  const top = await Deno.lstat(root);
+  if (top.isSymlink) throw new UnsafeFileError(root, "is a symlink");
+  if (!top.isDirectory) throw new UnsafeFileError(root, "is not a folder");
+  const out: PartFile[] = [];
+  const walk = async (d: string) => {
+    const names: string[] = [];
+    for await (const e of Deno.readDir(d)) names.push(e.name);
+    for (const name of names.sort()) {
+      const p = join(d, name);
+      const st = await Deno.lstat(p).catch((e) => {
+        if (e instanceof Deno.errors.NotFound) return null; // removed meanwhile (a temporary file)
+        throw e;
+      });
+      if (!st) continue;
+      if (st.isDirectory) {
+        await walk(p);
+        continue;
+      }
+      await checkPath(p).catch((e) => {
+        if (!(e instanceof Deno.errors.NotFound)) throw e;
+      });
+      if (partitions && name.endsWith(".parquet")) {
+        out.push({ path: p, values: partitionValues(root, p, partitions) });
+      }
+    }
+  };
+  await walk(root);
+  return out;
+}
+
+/** The partition values of a part from its folders under `root`. */
+function partitionValues(
+  root: string,
+  file: string,
+  partitions: readonly { name: string }[],
+): (string | null)[] {
+  const dirs = relative(root, file).split(sep).slice(0, -1);
+  const values = partitions.map((p, i) => {
+    const m = /^([^=]+)=(.*)$/.exec(dirs[i] ?? "");
+    if (!m || m[1] !== p.name) return undefined;
+    if (m[2] === NULL_PART) return null;
+    try {
+      return decodeURIComponent(m[2]);
+    } catch {
+      return undefined;
+    }
+  });
+  if (dirs.length !== partitions.length || values.some((v) => v === undefined)) {
+    throw new Error(
+      `${file} is not in a partition folder of this dataset (${
+        partitions.map((p) => `${p.name}=…`).join("/")
+      }/); a dataset is read only from its own parts`,
+    );
+  }
+  return values as (string | null)[];
+}
 
 /** Every file under `dir` (recursively) whose name passes `keep`, sorted; none when `dir` is missing. */
 export async function filesUnder(dir: string, keep: (name: string) => boolean): Promise<string[]> {
@@ -70,7 +159,12 @@ export async function openRegular(
       // removed and made again in between (a lock released): the caller may try again
       throw new Deno.errors.NotFound(`${path} was replaced while it was opened`);
     }
-    check(path, { isFile: now.isFile, size: now.size, what: "is not a regular file" }, max);
+    check(path, {
+      isFile: now.isFile,
+      size: now.size,
+      what: "is not a regular file",
+      nlink: now.nlink,
+    }, max);
   } catch (e) {
     file.close();
     throw e;

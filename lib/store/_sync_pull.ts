@@ -116,10 +116,11 @@ export async function pullMonths(
     const flush = async () => {
       if (current === undefined) return;
       const m = byMonth.get(current) ?? { month: current, from: current + "-01", to: current };
-      pending.delete(current);
       counts.set(current, rows.length);
       // one frame per month from the month's rows: a frame per page multiplies native allocations
       await onMonth(m, frameOf(rows));
+      // done only once written: a month whose write fails is reported as failed
+      pending.delete(current);
       rows = [];
     };
     try {

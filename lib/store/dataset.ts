@@ -11,7 +11,16 @@
  * files (standard hive layout, which DuckDB and Spark read as is). The
  * dataset's root holds `_signalbook.json` with the partition columns and
  * their dtypes, so a scan restores them exactly (e.g. `month=03` stays the
- * string "03").
+ * string "03"), and the sources its rows came from (see `provenance.ts`):
+ * a dataset never mixes the emulator's demo rows with live rows, and what
+ * is read back from a demo dataset carries the demo mark.
+ *
+ * Paths are taken literally: a scan lists the dataset's parts itself and
+ * hands Polars each file by name (never a glob), so a folder named
+ * `data[12]`, `data*` or `data?` reads its own rows only, and the partition
+ * values come from the folders under the dataset alone (a parent folder
+ * named `x=y` adds no column). Every file read is a regular file with one
+ * link (see `_files.ts`).
  *
  * `withYearMonth(df, column)` adds `year` ("2025") and `month` ("03") string
  * columns from a date or timestamp column, the usual partition keys.
@@ -19,13 +28,22 @@
  * @module
  */
 import pl from "npm:nodejs-polars@0.25.2";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve, sep } from "node:path";
 import { didYouMean } from "../shared/suggest.ts";
 import { dtypeName } from "../frames/dtypes.ts";
 import { requireColumns } from "../frames/columns.ts";
-import { filesUnder, readSmallText } from "./_files.ts";
+import { checkPath, datasetParts, filesUnder, NULL_PART } from "./_files.ts";
 import { lockDataset } from "./lock.ts";
 import { asDiskFull, writeAtomic } from "./disk.ts";
+import { withDisplay } from "../frames/display.ts";
+import {
+  checkMeta,
+  META_FORMAT,
+  type MetaState,
+  PARTITION_DTYPES,
+  readStateJson,
+} from "./state.ts";
+import { addSource, frameSource, holdsEmulatorRows, type SourceOf } from "./provenance.ts";
 
 export { filesUnder };
 
@@ -53,30 +71,12 @@ export interface DatasetOptions {
   lockTimeoutMs?: number;
 }
 
-/** Metadata stored at the dataset root. */
-export interface DatasetMeta {
-  /** Format marker. */
-  format: "signalbook-hive-parquet/1";
-  /** Partition columns and their dtype names. */
-  partitions: { name: string; dtype: string }[];
-}
+/** Metadata stored at the dataset root (`_signalbook.json`): partitions and sources. */
+export type DatasetMeta = MetaState;
 
 const META = "_signalbook.json";
-const NULL_PART = "__HIVE_DEFAULT_PARTITION__";
 const DATA = "data.parquet";
-const ALLOWED = new Set([
-  "String",
-  "Utf8",
-  "Int8",
-  "Int16",
-  "Int32",
-  "Int64",
-  "UInt8",
-  "UInt16",
-  "UInt32",
-  "UInt64",
-  "Bool",
-]);
+const ALLOWED = new Set<string>(PARTITION_DTYPES);
 
 /**
  * Adds `year` and `month` string columns derived from a date/timestamp column.
@@ -167,7 +167,7 @@ export async function writeDataset(
   if (!Array.isArray(parts) || !parts.length) {
     throw new Error("writeDataset: partitionBy needs at least one column");
   }
-  const meta: DatasetMeta = { format: "signalbook-hive-parquet/1", partitions: [] };
+  const meta: DatasetMeta = { format: META_FORMAT, partitions: [] };
   const lacking = parts.filter((p) => !df.columns.includes(p));
   if (lacking.length) throw new Error(lackingPartitions(df, lacking));
   for (const p of parts) {
@@ -240,7 +240,8 @@ async function writeLocked(
         `"replace-partitions", "overwrite" or "append" to change it`,
     );
   }
-  await ensureMeta(dir, meta.partitions, "writeDataset");
+  // the frame's source is checked against the dataset's before anything is written
+  await ensureMeta(dir, meta.partitions, "writeDataset", df.height > 0 ? frameSource(df) : null);
   const before = mode === "overwrite" ? await partFiles(dir) : [];
   const written: string[] = [];
   if (df.height > 0) {
@@ -277,7 +278,11 @@ async function swapPartition(sub: string, rows: pl.DataFrame, append: boolean): 
   const others = existing.filter((f) => f !== file && dirname(f) === sub);
   let out = rows;
   if (append && existing.length) {
-    const old = existing.filter((f) => dirname(f) === sub).map((f) => pl.readParquet(f));
+    const old = [];
+    for (const f of existing.filter((f) => dirname(f) === sub)) {
+      await checkPath(f); // a regular file with one link, never a link to a file elsewhere
+      old.push(pl.readParquet(f));
+    }
     try {
       out = pl.concat([...old, rows], { how: "vertical" });
     } catch (e) {
@@ -309,14 +314,17 @@ async function removeEmptyDirs(from: string, root: string): Promise<void> {
 
 /**
  * Creates `dir` and its metadata, or checks that the existing metadata has
- * the same partitions; the error names `caller`.
+ * the same partitions; then records `source` (null: no rows are written)
+ * among the dataset's sources — a `MixedSourcesError` when the dataset
+ * holds the other kind, before anything is written. Errors name `caller`.
+ * Returns the metadata as written.
  */
 export async function ensureMeta(
   dir: string,
   partitions: DatasetMeta["partitions"],
   caller: string,
-): Promise<void> {
-  await Deno.mkdir(dir, { recursive: true });
+  source: SourceOf | null,
+): Promise<DatasetMeta> {
   const existing = await readMeta(dir);
   if (existing && JSON.stringify(existing.partitions) !== JSON.stringify(partitions)) {
     throw new Error(
@@ -325,25 +333,27 @@ export async function ensureMeta(
       }, not ${partitions.map((p) => p.name).join("/")}`,
     );
   }
-  if (!existing) {
-    const meta: DatasetMeta = { format: "signalbook-hive-parquet/1", partitions };
+  const meta: DatasetMeta = existing ?? { format: META_FORMAT, partitions };
+  if (source) meta.sources = addSource(caller, dir, existing?.sources, source);
+  if (!existing || source) {
+    await Deno.mkdir(dir, { recursive: true });
     await writeAtomic(
       join(dir, META),
       caller,
       (tmp) => Deno.writeTextFile(tmp, JSON.stringify(meta, null, 2) + "\n"),
     );
   }
+  return meta;
 }
 
-/** The dataset metadata, or null when `dir` holds none. */
+/**
+ * The dataset metadata, or null when `dir` holds none. Read strictly (see
+ * `state.ts`): a bad file is a `StateFileError` naming it and the field.
+ */
 export async function readMeta(dir: string): Promise<DatasetMeta | null> {
-  try {
-    // a regular file only (never through a symlink, never a FIFO or device), at most 4 MiB
-    return JSON.parse(await readSmallText(join(dir, META)));
-  } catch (e) {
-    if (e instanceof Deno.errors.NotFound) return null;
-    throw e;
-  }
+  const file = join(dir, META);
+  const v = await readStateJson(file);
+  return v === null ? null : checkMeta(file, v);
 }
 
 function plType(name: string): pl.DataType {
@@ -365,7 +375,13 @@ function plType(name: string): pl.DataType {
 
 /**
  * A LazyFrame over every part of a dataset, partition columns restored with
- * their dtypes; filters on them prune whole directories.
+ * their dtypes. Each part is scanned by its own path (never a glob; see the
+ * module doc); a filter on the partition columns skips whole files (unless
+ * a folder above the dataset is named `name=value`: then it is applied to
+ * rows), and filters on stored columns use the files' row-group statistics. A dataset holding the offline emulator's rows
+ * gives a frame with the demo mark (`isDemo`), and so does everything
+ * derived from it. A bad `_signalbook.json` is a `StateFileError`; a
+ * symlink, FIFO or hard-linked file in the dataset an `UnsafeFileError`.
  *
  * @example
  * ```ts
@@ -382,13 +398,33 @@ function plType(name: string): pl.DataType {
 export async function scanDataset(dir: string): Promise<pl.LazyDataFrame> {
   const meta = await readMeta(dir);
   if (!meta) throw new Error(`scanDataset: ${dir} is not a signalbook dataset (no ${META})`);
+  const parts = await datasetParts(dir, meta.partitions);
+  if (parts.length === 0) throw new Error(`scanDataset: ${dir} has no parquet parts yet`);
+  // Polars reads `name=value` from every folder of a file's path: the partition folders give
+  // the partition columns and prune files under a filter on them. A folder above the dataset
+  // named `x=y` would add a column, so then the values are given as literals instead (read
+  // from the partition folders alone; filters on them no longer skip files)
+  const hive = !resolve(dir).split(sep).some((c) => c.includes("="));
   const hiveSchema = Object.fromEntries(meta.partitions.map((p) => [p.name, plType(p.dtype)]));
-  const files = await partFiles(dir);
-  if (files.length === 0) throw new Error(`scanDataset: ${dir} has no parquet parts yet`);
-  return pl.scanParquet(
-    join(dir, "**", "*.parquet"),
-    { hivePartitioning: true, hiveSchema, tryParseHiveDates: false } as never,
+  const scans = parts.map((part) =>
+    hive
+      ? pl.scanParquet(
+        part.path,
+        { glob: false, hivePartitioning: true, hiveSchema, tryParseHiveDates: false } as never,
+      )
+      : pl.scanParquet(part.path, { glob: false }).withColumns(
+        ...meta.partitions.map((p, i) => partitionLiteral(part.values[i], p.dtype).alias(p.name)),
+      )
   );
+  const lf = scans.length === 1 ? scans[0] : pl.concat(scans, { how: "vertical" });
+  return withDisplay(lf, { demo: holdsEmulatorRows(meta.sources) });
+}
+
+/** A partition value as a literal of its dtype. */
+function partitionLiteral(value: string | null, dtype: string): pl.Expr {
+  if (value === null) return pl.lit(null).cast(plType(dtype));
+  if (dtype === "Bool") return pl.lit(value === "true");
+  return pl.lit(value).cast(plType(dtype));
 }
 
 /** Every parquet part under `dir` (temporary files excluded). */

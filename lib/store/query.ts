@@ -4,10 +4,17 @@
  * returns a typed Polars frame.
  *
  * - Views: `insider_trades` (from `dir/insider_trades/`) and `pitches`
- *   (from `dir/pitches/`), whichever are present, each
- *   `read_parquet('…/**\/*.parquet', hive_partitioning = true)` with the
- *   partition columns typed from the dataset's metadata (`year` and `month`
- *   stay the strings "2025" and "03").
+ *   (from `dir/pitches/`), whichever are present, each the union of its
+ *   parts named one by one (`read_parquet('…/year=2025/month=03/data.parquet')`,
+ *   never a glob: a folder named `data[12]`, `data*` or `data?` reads its
+ *   own rows only; glob characters in a path are escaped as `[*]`, and a
+ *   path holding both a backslash and a glob character, which DuckDB cannot
+ *   escape, is refused), with the partition columns as literals typed from
+ *   the dataset's metadata (`year` and `month` stay the strings "2025" and
+ *   "03"; a parent folder named `x=y` adds no column).
+ * - Provenance: a result whose SQL names a view whose dataset holds the
+ *   offline emulator's rows carries the demo mark (`isDemo`; see
+ *   `provenance.ts`).
  * - Types: the result goes from DuckDB to Polars through a parquet file in
  *   a temporary folder (`COPY (…) TO … (FORMAT parquet)`, then
  *   `readParquet`), never through JS row objects, so BIGINT stays Int64,
@@ -29,10 +36,12 @@
  *   (DuckDB 1.5.5 settings, checked against the pinned binary). Reading any
  *   other file, glob or URL is a `Permission Error` at bind time.
  * - Local files are not trusted either: a view folder that is a symlink, or
- *   anything under it that is not a regular file or a real folder (a
- *   symlink, inside or out; a FIFO; a device), is a {@link QueryError}
- *   naming it before DuckDB starts, and the dataset's `_signalbook.json` is
- *   opened without following links, never blocking, at most 4 MiB.
+ *   anything under it that is not a real folder or a regular file with a
+ *   single link (a symlink, inside or out; a FIFO; a device; a hard link),
+ *   is a {@link QueryError} naming it before DuckDB starts, and the
+ *   dataset's `_signalbook.json` is opened without following links, never
+ *   blocking, at most 4 MiB; a bad one is a `StateFileError` (a
+ *   `QueryError`) naming the file and the field, as `scan*` raises it.
  * - Bounded: `timeoutMs` (default {@link QUERY_TIMEOUT_MS}, 2 minutes)
  *   interrupts DuckDB and fails; a result over `maxRows` (default
  *   {@link QUERY_MAX_ROWS}) is an error, never a frame cut short (DuckDB
@@ -47,8 +56,14 @@
 import pl from "npm:nodejs-polars@0.25.2";
 import type { DuckDBConnection, DuckDBInstance } from "npm:@duckdb/node-api@1.5.5-r.5";
 import { join, sep as SEP } from "node:path";
-import { partFiles, readMeta } from "./dataset.ts";
+import { readMeta } from "./dataset.ts";
+import { datasetParts, type PartFile, UnsafeFileError } from "./_files.ts";
+import { QueryError, StateFileError } from "./errors.ts";
+import { holdsEmulatorRows } from "./provenance.ts";
+import { withDisplay } from "../frames/display.ts";
 import { didYouMean } from "../shared/suggest.ts";
+
+export { QueryError };
 
 /** Options of {@link query}. */
 export interface QueryOptions {
@@ -78,18 +93,6 @@ export const QUERY_MAX_ROWS = 5_000_000;
 /** Most disk DuckDB may spill to during one {@link query} (its `max_temp_directory_size`). */
 export const QUERY_MAX_SPILL = "4GiB";
 
-/** A failed {@link query}: the message says why; `sql` is the statement. */
-export class QueryError extends Error {
-  /** The SQL that failed. */
-  readonly sql: string;
-  /** Creates the error. */
-  constructor(message: string, sql: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = "QueryError";
-    this.sql = sql;
-  }
-}
-
 /** The views `query` knows and the sync dataset each reads. */
 export const QUERY_VIEWS = ["insider_trades", "pitches"] as const;
 
@@ -110,60 +113,84 @@ const DUCK_TYPES: Record<string, string> = {
 const quoteStr = (s: string) => `'${s.replaceAll("'", "''")}'`;
 const quoteId = (s: string) => `"${s.replaceAll('"', '""')}"`;
 
-/**
- * Checks that everything DuckDB will read under a view folder is a regular
- * file or a real folder inside it: a symlink (to a file or folder, inside
- * or out), a FIFO, a device or a socket there is a {@link QueryError}
- * naming it, before DuckDB starts.
- */
-async function checkTree(root: string, sql: string): Promise<void> {
-  const refuse = (path: string, what: string) =>
-    new QueryError(
-      `query: ${path} ${what}; query() reads only regular files inside the dataset`,
+/** A path DuckDB reads literally: its glob characters escaped (`[*]`, `[?]`, `[[]`, `[{]`, `[}]`). */
+function literalPath(path: string, sql: string): string {
+  if (!/[*?[{}]/.test(path)) return path;
+  if (path.includes("\\")) {
+    throw new QueryError(
+      `query: ${path} holds both a backslash and a glob character, which DuckDB cannot read ` +
+        `literally; rename the folder`,
       sql,
     );
-  const top = await Deno.lstat(root).catch(() => null);
-  if (!top) return;
-  if (top.isSymlink) throw refuse(root, "is a symlink");
-  if (!top.isDirectory) throw refuse(root, "is not a folder");
-  const walk = async (d: string) => {
-    for await (const e of Deno.readDir(d)) {
-      const p = join(d, e.name);
-      if (e.isSymlink) throw refuse(p, "is a symlink");
-      if (e.isDirectory) await walk(p);
-      else if (!e.isFile) throw refuse(p, "is not a regular file (a FIFO, device or socket)");
-    }
-  };
-  await walk(root);
+  }
+  return path.replace(/[*?[{}]/g, (c) => `[${c}]`);
 }
 
-/** The views present under `dir`: name → its folder and CREATE VIEW statement. */
-async function views(
-  dir: string,
-  sql: string,
-): Promise<Map<string, { root: string; create: string }>> {
-  const out = new Map<string, { root: string; create: string }>();
+/** The SELECT of one part: its columns plus the partition columns as typed literals. */
+function partSelect(part: PartFile, partitions: { name: string; dtype: string }[], sql: string) {
+  const cols = partitions.map((p, i) => {
+    const v = part.values[i];
+    return `CAST(${v === null ? "NULL" : quoteStr(v)} AS ${DUCK_TYPES[p.dtype] ?? "VARCHAR"}) AS ${
+      quoteId(p.name)
+    }`;
+  });
+  return `SELECT *, ${cols.join(", ")} FROM read_parquet(${
+    quoteStr(literalPath(part.path, sql))
+  }, hive_partitioning = false)`;
+}
+
+/** A view's folder, its CREATE VIEW statement and whether it holds the emulator's rows. */
+interface View {
+  root: string;
+  create: string;
+  demo: boolean;
+}
+
+/**
+ * The views present under `dir`. Everything DuckDB will read under a view
+ * folder is listed and checked first (see `_files.ts`): a symlink, FIFO,
+ * device, socket or hard-linked file there is a {@link QueryError} naming
+ * it, before DuckDB starts; a bad `_signalbook.json` a `StateFileError`.
+ */
+async function views(dir: string, sql: string): Promise<Map<string, View>> {
+  const out = new Map<string, View>();
   for (const name of QUERY_VIEWS) {
     const root = join(dir, name);
-    await checkTree(root, sql);
     let meta;
+    let parts: PartFile[];
     try {
+      const top = await Deno.lstat(root).catch(() => null);
+      if (!top) continue;
+      if (top.isSymlink) throw new UnsafeFileError(root, "is a symlink");
       meta = await readMeta(root);
+      // the tree is checked even without metadata: nothing unsafe sits in a view folder
+      parts = await datasetParts(root, meta?.partitions ?? null);
     } catch (e) {
-      throw new QueryError(`query: ${(e as Error).message}`, sql, { cause: e });
+      if (e instanceof StateFileError) {
+        throw new StateFileError(e.file, e.field, stateProblem(e), sql, { cause: e });
+      }
+      throw new QueryError(
+        `query: ${(e as Error)?.message ?? e}; query() reads only regular files inside the dataset`,
+        sql,
+        { cause: e },
+      );
     }
-    if (!meta || (await partFiles(root)).length === 0) continue;
-    const hiveTypes = meta.partitions.map((p) =>
-      `${quoteStr(p.name)}: ${DUCK_TYPES[p.dtype] ?? "VARCHAR"}`
-    ).join(", ");
+    if (!meta || parts.length === 0) continue;
     out.set(name, {
       root,
-      create: `CREATE VIEW ${name} AS SELECT * FROM read_parquet(${
-        quoteStr(join(root, "**", "*.parquet"))
-      }, hive_partitioning = true, hive_types = {${hiveTypes}}, hive_types_autocast = false)`,
+      create: `CREATE VIEW ${name} AS ${
+        parts.map((p) => partSelect(p, meta.partitions, sql)).join("\nUNION ALL BY NAME\n")
+      }`,
+      demo: holdsEmulatorRows(meta.sources),
     });
   }
   return out;
+}
+
+/** The problem part of a {@link StateFileError}'s message (to raise it again with the SQL). */
+function stateProblem(e: StateFileError): string {
+  const head = `${e.file}: ${e.field === "(file)" ? "" : `field ${e.field} `}`;
+  return e.message.slice(head.length).replace(/; nothing was read from or written to [^]*$/, "");
 }
 
 /**
@@ -178,7 +205,7 @@ async function views(
 async function lockDown(
   con: DuckDBConnection,
   scratch: string,
-  present: Map<string, { root: string; create: string }>,
+  present: Map<string, View>,
 ): Promise<void> {
   const dirs = [scratch, ...[...present.values()].map((v) => v.root)];
   await con.run(`SET allowed_directories = [${dirs.map((d) => quoteStr(d + SEP)).join(", ")}]`);
@@ -324,7 +351,11 @@ export async function query(sql: string, opts: QueryOptions): Promise<pl.DataFra
         const tz = m[2] && m[2] !== "null" && m[2] !== "None" ? m[2] : undefined;
         return [pl.col(c.name).cast(pl.Datetime("ms", tz))];
       });
-      return fixes.length ? df.withColumns(...fixes) : df;
+      // the emulator's rows keep the demo mark: any view the SQL names that holds them
+      const demo = [...present].some(([name, v]) =>
+        v.demo && new RegExp(`\\b${name}\\b`, "i").test(stmt)
+      );
+      return withDisplay(fixes.length ? df.withColumns(...fixes) : df, { demo });
     } finally {
       clearTimeout(timer);
       con.closeSync();

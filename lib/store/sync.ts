@@ -42,6 +42,17 @@
  *   the service are not removed.
  * - All trades are kept (`excludeAnomalousTransactions: false`); filter when
  *   you read.
+ * - Provenance: each dataset records the source its rows came from
+ *   (emulator or live, the service's host, when) in its `_signalbook.json`
+ *   and in the manifest (`sources`, see `provenance.ts`). A live client
+ *   syncing into a dataset holding the emulator's rows, or the reverse, is
+ *   a `MixedSourcesError` naming both, before any row is written and with
+ *   the manifest untouched; a client of a non-loopback host or of the
+ *   in-process emulator is refused before its first request.
+ * - State files are read strictly (`state.ts`): a hand-edited manifest
+ *   that is not JSON, misses a field or holds a `syncedTo` in the future is
+ *   a `StateFileError` naming the file and the field. `syncedTo` never
+ *   records a day after today (UTC), even when `to` is later.
  * - Memory: parsed pages are short-lived garbage, and on a large machine V8
  *   collects it lazily, so a long sync's RSS can climb well past what is
  *   live. `deno task sync` (and `deno task demo`) run with
@@ -52,7 +63,7 @@
  */
 import pl from "npm:nodejs-polars@0.25.2";
 import { join } from "node:path";
-import { readSmallText } from "./_files.ts";
+import { checkPath } from "./_files.ts";
 import type { CatalogClient } from "../catalog/client.ts";
 import type { InsiderClient } from "../insider/client.ts";
 import { pullMonths } from "./_sync_pull.ts";
@@ -61,9 +72,13 @@ import { releaseNativeIfGrown } from "../frames/_release.ts";
 import { AuthenticationError, PermissionDeniedError } from "../http/errors.ts";
 import { Progress } from "../http/progress_hook.ts";
 import { isIsoDate } from "../shared/schema.ts";
-import { ensureMeta, scanDataset } from "./dataset.ts";
+import { ensureMeta, readMeta, scanDataset } from "./dataset.ts";
 import { lockDataset } from "./lock.ts";
 import { DiskFullError, writeAtomic } from "./disk.ts";
+import { MixedSourcesError, StateFileError } from "./errors.ts";
+import { addSource, clientSource, type SourceOf } from "./provenance.ts";
+import { checkManifest, MANIFEST_FORMAT, type ManifestState, readStateJson } from "./state.ts";
+import { UnsafeFileError } from "../shared/regular_file.ts";
 
 /** The datasets a sync can keep. */
 export type SyncDataset = "insider_trades" | "pitches";
@@ -106,22 +121,8 @@ export interface SyncReport {
   seconds: number;
 }
 
-/** The manifest kept at the dataset root. */
-export interface Manifest {
-  /** Format marker. */
-  format: "signalbook-sync/1";
-  /** Per dataset. */
-  datasets: Partial<
-    Record<SyncDataset, {
-      /** Months done in the sync under way or the last one (`YYYY-MM` → rows). */
-      done: Record<string, number>;
-      /** Range of the sync under way or the last one. */
-      run: { from: string; to: string };
-      /** End date of the last completed sync. */
-      syncedTo?: string;
-    }>
-  >;
-}
+/** The manifest kept at the dataset root (per dataset: months done, run, syncedTo, sources). */
+export type Manifest = ManifestState;
 
 const KEYS: Record<SyncDataset, string[]> = {
   insider_trades: ["accession_number", "transaction_id"],
@@ -150,15 +151,22 @@ function shiftDays(day: string, n: number): string {
   return new Date(Date.parse(day + "T00:00:00Z") + n * 86_400_000).toISOString().slice(0, 10);
 }
 
-/** Reads the manifest (an empty one when there is none). */
+/**
+ * Reads the manifest (an empty one when there is none), strictly: a bad
+ * file is a `StateFileError` naming it and the field (see `state.ts`); one
+ * that is a symlink, FIFO or hard link an `UnsafeFileError`.
+ *
+ * @example
+ * ```ts
+ * import { readManifest } from "./sync.ts";
+ * const m = await readManifest(await Deno.makeTempDir());
+ * console.log(m.datasets); // {}
+ * ```
+ */
 export async function readManifest(dir: string): Promise<Manifest> {
-  try {
-    // a regular file only (never through a symlink, never a FIFO or device), at most 4 MiB
-    return JSON.parse(await readSmallText(join(dir, "manifest.json")));
-  } catch (e) {
-    if (e instanceof Deno.errors.NotFound) return { format: "signalbook-sync/1", datasets: {} };
-    throw e;
-  }
+  const file = join(dir, "manifest.json");
+  const v = await readStateJson(file);
+  return v === null ? { format: MANIFEST_FORMAT, datasets: {} } : checkManifest(file, v);
 }
 
 /**
@@ -216,6 +224,7 @@ export async function sync(opts: SyncOptions): Promise<SyncReport> {
     return writing;
   };
   const report: SyncReport = { datasets: {}, seconds: 0 };
+  const today = new Date().toISOString().slice(0, 10);
   for (const ds of datasets) {
     const client = ds === "insider_trades" ? opts.insider : opts.catalog;
     if (!client) {
@@ -223,6 +232,12 @@ export async function sync(opts: SyncOptions): Promise<SyncReport> {
         `sync: ${ds} needs ${ds === "insider_trades" ? "an insider" : "a catalog"} client`,
       );
     }
+    const root = join(opts.dir, ds);
+    // demo and live rows never mix: refused before the first request when the client's
+    // source is known already (the in-process emulator, a non-loopback host)
+    const held = (await readMeta(root))?.sources;
+    const known = clientSource(client);
+    if (known) addSource("sync", root, held, known);
     const state = manifest.datasets[ds];
     let from: string;
     if (state?.syncedTo) from = shiftDays(state.syncedTo, -(opts.overlapDays ?? 7));
@@ -231,13 +246,24 @@ export async function sync(opts: SyncOptions): Promise<SyncReport> {
     // resume an interrupted run over the same range; otherwise start a new run
     const resuming = state !== undefined && state.syncedTo !== state.run.to &&
       state.run.from === from && state.run.to === to;
-    const entry = manifest.datasets[ds] = {
+    const entry: NonNullable<Manifest["datasets"][SyncDataset]> = {
       done: resuming ? state!.done : {},
       run: { from, to },
       syncedTo: state?.syncedTo,
+      sources: state?.sources,
     };
-    await writeMeta(join(opts.dir, ds));
-    await saveManifest();
+    // the run starts on disk with its first month (or at its end when there is none): a sync
+    // refused for its source leaves the manifest and the dataset as they were
+    let started = false;
+    const start = async () => {
+      if (started) return;
+      started = true;
+      const source: SourceOf | null = clientSource(client, requests > 0);
+      const meta = await writeMeta(root, source);
+      entry.sources = meta.sources;
+      manifest.datasets[ds] = entry;
+      await saveManifest();
+    };
     const windows = months(from, to);
     const todo = windows.filter((w) => !(w.month in entry.done));
     const progress = opts.progress === false ? null : new Progress(`sync ${ds.replace("_", " ")}`);
@@ -250,7 +276,8 @@ export async function sync(opts: SyncOptions): Promise<SyncReport> {
       requests++;
       progress?.update({ pages: requests });
     }, async (w, got) => {
-      const written = await writeMonth(join(opts.dir, ds), ds, w, got);
+      await start();
+      const written = await writeMonth(root, ds, w, got);
       // the month's frame, its merge and its parquet buffers are garbage now: free their
       // native memory once it has grown, not at V8's next collection (issue 34: sync's peak)
       await releaseNativeIfGrown();
@@ -259,19 +286,21 @@ export async function sync(opts: SyncOptions): Promise<SyncReport> {
       entry.done[w.month] = written;
       await saveManifest();
     });
-    // a rejected key (401), lapsed access (403) or a full disk fails every month alike
+    // a rejected key (401), lapsed access (403), a full disk, rows from the other kind of
+    // source or a file the store refuses fails every month alike
     const fatal = failed.map((f) => f.error).find((e) =>
       e instanceof AuthenticationError || e instanceof PermissionDeniedError ||
-      e instanceof DiskFullError
+      e instanceof DiskFullError || e instanceof MixedSourcesError ||
+      e instanceof StateFileError || e instanceof UnsafeFileError
     );
     progress?.done();
     if (found) warnReport(found);
     if (fatal) {
-      await saveManifest();
+      if (started) await saveManifest();
       throw fatal;
     }
     if (failed.length) {
-      await saveManifest();
+      if (started) await saveManifest();
       // a run of months ends at its first failure: each distinct error once
       throw new AggregateError(
         [...new Set(failed.map((f) => f.error))],
@@ -280,7 +309,9 @@ export async function sync(opts: SyncOptions): Promise<SyncReport> {
         }); rerun to resume`,
       );
     }
-    entry.syncedTo = to;
+    await start();
+    // never a day not yet seen: a later `to` would make the next sync skip days to come
+    entry.syncedTo = to > today ? today : to;
     await saveManifest();
     report.datasets[ds] = {
       months: todo.length,
@@ -308,12 +339,17 @@ async function writeMonth(
   const keys = KEYS[ds];
   let merged = fresh;
   try {
+    await checkPath(file); // a regular file with one link, never a link to a file elsewhere
     const old = pl.readParquet(file);
     merged = pl.concat([old.join(fresh.select(...keys), { on: keys, how: "anti" }), fresh], {
       how: "vertical",
     });
   } catch (e) {
-    if (!String((e as Error)?.message ?? e).match(/No such file|not found|os error 2/i)) throw e;
+    if (e instanceof Deno.errors.NotFound) {
+      // a new month
+    } else if (!String((e as Error)?.message ?? e).match(/No such file|not found|os error 2/i)) {
+      throw e;
+    }
   }
   merged = merged.unique({ subset: keys, keep: "last", maintainOrder: true });
   if (merged.height === 0) return 0;
@@ -324,11 +360,12 @@ async function writeMonth(
   return merged.height;
 }
 
-function writeMeta(root: string): Promise<void> {
+function writeMeta(root: string, source: SourceOf | null) {
   return ensureMeta(
     root,
     [{ name: "year", dtype: "String" }, { name: "month", dtype: "String" }],
     "sync",
+    source,
   );
 }
 
