@@ -75,7 +75,7 @@ export const PORTFOLIO_HEAD = [
 
 /** What the `*` of the portfolio table means. */
 export const PORTFOLIO_ESTIMATES =
-  "* estimates: between the service's 1w/1m/3m/6m/1y points a position's path is booked, not observed (see the report).";
+  "* estimates: between the service's 1w/1m/3m/6m/1y points a position's path is booked, not observed; IR reads high: +2.3 to +4.7 % at 1-month holdings, up to +27.4 % at 6 months and +55.8 % at 1 year (measured bias in the report).";
 
 /**
  * "short" when every position of a portfolio is short, "long/short" when

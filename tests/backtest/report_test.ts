@@ -116,7 +116,15 @@ Deno.test("writeReport: conclusion, table with medians, hit-rate note, portfolio
   assert.match(md, /Purchases are open-market purchases \(Form 4 code P\) and sales are code S/);
   assert.match(md, /Newey-West t/);
   assert.match(md, /\| A book \| trade \| 36 \| 36 \|/);
-  assert.match(md, /vol, max drawdown and hit rate are estimates/i);
+  assert.match(md, /vol, max drawdown, hit rate and IR are estimates/i);
+  // the information ratio is marked as an estimate with its measured bias, like the others
+  assert.match(md, /1y — .*IR \+18\.1 to \+55\.8/);
+  assert.match(String(portfolioTable({ "A book": pa })), /IR\*/);
+  assert.match(String(portfolioTable({ "A book": pa })), /IR reads high: \+2\.3 to \+4\.7 %/);
+  assert.match(
+    portfolioConclusion({ "A book": pa }),
+    /information ratio \S+ against the positions' own market \(an estimate that reads high/,
+  );
   assert.ok((await Deno.stat(join(dir, "portfolio-a-book.csv"))).isFile);
   assert.deepEqual(files.portfolios.length, 4);
   assert.match(String(portfolioTable({ "A book": pa })), /A book\s+trade\s+36\s+36/);
