@@ -18,7 +18,7 @@ export interface EventStudyChartOptions extends ChartText {
 }
 
 /** The grey of a thin row (no interval): readable on the white card. */
-const THIN = "#767676";
+const THIN = "#595959";
 
 /**
  * A dot-and-interval chart (a forest plot) of the frame of `eventStudy()`:
@@ -35,7 +35,7 @@ const THIN = "#767676";
  * names stay legible as row labels however many there are.
  *
  * Needs `group`, `horizon`, `horizon_days`, the value, `ci_low`, `ci_high`
- * (`thin`, `n` and `entry` are read when present).
+ * (`thin` and `entry` are read when present).
  *
  * @example
  * ```ts
@@ -55,7 +55,7 @@ export function eventStudyChart(stats: pl.DataFrame, options: EventStudyChartOpt
   const all = rowsOf("eventStudyChart", stats, {
     pass: "the result of eventStudy(...)",
     columns: ["group", "horizon", "horizon_days", value, "ci_low", "ci_high"],
-  }, ["thin", "n", "entry"]).map((
+  }, ["thin", "entry"]).map((
     r,
   ): Record<string, unknown> & { group: string; horizon: string } => ({
     ...r,
@@ -93,10 +93,6 @@ export function eventStudyChart(stats: pl.DataFrame, options: EventStudyChartOpt
       empty.length ? `no return yet at ${empty.join(", ")}` : "",
     ].filter((s) => s).join("; "),
   ].filter((s) => s).join("\n");
-  const tip = (d: Record<string, unknown>) =>
-    `${d.group} ${d.horizon}: ${(d[value] as number).toFixed(2)}%${
-      finite(d.n) ? ` (n ${d.n})` : ""
-    }${d.thin === true ? ", thin" : ""}`;
   const longest = Math.max(...groups.map((g) => g.length));
   const panel = drawn.length > 4 ? 150 : drawn.length > 1 ? 190 : 480;
   const marginLeft = Math.min(220, Math.max(70, 10 + longest * 7));
@@ -156,7 +152,6 @@ export function eventStudyChart(stats: pl.DataFrame, options: EventStudyChartOpt
           fontSize: 10,
           className: "thin-label",
         }),
-        Plot.tip(rows, Plot.pointer({ fx: "horizon", y: "group", x: value, title: tip })),
       ],
     },
     { title, subtitle: sub },

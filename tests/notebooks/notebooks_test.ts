@@ -45,14 +45,16 @@ const EXPECT: Record<string, { charts: number; tables: number; text?: RegExp }> 
     ),
   },
   "03-pitch-quality.ipynb": {
-    charts: 2,
-    tables: 4,
+    charts: 3,
+    tables: 5,
     text: all(
       /fs_elite_tech_longs/,
       /author_return_bucket\s+n\s+met_0pct\s+met_25pct\s+met_50pct\s+met_100pct/,
       /win_rate_bucket\s+n\s+met_0pct[^]*below 50%/,
       /Reading it\.\*\* Share of pitches that were up a year on/,
       /author_badge_now\s+n\s+met_0pct/,
+      /author_username\s+pitches\s+wins\s+win_rate\s+win_rate_low\s+win_rate_high/,
+      /Reading it\.\*\* \d+ authors have at least 8 pitches a year old/,
     ),
   },
   "04-datasets.ipynb": { charts: 0, tables: 2, text: /same_counts: .*true.*same_values: .*true/s },
@@ -73,15 +75,18 @@ const EXPECT: Record<string, { charts: number; tables: number; text?: RegExp }> 
 /**
  * The committed notebooks' sizes before issue 23 (bytes): charts became
  * images and sections gained a "Reading it", and no notebook may grow past
- * what it was, but for the demo marks issue 30 asks for
+ * what it was (02 and 05: see below), but for the demo marks issue 30 asks for
  * ({@link DEMO_MARK_BYTES} per output that carries one).
  */
 const SIZE_CEILING: Record<string, number> = {
   "01-quickstart.ipynb": 43_573,
-  "02-insider-event-study.ipynb": 133_602,
+  // 02 and 05: raised in issue 43 (133,602 and 31,207 before), when the event-study chart
+  // began to draw its intervals: a bar and a dot per group and horizon, where it drew one
+  // line per group (02 holds two such charts: +2.9 KB; 05 one: +0.2 KB, measured)
+  "02-insider-event-study.ipynb": 136_500,
   "03-pitch-quality.ipynb": 63_192,
   "04-datasets.ipynb": 11_415,
-  "05-insider-profile.ipynb": 31_207,
+  "05-insider-profile.ipynb": 31_450,
 };
 
 /**
