@@ -54,6 +54,13 @@ export function authorWinRateChart(
   // the result, or its frame
   const frame = isFrame(result) ? result : (result as { frame?: unknown } | null)?.frame;
   if (!isFrame(frame)) throw wrongInput("authorWinRateChart", wanted, result);
+  if (frame.height === 0 && !isFrame(result)) {
+    throw new Error(
+      `authorWinRateChart: no author has ${result.minPitches} counted pitches (${result.fewPitches} ${
+        result.fewPitches === 1 ? "has" : "have"
+      } fewer, ${result.tooRecent} pitches too recent); lower minPitches or widen the params`,
+    );
+  }
   const all = rowsOf("authorWinRateChart", frame, wanted);
   const rows = all.slice(0, top).map((r) => ({
     author: String(r.author_username),

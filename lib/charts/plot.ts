@@ -124,8 +124,15 @@ export function plot(options: PlotSpec): Chart {
 /** The type of colour scale Plot would make for these options (a dry run). */
 function colorType(spec: Plot.PlotOptions): string | undefined {
   if (!spec.color && !(spec.marks ?? []).length) return undefined;
-  const el = PlotLib.plot({ ...spec, document: plotDocument() }) as unknown as {
-    scale(name: string): { type?: string } | undefined;
-  };
-  return el.scale("color")?.type;
+  // Plot's warnings about the spec come once, from the real render, not from this dry run too
+  const warn = console.warn;
+  console.warn = () => {};
+  try {
+    const el = PlotLib.plot({ ...spec, document: plotDocument() }) as unknown as {
+      scale(name: string): { type?: string } | undefined;
+    };
+    return el.scale("color")?.type;
+  } finally {
+    console.warn = warn;
+  }
 }

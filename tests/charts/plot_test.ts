@@ -80,3 +80,17 @@ Deno.test("plot: a channel naming a missing column is an error with close matche
       e.message.length < 600,
   );
 });
+
+Deno.test("plot: a warning Plot raises about the spec reaches the user once, not twice", () => {
+  const data = Array.from({ length: 200 }, (_, i) => ({ x: i, y: Math.sin(i), c: i * 1.37 }));
+  const warnings: string[] = [];
+  const warn = console.warn;
+  console.warn = (...args: unknown[]) => void warnings.push(args.map(String).join(" "));
+  try {
+    plot({ marks: [Plot.line(data, { x: "x", y: "y", stroke: "c" })] });
+  } finally {
+    console.warn = warn;
+  }
+  assert.equal(warnings.length, 1, warnings.join("\n"));
+  assert.match(warnings[0], /high cardinality/);
+});

@@ -166,6 +166,12 @@ Deno.test("authorWinRateChart: authors ranked, an interval each, the pooled rate
     frame: result.frame.filter(pl.col("author_username").eq(pl.lit(names[0]))) as never,
   }).svg;
   assert.match(one, new RegExp(`>${names[0]}<`));
+  const none = await authorWinRates(catalog, {}, { period: "1y", kind: "abs", minPitches: 500 });
+  assert.equal(none.frame.height, 0);
+  assert.throws(
+    () => authorWinRateChart(none),
+    /^Error: authorWinRateChart: no author has 500 counted pitches \(\d+ have fewer, \d+ pitches too recent\); lower minPitches/,
+  );
 });
 
 Deno.test("authorWinRates on the offline emulator: the frame and its chart say demo data", async () => {
