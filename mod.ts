@@ -20,6 +20,18 @@
 export { connect, type Connection, type ConnectOptions } from "./lib/connect.ts";
 export { ConfigurationError, type EnvSource } from "./lib/connect/env.ts";
 export { DEMO_LABEL, isDemo } from "./lib/shared/demo.ts";
+export {
+  type FieldGrammar,
+  type Grammar,
+  GRAMMARS,
+  listOf,
+  type Note,
+  readValue,
+  TEXT_LIST,
+  UNREADABLE,
+  type ValueType,
+} from "./lib/shared/values/mod.ts";
+export { describeValue } from "./lib/shared/describe.ts";
 export * from "./lib/doctor/mod.ts";
 export * from "./lib/http/mod.ts";
 export * from "./lib/catalog/mod.ts";

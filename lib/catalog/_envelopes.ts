@@ -10,6 +10,9 @@
  * | `GET /search` | lists | `authors` and `companies` at the top or one object down (`data`, `results`); items mapped by meaning (`company_id` → `companyId`) |
  * | `GET /tags` | envelope | a list of types (bare or under `data`, `tag_types`, `types`, `tags`, `items`, `results`, `vocabulary`), a flat list of tags carrying their type key (grouped here), or an object grouped by type key (values: lists of tags, or type objects) |
  * | `GET /filter-sets` | envelope | a bare list, or under `data`, `filter_sets`, `sets`, `items`, `results`, or the only list |
+ * | `GET /filter-sets` | `criteria` nesting | by structure (`_nested.ts`) |
+ * | `GET /pitches/{id}` | `archive` formats and request flag | by structure (`_nested.ts`) |
+ * | `GET /tags` | children of a tag | by structure (`_nested.ts`) |
  *
  * A form not listed is an `InvalidResponseError` naming the endpoint, what
  * was expected and the top-level keys received; a vocabulary with no type,
@@ -54,6 +57,7 @@ import {
 import { KeyIndex } from "../shared/field_keys.ts";
 import type { FilterSet, PitchDetail, PitchListRow, SearchResult, Tag, TagType } from "./types.ts";
 import { QUALITY_TYPE_KEYS } from "./vocab.ts";
+import { childrenOf, readArchive, readCriteria } from "./_nested.ts";
 
 const LIST_ROW = new KeyIndex(["pitch_id", "pitch_date", "added_on", "pitch"]);
 const SUMMARY_NAMES = [
@@ -121,7 +125,6 @@ export function pitchPage(
 }
 
 const DETAIL = new KeyIndex([...SUMMARY_NAMES, "company_id", "author_badge", "archive"]);
-const ARCHIVE = new KeyIndex(["available", "formats", "has_attachment", "requested", "snapshots"]);
 
 /** The pitch of `GET /pitches/{id}`, keys mapped by meaning. */
 export function pitchDetail(body: unknown): PitchDetail {
@@ -133,9 +136,7 @@ export function pitchDetail(body: unknown): PitchDetail {
   );
   // a service that leaves out null keys: declared fields are null, never undefined
   const out = DETAIL.withNulls({ ...DETAIL.mapFor(pitch).apply(pitch) });
-  if (isObject(out.archive)) {
-    out.archive = ARCHIVE.withNulls({ ...ARCHIVE.mapFor(out.archive).apply(out.archive) });
-  }
+  out.archive = readArchive(out.archive);
   return out as unknown as PitchDetail;
 }
 
@@ -198,12 +199,11 @@ function tagOf(t: unknown, typeKey: string): Tag | null {
   if (!isObject(t)) return null;
   const slug = str(t, ["slug"]);
   if (slug === undefined) return null;
-  const kids = findKey(t, ["children", "subtags", "tags"]);
-  const children = kids !== undefined && Array.isArray(t[kids])
-    ? (t[kids] as unknown[]).map((c) => tagOf(c, typeKey)).filter((c): c is Tag => c !== null)
-    : undefined;
+  const kids = childrenOf(t, slug);
+  const children = kids?.items.map((c) => tagOf(c, typeKey)!);
+  const { [kids?.key ?? ""]: _, ...rest } = t;
   return {
-    ...t,
+    ...(kids ? rest : t),
     slug,
     tagTypeKey: str(t, TYPE_KEY) ?? typeKey,
     label: str(t, LABEL) ?? slug,
@@ -331,7 +331,12 @@ export function filterSetList(body: unknown): FilterSet[] {
         }`,
       );
     }
-    return { ...m.apply(x), id: String(id) } as unknown as FilterSet;
+    const set = m.apply(x);
+    return {
+      ...set,
+      id: String(id),
+      criteria: readCriteria(set.criteria ?? null, i),
+    } as unknown as FilterSet;
   });
 }
 

@@ -34,7 +34,8 @@ import { type CallOptions, ServiceClient } from "../http/service_client.ts";
 import type { FramedList } from "../frames/list.ts";
 import { listOf, type ParallelListOptions } from "../frames/windowed_list.ts";
 import { pitchKey, type PitchSender, pitchWindows } from "./_windows.ts";
-import { pitchesSink } from "./pitch_frames.ts";
+import { PITCH_DETAIL_TYPING, PITCH_ROW_TYPING, pitchesSink } from "./pitch_frames.ts";
+import { typeRows } from "../frames/typed_rows.ts";
 import { InvalidResponseError, RequestValidationError } from "../http/errors.ts";
 import { asQuery, validate } from "../http/_validate.ts";
 import { pageSizeFor } from "../http/paginate.ts";
@@ -143,19 +144,26 @@ export class CatalogClient extends ServiceClient {
     return listOf<PitchListRow>(
       (cursor, signal, want) =>
         send(rest, cursor ?? start ?? null, signal, pageSizeFor(rest.limit, want, PITCH_PAGE_SIZE)),
-      { sink: pitchesSink, demo: () => this.demo, key: pitchKey },
+      { sink: pitchesSink, demo: () => this.demo, key: pitchKey, rows: PITCH_ROW_TYPING },
       start !== undefined && opts.cursor === undefined ? { ...opts, cursor: start } : opts,
       pitchWindows(rest, send),
     );
   }
 
-  /** One pitch by id (locked pitches come back with `is_locked: true`). */
-  async pitch(id: string, opts: CallOptions = {}): Promise<PitchDetail> {
+  /**
+   * One pitch by id (locked pitches come back with `is_locked: true`), its
+   * values read by the value grammars (`raw: true`: as the server sent
+   * them; the archive is read by structure either way).
+   */
+  async pitch(id: string, opts: CallOptions & { raw?: boolean } = {}): Promise<PitchDetail> {
     return await this.transport.read({
       method: "GET",
       path: `/pitches/${requireId(id)}`,
       signal: opts.signal,
-    }, pitchDetail);
+    }, (body) => {
+      const p = pitchDetail(body);
+      return opts.raw ? p : typeRows(PITCH_DETAIL_TYPING, [p])[0];
+    });
   }
 
   /** The signed URL of an archived write-up or attachment (JSON form). */

@@ -14,6 +14,7 @@ import { isDemo } from "../shared/demo.ts";
 import { type FrameReport, type RowSink, rowSink } from "../frames/build.ts";
 import type { ColumnSpec } from "../frames/dtypes.ts";
 import { asFrame, type Frame } from "../frames/list.ts";
+import { type RowTyping, rowTyping } from "../frames/typed_rows.ts";
 import type { PitchDetail, PitchListRow } from "./types.ts";
 import { InvalidResponseError } from "../http/errors.ts";
 import { redactKnownKeys } from "../http/_redact.ts";
@@ -39,6 +40,13 @@ export const PITCH_COLUMNS: readonly ColumnSpec[] = [
   { name: "slugs", dtype: "list_utf8" },
 ];
 
+/** How pitch list rows are typed: the row's dates and its `pitch` object's fields. */
+export const PITCH_ROW_TYPING: RowTyping = rowTyping(
+  "GET /pitches",
+  [["pitch_id", "utf8"], ["pitch_date", "date"], ["added_on", "date"]],
+  { key: "pitch", fields: PITCH_COLUMNS.map((c) => [c.name, c.dtype]) },
+);
+
 /** Extra columns of a pitch-detail frame. */
 export const PITCH_DETAIL_COLUMNS: readonly ColumnSpec[] = [
   ...PITCH_COLUMNS,
@@ -48,6 +56,12 @@ export const PITCH_DETAIL_COLUMNS: readonly ColumnSpec[] = [
   { name: "archive_formats", dtype: "list_utf8" },
   { name: "archive_has_attachment", dtype: "bool" },
 ];
+
+/** How a pitch detail is typed (its archive is read by structure, `_nested.ts`). */
+export const PITCH_DETAIL_TYPING: RowTyping = rowTyping(
+  "GET /pitches/{id}",
+  PITCH_DETAIL_COLUMNS.filter((c) => !c.name.startsWith("archive_")).map((c) => [c.name, c.dtype]),
+);
 
 /** Options of {@link pitchesFrame} and {@link pitchesSink}. */
 export interface PitchesFrameOptions {

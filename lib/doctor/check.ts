@@ -17,7 +17,7 @@
  * specs leave open (the `shape` events of the envelope readers). For rows
  * with a field catalog (pitch rows, search rows, the transaction detail) it
  * reports field coverage: catalog fields found, missing, extra keys, the
- * coercions the client made (its frame report, see `frames/_lenient.ts`),
+ * coercions the client made (its frame report, see `frames/_report.ts`),
  * and values the service sent that are null in the client's frame.
  *
  * Problems (each one line in `problems`, and `ok: false`): a call that
@@ -364,7 +364,7 @@ export async function checkServices(opts: CheckOptions = {}): Promise<ServicesRe
       cat,
       "pitch list page",
       "GET /pitches",
-      () => catalog.pitches({ limit: 3 }).firstPage(),
+      () => catalog.pitches({ limit: 3 }, { raw: true }).firstPage(),
       (p, cap, r) => {
         const rows = rawRows(cap.bodies[0], cap.shapes);
         const pitch = new KeyIndex(["pitch"]);
@@ -426,7 +426,7 @@ export async function checkServices(opts: CheckOptions = {}): Promise<ServicesRe
       ins,
       "trade search page",
       "POST /search",
-      () => insider.search({}, { pageSize: 3 }).firstPage(),
+      () => insider.search({}, { pageSize: 3, raw: true }).firstPage(),
       (p, cap, r) => {
         const rows = rawRows(cap.bodies[0], cap.shapes);
         let report: FrameReport | undefined;
@@ -455,7 +455,7 @@ export async function checkServices(opts: CheckOptions = {}): Promise<ServicesRe
         ins,
         "transaction detail",
         "GET /transactions/{accessionNumber}/{transactionId}",
-        () => insider.transaction(first.accession_number, first.transaction_id),
+        () => insider.transaction(first.accession_number, first.transaction_id, { raw: true }),
         (row, cap, r) => {
           const raw = cap.bodies.at(-1);
           let report: FrameReport | undefined;

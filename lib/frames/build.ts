@@ -20,34 +20,69 @@
  * numbers Float64; anything else (objects, arrays, mixed kinds) becomes Utf8
  * holding the JSON text.
  *
- * Values of the wrong JSON type are read leniently and counted
- * (`_lenient.ts`): numeric text becomes a number, `"true"`/`"false"` a
- * boolean, `""` null; what cannot be read becomes null. Declared columns
- * absent from the rows are counted too. All of it is reported once per pull
- * (once per builder: a warning per kind of finding and a `frame` event on
- * `httpEvents`), never by failing the pull.
+ * Values are read by their column's grammar (`shared/values/`, chosen by
+ * dtype: `grammarOf`). The generated row loop takes canonical values inline
+ * (a finite number, a safe integer, a boolean, text, a calendar-checked
+ * `YYYY-MM-DD`, an ISO timestamp with a zone, a list of canonical items);
+ * any other value sends its row to `#redo`, which reads each value by the
+ * full grammar and counts the forms it read (`coerced`) and the values
+ * outside the grammar (`unreadable`, now null). Declared columns absent
+ * from the rows are counted too. All of it is reported once per pull (a
+ * warning per kind of finding, a `frame` event on `httpEvents`, and the
+ * frame's own `readReport`, which its notebook display summarises). A
+ * column with values outside the grammar and none that reads fails the
+ * build: an `InvalidResponseError` naming the column, one value
+ * (described) and its row.
  *
  * @module
  */
 import pl from "npm:nodejs-polars@0.25.2";
-import { type ColumnSpec, dtypeName, polarsType } from "./dtypes.ts";
+import { type ColumnSpec, dtypeName, grammarOf, polarsType } from "./dtypes.ts";
+import { type FrameReport, mergeReports, reportLines, warnReport } from "./_report.ts";
 import {
-  BOOL,
-  DATE,
-  DATETIME,
-  type FrameReport,
-  LIST,
-  mergeReports,
-  NUM,
-  reportLines,
-  TEXT,
-  ValueLog,
-  warnReport,
-} from "./_lenient.ts";
+  type Grammar,
+  isoDay,
+  isoMs,
+  type Note,
+  ReadLog,
+  readValue,
+  UNREADABLE,
+} from "../shared/values/mod.ts";
+import { InvalidResponseError } from "../http/errors.ts";
 
 export { type FrameReport, mergeReports, reportLines, warnReport };
 
-const DAY_MS = 86_400_000;
+/** Value kinds the row loop distinguishes. */
+const NUM = 0;
+const BOOL = 1;
+const DATE = 2;
+const DATETIME = 3;
+const TEXT = 4;
+const LIST = 5;
+const INT = 6;
+const LIST_TEXT = 7;
+
+/** The row loop's kind of a dtype. */
+function kindOf(d: ColumnSpec["dtype"]): number {
+  switch (d) {
+    case "f64":
+      return NUM;
+    case "i64":
+      return INT;
+    case "bool":
+      return BOOL;
+    case "date":
+      return DATE;
+    case "datetime":
+      return DATETIME;
+    case "utf8":
+      return TEXT;
+    case "list_i64":
+      return LIST;
+    case "list_utf8":
+      return LIST_TEXT;
+  }
+}
 
 /**
  * Extra (undeclared) columns kept per frame; keys past it are left out and
@@ -56,11 +91,17 @@ const DAY_MS = 86_400_000;
  */
 export const MAX_EXTRA_COLUMNS = 500;
 
-function dateDays(v: unknown): number {
-  if (typeof v !== "string" || v.length < 10) return NaN;
-  const ms = Date.UTC(+v.slice(0, 4), +v.slice(5, 7) - 1, +v.slice(8, 10));
-  return ms / DAY_MS;
+/** Whether a list's items are all canonical: safe integers, or text (`ints` false). */
+function okList(v: unknown[], ints: boolean): boolean {
+  for (let i = 0; i < v.length; i++) {
+    const x = v[i];
+    if (ints ? !Number.isSafeInteger(x) : typeof x !== "string") return false;
+  }
+  return true;
 }
+
+/** What the generated row loop calls: the canonical readers of `shared/values/`. */
+const FAST = { isoDay, isoMs, okList };
 
 /** Options of {@link buildFrame}. */
 export interface BuildOptions {
@@ -159,7 +200,11 @@ export class FrameBuilder implements RowSink<Record<string, unknown>> {
   readonly #numIdx: number[] = [];
   readonly #plainIdx: number[] = [];
   readonly #compiled: { fill: Filler; casts: pl.Expr[] };
-  readonly #log: ValueLog;
+  readonly #log = new ReadLog();
+  /** Rows lacking each declared column's key, by spec index. */
+  readonly #miss: number[];
+  /** Per column: its grammar and the note function of its name. */
+  readonly #read: { grammar: Grammar<unknown>; note: Note }[];
   readonly #opts: FrameBuilderOptions;
   readonly #keys: string[];
   /** Per column: its buffer (numeric or plain, and which) and its value kind. */
@@ -183,22 +228,18 @@ export class FrameBuilder implements RowSink<Record<string, unknown>> {
     this.#opts = opts;
     const keys = specs.map((s) => s.key ?? s.name);
     this.#known = new Set(keys);
-    this.#log = new ValueLog(specs.map((s) => s.name));
+    this.#miss = specs.map(() => 0);
+    this.#read = specs.map((s) => ({
+      grammar: grammarOf(s.dtype),
+      note: this.#log.noteFor(s.name),
+    }));
     const numKind: number[] = [];
     specs.forEach((s, i) => {
       if (s.dtype === "utf8" || s.dtype === "list_utf8" || s.dtype === "list_i64") {
         this.#plainIdx.push(i);
       } else {
         this.#numIdx.push(i);
-        numKind.push(
-          s.dtype === "date"
-            ? DATE
-            : s.dtype === "datetime"
-            ? DATETIME
-            : s.dtype === "bool"
-            ? BOOL
-            : NUM,
-        );
+        numKind.push(kindOf(s.dtype));
       }
     });
     this.#compiled = compile(specs, this.#numIdx, numKind, this.#plainIdx, keys);
@@ -206,7 +247,7 @@ export class FrameBuilder implements RowSink<Record<string, unknown>> {
     this.#slots = specs.map(() => ({ num: false, c: 0, kind: TEXT }));
     this.#numIdx.forEach((i, c) => this.#slots[i] = { num: true, c, kind: numKind[c] });
     this.#plainIdx.forEach((i, c) =>
-      this.#slots[i] = { num: false, c, kind: specs[i].dtype === "utf8" ? TEXT : LIST }
+      this.#slots[i] = { num: false, c, kind: kindOf(specs[i].dtype) }
     );
     this.#reset();
   }
@@ -244,7 +285,7 @@ export class FrameBuilder implements RowSink<Record<string, unknown>> {
         this.#filled,
         this.#num,
         this.#plain,
-        dateDays,
+        FAST,
         this.#redo,
         scan,
       );
@@ -257,13 +298,13 @@ export class FrameBuilder implements RowSink<Record<string, unknown>> {
 
   /**
    * Called by the row loop for a row with a value it did not take as it
-   * came (a missing key, or a value of another type): reads every column of
-   * that row again, leniently and counted (`_lenient.ts`), then looks for
+   * came (a missing key, or a value not in its canonical form): reads every
+   * such value of that row by its column's grammar, counting the forms read
+   * and the values outside the grammar (now null), then looks for
    * undeclared keys when the row has more keys than the declared ones it
    * carries.
    */
   readonly #redo = (row: Record<string, unknown>, o: number): void => {
-    const log = this.#log;
     const keys = this.#keys;
     let missing = 0;
     for (let i = 0; i < keys.length; i++) {
@@ -271,22 +312,24 @@ export class FrameBuilder implements RowSink<Record<string, unknown>> {
       if (v === null) continue;
       const slot = this.#slots[i];
       if (v === undefined) {
-        log.miss[i]++;
+        this.#miss[i]++;
         missing++;
         continue;
       }
-      const ok = slot.kind === NUM
-        ? typeof v === "number"
-        : slot.kind === BOOL
-        ? typeof v === "boolean"
-        : slot.kind === TEXT
-        ? typeof v === "string"
-        : slot.kind === LIST
-        ? Array.isArray(v)
-        : typeof v === "string" && this.#num[slot.c][o] === this.#num[slot.c][o];
-      if (ok) continue;
-      const x = log.odd(v, i, slot.kind);
-      if (slot.num) this.#num[slot.c][o] = x as number;
+      // taken inline by the row loop: NaN in a numeric buffer is its null
+      if (
+        slot.num ? this.#num[slot.c][o] === this.#num[slot.c][o] : this.#plain[slot.c][o] !== null
+      ) {
+        continue;
+      }
+      const { grammar, note } = this.#read[i];
+      const x = readValue(grammar, v, note);
+      if (x === UNREADABLE) {
+        this.#log.bad(this.#specs[i].name, v, this.#chunks.length * this.#cap + o);
+        continue;
+      }
+      if (x === null) continue;
+      if (slot.num) this.#num[slot.c][o] = typeof x === "boolean" ? (x ? 1 : 0) : x as number;
       else this.#plain[slot.c][o] = x;
     }
     if (this.#keepExtras && Object.keys(row).length !== keys.length - missing) this.#scan(row, o);
@@ -335,7 +378,11 @@ export class FrameBuilder implements RowSink<Record<string, unknown>> {
       const vals = cut(this.#plain[c], (a) => a.slice(0, n));
       // nodejs-polars cannot build a List series that is empty or starts with null:
       // lead with one empty list and slice it off.
-      series[i] = s.dtype === "utf8" ? textSeries(s.name, vals) : this.#listSeries(i, vals, n);
+      series[i] = s.dtype === "utf8"
+        ? textSeries(s.name, vals)
+        : pl.Series(s.name, [[], ...vals], polarsType(s.dtype)).slice(1, n).cast(
+          polarsType(s.dtype),
+        );
     });
     let df = pl.DataFrame(series);
     if (this.#compiled.casts.length) df = df.withColumns(...this.#compiled.casts);
@@ -354,31 +401,26 @@ export class FrameBuilder implements RowSink<Record<string, unknown>> {
     return df;
   }
 
-  /**
-   * A List series. nodejs-polars cannot build one that is empty or starts
-   * with null: lead with one empty list and slice it off. An element of the
-   * wrong type makes Polars throw: then the lists are cleaned (and counted)
-   * and built again.
-   */
-  #listSeries(i: number, vals: unknown[], n: number): pl.Series {
-    const s = this.#specs[i];
-    const type = polarsType(s.dtype);
-    const build = (v: unknown[]) => pl.Series(s.name, [[], ...v], type).slice(1, n).cast(type);
-    try {
-      return build(vals);
-    } catch {
-      return build(this.#log.cleanLists(i, vals, s.dtype === "list_i64"));
-    }
-  }
-
   /** What this builder's rows looked like (see {@link FrameReport}). */
   report(): FrameReport {
-    return this.#log.report(
-      this.#rows,
-      this.#opts.reportMissing ?? true,
-      [...this.#extraTypes].map(([name, dtype]) => ({ name, dtype: dtype || "String" })),
-      { count: this.#droppedCount, names: [...this.#dropped].slice(0, 8) },
-    );
+    const rows = this.#rows;
+    const missing: string[] = [];
+    const partly: string[] = [];
+    if ((this.#opts.reportMissing ?? true) && rows > 0) {
+      this.#miss.forEach((m, i) => {
+        if (m === rows) missing.push(this.#specs[i].name);
+        else if (m > 0) partly.push(this.#specs[i].name);
+      });
+    }
+    return {
+      rows,
+      missing,
+      partlyMissing: partly,
+      extra: [...this.#extraTypes].map(([name, dtype]) => ({ name, dtype: dtype || "String" })),
+      droppedExtra: { count: this.#droppedCount, names: [...this.#dropped].slice(0, 8) },
+      coerced: this.#log.noted(),
+      unreadable: this.#log.unreadable(),
+    };
   }
 
   /**
@@ -390,10 +432,28 @@ export class FrameBuilder implements RowSink<Record<string, unknown>> {
     if (this.#filled > 0 || this.#chunks.length === 0) this.#flush();
     const chunks = this.#chunks.splice(0);
     const report = this.report();
+    const df = chunks.length === 1 ? chunks[0] : concatChunks(chunks);
+    // a column with values outside its grammar and not one that reads: the
+    // answer is not of this shape, which is an error, not a column of nulls
+    for (const u of report.unreadable) {
+      if (df.getColumn(u.column).nullCount() === df.height) {
+        const spec = this.#specs.find((s) => s.name === u.column)!;
+        throw InvalidResponseError.unreadable({
+          field: u.column,
+          expected: `${grammarOf(spec.dtype).type} (${grammarOf(spec.dtype).forms.join("; ")})`,
+          got: u.example,
+          row: u.row,
+        });
+      }
+    }
     if (this.#opts.onReport) this.#opts.onReport(report);
     else warnReport(report, this.#specs.length);
-    if (chunks.length === 1) return chunks[0];
-    return concatChunks(chunks);
+    Object.defineProperty(df, "readReport", {
+      value: report,
+      enumerable: false,
+      configurable: true,
+    });
+    return df;
   }
 }
 
@@ -460,7 +520,7 @@ type Filler = (
   off: number,
   num: Float64Array[],
   plain: unknown[][],
-  dateDays: (v: unknown) => number,
+  fast: typeof FAST,
   redo: (row: Record<string, unknown>, o: number) => void,
   scan: ((row: Record<string, unknown>, o: number) => void) | null,
 ) => void;
@@ -483,7 +543,9 @@ function compile(
   const sig = specs.map((s) => `${s.name}\u0000${s.dtype}\u0000${s.key ?? ""}`).join("\u0001");
   let c = compiled.get(sig);
   if (!c) {
-    const plainKind = plainIdx.map((i) => specs[i].dtype === "utf8" ? TEXT : LIST);
+    const plainKind = plainIdx.map((i) =>
+      specs[i].dtype === "utf8" ? TEXT : specs[i].dtype === "list_i64" ? LIST : LIST_TEXT
+    );
     c = {
       fill: filler(numIdx, numKind, plainIdx, plainKind, keys),
       casts: castExprs(specs, numIdx),
@@ -522,15 +584,19 @@ function filler(
     const kind = numKind[c];
     const conv = kind === NUM
       ? `typeof v === "number" ? v : ${odd("NaN")}`
+      : kind === INT
+      ? `Number.isSafeInteger(v) ? v : ${odd("NaN")}`
       : kind === BOOL
       ? `v === true ? 1 : v === false ? 0 : ${odd("NaN")}`
       : kind === DATE
-      ? `typeof v === "string" && (x = dateDays(v)) === x ? x : ${odd("NaN")}`
-      : `typeof v === "string" && (x = Date.parse(v)) === x ? x : ${odd("NaN")}`;
+      ? `typeof v === "string" && (x = isoDay(v)) === x ? x : ${odd("NaN")}`
+      : `typeof v === "string" && (x = isoMs(v)) === x ? x : ${odd("NaN")}`;
     lines.push(`${read} n${c}[o] = ${conv};`);
   });
   plainIdx.forEach((i, c) => {
-    const ok = plainKind[c] === TEXT ? `typeof v === "string"` : `Array.isArray(v)`;
+    const ok = plainKind[c] === TEXT
+      ? `typeof v === "string"`
+      : `Array.isArray(v) && okList(v, ${plainKind[c] === LIST})`;
     lines.push(`v = row[${JSON.stringify(keys[i])}]; p${c}[o] = ${ok} ? v : ${odd("null")};`);
   });
   const decl = [
@@ -538,6 +604,7 @@ function filler(
     ...plainIdx.map((_, c) => `const p${c} = plain[${c}];`),
   ].join("\n");
   const body = `${decl}
+const isoDay = fast.isoDay, isoMs = fast.isoMs, okList = fast.okList;
 for (let r = from, o = off; r < to; r++, o++) {
  const row = rows[r]; let v, x, f = 0;
  ${lines.join("\n ")}
@@ -551,7 +618,7 @@ for (let r = from, o = off; r < to; r++, o++) {
     "off",
     "num",
     "plain",
-    "dateDays",
+    "fast",
     "redo",
     "scan",
     body,

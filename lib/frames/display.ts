@@ -46,6 +46,7 @@ import {
 import dataframeModule from "npm:nodejs-polars@0.25.2/bin/dataframe.js";
 import { inJupyter } from "../shared/jupyter.ts";
 import { DEMO, isDemo, markDemo } from "../shared/demo.ts";
+import { type FrameReport, summaryLines } from "./_report.ts";
 
 export {
   type DisplayOptions,
@@ -94,10 +95,14 @@ function isPlainObject(x: unknown): boolean {
 function bundleOf(target: AnyObject, demo: boolean): MediaBundle {
   if (isDataFrame(target)) {
     const truncated = (target as { truncated?: unknown }).truncated === true;
+    const report = (target as { readReport?: FrameReport }).readReport;
     return frameBundle(
       target,
       { demo },
-      truncated ? ["stopped at maxRows: the service has more"] : [],
+      [
+        ...(truncated ? ["stopped at maxRows: the service has more"] : []),
+        ...(report ? summaryLines(report) : []),
+      ],
     );
   }
   if (isLazyFrame(target)) return lazyBundle(target);

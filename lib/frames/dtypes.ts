@@ -5,6 +5,7 @@
  * @module
  */
 import pl from "npm:nodejs-polars@0.25.2";
+import { type Grammar, GRAMMARS, TEXT_LIST } from "../shared/values/mod.ts";
 
 /** A column dtype. */
 export type Dtype =
@@ -58,12 +59,43 @@ export function polarsType(d: Dtype): pl.DataType {
 }
 
 /**
+ * The grammar a column of a dtype reads its values by (`shared/values/`).
+ *
+ * @example
+ * ```ts
+ * import { grammarOf } from "./dtypes.ts";
+ * grammarOf("datetime").type; // "timestamp"
+ * ```
+ */
+export function grammarOf(d: Dtype): Grammar<unknown> {
+  switch (d) {
+    case "utf8":
+      return GRAMMARS.code;
+    case "date":
+      return GRAMMARS.date;
+    case "datetime":
+      return GRAMMARS.timestamp;
+    case "bool":
+      return GRAMMARS.boolean;
+    case "f64":
+      return GRAMMARS.decimal;
+    case "i64":
+      return GRAMMARS.integer;
+    case "list_utf8":
+      return TEXT_LIST as Grammar<unknown>;
+    case "list_i64":
+      return GRAMMARS.list as Grammar<unknown>;
+  }
+}
+
+/**
  * The short name of a Polars dtype: `List(Int64)` for
  * `DataType(List(DataType(Int64)))`.
  *
  * @example
  * ```ts
  * import pl from "npm:nodejs-polars@0.25.2";
+import { type Grammar, GRAMMARS, TEXT_LIST } from "../shared/values/mod.ts";
  * import { dtypeName } from "./dtypes.ts";
  * dtypeName(pl.List(pl.Int64)); // "List(Int64)"
  * ```

@@ -1,6 +1,9 @@
 /**
  * A lazy list that can also collect itself into a typed DataFrame:
- * `.frame({ maxRows })`. Each page's rows are copied into column buffers as
+ * `.frame({ maxRows })`. Rows of pages, `take()`, `firstPage()` and
+ * iteration are typed by the value grammars (`typed_rows.ts`) unless the
+ * list was made with `raw: true`; the frame reads the rows as sent, by the
+ * same grammars, in its own row loop. Each page's rows are copied into column buffers as
  * it arrives and then dropped; every 8,192 rows the buffers become one
  * native chunk ({@link FrameBuilder}), so memory grows linearly with the rows
  * and a 100k-row pull holds the frame, not 1,000 page frames. After each
@@ -14,11 +17,14 @@
 import type pl from "npm:nodejs-polars@0.25.2";
 import {
   type ListOptions,
+  type Page,
   type PageFetcher,
+  type PagesOptions,
   Paginated,
   type Taken,
   withPartial,
 } from "../http/paginate.ts";
+import { type RowTyping, typeRows } from "./typed_rows.ts";
 import { markDemo } from "../shared/demo.ts";
 import { withDisplay } from "./display.ts";
 import type { RowSink } from "./build.ts";
@@ -38,7 +44,19 @@ export type FrameMaker<Row> =
     key?(row: Row): string;
     /** True once the list's client has read the offline emulator's answers (see `shared/demo.ts`). */
     demo?(): boolean;
+    /** How the rows are typed (`typed_rows.ts`); rows are given as sent without it. */
+    rows?: RowTyping;
   };
+
+/** List options with `raw`. */
+export interface RawListOptions extends ListOptions {
+  /**
+   * Rows as the server sent their values (`take()`, `firstPage()`, pages,
+   * iteration), not read by the value grammars (default false). Frames are
+   * typed either way.
+   */
+  raw?: boolean;
+}
 
 /** A DataFrame that records whether it was cut short. */
 export type Frame = pl.DataFrame & { readonly truncated: boolean };
@@ -82,16 +100,48 @@ export function asFrame(df: pl.DataFrame, truncated: boolean, demo = false): Fra
 export class FramedList<Row> extends Paginated<Row> {
   #sink: () => RowSink<Row>;
   #demo: () => boolean;
+  #typing: RowTyping | undefined;
+  /** Fields this list warned about (one warning per field and list). */
+  #warned = new Set<string>();
   /** Creates the list with a page fetcher and a way to build its frame. */
   constructor(
     fetchPage: PageFetcher<Row>,
     toFrame: FrameMaker<Row>,
-    opts: ListOptions = {},
+    opts: RawListOptions = {},
   ) {
     super(fetchPage, opts, typeof toFrame === "function" ? undefined : toFrame.key?.bind(toFrame));
     this.#sink = typeof toFrame === "function" ? () => collectSink(toFrame) : () => toFrame.sink();
     const demo = typeof toFrame === "function" ? undefined : toFrame.demo?.bind(toFrame);
     this.#demo = demo ?? (() => false);
+    this.#typing = typeof toFrame === "function" || opts.raw ? undefined : toFrame.rows;
+  }
+
+  /** Pages with their values as the server sent them (what `.frame()` reads). */
+  protected sentPages(opts: PagesOptions = {}): AsyncGenerator<Page<Row>, void, undefined> {
+    return super.pages(opts);
+  }
+
+  /** Pages in order, their rows typed (unless `raw`). */
+  override pages(opts: PagesOptions = {}): AsyncGenerator<Page<Row>, void, undefined> {
+    const sent = this.sentPages(opts);
+    return this.#typing ? this.#typed(sent, this.#typing) : sent;
+  }
+
+  async *#typed(
+    sent: AsyncGenerator<Page<Row>, void, undefined>,
+    t: RowTyping,
+  ): AsyncGenerator<Page<Row>, void, undefined> {
+    for await (const page of sent) yield this.#typePage(page, t);
+  }
+
+  #typePage(page: Page<Row>, t: RowTyping): Page<Row> {
+    return { ...page, rows: typeRows(t, page.rows, this.#warned) };
+  }
+
+  /** The first page only (or the page at the `cursor` option), its rows typed (unless `raw`). */
+  override async firstPage(): Promise<Page<Row>> {
+    const page = await super.firstPage();
+    return this.#typing ? this.#typePage(page, this.#typing) : page;
   }
 
   /** The first `n` rows; marked as demo data when they are the offline emulator's. */
@@ -123,7 +173,7 @@ export class FramedList<Row> extends Paginated<Row> {
       : new Progress(opts.label ?? "pulling rows", { total: max === Infinity ? undefined : max });
     try {
       if (max > 0) {
-        for await (const page of this.pages({ limit: max })) {
+        for await (const page of this.sentPages({ limit: max })) {
           pages++;
           const room = max - total;
           const rows = page.rows.length > room ? page.rows.slice(0, room) : page.rows;

@@ -4,7 +4,8 @@
  *
  * @module
  */
-export { type ColumnSpec, type Dtype, dtypeName, polarsType } from "./dtypes.ts";
+export { type ColumnSpec, type Dtype, dtypeName, grammarOf, polarsType } from "./dtypes.ts";
+export { type RowTyping, rowTyping, typeRows, type Warned } from "./typed_rows.ts";
 export {
   buildFrame,
   type BuildOptions,
@@ -21,7 +22,14 @@ export {
   type SinkPlan,
   warnReport,
 } from "./build.ts";
-export { asFrame, type Frame, FramedList, type FrameMaker, type FrameOptions } from "./list.ts";
+export {
+  asFrame,
+  type Frame,
+  FramedList,
+  type FrameMaker,
+  type FrameOptions,
+  type RawListOptions,
+} from "./list.ts";
 export { type ParallelListOptions, WindowedList } from "./windowed_list.ts";
 export {
   type Displayable,

@@ -7,14 +7,14 @@
  *
  * @module
  */
-import type { ListOptions, Page, PageFetcher, PagesOptions } from "../http/paginate.ts";
+import type { Page, PageFetcher, PagesOptions } from "../http/paginate.ts";
 import { windowedPages, type WindowSource } from "../http/windows.ts";
 import { RequestValidationError } from "../http/errors.ts";
 import { showValue } from "../shared/schema.ts";
-import { FramedList, type FrameMaker } from "./list.ts";
+import { FramedList, type FrameMaker, type RawListOptions } from "./list.ts";
 
 /** List options with `parallel`: date windows in flight at once (1–32, default 1: serial). */
-export interface ParallelListOptions extends ListOptions {
+export interface ParallelListOptions extends RawListOptions {
   /**
    * Date windows pulled at once (1 to 32; default 1, one cursor walk).
    * Only for date-ordered sorts (see `http/windows.ts`); other sorts are
@@ -69,8 +69,10 @@ export class WindowedList<Row> extends FramedList<Row> {
     this.#cursor = opts.cursor;
   }
 
-  /** Pages in the serial order, `parallel` windows in flight. */
-  override pages(opts: PagesOptions = {}): AsyncGenerator<Page<Row>, void, undefined> {
+  /** Pages in the serial order, `parallel` windows in flight, values as sent. */
+  protected override sentPages(
+    opts: PagesOptions = {},
+  ): AsyncGenerator<Page<Row>, void, undefined> {
     return windowedPages(this.#source, {
       parallel: this.#parallel,
       limit: opts.limit,
@@ -83,7 +85,7 @@ export class WindowedList<Row> extends FramedList<Row> {
     });
   }
 
-  /** The first page in the serial order. */
+  /** The first page in the serial order (typed by `pages`, unless `raw`). */
   override async firstPage(): Promise<Page<Row>> {
     const it = this.pages({ limit: 1 });
     try {

@@ -28,6 +28,7 @@
 import { InvalidResponseError } from "./errors.ts";
 import { announceShape } from "./events.ts";
 import { normKey } from "../shared/field_keys.ts";
+import { GRAMMARS, IGNORE, UNREADABLE } from "../shared/values/mod.ts";
 
 /** A JSON object. */
 export type JsonObject = Record<string, unknown>;
@@ -100,7 +101,12 @@ export const PAGING_WORDS: readonly string[] = [
   "scroll",
   "offset",
 ];
-const NOT_NEXT = ["prev", "previous", "self", "current", "first", "before"];
+/**
+ * Parts of a name that say a cursor is not the next page's: a `head_cursor`
+ * (the catalog's, meaning "not shown", beside a last page that has no
+ * `next_cursor`) points back at the first page, never onwards.
+ */
+const NOT_NEXT = ["prev", "previous", "self", "current", "first", "before", "head"];
 
 /** The keys of `obj` (an object holding rows or paging) that look like an unrecognised cursor. */
 function pagingLike(obj: JsonObject): string[] {
@@ -158,11 +164,10 @@ function cursorOf(v: unknown): string | null {
   return null;
 }
 
+/** A has-more flag by the boolean grammar (`shared/values/boolean.ts`), or undefined. */
 function flagOf(v: unknown): boolean | undefined {
-  if (typeof v === "boolean") return v;
-  if (v === "true" || v === 1 || v === "1") return true;
-  if (v === "false" || v === 0 || v === "0") return false;
-  return undefined;
+  const b = GRAMMARS.boolean.read(v, IGNORE);
+  return b === UNREADABLE ? undefined : b;
 }
 
 /**

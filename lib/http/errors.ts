@@ -210,12 +210,69 @@ export class RequestValidationError extends SignalbookError {
   }
 }
 
+/** What an {@link InvalidResponseError} knows, beyond its message. */
+export interface InvalidResponseDetail {
+  /** The endpoint (`GET /feeds`), when known. */
+  endpoint?: string;
+  /** The field (column) whose values could not be read. */
+  field?: string;
+  /** What was expected there, in words (`a date (YYYY-MM-DD, …)`). */
+  expected?: string;
+  /** What came instead, described by `describeValue` (never the value itself). */
+  got?: string;
+  /** Index of the row it came in (0-based, in the order read). */
+  row?: number;
+}
+
 /**
  * A `2xx` answer the client cannot use: not JSON, cut short, not an object,
- * a list field that is not a list, or a redirect where none is expected.
- * Not retried (the same request would get the same answer).
+ * a list field that is not a list, a field none of whose values reads by
+ * its grammar (`shared/values/`), or a redirect where none is expected.
+ * Not retried (the same request would get the same answer). A grammar
+ * failure carries structured fields (`field`, `expected`, `got`, `row`) and
+ * is built by {@link InvalidResponseError.unreadable}.
+ *
+ * @example
+ * ```ts
+ * import { InvalidResponseError } from "./errors.ts";
+ * const e = InvalidResponseError.unreadable({
+ *   endpoint: "GET /feeds", field: "filed_at", expected: "a timestamp", got: "the boolean true", row: 3,
+ * });
+ * console.log(e.message); // GET /feeds: filed_at expected a timestamp; got the boolean true (row 3; no value of the field reads)
+ * ```
  */
-export class InvalidResponseError extends SignalbookError {}
+export class InvalidResponseError extends SignalbookError {
+  /** The endpoint, when known. */
+  readonly endpoint?: string;
+  /** The field that could not be read, for a grammar failure. */
+  readonly field?: string;
+  /** What was expected. */
+  readonly expected?: string;
+  /** What came, described. */
+  readonly got?: string;
+  /** The row it came in. */
+  readonly row?: number;
+  /** Creates the error; `detail` sets the structured fields. */
+  constructor(message: string, detail: InvalidResponseDetail = {}, options?: ErrorOptions) {
+    super(message, options);
+    this.endpoint = detail.endpoint;
+    this.field = detail.field;
+    this.expected = detail.expected;
+    this.got = detail.got;
+    this.row = detail.row;
+  }
+
+  /** The error for a field none of whose values reads: one wording everywhere. */
+  static unreadable(
+    d: Required<Omit<InvalidResponseDetail, "endpoint">> & { endpoint?: string },
+  ): InvalidResponseError {
+    return new InvalidResponseError(
+      `${d.endpoint ? d.endpoint + ": " : ""}${d.field} expected ${d.expected}; got ${d.got} ` +
+        `(row ${d.row}; no value of the field reads)`,
+      d,
+    );
+  }
+}
 
 /** Why a {@link PaginationError} stopped a pull. */
 export type PaginationReason =

@@ -23,7 +23,15 @@ import {
   searchWindows,
 } from "./_windows.ts";
 import { Progress } from "../http/progress_hook.ts";
-import { feedFrame, feedSink, transactionsSink } from "./transaction_frames.ts";
+import {
+  DETAIL_ROW_TYPING,
+  FEED_ROW_TYPING,
+  feedFrame,
+  feedSink,
+  SEARCH_ROW_TYPING,
+  transactionsSink,
+} from "./transaction_frames.ts";
+import { typeRows } from "../frames/typed_rows.ts";
 import type { FeedRow } from "./feeds.ts";
 import { mapPool, type PoolFailure } from "../http/pool.ts";
 import { callGroup } from "../http/retry.ts";
@@ -101,6 +109,8 @@ export interface HydrateOptions {
   progress?: boolean;
   /** Abort signal. */
   signal?: AbortSignal;
+  /** Rows with the server's values as sent (`hydrate` only; default false: typed). */
+  raw?: boolean;
 }
 
 /** Result of {@link InsiderClient.hydrate}: rows in input order, and what failed. */
@@ -223,7 +233,7 @@ export class InsiderClient extends ServiceClient {
     return listOf<SearchRow>(
       (cursor, signal, want) =>
         send(filter, cursor, signal, pageSizeFor(opts.pageSize, want, SEARCH_PAGE_SIZE)),
-      { sink: transactionsSink, demo: () => this.demo, key: searchKey },
+      { sink: transactionsSink, demo: () => this.demo, key: searchKey, rows: SEARCH_ROW_TYPING },
       opts,
       searchWindows(filter, opts.pageSize, send),
     );
@@ -281,7 +291,7 @@ export class InsiderClient extends ServiceClient {
     return listOf<FeedRow>(
       (cursor, signal, want) =>
         send(own, cursor, signal, pageSizeFor(query.limit, want, FEED_PAGE_SIZE)),
-      { sink: feedSink, demo: () => this.demo, key: feedKey },
+      { sink: feedSink, demo: () => this.demo, key: feedKey, rows: FEED_ROW_TYPING },
       opts,
       feedWindows(own, query.limit, send),
     );
@@ -318,11 +328,15 @@ export class InsiderClient extends ServiceClient {
     return this.feeds({ ...params, feeds: [[topic, side]] }, opts);
   }
 
-  /** One enriched transaction; `fields` selects columns (`feed_ids` always comes). */
+  /**
+   * One enriched transaction; `fields` selects columns (`feed_ids` always
+   * comes). Its values are read by the value grammars (`raw: true`: as the
+   * server sent them).
+   */
   async transaction(
     accessionNumber: string,
     transactionId: string | number,
-    opts: { fields?: TransactionField[] } & CallOptions = {},
+    opts: { fields?: TransactionField[]; raw?: boolean } & CallOptions = {},
   ): Promise<TransactionRow> {
     const issues: ValidationIssue[] = [];
     if (typeof accessionNumber !== "string" || accessionNumber === "") {
@@ -344,7 +358,10 @@ export class InsiderClient extends ServiceClient {
       }`,
       query: { fields: opts.fields?.length ? opts.fields.join(",") : undefined },
       signal: opts.signal,
-    }, transactionDetail);
+    }, (body) => {
+      const row = transactionDetail(body);
+      return opts.raw ? row : typeRows(DETAIL_ROW_TYPING, [row])[0];
+    });
   }
 
   /**
@@ -368,6 +385,7 @@ export class InsiderClient extends ServiceClient {
           this.transaction(r.accession_number, r.transaction_id, {
             fields: opts.fields,
             signal,
+            raw: opts.raw,
           }),
         (done, total) => {
           progress?.update({ rows: done, pages: done });
@@ -414,9 +432,11 @@ export class InsiderClient extends ServiceClient {
           window,
           concurrency,
           (r) =>
+            // the frame reads every value by the same grammars itself
             this.transaction(r.accession_number, r.transaction_id, {
               fields: opts.fields,
               signal,
+              raw: true,
             }),
           (done) => {
             progress?.update({ rows: start + done, pages: start + done });

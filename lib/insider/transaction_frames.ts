@@ -23,6 +23,7 @@ import { declaredAs, KeyIndex, type KeyMap } from "../shared/field_keys.ts";
 import { SEARCH_ROWS_DECLARED } from "./_envelopes.ts";
 import type { ColumnSpec, Dtype } from "../frames/dtypes.ts";
 import { asFrame, type Frame } from "../frames/list.ts";
+import { type RowTyping, rowTyping } from "../frames/typed_rows.ts";
 import { type FieldKind, TRANSACTION_FIELDS, type TransactionRow } from "./fields.ts";
 import type { FeedRow } from "./feeds.ts";
 
@@ -42,6 +43,17 @@ export const TRANSACTION_COLUMNS: readonly ColumnSpec[] = TRANSACTION_FIELDS.map
   dtype: DTYPE[f.kind],
 }));
 const BY_MEANING = new KeyIndex(TRANSACTION_FIELDS.map((f) => f.name));
+
+/** How search rows (camelCase keys) are typed: every catalog field by its grammar. */
+export const SEARCH_ROW_TYPING: RowTyping = rowTyping(
+  "POST /search",
+  TRANSACTION_FIELDS.map((f) => [f.camel, DTYPE[f.kind]]),
+);
+/** How transaction details (snake_case keys) are typed. */
+export const DETAIL_ROW_TYPING: RowTyping = rowTyping(
+  "GET /transactions/{accessionNumber}/{transactionId}",
+  TRANSACTION_FIELDS.map((f) => [f.name, DTYPE[f.kind]]),
+);
 
 /** Options of {@link transactionsSink} and {@link transactionsFrame}. */
 export interface TransactionsFrameOptions {
@@ -152,5 +164,11 @@ const FEED_COLUMNS: readonly ColumnSpec[] = [
   { name: "transaction_id", dtype: "i64" },
   { name: "filed_at", dtype: "datetime" },
 ];
+/** How feed rows are typed. */
+export const FEED_ROW_TYPING: RowTyping = rowTyping(
+  "GET /feeds",
+  FEED_COLUMNS.map((c) => [c.name, c.dtype]),
+);
+
 /** The page-by-page form of {@link feedFrame}. */
 export const feedSink = (): RowSink<FeedRow> => rowSink<FeedRow>(() => ({ specs: FEED_COLUMNS }));

@@ -147,3 +147,20 @@ Deno.test("pitch detail wrapped in an object with camelCase keys maps to the sam
   }).pitch(row.pitch_id);
   assert.deepEqual(got, want);
 });
+
+Deno.test("a last page with a head_cursor (meaning not shown) and no next_cursor is a last page, never an error", async () => {
+  for (const flag of ["has_more", "none"] as const) {
+    const c = client((p, b) => {
+      if (p !== "/pitches") return b;
+      const { next_cursor: _n, has_more: _h, ...rest } = obj(b);
+      // a one-page answer: no next cursor, the head cursor still there
+      return { ...rest, ...(flag === "has_more" ? { has_more: false } : {}) };
+    });
+    const rows = await c.pitches({ limit: 7 }).take(50);
+    assert.equal(rows.length, 7, flag);
+    assert.equal(rows.truncated, false);
+    const page = await c.pitches({ limit: 7 }).firstPage();
+    assert.equal(page.next, null);
+    assert.equal(typeof obj(page.raw).head_cursor, "string");
+  }
+});

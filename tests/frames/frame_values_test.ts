@@ -127,7 +127,8 @@ Deno.test("lenient values: numeric text, true/false text, empty text; counted on
   assert.deepEqual(report!.unreadable, [{
     column: "filed_at",
     rows: 1,
-    example: "text of 9 characters",
+    example: 'text of 9 characters shaped "aaaaaaaaa"',
+    row: 9,
   }]);
   const { lines } = warnings(() => transactionsFrame(rows));
   assert.ok(
@@ -140,7 +141,7 @@ Deno.test("lenient values: numeric text, true/false text, empty text; counted on
   );
   assert.ok(
     lines.some((l) =>
-      /1 column had unreadable values, now null: filed_at \(1 row, e\.g\. text of 9 characters\)/
+      /1 column had unreadable values, now null: filed_at \(1 row, e\.g\. text of 9 characters shaped "aaaaaaaaa" in row 9\)/
         .test(l)
     ),
   );

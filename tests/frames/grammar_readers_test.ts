@@ -1,0 +1,235 @@
+/**
+ * The one case table of every value type (tests/shared/values_test.ts) run
+ * by every reader: the frame builder, typed rows, transaction details,
+ * feeds (`take()` and `.frame()`), search rows, and the catalog's pitches;
+ * the same values give the same answer everywhere, and a field where no
+ * value reads is an InvalidResponseError naming it.
+ */
+import assert from "node:assert/strict";
+import type pl from "nodejs-polars";
+import { buildFrame, type FrameReport, InsiderClient } from "../../mod.ts";
+import type { Dtype } from "../../lib/frames/dtypes.ts";
+import { rowTyping, typeRows } from "../../lib/frames/typed_rows.ts";
+import { createStub, DEMO_KEYS } from "../../lib/stub/mod.ts";
+import { rewriting } from "../_rewrite.ts";
+import { type CaseReader, type CaseType, runGrammarCases } from "../shared/values_test.ts";
+
+const DTYPE: Record<CaseType, Dtype> = {
+  date: "date",
+  timestamp: "datetime",
+  decimal: "f64",
+  integer: "i64",
+  boolean: "bool",
+  list: "list_i64",
+  text_list: "list_utf8",
+  code: "utf8",
+};
+
+/** A frame cell as a typed row holds it. */
+function rowForm(type: CaseType, v: unknown): unknown {
+  if (v === null || v === undefined) return null;
+  if (v instanceof Date) {
+    return type === "date" ? v.toISOString().slice(0, 10) : v.toISOString();
+  }
+  if (typeof v === "bigint") return Number(v);
+  if (typeof v === "object" && Symbol.iterator in (v as object)) {
+    return [...(v as Iterable<unknown>)].map((x) => typeof x === "bigint" ? Number(x) : x);
+  }
+  return v;
+}
+
+function columnOf(df: pl.DataFrame, name: string, type: CaseType): unknown[] {
+  const s = df.getColumn(name);
+  return Array.from({ length: df.height }, (_, i) => rowForm(type, s.getIndex(i)));
+}
+
+const quiet = async <T>(f: () => Promise<T>): Promise<T> => {
+  const orig = console.warn;
+  console.warn = () => {};
+  try {
+    return await f();
+  } finally {
+    console.warn = orig;
+  }
+};
+
+const frameReader: CaseReader = (type, values) =>
+  quiet(() => {
+    let report: FrameReport | undefined;
+    const df = buildFrame([{ name: "x", dtype: DTYPE[type] }], values.map((x) => ({ x })), {
+      onReport: (r) => report = r,
+    });
+    return Promise.resolve({
+      values: columnOf(df, "x", type),
+      unreadable: report!.unreadable.reduce((n, u) => n + u.rows, 0),
+    });
+  });
+
+const rowsReader: CaseReader = (type, values) =>
+  quiet(() => {
+    const t = rowTyping("GET /x", [["x", DTYPE[type]]]);
+    const rows = typeRows(t, values.map((x) => ({ x })));
+    return Promise.resolve({
+      values: rows.map((r) => r.x),
+      unreadable: countBad(values, rows.map((r) => r.x)),
+    });
+  });
+
+Deno.test("frames read every case of the value grammars", async (t) => {
+  await runGrammarCases(t, frameReader);
+});
+
+Deno.test("typed rows read every case of the value grammars", async (t) => {
+  await runGrammarCases(t, rowsReader);
+});
+
+// through the clients: the values of one field of each type put into the
+// emulator's answers, read back by each reader
+const stub = createStub({ seed: 1, scale: 0.05 });
+
+/** A field of the insider catalog of each type (snake_case; search rows use camelCase). */
+const INSIDER_FIELD: Partial<Record<CaseType, [snake: string, camel: string]>> = {
+  date: ["transaction_date", "transactionDate"],
+  timestamp: ["filed_at", "filedAt"],
+  decimal: ["price_per_share", "pricePerShare"],
+  integer: ["filing_delay_days", "filingDelayDays"],
+  boolean: ["is_ceo", "isCeo"],
+  list: ["feed_ids", "feedIds"],
+  code: ["issuer_name", "issuerName"],
+};
+
+function insiderWith(edit: (path: string, body: unknown) => unknown): InsiderClient {
+  const r = rewriting(stub, edit);
+  return new InsiderClient({
+    apiKey: DEMO_KEYS.insider,
+    baseUrl: "http://s/insider",
+    fetch: r.fetch,
+  });
+}
+
+const blank = (v: unknown) => typeof v === "string" && v.trim() === "";
+const countBad = (values: readonly unknown[], got: unknown[]) =>
+  values.filter((v, i) => got[i] === null && v !== null && !blank(v)).length;
+
+const detailsReader: CaseReader = async (type, values) => {
+  const [field] = INSIDER_FIELD[type]!;
+  let i = 0;
+  const insider = insiderWith((path, body) => {
+    if (!path.startsWith("/transactions/")) return body;
+    return { ...(body as object), [field]: values[i++] };
+  });
+  const trade = stub.insider.trades[0].row as { accession_number: string; transaction_id: number };
+  const got: unknown[] = [];
+  let first: unknown;
+  for (let k = 0; k < values.length; k++) {
+    try {
+      const row = await quiet(() =>
+        insider.transaction(trade.accession_number, trade.transaction_id)
+      ) as unknown as Record<string, unknown>;
+      got.push(row[field]);
+    } catch (e) {
+      // a detail is one row: a value outside the grammar is the whole field
+      if (!(e instanceof Error) || e.name !== "InvalidResponseError") throw e;
+      first ??= e;
+      got.push(null);
+    }
+  }
+  if (first && got.every((x) => x === null)) throw first;
+  return { values: got, unreadable: countBad(values, got) };
+};
+
+Deno.test("transaction details read every case of the value grammars", async (t) => {
+  await runGrammarCases(t, detailsReader, Object.keys(INSIDER_FIELD) as CaseType[]);
+});
+
+const searchReader = (how: "take" | "frame"): CaseReader => async (type, values) => {
+  const [snake, camel] = INSIDER_FIELD[type]!;
+  const insider = insiderWith((path, body) => {
+    if (path !== "/search") return body;
+    const b = body as { data: Record<string, unknown>[]; nextCursor?: unknown };
+    return {
+      ...b,
+      data: values.map((v, i) => ({ ...b.data[i % b.data.length], [camel]: v })),
+      nextCursor: null,
+      hasMore: false,
+    };
+  });
+  return await quiet(async () => {
+    if (how === "take") {
+      const rows = await insider.search({}, { pageSize: 50 }).take(
+        values.length,
+      ) as unknown as Record<string, unknown>[];
+      const got = rows.map((r) => r[camel]);
+      return { values: got, unreadable: countBad(values, got) };
+    }
+    const df = await insider.search({}, { pageSize: 50 }).frame({ progress: false });
+    const report = (df as unknown as { readReport: FrameReport }).readReport;
+    return {
+      values: columnOf(df, snake, type),
+      unreadable: report.unreadable.filter((u) => u.column === snake).reduce(
+        (n, u) => n + u.rows,
+        0,
+      ),
+    };
+  });
+};
+
+Deno.test("search take() rows read every case of the value grammars", async (t) => {
+  await runGrammarCases(t, searchReader("take"), Object.keys(INSIDER_FIELD) as CaseType[]);
+});
+
+Deno.test("search .frame() reads every case of the value grammars", async (t) => {
+  await runGrammarCases(t, searchReader("frame"), Object.keys(INSIDER_FIELD) as CaseType[]);
+});
+
+const feedsReader = (how: "take" | "frame"): CaseReader => async (type, values) => {
+  const field = type === "timestamp"
+    ? "filed_at"
+    : type === "integer"
+    ? "transaction_id"
+    : "accession_number";
+  const insider = insiderWith((path, body) => {
+    if (path !== "/feeds") return body;
+    const b = body as { data: Record<string, unknown>[] };
+    return {
+      data: values.map((v, i) => ({ ...b.data[i % b.data.length], [field]: v })),
+      next_cursor: null,
+      has_more: false,
+    };
+  });
+  return await quiet(async () => {
+    const list = insider.feeds({ feedIds: [15] });
+    if (how === "take") {
+      const rows = await list.take(values.length) as unknown as Record<string, unknown>[];
+      const got = rows.map((r) => r[field]);
+      return { values: got, unreadable: countBad(values, got) };
+    }
+    const df = await list.frame({ progress: false });
+    const report = (df as unknown as { readReport: FrameReport }).readReport;
+    return {
+      values: columnOf(df, field, type),
+      unreadable: report.unreadable.reduce((n, u) => n + u.rows, 0),
+    };
+  });
+};
+
+Deno.test("feed take() rows and .frame() read every case of their fields' grammars", async (t) => {
+  for (const how of ["take", "frame"] as const) {
+    await t.step(how, async (t) => {
+      await runGrammarCases(t, feedsReader(how), ["timestamp", "integer", "code"]);
+    });
+  }
+});
+
+Deno.test("raw: true gives the server's values as sent", async () => {
+  const insider = insiderWith((path, body) => {
+    if (path !== "/feeds") return body;
+    const b = body as { data: Record<string, unknown>[] };
+    return { ...b, data: b.data.map((r) => ({ ...r, transaction_id: String(r.transaction_id) })) };
+  });
+  const typed = await insider.feeds({ feedIds: [15] }).take(3);
+  const raw = await insider.feeds({ feedIds: [15] }, { raw: true }).take(3);
+  assert.equal(typeof typed[0].transaction_id, "number");
+  assert.equal(typeof raw[0].transaction_id, "string");
+  assert.equal(Number(raw[0].transaction_id), typed[0].transaction_id);
+});
