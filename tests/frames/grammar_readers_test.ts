@@ -191,8 +191,13 @@ const feedsReader = (how: "take" | "frame"): CaseReader => async (type, values) 
   const insider = insiderWith((path, body) => {
     if (path !== "/feeds") return body;
     const b = body as { data: Record<string, unknown>[] };
+    // every row its own (filing, transaction): the list drops repeated rows
+    const own = (i: number) =>
+      field === "transaction_id"
+        ? { accession_number: `0000000000-25-${String(i).padStart(6, "0")}` }
+        : { transaction_id: 900_000 + i };
     return {
-      data: values.map((v, i) => ({ ...b.data[i % b.data.length], [field]: v })),
+      data: values.map((v, i) => ({ ...b.data[i % b.data.length], ...own(i), [field]: v })),
       next_cursor: null,
       has_more: false,
     };
