@@ -14,6 +14,8 @@
  * Part 2, every shipped notebook, `NOTEBOOK_RUNS` times (default 10)
  * through nbconvert: the outputs of each run, against the committed copy
  * (written by `deno task notebooks`), and which kinds went missing.
+ * `NOTEBOOK_RUNNER=signalbook` runs part 2 through `deno task notebooks`'
+ * runner instead (`lib/notebook/execute.py`), and skips part 1.
  *
  * Needs Debian's python3 with nbconvert and the Deno kernel (`deno jupyter
  * --install`). `deno run -A bench/notebook_outputs_bench.ts [notebook…]`.
@@ -23,7 +25,7 @@
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { table } from "./loopback.ts";
-import { python } from "../lib/notebook/_jupyter.ts";
+import { execute, python } from "../lib/notebook/_jupyter.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 
@@ -102,8 +104,22 @@ export async function reproTable(runs: number, dir: string): Promise<string> {
   );
 }
 
-/** Every shipped notebook, `runs` times through nbconvert, against the committed outputs. */
-export async function shippedTable(runs: number, dir: string, names: string[]): Promise<string> {
+/** Executes `src` through `deno task notebooks`' runner into a temporary file. */
+async function runner(src: string, dir: string): Promise<Nb> {
+  const dst = join(dir, `run-${crypto.randomUUID()}.ipynb`);
+  await execute(src, dst, { keepKeys: false });
+  const nb = JSON.parse(await Deno.readTextFile(dst)) as Nb;
+  await Deno.remove(dst);
+  return nb;
+}
+
+/** Every shipped notebook, `runs` times through nbconvert (or the runner), against the committed outputs. */
+export async function shippedTable(
+  runs: number,
+  dir: string,
+  names: string[],
+  through: "nbconvert" | "signalbook" = "nbconvert",
+): Promise<string> {
   const rows: string[][] = [];
   for (const name of names) {
     const src = join(ROOT, "notebooks", name);
@@ -112,7 +128,7 @@ export async function shippedTable(runs: number, dir: string, names: string[]): 
     const kept: number[] = [];
     const lost = new Map<string, number>();
     for (let r = 0; r < runs; r++) {
-      const got = outputs(await nbconvert(src, dir));
+      const got = outputs(await (through === "nbconvert" ? nbconvert : runner)(src, dir));
       kept.push(got.reduce((a, o) => a + o.length, 0));
       ref.forEach((o, i) => {
         const have = [...(got[i] ?? [])];
@@ -131,7 +147,9 @@ export async function shippedTable(runs: number, dir: string, names: string[]): 
     ]);
   }
   return table(
-    `Shipped notebooks through plain nbconvert, ${runs} runs each: outputs per run`,
+    `Shipped notebooks through ${
+      through === "nbconvert" ? "plain nbconvert" : "deno task notebooks' runner"
+    }, ${runs} runs each: outputs per run`,
     ["notebook", "outputs per run", "of (deno task notebooks)", "lost (cell, kind × runs)"],
     rows,
   );
@@ -144,8 +162,13 @@ if (import.meta.main) {
       ? Deno.args
       : [...Deno.readDirSync(join(ROOT, "notebooks"))].map((e) => e.name)
         .filter((n) => n.endsWith(".ipynb")).sort();
-    console.log(await reproTable(Number(Deno.env.get("NOTEBOOK_REPRO_RUNS") ?? 3), dir));
-    console.log(await shippedTable(Number(Deno.env.get("NOTEBOOK_RUNS") ?? 10), dir, names));
+    const through = Deno.env.get("NOTEBOOK_RUNNER") === "signalbook" ? "signalbook" : "nbconvert";
+    if (through === "nbconvert") {
+      console.log(await reproTable(Number(Deno.env.get("NOTEBOOK_REPRO_RUNS") ?? 3), dir));
+    }
+    console.log(
+      await shippedTable(Number(Deno.env.get("NOTEBOOK_RUNS") ?? 10), dir, names, through),
+    );
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
