@@ -348,9 +348,13 @@ export function conclusion(stats: pl.DataFrame): string {
             : "the interval includes 0, so the gap is not established"
         }); its median was ${pct(r.median_excess)} against ${pct(baseline.median_excess)}${
           r.side === "sell"
-            ? ` (these are sales: a lower excess return after them means the sellers timed them well, so these sellers timed theirs ${
-              d >= 0 ? "worse" : "better"
-            } than the baseline's)`
+            ? ` (these are sales: a lower excess return after them means the sellers timed them well${
+              // timing is compared only against other sales, never against a baseline of purchases
+              baseline.side === "sell"
+                ? `, so these sellers timed theirs ${
+                  d >= 0 ? "worse" : "better"
+                } than the baseline's`
+                : ""})`
             : ""
         }.`,
       );

@@ -58,7 +58,18 @@ Deno.test("conclusion: who beats the baseline, by how much, with the interval; s
   // sales are spoken of as sales: no "beat" or "trailed" about them
   assert.match(
     text,
-    /After sales the stock did [\d.]+ percentage points worse against the market than after the baseline \(all\), on the mean.* so these sellers timed theirs better/,
+    /After sales the stock did [\d.]+ percentage points worse against the market than after the baseline \(all\), on the mean.*\(these are sales: a lower excess return after them means the sellers timed them well\)/,
+  );
+  // against a baseline of purchases no timing is compared; against sales it is
+  assert.doesNotMatch(text, /so these sellers/);
+  const both = conclusion(eventStudy(
+    trades({ plan: { side: "D", xs: wave(48, -1, 2) }, open: { side: "D", xs: wave(40, -3) } }),
+    { groupBy: "grp", horizons: ["1m"], baseline: "open", samples: 300, cluster: "month" },
+  ));
+  assert.match(both, /^1m after the sale, open \(the baseline\)/);
+  assert.match(
+    both,
+    /After plan sales the stock did 1\.98 percentage points better against the market than after the baseline \(open\).* so these sellers timed theirs worse than the baseline's/,
   );
   assert.doesNotMatch(text, /sales (beat|trailed)/);
   assert.match(text, /resamples whole calendar months/);
