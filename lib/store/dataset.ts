@@ -353,7 +353,7 @@ export async function ensureMeta(
 export async function readMeta(dir: string): Promise<DatasetMeta | null> {
   const file = join(dir, META);
   const v = await readStateJson(file);
-  return v === null ? null : checkMeta(file, v);
+  return v === undefined ? null : checkMeta(file, v);
 }
 
 function plType(name: string): pl.DataType {

@@ -142,6 +142,8 @@ function partSelect(part: PartFile, partitions: { name: string; dtype: string }[
 /** A view's folder, its CREATE VIEW statement and whether it holds the emulator's rows. */
 interface View {
   root: string;
+  /** `root` as DuckDB reads it (glob characters escaped). */
+  literal: string;
   create: string;
   demo: boolean;
 }
@@ -178,6 +180,7 @@ async function views(dir: string, sql: string): Promise<Map<string, View>> {
     if (!meta || parts.length === 0) continue;
     out.set(name, {
       root,
+      literal: literalPath(root, sql),
       create: `CREATE VIEW ${name} AS ${
         parts.map((p) => partSelect(p, meta.partitions, sql)).join("\nUNION ALL BY NAME\n")
       }`,
@@ -206,12 +209,24 @@ async function lockDown(
   con: DuckDBConnection,
   scratch: string,
   present: Map<string, View>,
+  sql: string,
 ): Promise<void> {
-  const dirs = [scratch, ...[...present.values()].map((v) => v.root)];
-  await con.run(`SET allowed_directories = [${dirs.map((d) => quoteStr(d + SEP)).join(", ")}]`);
-  await con.run("SET enable_external_access = false");
-  for (const { create } of present.values()) await con.run(create);
-  await con.run("SET lock_configuration = true");
+  // each view folder as itself and as DuckDB is handed it (glob characters escaped)
+  const dirs = [scratch, ...[...present.values()].flatMap((v) => [v.root, v.literal])];
+  try {
+    await con.run(
+      `SET allowed_directories = [${[...new Set(dirs)].map((d) => quoteStr(d + SEP)).join(", ")}]`,
+    );
+    await con.run("SET enable_external_access = false");
+    for (const { create } of present.values()) await con.run(create);
+    await con.run("SET lock_configuration = true");
+  } catch (e) {
+    throw new QueryError(
+      `query: cannot open the dataset's views: ${duckMessage(e)}\nSQL: ${sql}`,
+      sql,
+      { cause: e },
+    );
+  }
 }
 
 /** The select-list expression that brings a DuckDB column to a type Polars keeps. */
@@ -318,7 +333,7 @@ export async function query(sql: string, opts: QueryOptions): Promise<pl.DataFra
         )
         : e;
     try {
-      await lockDown(con, tmp, present);
+      await lockDown(con, tmp, present, sql);
       const { names, types } = await describe(con, stmt, sql, dir, [...present.keys()]);
       const out = join(tmp, "result.parquet");
       try {

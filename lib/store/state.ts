@@ -38,15 +38,16 @@ export const PARTITION_DTYPES = [
 export const SYNC_DATASETS = ["insider_trades", "pitches"] as const;
 
 /**
- * The parsed JSON of a state file, or null when it does not exist; bad
- * JSON is a {@link StateFileError} (an unsafe file an `UnsafeFileError`).
+ * The parsed JSON of a state file, or undefined when it does not exist (a
+ * file holding `null` is read as null); bad JSON is a
+ * {@link StateFileError} (an unsafe file an `UnsafeFileError`).
  */
-export async function readStateJson(file: string): Promise<unknown | null> {
+export async function readStateJson(file: string): Promise<unknown> {
   let text: string;
   try {
     text = await readSmallText(file);
   } catch (e) {
-    if (e instanceof Deno.errors.NotFound) return null;
+    if (e instanceof Deno.errors.NotFound) return undefined;
     throw e;
   }
   try {

@@ -166,7 +166,7 @@ function shiftDays(day: string, n: number): string {
 export async function readManifest(dir: string): Promise<Manifest> {
   const file = join(dir, "manifest.json");
   const v = await readStateJson(file);
-  return v === null ? { format: MANIFEST_FORMAT, datasets: {} } : checkManifest(file, v);
+  return v === undefined ? { format: MANIFEST_FORMAT, datasets: {} } : checkManifest(file, v);
 }
 
 /**
