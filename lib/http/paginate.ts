@@ -494,7 +494,15 @@ export class Paginated<Row> implements AsyncIterable<Row> {
       this.#signal,
     );
     const want = this.#start === null ? undefined : this.#startWant;
-    const page = await this.#fetch(this.#start, signal, want);
+    let page = await this.#fetch(this.#start, signal, want);
+    if (this.#key) {
+      // a row sent twice in the page is handed out once, with the warning
+      const rows = this.#unique(page.rows, this.#key, new Set());
+      if (rows !== page.rows) {
+        console.warn(duplicateWarning(page.rows.length - rows.length));
+        page = { ...page, rows };
+      }
+    }
     return want !== undefined && page.next !== null
       ? { ...page, next: sizedCursor(page.next, want) }
       : page;

@@ -70,6 +70,16 @@
  *   from a loop, so the pull goes serial as above, where a cycle is caught
  *   as in any serial pull. A window never follows a cursor longer than
  *   `MAX_CURSOR_CHARS`.
+ * - Rows: a page whose rows all came before in its window's walk, under a
+ *   new cursor, is a loop (`PaginationError`, `"repeated-rows"`); a row
+ *   handed out before under the same key (in a page, across pages or
+ *   windows) is not handed out again, and the pull ends with one warning
+ *   counting them.
+ * - Early ends: a window whose walk ends (no more pages) on a full page, or
+ *   short of its range's end by what its density says is a quarter page
+ *   or more, while a later window has rows, gets one probe of one row over
+ *   that rest; a row there stops the pull (`"early-end"`) with the rows
+ *   before the hole and a window cursor at the cut.
  *
  * Cost: every window ends on a part-filled page and every split re-reads its
  * run, so a parallel pull makes a few percent more requests than the serial

@@ -80,6 +80,23 @@ Deno.test("rows sent twice under the same key are handed out once, counted in on
   assert.match(par.warnings.join("\n"), /sent \d+ rows again/);
 });
 
+Deno.test("firstPage() hands out a row sent twice in its page once, with the warning", async () => {
+  const svc = lyingFeeds({ days: 2, perDay: 20, again: [3] });
+  const warned: string[] = [];
+  const warn = console.warn;
+  console.warn = (...a: unknown[]) => void warned.push(a.join(" "));
+  try {
+    const page = await svc.insider.feeds({ feedIds: [1], limit: 25 }).firstPage();
+    assert.deepEqual(page.rows.map((r) => Number(r.accession_number.slice(-6))), upTo(25));
+  } finally {
+    console.warn = warn;
+  }
+  assert.deepEqual(warned, [
+    "signalbook: the service sent 1 row again under a key it had already sent in this pull; " +
+    "each row was kept once",
+  ]);
+});
+
 Deno.test("a window that ends early while a later window has rows stops with reason early-end and the rows before the hole", async () => {
   const lies = { days: 100, perDay: 20, endAfter: 1000 };
   const par = await pull(lies, 8);
