@@ -17,9 +17,9 @@ import type { PitchListRow } from "./types.ts";
 
 const EMPTY = { rows: [], next: null, raw: null };
 
-/** The key of a pitch-list row: its id. */
+/** The key of a pitch-list row: its id ("" when it has none). */
 export function pitchKey(row: PitchListRow): string {
-  return String(row.pitch_id);
+  return row.pitch_id === undefined || row.pitch_id === null ? "" : String(row.pitch_id);
 }
 const FIRST = "1900-01-01";
 const LAST = "9999-12-31";

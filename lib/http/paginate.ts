@@ -18,7 +18,7 @@
  *   would carry it);
  * - {@link MAX_EMPTY_PAGES} empty pages in a row that still claim more end it
  *   with `reason: "empty-pages"`;
- * - with the list's row key (the clients give one): a row sent again under
+ * - with the list's row key (the clients give one; "" is no key): a row sent again under
  *   the same key, in one page or across pages, is handed out once, and the
  *   pull ends with one warning counting them ({@link duplicateWarning}); a
  *   page with rows, none of them new, under a new cursor is a loop with
@@ -445,8 +445,9 @@ export class Paginated<Row> implements AsyncIterable<Row> {
     let out: Row[] | undefined;
     for (let i = 0; i < rows.length; i++) {
       const key = keyOf(rows[i]);
-      if (!keys.has(key)) {
-        keys.add(key);
+      // "" is no key: such a row is never taken for a duplicate
+      if (key === "" || !keys.has(key)) {
+        if (key !== "") keys.add(key);
         out?.push(rows[i]);
       } else out ??= rows.slice(0, i);
     }

@@ -166,7 +166,7 @@ export interface WindowSource<Row> {
   ): Promise<Page<Row>>;
   /** The day of a row (`YYYY-MM-DD`) as the service filters it, or undefined. */
   day(row: Row): string | undefined;
-  /** A key unique to a row within the list. */
+  /** A key unique to a row within the list ("" when the row has none: never a duplicate). */
   key(row: Row): string;
   /** Date order when known from the request (`desc`: newest first); else learned from the rows. */
   order?: "asc" | "desc";
@@ -421,8 +421,9 @@ export async function* windowedPages<Row>(
     let out: Row[] | undefined;
     for (let i = 0; i < rows.length; i++) {
       const key = src.key(rows[i]);
-      if (!sent.has(key)) {
-        sent.add(key);
+      // "" is no key: such a row is never taken for a duplicate
+      if (key === "" || !sent.has(key)) {
+        if (key !== "") sent.add(key);
         out?.push(rows[i]);
       } else {
         twice++;
@@ -769,8 +770,8 @@ export async function* windowedPages<Row>(
     let fresh = false;
     for (const r of rows) {
       const key = src.key(r);
-      if (!w.keys.has(key)) {
-        w.keys.add(key);
+      if (key === "" || !w.keys.has(key)) {
+        if (key !== "") w.keys.add(key);
         fresh = true;
       }
     }

@@ -62,15 +62,22 @@ export function easternDate(iso: unknown): string | undefined {
 
 const EMPTY = { rows: [], next: null, raw: null };
 
-/** The key of a trade search row (camelCase): its filing and transaction. */
-export function searchKey(row: unknown): string {
-  const r = row as { accessionNumber?: unknown; transactionId?: unknown };
-  return `${r.accessionNumber}/${r.transactionId}`;
+/** `a/b`, or "" (no key: never taken for a duplicate) when either is missing. */
+function pair(a: unknown, b: unknown): string {
+  return a === undefined || a === null || a === "" || b === undefined || b === null || b === ""
+    ? ""
+    : `${a}/${b}`;
 }
 
-/** The key of a feed row: its filing and transaction. */
+/** The key of a trade search row (camelCase): its filing and transaction ("" when either is missing). */
+export function searchKey(row: unknown): string {
+  const r = row as { accessionNumber?: unknown; transactionId?: unknown };
+  return pair(r.accessionNumber, r.transactionId);
+}
+
+/** The key of a feed row: its filing and transaction ("" when either is missing). */
 export function feedKey(row: FeedRow): string {
-  return `${row.accession_number}/${row.transaction_id}`;
+  return pair(row.accession_number, row.transaction_id);
 }
 
 /** Sends one search page with this filter. */

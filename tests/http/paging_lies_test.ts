@@ -12,6 +12,7 @@
 import assert from "node:assert/strict";
 import type { Lies } from "./_lies.ts";
 import { lyingFeeds } from "./_lies.ts";
+import { Paginated } from "../../lib/http/paginate.ts";
 import type { Outcome } from "./paging_lies_child.ts";
 
 const CHILD = new URL("./paging_lies_child.ts", import.meta.url).pathname;
@@ -95,6 +96,23 @@ Deno.test("firstPage() hands out a row sent twice in its page once, with the war
     "signalbook: the service sent 1 row again under a key it had already sent in this pull; " +
     "each row was kept once",
   ]);
+});
+
+Deno.test("rows without a key are never taken for duplicates; a keyed row sent again is", async () => {
+  const pages = [[{ k: "" }, { k: "a" }, { k: "" }], [{ k: "a" }, { k: "" }, { k: "b" }]];
+  const list = new Paginated<{ k: string }>(
+    (cursor) =>
+      Promise.resolve({ rows: pages[Number(cursor ?? 0)], next: cursor ? null : "1", raw: null }),
+    {},
+    (r) => r.k,
+  );
+  const warn = console.warn;
+  console.warn = () => {};
+  try {
+    assert.deepEqual((await list.take(100)).map((r) => r.k), ["", "a", "", "", "b"]);
+  } finally {
+    console.warn = warn;
+  }
 });
 
 Deno.test("a window that ends early while a later window has rows stops with reason early-end and the rows before the hole", async () => {
