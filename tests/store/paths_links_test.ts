@@ -121,9 +121,9 @@ Deno.test("hard links: a linked part, manifest or metadata is refused naming it;
   const dir = join(base, "ds");
   await sync({ dir, insider, ...range });
   const outside = join(base, "outside.parquet");
-  await Deno.writeFile(outside, await Deno.readFile(await lastPart(dir)));
+  await Deno.writeFile(outside, await Deno.readFile(lastPart(dir)));
   // a part that is a hard link to a file outside the dataset
-  const part = await lastPart(dir);
+  const part = lastPart(dir);
   await Deno.remove(part);
   await Deno.link(outside, part);
   const q = await query("select count(*) from insider_trades", { dir }).catch((e) => e);
@@ -166,7 +166,7 @@ Deno.test("hard links: a linked part, manifest or metadata is refused naming it;
   await Deno.remove(base, { recursive: true });
 });
 
-async function lastPart(dir: string): Promise<string> {
+function lastPart(dir: string): string {
   const root = join(dir, "insider_trades");
   // the last month: the one a later sync reads again (its overlap window)
   const year = [...Deno.readDirSync(root)].map((e) => e.name).filter((n) => n.startsWith("year="))
