@@ -6,7 +6,8 @@
  * - `deno task demo` and `deno task sync` (the insider trades of the demo
  *   world): peak RSS of the whole process, read from /proc while it runs;
  * - each shipped notebook: its kernel's peak RSS (`deno task notebooks
- *   --out`, Linux `VmHWM` after the last cell), when Jupyter is installed.
+ *   --out`, Linux `VmHWM` after the last cell) above a bare kernel's RSS,
+ *   when Jupyter is installed.
  *
  * @module
  */
@@ -117,6 +118,13 @@ async function notebookPeaks(): Promise<{ peaks: Map<string, number>; stages: Ke
   }
 }
 
+/**
+ * How much a shipped notebook's kernel may grow above a bare kernel, MiB
+ * (issue 44): the bare Deno kernel holds about 206 MiB of its own (see
+ * docs/charts-and-notebooks.md), which no notebook can shed.
+ */
+export const NOTEBOOK_GROWTH_MIB = 250;
+
 /** Measures the figures; `extra` rows (the pull ratios) are appended. */
 export async function lightBench(extra: BenchRow[] = []): Promise<string> {
   const home = await Deno.makeTempDir({ prefix: "sb-light-" });
@@ -128,18 +136,25 @@ export async function lightBench(extra: BenchRow[] = []): Promise<string> {
     const demo = await peakOf("lib/cli/demo.ts", ["--out", outDir], home);
     const sync = await peakOf("lib/cli/sync.ts", ["--dir", `${outDir}/sync`], home);
     const { peaks: notebooks, stages } = await notebookPeaks();
+    // the kernel before any import: the first stage of the kernel notebook
+    const bareRss = stages.find((x) => x.stage === "bare kernel")?.rssMb;
     const rows: BenchRow[] = [
       ...first.rows,
       { name: "deno task demo: peak RSS", value: demo, unit: "MiB", target: 512 },
       { name: "deno task sync: peak RSS", value: sync, unit: "MiB", target: 512 },
-      ...(notebooks.size
+      ...(notebooks.size && bareRss !== undefined
         ? [...notebooks].filter(([name]) => name !== "bare-kernel.ipynb").map(([name, mb]) => ({
-          name: `notebook ${name}: kernel peak RSS`,
-          value: mb,
+          name: `notebook ${name}: kernel peak above a bare kernel (${bareRss.toFixed(0)} MiB)`,
+          value: mb - bareRss,
           unit: "MiB",
-          target: 400,
+          target: NOTEBOOK_GROWTH_MIB,
         }))
-        : [{ name: "notebooks: kernel peak RSS", value: NaN, unit: "MiB", target: 400 }]),
+        : [{
+          name: "notebooks: kernel peak above a bare kernel",
+          value: NaN,
+          unit: "MiB",
+          target: NOTEBOOK_GROWTH_MIB,
+        }]),
       ...extra,
     ];
     const bare = notebooks.get("bare-kernel.ipynb");

@@ -1,6 +1,6 @@
 /**
- * Child of the query benchmark: runs one aggregate ("by-code" or
- * "distinct") over the scale-100 dataset with `query()` (DuckDB) or with
+ * Child of the query benchmark: runs one aggregate ("by-code", "distinct"
+ * or, with DuckDB only, "monthly") over a dataset (the scale-100 one) with `query()` (DuckDB) or with
  * Polars lazy (`scanInsiderTrades`) three times, and prints the times and this process's peak RSS as JSON.
  *
  * @module
@@ -16,6 +16,10 @@ export const AGG_SQL = `select year, code, count(*) as n, sum(transaction_value)
 
 /** A heavier one: distinct filings (2.5M distinct accession numbers) per month. */
 export const DISTINCT_SQL = `select year, month, count(distinct accession_number) as n
+  from insider_trades group by year, month order by year, month`;
+
+/** The monthly aggregate of the synced 10× world (`sync_bench.ts`): trades and value per month. */
+export const MONTHLY_SQL = `select year, month, count(*) as n, sum(transaction_value) as value
   from insider_trades group by year, month order by year, month`;
 
 /** The distinct-filings aggregate through Polars lazy. */
@@ -38,12 +42,13 @@ export async function polarsAggregate(dir: string): Promise<pl.DataFrame> {
 if (import.meta.main) {
   const [engine, dir, which = "by-code"] = Deno.args;
   const distinct = which === "distinct";
+  if (which === "monthly" && engine !== "duckdb") throw new Error("monthly: duckdb only");
   const seconds: number[] = [];
   let df: pl.DataFrame | undefined;
   for (let i = 0; i < 3; i++) {
     const t0 = performance.now();
     df = engine === "duckdb"
-      ? await query(distinct ? DISTINCT_SQL : AGG_SQL, { dir })
+      ? await query(which === "monthly" ? MONTHLY_SQL : distinct ? DISTINCT_SQL : AGG_SQL, { dir })
       : distinct
       ? await polarsDistinct(dir)
       : await polarsAggregate(dir);

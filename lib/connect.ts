@@ -25,9 +25,12 @@ import { CatalogClient } from "./catalog/client.ts";
 import { InsiderClient } from "./insider/client.ts";
 import type { ClientOptions, FetchLike } from "./http/transport.ts";
 import { createStub, DEMO_KEYS, type Stub, type StubOptions } from "./stub/mod.ts";
+import { DEFAULT_AS_OF } from "./stub/world.ts";
 import { notice } from "./shared/notice.ts";
 import { markDemo } from "./shared/demo.ts";
 import { type EnvSource, readEnvironment, SERVICE_VARS, serviceConfig } from "./connect/env.ts";
+import { inJupyter } from "./shared/jupyter.ts";
+import { emulatorInProcess, emulatorProcessFetch } from "./connect/_emulator_process.ts";
 import "./notebook/progress.ts"; // the default progress display (Jupyter or terminal)
 
 /** Options of {@link connect}. */
@@ -88,6 +91,7 @@ export interface Connection {
 
 let noticed = false;
 let sharedStub: Stub | undefined;
+let processFetch: FetchLike | undefined;
 
 /**
  * Connects to both services.
@@ -124,6 +128,12 @@ function open(opts: ConnectOptions): Connection {
   // options make a private one; without them, one emulator per process.
   let stub: Stub | undefined;
   const emulator = () => stub ??= opts.stub ? createStub(opts.stub) : (sharedStub ??= createStub());
+  // in a Jupyter kernel the default emulator answers from a process of its own
+  // (connect/_emulator_process.ts); custom emulator options keep a private one in process
+  const served = () =>
+    !opts.stub && !emulatorInProcess(inJupyter(), env.get("SIGNALBOOK_EMULATOR"))
+      ? (processFetch ??= emulatorProcessFetch())
+      : emulator().fetch;
   const wrap = (fetch: FetchLike | undefined, service: "catalog" | "insider") =>
     opts.instrument ? opts.instrument(fetch ?? globalThis.fetch, service) : fetch;
   // both services' variables are checked before either client is made
@@ -146,12 +156,11 @@ function open(opts: ConnectOptions): Connection {
     }
     return {
       offline: true,
-      stub: emulator(),
       options: {
         apiKey: service === "catalog" ? DEMO_KEYS.catalog : DEMO_KEYS.insider,
         baseUrl: `http://signalbook.offline/${service}`,
         // marked, so what the client builds from it is marked as demo data
-        fetch: markDemo(wrap(emulator().fetch, service)!),
+        fetch: markDemo(wrap(served(), service)!),
         ...common,
       } as ClientOptions,
     };
@@ -165,14 +174,21 @@ function open(opts: ConnectOptions): Connection {
       .join(" and ");
     notice(`signalbook: ${which} not set; using the offline emulator (demo data).`);
   }
-  return {
+  const connection: Connection = {
     catalog: new CatalogClient(c.options),
     insider: new InsiderClient(i.options),
     offline,
-    stub: c.stub ?? i.stub,
     // world.asOf is a day number (days since 1970-01-01)
-    offlineToday: i.stub
-      ? new Date(i.stub.world.asOf * 86_400_000).toISOString().slice(0, 10)
-      : undefined,
+    offlineToday: !i.offline
+      ? undefined
+      : stub
+      ? new Date(stub.world.asOf * 86_400_000).toISOString().slice(0, 10)
+      : DEFAULT_AS_OF,
   };
+  if (c.offline || i.offline) {
+    // made at first use when the emulator answers from its own process: the kernel then
+    // holds the world only if the notebook asks for what the emulator knows (`stub.truth`)
+    Object.defineProperty(connection, "stub", { get: emulator, enumerable: true });
+  }
+  return connection;
 }
