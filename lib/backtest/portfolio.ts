@@ -217,6 +217,7 @@ export { type Alpha, alphaOf, MIN_INTERVAL_MONTHS } from "./_portfolio_stats.ts"
 export type { RiskFree } from "./_risk_free.ts";
 import { marketPath } from "./_market_path.ts";
 import { withPortfolioDisplay } from "./result_display.ts";
+import { isoDay } from "../shared/values/mod.ts";
 
 /**
  * Months a portfolio needs for `cagr`: a growth rate a year from fewer
@@ -487,9 +488,10 @@ const DAY = 86_400_000;
 
 function dayOf(v: unknown): number | null {
   if (v instanceof Date && !Number.isNaN(v.getTime())) return Math.floor(v.getTime() / DAY);
-  if (typeof v === "string" && /^\d{4}-\d{2}-\d{2}/.test(v)) {
-    const t = Date.UTC(+v.slice(0, 4), +v.slice(5, 7) - 1, +v.slice(8, 10));
-    return Number.isNaN(t) ? null : t / DAY;
+  if (typeof v === "string") {
+    // the date grammar's calendar-checked reader (`shared/values/`): 2025-02-30 is no day
+    const d = isoDay(v.slice(0, 10));
+    return d === d ? d : null;
   }
   return null;
 }

@@ -111,6 +111,7 @@ import {
 import { InvalidResponseError, PaginationError } from "./errors.ts";
 import { holdParsePool } from "./parse_pool.ts";
 import { joinGroup } from "./retry.ts";
+import { isoDay } from "../shared/values/mod.ts";
 
 /** Pages a window is sized for when it is split. */
 export const TARGET_PAGES = 12;
@@ -208,11 +209,9 @@ const dayNumbers = new Map<string, number | undefined>();
 function dayNumber(day: string | undefined): number | undefined {
   if (day === undefined) return undefined;
   if (dayNumbers.has(day)) return dayNumbers.get(day);
-  let n: number | undefined;
-  if (/^\d{4}-\d{2}-\d{2}/.test(day)) {
-    const ms = Date.parse(day.slice(0, 10) + "T00:00:00Z");
-    n = Number.isNaN(ms) ? undefined : Math.round(ms / DAY_MS);
-  }
+  // the date grammar's calendar-checked reader (`shared/values/`)
+  const d = isoDay(day.slice(0, 10));
+  const n = d === d ? d : undefined;
   if (dayNumbers.size >= 10_000) dayNumbers.clear();
   dayNumbers.set(day, n);
   return n;

@@ -7,6 +7,7 @@
  */
 import { z } from "npm:@hono/zod-openapi@1.6.3";
 import { didYouMean } from "./suggest.ts";
+import { isoDay } from "./values/mod.ts";
 
 /** A value as it appears in an error message (quoted string, or JSON). */
 export function showValue(value: unknown): string {
@@ -50,8 +51,6 @@ export function intIn(min: number, max: number): z.ZodType<number, unknown> {
   ) as unknown as z.ZodType<number, unknown>;
 }
 
-const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-
 /**
  * Whether `s` is a calendar-valid `YYYY-MM-DD` date.
  *
@@ -63,10 +62,8 @@ const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
  * ```
  */
 export function isIsoDate(s: string): boolean {
-  const m = ISO_DATE.exec(s);
-  if (!m) return false;
-  const d = new Date(Date.UTC(+m[1], +m[2] - 1, +m[3]));
-  return d.getUTCFullYear() === +m[1] && d.getUTCMonth() === +m[2] - 1 && d.getUTCDate() === +m[3];
+  // the date grammar's canonical reader: one calendar check for requests and answers
+  return typeof s === "string" && isoDay(s) === isoDay(s);
 }
 
 /** A calendar-valid `YYYY-MM-DD` date string. */

@@ -6,6 +6,7 @@
  * @module
  */
 import { rowDialect } from "./dialect_rows.ts";
+import { valueDialect } from "./dialect_values.ts";
 import { DEMO_HEADER, markDemo } from "../shared/demo.ts";
 import { Hono, type MiddlewareHandler } from "npm:hono@4.13.19";
 import { HTTPException } from "npm:hono@4.13.19/http-exception";
@@ -189,6 +190,8 @@ export function createStub(opts: StubOptions = {}): Stub {
   if (problemForm) root.use("*", problemForm);
   const rowForm = rowDialect(dialect);
   if (rowForm) root.use("*", rowForm);
+  const valueForm = valueDialect(dialect);
+  if (valueForm) root.use("*", valueForm);
   root.use("*", bodyLimit({ maxSize: MAX_BODY_BYTES, onError: () => tooLarge() }));
   const rateHeaders = rateLimitHeaders(dialect, opts, now);
   const services: [string, OpenAPIHono, Parameters<typeof bearer>[0], () => boolean][] = [

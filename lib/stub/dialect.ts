@@ -24,6 +24,11 @@
  * | `problemTypes`     | `name`, `uri`, `path`, `about-blank`                      | problem `type` on both services: `premium-required`; `https://problems.signalbook.invalid/premium-required`; the relative reference `/problems/premium-required`; or `about:blank` on every problem (RFC 9457's default: the status is the meaning) |
  * | `nulls`            | `keep`, `omit`                                            | rows (of lists, and detail objects) keep their null keys, or leave them out (pydantic `exclude_none`, Jackson `NON_NULL`): rows of one page then differ in their keys |
  * | `cursorName`       | `next_cursor`, `cursor`                                   | the next-page cursor of `POST /search`, `GET /feeds` and `GET /pitches` under its usual name, or under `cursor` (a name the client does not read: it must fail loudly, not stop after one page) |
+ * | `timestamps`       | `iso`, `naive`, `offset`, `epoch-ms`, `epoch-s`           | timestamps of rows and details: ISO with `Z`; without a zone; at `+05:30`; epoch milliseconds; epoch seconds (`dialect_values.ts`) |
+ * | `dates`            | `iso`, `basic`, `epoch-ms`, `epoch-s`, `midnight`         | dates of rows and details: `YYYY-MM-DD`; `YYYYMMDD`; epoch ms or s of UTC midnight; `YYYY-MM-DDT00:00:00` |
+ * | `booleans`         | `json`, `text`, `numbers`                                 | booleans of rows and details: JSON; `"true"`/`"True"`; `1`/`0` |
+ * | `numbers`          | `json`, `text`                                            | numbers of rows and details: JSON; numeric text |
+ * | `lists`            | `json`, `joined`, `json-text`                             | integer lists of rows and details: JSON; `"5,15"`; `"[5,15]"` |
  * | `rateLimitHeaders` | `none`, `x-ratelimit`, `ratelimit`                        | every `/api/v1` answer of both services carries no rate-limit headers; `X-RateLimit-Limit`/`-Remaining`/`-Reset` (epoch seconds); or the IETF draft's `RateLimit-Limit`/`-Remaining`/`-Reset` (seconds left) with `RateLimit-Policy` |
  *
  * Named dialects bundle choices ({@link DIALECTS}): `upper-digits`,
@@ -33,7 +38,10 @@
  * `problem-uri`, `rate-limit-headers`, `entity-search-wrapped` (the catalog
  * search's lists one object down, snake_case items), `detail-wrapped-camel`
  * (the pitch detail under `data`, its keys in camelCase), `omit-nulls`
- * (rows without their null keys), and `all` (every one of them). The
+ * (rows without their null keys), `values-python` (zone-less timestamps,
+ * booleans and numbers as text), `values-jackson` (dates as epoch
+ * milliseconds), `values-joined` (integer lists joined), and `all` (every
+ * one of them; the other value choices are each tested alone). The
  * choices `problemTypes=about-blank` and `cursorName=cursor` are in no named
  * dialect: `about-blank` would clash with `problem-uri` in `all`, and
  * `cursor` is a form the client must refuse (loudly).
@@ -68,6 +76,11 @@ export const DIALECT_POINTS = {
   rateLimitHeaders: ["none", "x-ratelimit", "ratelimit"],
   nulls: ["keep", "omit"],
   cursorName: ["next_cursor", "cursor"],
+  timestamps: ["iso", "naive", "offset", "epoch-ms", "epoch-s"],
+  dates: ["iso", "basic", "epoch-ms", "epoch-s", "midnight"],
+  booleans: ["json", "text", "numbers"],
+  numbers: ["json", "text"],
+  lists: ["json", "joined", "json-text"],
 } as const;
 
 /** A point where a spec says "not shown". */
@@ -96,6 +109,9 @@ export const DIALECTS = {
   "entity-search-wrapped": { entitySearch: "data", entityFields: "snake" },
   "detail-wrapped-camel": { pitchDetail: "wrapped", detailKeys: "camel" },
   "omit-nulls": { nulls: "omit" },
+  "values-python": { timestamps: "naive", booleans: "text", numbers: "text" },
+  "values-jackson": { dates: "epoch-ms" },
+  "values-joined": { lists: "joined" },
 } as const satisfies Record<string, Partial<Dialect>>;
 
 /** A named dialect, `all` (every named one), or one `point=choice`. */

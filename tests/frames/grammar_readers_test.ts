@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import type pl from "nodejs-polars";
-import { buildFrame, type FrameReport, InsiderClient } from "../../mod.ts";
+import { buildFrame, CatalogClient, type FrameReport, InsiderClient } from "../../mod.ts";
 import type { Dtype } from "../../lib/frames/dtypes.ts";
 import { rowTyping, typeRows } from "../../lib/frames/typed_rows.ts";
 import { createStub, DEMO_KEYS } from "../../lib/stub/mod.ts";
@@ -237,4 +237,52 @@ Deno.test("raw: true gives the server's values as sent", async () => {
   assert.equal(typeof typed[0].transaction_id, "number");
   assert.equal(typeof raw[0].transaction_id, "string");
   assert.equal(Number(raw[0].transaction_id), typed[0].transaction_id);
+});
+
+/** A field of a catalog pitch row's `pitch` object of each type. */
+const PITCH_FIELD: Partial<Record<CaseType, string>> = {
+  date: "pitch_date",
+  boolean: "is_premium_pitch",
+  code: "ticker_symbol",
+  text_list: "slugs",
+};
+
+const pitchesReader = (how: "take" | "frame"): CaseReader => async (type, values) => {
+  const field = PITCH_FIELD[type]!;
+  const c = new CatalogClient({
+    apiKey: DEMO_KEYS.catalog,
+    baseUrl: "http://s/catalog",
+    fetch: rewriting(stub, (path, body) => {
+      if (path !== "/pitches") return body;
+      const b = body as { data: Record<string, unknown>[] };
+      const data = values.map((v, i) => {
+        const r = b.data[i % b.data.length];
+        const id = `p_case_${i}`;
+        return { ...r, pitch_id: id, pitch: { ...(r.pitch as object), pitch_id: id, [field]: v } };
+      });
+      return { data, has_more: false, next_cursor: null };
+    }).fetch,
+  });
+  return await quiet(async () => {
+    const list = c.pitches({ limit: 20 });
+    if (how === "take") {
+      const rows = await list.take(values.length);
+      const got = rows.map((r) => (r.pitch as unknown as Record<string, unknown>)[field]);
+      return { values: got, unreadable: countBad(values, got) };
+    }
+    const df = await list.frame({ progress: false });
+    const report = (df as unknown as { readReport: FrameReport }).readReport;
+    return {
+      values: columnOf(df, field, type),
+      unreadable: report.unreadable.reduce((n, u) => n + u.rows, 0),
+    };
+  });
+};
+
+Deno.test("catalog pitch rows (take() and .frame()) read every case of their fields' grammars", async (t) => {
+  for (const how of ["take", "frame"] as const) {
+    await t.step(how, async (t) => {
+      await runGrammarCases(t, pitchesReader(how), Object.keys(PITCH_FIELD) as CaseType[]);
+    });
+  }
 });

@@ -386,3 +386,15 @@ Deno.test("describeValue never prints text, only its length and shape", () => {
   assert.equal(describeValue([1]), "a list of 1");
   assert.equal(describeValue(""), "empty text");
 });
+
+Deno.test("docs/clients.md shows the grammars' own table", async () => {
+  const { grammarTable } = await import("../../lib/shared/values/mod.ts");
+  const cells = (md: string) =>
+    md.split("\n").filter((l) => l.startsWith("|") && !/^\|\s*-/.test(l)).map((l) =>
+      l.split(/(?<!\\)\|/).slice(1, -1).map((c) => c.trim().replace(/\s+/g, " "))
+    );
+  const doc = await Deno.readTextFile(new URL("../../docs/clients.md", import.meta.url));
+  const start = doc.indexOf("| type ");
+  const shown = cells(doc.slice(start, doc.indexOf("\n\n", start)));
+  assert.deepEqual(shown, cells(grammarTable()));
+});

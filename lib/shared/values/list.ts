@@ -69,14 +69,18 @@ export function listOf<T>(item: Grammar<T>): Grammar<T[]> {
     item: item as Grammar<unknown>,
     means: `a list of ${item.type}s`,
     forms: [
-      "a JSON list of items of the item grammar (canonical)",
+      `a JSON list of ${item.type} items (canonical)`,
       "JSON text of such a list",
-      "integer lists only: items joined by one of `,` `;` `|` or blanks",
+      ...(item.type === "integer"
+        ? ['the items joined by one of `,` `;` `|` or blanks (`"5,15,17"`)']
+        : []),
     ],
     refused: [
       "a list with an unreadable or null item",
-      "joined text for lists of text",
-      "a bare item, an object",
+      item.type === "integer"
+        ? 'two separators in one text (`"5,15;17"`), empty items'
+        : 'joined text (`"a,b"`: an item may hold the separator)',
+      "a bare JSON item, an object",
     ],
     read,
     row: (xs) => xs.map((x) => item.row(x)),

@@ -221,3 +221,26 @@ export function unreadFields(
 }
 
 export { describeValue };
+
+/**
+ * The grammars as a Markdown table (type → accepted encodings → refused):
+ * the table of `docs/clients.md`, which a test keeps equal to this.
+ *
+ * @example
+ * ```ts
+ * import { grammarTable } from "./mod.ts";
+ * grammarTable().split("\n")[0]; // "| type | accepted (canonical first) | refused |"
+ * ```
+ */
+export function grammarTable(): string {
+  const rows: [string, Grammar<unknown>][] = [
+    ...Object.entries(GRAMMARS) as [string, Grammar<unknown>][],
+    ["list of text", TEXT_LIST as Grammar<unknown>],
+  ];
+  const cell = (xs: readonly string[]) => xs.join("; ").replaceAll("|", "\\|");
+  return [
+    "| type | accepted (canonical first) | refused |",
+    "| - | - | - |",
+    ...rows.map(([name, g]) => `| \`${name}\` | ${cell(g.forms)} | ${cell(g.refused)} |`),
+  ].join("\n");
+}

@@ -1,0 +1,198 @@
+/**
+ * The value-encoding dialect points (see `dialect.ts`): the same rows with
+ * their values written the way other server stacks write them, each an
+ * accepted form of the client's value grammars (`lib/shared/values/`), so
+ * every reader is proven to read them as the plain answer.
+ *
+ * | point | choices (default first) | what changes |
+ * | - | - | - |
+ * | `timestamps` | `iso`, `naive`, `offset`, `epoch-ms`, `epoch-s` | `2025-01-02T02:48:00.000Z`; without a zone (Python's naive `isoformat()`); at `+05:30`; epoch milliseconds (Jackson); epoch seconds |
+ * | `dates` | `iso`, `basic`, `epoch-ms`, `epoch-s`, `midnight` | `2025-01-02`; `20250102`; epoch milliseconds or seconds of UTC midnight; `2025-01-02T00:00:00` |
+ * | `booleans` | `json`, `text`, `numbers` | `true`; `"true"`/`"false"` (`"True"` for a Python `str`); `1`/`0` |
+ * | `numbers` | `json`, `text` | `412.5`; `"412.5"` (a server that quotes decimals) |
+ * | `lists` | `json`, `joined`, `json-text` | `[5, 15]`; `"5,15"` (integer lists only); `"[5, 15]"` |
+ *
+ * The rewrite touches the values of rows only: the rows of `POST /search`,
+ * `GET /feeds` and `GET /pitches` (and a pitch row's `pitch` object), and
+ * the objects of `GET /transactions/…` and `GET /pitches/{id}` (and its
+ * `archive`), never envelopes, cursors or flags. Values are recognised by
+ * their shape: a string in the canonical timestamp form is a timestamp,
+ * one of `YYYY-MM-DD` a date; lists of objects (a detail's snapshots) are
+ * left as they are.
+ *
+ * @module
+ */
+import type { MiddlewareHandler } from "npm:hono@4.13.19";
+import type { Dialect } from "./dialect.ts";
+
+type Json = unknown;
+
+const TS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** The value points of a dialect. */
+type ValuePoints = Pick<Dialect, "timestamps" | "dates" | "booleans" | "numbers" | "lists">;
+
+function timestamp(s: string, d: ValuePoints): Json {
+  const ms = Date.parse(s);
+  switch (d.timestamps) {
+    case "iso":
+      return s;
+    case "naive":
+      return ms % 1000 === 0 ? s.slice(0, 19) : s.slice(0, 23) + "000";
+    case "offset":
+      return new Date(ms + 330 * 60_000).toISOString().slice(0, 23) + "+05:30";
+    case "epoch-ms":
+      return ms;
+    case "epoch-s":
+      return ms / 1000;
+  }
+}
+
+function date(s: string, d: ValuePoints): Json {
+  const ms = Date.parse(s + "T00:00:00Z");
+  switch (d.dates) {
+    case "iso":
+      return s;
+    case "basic":
+      return s.replaceAll("-", "");
+    case "epoch-ms":
+      return ms;
+    case "epoch-s":
+      return ms / 1000;
+    case "midnight":
+      return s + "T00:00:00";
+  }
+}
+
+function value(v: Json, d: ValuePoints, pythonic: boolean): Json {
+  if (typeof v === "string") {
+    if (TS.test(v)) return timestamp(v, d);
+    if (DAY.test(v)) return date(v, d);
+    return v;
+  }
+  if (typeof v === "boolean") {
+    return d.booleans === "text"
+      ? (pythonic ? (v ? "True" : "False") : String(v))
+      : d.booleans === "numbers"
+      ? (v ? 1 : 0)
+      : v;
+  }
+  if (typeof v === "number") return d.numbers === "text" ? String(v) : v;
+  if (Array.isArray(v)) {
+    if (v.length && v.every((x) => Number.isInteger(x))) {
+      if (d.lists === "joined") return v.join(",");
+      if (d.lists === "json-text") return JSON.stringify(v);
+    }
+    return v;
+  }
+  return v;
+}
+
+/** One row (or detail) with its values rewritten; nested objects too, lists of objects left. */
+function row(r: Json, d: ValuePoints, depth = 0): Json {
+  if (r === null || typeof r !== "object" || Array.isArray(r)) return r;
+  const out: Record<string, Json> = {};
+  let i = 0;
+  for (const [k, v] of Object.entries(r as Record<string, Json>)) {
+    out[k] = v !== null && typeof v === "object" && !Array.isArray(v)
+      ? (depth < 2 ? row(v, d, depth + 1) : v)
+      : value(v, d, i++ % 2 === 0);
+  }
+  return out;
+}
+
+const LIST_ROWS = /\/api\/v1\/(search|feeds|pitches)$/;
+const DETAIL = /\/api\/v1\/(transactions\/[^/]+\/[^/]+|pitches\/[^/]+)$/;
+const CONTAINERS = ["data", "items", "results", "feeds", "rows", "pitches"];
+
+/**
+ * The description of a value dialect: every value schema of the answers
+ * (components and paths, problem details aside) also allows the form the
+ * dialect writes it in, so the served OpenAPI still describes what is sent.
+ */
+function widen(v: Json, d: ValuePoints): void {
+  if (Array.isArray(v)) return v.forEach((x) => widen(x, d));
+  if (v === null || typeof v !== "object") return;
+  const o = v as Record<string, Json>;
+  for (const [k, x] of Object.entries(o)) {
+    if (k === "Problem" || k === "application/problem+json" || k === "parameters") continue;
+    if (k === "requestBody") continue;
+    if (x !== null && typeof x === "object" && !Array.isArray(x)) {
+      const s = x as Record<string, Json>;
+      const also = alsoAs(s, d);
+      widen(s, d);
+      if (also.length) {
+        o[k] = { anyOf: [s, ...also.map((type) => ({ type }))] };
+        continue;
+      }
+    }
+    widen(x, d);
+  }
+}
+
+/**
+ * The JSON types a value of schema `s` may also be sent as under `d`
+ * (dates and timestamps are plain strings in the description: under an
+ * epoch choice every string may also be a number).
+ */
+function alsoAs(s: Record<string, Json>, d: ValuePoints): string[] {
+  const types = (Array.isArray(s.type) ? s.type : [s.type]) as unknown[];
+  const out = new Set<string>();
+  if (types.includes("boolean") && d.booleans !== "json") {
+    out.add(d.booleans === "text" ? "string" : "number");
+  }
+  if ((types.includes("number") || types.includes("integer")) && d.numbers === "text") {
+    out.add("string");
+  }
+  if (
+    types.includes("string") && (d.dates.startsWith("epoch") || d.timestamps.startsWith("epoch"))
+  ) {
+    out.add("number");
+  }
+  const items = s.items as Record<string, Json> | undefined;
+  if (types.includes("array") && d.lists !== "json" && items?.type === "integer") out.add("string");
+  return [...out].filter((t) => !types.includes(t));
+}
+
+/** The answer rewrite for the value points; undefined for the default choices. */
+export function valueDialect(d: Dialect): MiddlewareHandler | undefined {
+  if (
+    d.timestamps === "iso" && d.dates === "iso" && d.booleans === "json" &&
+    d.numbers === "json" && d.lists === "json"
+  ) return undefined;
+  return async (c, next) => {
+    await next();
+    const res = c.res;
+    if (
+      res.status !== 200 || !(res.headers.get("content-type") ?? "").includes("application/json")
+    ) return;
+    const path = new URL(c.req.url).pathname;
+    if (path.endsWith("/openapi.json")) {
+      const doc = await res.clone().json() as Json;
+      widen(doc, d);
+      c.res = new Response(JSON.stringify(doc), { status: res.status, headers: res.headers });
+      return;
+    }
+    const list = LIST_ROWS.test(path) && !path.includes("/catalog/api/v1/search");
+    if (!list && !DETAIL.test(path)) return;
+    const body = await res.clone().json() as Json;
+    let out: Json = body;
+    if (list && body !== null && typeof body === "object" && !Array.isArray(body)) {
+      const b = { ...(body as Record<string, Json>) };
+      for (const k of CONTAINERS) {
+        if (Array.isArray(b[k])) b[k] = (b[k] as Json[]).map((r) => row(r, d));
+      }
+      out = b;
+    } else if (!list) {
+      const b = body as Record<string, Json>;
+      // a detail bare or wrapped in one object (`{ data: {...} }`)
+      out = b && typeof b === "object" && "data" in b && Object.keys(b).length === 1
+        ? { data: row(b.data, d) }
+        : row(b, d);
+    }
+    const headers = new Headers(res.headers);
+    headers.delete("content-length");
+    c.res = new Response(JSON.stringify(out), { status: res.status, headers });
+  };
+}
