@@ -170,7 +170,8 @@ function open(opts: ConnectOptions): Connection {
   const offline = { catalog: c.offline, insider: i.offline };
   if ((c.offline || i.offline) && !noticed && !opts.quiet) {
     noticed = true;
-    const which = [c.offline && "PITCH_API_KEY", i.offline && "INSIDER_API_KEY"].filter(Boolean)
+    const which = [c.offline && SERVICE_VARS.catalog.key, i.offline && SERVICE_VARS.insider.key]
+      .filter(Boolean)
       .join(" and ");
     notice(`signalbook: ${which} not set; using the offline emulator (demo data).`);
   }

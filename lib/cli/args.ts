@@ -254,8 +254,8 @@ export interface FailureContext {
 
 function keyVarOf(e: ProblemError): string {
   return /\/(pitches|tags|filter-sets)\b/.test(e.url) || /\/catalog\b/.test(e.url)
-    ? "PITCH_API_KEY"
-    : "INSIDER_API_KEY";
+    ? SERVICE_VARS.catalog.key
+    : SERVICE_VARS.insider.key;
 }
 
 function firstLine(s: string): string {

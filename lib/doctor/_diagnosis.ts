@@ -23,6 +23,8 @@
  *
  * @module
  */
+import { SERVICE_VARS } from "../connect/env.ts";
+
 /** What a diagnosis reads of a call (a `CallReport` of `check.ts`). */
 interface CallSeen {
   /** The call made to get a `404` on purpose. */
@@ -53,8 +55,8 @@ export interface Diagnosis {
 }
 
 const VARS = {
-  catalog: { key: "PITCH_API_KEY", url: "PITCH_BASE_URL", path: "/catalog" },
-  insider: { key: "INSIDER_API_KEY", url: "INSIDER_BASE_URL", path: "/insider" },
+  catalog: { ...SERVICE_VARS.catalog, path: "/catalog" },
+  insider: { ...SERVICE_VARS.insider, path: "/insider" },
 } as const;
 
 const NO_ANSWER = new Set(["ConnectionError", "TimeoutError"]);

@@ -501,14 +501,14 @@ export async function checkServices(opts: CheckOptions = {}): Promise<ServicesRe
     {
       service: "catalog",
       offline: conn.offline.catalog,
-      target: conn.offline.catalog ? "in-process emulator" : scrub(env("PITCH_BASE_URL") ?? ""),
+      target: conn.offline.catalog ? "in-process emulator" : scrub(catalog.baseUrl),
       calls: cat,
       rateLimitHeaders: rate.catalog,
     },
     {
       service: "insider",
       offline: conn.offline.insider,
-      target: conn.offline.insider ? "in-process emulator" : scrub(env("INSIDER_BASE_URL") ?? ""),
+      target: conn.offline.insider ? "in-process emulator" : scrub(insider.baseUrl),
       calls: ins,
       rateLimitHeaders: rate.insider,
     },

@@ -9,6 +9,7 @@
  */
 import { describeCoercions, firstFew } from "./_coverage.ts";
 import type { CallReport, ServicesReport } from "./check.ts";
+import { SERVICE_VARS } from "../connect/env.ts";
 
 function callLines(c: CallReport): string[] {
   const what = c.name.startsWith("problem details") ? `${c.endpoint} (404 on purpose)` : c.endpoint;
@@ -53,7 +54,7 @@ export function formatReport(report: ServicesReport): string[] {
     for (const x of d.symptoms) out.push(`  symptom: ${x}`);
   }
   for (const s of report.services) {
-    const keyVar = s.service === "catalog" ? "PITCH_API_KEY" : "INSIDER_API_KEY";
+    const keyVar = SERVICE_VARS[s.service].key;
     out.push(
       `${s.service}: ${
         s.offline ? `in-process emulator (${keyVar} not set; demo data)` : `live, ${s.target}`
