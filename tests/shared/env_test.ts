@@ -19,7 +19,7 @@ function* files(dir: URL): Generator<URL> {
 
 Deno.test("every environment variable read in lib/ is in ENV_VARS", () => {
   const read = new Map<string, string>();
-  const pattern = /(?:Deno\.env\.get|envVar|\benv)\(\s*"([A-Za-z_][A-Za-z0-9_]*)"/g;
+  const pattern = /(?:\benv\.get|envVar|\benv)\(\s*"([A-Za-z_][A-Za-z0-9_]*)"/g;
   for (const f of files(LIB)) {
     const text = Deno.readTextFileSync(f);
     for (const m of text.matchAll(pattern)) read.set(m[1], f.pathname.split("/lib/")[1]);
