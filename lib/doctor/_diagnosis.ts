@@ -85,16 +85,20 @@ export function diagnose(s: ServiceSeen, base: string | undefined): Diagnosis | 
   const refused = (status: number) =>
     all((c) => only(status)(c) || (!!c.probe && only(404)(c))) &&
     made.some((c) => only(status)(c));
+  // "every call", or "every call but the 404 on purpose" when that one answered its 404
+  const every = made.some((c) => c.probe && only(404)(c))
+    ? "every call but the 404 on purpose"
+    : "every call";
   if (refused(401)) {
     return d(
       "key",
-      `every call answered 401 (missing or invalid API key): check ${v.key}`,
+      `${every} answered 401 (missing or invalid API key): check ${v.key}`,
     );
   }
   if (refused(403)) {
     return d(
       "premium",
-      `every call answered 403: Premium lapsed (or no access) for the key in ${v.key}; ` +
+      `${every} answered 403: Premium lapsed (or no access) for the key in ${v.key}; ` +
         `renew the membership, or use a key of an active Premium account`,
     );
   }

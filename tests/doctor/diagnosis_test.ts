@@ -150,6 +150,10 @@ Deno.test("doctor: a wrong key on a service that finds the route first (the 404 
       ["insider", "key"],
     ]);
     assert.deepEqual(r.problems, r.diagnoses.map((d) => d.message));
+    assert.match(
+      r.diagnoses[1].message,
+      /^insider: every call but the 404 on purpose answered 401 \(missing or invalid API key\): check INSIDER_API_KEY$/,
+    );
     const all = formatReport(r).join("\n");
     assert.ok(!all.includes("should be a NotFoundError"), all);
     assert.ok(!all.includes(WRONG.slice(0, 12)), "the key is never printed");
