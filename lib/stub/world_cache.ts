@@ -101,12 +101,6 @@ export interface OpenWorldOptions {
   asOf?: string;
   /** Cache folder, or `false` for none (default: the user's cache folder, see the module doc). */
   cache?: string | false;
-  /**
-   * Longest wait, in ms, for another process generating the same world
-   * (default 15 s per unit of scale, never under 15 s); then the world is
-   * generated in memory.
-   */
-  lockWaitMs?: number;
 }
 
 /** A world and its insider dataset, and where they came from. */
@@ -177,9 +171,7 @@ export function openWorld(opts: OpenWorldOptions = {}): OpenedWorld {
     return { parts, stored: storeInsider(makeInsiderData(assembleWorld(parts))) };
   };
   // one process generates a given world at a time; the others wait for it and read its file
-  const lock = file
-    ? generationLock(file, opts.lockWaitMs ?? LOCK_WAIT_MS_PER_SCALE * Math.max(1, scale))
-    : null;
+  const lock = file ? generationLock(file, LOCK_WAIT_MS_PER_SCALE * Math.max(1, scale)) : null;
   if (lock && "refused" in lock) {
     // written by the holder just as the wait ran out: read it
     const late = cached();
