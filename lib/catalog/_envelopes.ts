@@ -58,6 +58,8 @@ import { KeyIndex } from "../shared/field_keys.ts";
 import type { FilterSet, PitchDetail, PitchListRow, SearchResult, Tag, TagType } from "./types.ts";
 import { QUALITY_TYPE_KEYS } from "./vocab.ts";
 import { childrenOf, readArchive, readCriteria } from "./_nested.ts";
+import { GRAMMARS, IGNORE, UNREADABLE } from "../shared/values/mod.ts";
+import { describeValue } from "../shared/describe.ts";
 
 const LIST_ROW = new KeyIndex(["pitch_id", "pitch_date", "added_on", "pitch"]);
 const SUMMARY_NAMES = [
@@ -218,13 +220,28 @@ function typeOf(t: unknown, key?: string): TagType | null {
   const typeKey = key ?? str(t, TYPE_KEY);
   const listKey = findKey(t, TAG_LIST);
   if (typeKey === undefined || listKey === undefined || !Array.isArray(t[listKey])) return null;
-  const closed = findKey(t, ["closed", "is_closed"]);
+  const closedKey = findKey(t, ["closed", "is_closed"]);
+  // the boolean grammar; a flag it cannot read is loud, never the default in silence
+  const closed = closedKey === undefined || t[closedKey] === null
+    ? null
+    : GRAMMARS.boolean.read(t[closedKey], IGNORE);
+  if (closed === UNREADABLE) {
+    throw new InvalidResponseError(
+      `GET /tags: type ${JSON.stringify(typeKey)} ${closedKey} expected a boolean; got ${
+        describeValue(t[closedKey!])
+      }`,
+      {
+        endpoint: "GET /tags",
+        field: closedKey,
+        expected: "a boolean",
+        got: describeValue(t[closedKey!]),
+      },
+    );
+  }
   return {
     tagTypeKey: typeKey,
     label: str(t, LABEL) ?? typeKey,
-    closed: closed !== undefined && typeof t[closed] === "boolean"
-      ? t[closed] as boolean
-      : CLOSED.has(typeKey),
+    closed: closed ?? CLOSED.has(typeKey),
     tags: (t[listKey] as unknown[]).map((x) => tagOf(x, typeKey)).filter((x): x is Tag =>
       x !== null
     ),

@@ -49,6 +49,8 @@ import { announceShape } from "../http/events.ts";
 import { describe, type JsonObject, type ListSpec, readList, readOne } from "../http/_envelope.ts";
 import { KeyIndex, markDeclared, normKey } from "../shared/field_keys.ts";
 import { uniformRowKeys } from "../shared/wide_rows.ts";
+import { type Grammar, GRAMMARS, IGNORE, readValue, UNREADABLE } from "../shared/values/mod.ts";
+import { describeValue } from "../shared/describe.ts";
 import { TRANSACTION_FIELDS, type TransactionRow } from "./fields.ts";
 import type { FeedRow } from "./feeds.ts";
 
@@ -246,15 +248,25 @@ export function insiderHits(body: unknown): InsiderHit[] {
       const k = more.found.get(n);
       return k === undefined ? undefined : raw[k];
     };
-    const count = get("trade_count");
-    const latest = get("latest_filed_at");
+    // by the integer and timestamp grammars; a value they cannot read is loud
+    const read = (name: string, g: Grammar<number>) => {
+      const v = get(name);
+      const r = readValue(g, v, IGNORE);
+      if (r !== UNREADABLE) return r;
+      throw new InvalidResponseError(
+        `${endpoint}: match ${i} ${name} expected ${g.type}; got ${describeValue(v)}`,
+        { endpoint, field: name, expected: g.type, got: describeValue(v), row: i },
+      );
+    };
+    const count = read("trade_count", GRAMMARS.integer);
+    const latest = read("latest_filed_at", GRAMMARS.timestamp);
     return {
       cik: String(raw[cikKey]),
       name: String(raw[nameKey]),
       issuers: Array.isArray(get("issuers")) ? get("issuers") as InsiderHit["issuers"] : [],
       titles: Array.isArray(get("titles")) ? get("titles") as string[] : [],
-      trade_count: typeof count === "number" ? count : null,
-      latest_filed_at: typeof latest === "string" ? latest : null,
+      trade_count: count,
+      latest_filed_at: latest === null ? null : GRAMMARS.timestamp.row(latest) as string,
       raw,
     };
   });
