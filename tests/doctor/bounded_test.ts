@@ -55,8 +55,9 @@ function endlessJson(): ReadableStream<Uint8Array> {
   });
 }
 
-Deno.test("doctor against a gzip bomb and an endless JSON body: findings, no out-of-memory, under a 256 MiB heap", async () => {
-  const srv = loopback((req) => {
+/** A loopback service: a gzip bomb on every catalog route, an endless JSON body on every insider one. */
+function hostile() {
+  return loopback((req) => {
     const path = new URL(req.url).pathname;
     if (path.startsWith("/catalog/")) {
       return new Response(gzipBomb(4 * 1000 * 1000), {
@@ -65,9 +66,25 @@ Deno.test("doctor against a gzip bomb and an endless JSON body: findings, no out
     }
     return new Response(endlessJson(), { headers: { "content-type": "application/json" } });
   });
+}
+
+/** Problems of both services that are the bounded reader's finding. */
+function assertTooLarge(problems: string[]) {
+  const tooLarge = (service: string) =>
+    problems.filter((p) =>
+      p.startsWith(`${service} `) && /larger than maxResponseBytes = 16,777,216 bytes/.test(p)
+    );
+  assert.ok(tooLarge("catalog").length >= 1, problems.join("\n"));
+  assert.ok(tooLarge("insider").length >= 1, problems.join("\n"));
+}
+
+const CEILING = ["--v8-flags=--max-old-space-size=256"];
+
+Deno.test("checkServices against a gzip bomb and an endless JSON body: findings, no out-of-memory, under a 256 MiB heap", async () => {
+  const srv = hostile();
   try {
     const out = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", "--no-check", "--v8-flags=--max-old-space-size=256", CHILD, srv.base],
+      args: ["run", "-A", "--no-check", ...CEILING, CHILD, srv.base],
       env: { NO_COLOR: "1" },
       stdout: "piped",
       stderr: "piped",
@@ -87,12 +104,36 @@ Deno.test("doctor against a gzip bomb and an endless JSON body: findings, no out
     assert.equal(r.ok, false);
     // the unbounded doctor grew past 2 GB on this probe; bounded, the whole process stays far below
     assert.ok(r.peakMiB < 768, `peak RSS ${r.peakMiB} MiB`);
-    const tooLarge = (service: string) =>
-      r.problems.filter((p: string) =>
-        p.startsWith(`${service} `) && /larger than maxResponseBytes = 16,777,216 bytes/.test(p)
-      );
-    assert.ok(tooLarge("catalog").length >= 1, r.problems.join("\n"));
-    assert.ok(tooLarge("insider").length >= 1, r.problems.join("\n"));
+    assertTooLarge(r.problems);
+  } finally {
+    await srv.close();
+  }
+});
+
+Deno.test("deno task doctor --json against the same service, as the probe ran it: exit 1 with the findings, not killed", async () => {
+  const srv = hostile();
+  try {
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", "--no-check", ...CEILING, "lib/cli/doctor.ts", "--json"],
+      cwd: new URL("../../", import.meta.url).pathname,
+      env: {
+        NO_COLOR: "1",
+        PITCH_API_KEY: "sk-live-bounded-doctor-0003",
+        PITCH_BASE_URL: `${srv.base}/catalog`,
+        INSIDER_API_KEY: "sk-live-bounded-doctor-0004",
+        INSIDER_BASE_URL: `${srv.base}/insider`,
+      },
+      stdout: "piped",
+      stderr: "piped",
+      signal: AbortSignal.timeout(120_000),
+    }).output();
+    const stdout = new TextDecoder().decode(out.stdout);
+    const stderr = new TextDecoder().decode(out.stderr);
+    assert.equal(out.code, 1, `code ${out.code}, signal ${out.signal}:\n${stderr.slice(-2000)}`);
+    const report = JSON.parse(stdout);
+    assert.equal(report.ok, false);
+    assertTooLarge(report.problems);
+    assert.ok(!(stdout + stderr).includes("sk-live-bounded"), "no key in the output");
   } finally {
     await srv.close();
   }
