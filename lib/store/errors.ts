@@ -1,12 +1,10 @@
 /**
- * The store's typed errors: a failed {@link QueryError query}, a state
- * file that cannot be read ({@link StateFileError}), and rows from two
- * kinds of source ({@link MixedSourcesError}).
+ * The store's typed errors: a failed {@link QueryError query} and a state
+ * file that cannot be read ({@link StateFileError}). Rows from two kinds of
+ * source: `MixedSourcesError` (`provenance.ts`).
  *
  * @module
  */
-import type { DatasetSource } from "./provenance.ts";
-
 /** A failed `query()`: the message says why; `sql` is the statement. */
 export class QueryError extends Error {
   /** The SQL that failed ("" when the error was raised outside `query()`). */
@@ -48,40 +46,3 @@ export class StateFileError extends QueryError {
 
 /** The `field` of a {@link StateFileError} about the whole file. */
 export const FILE = "(file)";
-
-/**
- * Rows from the offline emulator written into a dataset holding live rows,
- * or the reverse: refused before anything is written. The message names the
- * dataset and both sources.
- */
-export class MixedSourcesError extends Error {
-  /** The dataset folder. */
-  readonly dir: string;
-  /** The sources the dataset already holds. */
-  readonly held: readonly DatasetSource[];
-  /** The source of the refused rows. */
-  readonly incoming: Pick<DatasetSource, "kind" | "host">;
-  /** Creates the error; `caller` starts the message. */
-  constructor(
-    caller: string,
-    dir: string,
-    held: readonly DatasetSource[],
-    incoming: Pick<DatasetSource, "kind" | "host">,
-    describe: (s: Pick<DatasetSource, "kind" | "host">) => string,
-  ) {
-    const other = held.filter((s) => s.kind !== incoming.kind);
-    super(
-      `${caller}: ${dir} holds rows from ${
-        other.map((s) =>
-          `${describe(s)} (written ${s.first.slice(0, 10)} to ${s.last.slice(0, 10)})`
-        )
-          .join(" and ")
-      }; these rows are from ${describe(incoming)}. Demo and live rows never share a dataset: ` +
-        `nothing was written. Write into another folder, or remove ${dir} to start over`,
-    );
-    this.name = "MixedSourcesError";
-    this.dir = dir;
-    this.held = held;
-    this.incoming = incoming;
-  }
-}

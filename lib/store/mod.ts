@@ -26,7 +26,7 @@ export {
   type SyncReport,
 } from "./sync.ts";
 export { query, QUERY_VIEWS, QueryError, type QueryOptions } from "./query.ts";
-export { MixedSourcesError, StateFileError } from "./errors.ts";
-export { type DatasetSource } from "./provenance.ts";
+export { StateFileError } from "./errors.ts";
+export { type DatasetSource, MixedSourcesError } from "./provenance.ts";
 export { DatasetLockedError, DEFAULT_LOCK_TIMEOUT_MS, LOCK_FILE, type LockHolder } from "./lock.ts";
 export { DiskFullError } from "./disk.ts";

@@ -30,7 +30,6 @@
  * @module
  */
 import { isDemo, isLoopbackUrl } from "../shared/demo.ts";
-import { MixedSourcesError } from "./errors.ts";
 
 /** One source a dataset was written from. */
 export interface DatasetSource {
@@ -109,4 +108,41 @@ export function addSource(
   if (i < 0) list.push({ ...incoming, first: now, last: now });
   else list[i] = { ...list[i], last: now };
   return list;
+}
+
+/**
+ * Rows from the offline emulator written into a dataset holding live rows,
+ * or the reverse: refused before anything is written. The message names the
+ * dataset and both sources.
+ */
+export class MixedSourcesError extends Error {
+  /** The dataset folder. */
+  readonly dir: string;
+  /** The sources the dataset already holds. */
+  readonly held: readonly DatasetSource[];
+  /** The source of the refused rows. */
+  readonly incoming: Pick<DatasetSource, "kind" | "host">;
+  /** Creates the error; `caller` starts the message. */
+  constructor(
+    caller: string,
+    dir: string,
+    held: readonly DatasetSource[],
+    incoming: Pick<DatasetSource, "kind" | "host">,
+    describe: (s: Pick<DatasetSource, "kind" | "host">) => string,
+  ) {
+    const other = held.filter((s) => s.kind !== incoming.kind);
+    super(
+      `${caller}: ${dir} holds rows from ${
+        other.map((s) =>
+          `${describe(s)} (written ${s.first.slice(0, 10)} to ${s.last.slice(0, 10)})`
+        )
+          .join(" and ")
+      }; these rows are from ${describe(incoming)}. Demo and live rows never share a dataset: ` +
+        `nothing was written. Write into another folder, or remove ${dir} to start over`,
+    );
+    this.name = "MixedSourcesError";
+    this.dir = dir;
+    this.held = held;
+    this.incoming = incoming;
+  }
 }

@@ -75,8 +75,8 @@ import { isIsoDate } from "../shared/schema.ts";
 import { ensureMeta, readMeta, scanDataset } from "./dataset.ts";
 import { lockDataset } from "./lock.ts";
 import { DiskFullError, writeAtomic } from "./disk.ts";
-import { MixedSourcesError, StateFileError } from "./errors.ts";
-import { addSource, clientSource, type SourceOf } from "./provenance.ts";
+import { StateFileError } from "./errors.ts";
+import { addSource, clientSource, MixedSourcesError, type SourceOf } from "./provenance.ts";
 import { checkManifest, MANIFEST_FORMAT, type ManifestState, readStateJson } from "./state.ts";
 import { UnsafeFileError } from "../shared/regular_file.ts";
 
