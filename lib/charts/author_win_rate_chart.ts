@@ -89,7 +89,7 @@ export function authorWinRateChart(
   return render(
     {
       width: 720,
-      height: 60 + 24 * rows.length,
+      height: Math.max(160, 60 + 24 * rows.length),
       marginLeft: Math.min(220, Math.max(80, 12 + longest * 7)),
       marginRight: 60,
       y: { domain: rows.map((r) => r.author), label: null },

@@ -11,7 +11,10 @@ import { rowsOf } from "./_chart_data.ts";
 
 /** Options of {@link eventStudyChart}; any other Plot option passes through. */
 export interface EventStudyChartOptions extends ChartText {
-  /** Column of the value (default `mean_excess`). */
+  /**
+   * Column of the dot (default `mean_excess`); the bar is always `ci_low` to
+   * `ci_high`, the interval of the mean.
+   */
   value?: string;
   /** Extra Plot options. */
   [plotOption: string]: unknown;
@@ -99,7 +102,7 @@ export function eventStudyChart(stats: pl.DataFrame, options: EventStudyChartOpt
   return render(
     {
       width: Math.max(560, marginLeft + 20 + panel * drawn.length),
-      height: 70 + 26 * groups.length,
+      height: Math.max(220, 70 + 26 * groups.length),
       marginLeft,
       marginRight: 20,
       marginTop: 40,
