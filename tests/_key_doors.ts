@@ -56,7 +56,7 @@ export async function keyedSearchPage(req: Request): Promise<Response> {
       accessionNumber: cursor ? "0000000001-24-000002" : "0000000001-24-000001",
       transactionId: 1,
       filedAt: "2024-05-01T15:00:00Z",
-      transactionValue: KEY,
+      issuerName: KEY, // a text field: the value grammar reads it as is
       [`x_${KEY}`]: 1,
       [`y_${KEY.toUpperCase()}`]: 2,
     }],
