@@ -90,7 +90,9 @@ export function eventStudyChart(stats: pl.DataFrame, options: EventStudyChartOpt
   const right = thin.length ? (hi - lo || 1) * 0.12 : 0;
   const what = value === "mean_excess" ? "Mean excess return vs the market" : value;
   const sub = subtitle ?? [
-    `${what} (%), from the ${entry} date; dot: mean, bar: 95% interval`,
+    `${what} (%), from the ${entry} date; dot: ${
+      value === "mean_excess" ? "mean" : value
+    }, bar: 95% interval of the mean`,
     [
       thin.length ? `hollow "thin": too few trades or months for an interval (thin_reason)` : "",
       empty.length ? `no return yet at ${empty.join(", ")}` : "",

@@ -331,3 +331,19 @@ Deno.test("grid: a heatmap of trades without any win-rate record says so", () =>
     /^Error: winRateHeatmap: no trade has a win-rate record \(pct is null in all 18 rows\)/,
   );
 });
+
+Deno.test("grid: a horizon no group has a return at yet is named, not drawn as an empty panel", () => {
+  const svg = eventStudyChart(pl.DataFrame({
+    group: ["A", "A", "B", "B"],
+    horizon: ["1m", "1y", "1m", "1y"],
+    horizon_days: [30, 365, 30, 365],
+    mean_excess: [1.5, null, -0.5, null],
+    ci_low: [0.5, null, -1.5, null],
+    ci_high: [2.5, null, 0.5, null],
+    thin: [false, true, false, true],
+  })).svg;
+  assert.match(svg, /no return yet at 1y/);
+  assert.match(svg, />1m</);
+  assert.doesNotMatch(svg, />1y</);
+  assert.equal(marks(svg, "interval"), 2);
+});
