@@ -27,7 +27,7 @@ import {
 } from "../shared/values/mod.ts";
 import { type Dtype, grammarOf } from "./dtypes.ts";
 import { redactKnownKeys } from "../http/_redact.ts";
-import { isDemo, markDemo } from "../shared/demo.ts";
+import { carriesDemoMark, isDemo, markDemo } from "../shared/demo.ts";
 
 /** How one kind of row is typed: its fields and the endpoint named in errors. */
 export interface RowTyping {
@@ -87,7 +87,7 @@ export function typeRows<Row>(
       if (q !== o) row = { ...row, [t.inner.key]: q };
     }
     // a copy keeps the demo mark of the row it was read from
-    if (row !== r && isDemo(r)) markDemo(row);
+    if (row !== r && carriesDemoMark(r)) markDemo(row);
     return row as Row;
   });
   if (isDemo(rows)) markDemo(out);

@@ -22,7 +22,10 @@
  * - What a demo frame's methods hand out carries it too: `toRecords()`,
  *   `rows()`, `toObject()`. Results built from a demo frame (event studies,
  *   portfolios, buckets), the charts drawn from them (and the files
- *   `saveChart` writes) and `report.md` say "offline emulator" too.
+ *   `saveChart` writes) and `report.md` say "offline emulator" too. A
+ *   result record (a plain object such as `portfolioBacktest`'s or
+ *   `authorWinRates`'s) is demo data when a frame or list it holds is:
+ *   {@link isDemo} looks into it, so no builder has to mark it by hand.
  *
  * The mark is a non-enumerable symbol property: it never changes a frame's
  * columns, `JSON.stringify`, equality or what is written to parquet.
@@ -52,19 +55,63 @@ export const DEMO_BADGE_HTML =
   `padding:1px 6px;border-radius:3px;margin-bottom:2px">${escapeHtml(DEMO_LABEL)}</div>`;
 
 /**
- * Whether `x` carries the demo mark.
+ * Whether `x` carries the demo mark, or is a result record built from
+ * something that does: a plain object of at most 32 fields (a portfolio's
+ * result, an author win-rate study, buckets) any of whose values, two
+ * levels deep at most, carries it (its `monthly` or `frame`). A result built from demo
+ * data is demo data, whichever builder made it.
  *
  * @example
  * ```ts
  * import { isDemo, markDemo } from "./demo.ts";
  * isDemo(markDemo([1, 2])); // true
  * isDemo([1, 2]); // false
+ * isDemo({ frame: markDemo([1]), requests: 3 }); // true: a result built from demo data
  * ```
  */
 export function isDemo(x: unknown): boolean {
+  return demoWithin(x, RESULT_DEPTH);
+}
+
+/** How deep {@link isDemo} looks into plain result objects. */
+const RESULT_DEPTH = 2;
+/** Most fields of a plain object {@link isDemo} looks into (result records have a dozen). */
+const RESULT_FIELDS = 32;
+
+/**
+ * Whether `x` itself carries the demo mark (what {@link markDemo} set),
+ * without looking into it: the check for one row among thousands.
+ *
+ * @example
+ * ```ts
+ * import { carriesDemoMark, markDemo } from "./demo.ts";
+ * carriesDemoMark(markDemo({ a: 1 })); // true
+ * carriesDemoMark({ frame: markDemo([1]) }); // false (isDemo says true)
+ * ```
+ */
+export function carriesDemoMark(x: unknown): boolean {
   if ((typeof x !== "object" && typeof x !== "function") || x === null) return false;
   try {
     return (x as { [DEMO]?: unknown })[DEMO] === true;
+  } catch {
+    return false; // a Proxy that refuses unknown keys (nodejs-polars frames)
+  }
+}
+
+function demoWithin(x: unknown, depth: number): boolean {
+  if (carriesDemoMark(x)) return true;
+  if (depth === 0 || typeof x !== "object" || x === null || Array.isArray(x)) return false;
+  try {
+    const proto = Object.getPrototypeOf(x);
+    if (proto !== Object.prototype && proto !== null) return false;
+    // a record of a few fields (a row of a service's 174 is data, not a result: not looked into)
+    let fields = 0;
+    for (const k in x) {
+      if (++fields > RESULT_FIELDS) return false;
+      const v = (x as Record<string, unknown>)[k];
+      if (typeof v === "object" && v !== null && demoWithin(v, depth - 1)) return true;
+    }
+    return false;
   } catch {
     return false; // a Proxy that refuses unknown keys (nodejs-polars frames)
   }

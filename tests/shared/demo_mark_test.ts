@@ -8,6 +8,8 @@ import assert from "node:assert/strict";
 import pl from "npm:nodejs-polars@0.25.2";
 import * as Plot from "npm:@observablehq/plot@0.6.17";
 import {
+  authorReturnBuckets,
+  authorWinRates,
   connect,
   createStub,
   DEMO_KEYS,
@@ -26,6 +28,7 @@ import {
   statsTable,
   tradeClass,
   transactionsFrame,
+  winRateBuckets,
   writeReport,
 } from "../../mod.ts";
 import { serveStub } from "../../lib/stub/serve.ts";
@@ -201,4 +204,45 @@ Deno.test("toRecords(), rows(), pitchReturnBuckets(...).frame and saved charts o
     await Deno.remove(dir, { recursive: true });
   }
   assert.equal(isDemo(plot({ marks: [Plot.dot([{ a: 1, b: 2 }], { x: "a", y: "b" })] })), false);
+});
+
+Deno.test("whole result objects built from demo data are demo data: portfolioBacktest, authorWinRates, buckets, eventStudy, tables; live ones are not", async () => {
+  const { insider, catalog } = await connect({
+    env: {},
+    quiet: true,
+    stub: { seed: 2, scale: 0.1 },
+  });
+  const trades = tradeClass(
+    await insider.search({ tradeType: "purchase" }).frame({ maxRows: 800 }),
+  );
+  const folio = portfolioBacktest(trades, { horizon: "1m" });
+  assert.ok(isDemo(folio.monthly));
+  assert.ok(isDemo(folio), "isDemo(portfolioBacktest(...)), not only its monthly frame");
+  const wins = await authorWinRates(catalog, {}, { period: "1y", kind: "abs", minPitches: 1 });
+  assert.ok(isDemo(wins.frame));
+  assert.ok(isDemo(wins), "isDemo(authorWinRates(...))");
+  for (
+    const buckets of [
+      await pitchReturnBuckets(catalog, { limit: 50 }, { period: "1y", kind: "abs" }),
+      await authorReturnBuckets(catalog, { limit: 50 }, { period: "1y", kind: "abs" }),
+      await winRateBuckets(catalog, { limit: 50 }),
+    ]
+  ) {
+    assert.ok(isDemo(buckets), "isDemo(...Buckets(...))");
+  }
+  const study = eventStudy(trades, { groupBy: "role" });
+  assert.ok(isDemo(study), "isDemo(eventStudy(...))");
+  assert.ok(isDemo({ all: folio }), "a record of results (what portfolioTable takes)");
+  assert.ok(isDemo(portfolioTable({ all: folio })));
+  assert.ok(isDemo(statsTable(study)));
+  // the same builders over live rows: no mark anywhere
+  const live = pl.DataFrame(trades.getColumns());
+  const liveFolio = portfolioBacktest(live, { horizon: "1m" });
+  assert.equal(isDemo(liveFolio), false);
+  assert.equal(isDemo(eventStudy(live, { groupBy: "role" })), false);
+  assert.equal(isDemo({ all: liveFolio, n: 3, note: "x" }), false);
+  assert.equal(isDemo(portfolioTable({ all: liveFolio })), false);
+  // a plain row of many fields is data, not a result: not looked into
+  const wide = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`f${i}`, i]));
+  assert.equal(isDemo({ ...wide, inner: folio }), false);
 });
