@@ -32,7 +32,7 @@
  * @module
  */
 import { type Grammar, type Note, UNREADABLE } from "./_grammar.ts";
-import { digits, isoDay } from "./_calendar.ts";
+import { digits, monthDays } from "./_calendar.ts";
 
 /** Epoch seconds from here (1973-03-03T09:46:40Z) up to {@link EPOCH_MS_FROM}. */
 export const EPOCH_S_FROM = 1e8;
@@ -119,7 +119,13 @@ export function isoMs(s: string): number {
     s.length === 24 && s.charCodeAt(23) === 90 && s.charCodeAt(10) === 84 &&
     s.charCodeAt(19) === 46 && s.charCodeAt(13) === 58 && s.charCodeAt(16) === 58
   ) {
-    const day = isoDay(s.slice(0, 10));
+    const y = digits(s, 0, 4);
+    const mo = digits(s, 5, 2);
+    const d = digits(s, 8, 2);
+    const day = s.charCodeAt(4) === 45 && s.charCodeAt(7) === 45 && mo >= 1 && mo <= 12 &&
+        d >= 1 && d <= monthDays(y, mo) && y >= 100
+      ? Date.UTC(y, mo - 1, d) / 86_400_000
+      : NaN;
     const h = digits(s, 11, 2);
     const mi = digits(s, 14, 2);
     const se = digits(s, 17, 2);
