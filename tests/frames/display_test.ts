@@ -198,3 +198,27 @@ Deno.test("show(): frames, series, records and any value", () => {
   assert.equal(String(show({ n: 1 })), "{ n: 1 }");
   assert.match(html(show(transactionsFrame([]))), /shape: \(0, 174\)/);
 });
+
+Deno.test("display: a frame with values outside the grammar says so under its table", () => {
+  const rows = [
+    { d: "2025-01-02", t: "2025-01-02T02:48:00" },
+    { d: "2025-02-30", t: "2025-01-02T03:48:00" },
+  ];
+  const orig = console.warn;
+  console.warn = () => {};
+  let df;
+  try {
+    df = transactionsFrame(
+      rows.map((r) => ({ transaction_date: r.d, filed_at: r.t })),
+      { selected: true },
+    );
+  } finally {
+    console.warn = orig;
+  }
+  const text = html(df);
+  assert.match(
+    text,
+    /transaction_date: 1 value outside the grammar, now null \(e\.g\. text of 10 characters shaped &quot;9999-99-99&quot;, row 1\)/,
+  );
+  assert.match(text, /filed_at: 2 values read from timestamp without a zone \(read as UTC\)/);
+});
