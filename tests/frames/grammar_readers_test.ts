@@ -286,3 +286,40 @@ Deno.test("catalog pitch rows (take() and .frame()) read every case of their fie
     });
   }
 });
+
+Deno.test("property: generated values outside a type's grammar are loud in frames and rows", async () => {
+  const { default: fc } = await import("fast-check");
+  const { readValue, UNREADABLE } = await import("../../lib/shared/values/mod.ts");
+  const { grammarFor, CASES } = await import("../shared/values_test.ts");
+  const anything = fc.oneof(
+    fc.string(),
+    fc.double(),
+    fc.integer(),
+    fc.boolean(),
+    fc.array(fc.oneof(fc.string(), fc.double(), fc.constant(null)), { maxLength: 3 }),
+    fc.dictionary(fc.string({ maxLength: 3 }), fc.integer(), { maxKeys: 2 }),
+  );
+  for (const type of Object.keys(DTYPE) as CaseType[]) {
+    const g = grammarFor(type);
+    const outside = anything.filter((v) => readValue(g, v, () => {}) === UNREADABLE);
+    await fc.assert(
+      fc.asyncProperty(outside, async (v) => {
+        // alone: the column is an InvalidResponseError naming the field
+        for (const read of [frameReader, rowsReader]) {
+          const err = await read(type, [v]).then(() => undefined, (e) => e);
+          assert.ok(
+            err instanceof Error && err.name === "InvalidResponseError",
+            `${type}: ${String(err)}`,
+          );
+          assert.match(err.message, /\bx expected /);
+        }
+        // beside a value that reads: null, and counted
+        const ok = CASES[type][0][0];
+        const got = await frameReader(type, [ok, v]);
+        assert.equal(got.values[1], null);
+        assert.equal(got.unreadable, 1);
+      }),
+      { numRuns: 40 },
+    );
+  }
+});
