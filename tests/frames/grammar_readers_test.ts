@@ -237,6 +237,12 @@ Deno.test("raw: true gives the server's values as sent", async () => {
   assert.equal(typeof typed[0].transaction_id, "number");
   assert.equal(typeof raw[0].transaction_id, "string");
   assert.equal(Number(raw[0].transaction_id), typed[0].transaction_id);
+  const first = await insider.feeds({ feedIds: [15] }).firstPage();
+  const firstRaw = await insider.feeds({ feedIds: [15] }, { raw: true }).firstPage();
+  assert.equal(typeof first.rows[0].transaction_id, "number");
+  assert.equal(typeof firstRaw.rows[0].transaction_id, "string");
+  const [detail] = (await insider.hydrate(typed.slice(0, 1), { progress: false })).rows;
+  assert.equal(typeof detail.transaction_id, "number");
 });
 
 /** A field of a catalog pitch row's `pitch` object of each type. */
