@@ -237,10 +237,17 @@ export function grammarTable(): string {
     ...Object.entries(GRAMMARS) as [string, Grammar<unknown>][],
     ["list of text", TEXT_LIST as Grammar<unknown>],
   ];
-  const cell = (xs: readonly string[]) => xs.join("; ").replaceAll("|", "\\|");
+  const cell = (x: string | undefined) => (x ?? "").replaceAll("|", "\\|");
+  // one form a line: a table cell stays short
+  const lines = rows.flatMap(([name, g]) =>
+    Array.from(
+      { length: Math.max(g.forms.length, g.refused.length) },
+      (_, i) => `| ${i ? "" : `\`${name}\``} | ${cell(g.forms[i])} | ${cell(g.refused[i])} |`,
+    )
+  );
   return [
     "| type | accepted (canonical first) | refused |",
     "| - | - | - |",
-    ...rows.map(([name, g]) => `| \`${name}\` | ${cell(g.forms)} | ${cell(g.refused)} |`),
+    ...lines,
   ].join("\n");
 }

@@ -191,7 +191,8 @@ export const timestamp: Grammar<number> = {
   type: "timestamp",
   means: "an instant (a typed row holds ISO text, `…T…Z`)",
   forms: [
-    "ISO 8601 with a zone: `YYYY-MM-DDTHH:MM:SS.sssZ` (canonical), `T` or space, `Z`/`±HH:MM`/`±HHMM`/`±HH` or a trailing `UTC`",
+    "ISO 8601 with a zone: `YYYY-MM-DDTHH:MM:SS.sssZ` (canonical)",
+    "`T` or a space; seconds and fraction optional; zone `Z`, `±HH:MM`, `±HHMM`, `±HH`, trailing `UTC`",
     "ISO 8601 without a zone: read as UTC, noted per column",
     "`YYYY-MM-DD` alone: midnight UTC, noted",
     "epoch seconds (10^8 to 10^11) or milliseconds (10^11 to 10^14), number or digits",
