@@ -17,12 +17,14 @@ import { portfolioMinimumBench } from "./portfolio_minimum_bench.ts";
 import { lightBench } from "./light_bench.ts";
 import { releaseBench } from "./release_bench.ts";
 import { truthRowsBench } from "./truth_rows_bench.ts";
+import { bodyScrubBench } from "./body_scrub_bench.ts";
 
 if (import.meta.main) {
   console.log("signalbook benchmarks (same run, same data)");
   console.log(await framesBench());
   console.log(await frameScaleBench());
   console.log(await clientBench());
+  console.log(await bodyScrubBench());
   // the floor pulls once: their table here, their ratios again in the last table
   const floor = await floorFigures();
   console.log(floorRunsTable(floor.runs));

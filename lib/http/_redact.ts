@@ -15,7 +15,8 @@
  *   ({@link keyForms}), each matched in any case (a service that echoes
  *   the key upper-cased, or hex in capitals, is caught): as is; as hex of
  *   its UTF-8 bytes, packed or as a dump writes it (`73 6b …`, `73:6b`,
- *   `\x73\x6b`, `0x73 0x6b`); URL-encoded by `encodeURIComponent`, by Python's
+ *   `\x73\x6b`, `0x73 0x6b`); as an identifier (each character other than
+ *   a letter or digit as `_`, as a column named after the key spells it); URL-encoded by `encodeURIComponent`, by Python's
  *   `quote()`/`quote_plus()`, as a form field or with every byte escaped;
  *   JSON-escaped, with `/` as `\/` too (PHP); base64 and base64url at any
  *   of the three byte alignments, so the key inside a longer base64 text (a
@@ -27,6 +28,19 @@
  *   character inside is refused when the client is made (`_config.ts`);
  * - any `Bearer <token>` whose token looks like a credential (8 or more
  *   token characters), whoever's token it is.
+ *
+ * Answer bodies: a service may echo the key inside a normal `200` answer
+ * (a value, a field's name, a cursor). The transport runs
+ * {@link bodyScrubberFor} once on every successful answer's text, before
+ * it is parsed, and replaces each occurrence, in every form above, by
+ * `[redacted]`, with one warning giving the count: the key reaches no row,
+ * frame, column name, display, event, parquet file or cache entry. Before
+ * parsing, not after, because one text scan costs less than walking the
+ * parsed rows and it covers field names and cursors too; on a 100-row
+ * search page of 174 fields (0.45 MB) the decode and scan of a clean page
+ * take 0.28 + 0.65 ms beside 5.9 ms of `JSON.parse`
+ * (`bench/body_scrub_bench.ts`). The response cache still refuses a body
+ * holding a key (what it is given is the answer as received).
  *
  * Errors built above the transport from server data (a malformed row, an
  * unknown envelope) never pass through a client's redactor, so every
@@ -129,6 +143,54 @@ export function holdsKey(key: string): (text: string) => boolean {
   };
 }
 
+/** Shortest key whose occurrences are replaced in answer bodies ({@link bodyScrubberFor}). */
+export const MIN_BODY_KEY = 8;
+
+/** What {@link bodyScrubberFor} gives back: the text without the key, and how many were replaced. */
+export interface Scrubbed {
+  /** The text, each occurrence of the key (any form) replaced by `[redacted]`. */
+  text: string;
+  /** Occurrences replaced (0: `text` is the text given). */
+  count: number;
+}
+
+/**
+ * The body scrubber of one key: what the transport runs once on every
+ * successful answer's text, before it is parsed, so that a service echoing
+ * the key in a 200 body (a value, a field's name, a cursor) gets it into no
+ * row, frame, display, event, parquet file or cache entry. Every form a
+ * redactor hides ({@link keyForms}, any case, hex dumps) is replaced by
+ * `[redacted]` (which is valid inside a JSON string, so the answer still
+ * parses); bearer tokens that are not the key are left alone (a body's
+ * words are data). A clean text is found by {@link holdsKey}'s scan and
+ * given back as is. Keys shorter than {@link MIN_BODY_KEY} characters
+ * (test and demo toys) are not searched for in bodies: as whole tokens
+ * they would blank ordinary field names and values.
+ *
+ * @example
+ * ```ts
+ * import { bodyScrubberFor } from "./_redact.ts";
+ * const scrub = bodyScrubberFor("sk-live-123456");
+ * scrub('{"echo":"SK-LIVE-123456","x":"736b2d6c6976652d313233343536"}');
+ * // { text: '{"echo":"[redacted]","x":"[redacted]"}', count: 2 }
+ * ```
+ */
+export function bodyScrubberFor(key: string): (text: string) => Scrubbed {
+  const k = typeof key === "string" ? key.trim() : "";
+  if (k.length < MIN_BODY_KEY) return (text) => ({ text, count: 0 });
+  const holds = holdsKey(k);
+  const every = keyPattern(k, "g")!;
+  return (text) => {
+    if (typeof text !== "string" || !holds(text)) return { text, count: 0 };
+    let count = 0;
+    const out = text.replace(every, () => {
+      count++;
+      return REDACTED;
+    });
+    return { text: out, count };
+  };
+}
+
 const PY_SAFE = /[A-Za-z0-9_.~-]/;
 
 /** Percent-encoding of `text`'s UTF-8 bytes, leaving the characters `safe` matches. */
@@ -200,6 +262,7 @@ export function keyForms(key: string): string[] {
       json,
       json.replace(/\//g, "\\/"), // PHP json_encode
       [...bytes].map((b) => b.toString(16).padStart(2, "0")).join(""), // hex
+      k.replace(/[^A-Za-z0-9]/g, "_"), // as an identifier (a column named after the key)
       ...(k.length >= MIN_ANYWHERE ? base64Forms(k) : []),
     );
   }

@@ -37,12 +37,14 @@ import {
   readPrefix,
 } from "./_body.ts";
 import {
+  bodyScrubberFor,
   holdsKey,
   redactError,
   redactKnownKeys,
   type Redactor,
   redactorFor,
   registerKey,
+  type Scrubbed,
 } from "./_redact.ts";
 import { checkApiKey, checkBaseUrl } from "./_config.ts";
 import type { CacheKey } from "./cache.ts";
@@ -151,6 +153,8 @@ export function toSearchParams(query: Query | undefined): URLSearchParams {
 export class Transport {
   #key: string;
   #redact: Redactor;
+  /** Replaces the key in answer bodies before they are parsed (see `_redact.ts`). */
+  #scrub: (text: string) => Scrubbed;
   /** Bounds the bytes of answers read at once (see `LargeBodyGate`). */
   #largeBodies = new LargeBodyGate();
   #fetch: FetchLike;
@@ -187,6 +191,7 @@ export class Transport {
     this.#key = checkApiKey(opts.apiKey, "apiKey");
     this.baseUrl = checkBaseUrl(opts.baseUrl, "baseUrl");
     this.#redact = redactorFor(this.#key);
+    this.#scrub = bodyScrubberFor(this.#key);
     registerKey(this.#key);
     this.#fetch = opts.fetch ?? ((input, init) => fetch(input, init));
     this.#onRetry = opts.onRetry;
@@ -289,12 +294,26 @@ export class Transport {
   /**
    * The body parsed as JSON, within `maxResponseBytes` (see `_body.ts`); a
    * large one off the loop thread while a parallel pull runs (see
-   * `parse_pool.ts`).
+   * `parse_pool.ts`). Before it is parsed, every occurrence of this
+   * client's key in it (any form `_redact.ts` knows) is replaced by
+   * `[redacted]`, with one warning naming the request and the count: a
+   * service that echoes the key in a 200 answer gets it into no row,
+   * frame, display, event or file.
    */
   async #json(res: Response, label: string): Promise<unknown> {
     const bytes = await readBody(res, this.maxResponseBytes, label, this.#largeBodies);
+    const text = new TextDecoder().decode(bytes);
+    const { text: clean, count } = this.#scrub(text);
+    if (count > 0) {
+      const what = count === 1 ? "1 value of the answer was" : `${count} values of the answer were`;
+      console.warn(
+        `signalbook: ${label}: ${what} this client's API key, replaced by "[redacted]" ` +
+          "before it was read (a service should never echo the key)",
+      );
+      return parseJson(clean, label);
+    }
     const off = await parseOffLoop(bytes);
-    return off ? off.body : parseJson(new TextDecoder().decode(bytes), label);
+    return off ? off.body : parseJson(text, label);
   }
 
   /** `p`, with this client's key removed from any error it throws (see `_redact.ts`). */
