@@ -74,7 +74,12 @@ export function isoDate(): z.ZodString {
     });
 }
 
-/** `true` or `false`, given as a boolean or the strings "true"/"false". */
+/**
+ * `true` or `false`, given as a boolean or the strings "true"/"false": the
+ * request side, what a caller may pass and the emulator accepts (the specs'
+ * `true`/`false`). Answers are read by the wider boolean grammar of
+ * `values/boolean.ts`.
+ */
 export function boolParam(): z.ZodType<boolean, unknown> {
   return z.preprocess(
     (v) => v === "true" ? true : v === "false" ? false : v,

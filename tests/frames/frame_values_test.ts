@@ -1,8 +1,8 @@
 /**
- * Frames from rows that are not quite as declared (issue 21 Deliver 1 and 4,
- * issue 25 items 2 and 6): keys mapped by meaning, catalog fields absent
- * reported once, lenient values counted, every unknown key seen, bounded
- * memory for rows with very many unknown keys.
+ * Frames from rows that are not quite as declared: keys mapped by meaning,
+ * catalog fields absent reported once, values read by the value grammars
+ * and counted, every unknown key seen, bounded memory for rows with very
+ * many unknown keys.
  */
 import assert from "node:assert/strict";
 import {
