@@ -25,8 +25,9 @@
  *   pages, or any rest at all when it is open-ended, is split: the rest of
  *   its range, from the day of its last row on, becomes new windows of about
  *   {@link TARGET_PAGES} pages each at that density (at an open end, enough
- *   of them for the rows still needed, then the open rest, split again when
- *   reached). Dense windows are so split again and again, sparse ones never.
+ *   of them for the rows still needed — at least 2 × `parallel`, sharing
+ *   those rows when they fill fewer pages than that — then the open rest,
+ *   split again when reached). Dense windows are so split again and again, sparse ones never.
  * - Requests take slots: at most `parallel` are in flight, and a free slot
  *   goes to the window nearest the reader that may go (see
  *   {@link MAX_BUFFERED_PAGES}). When slots would stay idle — the end of the
@@ -638,12 +639,17 @@ export async function* windowedPages<Row>(
       const width = Math.ceil(remaining / n);
       for (let i = 0; i < n - 1; i++) widths.push(width);
     } else {
-      const width = Math.min(
-        MAX_WIDTH,
-        Math.max(1, Math.ceil((TARGET_PAGES * src.pageSize) / Math.max(density, 1e-6))),
-      );
       // enough windows for the rows still needed (4 × parallel at most), then the open rest
       const count = Math.max(2 * k, Math.min(4 * k, Math.ceil(needed / TARGET_PAGES)));
+      // pages each: the target, or fewer when the rows still needed fill fewer: then they are
+      // shared by all the windows (2 × parallel at least), so the windows read in two waves and
+      // one that finds more rows than its estimate is balanced by those after it, instead of
+      // 8 windows of the target size finishing together and leaving a rest to be read alone
+      const pages = Math.min(TARGET_PAGES, needed / count);
+      const width = Math.min(
+        MAX_WIDTH,
+        Math.max(1, Math.ceil((pages * src.pageSize) / Math.max(density, 1e-6))),
+      );
       for (let i = 0; i < count; i++) widths.push(width);
     }
     const children: Win<Row>[] = [];

@@ -336,6 +336,32 @@ Deno.test("slots stay busy to the end: a 20k-row pull at parallel 8 takes close 
   }
 });
 
+Deno.test("take(n) of fewer pages than 8 full windows: the windows share the rows needed, no long tail, few extra requests", async () => {
+  // a feed-like list: 10–40 rows a day, newest first, pages of 25; take(2,500) is 100 pages,
+  // fewer than 8 windows of the target size: split into 2 × 8 windows of ~6 pages they read in
+  // two waves (8 target-size windows finished together and left a rest read alone: 18–19
+  // rounds, 118–121 requests)
+  for (const seed0 of [1, 2, 3]) {
+    let seed = seed0;
+    const rnd = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+    const rows: Row[] = [];
+    for (let d = 400; d >= 0; d--) {
+      const count = 10 + Math.floor(rnd() * 31);
+      for (let i = 0; i < count; i++) rows.push({ day: day(d), id: rows.length });
+    }
+    const svc = roundService(rows, 25);
+    let done = false;
+    const pull = parallelList(svc.source, 8).take(2_500).finally(() => (done = true));
+    let rounds = 0;
+    while (!done && (await svc.tick())) rounds++;
+    const got = await pull;
+    assert.deepEqual(got.map((r) => r.id), rows.slice(0, 2_500).map((r) => r.id));
+    // the floor: the first page alone, then 99 pages over 8 slots (13.4 rounds)
+    assert.ok(rounds <= 17, `seed ${seed0}: ${rounds} rounds`);
+    assert.ok(svc.requests() <= 110, `seed ${seed0}: ${svc.requests()} requests`);
+  }
+});
+
 Deno.test("a slow reader with answers out of order never stalls the pull (held pages, splits of the reader's window)", async () => {
   let seed = 7;
   const rnd = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
