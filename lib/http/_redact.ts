@@ -88,13 +88,16 @@ export function redactorFor(key: string): Redactor {
 function keyPattern(key: string, flags: "g" | "", withDumps = true): RegExp | null {
   const k = typeof key === "string" ? key.trim() : "";
   if (k === "") return null;
-  const dumps = withDumps && k.length >= MIN_ANYWHERE
-    ? [...new Set([k, k.toUpperCase(), k.toLowerCase()])].map(hexDump)
-    : [];
+  const dumps = withDumps && k.length >= MIN_ANYWHERE ? caseVariants(k).map(hexDump) : [];
   const alternatives = [...keyForms(k).map(escapeRe), ...dumps].join("|");
   return k.length >= MIN_ANYWHERE
     ? new RegExp(alternatives, `i${flags}`)
     : new RegExp(`(?<![${TOKEN_CHARS}])(?:${alternatives})(?![${TOKEN_CHARS}])`, `i${flags}`);
+}
+
+/** `k`, upper-cased and lower-cased, without repeats: the spellings whose forms are searched. */
+function caseVariants(k: string): string[] {
+  return [...new Set([k, k.toUpperCase(), k.toLowerCase()])];
 }
 
 /**
@@ -124,9 +127,7 @@ export function holdsKey(key: string): (text: string) => boolean {
   // with optional separators between every byte of every form scans a large body 30 times slower)
   const own = keyPattern(key, "", false);
   const k = key.trim();
-  const variants = k.length >= MIN_ANYWHERE
-    ? [...new Set([k, k.toUpperCase(), k.toLowerCase()])]
-    : [];
+  const variants = k.length >= MIN_ANYWHERE ? caseVariants(k) : [];
   const start = variants.length
     ? new RegExp(variants.map((v) => hexDump(v.slice(0, 4))).join("|"), "gi")
     : null;
@@ -249,7 +250,7 @@ function base64Forms(key: string): string[] {
  */
 export function keyForms(key: string): string[] {
   const forms: string[] = [];
-  for (const k of new Set([key, key.toUpperCase(), key.toLowerCase()])) {
+  for (const k of caseVariants(key)) {
     const json = JSON.stringify(k).slice(1, -1);
     const bytes = new TextEncoder().encode(k);
     forms.push(
