@@ -164,7 +164,8 @@ export interface Scrubbed {
  * `[redacted]` (which is valid inside a JSON string, so the answer still
  * parses); bearer tokens that are not the key are left alone (a body's
  * words are data). A clean text is found by {@link holdsKey}'s scan and
- * given back as is. Keys shorter than {@link MIN_BODY_KEY} characters
+ * given back as is (`holds`: that scan, when the caller has already built
+ * it for `key`). Keys shorter than {@link MIN_BODY_KEY} characters
  * (test and demo toys) are not searched for in bodies: as whole tokens
  * they would blank ordinary field names and values.
  *
@@ -176,10 +177,13 @@ export interface Scrubbed {
  * // { text: '{"echo":"[redacted]","x":"[redacted]"}', count: 2 }
  * ```
  */
-export function bodyScrubberFor(key: string): (text: string) => Scrubbed {
+export function bodyScrubberFor(
+  key: string,
+  holds?: (text: string) => boolean,
+): (text: string) => Scrubbed {
   const k = typeof key === "string" ? key.trim() : "";
   if (k.length < MIN_BODY_KEY) return (text) => ({ text, count: 0 });
-  const holds = holdsKey(k);
+  holds ??= holdsKey(k);
   const every = keyPattern(k, "g")!;
   return (text) => {
     if (typeof text !== "string" || !holds(text)) return { text, count: 0 };

@@ -191,7 +191,9 @@ export class Transport {
     this.#key = checkApiKey(opts.apiKey, "apiKey");
     this.baseUrl = checkBaseUrl(opts.baseUrl, "baseUrl");
     this.#redact = redactorFor(this.#key);
-    this.#scrub = bodyScrubberFor(this.#key);
+    // one scan for the key, shared by the body scrubber and the cache
+    const holds = holdsKey(this.#key);
+    this.#scrub = bodyScrubberFor(this.#key, holds);
     registerKey(this.#key);
     this.#fetch = opts.fetch ?? ((input, init) => fetch(input, init));
     this.#onRetry = opts.onRetry;
@@ -219,7 +221,7 @@ export class Transport {
       1,
       MAX_RESPONSE_BYTES,
     );
-    this.#cache = openCache(opts.cache, this.maxResponseBytes, holdsKey(this.#key));
+    this.#cache = openCache(opts.cache, this.maxResponseBytes, holds);
     this.limiter = new RequestLimiter(opts);
   }
 
