@@ -17,7 +17,7 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { closeMatches, didYouMean } from "../shared/suggest.ts";
 import { redactKnownKeys, type Redactor, redactorFor } from "../http/_redact.ts";
-import { readEnvironment, SERVICE_VARS } from "../connect/env.ts";
+import { envKeys, readEnvironment, SERVICE_VARS } from "../connect/env.ts";
 import {
   AuthenticationError,
   ConnectionError,
@@ -342,9 +342,7 @@ export function describeFailure(
  * process was made with.
  */
 function redactEnvKeys(): Redactor {
-  const env = readEnvironment();
-  const keys = Object.values(SERVICE_VARS).map((v) => env.get(v.key)).filter((v) => v !== undefined)
-    .map((v) => redactorFor(v.trim()));
+  const keys = envKeys(readEnvironment()).map((k) => redactorFor(k));
   return (text) => keys.reduce((t, r) => r(t), redactKnownKeys(text));
 }
 

@@ -131,6 +131,22 @@ const FIXED = new Set<string>(Object.values(SERVICE_VARS).flatMap((v) => [v.key,
 const flat = (s: string) => s.toUpperCase().replace(/[^A-Z0-9]/g, "");
 
 /**
+ * The API keys set in `env` (both services', catalog first), each as the
+ * client reads it (trimmed; blank ones left out): what a redactor of the
+ * environment's keys hides.
+ *
+ * @example
+ * ```ts
+ * import { envKeys, readEnvironment } from "./env.ts";
+ * envKeys(readEnvironment({ INSIDER_API_KEY: " sk-1234 \r\n", PITCH_API_KEY: " " })); // ["sk-1234"]
+ * ```
+ */
+export function envKeys(env: Env): string[] {
+  return Object.values(SERVICE_VARS).map((v) => env.get(v.key)?.trim())
+    .filter((k): k is string => k !== undefined && k.length > 0);
+}
+
+/**
  * Names in `names` that would have been read as `vars`' key (or base URL)
  * had they been spelt right (see the module doc), never the fixed
  * variables themselves.

@@ -52,7 +52,7 @@
 import { redactError, redactKnownKeys, redactorFor } from "../http/_redact.ts";
 import { DEFAULT_MAX_RESPONSE_BYTES, readBody, readPrefix } from "../http/_body.ts";
 import { connect, type ConnectOptions } from "../connect.ts";
-import { type EnvSource, readEnvironment, SERVICE_VARS } from "../connect/env.ts";
+import { envKeys, type EnvSource, readEnvironment } from "../connect/env.ts";
 import { httpEvents, type ShapeInfo } from "../http/events.ts";
 import { AuthenticationError, NotFoundError, PermissionDeniedError } from "../http/errors.ts";
 import type { FetchLike } from "../http/transport.ts";
@@ -237,10 +237,8 @@ function oneLine(e: unknown): string {
  * ```
  */
 export async function checkServices(opts: CheckOptions = {}): Promise<ServicesReport> {
-  const env = readEnvironment(opts.env).get;
   // each key as the client reads it (trimmed), hidden in every form a redactor knows
-  const keys = [env(SERVICE_VARS.catalog.key), env(SERVICE_VARS.insider.key)]
-    .map((k) => k?.trim()).filter((k): k is string => typeof k === "string" && k.length > 0);
+  const keys = envKeys(readEnvironment(opts.env));
   const redactors = keys.map((k) => redactorFor(k));
   const scrub = (s: string) => scrubKeys(redactors.reduce((t, r) => r(t), s), keys);
   let current: Capture | undefined;
