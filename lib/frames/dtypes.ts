@@ -95,7 +95,6 @@ export function grammarOf(d: Dtype): Grammar<unknown> {
  * @example
  * ```ts
  * import pl from "npm:nodejs-polars@0.25.2";
-import { type Grammar, GRAMMARS, TEXT_LIST } from "../shared/values/mod.ts";
  * import { dtypeName } from "./dtypes.ts";
  * dtypeName(pl.List(pl.Int64)); // "List(Int64)"
  * ```
