@@ -49,7 +49,7 @@ const WHOLE_HOURS_SINCE = Date.UTC(1884, 0, 1);
  */
 export function easternDate(iso: unknown): string | undefined {
   if (iso === null || iso === undefined) return undefined;
-  if (typeof iso === "string" && isoDay(iso) === isoDay(iso)) return iso;
+  if (typeof iso === "string" && !Number.isNaN(isoDay(iso))) return iso;
   // the timestamp grammar: a zone-less time is UTC, never the machine's zone
   const ms = GRAMMARS.timestamp.read(iso, IGNORE);
   if (ms === UNREADABLE) return undefined;

@@ -63,7 +63,7 @@ export function intIn(min: number, max: number): z.ZodType<number, unknown> {
  */
 export function isIsoDate(s: string): boolean {
   // the date grammar's canonical reader: one calendar check for requests and answers
-  return typeof s === "string" && isoDay(s) === isoDay(s);
+  return typeof s === "string" && !Number.isNaN(isoDay(s));
 }
 
 /** A calendar-valid `YYYY-MM-DD` date string. */

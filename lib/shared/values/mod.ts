@@ -154,10 +154,10 @@ function canonical(g: Grammar<unknown>, v: unknown): boolean {
     case "code":
       return typeof v === "string";
     case "date":
-      return typeof v === "string" && isoDay(v) === isoDay(v);
+      return typeof v === "string" && !Number.isNaN(isoDay(v));
     case "timestamp":
       return typeof v === "string" && v.length === 24 && v.charCodeAt(23) === 90 &&
-        isoMs(v) === isoMs(v);
+        !Number.isNaN(isoMs(v));
     case "list":
       return Array.isArray(v) && v.every((x) => x !== null && canonical(g.item!, x));
   }
