@@ -543,9 +543,7 @@ function compile(
   const sig = specs.map((s) => `${s.name}\u0000${s.dtype}\u0000${s.key ?? ""}`).join("\u0001");
   let c = compiled.get(sig);
   if (!c) {
-    const plainKind = plainIdx.map((i) =>
-      specs[i].dtype === "utf8" ? TEXT : specs[i].dtype === "list_i64" ? LIST : LIST_TEXT
-    );
+    const plainKind = plainIdx.map((i) => kindOf(specs[i].dtype));
     c = {
       fill: filler(numIdx, numKind, plainIdx, plainKind, keys),
       casts: castExprs(specs, numIdx),
