@@ -437,10 +437,10 @@ export class FrameBuilder implements RowSink<Record<string, unknown>> {
     // answer is not of this shape, which is an error, not a column of nulls
     for (const u of report.unreadable) {
       if (df.getColumn(u.column).nullCount() === df.height) {
-        const spec = this.#specs.find((s) => s.name === u.column)!;
+        const { grammar: g } = this.#read[this.#specs.findIndex((s) => s.name === u.column)];
         throw InvalidResponseError.unreadable({
           field: u.column,
-          expected: `${grammarOf(spec.dtype).type} (${grammarOf(spec.dtype).forms.join("; ")})`,
+          expected: `${g.type} (${g.forms.join("; ")})`,
           got: u.example,
           row: u.row,
         });
