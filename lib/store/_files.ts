@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { lstat } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import {
   check,
@@ -61,18 +62,17 @@ export async function datasetParts(
     for await (const e of Deno.readDir(d)) names.push(e.name);
     for (const name of names.sort()) {
       const p = join(d, name);
-      const st = await Deno.lstat(p).catch((e) => {
-        if (e instanceof Deno.errors.NotFound) return null; // removed meanwhile (a temporary file)
+      // one lstat per entry: it says whether to walk in, and is what the guard judges
+      const st = await lstat(p).catch((e) => {
+        if ((e as { code?: string })?.code === "ENOENT") return null; // removed meanwhile (a temporary file)
         throw e;
       });
       if (!st) continue;
-      if (st.isDirectory) {
+      if (st.isDirectory()) {
         await walk(p);
         continue;
       }
-      await checkPath(p).catch((e) => {
-        if (!(e instanceof Deno.errors.NotFound)) throw e;
-      });
+      check(p, nodeKind(st), Number.MAX_SAFE_INTEGER);
       if (partitions && name.endsWith(".parquet")) {
         out.push({ path: p, values: partitionValues(root, p, partitions) });
       }
