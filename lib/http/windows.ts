@@ -112,7 +112,7 @@ import {
 import { InvalidResponseError, PaginationError } from "./errors.ts";
 import { holdParsePool } from "./parse_pool.ts";
 import { joinGroup } from "./retry.ts";
-import { isoDay } from "../shared/values/mod.ts";
+import { dayText, isoDay } from "../shared/values/mod.ts";
 
 /** Pages a window is sized for when it is split. */
 export const TARGET_PAGES = 12;
@@ -199,7 +199,6 @@ export function narrow(range: DayRange, own: DayRange): DayRange | undefined {
   return from !== undefined && to !== undefined && from > to ? undefined : { from, to };
 }
 
-const DAY_MS = 86_400_000;
 /** Widest window planned at an open end, in days (a sparse list's estimate can be near 0 rows a day). */
 const MAX_WIDTH = 3_660;
 const PREFIX = "sbw1.";
@@ -216,10 +215,6 @@ function dayNumber(day: string | undefined): number | undefined {
   if (dayNumbers.size >= 10_000) dayNumbers.clear();
   dayNumbers.set(day, n);
   return n;
-}
-
-function dayText(n: number): string {
-  return new Date(n * DAY_MS).toISOString().slice(0, 10);
 }
 
 /** A window cursor: where a pull stands (a range, a cursor inside it, rows to skip). */
