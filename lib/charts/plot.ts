@@ -15,6 +15,7 @@
 import { isDemo } from "../shared/demo.ts";
 import type * as Plot from "npm:@observablehq/plot@0.6.17";
 import { didYouMean } from "../shared/suggest.ts";
+import { isFrame } from "../shared/wrong_input.ts";
 import * as PlotLib from "npm:@observablehq/plot@0.6.17";
 import { type Chart, PALETTE, plotDocument, render } from "./chart.ts";
 import type { InlineFormat } from "./inline.ts";
@@ -31,11 +32,6 @@ export type PlotSpec = Omit<Plot.PlotOptions, "title" | "subtitle" | "caption" |
   inline?: InlineFormat;
 };
 
-function isDataFrame(x: unknown): x is { toRecords(): Record<string, unknown>[] } {
-  return typeof x === "object" && x !== null &&
-    (x as { [Symbol.toStringTag]?: unknown })[Symbol.toStringTag] === "DataFrame";
-}
-
 /** Channels whose string value always names a field (never a constant). */
 const FIELD_CHANNELS = ["x", "y", "x1", "x2", "y1", "y2", "r", "z", "fx", "fy", "text", "title"];
 
@@ -51,7 +47,7 @@ function framesToRows(marks: Plot.PlotOptions["marks"]): boolean {
     const m = mark as { data?: unknown; channels?: Record<string, { value?: unknown }> } | null;
     if (!m || typeof m !== "object") continue;
     if (isDemo(m.data)) demo = true;
-    if (!isDataFrame(m.data)) continue;
+    if (!isFrame(m.data)) continue;
     const columns = (m.data as unknown as { columns: string[] }).columns;
     for (const [name, ch] of Object.entries(m.channels ?? {})) {
       const field = ch?.value;

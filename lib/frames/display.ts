@@ -45,6 +45,7 @@ import {
 } from "./_display_html.ts";
 import dataframeModule from "npm:nodejs-polars@0.25.2/bin/dataframe.js";
 import { inJupyter } from "../shared/jupyter.ts";
+import { isFrame } from "../shared/wrong_input.ts";
 import { DEMO, isDemo, markDemo } from "../shared/demo.ts";
 import { type FrameReport, summaryLines } from "./_report.ts";
 
@@ -62,8 +63,7 @@ const WRAPPED = Symbol.for("signalbook.display");
 
 /** True for a nodejs-polars DataFrame (wrapped or not). */
 export function isDataFrame(x: unknown): x is pl.DataFrame {
-  return typeof x === "object" && x !== null &&
-    (x as { [Symbol.toStringTag]?: unknown })[Symbol.toStringTag] === "DataFrame";
+  return isFrame(x);
 }
 
 /** True for a nodejs-polars LazyFrame (wrapped or not). */
