@@ -25,10 +25,7 @@
  *    pulls in the same process, and 250k rows, each against its floor and
  *    target.
  *
- * P. Then the 20k pull with answers parsed on the loop thread and by a
- *    worker, side by side ({@link poolTable}).
- *
- * `deno run -A bench/parallel_bench.ts [floor|pool|ideal|table|rate|scale]…` runs parts.
+ * `deno run -A bench/parallel_bench.ts [floor|ideal|table|rate|scale]…` runs parts.
  *
  * @module
  */
@@ -47,7 +44,6 @@ import {
   FEED_ROWS,
   FEEDS,
   type FloorRun,
-  type PoolRun,
   SEARCH_ROWS,
 } from "./parallel_floor_child.ts";
 
@@ -476,32 +472,13 @@ export function floorRunsTable(runs: readonly FloorRun[]): string {
   );
 }
 
-/**
- * Parsing off the loop thread, side by side (see `lib/http/parse_pool.ts`):
- * the 20k search `.frame()` at `parallel: 8` over `--scale 4 --latency-ms
- * 100`, with no worker and with one, alternately, three times each, in one
- * process: seconds, the loop thread's CPU and the process's.
- */
-export async function poolTable(): Promise<string> {
-  const runs = await onStub(
-    ["--scale", "4", "--latency-ms", "100"],
-    (url) => runChild<PoolRun[]>("./parallel_floor_child.ts", [url, "pool"], "pool pulls failed"),
-  );
-  return table(
-    "Parse workers: search .frame() 20k at parallel 8, 100 ms, --scale 4; alternately, one process",
-    ["parse workers", "s", "× floor", "loop CPU s", "process CPU s"],
-    runs.map((r) => [r.workers, r.s, r.s / floorSeconds(200, 100, 8), r.loopCpuS, r.processCpuS]),
-  );
-}
-
 /** Runs the parallel benchmark and returns the printed tables. */
 export async function parallelBench(
-  parts = ["floor", "pool", "ideal", "table", "rate", "scale"],
+  parts = ["floor", "ideal", "table", "rate", "scale"],
 ): Promise<string> {
   useProgressSink(null);
   const out: string[] = [];
   if (parts.includes("floor")) out.push(await floorTable());
-  if (parts.includes("pool")) out.push(await poolTable());
   if (parts.includes("ideal")) out.push(await idealTable());
   if (parts.includes("table")) out.push(await latencyTable());
   if (parts.includes("rate")) out.push(await rateLimitTable());

@@ -7,10 +7,7 @@
  *   2,500-row feed `take` serially and at `parallel: 8`;
  * - `… <baseUrl> big <rows>` (against a world with at least `rows` search
  *   rows): the warm-up, then the 20,000-row search `.frame()` serially, then
- *   `rows` search rows into `.frame()` at `parallel: 8`;
- * - `… <baseUrl> pool`: the 20,000-row search `.frame()` at `parallel: 8`
- *   with answers parsed on the loop thread and by one worker, alternately
- *   ({@link poolRuns}).
+ *   `rows` search rows into `.frame()` at `parallel: 8`.
  *
  * Prints one JSON line: the {@link FloorRun}s.
  *
@@ -18,7 +15,6 @@
  */
 import { InsiderClient, type InsiderFilter, useProgressSink } from "../mod.ts";
 import { DEMO_KEYS } from "../lib/stub/mod.ts";
-import { setParseWorkers } from "../lib/http/parse_pool.ts";
 import {
   assertRanParallel,
   newWatch,
@@ -149,47 +145,6 @@ export async function feedRun(url: string, parallel: number): Promise<FloorRun> 
   };
 }
 
-/** One pull of the pool comparison: its parse workers, seconds and CPU. */
-export interface PoolRun {
-  /** Parse workers (0: every answer parsed on the loop thread). */
-  workers: number;
-  /** Seconds of the 20k search `.frame()` at `parallel: 8`. */
-  s: number;
-  /** CPU seconds of the loop thread. */
-  loopCpuS: number;
-  /** CPU seconds of the whole process (workers and V8's helper threads too). */
-  processCpuS: number;
-}
-
-/**
- * The 20k search `.frame()` at `parallel: 8` with the answers parsed on the
- * loop thread and by one worker, alternately, `rounds` times each.
- */
-export async function poolRuns(url: string, rounds = 3): Promise<PoolRun[]> {
-  useProgressSink(null);
-  await countingClient(url).insider.search({}, { pageSize: 100 }).take(200);
-  const out: PoolRun[] = [];
-  const before = setParseWorkers(0);
-  try {
-    for (let i = 0; i < rounds; i++) {
-      for (const workers of [0, 1]) {
-        setParseWorkers(workers);
-        const [cpu0, proc0] = [cpuSeconds(), cpuSeconds("/proc/self/stat")];
-        const r = await searchRun(url, SEARCH_ROWS, 8);
-        out.push({
-          workers,
-          s: r.s,
-          loopCpuS: cpuSeconds() - cpu0,
-          processCpuS: cpuSeconds("/proc/self/stat") - proc0,
-        });
-      }
-    }
-  } finally {
-    setParseWorkers(before);
-  }
-  return out;
-}
-
 /** The pulls of the floor check, in order (see the module doc). */
 export async function floorRuns(url: string, bigRows?: number): Promise<FloorRun[]> {
   useProgressSink(null);
@@ -211,9 +166,7 @@ if (import.meta.main) {
   const [url, mode, rows] = Deno.args;
   console.log(
     JSON.stringify(
-      mode === "pool"
-        ? await poolRuns(url)
-        : await floorRuns(url, mode === "big" ? Number(rows) : undefined),
+      await floorRuns(url, mode === "big" ? Number(rows) : undefined),
     ),
   );
 }

@@ -50,7 +50,7 @@ import { checkApiKey, checkBaseUrl } from "./_config.ts";
 import type { CacheKey } from "./cache.ts";
 import { DEMO_HEADER, isDemo, isLoopbackUrl, markDemo } from "../shared/demo.ts";
 import { announceRetry, type RetryInfo } from "./events.ts";
-import { parseOffLoop } from "./parse_pool.ts";
+import { WideJson } from "../shared/wide_rows.ts";
 import { type CacheOptions, openCache, type ResponseCache } from "./cache.ts";
 import { CircuitOpenError, type LimiterOptions, refusalStatus, RequestLimiter } from "./limiter.ts";
 
@@ -157,6 +157,8 @@ export class Transport {
   #scrub: (text: string) => Scrubbed;
   /** Bounds the bytes of answers read at once (see `LargeBodyGate`). */
   #largeBodies = new LargeBodyGate();
+  /** Parses answers, lists of wide rows without dictionary-mode objects (see `wide_rows.ts`). */
+  #wideJson = new WideJson();
   #fetch: FetchLike;
   #onRetry?: (info: RetryInfo) => void;
   #cache: ResponseCache | null;
@@ -294,9 +296,9 @@ export class Transport {
   }
 
   /**
-   * The body parsed as JSON, within `maxResponseBytes` (see `_body.ts`); a
-   * large one off the loop thread while a parallel pull runs (see
-   * `parse_pool.ts`). Before it is parsed, every occurrence of this
+   * The body parsed as JSON, within `maxResponseBytes` (see `_body.ts`);
+   * lists of wide rows without building 174-key objects (see
+   * `shared/wide_rows.ts`, `WideJson`). Before it is parsed, every occurrence of this
    * client's key in it (any form `_redact.ts` knows) is replaced by
    * `[redacted]`, with one warning naming the request and the count: a
    * service that echoes the key in a 200 answer gets it into no row,
@@ -312,10 +314,9 @@ export class Transport {
         `signalbook: ${label}: ${what} this client's API key, replaced by "[redacted]" ` +
           "before it was read (a service should never echo the key)",
       );
-      return parseJson(clean, label);
+      return parseJson(clean, label, this.#wideJson);
     }
-    const off = await parseOffLoop(bytes);
-    return off ? off.body : parseJson(text, label);
+    return parseJson(text, label, this.#wideJson);
   }
 
   /** `p`, with this client's key removed from any error it throws (see `_redact.ts`). */
@@ -767,9 +768,9 @@ function typeOf(v: unknown): string {
 }
 
 /** The parsed JSON answer, or an {@link InvalidResponseError} saying it is not JSON. */
-function parseJson(text: string, label: string): unknown {
+function parseJson(text: string, label: string, json: WideJson): unknown {
   try {
-    return JSON.parse(text);
+    return json.parse(text, label);
   } catch (e) {
     throw new InvalidResponseError(
       `${label}: the answer is not valid JSON (${jsonProblem(e)}; ${text.length} characters${

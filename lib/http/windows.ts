@@ -110,7 +110,6 @@ import {
   setFailedCursor,
 } from "./paginate.ts";
 import { InvalidResponseError, PaginationError } from "./errors.ts";
-import { holdParsePool } from "./parse_pool.ts";
 import { joinGroup } from "./retry.ts";
 import { dayText, isoDay } from "../shared/values/mod.ts";
 
@@ -1021,8 +1020,6 @@ export async function* windowedPages<Row>(
     dispatch();
   };
   signal.addEventListener("abort", onAbort, { once: true });
-  // `parallel` answers arrive at once: large ones are parsed off the loop thread
-  const releaseParsers = holdParsePool();
   try {
     dispatch();
     for (let i = 0;;) {
@@ -1073,7 +1070,6 @@ export async function* windowedPages<Row>(
   } finally {
     if (twice > 0) console.warn(duplicateWarning(twice));
     signal.removeEventListener("abort", onAbort);
-    releaseParsers();
     outer.abort(new DOMException("pull stopped", "AbortError"));
     for (const w of windows) {
       answer(w, false);

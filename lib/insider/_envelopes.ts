@@ -150,8 +150,8 @@ function byMeaning(endpoint: string, rows: JsonObject[], index: KeyIndex): JsonO
   }
   announceShape({ endpoint, point: "row field names", shape });
   if (!map.identity) return rows.map(map.apply);
-  // rows a parse worker sent (http/parse_pool.ts) are compact already and all
-  // have the first row's keys: the first row's check is every row's
+  // rows the transport's decoder joined (shared/wide_rows.ts, WideJson) are compact
+  // already and all have the first row's keys: the first row's check is every row's
   if (
     uniformRowKeys(rows) && index.mapFor(rows[0], { compact: false }).apply(rows[0]) === rows[0]
   ) {

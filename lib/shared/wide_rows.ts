@@ -17,6 +17,13 @@
  * show; equality, `Object.keys(row).length` and every value are unchanged,
  * and its prototype is `Object.prototype`, as a parsed row's is.
  *
+ * Most wide rows never exist in dictionary form at all: the transport parses
+ * every answer with a {@link WideJson}, which cuts each row of a list it has
+ * seen before into pieces of under 128 keys in the text, lets `JSON.parse`
+ * read the pieces, and joins them into compact rows. The copy above is for
+ * the rest (a route's first answer, rows the cut cannot take exactly, rows
+ * renamed by meaning).
+ *
  * @module
  */
 
@@ -106,139 +113,271 @@ function rowConstructor(names: readonly string[]): unknown {
   return Row;
 }
 
-/** Whether rows with exactly these keys can be copied compact (see {@link wideRowMaker}). */
-function packable(keys: readonly string[]): boolean {
-  return keys.length >= WIDE_KEYS && keys.length <= MAX_KEYS && !keys.includes("__proto__");
-}
-
-/** One list of wide rows, its rows as value arrays in the order of `keys`. */
-export interface PackedList {
-  /** Where the list was in the answer: `[]` the answer itself, `[k]` or `[k, k2]` below it. */
-  path: string[];
-  /** The keys of every row, in order. */
-  keys: string[];
-  /** Each row's values, in the order of `keys`. */
-  values: unknown[][];
-}
-
-/** A parsed JSON answer with its lists of wide rows taken out as value arrays (see {@link packWideLists}). */
-export interface PackedJson {
-  /** The answer, each packed list replaced by null. */
-  body: unknown;
-  /** The lists taken out. */
-  lists: PackedList[];
-}
-
 const UNIFORM = Symbol.for("signalbook.uniformWideRows");
 
 /**
- * A parsed JSON answer with its lists of wide rows (the answer itself, a
- * list one key down, or two keys down) taken out as value arrays: what a
- * parse worker posts back to the loop thread, which rebuilds the rows
- * compact with {@link unpackWideLists}. Structured clone of value arrays is
- * about a fifth of the cost of parsing the JSON text or of cloning the rows
- * (measured on a 100-row search page: 0.9 ms against 4.4 ms to parse and
- * 2.0 ms to clone the objects), and no key is sent twice.
- *
- * A list is packed only when every element is an object with exactly the
- * first one's keys, in the same order, that {@link wideRowMaker} would copy
- * (at least {@link WIDE_KEYS} keys, no `__proto__`); any other list is left
- * as it is, so the rebuilt answer is the parsed one, value for value.
- *
- * @example
- * ```ts
- * import { packWideLists, unpackWideLists } from "./wide_rows.ts";
- * const row = Object.fromEntries(Array.from({ length: 130 }, (_, i) => [`f${i}`, i]));
- * const packed = packWideLists({ data: [row, row], next: null });
- * console.log(packed.lists[0].path, packed.lists[0].values.length); // ["data"] 2
- * const body = unpackWideLists(structuredClone(packed)) as { data: { f129: number }[] };
- * console.log(body.data[1].f129); // 129
- * ```
- */
-export function packWideLists(body: unknown): PackedJson {
-  const lists: PackedList[] = [];
-  const take = (list: unknown, path: string[]): boolean => {
-    if (!Array.isArray(list) || list.length === 0) return false;
-    const first = list[0];
-    if (first === null || typeof first !== "object" || Array.isArray(first)) return false;
-    const keys = Object.keys(first);
-    if (!packable(keys)) return false;
-    const values: unknown[][] = new Array(list.length);
-    for (let i = 0; i < list.length; i++) {
-      const row = list[i];
-      if (row === null || typeof row !== "object" || Array.isArray(row)) return false;
-      const own = Object.keys(row);
-      if (own.length !== keys.length) return false;
-      const vals = new Array(keys.length);
-      for (let j = 0; j < keys.length; j++) {
-        if (own[j] !== keys[j]) return false;
-        vals[j] = (row as Record<string, unknown>)[keys[j]];
-      }
-      values[i] = vals;
-    }
-    lists.push({ path, keys, values });
-    return true;
-  };
-  if (take(body, [])) return { body: null, lists };
-  if (body !== null && typeof body === "object" && !Array.isArray(body)) {
-    const top = body as Record<string, unknown>;
-    for (const k of Object.keys(top)) {
-      const v = top[k];
-      if (take(v, [k])) top[k] = null;
-      else if (v !== null && typeof v === "object" && !Array.isArray(v)) {
-        const inner = v as Record<string, unknown>;
-        for (const k2 of Object.keys(inner)) if (take(inner[k2], [k, k2])) inner[k2] = null;
-      }
-    }
-  }
-  return { body, lists };
-}
-
-/**
- * The answer of {@link packWideLists} rebuilt: each list's rows as compact
- * objects (as {@link wideRowMaker} makes them) put back where they were.
- * Each rebuilt list is marked as holding compact rows all with the same keys
- * ({@link uniformRowKeys}).
- */
-export function unpackWideLists(packed: PackedJson): unknown {
-  let body = packed.body;
-  for (const { path, keys, values } of packed.lists) {
-    const make = valuesMaker(keys);
-    const rows = values.map(make);
-    Object.defineProperty(rows, UNIFORM, { value: keys, enumerable: false, configurable: true });
-    if (path.length === 0) body = rows;
-    else {
-      let at = body as Record<string, unknown>;
-      for (const k of path.slice(0, -1)) at = at[k] as Record<string, unknown>;
-      at[path[path.length - 1]] = rows;
-    }
-  }
-  return body;
-}
-
-/**
- * The keys every row of `rows` has, in order, when the list was rebuilt by
- * {@link unpackWideLists} (its rows compact, all with these keys); else
- * undefined.
+ * The keys every row of `rows` has, in order, when the list was decoded by
+ * {@link WideJson} (its rows compact, all with these keys); else undefined.
  */
 export function uniformRowKeys(rows: readonly object[]): readonly string[] | undefined {
   return (rows as unknown as { [UNIFORM]?: readonly string[] })[UNIFORM];
 }
 
-const makers = new Map<string, (values: unknown[]) => Record<string, unknown>>();
+/** The key that leads every piece but a row's first (see {@link WideJson}); no JSON text holds it unescaped. */
+const MARK = "\u0000";
+/** The mark as it is written in the text; a text that holds this sequence is never split. */
+const MARK_TEXT = "\\u0000";
+/** Most keys a piece may have, the mark included (V8 builds up to 127 in its fast form). */
+const MAX_PIECE_KEYS = WIDE_KEYS - 1;
+/** Keys a piece is planned with (the cut moves to a plain key nearby). */
+const PIECE_KEYS = 110;
+/** Keys a cut may be at: written the same in any JSON text (no escape can spell them otherwise). */
+const PLAIN_KEY = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+/** Pages of one route that could not be split, in a row, before its answers are only parsed whole. */
+const MAX_MISSES = 2;
+/** Routes whose plans one decoder keeps (the oldest goes first). */
+const MAX_ROUTES = 16;
 
-/** Builds a compact row from its values in the order of `keys` (one constructor per key list, cached). */
-function valuesMaker(keys: readonly string[]): (values: unknown[]) => Record<string, unknown> {
-  const id = JSON.stringify(keys);
-  let make = makers.get(id);
-  if (make === undefined) {
-    const Row = rowConstructor(keys);
-    make = new Function(
-      "Row",
-      `return function (a) { return new Row(${keys.map((_, i) => `a[${i}]`).join(", ")}); };`,
-    )(Row) as (values: unknown[]) => Record<string, unknown>;
-    if (makers.size >= MAX_CACHED) makers.delete(makers.keys().next().value!);
-    makers.set(id, make);
+/** Where a list of wide rows is in an answer, and how its text is cut. */
+interface SplitPlan {
+  /** `[]` the answer itself, `[k]` or `[k, k2]` below it. */
+  path: string[];
+  /** The keys of every row, in order. */
+  keys: string[];
+  /** Per cut: the member text it splits at (`,"k":`) and what replaces it. */
+  cuts: { needle: string; repl: string }[];
+  /** The keys of each piece of a row, in order; every piece after the first led by {@link MARK}. */
+  pieces: string[][];
+  /** The compact row of the pieces at `list[at]`, `list[at + 1]`, …. */
+  make: (list: unknown[], at: number) => Record<string, unknown>;
+}
+
+interface RouteState {
+  plan: SplitPlan | undefined;
+  misses: number;
+  /** Set after {@link MAX_MISSES} pages in a row that could not be split: parse whole. */
+  off: boolean;
+}
+
+/** The outcome of a split parse that was not used. */
+const SKIP = 0;
+const MISS = 1;
+
+/**
+ * A JSON decoder for answers whose lists hold wide rows (128 keys or more):
+ * `JSON.parse` still reads every value, but no object it builds has 128 keys,
+ * so none is made in V8's slow dictionary form.
+ *
+ * `JSON.parse` builds an object of 128 keys or more as a hash table: a
+ * 100-row page of 174-key search rows parses at a third of the speed of the
+ * same rows cut in two, leaves about 1.2 MB of dictionaries behind for the
+ * collector, and each row was then copied compact (see {@link wideRowMaker}).
+ * This decoder learns, from one answer of a route parsed whole, where the
+ * list of wide rows is and its keys; each later answer of that route has
+ * every row cut in the text before it is parsed, at a middle key `k`: the
+ * member text `,"k":` becomes `},{"\u0000":0,"k":` (one native
+ * `split`/`join`), so each row arrives as two objects of about 87 keys, the
+ * second led by the mark key `"\u0000"`. The pieces of each row are then
+ * joined into one compact object, built by a constructor generated for the
+ * keys (as {@link wideRowMaker}'s copies are), and the list is marked as
+ * holding compact rows with these keys ({@link uniformRowKeys}).
+ *
+ * The answer is `JSON.parse`'s, value for value, or the text is parsed
+ * whole. Why the cut cannot change it: a cut key is a plain name
+ * (`[A-Za-z_$][A-Za-z0-9_$]*`), so `,"k":` in a valid JSON text is always a
+ * member `k` of an object, never part of a string; the cut is kept only when
+ * every piece has exactly its planned keys in the planned order (a row with
+ * a key more or less, in another order, or repeated across pieces is not
+ * cut right), when each cut's needle occurs exactly once per row (a nested
+ * object with the same key would add one), and when the text holds no
+ * `\u0000` escape (so the mark key is surely ours). A text that is not JSON,
+ * or whose cut is not valid JSON, is parsed whole, and `JSON.parse`'s own
+ * error is what the caller sees. After {@link MAX_MISSES} answers of a route
+ * in a row that could not be cut, its answers are parsed whole from then on.
+ *
+ * @example
+ * ```ts
+ * import { uniformRowKeys, WideJson } from "./wide_rows.ts";
+ * const row = Object.fromEntries(Array.from({ length: 130 }, (_, i) => [`f${i}`, i]));
+ * const text = JSON.stringify({ data: [row, row], next: null });
+ * const json = new WideJson();
+ * json.parse(text, "GET /rows"); // parsed whole: learns the list and its keys
+ * const body = json.parse(text, "GET /rows") as { data: { f129: number }[] };
+ * console.log(body.data[1].f129, uniformRowKeys(body.data)?.length); // 129 130
+ * ```
+ */
+export class WideJson {
+  readonly #routes = new Map<string, RouteState>();
+
+  /**
+   * The JSON value of `text`, as `JSON.parse(text)` gives it (throwing its
+   * error for a text that is not JSON). `route` names the kind of answer
+   * (a method and path): answers of one route share a list's place and keys.
+   */
+  parse(text: string, route = ""): unknown {
+    const st = this.#routes.get(route);
+    if (st?.plan && !st.off) {
+      const got = readSplit(st.plan, text);
+      if (typeof got === "object") {
+        st.misses = 0;
+        return got.body;
+      }
+      if (got === MISS && ++st.misses >= MAX_MISSES) {
+        st.off = true;
+        st.plan = undefined;
+      }
+    }
+    const body = JSON.parse(text);
+    if (!st?.off) this.#learn(route, st, body);
+    return body;
   }
-  return make;
+
+  /** Keeps the plan for the wide list of `body`, when it has one the route has not planned yet. */
+  #learn(route: string, st: RouteState | undefined, body: unknown): void {
+    const found = wideList(body);
+    if (!found) return;
+    const old = st?.plan;
+    if (
+      old && old.path.join("\u0000") === found.path.join("\u0000") &&
+      old.keys.length === found.keys.length && old.keys.every((k, i) => k === found.keys[i])
+    ) return;
+    const plan = splitPlan(found.path, found.keys);
+    if (st) {
+      st.plan = plan;
+      return;
+    }
+    if (this.#routes.size >= MAX_ROUTES) this.#routes.delete(this.#routes.keys().next().value!);
+    this.#routes.set(route, { plan, misses: 0, off: false });
+  }
+}
+
+/** The first list of wide rows in `body` (itself, one key down or two), and its first row's keys. */
+function wideList(body: unknown): { path: string[]; keys: string[] } | undefined {
+  const keysOf = (list: unknown): string[] | undefined => {
+    if (!Array.isArray(list) || list.length === 0) return undefined;
+    const first = list[0];
+    if (first === null || typeof first !== "object" || Array.isArray(first)) return undefined;
+    const keys = Object.keys(first);
+    return keys.length >= WIDE_KEYS && keys.length <= MAX_KEYS ? keys : undefined;
+  };
+  const own = keysOf(body);
+  if (own) return { path: [], keys: own };
+  if (body === null || typeof body !== "object" || Array.isArray(body)) return undefined;
+  const top = body as Record<string, unknown>;
+  for (const k of Object.keys(top)) {
+    const v = top[k];
+    const keys = keysOf(v);
+    if (keys) return { path: [k], keys };
+    if (v !== null && typeof v === "object" && !Array.isArray(v)) {
+      const inner = v as Record<string, unknown>;
+      for (const k2 of Object.keys(inner)) {
+        const keys2 = keysOf(inner[k2]);
+        if (keys2) return { path: [k, k2], keys: keys2 };
+      }
+    }
+  }
+  return undefined;
+}
+
+/** How rows with `keys` are cut (see {@link WideJson}); undefined when they cannot be. */
+function splitPlan(path: string[], keys: string[]): SplitPlan | undefined {
+  if (keys.includes("__proto__") || keys.includes(MARK)) return undefined;
+  const n = keys.length;
+  const parts = Math.ceil(n / PIECE_KEYS);
+  const at: number[] = [0];
+  for (let j = 1; j < parts; j++) {
+    const aim = Math.round((j * n) / parts);
+    let cut = -1;
+    for (let d = 0; d <= 8 && cut < 0; d++) {
+      if (PLAIN_KEY.test(keys[aim + d] ?? "")) cut = aim + d;
+      else if (PLAIN_KEY.test(keys[aim - d] ?? "")) cut = aim - d;
+    }
+    if (cut <= at[j - 1]) return undefined;
+    at.push(cut);
+  }
+  at.push(n);
+  const pieces: string[][] = [];
+  for (let j = 0; j + 1 < at.length; j++) {
+    const own = keys.slice(at[j], at[j + 1]);
+    pieces.push(j === 0 ? own : [MARK, ...own]);
+    if (pieces[j].length > MAX_PIECE_KEYS) return undefined;
+  }
+  const cuts = at.slice(1, -1).map((i) => {
+    const lit = JSON.stringify(keys[i]);
+    return { needle: `,${lit}:`, repl: `},{${JSON.stringify(MARK)}:0,${lit}:` };
+  });
+  let make;
+  try {
+    make = joiner(keys, pieces);
+  } catch {
+    return undefined; // code generation not allowed here: answers are parsed whole
+  }
+  return { path, keys, cuts, pieces, make };
+}
+
+/** The generated join: the compact row of a row's pieces, read by constant keys. */
+function joiner(keys: readonly string[], pieces: readonly string[][]): SplitPlan["make"] {
+  const lit = (s: string) => JSON.stringify(s);
+  const Row = rowConstructor(keys);
+  const reads = pieces.flatMap((p, j) =>
+    p.filter((k) => k !== MARK).map((k) => `p${j}[${lit(k)}]`)
+  );
+  return new Function(
+    "Row",
+    `return function (list, at) {
+  const ${pieces.map((_, j) => `p${j} = list[at + ${j}]`).join(", ")};
+  return new Row(${reads.join(", ")});
+};`,
+  )(Row) as SplitPlan["make"];
+}
+
+/**
+ * `text` parsed with its rows cut by `plan` (see {@link WideJson}): the
+ * answer, or {@link SKIP} when the text has nothing to cut, or {@link MISS}
+ * when the cut cannot be used (then the text is parsed whole).
+ */
+function readSplit(plan: SplitPlan, text: string): { body: unknown } | typeof SKIP | typeof MISS {
+  if (text.includes(MARK_TEXT)) return SKIP;
+  let cut = text;
+  let rows = -1;
+  for (const { needle, repl } of plan.cuts) {
+    const parts = cut.split(needle);
+    const n = parts.length - 1;
+    if (rows < 0 && n === 0) return SKIP;
+    if (rows >= 0 && n !== rows) return MISS;
+    rows = n;
+    cut = parts.join(repl);
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(cut);
+  } catch {
+    return MISS;
+  }
+  const { path, pieces, make } = plan;
+  let holder: Record<string, unknown> | undefined;
+  let list: unknown = body;
+  for (const k of path) {
+    if (list === null || typeof list !== "object" || Array.isArray(list)) return MISS;
+    holder = list as Record<string, unknown>;
+    list = holder[k];
+  }
+  const per = pieces.length;
+  if (!Array.isArray(list) || list.length !== rows * per) return MISS;
+  const out: Record<string, unknown>[] = new Array(rows);
+  for (let i = 0, at = 0; i < rows; i++, at += per) {
+    for (let j = 0; j < per; j++) {
+      const piece = list[at + j];
+      if (piece === null || typeof piece !== "object" || Array.isArray(piece)) return MISS;
+      const own = Object.keys(piece);
+      const want = pieces[j];
+      if (own.length !== want.length) return MISS;
+      for (let k = 0; k < own.length; k++) if (own[k] !== want[k]) return MISS;
+    }
+    out[i] = make(list, at);
+  }
+  Object.defineProperty(out, UNIFORM, { value: plan.keys, enumerable: false, configurable: true });
+  if (holder === undefined) return { body: out };
+  holder[path[path.length - 1]] = out;
+  return { body };
 }
