@@ -104,6 +104,36 @@ export function duplicateWarning(n: number): string {
     `already sent in this pull; each row was kept once`;
 }
 
+/**
+ * `rows` without those whose key is in `seen` (the keys of the others are
+ * added to it): what a walk hands out of a page when a row sent again under
+ * a key is kept once. `keyAt(i)` is the key of `rows[i]`; "" is no key (such
+ * a row is never taken for a duplicate). The same array when no row is dropped.
+ *
+ * @example
+ * ```ts
+ * import { dropSeen } from "./paginate.ts";
+ * const seen = new Set(["a"]);
+ * const rows = ["a", "b", "b", ""];
+ * console.log(dropSeen(rows, (i) => rows[i], seen)); // ["b", ""]
+ * ```
+ */
+export function dropSeen<Row>(
+  rows: Row[],
+  keyAt: (i: number) => string,
+  seen: Set<string>,
+): Row[] {
+  let out: Row[] | undefined;
+  for (let i = 0; i < rows.length; i++) {
+    const key = keyAt(i);
+    if (key === "" || !seen.has(key)) {
+      if (key !== "") seen.add(key);
+      out?.push(rows[i]);
+    } else out ??= rows.slice(0, i);
+  }
+  return out ?? rows;
+}
+
 const SIZED = "sbp1.";
 
 /**
@@ -376,7 +406,7 @@ export class Paginated<Row> implements AsyncIterable<Row> {
         let page = raw;
         let stop: PaginationError | null = null;
         if (keyOf && raw.rows.length > 0) {
-          const rows = this.#unique(raw.rows, keyOf, keys);
+          const rows = dropSeen(raw.rows, (i) => keyOf(raw.rows[i]), keys);
           if (rows.length === 0) {
             // every row came before, under a new cursor: a loop with fresh cursor names
             stop = new PaginationError(
@@ -440,20 +470,6 @@ export class Paginated<Row> implements AsyncIterable<Row> {
     }
   }
 
-  /** `rows` without those whose key is in `keys` (the others are added); the same array when none is. */
-  #unique(rows: Row[], keyOf: (row: unknown) => string, keys: Set<string>): Row[] {
-    let out: Row[] | undefined;
-    for (let i = 0; i < rows.length; i++) {
-      const key = keyOf(rows[i]);
-      // "" is no key: such a row is never taken for a duplicate
-      if (key === "" || !keys.has(key)) {
-        if (key !== "") keys.add(key);
-        out?.push(rows[i]);
-      } else out ??= rows.slice(0, i);
-    }
-    return out ?? rows;
-  }
-
   /** Rows in order across pages. */
   async *[Symbol.asyncIterator](): AsyncGenerator<Row, void, undefined> {
     for await (const page of this.pages()) yield* page.rows;
@@ -498,7 +514,8 @@ export class Paginated<Row> implements AsyncIterable<Row> {
     let page = await this.#fetch(this.#start, signal, want);
     if (this.#key) {
       // a row sent twice in the page is handed out once, with the warning
-      const rows = this.#unique(page.rows, this.#key, new Set());
+      const key = this.#key;
+      const rows = dropSeen(page.rows, (i) => key(page.rows[i]), new Set());
       if (rows !== page.rows) {
         console.warn(duplicateWarning(page.rows.length - rows.length));
         page = { ...page, rows };

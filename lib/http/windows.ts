@@ -19,23 +19,39 @@
  *   pull's first page, so a short list costs exactly what it costs
  *   serially). Its range is the filter's date range; an end the filter does
  *   not bound stays open (the request simply leaves that bound out).
+ * - A window's share is the pages still to read (the rows still needed,
+ *   with a row limit; else the rest of the windows' ranges at their
+ *   density) divided among the `parallel` slots, so that the windows started
+ *   now end with those running: at least {@link MIN_PART}, at most
+ *   {@link TARGET_PAGES} pages, and the target when what is left is unknown
+ *   (an open end without a row limit). While only the list's first page is
+ *   known its density is a guess, and the windows cut then take half a
+ *   share: those after them are cut with what they saw.
  * - After each page of a window that still has more, the rows read so far
  *   give its density (rows per day, from the days before its last one). A
- *   window whose rest is projected at more than 2 × {@link TARGET_PAGES}
- *   pages, or any rest at all when it is open-ended, is split: the rest of
- *   its range, from the day of its last row on, becomes new windows of about
- *   {@link TARGET_PAGES} pages each at that density (at an open end, enough
- *   of them for the rows still needed — at least 2 × `parallel`, sharing
- *   those rows when they fill fewer pages than that — then the open rest,
- *   split again when reached). Dense windows are so split again and again, sparse ones never.
+ *   window whose rest is projected at more than twice its share is split:
+ *   a first new window from the day of its last row on, of one share at
+ *   that density, then one window with the rest of its range. When slots
+ *   would stay idle (the end of the list or of the row limit is near, or
+ *   the windows ahead hold enough pages), a rest of at least 2 ×
+ *   {@link MIN_PART} pages is split the same way into a part per idle slot
+ *   (what the rows fetched before it leave, not those expected: the
+ *   estimates may be high), so the windows finish together instead of one
+ *   long window finishing alone.
+ * - A window not yet started is cut to its share when a slot takes it, at
+ *   the density of every window read so far: the rest of its range becomes
+ *   the next window, cut in turn. So each window is sized with what is known
+ *   when it starts, not when the list was first split, and the last window
+ *   a row limit needs is sized to the rows left (with a fifth more, so that
+ *   no short rest is read alone at the end). After an empty window the
+ *   rest is read whole (split again if it has rows): an open end costs one
+ *   empty request, not one per window cut from it.
  * - Requests take slots: at most `parallel` are in flight, and a free slot
  *   goes to the window nearest the reader that may go (see
- *   {@link MAX_BUFFERED_PAGES}). When slots would stay idle — the end of the
- *   list or of the row limit is near, or the windows ahead hold enough
- *   pages — the window that just read a page has the part of its rest still
- *   needed cut into one window per idle slot (each at least
- *   {@link MIN_PART} pages), so the windows finish together instead of one
- *   long window finishing alone.
+ *   {@link MAX_BUFFERED_PAGES}). The reader is woken on the next turn of
+ *   the event loop, after the windows granted a slot have sent their
+ *   requests: handing out a page (or building a frame from it) does not
+ *   hold them back.
  * - The seam is exact whatever the client thinks a row's day is: the first
  *   new window starts on the day of the last row read, so it begins with the
  *   rows of that day already read (the "run", at most half a page: a split
@@ -103,6 +119,7 @@
 import {
   checkCursor,
   cursorDigest,
+  dropSeen,
   duplicateWarning,
   type Page,
   Paginated,
@@ -113,7 +130,7 @@ import { InvalidResponseError, PaginationError } from "./errors.ts";
 import { joinGroup } from "./retry.ts";
 import { dayText, isoDay } from "../shared/values/mod.ts";
 
-/** Pages a window is sized for when it is split. */
+/** Most pages a window is given (its share, see the module doc); windows of an open end without a row limit get this many. */
 export const TARGET_PAGES = 12;
 
 /**
@@ -129,7 +146,7 @@ export const TARGET_PAGES = 12;
  */
 export const MAX_BUFFERED_PAGES = 16;
 
-/** Fewest pages (projected) a window cut for idle slots is given: smaller parts cost more partial pages than they save. */
+/** Fewest pages (projected) a window is given: smaller parts cost more partial pages than they save. */
 export const MIN_PART = 1.5;
 
 /** An inclusive range of days (`YYYY-MM-DD`); a missing end is the list's own bound. */
@@ -261,6 +278,8 @@ interface Win<Row> {
   state: "queued" | "running" | "pending-split" | "done" | "failed";
   /** Pages fetched, not yet handed out (skipped rows removed). */
   pages: Page<Row>[];
+  /** The keys of the rows of each page in `pages`. */
+  pageKeys: string[][];
   /** Cursor of the first page not yet fetched (null: its start). */
   cursor: string | null;
   /** Keys still to skip at the start, in order (undefined entries: skip unchecked, on resume). */
@@ -295,6 +314,10 @@ interface Win<Row> {
   keys: Set<string>;
   /** Position of the last row received. */
   lastPos?: number;
+  /** Rows per day its parent saw (a window not yet read is cut with it, see `cut`). */
+  hint?: number;
+  /** The rest after an empty window (the data may have ended there): read whole, not cut. */
+  whole?: boolean;
   /** Set when the walk ended where rows may still follow in its range: that rest, and the rows on its first day already read. */
   gap?: { a: number; b: number; skip: number };
 }
@@ -360,6 +383,7 @@ export async function* windowedPages<Row>(
     b,
     state: "queued",
     pages: [],
+    pageKeys: [],
     cursor: null,
     skip: [],
     skipTotal: 0,
@@ -410,30 +434,26 @@ export async function* windowedPages<Row>(
    */
   const sent = new Set<string>();
   let twice = 0;
-  /** `rows` without those whose key was handed out before (added to `sent`). */
-  const unique = (rows: Row[]): Row[] => {
-    let out: Row[] | undefined;
-    for (let i = 0; i < rows.length; i++) {
-      const key = src.key(rows[i]);
-      // "" is no key: such a row is never taken for a duplicate
-      if (key === "" || !sent.has(key)) {
-        if (key !== "") sent.add(key);
-        out?.push(rows[i]);
-      } else {
-        twice++;
-        out ??= rows.slice(0, i);
-      }
-    }
-    return out ?? rows;
+  /** `rows` (with their `keys`) without those whose key was handed out before (added to `sent`). */
+  const unique = (rows: Row[], keys: readonly string[]): Row[] => {
+    const out = dropSeen(rows, (i) => keys[i], sent);
+    twice += rows.length - out.length;
+    return out;
   };
   /** Which window was sent each cursor (by digest). */
   const owner = new Map<string, Win<Row>>();
 
   let wake: (() => void) | null = null;
+  /**
+   * Wakes the reader on the next turn of the event loop, not now: the
+   * requests that windows were just granted go out first (handing out a
+   * page, or building a frame from it, holds the loop thread for
+   * milliseconds, and a request queued behind it would wait as long).
+   */
   const notify = () => {
     const f = wake;
     wake = null;
-    f?.();
+    if (f) setTimeout(f, 0);
   };
   const changed = () => new Promise<void>((r) => (wake = r));
   /** Requests in flight (slots of the `parallel` granted). */
@@ -497,7 +517,9 @@ export async function* windowedPages<Row>(
    * each with whether it may go and the rows fetched before it; it returns
    * false to stop.
    */
-  const eligible = (visit: (w: Win<Row>, ok: boolean, fetched: number) => boolean) => {
+  const eligible = (
+    visit: (w: Win<Row>, ok: boolean, fetched: number) => boolean,
+  ) => {
     const cap = MAX_BUFFERED_PAGES * k;
     const total = buffered();
     let before = 0;
@@ -556,7 +578,10 @@ export async function* windowedPages<Row>(
         return true;
       }
       if (!ok) return false;
-      if (w.state === "queued") run(w);
+      if (w.state === "queued") {
+        cut(w);
+        run(w);
+      }
       if (w.want) {
         inFlight++;
         answer(w, true);
@@ -589,13 +614,99 @@ export async function* windowedPages<Row>(
     return Math.max(0, k - busy);
   };
 
-  /** Splits the rest of `w` after a page whose last day is `run.day`; true when it did. */
+  /**
+   * Rows per day over every window read so far: each window's density
+   * ({@link densityOf}) weighted by the days it spans; undefined before any.
+   */
+  const overallDensity = (): number | undefined => {
+    let rows = 0;
+    let days = 0;
+    for (const x of windows) {
+      if (x.run === undefined || x.firstDay === undefined) continue;
+      const start = x.a ?? bound().a ?? sign() * x.firstDay;
+      const span = Math.max(1, sign() * x.run.day - start);
+      rows += densityOf(x) * span;
+      days += span;
+    }
+    return days > 0 ? rows / days : undefined;
+  };
+
+  /**
+   * Pages a window is given when it starts: the pages still to read shared
+   * among the slots (so the windows started now end with those running),
+   * at least {@link MIN_PART}, at most {@link TARGET_PAGES}; the target
+   * when what is left is unknown (an open end without a row limit).
+   */
+  const share = (): number => {
+    let rest = 0;
+    if (limit < Infinity) {
+      let fetched = 0;
+      for (const x of windows) fetched += x.rows;
+      rest = Math.max(0, limit - fetched) / src.pageSize;
+    } else {
+      for (const x of windows) {
+        if (x.state === "done" || x.state === "pending-split" || x.state === "failed") continue;
+        if ((x.b ?? bound().b) === undefined) return TARGET_PAGES;
+        rest += Math.max(0, expected(x) - x.rows) / src.pageSize;
+      }
+    }
+    // while only the list's first page is known, its density is a guess: the first windows
+    // take half a share, and those after them are cut with what they saw
+    const guess = windows.every((x) => x.root || x.pagesRead === 0);
+    return Math.min(TARGET_PAGES, Math.max(MIN_PART, rest / (guess ? 2 * k : k)));
+  };
+
+  /** Days of `pages` pages at `density` rows a day (at least 1). */
+  const daysOf = (pages: number, density: number) =>
+    Math.min(MAX_WIDTH, Math.max(1, Math.ceil((pages * src.pageSize) / Math.max(density, 1e-6))));
+
+  /**
+   * Cuts a window about to start to its {@link share} (and, with a row
+   * limit, to the rows still needed after the windows before it): the rest
+   * of its range becomes the next window, itself cut when it starts. So the
+   * windows are sized with what is known when each starts, not when the
+   * list was first split.
+   */
+  const cut = (x: Win<Row>) => {
+    if (serial || !splittable || order === undefined || x.a === undefined || x.whole) return;
+    const b = x.b ?? bound().b;
+    const span = b === undefined ? Infinity : b - x.a + 1;
+    if (span < 2) return;
+    // what the pull has seen (its parent's density before any window read a page)
+    const density = overallDensity() ?? x.hint;
+    if (density === undefined) return;
+    let pages = share();
+    if (limit < Infinity) {
+      // the last window the limit needs takes what is left, with a margin: a short rest
+      // would be read alone at the end
+      const left = (limit - expectedBefore(x)) / src.pageSize;
+      if (left > 0 && left < 2 * pages) pages = (left * 1.2) / Math.ceil(left / pages);
+    }
+    const days = daysOf(pages, density);
+    if (days >= span) return;
+    const rest = newWin(
+      x.a + days,
+      x.b,
+      b === undefined ? density * days : density * (span - days),
+    );
+    rest.hint = density;
+    x.b = x.a + days - 1;
+    x.expect = density * days;
+    windows.splice(windows.indexOf(x) + 1, 0, rest);
+  };
+
+  /**
+   * Splits the rest of `w` after a page whose last day is `run.day`, when
+   * that rest is more than twice its {@link share}, or when slots would
+   * stay idle and it holds at least 2 × {@link MIN_PART} pages: a first
+   * new window from the day of that run (re-read and skipped by key) of its
+   * share — or, for idle slots, of the rest divided among them — then one
+   * window with the rest of the range, cut again as it starts
+   * ({@link cut}). True when it did.
+   */
   const split = (w: Win<Row>, last: Page<Row>): boolean => {
-    const next = last.next;
     const run = w.run;
     if (!splittable || order === undefined || !run || w.firstDay === undefined) return false;
-    // the run is re-read by the first new window: wait for a short last day, unless much is left
-    const longRun = run.keys.length > src.pageSize / 2;
     const p = sign() * run.day;
     const b = w.b ?? bound().b;
     const remaining = b === undefined ? undefined : b - p + 1;
@@ -604,75 +715,52 @@ export async function* windowedPages<Row>(
     const projected = remaining === undefined ? Infinity : (density * remaining) / src.pageSize;
     // pages still needed before the row limit (all of them without one)
     const needed = Math.min(projected, (limit - expectedBefore(w) - w.rows) / src.pageSize);
-    // slots no window near the head would use: cut what is still needed so all finish together
+    // at most: what the rows fetched before it leave (slots that would stay idle are given to it)
+    const most = Math.min(projected, (limit - rowsBefore(w) - w.rows) / src.pageSize);
     const idle = idleSlots(w);
-    const parts = Math.min(idle + 1, Math.floor(needed / MIN_PART));
-    // hysteresis: a window planned at the target size is not split for a noisy estimate
-    const n = Math.min(
-      4 * k,
-      remaining ?? Infinity,
-      projected > 2 * TARGET_PAGES ? Math.ceil(projected / TARGET_PAGES) : 1,
-    );
+    const fair = share();
+    let pages: number;
+    if (needed > 2 * fair) pages = fair;
+    else if (idle > 0 && most >= 2 * MIN_PART) pages = Math.max(MIN_PART, most / (idle + 1));
+    else return false;
+    // the run is re-read by the first new window: wait for a short last day, unless much is left
     if (
-      Math.max(n, parts) < 2 ||
-      (longRun && (run.keys.length > last.rows.length || projected < 4 * TARGET_PAGES))
+      run.keys.length > src.pageSize / 2 &&
+      (run.keys.length > last.rows.length || projected < 4 * TARGET_PAGES)
     ) {
       return false;
     }
-    // day widths of the new windows; the last one takes the rest of the range
-    const widths: number[] = [];
-    if (parts >= 2 && needed / parts <= TARGET_PAGES) {
-      // the needed part in one window per worker, then the rest (not requested unless needed)
-      const days = Math.min(
-        remaining ?? MAX_WIDTH * parts,
-        Math.max(parts, Math.ceil((needed * src.pageSize) / Math.max(density, 1e-6))),
-      );
-      const width = Math.ceil(days / parts);
-      for (let i = 0; i < parts; i++) widths.push(width);
-    } else if (remaining !== undefined) {
-      const width = Math.ceil(remaining / n);
-      for (let i = 0; i < n - 1; i++) widths.push(width);
-    } else {
-      // enough windows for the rows still needed (4 × parallel at most), then the open rest
-      const count = Math.max(2 * k, Math.min(4 * k, Math.ceil(needed / TARGET_PAGES)));
-      // pages each: the target, or fewer when the rows still needed fill fewer: then they are
-      // shared by all the windows (2 × parallel at least), so the windows read in two waves and
-      // one that finds more rows than its estimate is balanced by those after it, instead of
-      // 8 windows of the target size finishing together and leaving a rest to be read alone
-      const pages = Math.min(TARGET_PAGES, needed / count);
-      const width = Math.min(
-        MAX_WIDTH,
-        Math.max(1, Math.ceil((pages * src.pageSize) / Math.max(density, 1e-6))),
-      );
-      for (let i = 0; i < count; i++) widths.push(width);
-    }
-    const children: Win<Row>[] = [];
-    let x = p;
-    for (const width of widths) {
-      if (remaining !== undefined && x + width - 1 >= b!) break;
-      children.push(newWin(x, x + width - 1, density * width));
-      x += width;
-    }
-    const rest = remaining === undefined ? (widths.at(-1) ?? 1) : b! - x + 1;
-    children.push(newWin(x, w.b, density * rest));
-    if (children.length < 2) return false;
-    children[0].skip = [...run.keys];
-    children[0].skipTotal = run.keys.length;
-    children[0].parent = w;
-    w.children = children;
-    w.cursor = next;
+    const days = daysOf(pages, density);
+    if (remaining !== undefined && days >= remaining) return false;
+    const first = newWin(p, p + days - 1, density * days);
+    const rest = newWin(
+      p + days,
+      w.b,
+      density * (remaining === undefined ? days : remaining - days),
+    );
+    rest.hint = density;
+    first.skip = [...run.keys];
+    first.skipTotal = run.keys.length;
+    first.parent = w;
+    w.children = [first, rest];
+    w.cursor = last.next;
     w.state = "pending-split";
-    windows.splice(windows.indexOf(w) + 1, 0, ...children);
+    windows.splice(windows.indexOf(w) + 1, 0, first, rest);
     return true;
   };
 
   /** The seam did not match: drop the split and go on serially with the parent's cursor. */
   const undo = (child: Win<Row>) => {
     const parent = child.parent!;
-    for (const c of parent.children ?? []) {
+    // its children and the windows cut from them: every window after it inside its range
+    const at = windows.indexOf(parent) + 1;
+    let end = at;
+    while (
+      end < windows.length && (parent.b === undefined || (windows[end].a ?? -Infinity) <= parent.b)
+    ) end++;
+    for (const c of windows.splice(at, end - at)) {
       c.ac.abort(new DOMException("window dropped", "AbortError"));
       answer(c, false);
-      windows.splice(windows.indexOf(c), 1);
     }
     parent.children = undefined;
     parent.state = "queued";
@@ -733,48 +821,29 @@ export async function* windowedPages<Row>(
   };
 
   /**
-   * After an empty window the data may have ended: the windows after it not
-   * yet started, up to the list's end, become one (split again if it has
-   * rows), so an open end costs one empty request, not one per window.
+   * After an empty window the data may have ended: the rest of the list, not
+   * yet started, is read whole (split again if it has rows), so an open end
+   * costs one empty request, not one per window cut from it.
    */
   const mergeRest = (w: Win<Row>) => {
-    const rest = windows.slice(windows.indexOf(w) + 1);
-    if (rest.length < 2 || rest.some((x) => x.state !== "queued")) return;
-    const last = rest[rest.length - 1];
-    windows.splice(windows.indexOf(w) + 1, rest.length, newWin(rest[0].a, last.b, 0));
+    const last = windows[windows.length - 1];
+    if (last !== w && last.state === "queued" && !last.parent) last.whole = true;
   };
 
-  /** Reads a page's rows into `w`'s day bookkeeping; false when they are not in date order. */
-  const track = (w: Win<Row>, rows: readonly Row[]): boolean => {
-    for (const row of rows) {
-      const day = dayNumber(src.day(row));
+  /** Reads a page's rows (with their `keys`) into `w`'s day bookkeeping; false when they are not in date order. */
+  const track = (w: Win<Row>, rows: readonly Row[], keys: readonly string[]): boolean => {
+    for (let i = 0; i < rows.length; i++) {
+      const day = dayNumber(src.day(rows[i]));
       if (day === undefined) return false;
       w.firstDay ??= day;
       if (w.run && day !== w.run.day) {
         if (order === undefined) order = day < w.run.day ? "desc" : "asc";
         if (sign() * day < sign() * w.run.day) return false;
       }
-      if (w.run?.day === day) w.run.keys.push(src.key(row));
-      else w.run = { day, keys: [src.key(row)] };
+      if (w.run?.day === day) w.run.keys.push(keys[i]);
+      else w.run = { day, keys: [keys[i]] };
     }
     return true;
-  };
-
-  /** `rows` without those already handed out (only on the root after a fallback). */
-  const filterHanded = (w: Win<Row>, rows: Row[]): Row[] =>
-    w.dedupe?.size ? rows.filter((r) => !w.dedupe!.delete(src.key(r))) : rows;
-
-  /** Whether `rows` hold a key this window's walk has not received before (they are added). */
-  const anyFresh = (w: Win<Row>, rows: readonly Row[]): boolean => {
-    let fresh = false;
-    for (const r of rows) {
-      const key = src.key(r);
-      if (key === "" || !w.keys.has(key)) {
-        if (key !== "") w.keys.add(key);
-        fresh = true;
-      }
-    }
-    return fresh;
   };
 
   /**
@@ -893,7 +962,10 @@ export async function* windowedPages<Row>(
             owner.set(digest, w);
           }
           if (page.rows.length > 0) w.lastPos = toPos(dayNumber(src.day(page.rows.at(-1)!)));
-          if (page.rows.length > 0 && !anyFresh(w, page.rows)) {
+          // each row's key, once: the loop check, the seam, the run and the hand-out read it
+          const keys = page.rows.map((r) => src.key(r));
+          // a page whose rows all came before in this walk (their keys are kept for the walk)
+          if (page.rows.length > 0 && dropSeen(page.rows, (i) => keys[i], w.keys).length === 0) {
             // every row already came in this walk, under a new cursor: a loop
             throw new PaginationError(
               `the service sent a page of ${page.rows.length} rows all sent before in this ` +
@@ -903,16 +975,23 @@ export async function* windowedPages<Row>(
               w.cursor ?? "",
             );
           }
-          let rows = filterHanded(w, page.rows);
+          let rows = page.rows;
+          let rowKeys = keys;
+          if (w.dedupe?.size) {
+            // after a fallback, on the root: the rows already handed out are skipped
+            const keep = keys.map((key) => !w.dedupe!.delete(key));
+            rows = rows.filter((_, i) => keep[i]);
+            rowKeys = keys.filter((_, i) => keep[i]);
+          }
           if (w.skip.length) {
             // the run a split re-reads: the same keys, in the same order
             let i = 0;
             for (; i < rows.length && w.skip.length; i++) {
               const want = w.skip.shift();
-              if (want !== undefined && want !== src.key(rows[i])) return undo(w);
+              if (want !== undefined && want !== rowKeys[i]) return undo(w);
             }
             if (w.skip.length && page.next === null) return undo(w);
-            rows = i ? rows.slice(i) : rows;
+            if (i) [rows, rowKeys] = [rows.slice(i), rowKeys.slice(i)];
             if (!w.skip.length && w.parent) {
               w.parent.state = "done";
               w.parent.children = undefined;
@@ -922,9 +1001,10 @@ export async function* windowedPages<Row>(
             }
           }
           // the skipped rows are this window's first rows too: they belong to its run
-          if (splittable && !track(w, page.rows)) splittable = false;
+          if (splittable && !track(w, page.rows, keys)) splittable = false;
           w.rows += rows.length;
           w.pages.push({ ...page, rows });
+          w.pageKeys.push(rowKeys);
           w.cursor = page.next;
           if (page.next === null) w.gap = endGap(w, page.rows);
           if (page.next === null && w.rows === 0) mergeRest(w);
@@ -936,6 +1016,10 @@ export async function* windowedPages<Row>(
         w.state = "done";
         w.keys.clear();
       } finally {
+        // the slots it frees (and a split's children) go out before anything else runs: closing
+        // the walk awaits, and meanwhile the reader may take a page (the first builds a frame)
+        notify();
+        dispatch();
         await it.return(undefined);
       }
     })().catch((e) => {
@@ -1010,6 +1094,11 @@ export async function* windowedPages<Row>(
         return await serialRest();
       }
       if (w.state === "failed") throw w.error;
+      // the reader waits for this window: it goes whatever the windows ahead hold
+      if (head !== w) {
+        head = w;
+        dispatch();
+      }
       await changed();
     }
   };
@@ -1036,7 +1125,7 @@ export async function* windowedPages<Row>(
       }
       const page = w.pages.shift();
       if (page) {
-        const rows = unique(page.rows);
+        const rows = unique(page.rows, w.pageKeys.shift()!);
         handedOut += rows.length;
         dispatch();
         // a window's last page: the pull goes on when any later window has a row
