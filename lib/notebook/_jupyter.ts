@@ -35,12 +35,23 @@ export async function jupyterMissing(): Promise<string | null> {
 /**
  * The environment the Deno kernel runs with, from its kernel spec
  * (`kernel.json`'s `env`; `deno jupyter` takes no `--v8-flags`):
- * `MALLOC_ARENA_MAX=2`. Polars allocates from many threads, and glibc's
- * default of up to 8 arenas per core keeps freed memory in each; two arenas
- * give it back. No V8 heap cap: it would have to be sized against the
- * largest pull a notebook makes, and a kernel over it dies.
+ * - `MALLOC_ARENA_MAX=2`: Polars allocates from many threads, and glibc's
+ *   default of up to 8 arenas per core keeps freed memory in each; two arenas
+ *   give it back.
+ * - `DENO_V8_FLAGS=--memory-saver-mode`: V8 grows its heap by less between
+ *   collections. A kernel starts with about 80 MiB of live heap of its own
+ *   (Deno's bench module), and V8 sizes the room it leaves for garbage from
+ *   the live heap, so a pull's parsed pages piled up far past what was
+ *   live: notebook 02's kernel peaked 100–200 MiB lower with the flag, and
+ *   04's 23k-trade pull took as long (docs/charts-and-notebooks.md).
+ *
+ * No V8 heap cap: it would have to be sized against the largest pull a
+ * notebook makes, and a kernel over it dies.
  */
-export const KERNEL_ENV: Readonly<Record<string, string>> = { MALLOC_ARENA_MAX: "2" };
+export const KERNEL_ENV: Readonly<Record<string, string>> = {
+  MALLOC_ARENA_MAX: "2",
+  DENO_V8_FLAGS: "--memory-saver-mode",
+};
 
 /**
  * Installs the Deno kernel (`deno jupyter --install --force`) and adds
