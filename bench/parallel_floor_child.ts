@@ -43,6 +43,27 @@ export interface FloorRun {
   load: number;
   /** Requests in flight at once, at most (a parallel pull that ran serially is refused). */
   maxInFlight: number;
+  /**
+   * The longest pause of the loop thread during the pull, ms: the longest
+   * gap between ticks of a 5 ms timer (a frame chunk's build, a collection,
+   * a page's parse; on a loaded machine also time the thread was not run).
+   */
+  longestPauseMs: number;
+}
+
+/** Watches the loop thread's pauses: the longest gap between ticks of a 5 ms timer, until stopped. */
+function pauseProbe(): () => number {
+  let last = performance.now();
+  let longest = 0;
+  const t = setInterval(() => {
+    const now = performance.now();
+    longest = Math.max(longest, now - last);
+    last = now;
+  }, 5);
+  return () => {
+    clearInterval(t);
+    return Math.max(longest, performance.now() - last);
+  };
 }
 
 /** CPU seconds a thread (or the process) has used, from `/proc` (0 where there is none). */
@@ -99,13 +120,14 @@ export async function searchRun(
   filter: InsiderFilter = {},
 ): Promise<FloorRun> {
   const c = countingClient(url);
-  const [load, cpu0, t0] = [loadAverage(), cpuSeconds(), performance.now()];
+  const [load, cpu0, t0, pauses] = [loadAverage(), cpuSeconds(), performance.now(), pauseProbe()];
   const df = await watchPull(c.count, () =>
     c.insider.search(filter, {
       pageSize: 100,
       parallel: parallel === 1 ? undefined : parallel,
     }).frame({ maxRows: rows, progress: false }));
   const s = (performance.now() - t0) / 1000;
+  const longestPauseMs = pauses();
   const label = rows % 1000 === 0 ? `${rows / 1000}k` : String(rows);
   assertRanParallel(`search .frame() ${label}`, parallel, c.count);
   return {
@@ -118,19 +140,21 @@ export async function searchRun(
     loopCpuS: cpuSeconds() - cpu0,
     load,
     maxInFlight: c.count.maxInFlight,
+    longestPauseMs,
   };
 }
 
 /** The 2,500-row feed `take` at `parallel` (1: serial), checked to have run so. */
 export async function feedRun(url: string, parallel: number): Promise<FloorRun> {
   const c = countingClient(url);
-  const [load, cpu0, t0] = [loadAverage(), cpuSeconds(), performance.now()];
+  const [load, cpu0, t0, pauses] = [loadAverage(), cpuSeconds(), performance.now(), pauseProbe()];
   const got = await watchPull(
     c.count,
     () =>
       c.insider.feeds(FEEDS, { parallel: parallel === 1 ? undefined : parallel }).take(FEED_ROWS),
   );
   const s = (performance.now() - t0) / 1000;
+  const longestPauseMs = pauses();
   assertRanParallel("feeds take(2,500)", parallel, c.count);
   return {
     pull: "feeds take(2,500)",
@@ -142,6 +166,7 @@ export async function feedRun(url: string, parallel: number): Promise<FloorRun> 
     loopCpuS: cpuSeconds() - cpu0,
     load,
     maxInFlight: c.count.maxInFlight,
+    longestPauseMs,
   };
 }
 

@@ -177,14 +177,10 @@ export class FramedList<Row> extends Paginated<Row> {
           pages++;
           const room = max - total;
           const rows = page.rows.length > room ? page.rows.slice(0, room) : page.rows;
-          const released = appendReleasing(sink, rows);
+          await appendReleasing(sink, rows);
           total += rows.length;
           opts.onPage?.(total);
           progress?.update({ rows: total, pages });
-          // a turn of the event loop lets the collected objects' finalizers
-          // free their native memory; only needed after a chunk (a timer per
-          // page would cost a clamped 1-4 ms each)
-          if (released) await new Promise((r) => setTimeout(r, 0));
           if (total >= max) {
             truncated = page.rows.length > rows.length || page.next !== null;
             break;
@@ -207,14 +203,30 @@ export class FramedList<Row> extends Paginated<Row> {
  * Appends rows to a sink; when that completed a native chunk, runs one
  * collection so the chunk's intermediate Polars objects free their native
  * memory now rather than whenever V8 next needs heap (see `_release.ts`).
- * Returns true when it did; the caller then yields to the event loop once.
+ * The event loop turns before the collection (answers that arrived while
+ * the chunk was built are taken in, and the next requests go out: the
+ * build and the collection are two pauses of 50–70 ms, not one of over
+ * 100 ms) and after it (the collected objects' finalizers free their
+ * native memory then); a page that completes no chunk costs no turn (a
+ * timer per page would cost a clamped 1–4 ms each). Resolves to whether a
+ * chunk was completed.
  */
-export function appendReleasing<Row>(sink: RowSink<Row>, rows: readonly Row[]): boolean {
+export async function appendReleasing<Row>(
+  sink: RowSink<Row>,
+  rows: readonly Row[],
+): Promise<boolean> {
   const before = sink.chunks;
   sink.append(rows);
   if (before === undefined || sink.chunks === before) return false;
+  await turn();
   releaseNative();
+  await turn();
   return true;
+}
+
+/** One turn of the event loop. */
+function turn(): Promise<void> {
+  return new Promise((r) => setTimeout(r, 0));
 }
 
 /** A sink over a whole-list builder: rows are kept and built once at the end. */

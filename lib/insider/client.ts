@@ -446,7 +446,7 @@ export class InsiderClient extends ServiceClient {
         );
         if (opts.signal?.aborted) throw opts.signal.reason;
         const details = results.filter((r): r is TransactionRow => r !== undefined);
-        if (appendReleasing(sink, details)) await new Promise((r) => setTimeout(r, 0));
+        await appendReleasing(sink, details);
         for (const x of f) failed.push({ ...x, index: x.index + start });
       }
     } finally {

@@ -16,11 +16,11 @@ Deno.test("a completed native chunk runs a collection at once (intermediates fre
     opts: { chunkRows: 4 },
   }));
   (() => registry.register({ big: new Array(1000).fill(0) }, "before-partial"))();
-  appendReleasing(sink, [{ v: 1 }, { v: 2 }]); // no chunk yet: no collection
+  assert.equal(await appendReleasing(sink, [{ v: 1 }, { v: 2 }]), false); // no chunk yet: no collection
   assert.equal(sink.chunks, 0);
   await new Promise((r) => setTimeout(r, 20));
   assert.deepEqual(collected, []);
-  appendReleasing(sink, [{ v: 3 }, { v: 4 }, { v: 5 }]); // completes chunk 1
+  assert.equal(await appendReleasing(sink, [{ v: 3 }, { v: 4 }, { v: 5 }]), true); // completes chunk 1
   assert.equal(sink.chunks, 1);
   for (let i = 0; i < 20 && collected.length === 0; i++) {
     await new Promise((r) => setTimeout(r, 10));
@@ -31,4 +31,23 @@ Deno.test("a completed native chunk runs a collection at once (intermediates fre
 
 Deno.test("releaseNative runs under Deno's default flags", () => {
   assert.equal(releaseNative(), true);
+});
+
+Deno.test("a chunk's build and its collection are two pauses: a timer due during the build runs between them", async () => {
+  const collected: string[] = [];
+  const registry = new FinalizationRegistry<string>((tag) => collected.push(tag));
+  const sink = rowSink<{ v: number }>(() => ({
+    specs: [{ name: "v", dtype: "f64" }],
+    opts: { chunkRows: 2 },
+  }));
+  (() => registry.register({ big: new Array(1000).fill(0) }, "garbage"))();
+  // an answer that arrived while the chunk was built: its callback is due at once
+  let seenByTimer: string[] | undefined;
+  setTimeout(() => seenByTimer = [...collected], 0);
+  assert.equal(await appendReleasing(sink, [{ v: 1 }, { v: 2 }]), true);
+  for (let i = 0; i < 20 && collected.length === 0; i++) {
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  assert.deepEqual(seenByTimer, [], "the timer ran before the collection");
+  assert.deepEqual(collected, ["garbage"]);
 });
