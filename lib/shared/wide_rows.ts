@@ -341,12 +341,13 @@ function readSplit(plan: SplitPlan, text: string): { body: unknown } | typeof SK
   let cut = text;
   let rows = -1;
   for (const { needle, repl } of plan.cuts) {
-    const parts = cut.split(needle);
-    const n = parts.length - 1;
+    const before = cut.length;
+    cut = cut.replaceAll(needle, repl);
+    // each occurrence grew the text by the same length: their count, without a second scan
+    const n = (cut.length - before) / (repl.length - needle.length);
     if (rows < 0 && n === 0) return SKIP;
     if (rows >= 0 && n !== rows) return MISS;
     rows = n;
-    cut = parts.join(repl);
   }
   let body: unknown;
   try {
@@ -369,10 +370,12 @@ function readSplit(plan: SplitPlan, text: string): { body: unknown } | typeof SK
     for (let j = 0; j < per; j++) {
       const piece = list[at + j];
       if (piece === null || typeof piece !== "object" || Array.isArray(piece)) return MISS;
-      const own = Object.keys(piece);
+      // its keys in order (for…in: the object's own keys as Object.keys gives them, without
+      // an array per piece; an enumerable key added to Object.prototype makes every piece miss)
       const want = pieces[j];
-      if (own.length !== want.length) return MISS;
-      for (let k = 0; k < own.length; k++) if (own[k] !== want[k]) return MISS;
+      let k = 0;
+      for (const key in piece) if (key !== want[k++]) return MISS;
+      if (k !== want.length) return MISS;
     }
     out[i] = make(list, at);
   }

@@ -162,6 +162,26 @@ Deno.test("rows of three pieces: each cut's key nested elsewhere stops the cut",
   }
 });
 
+Deno.test("an enumerable key added to Object.prototype stops the cut, not the answer", () => {
+  const text = JSON.stringify({ data: [row(1), row(2)] });
+  const json = new WideJson();
+  json.parse(text, "r");
+  Object.defineProperty(Object.prototype, "polluted", {
+    value: 1,
+    enumerable: true,
+    configurable: true,
+    writable: true,
+  });
+  try {
+    const got = json.parse(text, "r") as { data: object[] };
+    assert.equal(uniformRowKeys(got.data), undefined);
+    assertSameJson(got, JSON.parse(text));
+  } finally {
+    delete (Object.prototype as Record<string, unknown>).polluted;
+  }
+  assert.ok(uniformRowKeys((json.parse(text, "r") as { data: object[] }).data));
+});
+
 Deno.test("a text that is not JSON throws JSON.parse's error, cut or not", () => {
   const learn = JSON.stringify({ data: [row(1), row(2)] });
   const bad = [
