@@ -20,6 +20,8 @@ export interface PullWatch {
   requests: number;
   /** Warnings printed during the pull (a fallback to serial warns once). */
   warnings: string[];
+  /** When each request was sent and answered (`performance.now()` ms; end 0 while in flight). */
+  spans: [number, number][];
 }
 
 /** A fetch that counts requests in flight into `watch`. */
@@ -33,17 +35,52 @@ export function watchedFetch(
     if (now > 0) watch.overlapped++;
     now++;
     watch.maxInFlight = Math.max(watch.maxInFlight, now);
+    const span: [number, number] = [performance.now(), 0];
+    watch.spans.push(span);
     try {
       return await inner(input, init);
     } finally {
       now--;
+      span[1] = performance.now();
     }
   };
 }
 
 /** A fresh, empty {@link PullWatch}. */
 export function newWatch(): PullWatch {
-  return { maxInFlight: 0, overlapped: 0, requests: 0, warnings: [] };
+  return { maxInFlight: 0, overlapped: 0, requests: 0, warnings: [], spans: [] };
+}
+
+/**
+ * Requests in flight over a pull, from its {@link PullWatch.spans}: the
+ * mean over the pull (from its first request to `end`) and the mean of each
+ * `bucketMs` slice, as a line to print (`1.0 7.8 8.0 … 2.1`). A load-proof
+ * view of the plan: a dip is a slot left idle, whatever the machine's speed.
+ *
+ * @example
+ * ```ts
+ * import { inFlightTrace, newWatch } from "./_parallel_check.ts";
+ * const w = newWatch();
+ * w.spans.push([0, 100], [0, 100], [100, 150]);
+ * console.log(inFlightTrace(w, 200, 100)); // { mean: 1.25, line: "2.0 0.5" }
+ * ```
+ */
+export function inFlightTrace(
+  watch: PullWatch,
+  end: number,
+  bucketMs = 100,
+): { mean: number; line: string } {
+  if (watch.spans.length === 0) return { mean: 0, line: "" };
+  const start = Math.min(...watch.spans.map(([a]) => a));
+  const busy = (a: number, b: number) =>
+    watch.spans.reduce((n, [s, e]) => n + Math.max(0, Math.min(b, e || end) - Math.max(a, s)), 0);
+  const slices: string[] = [];
+  for (let a = start; a < end; a += bucketMs) {
+    slices.push(
+      (busy(a, Math.min(end, a + bucketMs)) / (Math.min(end, a + bucketMs) - a)).toFixed(1),
+    );
+  }
+  return { mean: end > start ? busy(start, end) / (end - start) : 0, line: slices.join(" ") };
 }
 
 /**

@@ -18,14 +18,17 @@
  * 0. First, the windows and the budget alone against a service that costs
  *    no CPU (rows generated in memory, pages after 100 ms), with and without
  *    a 20 requests/s fixed-window limit: what a loaded machine cannot show
- *    over loopback.
+ *    over loopback; with the requests in flight on average.
+ *
+ * T. Then the plan of the two small floor pulls as it ran ({@link
+ *    traceTable}): requests and requests in flight per 100 ms.
  *
  * F. First of all, the floor check of issue 34 ({@link floorTable}): the
  *    20k search and 2,500-row feed pulls at `parallel: 8` after their serial
  *    pulls in the same process, and 250k rows, each against its floor and
  *    target.
  *
- * `deno run -A bench/parallel_bench.ts [floor|ideal|table|rate|scale]…` runs parts.
+ * `deno run -A bench/parallel_bench.ts [floor|ideal|trace|table|rate|scale]…` runs parts.
  *
  * @module
  */
@@ -38,7 +41,13 @@ import {
 } from "../mod.ts";
 import { startStub, table } from "./loopback.ts";
 import { runChild } from "./_child.ts";
-import { assertRanParallel, newWatch, type PullWatch, watchPull } from "./_parallel_check.ts";
+import {
+  assertRanParallel,
+  inFlightTrace,
+  newWatch,
+  type PullWatch,
+  watchPull,
+} from "./_parallel_check.ts";
 import {
   countingClient,
   FEED_ROWS,
@@ -219,6 +228,8 @@ export interface IdealRun extends PullWatch {
   s: number;
   /** Requests refused with `429`. */
   refused: number;
+  /** Requests in flight on average over the pull (see {@link inFlightTrace}). */
+  meanInFlight: number;
 }
 
 /**
@@ -283,6 +294,8 @@ export async function idealPull(
       watch.requests++;
       if (now > 0) watch.overlapped++;
       watch.maxInFlight = Math.max(watch.maxInFlight, ++now);
+      const span: [number, number] = [performance.now(), 0];
+      watch.spans.push(span);
       try {
         const t = performance.now();
         if (t - w.start >= 1000) [w.start, w.count] = [t, 0];
@@ -296,6 +309,7 @@ export async function idealPull(
         await new Promise((r) => setTimeout(r, latency));
       } finally {
         now--;
+        span[1] = performance.now();
       }
       slot.release();
       limiter.succeeded(slot);
@@ -326,9 +340,16 @@ export async function idealPull(
         throw new Error("no frame");
       }, { parallel }).take(want),
   );
-  const s = (performance.now() - t0) / 1000;
+  const end = performance.now();
+  const s = (end - t0) / 1000;
   assertRanParallel("the windows-alone pull", parallel, watch);
-  return { rows: got.length, s, refused: w.refused, ...watch };
+  return {
+    rows: got.length,
+    s,
+    refused: w.refused,
+    meanInFlight: inFlightTrace(watch, end).mean,
+    ...watch,
+  };
 }
 
 /** Part 0: the windows and the budget alone, on a service that costs no CPU. */
@@ -346,6 +367,7 @@ export async function idealTable(): Promise<string> {
       r.s,
       floor,
       r.s / floor,
+      r.meanInFlight,
     ]);
   }
   for (const rps of [undefined, 20]) {
@@ -360,13 +382,51 @@ export async function idealTable(): Promise<string> {
       r.s,
       "—",
       `${(20 / rate).toFixed(2)} × the limit`,
+      r.meanInFlight,
     ]);
   }
   return table(
     "Windows and budget alone: 20,000 rows from a service that costs no CPU (pages of 100 after the latency)",
-    ["mode", "service", "rows", "requests", "429s", "s", "floor s", "× floor"],
+    ["mode", "service", "rows", "requests", "429s", "s", "floor s", "× floor", "mean in flight"],
     rows,
   );
+}
+
+/**
+ * The plan of the two small floor pulls as it ran: the 20k search
+ * `.frame()` and the 2,500-row feed `take` at `parallel: 8` over loopback
+ * (`--scale 4 --latency-ms 100`), each with its requests, seconds, requests
+ * in flight on average and per 100 ms ({@link inFlightTrace}): where slots
+ * were left idle (the first page alone, dips, the tail), which the load of
+ * a shared machine does not change.
+ */
+export async function traceTable(): Promise<string> {
+  const rows: (string | number)[][] = [];
+  const lines: string[] = [];
+  await onStub(["--scale", "4", "--latency-ms", "100"], async (url) => {
+    await countingClient(url).insider.search({}, { pageSize: 100 }).take(200);
+    const pulls: [string, (c: ReturnType<typeof countingClient>) => Promise<unknown>][] = [
+      ["search .frame() 20k", (c) =>
+        c.insider.search({}, { pageSize: 100, parallel: 8 })
+          .frame({ maxRows: SEARCH_ROWS, progress: false })],
+      ["feeds take(2,500)", (c) => c.insider.feeds(FEEDS, { parallel: 8 }).take(FEED_ROWS)],
+    ];
+    for (const [name, pull] of pulls) {
+      const c = countingClient(url);
+      const t0 = performance.now();
+      await watchPull(c.count, () => pull(c));
+      const end = performance.now();
+      assertRanParallel(name, 8, c.count);
+      const trace = inFlightTrace(c.count, end);
+      rows.push([name, c.count.requests, (end - t0) / 1000, trace.mean]);
+      lines.push(`${name}, in flight per 100 ms: ${trace.line}`);
+    }
+  });
+  return table(
+    "The plan as it ran: parallel 8, 100 ms, --scale 4 over loopback",
+    ["pull", "requests", "s", "mean in flight"],
+    rows,
+  ) + "\n" + lines.join("\n");
 }
 
 /** One measured figure beside its target (rows of the bench table `deno task bench` prints). */
@@ -474,12 +534,13 @@ export function floorRunsTable(runs: readonly FloorRun[]): string {
 
 /** Runs the parallel benchmark and returns the printed tables. */
 export async function parallelBench(
-  parts = ["floor", "ideal", "table", "rate", "scale"],
+  parts = ["floor", "ideal", "trace", "table", "rate", "scale"],
 ): Promise<string> {
   useProgressSink(null);
   const out: string[] = [];
   if (parts.includes("floor")) out.push(await floorTable());
   if (parts.includes("ideal")) out.push(await idealTable());
+  if (parts.includes("trace")) out.push(await traceTable());
   if (parts.includes("table")) out.push(await latencyTable());
   if (parts.includes("rate")) out.push(await rateLimitTable());
   if (parts.includes("scale")) out.push(await scaleTable());

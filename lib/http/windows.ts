@@ -494,7 +494,7 @@ export async function* windowedPages<Row>(
       return Math.max(x.rows, x.expect);
     }
     const p = sign() * x.run.day;
-    return x.rows + densityOf(x) * Math.max(0, b - p + 0.5);
+    return x.rows + densityOf(x) * Math.max(0, b - p);
   };
   /** Rows expected before `w`. */
   const expectedBefore = (w: Win<Row>) => {
@@ -860,7 +860,10 @@ export async function* windowedPages<Row>(
     const last = w.lastPos;
     if (w.b - last < 1) return undefined;
     const days = last - (w.a ?? last) + 1;
-    const density = (w.rows + w.skipTotal) / Math.max(1, days);
+    // a walk that ended on its first page says little of its density: the one it was cut at
+    // (its parent's, or the pull's) says too
+    const planned = w.pagesRead <= 1 && w.a !== undefined ? w.expect / (w.b - w.a + 1) : 0;
+    const density = Math.max((w.rows + w.skipTotal) / Math.max(1, days), planned);
     const expect = density * (w.b - last);
     if (raw.length < src.pageSize && expect < Math.max(4, src.pageSize / 4)) return undefined;
     // the rows on the last day already read (a resume there skips them)

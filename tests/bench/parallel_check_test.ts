@@ -17,6 +17,7 @@ import { idealPull } from "../../bench/parallel_bench.ts";
 import { feedRun, searchRun } from "../../bench/parallel_floor_child.ts";
 import {
   assertRanParallel,
+  inFlightTrace,
   newWatch,
   watchedFetch,
   watchPull,
@@ -126,4 +127,20 @@ Deno.test("the loopback floor pulls run in parallel against the emulator, and ar
     ac.abort();
     await server.finished;
   }
+});
+
+Deno.test("the in-flight trace: requests in flight on average and per slice, from each request's span", async () => {
+  const watch = newWatch();
+  const slow = watchedFetch(watch, async () => {
+    await new Promise((r) => setTimeout(r, 30));
+    return new Response("{}");
+  });
+  await Promise.all([slow("http://x/1"), slow("http://x/2")]);
+  equal(watch.spans.length, 2);
+  assert(watch.spans.every(([a, b]) => b >= a + 25), JSON.stringify(watch.spans));
+  // two requests over the same 100 ms, then one alone for half the next slice
+  const w = { ...newWatch(), spans: [[0, 100], [0, 100], [100, 150]] as [number, number][] };
+  deepEqual(inFlightTrace(w, 200, 100), { mean: 1.25, line: "2.0 0.5" });
+  // a request still in flight counts to the end
+  deepEqual(inFlightTrace({ ...newWatch(), spans: [[0, 0]] }, 50, 100), { mean: 1, line: "1.0" });
 });
