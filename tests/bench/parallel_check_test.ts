@@ -94,6 +94,11 @@ Deno.test("the loopback floor pulls run in parallel against the emulator, and ar
     const s = await searchRun(url, 2_000, 8);
     equal(s.rows, 2_000);
     assert(s.maxInFlight > 1, `search max in flight ${s.maxInFlight}`);
+    // the loop thread's longest pause is measured, and lies within the pull
+    assert(
+      s.longestPauseMs > 0 && s.longestPauseMs <= s.s * 1000 + 1,
+      `longest pause ${s.longestPauseMs} ms in a ${s.s} s pull`,
+    );
     const f = await feedRun(url, 8);
     assert(f.maxInFlight > 1, `feeds max in flight ${f.maxInFlight}`);
     // a fetch that lets one request through at a time: the bench refuses its "parallel" figure
