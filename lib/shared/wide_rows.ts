@@ -137,6 +137,13 @@ const PLAIN_KEY = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 const MAX_MISSES = 2;
 /** Routes whose plans one decoder keeps (the oldest goes first). */
 const MAX_ROUTES = 16;
+/**
+ * Longest text that is cut (4 Mi characters; a 100-row search page is about
+ * 0.45 MB): the cut text can be up to about 3.3 times its length (a text of
+ * nothing but cut keys), so a hostile answer near `maxResponseBytes` is
+ * parsed whole instead of being copied that much larger.
+ */
+export const MAX_CUT_CHARS = 4 * 2 ** 20;
 
 /** Where a list of wide rows is in an answer, and how its text is cut. */
 interface SplitPlan {
@@ -337,7 +344,7 @@ function joiner(keys: readonly string[], pieces: readonly string[][]): SplitPlan
  * when the cut cannot be used (then the text is parsed whole).
  */
 function readSplit(plan: SplitPlan, text: string): { body: unknown } | typeof SKIP | typeof MISS {
-  if (text.includes(MARK_TEXT)) return SKIP;
+  if (text.length > MAX_CUT_CHARS || text.includes(MARK_TEXT)) return SKIP;
   let cut = text;
   let rows = -1;
   for (const { needle, repl } of plan.cuts) {

@@ -8,7 +8,7 @@
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { uniformRowKeys, WIDE_KEYS, WideJson } from "../../lib/shared/wide_rows.ts";
+import { MAX_CUT_CHARS, uniformRowKeys, WIDE_KEYS, WideJson } from "../../lib/shared/wide_rows.ts";
 import { InsiderClient, InvalidResponseError } from "../../mod.ts";
 import { createStub, DEMO_KEYS } from "../../lib/stub/mod.ts";
 import { lodashCamel, rekey, rewriting, snake } from "../_rewrite.ts";
@@ -180,6 +180,22 @@ Deno.test("an enumerable key added to Object.prototype stops the cut, not the an
     delete (Object.prototype as Record<string, unknown>).polluted;
   }
   assert.ok(uniformRowKeys((json.parse(text, "r") as { data: object[] }).data));
+});
+
+Deno.test("a text longer than MAX_CUT_CHARS is parsed whole (the cut would copy it larger)", () => {
+  const learn = JSON.stringify({ data: [row(1), row(2)] });
+  const rows = Array.from(
+    { length: Math.ceil(MAX_CUT_CHARS / learn.length) * 3 },
+    (_, i) => row(i),
+  );
+  const long = JSON.stringify({ data: rows });
+  assert.ok(long.length > MAX_CUT_CHARS);
+  const got = secondParse(learn, long);
+  assert.equal(got.cut, false);
+  assert.equal((got.body as { data: unknown[] }).data.length, rows.length);
+  // just under the limit: cut
+  const short = JSON.stringify({ data: rows.slice(0, 2) });
+  assert.equal(secondParse(learn, short).cut, true);
 });
 
 Deno.test("a text that is not JSON throws JSON.parse's error, cut or not", () => {
