@@ -7,7 +7,8 @@
  *   world): peak RSS of the whole process, read from /proc while it runs;
  * - each shipped notebook: its kernel's peak RSS (`deno task notebooks
  *   --out`, Linux `VmHWM` after the last cell) above a bare kernel's RSS,
- *   when Jupyter is installed.
+ *   when Jupyter is installed (`deno run -A bench/light_bench.ts --notebooks`: these
+ *   rows alone).
  *
  * @module
  */
@@ -125,6 +126,40 @@ async function notebookPeaks(): Promise<{ peaks: Map<string, number>; stages: Ke
  */
 export const NOTEBOOK_GROWTH_MIB = 250;
 
+/**
+ * Each shipped notebook's kernel peak above a bare kernel, as table rows,
+ * and the bare kernel's stages (empty without Jupyter).
+ */
+export async function notebookRows(): Promise<{ rows: BenchRow[]; kernel: string }> {
+  const { peaks: notebooks, stages } = await notebookPeaks();
+  // the kernel before any import: the first stage of the kernel notebook
+  const bareRss = stages.find((x) => x.stage === "bare kernel")?.rssMb;
+  const rows: BenchRow[] = notebooks.size && bareRss !== undefined
+    ? [...notebooks].filter(([name]) => name !== "bare-kernel.ipynb").map(([name, mb]) => ({
+      name: `notebook ${name}: kernel peak above a bare kernel (${bareRss.toFixed(0)} MiB)`,
+      value: mb - bareRss,
+      unit: "MiB",
+      target: NOTEBOOK_GROWTH_MIB,
+    }))
+    : [{
+      name: "notebooks: kernel peak above a bare kernel",
+      value: NaN,
+      unit: "MiB",
+      target: NOTEBOOK_GROWTH_MIB,
+    }];
+  const bare = notebooks.get("bare-kernel.ipynb");
+  const kernel = bare === undefined ? "" : `\n${
+    [
+      "the Deno kernel by itself, then a first cell (RSS, V8 heap in use):",
+      ...stages.map((s) =>
+        `  ${s.stage}: ${s.rssMb.toFixed(0)} MiB (heap ${s.heapMb.toFixed(0)} MiB)`
+      ),
+      `  peak: ${bare.toFixed(0)} MiB`,
+    ].join("\n")
+  }`;
+  return { rows, kernel };
+}
+
 /** Measures the figures; `extra` rows (the pull ratios) are appended. */
 export async function lightBench(extra: BenchRow[] = []): Promise<string> {
   const home = await Deno.makeTempDir({ prefix: "sb-light-" });
@@ -135,45 +170,25 @@ export async function lightBench(extra: BenchRow[] = []): Promise<string> {
     await peakOf("bench/first_cell_child.ts", [], home);
     const demo = await peakOf("lib/cli/demo.ts", ["--out", outDir], home);
     const sync = await peakOf("lib/cli/sync.ts", ["--dir", `${outDir}/sync`], home);
-    const { peaks: notebooks, stages } = await notebookPeaks();
-    // the kernel before any import: the first stage of the kernel notebook
-    const bareRss = stages.find((x) => x.stage === "bare kernel")?.rssMb;
+    const notebooks = await notebookRows();
     const rows: BenchRow[] = [
       ...first.rows,
       { name: "deno task demo: peak RSS", value: demo, unit: "MiB", target: 512 },
       { name: "deno task sync: peak RSS", value: sync, unit: "MiB", target: 512 },
-      ...(notebooks.size && bareRss !== undefined
-        ? [...notebooks].filter(([name]) => name !== "bare-kernel.ipynb").map(([name, mb]) => ({
-          name: `notebook ${name}: kernel peak above a bare kernel (${bareRss.toFixed(0)} MiB)`,
-          value: mb - bareRss,
-          unit: "MiB",
-          target: NOTEBOOK_GROWTH_MIB,
-        }))
-        : [{
-          name: "notebooks: kernel peak above a bare kernel",
-          value: NaN,
-          unit: "MiB",
-          target: NOTEBOOK_GROWTH_MIB,
-        }]),
+      ...notebooks.rows,
       ...extra,
     ];
-    const bare = notebooks.get("bare-kernel.ipynb");
-    const kernel = bare === undefined ? "" : `\n${
-      [
-        "the Deno kernel by itself, then a first cell (RSS, V8 heap in use):",
-        ...stages.map((s) =>
-          `  ${s.stage}: ${s.rssMb.toFixed(0)} MiB (heap ${s.heapMb.toFixed(0)} MiB)`
-        ),
-        `  peak: ${bare.toFixed(0)} MiB`,
-      ].join("\n")
-    }`;
     return `${first.text}\n\n${
       benchTable("light and quick (issue 34): this run against the targets", rows)
-    }${kernel}`;
+    }${notebooks.kernel}`;
   } finally {
     await Deno.remove(home, { recursive: true });
     await Deno.remove(outDir, { recursive: true });
   }
 }
 
-if (import.meta.main) console.log(await lightBench());
+// `--notebooks`: the notebook rows alone (about a minute, under the bench lock)
+if (import.meta.main && Deno.args.includes("--notebooks")) {
+  const { rows, kernel } = await notebookRows();
+  console.log(`${benchTable("notebook kernels: this run against the target", rows)}${kernel}`);
+} else if (import.meta.main) console.log(await lightBench());

@@ -44,13 +44,18 @@ export async function jupyterMissing(): Promise<string | null> {
  *   the live heap, so a pull's parsed pages piled up far past what was
  *   live: notebook 02's kernel peaked 100–200 MiB lower with the flag, and
  *   04's 23k-trade pull took as long (docs/charts-and-notebooks.md).
+ * - `--no-maglev` (same variable): no mid-tier compile. Maglev's compile of
+ *   a frame's generated row loop (one function reading 174 columns) took
+ *   about 50 MiB of native memory at once, at the kernel's first search
+ *   frame; without it 02 peaked 15–35 MiB lower, in as much time (TurboFan
+ *   still compiles the hot loops).
  *
  * No V8 heap cap: it would have to be sized against the largest pull a
  * notebook makes, and a kernel over it dies.
  */
 export const KERNEL_ENV: Readonly<Record<string, string>> = {
   MALLOC_ARENA_MAX: "2",
-  DENO_V8_FLAGS: "--memory-saver-mode",
+  DENO_V8_FLAGS: "--memory-saver-mode,--no-maglev",
 };
 
 /**
