@@ -187,8 +187,71 @@ export async function lightBench(extra: BenchRow[] = []): Promise<string> {
   }
 }
 
-// `--notebooks`: the notebook rows alone (about a minute, under the bench lock)
-if (import.meta.main && Deno.args.includes("--notebooks")) {
+/**
+ * Where a notebook's kernel grows: the notebook run with a measuring cell
+ * after every code cell (and one before the first), each printing the
+ * kernel's RSS and peak (`/proc/self/status`) and V8 heap in use; one line
+ * per code cell, its growth beside it.
+ */
+export async function notebookCells(path: string): Promise<string> {
+  const nb = JSON.parse(await Deno.readTextFile(path)) as { cells: { cell_type: string }[] };
+  const probe = (name: string) => ({
+    cell_type: "code",
+    metadata: {},
+    outputs: [],
+    execution_count: null,
+    source: [
+      `{ const s = Deno.readTextFileSync("/proc/self/status"); const kb = (k: string) => Number(new RegExp(k + ":\\\\s+(\\\\d+)").exec(s)![1]); console.log("KERNEL_CELL " + JSON.stringify({ cell: ${
+        JSON.stringify(name)
+      }, rssMb: kb("VmRSS") / 1024, peakMb: kb("VmHWM") / 1024, heapMb: Deno.memoryUsage().heapUsed / 2 ** 20 })); }`,
+    ],
+  });
+  let code = 0;
+  nb.cells = [
+    probe("bare kernel"),
+    ...nb.cells.flatMap((c) => c.cell_type === "code" ? [c, probe(`code cell ${++code}`)] : [c]),
+  ];
+  const dir = await Deno.makeTempDir({ prefix: "sb-nb-cells-" });
+  // beside the original, so its relative imports resolve
+  const copy = path.replace(/([^/]+)\.ipynb$/, "_cells_$1.ipynb");
+  try {
+    await Deno.writeTextFile(copy, JSON.stringify(nb));
+    const run = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", `${repo}lib/cli/notebooks.ts`, copy, "--out", `${dir}/ran.ipynb`],
+      cwd: repo,
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    if (!run.success) throw new Error(new TextDecoder().decode(run.stderr).slice(-500));
+    const text = await Deno.readTextFile(`${dir}/ran.ipynb`);
+    const lines = [...text.matchAll(/KERNEL_CELL (\{.*?\})/g)].map((m) =>
+      JSON.parse(m[1].replaceAll('\\"', '"')) as {
+        cell: string;
+        rssMb: number;
+        peakMb: number;
+        heapMb: number;
+      }
+    );
+    let prev = lines[0]?.rssMb ?? 0;
+    return lines.map((x) => {
+      const line = `${x.cell}: RSS ${x.rssMb.toFixed(0)} MiB (${x.rssMb - prev >= 0 ? "+" : ""}${
+        (x.rssMb - prev).toFixed(0)
+      }), peak ${x.peakMb.toFixed(0)} MiB, heap ${x.heapMb.toFixed(0)} MiB`;
+      prev = x.rssMb;
+      return line;
+    }).join("\n");
+  } finally {
+    await Deno.remove(copy).catch(() => {});
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+// `--notebooks`: the notebook rows alone (about a minute, under the bench lock);
+// `--cells NOTEBOOK`: that notebook's kernel after each of its cells
+const cellsOf = Deno.args.indexOf("--cells");
+if (import.meta.main && cellsOf >= 0) {
+  console.log(await notebookCells(Deno.args[cellsOf + 1]));
+} else if (import.meta.main && Deno.args.includes("--notebooks")) {
   const { rows, kernel } = await notebookRows();
   console.log(`${benchTable("notebook kernels: this run against the target", rows)}${kernel}`);
 } else if (import.meta.main) console.log(await lightBench());
