@@ -263,6 +263,71 @@ function reader(c: ColumnData): (i: number) => unknown {
   }
 }
 
+/** A string's JSON text is the string in quotes unless it holds a quote, backslash, control or surrogate. */
+const PLAIN = /^[^"\\\u0000-\u001f\ud800-\udfff]*$/;
+
+/** Most entries in the small text caches of `day` and `ids` columns (their values are few). */
+const TEXTS_KEPT = 4096;
+
+/** Value `i` of a column as JSON text: what `JSON.stringify` gives for the value {@link reader} reads. */
+function textReader(c: ColumnData): (i: number) => string {
+  const v = indexer(c.values);
+  const kept = (text: (x: number) => string) => {
+    const texts = new Map<number, string>();
+    return (i: number) => {
+      const x = v(i);
+      let t = texts.get(x);
+      if (t === undefined) {
+        t = text(x);
+        if (texts.size < TEXTS_KEPT) texts.set(x, t);
+      }
+      return t;
+    };
+  };
+  switch (c.kind) {
+    case "int":
+    case "num": {
+      const nulls = c.nulls && indexer(c.nulls);
+      const num = (x: number) => Number.isFinite(x) ? String(x) : "null";
+      return nulls ? (i) => nulls(i) ? "null" : num(v(i)) : (i) => num(v(i));
+    }
+    case "bool":
+      return (i) => {
+        const x = v(i);
+        return x === 2 ? "null" : x === 1 ? "true" : "false";
+      };
+    case "day":
+      return kept((x) => x === NULL_DAY ? "null" : `"${isoOf(x)}"`);
+    case "iso":
+      return (i) => {
+        const x = v(i);
+        return Number.isNaN(x) ? "null" : `"${new Date(x).toISOString()}"`;
+      };
+    case "ids":
+      return kept((x) => `[${idsOf(x).join(",")}]`);
+    case "str": {
+      const dict = c.dict!;
+      // per entry: 0 not yet seen, 1 plain (quotes suffice), 2 escaped by JSON.stringify
+      const plain = new Uint8Array(dict.length);
+      return (i) => {
+        const x = v(i);
+        if (x === 0) return "null";
+        const s = dict[x - 1];
+        const p = plain[x - 1] ||= PLAIN.test(s) ? 1 : 2;
+        return p === 1 ? `"${s}"` : JSON.stringify(s);
+      };
+    }
+    case "json": {
+      // the dictionary holds each value's JSON text
+      const dict = c.dict!;
+      return (i) => {
+        const x = v(i);
+        return x === 0 ? "null" : dict[x - 1];
+      };
+    }
+  }
+}
+
 /**
  * Rows read back from their columns.
  *
@@ -282,6 +347,7 @@ export class RecordColumns<Row extends object = Record<string, unknown>> {
   readonly #read: ((i: number) => unknown)[];
   readonly #names: string[];
   readonly #proto: object;
+  #texts?: Map<string, (i: number) => string>;
 
   /** Reads `length` rows from columns made by {@link encodeColumns}. */
   constructor(columns: readonly ColumnData[], length: number) {
@@ -309,6 +375,16 @@ export class RecordColumns<Row extends object = Record<string, unknown>> {
       return row(this[INDEX]);
     };
     this.#proto = proto;
+  }
+
+  /**
+   * Per key, a reader of row `i`'s value as JSON text, byte for byte what
+   * `JSON.stringify` gives for `row(i)[key]`, read from the columns without
+   * making the value (a dictionary string is quoted as it is when it needs
+   * no escapes). For writing rows as JSON.
+   */
+  get texts(): ReadonlyMap<string, (i: number) => string> {
+    return this.#texts ??= new Map(this.columns.map((c) => [c.name, textReader(c)]));
   }
 
   /** Row `i` as a plain object (keys in the original order). */

@@ -30,6 +30,7 @@ Deno.test("keepServedRows changes nothing in the answers: none, the default and 
   assert.deepEqual(kept.slice(0, kept.length / 2), kept.slice(kept.length / 2));
   assert.deepEqual(await walkTwice(0), kept);
   assert.deepEqual(await walkTwice(Infinity), kept);
+  assert.deepEqual(await walkTwice(7), kept);
 });
 
 Deno.test("keepServedRows refuses what is not a number ≥ 0, naming the value", () => {

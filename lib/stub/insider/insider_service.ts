@@ -42,7 +42,7 @@ import { check, rawQuery } from "../query_check.ts";
 import type { World } from "../world.ts";
 import type { InsiderData, Trade } from "./insider_data.ts";
 import { filedBetween, searchTrades, withDefaults } from "./search.ts";
-import { fieldsOf } from "./stored_trades.ts";
+import { fieldsOf, rowTextWriter } from "./stored_trades.ts";
 import { dayOf } from "../calendar.ts";
 
 /** What the insider service needs. */
@@ -138,6 +138,11 @@ function insiderList(d: Dialect) {
 }
 const TxParams = z.object({ accessionNumber: z.string().min(1), transactionId: z.string().min(1) });
 
+/** Per field, its name and its search key's JSON text with the colon, in catalog order. */
+function camelKeys(d: Dialect): [string, string][] {
+  return TRANSACTION_FIELDS.map((f) => [f.name, JSON.stringify(searchKey(f, d)) + ":"]);
+}
+
 /**
  * A search result row as JSON text, camelCase keys spelled as the dialect
  * says: the text `JSON.stringify` gives for the row object, written field
@@ -145,7 +150,7 @@ const TxParams = z.object({ accessionNumber: z.string().min(1), transactionId: z
  * object, in V8's dictionary mode, was most of what a first page allocated).
  */
 export function camelJsonOf(d: Dialect = DEFAULT_DIALECT): (row: TransactionRow) => string {
-  const keys = TRANSACTION_FIELDS.map((f) => [f.name, JSON.stringify(searchKey(f, d)) + ":"]);
+  const keys = camelKeys(d);
   return (row) => {
     const r = row as unknown as Record<string, unknown>;
     const parts: string[] = [];
@@ -174,16 +179,26 @@ export function insiderService(ctx: InsiderContext): OpenAPIHono {
   // Serialized camelCase rows of the pages served last, up to SERIALIZED_KEPT of them (about
   // 4 KB each): a page asked for again (a retry, a second pull of the same window) is joined
   // from strings, while a full pull of the world does not keep every row's text alive in the
-  // process that pulls it (issue 34: the in-process emulator kept all 23,000, about 95 MB).
+  // process that pulls it (the in-process emulator would keep all 23,000, about 95 MB).
   const serialized = new Map<Trade, string>();
   const kept = ctx.keepServedRows ?? SERIALIZED_KEPT;
+  const order: Trade[] = [];
+  let oldest = 0;
   const rowJson = camelJsonOf(d);
+  // a stored trade's text is written from its columns (no row object, no value made)
+  const storedJson = rowTextWriter(camelKeys(d));
   const camelJson = (t: Trade): string => {
     let s = serialized.get(t);
     if (s === undefined) {
-      s = rowJson(fieldsOf(t));
+      s = storedJson(t) ?? rowJson(t.row);
       if (kept === 0) return s;
-      if (serialized.size >= kept) serialized.delete(serialized.keys().next().value!);
+      if (serialized.size >= kept) {
+        // the oldest goes (a ring of the kept trades: a Map's first key is found by skipping
+        // the holes its deletions left, a scan that grows with them)
+        serialized.delete(order[oldest]);
+        order[oldest] = t;
+        oldest = (oldest + 1) % kept;
+      } else if (Number.isFinite(kept)) order.push(t);
       serialized.set(t, s);
     }
     return s;

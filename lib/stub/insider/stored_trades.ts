@@ -40,6 +40,7 @@ export interface StoredInsider {
 }
 
 const VIEW = Symbol("fields view");
+const TEXT = Symbol("row text");
 
 class StoredTrade implements Trade {
   day: number;
@@ -74,6 +75,10 @@ class StoredTrade implements Trade {
   [VIEW](): TransactionRow {
     return this.#row ?? this.#cols.view(this.#i);
   }
+
+  [TEXT](w: RowTexts): string {
+    return w.of(this.#cols)(this.#i);
+  }
 }
 
 /**
@@ -82,6 +87,62 @@ class StoredTrade implements Trade {
  */
 export function fieldsOf(t: Trade): TransactionRow {
   return t instanceof StoredTrade ? t[VIEW]() : t.row;
+}
+
+/** One writer's compiled form for the columns it last wrote from. */
+class RowTexts {
+  #cols?: RecordColumns<TransactionRow>;
+  #write?: (i: number) => string;
+  readonly #keys: readonly (readonly [string, string])[];
+
+  constructor(keys: readonly (readonly [string, string])[]) {
+    this.#keys = keys;
+  }
+
+  of(cols: RecordColumns<TransactionRow>): (i: number) => string {
+    if (this.#cols === cols) return this.#write!;
+    const texts = cols.texts;
+    // keys the columns lack are left out, as JSON.stringify leaves out an undefined value
+    const kept = this.#keys.filter(([name]) => texts.has(name));
+    const heads = kept.map(([, key], k) => (k === 0 ? "{" : ",") + key);
+    const reads = kept.map(([name]) => texts.get(name)!);
+    const n = kept.length;
+    this.#cols = cols;
+    // one join of heads and values: a flat string, not a rope of a few hundred pieces (the
+    // array is reused: writing is synchronous)
+    const parts = new Array<string>(2 * n + 1).fill("");
+    return this.#write = n === 0 ? () => "{}" : (i) => {
+      for (let k = 0; k < n; k++) {
+        parts[2 * k] = heads[k];
+        parts[2 * k + 1] = reads[k](i);
+      }
+      parts[2 * n] = "}";
+      return parts.join("");
+    };
+  }
+}
+
+/**
+ * A writer of trades' rows as JSON objects with other keys: `keys` pairs a
+ * field name with the text of its key and colon (`"issuerCik":`), in the
+ * order to write them. The text is byte for byte `JSON.stringify` of the
+ * object holding those keys with the row's values; a stored trade's is
+ * written straight from the columns, without making the row or its values.
+ * Other trades get `undefined` (write their row instead).
+ *
+ * @example
+ * ```ts
+ * import { rowTextWriter } from "./stored_trades.ts";
+ * import { createStub } from "../app.ts";
+ * const t = createStub({ scale: 0.01 }).insider.trades[0];
+ * console.log(rowTextWriter([["ticker_symbol", '"ticker":']])(t)); // e.g. {"ticker":"WPI"}
+ * ```
+ */
+export function rowTextWriter(
+  keys: readonly (readonly [name: string, key: string])[],
+): (t: Trade) => string | undefined {
+  const w = new RowTexts(keys);
+  return (t) => t instanceof StoredTrade ? t[TEXT](w) : undefined;
 }
 
 /** The dataset as columns (rows must share their keys and key order, as generated ones do). */
