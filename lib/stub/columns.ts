@@ -264,6 +264,7 @@ function reader(c: ColumnData): (i: number) => unknown {
 }
 
 /** A string's JSON text is the string in quotes unless it holds a quote, backslash, control or surrogate. */
+// deno-lint-ignore no-control-regex -- control characters are what JSON escapes
 const PLAIN = /^[^"\\\u0000-\u001f\ud800-\udfff]*$/;
 
 /** Most entries in the small text caches of `day` and `ids` columns (their values are few). */
