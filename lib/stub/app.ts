@@ -73,9 +73,9 @@ export interface StubOptions extends Faults {
    * strings rather than serialized again (about 4 KB a row). Default 5,000:
    * the in-process emulator runs in the user's own process, where keeping
    * every row of a full pull (23,000 rows, about 95 MB) cost more memory
-   * than the CPU it saved. `serveStub` (`deno task stub`) keeps every row:
-   * a server process of its own, where CPU is what the client on the same
-   * machine competes for.
+   * than the CPU it saved. `serveStub` (`deno task stub`) keeps
+   * `SERVER_KEPT_ROWS`: a server process of its own, where CPU is what the
+   * client on the same machine competes for, bounded for large worlds.
    */
   keepServedRows?: number;
 }

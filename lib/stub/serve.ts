@@ -5,6 +5,12 @@
  */
 import { createStub, type StubOptions } from "./app.ts";
 
+/**
+ * Search rows' texts a served emulator keeps by default: every row of the
+ * default world (about 23,000), at most about 110 MB of text in a larger one.
+ */
+export const SERVER_KEPT_ROWS = 25_000;
+
 /** Options of {@link serveStub}. */
 export interface ServeOptions extends StubOptions {
   /** Port (default 8787; 0 picks a free one). */
@@ -41,11 +47,11 @@ export function serveStub(
   const host = hostname === "0.0.0.0" ? "127.0.0.1" : hostname === "::" ? "::1" : hostname;
   const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
   // signed document URLs point at this server (or the configured origin), never at a Host header
-  // a server process of its own keeps every served row's text (see StubOptions.keepServedRows)
+  // a server process of its own keeps more served rows' texts (see StubOptions.keepServedRows)
   ready.stub = createStub({
     ...opts,
     origin: opts.origin ?? url,
-    keepServedRows: opts.keepServedRows ?? Infinity,
+    keepServedRows: opts.keepServedRows ?? SERVER_KEPT_ROWS,
   });
   return Promise.resolve({ url, server });
 }

@@ -336,7 +336,8 @@ const GENERATOR_SOURCES = [
   "lib/stub/catalog/catalog_data.ts",
   "lib/stub/catalog/stored_catalog.ts",
 ];
-const GENERATOR_HASH = "v9:6b4fb3a96261405a";
+// v9 kept at a2bd628b: the row-text readers added to columns.ts and stored_trades.ts read the same file
+const GENERATOR_HASH = "v9:a2bd628b5a616167";
 
 Deno.test("world cache: its version follows the generator's sources", async () => {
   const text = GENERATOR_SOURCES.map((f) =>
