@@ -28,7 +28,7 @@ if (import.meta.main) {
   // the floor pulls once: their table here, their ratios again in the last table
   const floor = await floorFigures();
   console.log(floorRunsTable(floor.runs));
-  console.log(await parallelBench(["pool", "ideal", "table", "rate", "scale"]));
+  console.log(await parallelBench(["ideal", "trace", "table", "rate", "scale"]));
   console.log(await syncBench());
   console.log(await queryBench());
   console.log(await coverageBench());
