@@ -306,15 +306,14 @@ export class Transport {
    */
   async #json(res: Response, label: string): Promise<unknown> {
     const bytes = await readBody(res, this.maxResponseBytes, label, this.#largeBodies);
-    const text = new TextDecoder().decode(bytes);
-    const { text: clean, count } = this.#scrub(text);
+    // the text itself when it holds no key
+    const { text, count } = this.#scrub(new TextDecoder().decode(bytes));
     if (count > 0) {
       const what = count === 1 ? "1 value of the answer was" : `${count} values of the answer were`;
       console.warn(
         `signalbook: ${label}: ${what} this client's API key, replaced by "[redacted]" ` +
           "before it was read (a service should never echo the key)",
       );
-      return parseJson(clean, label, this.#wideJson);
     }
     return parseJson(text, label, this.#wideJson);
   }

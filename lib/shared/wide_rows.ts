@@ -38,6 +38,9 @@ const MAX_CACHED = 32;
 const MAX_KEYS = 4096;
 const cache = new Map<string, WideRowMaker>();
 
+/** A key as a string literal in generated code. */
+const lit = (s: string) => JSON.stringify(s);
+
 /**
  * A maker that copies rows with exactly the keys `keys` into compact objects
  * whose key `keys[i]` is named `names[i]` (default: the same); undefined when
@@ -86,7 +89,6 @@ export function wideRowMaker(
  * the code only as `JSON.stringify` string literals.
  */
 function compile(keys: readonly string[], names: readonly string[]): WideRowMaker {
-  const lit = (s: string) => JSON.stringify(s);
   const vars = keys.map((_, i) => `v${i}`);
   const Row = rowConstructor(names);
   const reader = new Function(
@@ -104,7 +106,6 @@ ${keys.map((k, i) => `  const v${i} = r[${lit(k)}];`).join("\n")}
 
 /** A constructor storing its arguments under `names`, in order, with `Object.prototype` as prototype. */
 function rowConstructor(names: readonly string[]): unknown {
-  const lit = (s: string) => JSON.stringify(s);
   const Row = new Function(
     ...names.map((_, i) => `v${i}`),
     names.map((n, i) => `this[${lit(n)}] = v${i};`).join("\n"),
@@ -183,7 +184,7 @@ const MISS = 1;
  * list of wide rows is and its keys; each later answer of that route has
  * every row cut in the text before it is parsed, at a middle key `k`: the
  * member text `,"k":` becomes `},{"\u0000":0,"k":` (one native
- * `split`/`join`), so each row arrives as two objects of about 87 keys, the
+ * `replaceAll` per cut), so each row arrives as two objects of about 87 keys, the
  * second led by the mark key `"\u0000"`. The pieces of each row are then
  * joined into one compact object, built by a constructor generated for the
  * keys (as {@link wideRowMaker}'s copies are), and the list is marked as
@@ -324,7 +325,6 @@ function splitPlan(path: string[], keys: string[]): SplitPlan | undefined {
 
 /** The generated join: the compact row of a row's pieces, read by constant keys. */
 function joiner(keys: readonly string[], pieces: readonly string[][]): SplitPlan["make"] {
-  const lit = (s: string) => JSON.stringify(s);
   const Row = rowConstructor(keys);
   const reads = pieces.flatMap((p, j) =>
     p.filter((k) => k !== MARK).map((k) => `p${j}[${lit(k)}]`)
