@@ -162,7 +162,10 @@ export interface Scrubbed {
  * row, frame, display, event, parquet file or cache entry. Every form a
  * redactor hides ({@link keyForms}, any case, hex dumps) is replaced by
  * `[redacted]` (which is valid inside a JSON string, so the answer still
- * parses); bearer tokens that are not the key are left alone (a body's
+ * parses); a key found outside any string (a key of digits echoed as a bare
+ * JSON number, `"id":12345678901`) takes its whole token with it and
+ * becomes the string `"[redacted]"`, so the answer still parses and the
+ * value reads as text, never as a number the service did not send; bearer tokens that are not the key are left alone (a body's
  * words are data). A clean text is found by {@link holdsKey}'s scan and
  * given back as is (`holds`: that scan, when the caller has already built
  * it for `key`). Keys shorter than {@link MIN_BODY_KEY} characters
@@ -188,11 +191,52 @@ export function bodyScrubberFor(
   return (text) => {
     if (typeof text !== "string" || !holds(text)) return { text, count: 0 };
     let count = 0;
-    const out = text.replace(every, () => {
+    let out = "";
+    let done = 0; // text before this is in `out`
+    const inString = jsonStringState(text);
+    every.lastIndex = 0;
+    for (let m = every.exec(text); m !== null; m = every.exec(text)) {
+      if (m[0] === "") {
+        every.lastIndex++;
+        continue;
+      }
+      let start = m.index;
+      let end = start + m[0].length;
+      let placeholder = REDACTED;
+      if (/^\d+$/.test(m[0]) && !inString(start)) {
+        // outside any JSON string: a key of digits echoed as a bare number; the whole
+        // number becomes a quoted placeholder, so the answer still parses
+        while (start > done && NUMBER_PART.test(text[start - 1])) start--;
+        while (end < text.length && NUMBER_PART.test(text[end])) end++;
+        placeholder = JSON.stringify(REDACTED);
+        every.lastIndex = end;
+      }
+      out += text.slice(done, start) + placeholder;
+      done = end;
       count++;
-      return REDACTED;
-    });
-    return { text: out, count };
+    }
+    return { text: out + text.slice(done), count };
+  };
+}
+
+/** Characters of a JSON number around a key of digits found outside a string. */
+const NUMBER_PART = /[0-9.eE+-]/;
+
+/**
+ * Whether offset `at` of `text` (a JSON text) lies inside a string, asked
+ * for increasing offsets: one pass over the text in all, only for a text
+ * holding the key.
+ */
+function jsonStringState(text: string): (at: number) => boolean {
+  let pos = 0;
+  let inside = false;
+  return (at) => {
+    for (; pos < at; pos++) {
+      const c = text.charCodeAt(pos);
+      if (c === 34) inside = !inside; // "
+      else if (c === 92 && inside) pos++; // \ escapes the next character
+    }
+    return inside;
   };
 }
 
