@@ -197,7 +197,7 @@
  * @module
  */
 import { tradesInput } from "./_inputs.ts";
-import { isDemo } from "../shared/demo.ts";
+import { isDemo, markDemo } from "../shared/demo.ts";
 import { withDisplay } from "../frames/display.ts";
 import { DEFAULT_HORIZONS, WINDOW_DAYS } from "../insider/fields.ts";
 import type pl from "npm:nodejs-polars@0.25.2";
@@ -667,11 +667,13 @@ export function portfolioBacktest(
     missingValues: nonFinite,
     noSide,
   });
-  // the offline emulator's trades give a demo portfolio (see shared/demo.ts)
+  // the offline emulator's trades give a demo portfolio, its frame and its stats alone too
+  // (see shared/demo.ts)
   return isDemo(trades)
     ? withPortfolioDisplay({
       ...result,
       monthly: withDisplay(result.monthly, { demo: true }) as Frame,
+      stats: markDemo(result.stats),
     })
     : result;
 }

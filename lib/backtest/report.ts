@@ -6,11 +6,18 @@
  * hit rate, portfolio statistics, and the caveats; plus plain-text tables
  * for the terminal.
  *
+ * Demo data keep their mark on disk: `report.md` says so under its title,
+ * the charts in their subtitle, and the data files (`stats.*`,
+ * `portfolio-*.*`, parquet and CSV) end with a column `source` holding
+ * {@link DEMO_SOURCE} on every row, which any CSV or parquet reader keeps
+ * (`pl.readCSV`, pandas, DuckDB, a spreadsheet; no options needed). Live
+ * results have no such column.
+ *
  * @module
  */
 import { portfolioInputs, studyInput } from "./_inputs.ts";
-import { isDemo } from "../shared/demo.ts";
-import type pl from "npm:nodejs-polars@0.25.2";
+import { DEMO_LABEL, isDemo } from "../shared/demo.ts";
+import pl from "npm:nodejs-polars@0.25.2";
 import { join } from "node:path";
 import type { Chart } from "../charts/chart.ts";
 import { saveChart } from "../charts/save.ts";
@@ -553,6 +560,18 @@ export function entryComparison(
   return format === "markdown" ? table.toMarkdown() : table;
 }
 
+/** What the `source` column of a demo result's data files holds (see the module doc). */
+export const DEMO_SOURCE = DEMO_LABEL;
+
+/** `df` as written to disk: a demo frame gains its `source` column (see the module doc). */
+function forDisk(df: pl.DataFrame): pl.DataFrame {
+  if (!isDemo(df)) return df;
+  if (df.columns.includes("source")) {
+    throw new Error(`writeReport: a demo frame already has a column "source"; cannot mark it`);
+  }
+  return df.withColumns(pl.lit(DEMO_SOURCE).alias("source"));
+}
+
 /** The line `report.md` carries under its title when its data are the emulator's. */
 const DEMO_NOTE = "Demo data: these figures come from the offline emulator, not the live services.";
 
@@ -569,7 +588,8 @@ const CAVEATS = [
  * and `report.md` into `dir`. `stats` may be null for a portfolio-only
  * report. When the stats or a portfolio come from the offline emulator's
  * demo data (see `shared/demo.ts`), `report.md` says so under its title
- * ("offline emulator"), and so do the charts drawn from them.
+ * ("offline emulator"), and so do the charts drawn from them and the data
+ * files (a last column `source`, see the module doc).
  *
  * @example
  * ```ts
@@ -590,8 +610,9 @@ export async function writeReport(
   meta: ReportMeta,
 ): Promise<ReportFiles> {
   await Deno.mkdir(dir, { recursive: true });
-  const parquet = stats ? await writeParquet(stats, join(dir, "stats.parquet")) : "";
-  const csv = stats ? await writeCsv(stats, join(dir, "stats.csv")) : "";
+  const onDisk = stats ? forDisk(stats) : null;
+  const parquet = onDisk ? await writeParquet(onDisk, join(dir, "stats.parquet")) : "";
+  const csv = onDisk ? await writeCsv(onDisk, join(dir, "stats.csv")) : "";
   const written: string[] = [];
   for (const [name, chart] of Object.entries(charts)) {
     written.push(await saveChart(chart, join(dir, `${name}.svg`)));
@@ -601,8 +622,9 @@ export async function writeReport(
   const pLinks: string[] = [];
   for (const [name, res] of Object.entries(meta.portfolios ?? {})) {
     const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
-    portfolios.push(await writeParquet(res.monthly, join(dir, `portfolio-${slug}.parquet`)));
-    portfolios.push(await writeCsv(res.monthly, join(dir, `portfolio-${slug}.csv`)));
+    const monthly = forDisk(res.monthly);
+    portfolios.push(await writeParquet(monthly, join(dir, `portfolio-${slug}.parquet`)));
+    portfolios.push(await writeCsv(monthly, join(dir, `portfolio-${slug}.csv`)));
     pLinks.push(`[portfolio-${slug}.csv](portfolio-${slug}.csv)`);
   }
   const pCharts = new Set(meta.portfolioCharts ?? []);

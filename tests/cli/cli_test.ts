@@ -111,6 +111,7 @@ Deno.test({
       "cost",
       "equity",
       "drawdown",
+      "source", // the demo mark on disk (lib/backtest/report.ts)
     ]);
     const links = [...md.matchAll(/\]\(([^)]+)\)/g)].map((m) => m[1]);
     assert.ok(links.includes("event-study.svg") && links.includes("stats.parquet"));

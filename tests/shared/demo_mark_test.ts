@@ -33,6 +33,7 @@ import {
 } from "../../mod.ts";
 import { serveStub } from "../../lib/stub/serve.ts";
 import type { FetchLike } from "../../mod.ts";
+import { DEMO_SOURCE } from "../../lib/backtest/report.ts";
 
 const JUPYTER = Symbol.for("Jupyter.display");
 type Bundle = Record<string, string>;
@@ -86,6 +87,24 @@ Deno.test("results, charts and report.md built from demo data say 'offline emula
   await writeReport(dir, stats, { es: chart }, { title: "t", portfolios: { all: folio } });
   const md = await Deno.readTextFile(`${dir}/report.md`);
   assert.match(md.split("\n").slice(0, 4).join("\n"), /offline emulator/);
+  // the data files keep the mark as a last column any reader keeps, with no options
+  for (const f of ["stats.csv", "portfolio-all.csv", "stats.parquet", "portfolio-all.parquet"]) {
+    const back = f.endsWith(".csv") ? pl.readCSV(`${dir}/${f}`) : pl.readParquet(`${dir}/${f}`);
+    assert.equal(back.columns.at(-1), "source", `${f}: ${back.columns.join(", ")}`);
+    assert.ok(back.height > 0, f);
+    assert.deepEqual([...new Set(back.getColumn("source").toArray())], [DEMO_SOURCE], f);
+    assert.equal(DEMO_SOURCE, DEMO_LABEL);
+  }
+  // a live result's files have no such column
+  const live = pl.DataFrame(trades.getColumns());
+  await writeReport(`${dir}/live`, eventStudy(live, { groupBy: "role" }), {}, {
+    title: "t",
+    portfolios: { all: portfolioBacktest(live, { horizon: "3m" }) },
+  });
+  for (const f of ["stats.csv", "portfolio-all.csv"]) {
+    const back = pl.readCSV(`${dir}/live/${f}`);
+    assert.equal(back.columns.includes("source"), false, `live ${f}`);
+  }
   await Deno.remove(dir, { recursive: true });
 });
 
@@ -218,6 +237,8 @@ Deno.test("whole result objects built from demo data are demo data: portfolioBac
   const folio = portfolioBacktest(trades, { horizon: "1m" });
   assert.ok(isDemo(folio.monthly));
   assert.ok(isDemo(folio), "isDemo(portfolioBacktest(...)), not only its monthly frame");
+  assert.ok(isDemo(folio.stats), "isDemo(portfolioBacktest(...).stats) alone");
+  assert.equal(JSON.stringify(folio.stats).includes("demo"), false, "the mark adds no key");
   const wins = await authorWinRates(catalog, {}, { period: "1y", kind: "abs", minPitches: 1 });
   assert.ok(isDemo(wins.frame));
   assert.ok(isDemo(wins), "isDemo(authorWinRates(...))");
@@ -239,6 +260,7 @@ Deno.test("whole result objects built from demo data are demo data: portfolioBac
   const live = pl.DataFrame(trades.getColumns());
   const liveFolio = portfolioBacktest(live, { horizon: "1m" });
   assert.equal(isDemo(liveFolio), false);
+  assert.equal(isDemo(liveFolio.stats), false);
   assert.equal(isDemo(eventStudy(live, { groupBy: "role" })), false);
   assert.equal(isDemo({ all: liveFolio, n: 3, note: "x" }), false);
   assert.equal(isDemo(portfolioTable({ all: liveFolio })), false);
