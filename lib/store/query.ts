@@ -4,14 +4,16 @@
  * returns a typed Polars frame.
  *
  * - Views: `insider_trades` (from `dir/insider_trades/`) and `pitches`
- *   (from `dir/pitches/`), whichever are present, each the union of its
- *   parts named one by one (`read_parquet('…/year=2025/month=03/data.parquet')`,
- *   never a glob: a folder named `data[12]`, `data*` or `data?` reads its
- *   own rows only; glob characters in a path are escaped as `[*]`, and a
- *   path holding both a backslash and a glob character, which DuckDB cannot
- *   escape, is refused), with the partition columns as literals typed from
- *   the dataset's metadata (`year` and `month` stay the strings "2025" and
- *   "03"; a parent folder named `x=y` adds no column).
+ *   (from `dir/pitches/`), whichever are present, each one `read_parquet`
+ *   over its parts named one by one (never a glob: a folder named
+ *   `data[12]`, `data*` or `data?` reads its own rows only; glob characters
+ *   in a path are escaped as `[*]`, and a path holding both a backslash and
+ *   a glob character, which DuckDB cannot escape, is refused), with the
+ *   partition columns last, typed from the dataset's metadata (`year` and
+ *   `month` stay the strings "2025" and "03"). A filter on a partition
+ *   column skips the other parts' files; parts written with other columns
+ *   are read by name (a column a part lacks is null there); a parent folder
+ *   named `x=y` adds no column (see `viewSelect`).
  * - Provenance: a result whose SQL names a view whose dataset holds the
  *   offline emulator's rows carries the demo mark (`isDemo`; see
  *   `provenance.ts`).
@@ -55,11 +57,12 @@
  */
 import pl from "npm:nodejs-polars@0.25.2";
 import type { DuckDBConnection, DuckDBInstance } from "npm:@duckdb/node-api@1.5.5-r.5";
-import { join, sep as SEP } from "node:path";
+import { join, resolve, sep as SEP } from "node:path";
 import { readMeta } from "./dataset.ts";
 import { datasetParts, type PartFile, UnsafeFileError } from "./_files.ts";
 import { QueryError, StateFileError } from "./errors.ts";
 import { holdsEmulatorRows } from "./provenance.ts";
+import { sameSchemas } from "./_parquet_schema.ts";
 import { withDisplay } from "../frames/display.ts";
 import { didYouMean } from "../shared/suggest.ts";
 
@@ -126,17 +129,53 @@ function literalPath(path: string, sql: string): string {
   return path.replace(/[*?[{}]/g, (c) => `[${c}]`);
 }
 
-/** The SELECT of one part: its columns plus the partition columns as typed literals. */
-function partSelect(part: PartFile, partitions: { name: string; dtype: string }[], sql: string) {
-  const cols = partitions.map((p, i) => {
-    const v = part.values[i];
-    return `CAST(${v === null ? "NULL" : quoteStr(v)} AS ${DUCK_TYPES[p.dtype] ?? "VARCHAR"}) AS ${
-      quoteId(p.name)
-    }`;
-  });
-  return `SELECT *, ${cols.join(", ")} FROM read_parquet(${
-    quoteStr(literalPath(part.path, sql))
-  }, hive_partitioning = false)`;
+/**
+ * The SELECT a view runs over the parts of the dataset at `root`. One
+ * `read_parquet` over the list of parts (each named, glob characters
+ * escaped) with `hive_partitioning`: DuckDB reads the partition values from
+ * the folder names (URL-decoded, `__HIVE_DEFAULT_PARTITION__` as null),
+ * typed from the metadata, and leaves out before opening them the parts a
+ * filter on a partition column excludes. The partition columns come last,
+ * in the dataset's order. Parts whose columns differ (their footers' schemas
+ * differ, see `_parquet_schema.ts`) are read with `union_by_name` (a column
+ * a part lacks is null there); parts that agree are not, since
+ * `union_by_name` opens every part to bind the view (about 25 MiB more and
+ * twice the time over 61 months of trades). DuckDB takes every `x=y` folder
+ * on a path for a partition, a parent folder's too (it would add a column,
+ * or overwrite one of the same name), so where the dataset's own path holds
+ * an `=` each part is read on its own, with its partition values as typed
+ * literals, and the parts are joined with `UNION ALL BY NAME`.
+ */
+async function viewSelect(
+  root: string,
+  parts: PartFile[],
+  partitions: { name: string; dtype: string }[],
+  sql: string,
+): Promise<string> {
+  const typeOf = (p: { dtype: string }) => DUCK_TYPES[p.dtype] ?? "VARCHAR";
+  const path = (part: PartFile) => quoteStr(literalPath(part.path, sql));
+  const names = partitions.map((p) => quoteId(p.name)).join(", ");
+  let from: string;
+  if (!resolve(root).includes("=")) {
+    from = `read_parquet([${parts.map(path).join(", ")}], hive_partitioning = true, hive_types = {${
+      partitions.map((p) => `${quoteStr(p.name)}: ${typeOf(p)}`).join(", ")
+    }}, hive_types_autocast = false${
+      await sameSchemas(parts.map((p) => p.path)) ? "" : ", union_by_name = true"
+    })`;
+  } else {
+    from = `(${
+      parts.map((part) => {
+        const cols = partitions.map((p, i) => {
+          const v = part.values[i];
+          return `CAST(${v === null ? "NULL" : quoteStr(v)} AS ${typeOf(p)}) AS ${quoteId(p.name)}`;
+        });
+        return `SELECT *, ${cols.join(", ")} FROM read_parquet(${
+          path(part)
+        }, hive_partitioning = false)`;
+      }).join("\nUNION ALL BY NAME\n")
+    })`;
+  }
+  return `SELECT * EXCLUDE (${names}), ${names} FROM ${from}`;
 }
 
 /** A view's folder, its CREATE VIEW statement and whether it holds the emulator's rows. */
@@ -181,9 +220,7 @@ async function views(dir: string, sql: string): Promise<Map<string, View>> {
     out.set(name, {
       root,
       literal: literalPath(root, sql),
-      create: `CREATE VIEW ${name} AS ${
-        parts.map((p) => partSelect(p, meta.partitions, sql)).join("\nUNION ALL BY NAME\n")
-      }`,
+      create: `CREATE VIEW ${name} AS ${await viewSelect(root, parts, meta.partitions, sql)}`,
       demo: holdsEmulatorRows(meta.sources),
     });
   }
