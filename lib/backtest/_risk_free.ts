@@ -6,8 +6,8 @@
  *   fraction (`0.04` for 4 %) and is refused with a did-you-mean; a rate
  *   truly under 1 % a year is passed as a string with a percent sign
  *   (`"0.04%"`), taken as written;
- * - a frame of monthly rates: a `month` column (Date or Datetime, or
- *   strings `YYYY-MM` or `YYYY-MM-DD`) and an `rf` column in percent a
+ * - a frame of monthly rates: a `month` column (Date or Datetime, `YYYY-MM`,
+ *   or any form of the date grammar: `_month.ts`) and an `rf` column in percent a
  *   month (e.g. Fama-French's RF); every month of the backtest needs a rate;
  * - a Series of monthly rates in percent a month, one per month of the
  *   backtest in order (a Series has no months: its length must match).
@@ -24,6 +24,8 @@
  */
 import type pl from "npm:nodejs-polars@0.25.2";
 import { mean } from "./_stats.ts";
+import { MONTH_FORMS, monthText, readMonth, shownValue } from "./_month.ts";
+import { UNREADABLE } from "../shared/values/mod.ts";
 
 /** What `riskFree` accepts (see the module doc). */
 export type RiskFree = number | `${number}%` | pl.DataFrame | pl.Series;
@@ -36,8 +38,6 @@ export interface RiskFreeRates {
   annual: number;
 }
 
-const DAY = 86_400_000;
-
 function fail(message: string): never {
   throw new RangeError(`portfolioBacktest: riskFree ${message}`);
 }
@@ -49,19 +49,6 @@ function describe(v: unknown): string {
   if (typeof v === "string") return JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v);
   if (typeof v === "object") return `a ${(v as object).constructor?.name ?? "object"}`;
   return `a ${typeof v}`;
-}
-
-function monthKey(v: unknown): string | null {
-  if (v instanceof Date) return Number.isNaN(v.getTime()) ? null : v.toISOString().slice(0, 7);
-  if (typeof v === "number" && Number.isFinite(v)) {
-    // polars Date as days since the epoch
-    return new Date(v * DAY).toISOString().slice(0, 7);
-  }
-  if (typeof v === "string") {
-    const m = /^(\d{4})-(\d{2})(?:-\d{2})?/.exec(v);
-    if (m && +m[2] >= 1 && +m[2] <= 12) return `${m[1]}-${m[2]}`;
-  }
-  return null;
 }
 
 /**
@@ -144,8 +131,11 @@ export function riskFreeRates(rf: unknown, months: readonly string[]): RiskFreeR
     const ms = frame.getColumn("month").toArray();
     const vs = frame.getColumn("rf").toArray();
     ms.forEach((m, i) => {
-      const k = monthKey(m);
-      if (k === null) fail(`month ${describe(m)} (row ${i + 1}) is not a date or YYYY-MM`);
+      const read = readMonth(m);
+      if (read === null || read === UNREADABLE) {
+        fail(`month ${shownValue(m)} (row ${i + 1}) is not ${MONTH_FORMS}`);
+      }
+      const k = monthText(read);
       const v = vs[i];
       if (typeof v !== "number" || !Number.isFinite(v)) {
         fail(`rf for ${k} is ${describe(v)}; give a number, percent a month`);

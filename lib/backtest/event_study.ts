@@ -130,6 +130,8 @@ import { ENTRIES, type Entry, FILING_COLUMNS, fromFiling } from "./entry.ts";
 import { mean, median, percentile, sd, trimmedMean } from "./_stats.ts";
 import { notice } from "../shared/notice.ts";
 import { sideColumn, sideOf, SIDES, type Sides } from "../families/side.ts";
+import { DAY_FORMS, monthTextOfDay, readDay, unreadable } from "./_month.ts";
+import { UNREADABLE } from "../shared/values/mod.ts";
 
 /** Buy and sell are defined once, in the families area (see {@link SIDES}). */
 export { sideColumn, sideOf, SIDES, type Sides };
@@ -236,15 +238,10 @@ const BUILT_IN: Record<string, [string[], (r: Record<string, unknown>) => string
   cluster: [["is_cluster_trade_30d"], (r) => r.is_cluster_trade_30d ? "cluster" : "no cluster"],
   "10b5-1": [["is_10b51"], (r) => r.is_10b51 ? "10b5-1 plan" : "no plan"],
   // trade classes: code P buys, code S sells (open-market and 10b5-1); other codes have no group
-  side: [["code"], (r) => r.code === "P" ? "buy" : r.code === "S" ? "sell" : null],
+  side: [["code"], (r) => ["sell", null, "buy"][sideOf(r) + 1]],
   acquiredDisposed: [
     ["acquired_disposed_code"],
-    (r) =>
-      r.acquired_disposed_code === "A"
-        ? "acquired"
-        : r.acquired_disposed_code === "D"
-        ? "disposed"
-        : null,
+    (r) => ["disposed", null, "acquired"][sideOf(r, "acquiredDisposed") + 1],
   ],
 };
 
@@ -299,14 +296,6 @@ function allowed(what: string, value: unknown, list: readonly string[]): never {
       didYouMean(value, list)
     }`,
   );
-}
-
-function monthKey(v: unknown): string | null {
-  if (v instanceof Date) {
-    return Number.isNaN(v.getTime()) ? null : v.toISOString().slice(0, 7);
-  }
-  if (typeof v === "string" && /^\d{4}-\d{2}/.test(v)) return v.slice(0, 7);
-  return null;
 }
 
 /**
@@ -457,7 +446,12 @@ export function eventStudy(trades: pl.DataFrame, opts: EventStudyOptions = {}): 
       }${didYouMean(baseline, names)}`,
     );
   }
-  const monthRaw = (i: number) => monthKey(rows[i].transaction_date);
+  const monthRaw = (i: number) => {
+    const v = rows[i].transaction_date;
+    const d = readDay(v);
+    if (d === UNREADABLE) throw unreadable("eventStudy", "transaction_date", v, i, DAY_FORMS);
+    return d === null ? null : monthTextOfDay(d);
+  };
   const issuerRaw = (i: number) => {
     const v = rows[i].issuer_cik;
     return v === null || v === undefined ? null : String(v);

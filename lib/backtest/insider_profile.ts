@@ -26,6 +26,7 @@ import type { InsiderClient, InsiderHit } from "../insider/client.ts";
 import type { Frame } from "../frames/list.ts";
 import { eventStudy, type StudyHorizon } from "./event_study.ts";
 import { tradeClassOf } from "../families/trade_class.ts";
+import { sideOf } from "../families/side.ts";
 
 /** Options of {@link insiderProfile}. */
 export interface InsiderProfileOptions {
@@ -81,7 +82,7 @@ export async function insiderProfile(
   const [hit, ...alternatives] = hits;
   const trades = await client.search({ reportingOwnerCik: hit.cik }).frame({ progress: false });
   const realized = trades.height > 0 &&
-    trades.getColumn("code").toArray().some((c) => c === "P" || c === "S");
+    trades.getColumn("code").toArray().some((code) => sideOf({ code }) !== 0);
   const side = (r: Record<string, unknown>) => {
     const c = tradeClassOf(r);
     return c === "open_market_purchase"

@@ -217,7 +217,16 @@ export { type Alpha, alphaOf, MIN_INTERVAL_MONTHS } from "./_portfolio_stats.ts"
 export type { RiskFree } from "./_risk_free.ts";
 import { marketPath } from "./_market_path.ts";
 import { withPortfolioDisplay } from "./result_display.ts";
-import { isoDay } from "../shared/values/mod.ts";
+import { UNREADABLE } from "../shared/values/mod.ts";
+import {
+  DAY_FORMS,
+  MONTH_FORMS,
+  monthOfDay,
+  monthText,
+  readDay,
+  readMonth,
+  unreadable,
+} from "./_month.ts";
 
 /**
  * Months a portfolio needs for `cagr`: a growth rate a year from fewer
@@ -486,20 +495,17 @@ export function monthlyPath(
 
 const DAY = 86_400_000;
 
-function dayOf(v: unknown): number | null {
-  if (v instanceof Date && !Number.isNaN(v.getTime())) return Math.floor(v.getTime() / DAY);
-  if (typeof v === "string") {
-    // the date grammar's calendar-checked reader (`shared/values/`): 2025-02-30 is no day
-    const d = isoDay(v.slice(0, 10));
-    return d === d ? d : null;
-  }
-  return null;
+/** The day of each trade's `transaction_date` (`_month.ts`); an unreadable one is an error naming it. */
+function tradeDays(rows: Record<string, unknown>[]): (number | null)[] {
+  return rows.map((r, i) => {
+    const d = readDay(r.transaction_date);
+    if (d === UNREADABLE) {
+      throw unreadable("portfolioBacktest", "transaction_date", r.transaction_date, i, DAY_FORMS);
+    }
+    return d;
+  });
 }
 
-const monthOfDay = (d: number) => {
-  const t = new Date(d * DAY);
-  return t.getUTCFullYear() * 12 + t.getUTCMonth();
-};
 const firstDayOf = (m: number) => Date.UTC(Math.floor(m / 12), m % 12, 1) / DAY;
 
 /** Growth at day t since entry under the booking rule. */
@@ -581,7 +587,8 @@ export function portfolioBacktest(
   const later = ["1m", "3m", "6m", "1y"].filter((w) => WINDOW_DAYS[w] >= days);
   const realized = (r: Record<string, unknown>) =>
     later.some((w) => present(r[`returns_${w}`]) || present(r[`excess_returns_${w}`]));
-  for (const r of rows) {
+  const dayAt = tradeDays(rows);
+  for (const [i, r] of rows.entries()) {
     const sign = direction === "follow" ? sideOf(r, sides) : 1;
     if (sign === 0) {
       noSide++;
@@ -591,7 +598,7 @@ export function portfolioBacktest(
       dropped++; // young: no return yet at the horizon
       continue;
     }
-    const day = dayOf(r.transaction_date);
+    const day = dayAt[i];
     const rH = num(r[`returns_${horizon}`]);
     const xH = num(r[`excess_returns_${horizon}`]);
     const size = weighting === "value" ? num(r.transaction_value) : 1;
@@ -630,8 +637,8 @@ export function portfolioBacktest(
   let marketLevel: ((day: number) => number) | null = null;
   if (spread === "market") {
     marketLevel = marketPath(
-      rows.flatMap((r) => {
-        const day = dayOf(r.transaction_date);
+      rows.flatMap((r, i) => {
+        const day = dayAt[i];
         return day === null ? [] : [{ ...r, day }];
       }),
     );
@@ -722,8 +729,7 @@ export function portfolioFromPositions(
   const lastEntry = Math.max(...positions.map((p) => monthOfDay(p.start + 1)));
   const lastExit = Math.max(...positions.map((p) => monthOfDay(p.end)));
   const last = opts.edges === "keep" ? lastExit : lastEntry;
-  const keyOf = (m: number) => `${Math.floor(m / 12)}-${String((m % 12) + 1).padStart(2, "0")}`;
-  const monthKeys = Array.from({ length: last - first + 1 }, (_, k) => keyOf(first + k));
+  const monthKeys = Array.from({ length: last - first + 1 }, (_, k) => monthText(first + k));
   const rf = riskFreeRates(opts.riskFree, monthKeys);
   const cost = costBps / 10_000;
   const out: Record<string, unknown>[] = [];
@@ -791,7 +797,7 @@ export function portfolioFromPositions(
     market.push(mkt * 100);
     excess.push((ret - bench) * 100);
     out.push({
-      month: `${Math.floor(m / 12)}-${String((m % 12) + 1).padStart(2, "0")}-01`,
+      month: `${monthText(m)}-01`,
       n_positions: open.length,
       n_short: open.filter((i) => positions[i].sign < 0).length,
       return: ret * 100,
@@ -880,11 +886,6 @@ export function portfolioFromPositions(
   return withPortfolioDisplay({ monthly, stats });
 }
 
-const monthKeyOf = (v: unknown): string | null => {
-  const d = dayOf(v);
-  return d === null ? null : new Date(d * DAY).toISOString().slice(0, 7);
-};
-
 /**
  * The multi-factor alpha, or the reason there is none: like `alpha`, it
  * needs `MIN_INTERVAL_MONTHS` months with factor data (and at least the
@@ -907,8 +908,12 @@ function factorAlphaOf(
   }
   const rows = new Map<string, number[]>();
   const recs = factors.toRecords() as Record<string, unknown>[];
-  for (const r of recs) {
-    const k = monthKeyOf(r.month);
+  for (const [i, r] of recs.entries()) {
+    const m = readMonth(r.month);
+    if (m === UNREADABLE) {
+      throw unreadable("portfolioBacktest", "factors month", r.month, i, MONTH_FORMS);
+    }
+    const k = m === null ? null : monthText(m);
     const xs = names.map((n) => r[n]);
     if (k !== null && xs.every((x) => typeof x === "number" && Number.isFinite(x))) {
       rows.set(k, xs as number[]);

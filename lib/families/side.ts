@@ -14,6 +14,8 @@
  * @module
  */
 import { didYouMean } from "../shared/suggest.ts";
+import { describeValue } from "../shared/describe.ts";
+import { code, IGNORE, readValue, UNREADABLE } from "../shared/values/mod.ts";
 
 /**
  * The meanings of buy and sell: `"tradeClass"` (default: code `P` buys,
@@ -36,11 +38,20 @@ export type Sides = typeof SIDES[number];
  * ```
  */
 export function sideOf(row: Record<string, unknown>, sides: Sides = "tradeClass"): 1 | -1 | 0 {
-  if (sides === "acquiredDisposed") {
-    return row.acquired_disposed_code === "A" ? 1 : row.acquired_disposed_code === "D" ? -1 : 0;
+  const column = sideColumn(sides);
+  const v = readValue(code, row[column], IGNORE);
+  if (v === UNREADABLE) {
+    throw new RangeError(`sideOf: ${column} is ${describeValue(row[column])}, not a code`);
   }
-  return row.code === "P" ? 1 : row.code === "S" ? -1 : 0;
+  const [buy, sell] = SIDE_CODES[sides];
+  return v === buy ? 1 : v === sell ? -1 : 0;
 }
+
+/** The codes of a buy and of a sell under each meaning of the sides. */
+const SIDE_CODES: Record<Sides, readonly [string, string]> = {
+  tradeClass: ["P", "S"],
+  acquiredDisposed: ["A", "D"],
+};
 
 /**
  * The column {@link sideOf} reads under `sides`.

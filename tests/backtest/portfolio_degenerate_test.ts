@@ -148,7 +148,7 @@ Deno.test("riskFree: frames with months as dates or YYYY-MM, Series, short error
       portfolioFromPositions(pos, {
         riskFree: pl.DataFrame({ month: ["2020-13", ...months.slice(1)], rf }),
       }),
-    short(/month "2020-13" \(row 1\) is not a date or YYYY-MM/),
+    short(/riskFree month "2020-13" \(row 1\) is not a date or a month \(YYYY-MM/),
   );
   assert.throws(
     () => portfolioFromPositions(pos, { riskFree: [1, 2] as unknown as number }),
