@@ -12,7 +12,7 @@
  * @module
  */
 import * as Plot from "npm:@observablehq/plot@0.6.17";
-import { parseHTML } from "npm:linkedom@0.18.12";
+import { parseHTML } from "npm:linkedom@0.18.12/worker";
 import { escapeHtml as esc } from "../shared/html.ts";
 import { DEMO_COLOR, DEMO_LABEL, isDemo, markDemo } from "../shared/demo.ts";
 import {

@@ -5,7 +5,6 @@
  * @module
  */
 import pl from "npm:nodejs-polars@0.25.2";
-import normalQuantile from "npm:@stdlib/stats-base-dists-normal-quantile@0.3.1";
 import type { CatalogClient } from "../catalog/client.ts";
 import type { PitchListParams } from "../catalog/params.ts";
 import {
@@ -72,7 +71,8 @@ export const PERIOD_DAYS: Readonly<Record<ReturnPeriod, number>> = {
   "2y": 730,
 };
 
-const Z95: number = normalQuantile(0.975, 0, 1);
+/** The standard normal's 97.5 % quantile, 1.95996398454005423552…, as the nearest double. */
+const Z95 = 1.959963984540054;
 
 /**
  * The Wilson score interval of a proportion (`wins` of `n`) at 95 %:

@@ -258,12 +258,14 @@ export function catalogService(ctx: CatalogContext): OpenAPIHono {
   const cursors = new Cursors("catalog:" + ctx.secret);
   const signer = new Signer("files:" + ctx.secret);
   const origin = new URL(ctx.origin ?? "http://signalbook.offline").origin;
-  const fuseCompanies = new Fuse(world.companies, {
-    keys: ["ticker", "name", "alternateNames"],
-    threshold: 0.34,
-    ignoreLocation: true,
-    includeScore: true,
-  });
+  let companies: Fuse<typeof world.companies[number]> | undefined;
+  const fuseCompanies = () =>
+    companies ??= new Fuse(world.companies, {
+      keys: ["ticker", "name", "alternateNames"],
+      threshold: 0.34,
+      ignoreLocation: true,
+      includeScore: true,
+    });
   const cache = new Map<string, Pitch[]>();
 
   registerDocs(app, "Pitch Catalog API", [
@@ -300,7 +302,7 @@ export function catalogService(ctx: CatalogContext): OpenAPIHono {
         tier: a.tier,
         badge: a.badge,
       })),
-      companies: fuseCompanies.search(text, { limit: 10 }).map(({ item: co }) => ({
+      companies: fuseCompanies().search(text, { limit: 10 }).map(({ item: co }) => ({
         companyId: co.companyId,
         ticker: co.ticker,
         name: co.name,

@@ -203,23 +203,28 @@ export function insiderService(ctx: InsiderContext): OpenAPIHono {
     }
     return s;
   };
-  const stats = data.insiders.map(() => ({ count: 0, latest: 0 }));
-  for (const t of data.trades) {
-    const s = stats[t.insider];
-    s.count++;
-    s.latest = Math.max(s.latest, t.filedMs);
-  }
-  const people = data.insiders.map((ins, i) => ({
-    i,
-    name: ins.name,
-    natural: ins.name.split(" ").slice(1).concat(ins.name.split(" ")[0]).join(" "),
-    cik: ins.cik,
-  }));
-  const fuse = new Fuse(people, {
-    keys: ["name", "natural", "cik"],
-    threshold: 0.3,
-    ignoreLocation: true,
-  });
+  // the lookup's index and counts are built at the first lookup (a search needs neither)
+  const lookup = () => {
+    const stats = data.insiders.map(() => ({ count: 0, latest: 0 }));
+    for (const t of data.trades) {
+      const s = stats[t.insider];
+      s.count++;
+      s.latest = Math.max(s.latest, t.filedMs);
+    }
+    const people = data.insiders.map((ins, i) => ({
+      i,
+      name: ins.name,
+      natural: ins.name.split(" ").slice(1).concat(ins.name.split(" ")[0]).join(" "),
+      cik: ins.cik,
+    }));
+    const fuse = new Fuse(people, {
+      keys: ["name", "natural", "cik"],
+      threshold: 0.3,
+      ignoreLocation: true,
+    });
+    return { stats, fuse };
+  };
+  let looked: ReturnType<typeof lookup> | undefined;
 
   registerDocs(app, "Insider Trades API", [
     {

@@ -1,0 +1,42 @@
+import assert from "node:assert/strict";
+import { normalQuantile, tQuantile } from "../../lib/backtest/_quantiles.ts";
+
+/** Student's t quantiles in closed form at 1, 2 and 4 degrees of freedom. */
+const CLOSED: Record<number, (p: number) => number> = {
+  1: (p) => Math.tan(Math.PI * (p - 0.5)),
+  2: (p) => (2 * p - 1) / Math.sqrt(2 * p * (1 - p)),
+  4: (p) => {
+    const a = 4 * p * (1 - p);
+    const q = Math.cos(Math.acos(Math.sqrt(a)) / 3) / Math.sqrt(a);
+    return Math.sign(p - 0.5) * 2 * Math.sqrt(q - 1);
+  },
+};
+
+const PS = [0.001, 0.01, 0.025, 0.05, 0.1, 0.25, 0.4, 0.6, 0.75, 0.9, 0.95, 0.975, 0.99, 0.999];
+
+Deno.test("tQuantile is exact to 1e-12 against the closed forms at 1, 2 and 4 degrees of freedom", () => {
+  for (const [df, closed] of Object.entries(CLOSED)) {
+    for (const p of PS) {
+      const want = closed(p);
+      const got = tQuantile(p, Number(df));
+      assert.ok(
+        Math.abs(got - want) <= 1e-12 * Math.abs(want),
+        `df ${df}, p ${p}: ${got} vs ${want}`,
+      );
+    }
+  }
+});
+
+Deno.test("tQuantile: symmetric, the normal's at infinite df, NaN outside its domain", () => {
+  for (const df of [0.5, 3, 17.5, 250]) {
+    for (const p of PS) {
+      const [lo, hi] = [tQuantile(p, df), tQuantile(1 - p, df)];
+      assert.ok(Math.abs(lo + hi) <= 1e-12 * Math.abs(hi), `df ${df}, p ${p}: ${lo} vs ${hi}`);
+    }
+  }
+  assert.equal(tQuantile(0.975, Infinity), normalQuantile(0.975));
+  assert.ok(Math.abs(normalQuantile(0.975) - 1.959963984540054) < 1e-15);
+  for (const [p, df] of [[0.5, 0], [0.9, -1], [1.5, 3], [-0.1, 3], [NaN, 3], [0.9, NaN]]) {
+    assert.ok(Number.isNaN(tQuantile(p, df)), `p ${p}, df ${df}`);
+  }
+});
