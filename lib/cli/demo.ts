@@ -20,6 +20,7 @@ import { connect } from "../connect.ts";
 import { releaseNativeNow } from "../frames/_release.ts";
 import { sync } from "../store/sync.ts";
 import { scanInsiderTrades } from "../store/sync.ts";
+import { FORWARD_COLUMNS } from "../families/transactions.ts";
 import { headlinePortfolios, headlineStudy } from "../backtest/headline.ts";
 import {
   conclusion,
@@ -49,8 +50,46 @@ Options:
   --debug     on failure, print the stack too
   --help      show this help`;
 
+/**
+ * The columns the demo's steps read, of the dataset's 174: the headline
+ * study and portfolios from either entry (the groups' flags, the clusters'
+ * month and issuer, the forward returns, the filing delay), the
+ * forward-returns chart and the emulator's truth (the trade keys).
+ */
+export const DEMO_COLUMNS: readonly string[] = [
+  "accession_number",
+  "transaction_id",
+  "filed_at",
+  "ticker_symbol",
+  "reporting_owner_cik",
+  "issuer_cik",
+  "transaction_date",
+  "filing_delay_days",
+  "code",
+  "acquired_disposed_code",
+  "is_10b51",
+  "is_anomalous_transaction",
+  "is_ceo",
+  "is_cfo",
+  "is_director",
+  "is_officer",
+  "is_10_percent_owner",
+  "is_cluster_trade_30d",
+  ...FORWARD_COLUMNS,
+];
+
+/**
+ * The synced trades the demo works on: {@link DEMO_COLUMNS} read from the
+ * dataset's parquet, not all 174 columns, so every frame the steps filter and
+ * copy is a sixth as wide; the results are the same as from all columns
+ * (`tests/cli/demo_columns_test.ts`).
+ */
+export async function demoTrades(dir: string): Promise<pl.DataFrame> {
+  return (await scanInsiderTrades(dir)).select(...DEMO_COLUMNS).collectSync();
+}
+
 /** The truth of the headline groups, for exactly the synced trades (offline only). */
-function demoTruth(trades: pl.DataFrame, stub: Stub): TruthRows {
+export function demoTruth(trades: pl.DataFrame, stub: Stub): TruthRows {
   const clean = trades.filter(pl.col("is_anomalous_transaction").eq(pl.lit(false)));
   const buys = clean.filter(pl.col("code").eq(pl.lit("P")));
   const keys = (df: pl.DataFrame) =>
@@ -96,7 +135,7 @@ export async function main(args: string[] = Deno.args): Promise<void> {
       to: offlineToday,
       concurrency: offline.insider && offline.catalog ? 1 : undefined,
     });
-    const trades = (await scanInsiderTrades(data)).collectSync();
+    const trades = await demoTrades(data);
     // each step's native garbage is freed before the next starts (see frames/_release.ts):
     // the demo's peak is its largest step, not the sum of them (issue 34)
     const stats = headlineStudy(trades);

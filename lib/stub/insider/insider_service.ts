@@ -253,6 +253,7 @@ export function insiderService(ctx: InsiderContext): OpenAPIHono {
   app.get("/api/v1/insiders", (c) => {
     const r = check(InsidersQuery, rawQuery(c));
     if (!r.ok) return r.response;
+    const { stats, fuse } = looked ??= lookup();
     const hits = fuse.search(r.value.q, { limit: r.value.limit ?? 10 });
     const [cik, name, count, latest] = LOOKUP_KEYS[d.lookupFields];
     const list = hits.map(({ item }) => {
@@ -397,9 +398,10 @@ export function insiderService(ctx: InsiderContext): OpenAPIHono {
         `transaction ${showValue(accessionNumber)}/${showValue(transactionId)} does not exist`,
       );
     }
-    if (names.length === 0) return c.json(t.row);
+    // the live view: a stored trade's row is read from its columns for this answer, not kept
+    const row = fieldsOf(t) as unknown as Record<string, unknown>;
+    if (names.length === 0) return c.json(row);
     const want = new Set([...names, "feed_ids"]);
-    const row = t.row as unknown as Record<string, unknown>;
     return c.json(Object.fromEntries(
       TRANSACTION_FIELDS.filter((f) => want.has(f.name)).map((f) => [f.name, row[f.name]]),
     ));
