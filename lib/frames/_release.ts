@@ -1,16 +1,18 @@
 /**
- * Releasing the native memory of dead Polars objects while a frame is built.
+ * Releasing memory while a frame is built: native memory of dead Polars
+ * objects, and the pages parsed while a chunk filled.
  *
  * Every nodejs-polars `Series` or `DataFrame` is a small JS object that owns
  * native buffers, freed only when V8 collects the object. V8 does not see
  * the native size, so it collects when its own heap asks for it, not when
- * native memory grows. Building one chunk of a frame leaves the intermediate
- * series behind (the uncast `Float64` columns: about 9 MB per 8,192
- * transaction rows), and at 100k rows those waited-for collections were
- * about 60 MB of peak RSS. {@link releaseNative} runs one full collection
- * right after a chunk is built, so its intermediates are freed at once; it
- * costs a full collection (Deno's `gc` runs V8's low-memory collection, two
- * full GCs) per 8,192 rows, during which no request goes out.
+ * native memory grows. A chunk of a frame is built in one call and leaves
+ * no intermediate Polars object behind (`_arrow.ts`), but the pages read
+ * while it filled (rows held in order behind a slower window, promoted to
+ * V8's old generation) are garbage that V8 collects only after growing its
+ * heap well past what the pull holds. {@link releaseNative} runs one full
+ * collection right after a chunk is built; it costs a full collection per
+ * 8,192 rows (in proportion to the live heap), during which no request goes
+ * out.
  *
  * A collected object's native buffers are freed by its finalizer, and
  * Deno runs N-API finalizers only when the event loop turns, not inside

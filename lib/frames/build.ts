@@ -1,10 +1,10 @@
 /**
  * Column-wise DataFrame building: one pass over the rows fills a typed array
- * (or a plain array for text and lists) per column, with `NaN` standing for
- * null in numeric, date, timestamp and boolean columns; then one `pl.Series`
- * per column and a single `withColumns` turns `NaN` into null and casts to the
- * declared dtype (`Int32 → Date`, `Int64 → Datetime("ms", "UTC")`). Polars
- * never infers, and its slow, date-mangling record path is never used.
+ * per numeric, date, timestamp and boolean column (`NaN` standing for null)
+ * and encodes each text and list column (UTF-8 bytes, offsets); then the
+ * columns, each already of its declared dtype with its nulls, become one
+ * Arrow stream that Polars reads in one call (`_arrow.ts`). Polars never
+ * infers, and its slow, date-mangling record path is never used.
  *
  * Extra keys in the rows that the specs do not name are kept by a stated
  * rule. Every row is checked, at the cost of one key count per row (about
@@ -37,7 +37,15 @@
  * @module
  */
 import pl from "npm:nodejs-polars@0.25.2";
-import { type ColumnSpec, dtypeName, grammarOf, polarsType } from "./dtypes.ts";
+import { Buffer } from "node:buffer";
+import { type ColumnSpec, dtypeName, grammarOf } from "./dtypes.ts";
+import {
+  type ArrowColumn,
+  arrowStream,
+  type NumericColumn,
+  PlainBuffer,
+  type PlainKind,
+} from "./_arrow.ts";
 import { type FrameReport, mergeReports, reportLines, warnReport } from "./_report.ts";
 import {
   type Grammar,
@@ -51,6 +59,9 @@ import {
 import { InvalidResponseError } from "../http/errors.ts";
 
 export { type FrameReport, mergeReports, reportLines, warnReport };
+
+/** Dtypes held in a numeric buffer, and in a plain one. */
+type NumericKind = NumericColumn["kind"];
 
 /** Value kinds the row loop distinguishes. */
 const NUM = 0;
@@ -170,9 +181,11 @@ export const CHUNK_ROWS = 8_192;
  * Builds a frame from rows that arrive in pieces (pages), in bounded memory.
  *
  * Each appended row is copied at once into column buffers (a `Float64Array`
- * per numeric, date, timestamp or boolean column; a plain array per text or
- * list column), so the parsed page can be collected right away. Every
- * `chunkRows` rows the buffers become one native Polars chunk, and
+ * per numeric, date, timestamp or boolean column; UTF-8 bytes and offsets
+ * per text or list column, encoded page by page), so the parsed page, its
+ * strings included, can be collected right away. Every `chunkRows` rows the
+ * buffers become one native Polars chunk (one Arrow stream read in one call,
+ * which leaves no intermediate Polars object behind), and
  * {@link FrameBuilder.finish} concatenates the chunks without copying them
  * again (`rechunk: false`): a 250k-row frame is 31 chunks, not 2,500.
  *
@@ -199,7 +212,7 @@ export class FrameBuilder implements RowSink<Record<string, unknown>> {
   readonly #known: Set<string>;
   readonly #numIdx: number[] = [];
   readonly #plainIdx: number[] = [];
-  readonly #compiled: { fill: Filler; casts: pl.Expr[] };
+  readonly #fill: Filler;
   readonly #log = new ReadLog();
   /** Rows lacking each declared column's key, by spec index. */
   readonly #miss: number[];
@@ -210,7 +223,10 @@ export class FrameBuilder implements RowSink<Record<string, unknown>> {
   /** Per column: its buffer (numeric or plain, and which) and its value kind. */
   readonly #slots: { num: boolean; c: number; kind: number }[];
   #num: Float64Array[] = [];
+  /** Text and list values of the rows being appended, by chunk offset (see {@link FrameBuilder.append}). */
   #plain: unknown[][] = [];
+  /** Text and list columns of the chunk being filled, encoded. */
+  #encoded: PlainBuffer[] = [];
   /** Extra columns of the chunk being filled: offsets and values of the rows that have them. */
   #extras = new Map<string, { at: number[]; vals: unknown[] }>();
   readonly #extraTypes = new Map<string, string>();
@@ -242,7 +258,7 @@ export class FrameBuilder implements RowSink<Record<string, unknown>> {
         numKind.push(kindOf(s.dtype));
       }
     });
-    this.#compiled = compile(specs, this.#numIdx, numKind, this.#plainIdx, keys);
+    this.#fill = compile(specs, this.#numIdx, numKind, this.#plainIdx, keys);
     this.#keys = keys;
     this.#slots = specs.map(() => ({ num: false, c: 0, kind: TEXT }));
     this.#numIdx.forEach((i, c) => this.#slots[i] = { num: true, c, kind: numKind[c] });
@@ -266,8 +282,12 @@ export class FrameBuilder implements RowSink<Record<string, unknown>> {
     const cap = this.#cap;
     // numeric buffers are reused: every row writes every column, and
     // pl.Series copies them into native memory
-    if (this.#num.length === 0) this.#num = this.#numIdx.map(() => new Float64Array(cap));
-    this.#plain = this.#plainIdx.map(() => new Array(cap));
+    if (this.#num.length === 0) {
+      this.#num = this.#numIdx.map(() => new Float64Array(cap));
+      this.#plain = this.#plainIdx.map(() => new Array(cap).fill(null));
+      this.#encoded = this.#plainIdx.map((i) => new PlainBuffer(this.#specs[i].dtype as PlainKind));
+    }
+    for (const e of this.#encoded) e.reset();
     this.#extras = new Map();
     this.#filled = 0;
   }
@@ -278,7 +298,7 @@ export class FrameBuilder implements RowSink<Record<string, unknown>> {
     const scan = this.#keepExtras ? this.#scan : null;
     while (from < rows.length) {
       const take = Math.min(rows.length - from, this.#cap - this.#filled);
-      this.#compiled.fill(
+      this.#fill(
         rows,
         from,
         from + take,
@@ -289,6 +309,11 @@ export class FrameBuilder implements RowSink<Record<string, unknown>> {
         this.#redo,
         scan,
       );
+      // text and lists are encoded now, so the page's strings die young
+      for (let c = 0; c < this.#plain.length; c++) {
+        this.#encoded[c].add(this.#plain[c], this.#filled, this.#filled + take);
+        this.#plain[c].fill(null, this.#filled, this.#filled + take);
+      }
       this.#filled += take;
       this.#rows += take;
       from += take;
@@ -363,29 +388,20 @@ export class FrameBuilder implements RowSink<Record<string, unknown>> {
     this.#reset();
   }
 
-  /** The buffered rows as one frame: one Series per column, NaN → null, declared casts. */
+  /**
+   * The buffered rows as one frame, every column already of its declared
+   * type: one Arrow stream read by Polars in one call (see `_arrow.ts`).
+   */
   #chunk(): pl.DataFrame {
     const n = this.#filled;
-    const specs = this.#specs;
-    const cut = <T extends { length: number }>(a: T, slice: (a: T) => T) =>
-      a.length === n ? a : slice(a);
-    const series: pl.Series[] = new Array(specs.length);
-    this.#numIdx.forEach((i, c) => {
-      series[i] = pl.Series(specs[i].name, cut(this.#num[c], (a) => a.subarray(0, n)));
+    const columns: ArrowColumn[] = this.#specs.map((s, i) => {
+      const slot = this.#slots[i];
+      return slot.num
+        ? { name: s.name, kind: s.dtype as NumericKind, values: this.#num[slot.c] }
+        : { name: s.name, kind: s.dtype as PlainKind, values: this.#encoded[slot.c] };
     });
-    this.#plainIdx.forEach((i, c) => {
-      const s = specs[i];
-      const vals = cut(this.#plain[c], (a) => a.slice(0, n));
-      // nodejs-polars cannot build a List series that is empty or starts with null:
-      // lead with one empty list and slice it off.
-      series[i] = s.dtype === "utf8"
-        ? textSeries(s.name, vals)
-        : pl.Series(s.name, [[], ...vals], polarsType(s.dtype)).slice(1, n).cast(
-          polarsType(s.dtype),
-        );
-    });
-    let df = pl.DataFrame(series);
-    if (this.#compiled.casts.length) df = df.withColumns(...this.#compiled.casts);
+    const bytes = arrowStream(columns, n);
+    let df = pl.readIPCStream(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length));
     if (this.#extras.size) {
       df = pl.DataFrame([
         ...df.getColumns(),
@@ -457,36 +473,6 @@ export class FrameBuilder implements RowSink<Record<string, unknown>> {
   }
 }
 
-/**
- * A Utf8 series. Text columns of filings repeat a lot (titles, codes,
- * ownership, tickers): when fewer than half the values are distinct, only
- * the distinct strings cross into Polars and a gather by index builds the
- * column, about twice as fast as sending every string. A column mostly
- * distinct in its first 512 values is sent as is, without trying.
- */
-function textSeries(name: string, vals: unknown[]): pl.Series {
-  const n = vals.length;
-  // mostly distinct in a sample of the first 512 values (ids, names,
-  // footnotes): send every string, without building the map first
-  const sample = Math.min(n, 512);
-  if (new Set(vals.slice(0, sample)).size * 2 > sample) return pl.Series(name, vals, pl.Utf8);
-  const seen = new Map<unknown, number>();
-  const uniq: unknown[] = [];
-  const idx: number[] = new Array(n);
-  for (let r = 0; r < n; r++) {
-    const v = vals[r];
-    let j = seen.get(v);
-    if (j === undefined) {
-      if (uniq.length * 2 > n) return pl.Series(name, vals, pl.Utf8);
-      j = uniq.length;
-      seen.set(v, j);
-      uniq.push(v);
-    }
-    idx[r] = j;
-  }
-  return pl.Series(name, uniq, pl.Utf8).gather(idx);
-}
-
 /** Joins chunks whose extra (uncatalogued) columns may differ. */
 function concatChunks(chunks: pl.DataFrame[]): pl.DataFrame {
   const first = chunks[0].columns.join("\u0000");
@@ -530,7 +516,7 @@ type Filler = (
  * every column) so a caller passing a fresh but equal list each time still
  * hits the cache. Bounded; the oldest entry goes first.
  */
-const compiled = new Map<string, { fill: Filler; casts: pl.Expr[] }>();
+const compiled = new Map<string, Filler>();
 const MAX_COMPILED = 256;
 
 function compile(
@@ -539,15 +525,12 @@ function compile(
   numKind: number[],
   plainIdx: number[],
   keys: string[],
-): { fill: Filler; casts: pl.Expr[] } {
+): Filler {
   const sig = specs.map((s) => `${s.name}\u0000${s.dtype}\u0000${s.key ?? ""}`).join("\u0001");
   let c = compiled.get(sig);
   if (!c) {
     const plainKind = plainIdx.map((i) => kindOf(specs[i].dtype));
-    c = {
-      fill: filler(numIdx, numKind, plainIdx, plainKind, keys),
-      casts: castExprs(specs, numIdx),
-    };
+    c = filler(numIdx, numKind, plainIdx, plainKind, keys);
     if (compiled.size >= MAX_COMPILED) compiled.delete(compiled.keys().next().value!);
     compiled.set(sig, c);
   }
@@ -581,7 +564,7 @@ function filler(
     const read = `v = row[${JSON.stringify(keys[i])}];`;
     const kind = numKind[c];
     const conv = kind === NUM
-      ? `typeof v === "number" ? v : ${odd("NaN")}`
+      ? `typeof v === "number" && v - v === 0 ? v : ${odd("NaN")}` // finite: not NaN or ±Infinity
       : kind === INT
       ? `Number.isSafeInteger(v) ? v : ${odd("NaN")}`
       : kind === BOOL
@@ -621,18 +604,6 @@ for (let r = from, o = off; r < to; r++, o++) {
     "scan",
     body,
   ) as Filler;
-}
-
-/** The NaN → null and dtype casts of the numeric columns. */
-function castExprs(specs: readonly ColumnSpec[], numIdx: number[]): pl.Expr[] {
-  return numIdx.map((i) => {
-    const s = specs[i];
-    let e = pl.col(s.name).fillNan(null);
-    if (s.dtype === "date") e = e.cast(pl.Int32).cast(pl.Date);
-    else if (s.dtype === "datetime") e = e.cast(pl.Int64).cast(pl.Datetime("ms", "UTC"));
-    else if (s.dtype !== "f64") e = e.cast(polarsType(s.dtype));
-    return e;
-  });
 }
 
 /** An extra column's series by the rule in the module doc, and its dtype label. */

@@ -7,8 +7,8 @@
  * it arrives and then dropped; every 8,192 rows the buffers become one
  * native chunk ({@link FrameBuilder}), so memory grows linearly with the rows
  * and a 100k-row pull holds the frame, not 1,000 page frames. After each
- * chunk one V8 collection frees the chunk's intermediate Polars objects at
- * once (`_release.ts`), instead of whenever V8 next needs heap. A frame cut
+ * chunk one V8 collection frees the pages read while it filled
+ * (`_release.ts`), instead of whenever V8 next grows its heap. A frame cut
  * short by `maxRows` says so: `frame.truncated === true`, and its notebook display
  * notes it (no printed notice: the caller got exactly the rows asked for).
  *
@@ -201,12 +201,11 @@ export class FramedList<Row> extends Paginated<Row> {
 
 /**
  * Appends rows to a sink; when that completed a native chunk, runs one
- * collection so the chunk's intermediate Polars objects free their native
- * memory now rather than whenever V8 next needs heap (see `_release.ts`).
+ * collection so the pages read while it filled are freed now rather than
+ * whenever V8 next grows its heap (see `_release.ts`).
  * The event loop turns before the collection (answers that arrived while
  * the chunk was built are taken in, and the next requests go out: the
- * build and the collection are two pauses of 50–70 ms, not one of over
- * 100 ms) and after it (the collected objects' finalizers free their
+ * build and the collection are two pauses, not one) and after it (the collected objects' finalizers free their
  * native memory then); a page that completes no chunk costs no turn (a
  * timer per page would cost a clamped 1–4 ms each). Resolves to whether a
  * chunk was completed.

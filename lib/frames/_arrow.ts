@@ -1,0 +1,484 @@
+/**
+ * Column buffers as one Arrow IPC stream, read by Polars in one native call.
+ *
+ * Building a frame chunk from one `pl.Series` per column leaves native
+ * garbage behind that V8 cannot see: the uncast `Float64` series of every
+ * numeric, date, timestamp and boolean column (`NaN` standing for null)
+ * stay alive, with their buffers, until V8 happens to collect their small
+ * JS wrappers, so every chunk was followed by a forced full collection
+ * (a pause of 60–150 ms, during which no request went out). Written as
+ * Arrow, each column already has its final type and a validity bitmap for
+ * its nulls: `pl.readIPCStream` turns the stream into the chunk, and
+ * nothing is left over but the stream's bytes (an `ArrayBuffer`, whose size
+ * V8 does count).
+ *
+ * The stream is a schema message, one record batch and the end marker
+ * (Arrow columnar format, IPC streaming, metadata version 5), written with
+ * the `flatbuffers` builder. Types: `Float64`, `Int64`, `Boolean`,
+ * `Date32` (days), `Timestamp(ms, "UTC")`, `Utf8`, `List<Int64>`,
+ * `List<Utf8>`; every field nullable. Text is written as UTF-8 exactly as
+ * `TextEncoder` writes it (a lone surrogate becomes U+FFFD).
+ *
+ * @module
+ */
+import * as flatbuffers from "npm:flatbuffers@25.9.23";
+
+/** How a column's values are held and written. */
+export type ArrowKind =
+  | "f64"
+  | "i64"
+  | "bool"
+  | "date"
+  | "datetime"
+  | "utf8"
+  | "list_i64"
+  | "list_utf8";
+
+/**
+ * One column to write: numeric kinds (`f64`, `i64`, `bool` as 0/1, `date`
+ * as days, `datetime` as ms) in a `Float64Array` with `NaN` for null; text
+ * and lists already encoded, in a {@link PlainBuffer}.
+ */
+export type ArrowColumn = NumericColumn | PlainColumn;
+
+/** A column of numbers (see {@link ArrowColumn}). */
+export interface NumericColumn {
+  name: string;
+  kind: "f64" | "i64" | "bool" | "date" | "datetime";
+  values: Float64Array;
+}
+
+/** A column of text or lists (see {@link ArrowColumn}). */
+export interface PlainColumn {
+  name: string;
+  kind: PlainKind;
+  values: PlainBuffer;
+}
+
+/** Kinds of {@link PlainBuffer}. */
+export type PlainKind = "utf8" | "list_i64" | "list_utf8";
+
+const isPlain = (c: ArrowColumn): c is PlainColumn => c.values instanceof PlainBuffer;
+
+/** Arrow type union tags (Schema.fbs `Type`). */
+const T_INT = 2;
+const T_FLOAT = 3;
+const T_UTF8 = 5;
+const T_BOOL = 6;
+const T_DATE = 8;
+const T_TIMESTAMP = 10;
+const T_LIST = 12;
+/** Message header tags and the metadata version. */
+const H_SCHEMA = 1;
+const H_RECORD_BATCH = 3;
+const V5 = 4;
+
+/** A field node and its buffers, collected while the body is laid out. */
+interface Body {
+  nodes: [number, number][];
+  buffers: Uint8Array[];
+}
+
+/**
+ * The first `n` values of each column as one Arrow IPC stream.
+ *
+ * @example
+ * ```ts
+ * import pl from "npm:nodejs-polars@0.25.2";
+ * import { Buffer } from "node:buffer";
+ * import { arrowStream, PlainBuffer } from "./_arrow.ts";
+ * const text = new PlainBuffer("utf8");
+ * text.add(["a", null], 0, 2);
+ * const bytes = arrowStream([
+ *   { name: "d", kind: "date", values: new Float64Array([20089, NaN]) },
+ *   { name: "t", kind: "utf8", values: text },
+ * ], 2);
+ * const df = pl.readIPCStream(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length));
+ * console.log(String(df.schema.d), df.getColumn("t").toArray()); // Date [ "a", null ]
+ * ```
+ */
+export function arrowStream(columns: readonly ArrowColumn[], n: number): Uint8Array {
+  const body: Body = { nodes: [], buffers: [] };
+  for (const c of columns) writeColumn(c, n, body);
+  const schema = schemaMessage(columns);
+  const { meta, bodyLength, offsets } = batchMessage(body, n);
+  const out = new Uint8Array(
+    framed(schema.length) + framed(meta.length) + bodyLength + 8,
+  );
+  const view = new DataView(out.buffer);
+  let at = writeFramed(out, view, 0, schema);
+  at = writeFramed(out, view, at, meta);
+  body.buffers.forEach((b, i) => out.set(b, at + offsets[i]));
+  at += bodyLength;
+  view.setUint32(at, 0xffffffff, true); // end of stream: continuation, length 0
+  return out;
+}
+
+/** Bytes rounded up to a multiple of 8. */
+const pad8 = (n: number) => (n + 7) & ~7;
+/** A message's framed length: continuation, length, metadata padded to 8. */
+const framed = (metaLength: number) => 8 + pad8(metaLength);
+
+function writeFramed(out: Uint8Array, view: DataView, at: number, meta: Uint8Array): number {
+  view.setUint32(at, 0xffffffff, true);
+  view.setInt32(at + 4, pad8(meta.length), true);
+  out.set(meta, at + 8);
+  return at + framed(meta.length);
+}
+
+/** A validity bitmap of `n` values (bit set: present), and the null count. */
+function bitmap(n: number, isNull: (i: number) => boolean): { bits: Uint8Array; nulls: number } {
+  const bits = new Uint8Array(pad8((n + 7) >> 3));
+  let nulls = 0;
+  for (let i = 0; i < n; i++) {
+    if (isNull(i)) nulls++;
+    else bits[i >> 3] |= 1 << (i & 7);
+  }
+  return { bits, nulls };
+}
+
+const NO_BUFFER = new Uint8Array(0);
+
+function writeColumn(c: ArrowColumn, n: number, body: Body): void {
+  if (isPlain(c)) {
+    if (c.values.length !== n) {
+      throw new RangeError(`column ${c.name} holds ${c.values.length} values, not ${n}`);
+    }
+    c.values.write(body);
+    return;
+  }
+  writeNumbers(c, n, body);
+}
+
+function writeNumbers(c: NumericColumn, n: number, body: Body): void {
+  const v = c.values;
+  // NaN is the only value not equal to itself
+  const { bits, nulls } = bitmap(n, (i) => v[i] !== v[i]);
+  body.nodes.push([n, nulls]);
+  body.buffers.push(nulls ? bits : NO_BUFFER);
+  switch (c.kind) {
+    case "f64": {
+      body.buffers.push(bytesOf(v.slice(0, n)));
+      return;
+    }
+    case "bool": {
+      const data = new Uint8Array(pad8((n + 7) >> 3));
+      for (let i = 0; i < n; i++) if (v[i] === 1) data[i >> 3] |= 1 << (i & 7);
+      body.buffers.push(data);
+      return;
+    }
+    case "date": {
+      const data = new Int32Array(n);
+      for (let i = 0; i < n; i++) data[i] = v[i] === v[i] ? v[i] : 0;
+      body.buffers.push(bytesOf(data));
+      return;
+    }
+    default: // i64, datetime: whole numbers within ±(2^53 − 1)
+      body.buffers.push(bytesOf(int64s(v, n)));
+  }
+}
+
+/** The first `n` whole numbers of `v` as little-endian 64-bit integers (NaN as 0). */
+function int64s(v: Float64Array, n: number): Int32Array {
+  const out = new Int32Array(2 * n);
+  for (let i = 0; i < n; i++) {
+    const x = v[i];
+    if (x !== x) continue;
+    out[2 * i] = x % 4294967296 | 0;
+    out[2 * i + 1] = Math.floor(x / 4294967296) | 0;
+  }
+  return out;
+}
+
+const bytesOf = (a: ArrayBufferView) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+
+/** The schema message of the columns. */
+function schemaMessage(columns: readonly ArrowColumn[]): Uint8Array {
+  const b = new flatbuffers.Builder(1024 + 64 * columns.length);
+  b.forceDefaults(true);
+  const fields = columns.map((c) => field(b, c.name, c.kind));
+  const vec = offsetVector(b, fields);
+  b.startObject(4); // Schema
+  b.addFieldInt16(0, 0, 0); // little endian
+  b.addFieldOffset(1, vec, 0);
+  const schema = b.endObject();
+  return message(b, H_SCHEMA, schema, 0);
+}
+
+function offsetVector(b: flatbuffers.Builder, items: number[]): number {
+  b.startVector(4, items.length, 4);
+  for (let i = items.length - 1; i >= 0; i--) b.addOffset(items[i]);
+  return b.endVector();
+}
+
+/** A Field table: name, nullable, its type, and its children (a list's item). */
+function field(b: flatbuffers.Builder, name: string, kind: ArrowKind): number {
+  const children: number[] = [];
+  if (kind === "list_i64") children.push(field(b, "item", "i64"));
+  if (kind === "list_utf8") children.push(field(b, "item", "utf8"));
+  const nameAt = b.createString(name);
+  const [tag, type] = typeTable(b, kind);
+  const kids = offsetVector(b, children);
+  b.startObject(7);
+  b.addFieldOffset(0, nameAt, 0);
+  b.addFieldInt8(1, 1, 0); // nullable
+  b.addFieldInt8(2, tag, 0);
+  b.addFieldOffset(3, type, 0);
+  b.addFieldOffset(5, kids, 0);
+  return b.endObject();
+}
+
+/** The type union's tag and table of a kind. */
+function typeTable(b: flatbuffers.Builder, kind: ArrowKind): [number, number] {
+  switch (kind) {
+    case "f64":
+      b.startObject(1);
+      b.addFieldInt16(0, 2, 0); // DOUBLE
+      return [T_FLOAT, b.endObject()];
+    case "i64":
+      b.startObject(2);
+      b.addFieldInt32(0, 64, 0);
+      b.addFieldInt8(1, 1, 0); // signed
+      return [T_INT, b.endObject()];
+    case "bool":
+      b.startObject(0);
+      return [T_BOOL, b.endObject()];
+    case "date":
+      b.startObject(1);
+      b.addFieldInt16(0, 0, 1); // DAY (the default is MILLISECOND)
+      return [T_DATE, b.endObject()];
+    case "datetime": {
+      const zone = b.createString("UTC");
+      b.startObject(2);
+      b.addFieldInt16(0, 1, 0); // MILLISECOND
+      b.addFieldOffset(1, zone, 0);
+      return [T_TIMESTAMP, b.endObject()];
+    }
+    case "utf8":
+      b.startObject(0);
+      return [T_UTF8, b.endObject()];
+    case "list_i64":
+    case "list_utf8":
+      b.startObject(0);
+      return [T_LIST, b.endObject()];
+  }
+}
+
+/** The record batch message of `body`, the body's length and each buffer's offset in it. */
+function batchMessage(
+  body: Body,
+  n: number,
+): { meta: Uint8Array; bodyLength: number; offsets: number[] } {
+  const offsets: number[] = [];
+  let len = 0;
+  for (const buf of body.buffers) {
+    offsets.push(len);
+    len += pad8(buf.length);
+  }
+  const b = new flatbuffers.Builder(256 + 32 * (body.nodes.length + body.buffers.length));
+  b.forceDefaults(true);
+  // vectors of structs are written back to front; a struct's fields likewise
+  b.startVector(16, body.buffers.length, 8);
+  for (let i = body.buffers.length - 1; i >= 0; i--) {
+    b.prep(8, 16);
+    b.writeInt64(BigInt(body.buffers[i].length));
+    b.writeInt64(BigInt(offsets[i]));
+  }
+  const buffers = b.endVector();
+  b.startVector(16, body.nodes.length, 8);
+  for (let i = body.nodes.length - 1; i >= 0; i--) {
+    b.prep(8, 16);
+    b.writeInt64(BigInt(body.nodes[i][1]));
+    b.writeInt64(BigInt(body.nodes[i][0]));
+  }
+  const nodes = b.endVector();
+  b.startObject(5); // RecordBatch
+  b.addFieldInt64(0, BigInt(n), BigInt(0));
+  b.addFieldOffset(1, nodes, 0);
+  b.addFieldOffset(2, buffers, 0);
+  const batch = b.endObject();
+  return { meta: message(b, H_RECORD_BATCH, batch, len), bodyLength: len, offsets };
+}
+
+/** A finished Message table around a header. */
+function message(b: flatbuffers.Builder, tag: number, header: number, bodyLength: number) {
+  b.startObject(5);
+  b.addFieldInt16(0, V5, 0);
+  b.addFieldInt8(1, tag, 0);
+  b.addFieldOffset(2, header, 0);
+  b.addFieldInt64(3, BigInt(bodyLength), BigInt(0));
+  b.finish(b.endObject());
+  return b.asUint8Array();
+}
+
+const encoder = new TextEncoder();
+/** Any character outside ASCII (one UTF-16 unit is then not one UTF-8 byte). */
+const NON_ASCII = /[\u0080-\uffff]/;
+
+/** Growable UTF-8 bytes with their offsets: the two buffers of a `Utf8` column. */
+class Utf8Bytes {
+  offsets = new Int32Array(1024);
+  data = new Uint8Array(64 * 1024);
+  count = 0;
+
+  /** Adds `vals[from…to)` (a value that is not a string as empty text). */
+  add(vals: readonly unknown[], from: number, to: number): void {
+    if (this.count + (to - from) + 1 > this.offsets.length) {
+      this.offsets = grow(this.offsets, this.count + (to - from) + 1);
+    }
+    let text = "";
+    for (let i = from; i < to; i++) {
+      const s = vals[i];
+      if (typeof s === "string") text += s;
+    }
+    const at = this.offsets[this.count];
+    this.#room(at + text.length);
+    if (!NON_ASCII.test(text)) {
+      // ASCII: one UTF-16 unit per byte, so the offsets are the running lengths
+      encoder.encodeInto(text, this.data.subarray(at));
+      for (let i = from, o = at; i < to; i++) {
+        const s = vals[i];
+        if (typeof s === "string") o += s.length;
+        this.offsets[++this.count] = o;
+      }
+      return;
+    }
+    // each string's own UTF-8 length, as TextEncoder writes it (up to 3 bytes per unit)
+    this.#room(at + text.length * 3);
+    let o = at;
+    for (let i = from; i < to; i++) {
+      const s = vals[i];
+      if (typeof s === "string") o += encoder.encodeInto(s, this.data.subarray(o)).written;
+      this.offsets[++this.count] = o;
+    }
+  }
+
+  #room(bytes: number): void {
+    if (bytes > this.data.length) this.data = grow(this.data, bytes);
+  }
+
+  /** The two buffers (offsets, bytes), trimmed. */
+  buffers(): [Uint8Array, Uint8Array] {
+    return [
+      bytesOf(this.offsets.subarray(0, this.count + 1)),
+      this.data.subarray(0, this.offsets[this.count]),
+    ];
+  }
+
+  reset(): void {
+    this.count = 0;
+  }
+}
+
+/** A copy of `a` with room for at least `need` items (twice as many, or more). */
+function grow<T extends Int32Array | Uint8Array | Float64Array>(a: T, need: number): T {
+  const b = new (a.constructor as new (n: number) => T)(Math.max(need, 2 * a.length));
+  b.set(a);
+  return b;
+}
+
+/**
+ * A text or list column filled page by page: each value is encoded as it
+ * is added (UTF-8 bytes, list offsets and items), so the page's strings and
+ * arrays can be collected at once instead of living, and being promoted to
+ * V8's old generation, until the chunk is built.
+ *
+ * @example
+ * ```ts
+ * import { PlainBuffer } from "./_arrow.ts";
+ * const b = new PlainBuffer("utf8");
+ * b.add(["a", null, "b"], 0, 3);
+ * console.log(b.length); // 3
+ * ```
+ */
+export class PlainBuffer {
+  readonly kind: PlainKind;
+  #valid = new Uint8Array(128);
+  #nulls = 0;
+  #n = 0;
+  /** Text of a `utf8` column, or the items of a `list_utf8` one. */
+  readonly #text = new Utf8Bytes();
+  /** List offsets (lists only). */
+  #offsets = new Int32Array(1024);
+  /** Items of a `list_i64` column. */
+  #ints = new Float64Array(1024);
+
+  /** An empty buffer of a kind. */
+  constructor(kind: PlainKind) {
+    this.kind = kind;
+  }
+
+  /** Values added since the last reset. */
+  get length(): number {
+    return this.#n;
+  }
+
+  /**
+   * Adds `vals[from…to)`: strings (`utf8`), or arrays of safe integers
+   * (`list_i64`) or of strings (`list_utf8`); null or undefined is null.
+   */
+  add(vals: readonly unknown[], from: number, to: number): void {
+    const n0 = this.#n;
+    const n1 = n0 + (to - from);
+    if (((n1 + 7) >> 3) > this.#valid.length) this.#valid = grow(this.#valid, (n1 + 7) >> 3);
+    const valid = this.#valid;
+    for (let i = from, o = n0; i < to; i++, o++) {
+      const v = vals[i];
+      if (v === null || v === undefined) this.#nulls++;
+      else valid[o >> 3] |= 1 << (o & 7);
+    }
+    this.#n = n1;
+    if (this.kind === "utf8") {
+      this.#text.add(vals, from, to);
+      return;
+    }
+    if (n1 + 1 > this.#offsets.length) this.#offsets = grow(this.#offsets, n1 + 1);
+    const offsets = this.#offsets;
+    if (this.kind === "list_utf8") {
+      for (let i = from, o = n0; i < to; i++, o++) {
+        const v = vals[i] as readonly unknown[] | null | undefined;
+        if (v) this.#text.add(v, 0, v.length);
+        offsets[o + 1] = this.#text.count;
+      }
+      return;
+    }
+    let at = offsets[n0];
+    for (let i = from, o = n0; i < to; i++, o++) {
+      const v = vals[i] as readonly number[] | null | undefined;
+      if (v) {
+        if (at + v.length > this.#ints.length) this.#ints = grow(this.#ints, at + v.length);
+        for (let j = 0; j < v.length; j++) this.#ints[at++] = v[j];
+      }
+      offsets[o + 1] = at;
+    }
+  }
+
+  /** Empties the buffer (its memory is kept for the next chunk). */
+  reset(): void {
+    this.#valid.fill(0, 0, (this.#n + 7) >> 3);
+    this.#n = 0;
+    this.#nulls = 0;
+    this.#text.reset();
+  }
+
+  /** Its field nodes and buffers, in IPC order. */
+  write(body: Body): void {
+    const n = this.#n;
+    body.nodes.push([n, this.#nulls]);
+    body.buffers.push(this.#nulls ? this.#valid.subarray(0, (n + 7) >> 3) : NO_BUFFER);
+    if (this.kind === "utf8") {
+      body.buffers.push(...this.#text.buffers());
+      return;
+    }
+    body.buffers.push(bytesOf(this.#offsets.subarray(0, n + 1)));
+    if (this.kind === "list_utf8") {
+      const items = this.#text.count;
+      body.nodes.push([items, 0]);
+      body.buffers.push(NO_BUFFER, ...this.#text.buffers());
+      return;
+    }
+    const items = this.#offsets[n];
+    body.nodes.push([items, 0]);
+    body.buffers.push(NO_BUFFER, bytesOf(int64s(this.#ints, items)));
+  }
+}
