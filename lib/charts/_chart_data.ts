@@ -34,6 +34,22 @@ export function rowsOf(
   return df.select(...cols).toRecords() as Record<string, unknown>[];
 }
 
+/**
+ * The needed columns as arrays (`wanted.columns`, after the same checks as
+ * {@link rowsOf}): for charts of many points, which then make no object per
+ * row.
+ */
+export function columnsOf(
+  fn: string,
+  value: unknown,
+  wanted: Wanted & { columns: readonly string[] },
+): Record<string, unknown[]> {
+  const df = expectFrame(fn, value, wanted);
+  noteDemoData(df);
+  if (df.height === 0) throw new Error(`${fn}: the frame is empty (0 rows); nothing to draw`);
+  return Object.fromEntries(wanted.columns.map((c) => [c, df.getColumn(c).toArray() as unknown[]]));
+}
+
 /** Mean and 95 % interval (normal approximation) of finite values. */
 export function meanCi(values: number[]): { n: number; mean: number; lo: number; hi: number } {
   const xs = values.filter((v) => Number.isFinite(v));
@@ -66,16 +82,51 @@ export function sided<T extends Record<string, unknown>>(
   color: { domain: string[]; range: string[]; label: string; legend: true };
   subtitle: string;
 } {
+  const { kept, side, ...rest } = sidedBy(
+    fn,
+    rows,
+    (r) => sideOf(r, sides),
+    sides,
+    base,
+    subtitle,
+    count,
+  );
+  return { rows: kept.map((r, k) => ({ ...r, side: side[k] })), ...rest };
+}
+
+/**
+ * {@link sided} over any items (row indexes of a chart drawn from columns):
+ * `sideAt` gives an item's side; the items kept, in order, and each one's
+ * side label.
+ */
+export function sidedBy<T>(
+  fn: string,
+  items: readonly T[],
+  sideAt: (item: T) => 1 | -1 | 0,
+  sides: Sides,
+  base: string,
+  subtitle: string | undefined,
+  count: (leftOut: T[]) => number = (l) => l.length,
+): {
+  kept: T[];
+  side: string[];
+  leftOut: number;
+  color: { domain: string[]; range: string[]; label: string; legend: true };
+  subtitle: string;
+} {
   const labels = sideLabels(sides);
-  const out: (T & { side: string })[] = [];
+  const kept: T[] = [];
+  const side: string[] = [];
   const none: T[] = [];
-  for (const r of rows) {
-    const s = sideOf(r, sides);
-    if (s !== 0) out.push({ ...r, side: labels[s === 1 ? 0 : 1] });
-    else none.push(r);
+  for (const r of items) {
+    const s = sideAt(r);
+    if (s !== 0) {
+      kept.push(r);
+      side.push(labels[s === 1 ? 0 : 1]);
+    } else none.push(r);
   }
   const leftOut = count(none);
-  if (out.length === 0 && none.length > 0) {
+  if (kept.length === 0 && none.length > 0) {
     throw new Error(
       `${fn}: none of the ${leftOut} trades is a ${labels[0].toLowerCase()} or a ${
         labels[1].toLowerCase()
@@ -86,7 +137,8 @@ export function sided<T extends Record<string, unknown>>(
   }
   if (subtitle !== undefined && leftOut > 0) notice(`${fn}: ${sideNote(sides, leftOut)}.`);
   return {
-    rows: out,
+    kept,
+    side,
     leftOut,
     color: {
       domain: [...labels],

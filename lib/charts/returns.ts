@@ -7,9 +7,9 @@
 import * as Plot from "npm:@observablehq/plot@0.6.17";
 import type pl from "npm:nodejs-polars@0.25.2";
 import { type Chart, type ChartText, render } from "./chart.ts";
-import { meanCi, rowsOf, sided } from "./_chart_data.ts";
+import { columnsOf, meanCi, sidedBy } from "./_chart_data.ts";
 import { expectFrame } from "../shared/wrong_input.ts";
-import { checkSides, sideColumn, type Sides } from "../families/side.ts";
+import { checkSides, sideColumn, sideOf, type Sides } from "../families/side.ts";
 import { FORWARD_COLUMNS, forwardReturns } from "../families/transactions.ts";
 
 /** Options of {@link forwardReturnsChart}; any other Plot option passes through. */
@@ -62,41 +62,50 @@ export function forwardReturnsChart(
   if (!isLong) {
     expectFrame("forwardReturnsChart", data, { ...wanted, columns: [...FORWARD_COLUMNS, col] });
   }
-  const long = isLong ? data : forwardReturns(data);
-  const points = rowsOf("forwardReturnsChart", long, {
+  // only the columns drawn: the long frame is five rows per trade
+  const long = isLong ? data : forwardReturns(data.select(...FORWARD_COLUMNS, col));
+  // drawn from columns: a pull of 16,000 trades is 80,000 points, and an object per point (the
+  // frame's records, the points, the sided rows, Plot's data) held the demo's peak
+  const c = columnsOf("forwardReturnsChart", long, {
     ...wanted,
     columns: ["horizon", "horizon_order", value, col],
-  })
-    .filter((r) => r.horizon !== "latest" && typeof r[value] === "number")
-    .map((r) => ({
-      horizon: r.horizon as string,
-      order: r.horizon_order as number,
-      [col]: r[col],
-      v: r[value] as number,
-    }));
+  });
+  const [hs, orders, vs, codes] = [
+    c.horizon as string[],
+    c.horizon_order as number[],
+    c[value],
+    c[col],
+  ];
+  const points: number[] = [];
+  for (let i = 0; i < hs.length; i++) {
+    if (hs[i] !== "latest" && typeof vs[i] === "number") points.push(i);
+  }
   // trades left out, not trade × horizon rows: the most at any one horizon
-  const perHorizon = (left: typeof points) =>
-    Math.max(0, ...Map.groupBy(left, (r) => r.horizon).values().map((g) => g.length));
-  const { rows, color, subtitle: sub } = sided(
+  const perHorizon = (left: number[]) =>
+    Math.max(0, ...Map.groupBy(left, (i) => hs[i]).values().map((g) => g.length));
+  const { kept, side, color, subtitle: sub } = sidedBy(
     "forwardReturnsChart",
     points,
+    (i) => sideOf({ [col]: codes[i] }, sides),
     sides,
     "Box: distribution (axis clipped to the 1st–99th percentile); dot and bar: mean and 95% interval",
     subtitle,
     perHorizon,
   );
+  const horizon = kept.map((i) => hs[i]);
+  const v = kept.map((i) => vs[i] as number);
   const labels = color.domain;
-  const horizons = [...new Map(rows.map((r) => [r.order, r.horizon])).entries()].sort((a, b) =>
+  const horizons = [...new Map(kept.map((i) => [orders[i], hs[i]])).entries()].sort((a, b) =>
     a[0] - b[0]
   ).map((e) => e[1]);
   const stats = horizons.flatMap((h) =>
     labels.map((s) => ({
       horizon: h,
       side: s,
-      ...meanCi(rows.filter((r) => r.horizon === h && r.side === s).map((r) => r.v)),
+      ...meanCi(v.filter((_, k) => horizon[k] === h && side[k] === s)),
     }))
   ).filter((s) => s.n > 0);
-  const sorted = rows.map((r) => r.v).sort((a, b) => a - b);
+  const sorted = v.toSorted((a, b) => a - b);
   const q = (p: number) =>
     sorted[Math.min(sorted.length - 1, Math.max(0, Math.round(p * (sorted.length - 1))))];
   const lo = Math.min(q(0.01), ...stats.map((s) => s.lo).filter(Number.isFinite));
@@ -117,12 +126,11 @@ export function forwardReturnsChart(
     color,
     marks: [
       Plot.ruleY([0], { strokeOpacity: 0.5 }),
-      Plot.boxY(rows, {
-        fx: "horizon",
-        x: "side",
-        y: "v",
-        stroke: "side",
-        fill: "side",
+      Plot.boxY(v, {
+        fx: horizon,
+        x: side,
+        stroke: side,
+        fill: side,
         fillOpacity: 0.15,
         r: 1,
       }),
