@@ -18,6 +18,9 @@ import { firstCellBench } from "./first_cell.ts";
 
 const repo = new URL("../", import.meta.url).pathname;
 
+/** How many times the table's demo row runs `deno task demo` (its figure is the largest). */
+const DEMO_RUNS = 3;
+
 /** The environment `deno task demo` and `deno task sync` set (deno.json). */
 const TASK_ENV = { MALLOC_ARENA_MAX: "2" };
 const TASK_FLAGS = ["--v8-flags=--max-old-space-size=512"];
@@ -168,17 +171,31 @@ export async function lightBench(extra: BenchRow[] = []): Promise<string> {
     const first = await firstCellBench();
     // the world cached once in `home`, as on a machine that has run signalbook before
     await peakOf("bench/first_cell_child.ts", [], home);
-    const demo = await peakOf("lib/cli/demo.ts", ["--out", outDir], home);
+    // each run into a new folder, as a first `deno task demo`; the peak moves by tens of MiB from
+    // run to run (with when the collections fall), so the row is the largest of the runs
+    const demos: number[] = [];
+    for (let i = 1; i <= DEMO_RUNS; i++) {
+      demos.push(await peakOf("lib/cli/demo.ts", ["--out", `${outDir}/demo-${i}`], home));
+    }
+    const demo = Math.max(...demos);
     const sync = await peakOf("lib/cli/sync.ts", ["--dir", `${outDir}/sync`], home);
     const notebooks = await notebookRows();
     const rows: BenchRow[] = [
       ...first.rows,
-      { name: "deno task demo: peak RSS", value: demo, unit: "MiB", target: 512 },
+      {
+        name: `deno task demo: peak RSS (largest of ${DEMO_RUNS} runs)`,
+        value: demo,
+        unit: "MiB",
+        target: 512,
+      },
       { name: "deno task sync: peak RSS", value: sync, unit: "MiB", target: 512 },
       ...notebooks.rows,
       ...extra,
     ];
-    return `${first.text}\n\n${
+    const demoText = `deno task demo into a new folder, ${DEMO_RUNS} runs (the world cached): ${
+      demos.map((d) => d.toFixed(0)).join(", ")
+    } MiB peak RSS`;
+    return `${first.text}\n${demoText}\n\n${
       benchTable("light and quick (issue 34): this run against the targets", rows)
     }${notebooks.kernel}`;
   } finally {
