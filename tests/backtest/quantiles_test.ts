@@ -1,5 +1,39 @@
 import assert from "node:assert/strict";
 import { normalQuantile, tQuantile } from "../../lib/backtest/_quantiles.ts";
+import { NORMAL_TABLE, NORMAL_TAILS, PS as GRID, T_TABLE } from "./_quantile_table.ts";
+
+/** Relative difference, exact zeros compared absolutely. */
+const rel = (got: number, want: number) =>
+  want === 0 ? Math.abs(got) : Math.abs(got - want) / Math.abs(want);
+
+Deno.test("tQuantile agrees with stdlib's to 1e-13 relative, 0.5 to 100,000 df, fractional df too", () => {
+  assert.ok(T_TABLE.some(([df]) => df === 100_000) && T_TABLE.some(([df]) => df % 1 !== 0));
+  const off: string[] = [];
+  for (const [df, row] of T_TABLE) {
+    GRID.forEach((p, i) => {
+      const got = tQuantile(p, df);
+      if (!(rel(got, row[i]) <= 1e-13)) off.push(`df ${df}, p ${p}: ${got} vs stdlib ${row[i]}`);
+    });
+  }
+  assert.deepEqual(off, []);
+});
+
+Deno.test("normalQuantile agrees with stdlib's to 1e-14 relative, and with mpmath in the far tails", () => {
+  const off: string[] = [];
+  GRID.forEach((p, i) => {
+    const got = normalQuantile(p);
+    if (!(rel(got, NORMAL_TABLE[i]) <= 1e-14)) off.push(`p ${p}: ${got} vs ${NORMAL_TABLE[i]}`);
+  });
+  for (const [p, want] of NORMAL_TAILS) {
+    const got = normalQuantile(p);
+    if (!(rel(got, want) <= 1e-14)) off.push(`p ${p}: ${got} vs ${want}`);
+  }
+  assert.deepEqual(off, []);
+  assert.equal(normalQuantile(0), -Infinity);
+  assert.equal(normalQuantile(1), Infinity);
+  assert.equal(normalQuantile(0.5), 0);
+  for (const p of [-0.1, 1.5, NaN]) assert.ok(Number.isNaN(normalQuantile(p)), `p ${p}`);
+});
 
 /** Student's t quantiles in closed form at 1, 2 and 4 degrees of freedom. */
 const CLOSED: Record<number, (p: number) => number> = {
