@@ -311,6 +311,9 @@ function message(b: flatbuffers.Builder, tag: number, header: number, bodyLength
   return b.asUint8Array();
 }
 
+/** Most UTF-8 bytes of text one column of one chunk may hold (Arrow `Utf8`'s 32-bit offsets). */
+export const MAX_TEXT_BYTES = 2 ** 31 - 1;
+
 const encoder = new TextEncoder();
 /** Any character outside ASCII (one UTF-16 unit is then not one UTF-8 byte). */
 const NON_ASCII = /[\u0080-\uffff]/;
@@ -320,6 +323,11 @@ class Utf8Bytes {
   offsets = new Int32Array(1024);
   data = new Uint8Array(64 * 1024);
   count = 0;
+  readonly max: number;
+
+  constructor(max: number) {
+    this.max = max;
+  }
 
   /** Adds `vals[from…to)` (a value that is not a string as empty text). */
   add(vals: readonly unknown[], from: number, to: number): void {
@@ -354,6 +362,12 @@ class Utf8Bytes {
   }
 
   #room(bytes: number): void {
+    if (bytes > this.max) {
+      throw new RangeError(
+        `the text of one frame chunk's column would pass ${this.max} bytes ` +
+          "(Arrow's 32-bit offsets); build frames of such text in smaller chunks (chunkRows)",
+      );
+    }
     if (bytes > this.data.length) this.data = grow(this.data, bytes);
   }
 
@@ -397,15 +411,16 @@ export class PlainBuffer {
   #nulls = 0;
   #n = 0;
   /** Text of a `utf8` column, or the items of a `list_utf8` one. */
-  readonly #text = new Utf8Bytes();
+  readonly #text: Utf8Bytes;
   /** List offsets (lists only). */
   #offsets = new Int32Array(1024);
   /** Items of a `list_i64` column. */
   #ints = new Float64Array(1024);
 
-  /** An empty buffer of a kind. */
-  constructor(kind: PlainKind) {
+  /** An empty buffer of a kind, whose text may hold up to `maxTextBytes` UTF-8 bytes. */
+  constructor(kind: PlainKind, maxTextBytes = MAX_TEXT_BYTES) {
     this.kind = kind;
+    this.#text = new Utf8Bytes(maxTextBytes);
   }
 
   /** Values added since the last reset. */

@@ -146,3 +146,14 @@ Deno.test("property: any column of any dtype, filled page by page, reads back ex
     { numRuns: 150 },
   );
 });
+
+Deno.test("a chunk's text column past Arrow's 32-bit offsets is refused, not wrapped", () => {
+  const b = new PlainBuffer("utf8", 10);
+  b.add(["hello", "there"], 0, 2); // 10 bytes: at the limit
+  assert.throws(
+    () => b.add(["!"], 0, 1),
+    (e: Error) => e instanceof RangeError && /would pass 10 bytes/.test(e.message),
+  );
+  const words = new PlainBuffer("list_utf8", 4);
+  assert.throws(() => words.add([["abc", "de"]], 0, 1), /would pass 4 bytes/);
+});
