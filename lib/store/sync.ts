@@ -351,7 +351,10 @@ async function writeMonth(
       throw e;
     }
   }
-  merged = merged.unique({ subset: keys, keep: "last", maintainOrder: true });
+  // a copy of the month's columns only when a key repeats (a row the service sent twice)
+  if (merged.select(...keys).isDuplicated().any()) {
+    merged = merged.unique({ subset: keys, keep: "last", maintainOrder: true });
+  }
   if (merged.height === 0) return 0;
   await Deno.mkdir(dir, { recursive: true });
   await writeAtomic(file, "sync", (tmp) => {

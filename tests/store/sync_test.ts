@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { firstLine } from "../_util.ts";
-import type pl from "nodejs-polars";
+import pl from "nodejs-polars";
 import { join } from "node:path";
 import {
   CatalogClient,
@@ -147,5 +147,66 @@ Deno.test("sync input checks name the bad value", async () => {
     sync({ dir, concurrency: 0, insider: clients(createStub({ scale: 0.02 })).insider }),
     /concurrency 0/,
   );
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("a resync keeps one row per key even when the stored month holds a key twice", async () => {
+  const stub = createStub({ seed: 4, scale: 0.1 });
+  const dir = await Deno.makeTempDir();
+  const range = { from: "2025-01-01", to: "2025-02-28" };
+  await sync({ dir, ...range, insider: clients(stub).insider, progress: false });
+  // a row the service no longer sends, stored twice in February (an older writer's slip)
+  const file = join(dir, "insider_trades", "year=2025", "month=02", "data.parquet");
+  const stored = pl.readParquet(file);
+  const ghost = stored.head(1).withColumns(
+    pl.lit(987654321).cast(pl.Int64).alias("transaction_id"),
+  );
+  pl.concat([stored, ghost, ghost]).writeParquet(file, { compression: "zstd" });
+  await sync({ dir, ...range, insider: clients(stub).insider, progress: false });
+  const feb = pl.readParquet(file);
+  const keys = feb.select("accession_number", "transaction_id");
+  assert.equal(keys.unique().height, feb.height);
+  assert.equal(feb.height, stored.height + 1);
+  assert.equal(
+    feb.filter(pl.col("transaction_id").eq(pl.lit(987654321))).height,
+    1,
+  );
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("a row of a month already written, arriving later, fails the sync: the list is not in date order", async () => {
+  const stub = createStub({ seed: 4, scale: 0.1 });
+  let searches = 0;
+  const fetch = async (input: Request | URL | string, init?: RequestInit) => {
+    const res = await stub.fetch(input, init);
+    const url = String(input instanceof Request ? input.url : input);
+    if (!url.includes("/search") || ++searches !== 4) return res;
+    // the fourth page's last row moves back to January
+    const body = await res.json();
+    const rows = body[Object.keys(body).find((k) => Array.isArray(body[k]))!];
+    rows[rows.length - 1].filedAt = "2025-01-06T15:00:00Z";
+    return new Response(JSON.stringify(body), { status: res.status, headers: res.headers });
+  };
+  const insider = new InsiderClient({
+    apiKey: DEMO_KEYS.insider,
+    baseUrl: "http://s/insider",
+    fetch,
+  });
+  const dir = await Deno.makeTempDir();
+  const e = await sync({
+    dir,
+    from: "2025-01-01",
+    to: "2025-12-31",
+    insider,
+    concurrency: 1,
+    progress: false,
+  }).catch((e) => e);
+  assert.ok(e instanceof AggregateError, String(e));
+  assert.match(
+    e.errors.map(String).join("\n"),
+    /insider_trades rows of 2025-01 came after 2025-\d\d: the list is not in date order/,
+  );
+  const synced = await readManifest(dir);
+  assert.equal(synced.datasets.insider_trades?.syncedTo, undefined);
   await Deno.remove(dir, { recursive: true });
 });
