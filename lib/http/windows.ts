@@ -96,7 +96,10 @@
  *   short of its range's end by what its density says is a quarter page
  *   or more, while a later window has rows, gets one probe of one row over
  *   that rest; a row there stops the pull (`"early-end"`) with the rows
- *   before the hole and a window cursor at the cut.
+ *   before the hole and a window cursor at the cut. The probe is sent when
+ *   the walk ends, in a slot no window wants (else by the reader when it
+ *   reaches that page): sent by the reader, each was a round trip of its
+ *   own, and a list with quiet weekends has one at most windows' ends.
  *
  * Cost: every window ends on a part-filled page and every split re-reads its
  * run, so a parallel pull makes a few percent more requests than the serial
@@ -320,6 +323,13 @@ interface Win<Row> {
   whole?: boolean;
   /** Set when the walk ended where rows may still follow in its range: that rest, and the rows on its first day already read. */
   gap?: { a: number; b: number; skip: number };
+  /**
+   * The one-row probe of that rest, sent as soon as the walk ended in a slot
+   * no window wants (undefined when it got none: the reader sends it then).
+   */
+  probe?: Promise<Page<Row> | undefined>;
+  /** Set while that probe waits for a slot. */
+  probing?: boolean;
 }
 
 /**
@@ -488,7 +498,7 @@ export async function* windowedPages<Row>(
    * its parent projected for it.
    */
   const expected = (x: Win<Row>) => {
-    if (x.state === "done" || x.state === "pending-split") return x.rows;
+    if (x.state === "done" || x.state === "pending-split" || x.probe) return x.rows;
     const b = x.b ?? bound().b;
     if (x.run === undefined || x.firstDay === undefined || b === undefined || order === undefined) {
       return Math.max(x.rows, x.expect);
@@ -570,6 +580,8 @@ export async function* windowedPages<Row>(
     }
   };
   const grant = () => {
+    /** Windows whose gap probe waits: they take only the slots no window wants. */
+    const probes: Win<Row>[] = [];
     eligible((w, ok, fetched) => {
       if (inFlight >= k) return false;
       if (w.want && (signal.aborted || w.ac.signal.aborted || fetched + w.rows >= limit)) {
@@ -578,6 +590,10 @@ export async function* windowedPages<Row>(
         return true;
       }
       if (!ok) return false;
+      if (w.probing) {
+        probes.push(w);
+        return true;
+      }
       if (w.state === "queued") {
         cut(w);
         run(w);
@@ -588,6 +604,13 @@ export async function* windowedPages<Row>(
       }
       return true;
     });
+    for (const w of probes) {
+      if (inFlight >= k) break;
+      if (w.want) {
+        inFlight++;
+        answer(w, true);
+      }
+    }
   };
 
   /** Answers a window waiting for a slot (if it is): go (true) or stop (false). */
@@ -885,7 +908,9 @@ export async function* windowedPages<Row>(
    */
   const earlyEnd = async (w: Win<Row>): Promise<PaginationError | undefined> => {
     const gap = w.gap!;
-    const page = await src.fetch(rangeOf(gap), null, signal, 1);
+    // the probe sent when its walk ended, or, when it still waits for a slot, one sent now
+    if (w.probing) answer(w, false);
+    const page = (await w.probe) ?? await src.fetch(rangeOf(gap), null, signal, 1);
     if (page.rows.length === 0 || !inRange(gap, page.rows)) return undefined;
     const { from, to } = rangeOf({ a: w.a, b: w.b });
     const cut = rangeOf({ a: gap.a - 1, b: gap.b });
@@ -1013,6 +1038,24 @@ export async function* windowedPages<Row>(
           if (page.next === null && w.rows === 0) mergeRest(w);
           notify();
           if (repeat) throw repeat;
+          if (page.next === null && w.gap && !serial && rowsBefore(w) + w.rows < limit) {
+            // the probe of the rest goes now if a slot is free, while the other windows read:
+            // sent when the reader reached this page, it took a round trip of its own at
+            // each such window (a week's quiet weekend), most of them at the end of the pull
+            const probe = w.probe = (async () => {
+              w.probing = true;
+              const go = await slot(w);
+              w.probing = false;
+              if (!go) return undefined;
+              try {
+                return await src.fetch(rangeOf(w.gap!), null, signal, 1);
+              } finally {
+                inFlight--;
+              }
+            })();
+            // (its error, if any, is the reader's to throw, as when the reader sent it)
+            await probe.catch(() => undefined);
+          }
           if (page.next === null || rowsBefore(w) + w.rows >= limit) break;
           if (split(w, page)) return;
         }

@@ -463,6 +463,58 @@ Deno.test("emulator-shaped lists: windows cut as they start end together (feeds 
   }
 });
 
+Deno.test("lists with quiet weekends: the probe after each window that ends on one goes in a free slot, not at the end of the pull", async () => {
+  // a window whose walk ends before a quiet Saturday and Sunday leaves a rest its density says
+  // should hold rows: one probe of one row checks it (an early end stops the pull). Sent by the
+  // reader when it reached that page, each was a round trip of its own, most at the end of the
+  // pull (these lists: 17.42 rounds on average, 20 at most); sent as soon as the walk ended, in
+  // a slot no window wants, they go while the windows read (16.75, 18 at most)
+  const shape = fc.record({
+    base: fc.integer({ min: 8, max: 48 }),
+    profile: fc.array(fc.double({ min: 0.5, max: 1.5, noNaN: true }), {
+      minLength: 5,
+      maxLength: 5,
+    }),
+    noise: fc.array(fc.double({ min: 0.7, max: 1.3, noNaN: true }), {
+      minLength: 600,
+      maxLength: 600,
+    }),
+  });
+  const rounds: number[] = [];
+  for (const s of fc.sample(shape, { seed: 44, numRuns: 12 })) {
+    const rows: Row[] = [];
+    s.noise.forEach((x, d) => {
+      // days 5 and 6 of each week (a Saturday and a Sunday) are empty
+      const count = d % 7 >= 5 ? 0 : Math.round(s.base * s.profile[d % 7] * x);
+      for (let i = 0; i < count; i++) rows.push({ day: day(2000 - d), id: rows.length });
+    });
+    const svc = roundService(rows, 25);
+    const probes: DayRange[] = [];
+    const source: WindowSource<Row> = {
+      ...svc.source,
+      fetch: (range, cursor, signal, size) => {
+        if (size === 1) probes.push(range);
+        return svc.source.fetch(range, cursor, signal, size);
+      },
+    };
+    let done = false;
+    const pull = parallelList(source, 8).take(2_500).finally(() => (done = true));
+    let n = 0;
+    while (!done && (await svc.tick())) n++;
+    const got = await pull;
+    assert.deepEqual(got.map((r) => r.id), rows.slice(0, 2_500).map((r) => r.id));
+    assert.ok(probes.length > 0, "the windows that end before a quiet weekend are probed");
+    rounds.push(n);
+  }
+  const mean = rounds.reduce((a, b) => a + b, 0) / rounds.length;
+  console.log(
+    `quiet weekends, feeds take(2,500): rounds ${rounds.join(" ")}, ${mean.toFixed(2)} on average`,
+  );
+  // the floor: the first page alone, then 99 pages over 8 slots (14 rounds)
+  assert.ok(mean <= 17, `rounds ${rounds.join(" ")}: ${mean.toFixed(2)} on average`);
+  assert.ok(Math.max(...rounds) <= 18, `rounds ${rounds.join(" ")}`);
+});
+
 Deno.test("the windows a page lets start send their requests before the reader takes that page", async () => {
   const rows: Row[] = [];
   for (let d = 400; d >= 0; d--) {
