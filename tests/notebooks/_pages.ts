@@ -1,7 +1,8 @@
 /**
  * Checks of a notebook page rendered by nbconvert, as Chromium draws it:
  * every chart and result table the notebook holds is on the page and reads
- * (text contrast by pixels). Shared by the screenshot tests.
+ * (text contrast by pixels), and no code line runs past its input box.
+ * Shared by the screenshot tests.
  */
 import { type Browser, textContrast } from "./_chromium.ts";
 
@@ -30,6 +31,11 @@ const TABLES = `[...document.querySelectorAll(
   .map((el) => { const r = el.getBoundingClientRect();
     return { x: r.x + scrollX, y: r.y + scrollY, width: Math.min(r.width, 1000), height: Math.min(r.height, 400) }; })`;
 
+// Code cells on the page: the drawn width of each one's widest line and of its input box.
+const CODE = `[...document.querySelectorAll('.jp-InputArea-editor pre')].map((pre) => {
+  const range = document.createRange(); range.selectNodeContents(pre);
+  return { line: range.getBoundingClientRect().width, box: pre.clientWidth }; })`;
+
 /** How many result tables a notebook file holds (the markup's count). */
 export function tableOutputs(path: string): number {
   const nb = JSON.parse(Deno.readTextFileSync(path)) as {
@@ -41,13 +47,15 @@ export function tableOutputs(path: string): number {
 }
 
 /**
- * Checks the charts and result tables of one rendered notebook page; returns
- * the problems found and the lowest contrast per kind.
+ * Checks the charts and result tables of one rendered notebook page, and with
+ * `codeFits` that no code line is drawn past its input box (the shipped
+ * notebooks; a scratch notebook's import of an absolute path may be wider);
+ * returns the problems found and the lowest contrast per kind.
  */
 export async function checkPage(
   browser: Browser,
   label: string,
-  want: { charts: number; tables: number },
+  want: { charts: number; tables: number; codeFits?: boolean },
   lowest: Record<string, number>,
 ): Promise<string[]> {
   const problems: string[] = [];
@@ -92,6 +100,17 @@ export async function checkPage(
         `${label} table ${i + 1}: contrast ${m.ratio.toFixed(1)}:1, ink ${
           (100 * m.ink).toFixed(1)
         }% of the table`,
+      );
+    }
+  }
+  if (!want.codeFits) return problems;
+  const code = await browser.evaluate<{ line: number; box: number }[]>(CODE);
+  if (code.length === 0) problems.push(`${label}: no code cell on the page`);
+  for (const [i, c] of code.entries()) {
+    if (c.line > c.box) {
+      problems.push(
+        `${label} code cell ${i + 1}: its widest line is ${Math.ceil(c.line)} px, ` +
+          `past the right edge of its ${c.box} px box`,
       );
     }
   }

@@ -11,6 +11,8 @@
  *   `entryComparison`, a portfolio result's statistics) is on the page and
  *   its text reads at a WCAG contrast of at least 4.5:1 against the page
  *   (these take the theme's colours, unlike the charts' white card);
+ * - no code cell's widest line is drawn past the right edge of its input box
+ *   (a 100-character line takes about 780 of its 966 px);
  * - the dark theme really is dark (so the check means something).
  *
  * Skipped with a message without Jupyter's nbconvert or Chromium, unless
@@ -38,7 +40,8 @@ function render(theme: string, out: string): Promise<void> {
 }
 
 Deno.test({
-  name: "notebook charts and tables read in nbconvert HTML, light and dark, as Chromium draws them",
+  name:
+    "notebook charts and tables read and code fits in nbconvert HTML, light and dark, in Chromium",
   ignore: missing !== null && !required,
   sanitizeResources: false,
   sanitizeOps: false,
@@ -66,6 +69,7 @@ Deno.test({
             ...await checkPage(browser, `${theme} ${name}`, {
               charts: want,
               tables: tableOutputs(DIR + name),
+              codeFits: true,
             }, lowest[theme] ??= {}),
           );
         }
