@@ -5,24 +5,28 @@
  * 1e-16. The t quantile starts from jStat's (`npm:jstat`, one file, about
  * 1 MiB imported, where stdlib's t quantile brought about a hundred packages
  * and 11 MiB into every process that imported signalbook; jStat's is within
- * 1.3e-6 relative over the grid below) and takes Newton steps on the t distribution, read to a few
- * ulps: the front factor of the incomplete beta is a product of terms each
- * exact to an ulp or two (no difference of log-Gammas, whose cancellation
- * cost jStat's betaln 1e-10 at large df); each step solves the smaller of
- * the tail P(T > |t|) and the centre P(0 < T < |t|), so neither is read as
- * a difference near 1; and at df ≥ 20 the tail comes from ln x, not from
- * x = df/(df + t²), which near 1 loses a·ε to rounding.
+ * 1.3e-6 relative over the grid below) and takes Newton steps on the t
+ * distribution, read to a few ulps: the front factor of the incomplete beta
+ * is a product of terms each exact to an ulp or two (no difference of
+ * log-Gammas, whose cancellation cost jStat's betaln 1e-10 at large df);
+ * each step solves the smaller of the tail P(T > |t|) and the centre
+ * P(0 < T < |t|), so neither is read as a difference near 1; and at df ≥ 20
+ * the tail comes from ln x, not from x = df/(df + t²), which near 1 loses
+ * a·ε to rounding. Quantiles past 1e150 (only below about 0.05 df) come from
+ * the tail's leading term, and are ±Infinity past the largest double.
  *
  * What `tests/backtest/quantiles_test.ts` checks: `tQuantile` against a
  * table computed once with stdlib's t quantile
  * (`@stdlib/stats-base-dists-t-quantile` 0.2.3) to 1e-13 relative, at 24
  * p from 0.0005 to 0.9995 and 20 df from 0.5 to 100,000, fractional ones
- * included (the worst there is 8.5e-15; over 150 df × 1,999 p it is 1.4e-14);
- * `normalQuantile` against stdlib's (0.3.1) at the same p and against
- * mpmath from p = 1e-300 to 1 − 1e-10, each to 1e-14 (worst 5.4e-16); the
- * closed forms at 1, 2 and 4 df to 1e-12; symmetry, the normal's quantile
- * at infinite df and NaN outside the domain. Printed table values from 1
- * to 1,000 df are checked in `intervals_test.ts`.
+ * included (the worst there is 8.5e-15; over 150 df × 1,999 p it is 1.2e-14);
+ * below 0.1 df, against stdlib's at nine points to 1e-13 (1e-12 at 0.01 df)
+ * and against mpmath where stdlib overflows; `normalQuantile` against
+ * stdlib's (0.3.1) at the same 24 p and against mpmath from p = 1e-300 to
+ * 1 − 1e-10, each to 1e-14 (worst 5.4e-16); the closed forms at 1, 2 and
+ * 4 df to 1e-12; symmetry, the normal's quantile at infinite df and NaN
+ * outside the domain. Printed table values from 1 to 1,000 df are checked
+ * in `intervals_test.ts`.
  *
  * @module
  */
@@ -211,12 +215,21 @@ export function tQuantile(p: number, df: number): number {
   const sign = p < 0.5 ? -1 : 1;
   const tail = p < 0.5 ? p : 1 - p; // exact
   const centre = Math.abs(p - 0.5); // exact
+  const a = df / 2;
+  // Far out (below about 0.05 df), from the tail's leading term x^a / (2a·B(a, ½)) (its
+  // next is x times smaller): past 1e150, where s² would overflow, or past the largest double
+  const lnX = (Math.log(2 * a * tail) + Math.log(Math.PI) / 2 - Math.log(gammaHalfRatio(a)) -
+    Math.log(a) / 2) / a;
+  const lnFar = (Math.log(df) - lnX) / 2;
+  if (lnFar > 345) return sign * Math.exp(lnFar);
   let s = Math.abs(jStat.studentt.inv(p, df));
-  if (!(s > 0 && s < Infinity)) s = Math.abs(normalQuantile(p));
-  // Newton on whichever of the tail and the centre is the smaller
-  for (let k = 0; k < 50; k++) {
-    const at = tPart(s, df, tail > 0.25);
-    const step = (tail > 0.25 ? centre - at.value : at.value - tail) / at.density;
+  if (!(s > 0 && s < 1e150)) s = Math.abs(normalQuantile(p));
+  // Newton on whichever of the tail and the centre is the smaller, the centre while its
+  // continued fraction converges fast (y < (b + 1)/(a + b + 2))
+  for (let k = 0; k < 100; k++) {
+    const fromCentre = tail > 0.25 && s * s / (df + s * s) < 1.5 / (a + 2.5);
+    const at = tPart(s, df, fromCentre);
+    const step = (fromCentre ? centre - at.value : at.value - tail) / at.density;
     if (!Number.isFinite(step)) break;
     const next = Math.max(s + step, s / 8);
     const moved = Math.abs(next - s);
