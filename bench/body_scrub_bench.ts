@@ -2,7 +2,7 @@
  * What the transport's key scan of every answer body costs (see
  * `lib/http/_redact.ts`, `bodyScrubberFor`): on a 100-row insider search
  * page of the emulator (174 fields a row), the decode the scan needs, the
- * scan of a clean page, the replacement on a page echoing the key in every
+ * scan of a clean page (three keys), the replacement on a page echoing the key in every
  * row, beside `JSON.parse` of the same page. Medians of 60 runs;
  * `deno run -A bench/body_scrub_bench.ts`.
  *
@@ -39,10 +39,14 @@ export async function bodyScrubBench(): Promise<string> {
   const rows = (JSON.parse(page) as { data: Record<string, unknown>[] }).data;
   const key = ["sk", "live", "Q7fG2pX9zR", "4mT8/wK+v"].join("-");
   const scrub = bodyScrubberFor(key);
+  const demo = bodyScrubberFor(DEMO_KEYS.insider);
+  const digits = bodyScrubberFor("20461938475610");
   const dirty = page.replace(/"issuerName":"/g, `"issuerName":"ECHO ${key.toUpperCase()} `);
   const figures: [string, number][] = [
     ["decode the bytes", median(() => new TextDecoder().decode(bytes))],
     ["scan a clean page", median(() => scrub(page))],
+    [`  the same, key ${DEMO_KEYS.insider}`, median(() => demo(page))],
+    ["  the same, a key of 14 digits", median(() => digits(page))],
     [`replace on a page holding the key ${scrub(dirty).count} times`, median(() => scrub(dirty))],
     ["JSON.parse of the page", median(() => JSON.parse(page))],
   ];

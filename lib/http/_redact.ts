@@ -38,8 +38,9 @@
  * parsing, not after, because one text scan costs less than walking the
  * parsed rows and it covers field names and cursors too; on a 100-row
  * search page of 174 fields (0.45 MB) the decode and scan of a clean page
- * take 0.28 + 0.65 ms beside 5.9 ms of `JSON.parse`
- * (`bench/body_scrub_bench.ts`). The response cache still refuses a body
+ * take 0.28 + 0.11 ms beside 1.9 ms of `JSON.parse`
+ * (`bench/body_scrub_bench.ts`; {@link holdsKey} says how the scan is
+ * kept cheap). The response cache still refuses a body
  * holding a key (what it is given is the answer as received).
  *
  * Errors built above the transport from server data (a malformed row, an
@@ -100,6 +101,14 @@ function caseVariants(k: string): string[] {
   return [...new Set([k, k.toUpperCase(), k.toLowerCase()])];
 }
 
+/** What may stand between two bytes of a hex dump: up to two separators, then `\\x` or `0x`. */
+const DUMP_GAP = "[\\s:,;-]{0,2}(?:\\\\x|0x)?";
+
+/** The hex of `k`'s UTF-8 bytes, a pair of digits a byte. */
+function hexPairs(k: string): string[] {
+  return [...new TextEncoder().encode(k)].map((b) => b.toString(16).padStart(2, "0"));
+}
+
 /**
  * A pattern for the hex of `k`'s bytes as a dump writes it: each byte
  * (either case) after up to two separators (space, `:`, `,`, `;`, `-`) and
@@ -107,13 +116,30 @@ function caseVariants(k: string): string[] {
  * `0x73, 0x6b`.
  */
 function hexDump(k: string): string {
-  const sep = "[\\s:,;-]{0,2}(?:\\\\x|0x)?";
-  return [...new TextEncoder().encode(k)].map((b) => b.toString(16).padStart(2, "0")).join(sep);
+  return hexPairs(k).join(DUMP_GAP);
 }
 
 /**
  * A test of whether a text holds `key` in any form a redactor hides (see
- * the module doc): what the response cache asks before it writes a body.
+ * the module doc): what the response cache asks before it writes a body,
+ * and the body scrubber before it replaces anything.
+ *
+ * A clean answer is the common case, so a key of {@link MIN_ANYWHERE} or
+ * more characters is not searched for with one pattern of every form (a
+ * regular expression of some forty alternatives in any case, tried at
+ * every offset of a 0.45 MB page), but by probes: each form, and each
+ * case variant's hex dump, is given one of its ASCII characters, chosen
+ * so that few characters serve every form and those are rare in JSON
+ * answers ({@link probePlan}); the text is searched for each chosen
+ * character in both cases (`indexOf`, which skips through a text at
+ * memory speed), and only where one stands is the form it was chosen for
+ * tested there, with a sticky pattern (a dump's bytes before it by
+ * lookbehind). The answer is the same as the patterns', character for
+ * character: any match of a form holds its probe character, in one of its
+ * two cases, where the probe looks. A key with a character outside ASCII
+ * (whose case folding V8 applies in ways of its own when it merges
+ * alternatives) has its forms other than dumps searched for with the one
+ * pattern of them, as before.
  *
  * @example
  * ```ts
@@ -123,24 +149,213 @@ function hexDump(k: string): string {
  * ```
  */
 export function holdsKey(key: string): (text: string) => boolean {
-  // the literal forms in one pass; a hex dump where its first four bytes are found (one pattern
-  // with optional separators between every byte of every form scans a large body 30 times slower)
   const own = keyPattern(key, "", false);
   const k = key.trim();
-  const variants = k.length >= MIN_ANYWHERE ? caseVariants(k) : [];
-  const start = variants.length
-    ? new RegExp(variants.map((v) => hexDump(v.slice(0, 4))).join("|"), "gi")
-    : null;
-  const whole = new RegExp(variants.map(hexDump).join("|"), "iy");
+  if (own === null) return () => false;
+  if (k.length < MIN_ANYWHERE) return (text) => typeof text === "string" && own.test(text);
+  const { groups, rest } = probePlan(k, own);
   return (text) => {
-    if (own === null || typeof text !== "string") return false;
-    if (own.test(text)) return true;
-    if (start === null) return false;
-    for (const m of text.matchAll(start)) {
-      whole.lastIndex = m.index;
-      if (whole.test(text)) return true;
+    if (typeof text !== "string") return false;
+    for (const { chars, targets, next, prev, gated } of groups) {
+      for (const ch of chars) {
+        for (let i = text.indexOf(ch); i !== -1; i = text.indexOf(ch, i + 1)) {
+          // the characters beside the hit turn most hits away before any form is checked
+          if (gated && next[text.charCodeAt(i + 1)] !== 1 && prev[text.charCodeAt(i - 1)] !== 1) {
+            continue;
+          }
+          for (const t of targets) if (t(text, i)) return true;
+        }
+      }
     }
-    return false;
+    return rest !== null && rest.test(text);
+  };
+}
+
+/** Whether a form stands at a text where its probe character was found (at the given offset). */
+type ProbeTarget = (text: string, at: number) => boolean;
+
+/**
+ * A probe: the character searched for (both cases), the forms checked
+ * where it stands, and the characters one of them needs right after or
+ * before it (`gated`: every form names one).
+ */
+interface Group {
+  chars: string[];
+  targets: ProbeTarget[];
+  next: Uint8Array;
+  prev: Uint8Array;
+  gated: boolean;
+}
+
+/**
+ * Hits of each character in 1,000 characters of a JSON answer, roughly (a
+ * search page of the emulator, rounded into tiers; other ASCII: 0.2).
+ */
+const JSON_FREQUENCY: [number, string][] = [
+  [50, '":,etaoinsrl'],
+  [15, "ucmwhdfypg0123456."],
+  [5, "789bvkx -_/ABCDEFILMNOPRSTWZ"],
+  [1, "qzjGHJKQUVXY{}[]"],
+];
+const FREQUENCY = new Map(JSON_FREQUENCY.flatMap(([n, cs]) => [...cs].map((c) => [c, n])));
+const frequency = (c: string) => FREQUENCY.get(c) ?? 0.2;
+
+/** What one pass of `indexOf` over a text costs, in hits per 1,000 characters. */
+const PASS_COST = 1;
+
+/** `c` and, for an ASCII letter, its other case: the characters a probe for `c` searches. */
+const bothCases = (c: string) => /[a-z]/i.test(c) ? [c.toLowerCase(), c.toUpperCase()] : [c];
+
+/** What searching a text for `c` in both cases costs (hits per 1,000 characters). */
+const probeCost = (c: string) => bothCases(c).reduce((sum, x) => sum + PASS_COST + frequency(x), 0);
+
+/**
+ * A check of up to 3 ASCII characters of `form` next to offset `at` (any
+ * case for letters), without a pattern: most hits of a probe character are
+ * turned away by it. Gives [offset from `at`, lower-cased code] pairs.
+ */
+function nearChars(form: string, at: number): [number, number][] {
+  const out: [number, number][] = [];
+  for (const step of [1, -1]) {
+    for (let j = at + step; j >= 0 && j < form.length && out.length < 3; j += step) {
+      const c = form.charCodeAt(j);
+      if (c > 127) break;
+      out.push([j - at, /[A-Z]/.test(form[j]) ? c | 0x20 : c]);
+    }
+  }
+  return out;
+}
+
+/** Whether `text` has the characters `near` describes around `at` (letters in any case). */
+function nearMatch(text: string, at: number, near: [number, number][]): boolean {
+  for (let n = 0; n < near.length; n++) {
+    const code = near[n][1];
+    const c = text.charCodeAt(at + near[n][0]);
+    if (code >= 97 && code <= 122 ? (c | 0x20) !== code : c !== code) return false;
+  }
+  return true;
+}
+
+/** Whether `c` (a character code) may stand between two bytes of a dump ({@link DUMP_GAP}'s first part). */
+function isDumpSeparator(c: number): boolean {
+  return c === 58 || c === 44 || c === 59 || c === 45 ||
+    (c <= 32
+      ? c === 32 || (c >= 9 && c <= 13)
+      : c === 160 || c === 5760 || (c >= 8192 && c <= 8202) || c === 8232 || c === 8233 ||
+        c === 8239 || c === 8287 || c === 12288 || c === 65279);
+}
+
+/**
+ * Whether a dump's next byte (`pair`: {@link nearChars} of its two hex
+ * digits from offset -1) follows at `s` after what {@link DUMP_GAP} allows:
+ * up to two separators, then `\\x`, `0x` or nothing (any case).
+ */
+function afterGap(text: string, s: number, pair: [number, number][]): boolean {
+  for (let a = 0; a <= 2; a++) {
+    if (a > 0 && !isDumpSeparator(text.charCodeAt(s + a - 1))) return false;
+    const p = s + a;
+    if (nearMatch(text, p - 1, pair)) return true;
+    const c = text.charCodeAt(p);
+    if (
+      (c === 92 || c === 48) && (text.charCodeAt(p + 1) | 0x20) === 120 &&
+      nearMatch(text, p + 1, pair)
+    ) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * The probes of a key of {@link MIN_ANYWHERE} or more characters (see
+ * {@link holdsKey}): groups of a character (both cases) and the checks of
+ * the forms it was chosen for, and a pattern of the forms without an
+ * ASCII character (or null). Forms are chosen for by greedy cover: the
+ * character with the least cost for each form it would newly serve first.
+ */
+function probePlan(k: string, own: RegExp): { groups: Group[]; rest: RegExp | null } {
+  const variants = caseVariants(k);
+  // a packed hex form is a dump without separators: the dump's probe serves it
+  const packed = new Set(variants.map((v) => hexPairs(v).join("")));
+  const ascii = !/[\x80-\uffff]/.test(k);
+  const literal = ascii
+    ? [...new Set(keyForms(k).map((f) => f.toLowerCase()))].filter((f) => !packed.has(f))
+    : [];
+  type Item = { text: string; make: (at: number) => [ProbeTarget, [number, number][]] };
+  const items: Item[] = literal.map((f) => {
+    const re = new RegExp(escapeRe(f), "iy");
+    return {
+      text: f,
+      make: (at) => {
+        const near = nearChars(f, at);
+        return [(text, i) => {
+          if (i < at || !nearMatch(text, i, near)) return false;
+          re.lastIndex = i - at;
+          return re.test(text);
+        }, near];
+      },
+    };
+  });
+  for (const v of variants) {
+    const pairs = hexPairs(v);
+    items.push({
+      text: pairs.slice(0, -1).join(""), // the probe stands in a byte that has a next one
+      make: (at) => {
+        const j = at >> 1; // the byte whose pair holds the probe
+        const before = pairs.slice(0, j).map((p) => p + DUMP_GAP).join("");
+        const re = new RegExp(
+          `${before ? `(?<=${before})` : ""}${pairs.slice(j).join(DUMP_GAP)}`,
+          "iy",
+        );
+        const near = nearChars(pairs[j], at & 1);
+        const next = nearChars(pairs[j + 1], -1);
+        return [(text, i) => {
+          const s = i - (at & 1);
+          if (!nearMatch(text, i, near) || !afterGap(text, s + 2, next)) return false;
+          re.lastIndex = s;
+          return re.test(text);
+        }, near];
+      },
+    });
+  }
+  const groups = new Map<string, Group>();
+  let open = items;
+  const fold = (s: string) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
+  while (open.length) {
+    let best = "";
+    let bestScore = Infinity;
+    for (const c of new Set(open.flatMap((it) => [...fold(it.text)].filter((x) => x <= "\x7f")))) {
+      const served = open.filter((it) => fold(it.text).includes(c)).length;
+      const hits = bothCases(c).reduce((sum, x) => sum + frequency(x), 0);
+      // a new character costs its passes; each form served costs a check at every hit
+      const score = ((groups.has(c) ? 0 : probeCost(c)) + hits * served) / served;
+      if (score < bestScore) [best, bestScore] = [c, score];
+    }
+    const g = groups.get(best) ?? {
+      chars: bothCases(best),
+      targets: [],
+      next: new Uint8Array(128),
+      prev: new Uint8Array(128),
+      gated: true,
+    };
+    groups.set(best, g);
+    open = open.filter((it) => {
+      const at = fold(it.text).indexOf(best);
+      if (at === -1) return true;
+      const [check, near] = it.make(at);
+      g.targets.push(check);
+      // the character next to the probe a form needs (either case), or any where it names none
+      const [d, code] = near.find(([d]) => d === 1 || d === -1) ?? [0, 0];
+      for (const c of d === 0 ? [] : bothCases(String.fromCharCode(code))) {
+        (d === 1 ? g.next : g.prev)[c.charCodeAt(0)] = 1;
+      }
+      if (d === 0) g.gated = false;
+      return false;
+    });
+  }
+  return {
+    groups: [...groups.values()],
+    rest: ascii ? null : own,
   };
 }
 
