@@ -210,7 +210,7 @@ const bothCases = (c: string) => /[a-z]/i.test(c) ? [c.toLowerCase(), c.toUpperC
 const probeCost = (c: string) => bothCases(c).reduce((sum, x) => sum + PASS_COST + frequency(x), 0);
 
 /**
- * A check of up to 3 ASCII characters of `form` next to offset `at` (any
+ * A check of up to 3 characters of `form` (ASCII) next to offset `at` (any
  * case for letters), without a pattern: most hits of a probe character are
  * turned away by it. Gives [offset from `at`, lower-cased code] pairs.
  */
@@ -219,7 +219,6 @@ function nearChars(form: string, at: number): [number, number][] {
   for (const step of [1, -1]) {
     for (let j = at + step; j >= 0 && j < form.length && out.length < 3; j += step) {
       const c = form.charCodeAt(j);
-      if (c > 127) break;
       out.push([j - at, /[A-Z]/.test(form[j]) ? c | 0x20 : c]);
     }
   }
@@ -269,9 +268,10 @@ function afterGap(text: string, s: number, pair: [number, number][]): boolean {
 /**
  * The probes of a key of {@link MIN_ANYWHERE} or more characters (see
  * {@link holdsKey}): groups of a character (both cases) and the checks of
- * the forms it was chosen for, and a pattern of the forms without an
- * ASCII character (or null). Forms are chosen for by greedy cover: the
- * character with the least cost for each form it would newly serve first.
+ * the forms it was chosen for, and the pattern still run on every text
+ * (`own`, the forms other than dumps, for a key outside ASCII; else null).
+ * Characters are chosen by greedy cover: first the one with the least cost
+ * for each form it would newly serve.
  */
 function probePlan(k: string, own: RegExp): { groups: Group[]; rest: RegExp | null } {
   const variants = caseVariants(k);
@@ -324,7 +324,7 @@ function probePlan(k: string, own: RegExp): { groups: Group[]; rest: RegExp | nu
   while (open.length) {
     let best = "";
     let bestScore = Infinity;
-    for (const c of new Set(open.flatMap((it) => [...fold(it.text)].filter((x) => x <= "\x7f")))) {
+    for (const c of new Set(open.flatMap((it) => [...fold(it.text)]))) {
       const served = open.filter((it) => fold(it.text).includes(c)).length;
       const hits = bothCases(c).reduce((sum, x) => sum + frequency(x), 0);
       // a new character costs its passes; each form served costs a check at every hit
