@@ -41,6 +41,7 @@
 import { InvalidResponseError, PaginationError } from "./errors.ts";
 import { redactKnownKeys } from "./_redact.ts";
 import { joinGroup } from "./retry.ts";
+import { KeySet } from "./_key_set.ts";
 
 /**
  * Empty pages in a row that still carry a cursor before a pull gives up
@@ -121,7 +122,7 @@ export function duplicateWarning(n: number): string {
 export function dropSeen<Row>(
   rows: Row[],
   keyAt: (i: number) => string,
-  seen: Set<string>,
+  seen: { has(key: string): boolean; add(key: string): unknown },
 ): Row[] {
   let out: Row[] | undefined;
   for (let i = 0; i < rows.length; i++) {
@@ -385,7 +386,7 @@ export class Paginated<Row> implements AsyncIterable<Row> {
     if (this.#start !== null) seen.add(cursorDigest(this.#start));
     const keyOf = this.#key;
     /** Keys of the rows handed out (with a row key), and rows sent again. */
-    const keys = new Set<string>();
+    const keys = new KeySet();
     let twice = 0;
     let received = 0;
     let empty = 0;

@@ -131,6 +131,7 @@ import {
 } from "./paginate.ts";
 import { InvalidResponseError, PaginationError } from "./errors.ts";
 import { joinGroup } from "./retry.ts";
+import { KeySet } from "./_key_set.ts";
 import { dayText, isoDay } from "../shared/values/mod.ts";
 
 /** Most pages a window is given (its share, see the module doc); windows of an open end without a row limit get this many. */
@@ -312,9 +313,9 @@ interface Win<Row> {
   /** Pages this window has read. */
   pagesRead: number;
   /** After a fallback (root only): keys of rows already handed out, skipped when they come again. */
-  dedupe?: Set<string>;
+  dedupe?: KeySet;
   /** Keys of the rows this window's walk received (kept across its continuations): the loop check. */
-  keys: Set<string>;
+  keys: KeySet;
   /** Position of the last row received. */
   lastPos?: number;
   /** Rows per day its parent saw (a window not yet read is cut with it, see `cut`). */
@@ -402,7 +403,7 @@ export async function* windowedPages<Row>(
     ac: new AbortController(),
     seen: new Set(),
     pagesRead: 0,
-    keys: new Set(),
+    keys: new KeySet(),
   });
 
   // the list itself, or a resumed window and everything after it
@@ -436,13 +437,13 @@ export async function* windowedPages<Row>(
    * fallback (its root walk skips them once, in silence: it re-reads them
    * on purpose).
    */
-  let handed = new Set<string>();
+  let handed = new KeySet();
   /**
    * Keys of every row handed out: a row the service sends again under the
    * same key (in a page, across pages or windows) is handed out once and
    * counted in `twice` (one warning at the end).
    */
-  const sent = new Set<string>();
+  const sent = new KeySet();
   let twice = 0;
   /** `rows` (with their `keys`) without those whose key was handed out before (added to `sent`). */
   const unique = (rows: Row[], keys: readonly string[]): Row[] => {
@@ -830,7 +831,7 @@ export async function* windowedPages<Row>(
     windows.splice(0, windows.length, root);
     root.children = undefined;
     // the rows handed out from other windows: all but the root's own
-    handed = new Set([...sent].filter((key) => !root.keys.has(key)));
+    handed = new KeySet([...sent].filter((key) => !root.keys.has(key)));
     root.dedupe = handed;
     if (root.state === "pending-split" || root.state === "done") {
       root.state = root.cursor === null ? "done" : "queued";
