@@ -144,7 +144,9 @@ function literalPath(path: string, sql: string): string {
  * on a path for a partition, a parent folder's too (it would add a column,
  * or overwrite one of the same name), so where the dataset's own path holds
  * an `=` each part is read on its own, with its partition values as typed
- * literals, and the parts are joined with `UNION ALL BY NAME`.
+ * literals, and the parts are joined with `UNION ALL BY NAME`. So they are
+ * where a part's partition value is the text `NULL` in any case: DuckDB's
+ * hive reader takes that folder name for a null.
  */
 async function viewSelect(
   root: string,
@@ -156,7 +158,8 @@ async function viewSelect(
   const path = (part: PartFile) => quoteStr(literalPath(part.path, sql));
   const names = partitions.map((p) => quoteId(p.name)).join(", ");
   let from: string;
-  if (!resolve(root).includes("=")) {
+  const nullText = parts.some((p) => p.values.some((v) => v !== null && /^null$/i.test(v)));
+  if (!resolve(root).includes("=") && !nullText) {
     from = `read_parquet([${parts.map(path).join(", ")}], hive_partitioning = true, hive_types = {${
       partitions.map((p) => `${quoteStr(p.name)}: ${typeOf(p)}`).join(", ")
     }}, hive_types_autocast = false${

@@ -149,3 +149,20 @@ Deno.test("sameSchemas: equal columns agree whatever the rows; another column, o
   assert.equal(await sameSchemas([a, join(base, "missing.parquet")]), false);
   await Deno.remove(base, { recursive: true });
 });
+
+Deno.test("query: a text partition value NULL or null is that text, not a null (DuckDB's hive reader takes it for one)", async () => {
+  const base = await Deno.makeTempDir();
+  for (const parent of ["plain", "x=y"]) {
+    const dir = join(base, parent, "ds");
+    await writeDataset(
+      pl.DataFrame({ id: [1, 2, 3, 4], s: ["NULL", "null", "Null", null] }),
+      join(dir, "pitches"),
+      { partitionBy: ["s"] },
+    );
+    const df = await query("select * from pitches order by id", { dir });
+    assert.deepEqual(df.getColumn("s").toArray(), ["NULL", "null", "Null", null], parent);
+    const one = await query("select id from pitches where s = 'NULL'", { dir });
+    assert.deepEqual(one.getColumn("id").toArray().map(Number), [1], parent);
+  }
+  await Deno.remove(base, { recursive: true });
+});
