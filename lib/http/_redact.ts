@@ -418,9 +418,10 @@ export function bodyScrubberFor(
       let start = m.index;
       let end = start + m[0].length;
       let placeholder = REDACTED;
-      if (/^\d+$/.test(m[0]) && !inString(start)) {
-        // outside any JSON string: a key of digits echoed as a bare number; the whole
-        // number becomes a quoted placeholder, so the answer still parses
+      if (NUMBER_ONLY.test(m[0]) && !inString(start)) {
+        // outside any JSON string: a key of a number's characters (digits, a sign, a point,
+        // an exponent) echoed as a bare number; the whole number becomes a quoted
+        // placeholder, so the answer still parses
         while (start > done && NUMBER_PART.test(text[start - 1])) start--;
         while (end < text.length && NUMBER_PART.test(text[end])) end++;
         placeholder = JSON.stringify(REDACTED);
@@ -436,6 +437,8 @@ export function bodyScrubberFor(
 
 /** Characters of a JSON number around a key of digits found outside a string. */
 const NUMBER_PART = /[0-9.eE+-]/;
+/** A match made of a JSON number's characters only (found outside a string: a bare number). */
+const NUMBER_ONLY = /^[0-9.eE+-]+$/;
 
 /**
  * Whether offset `at` of `text` (a JSON text) lies inside a string, asked

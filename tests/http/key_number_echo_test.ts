@@ -116,3 +116,19 @@ Deno.test("bodyScrubberFor: a key outside any string takes its whole number toke
     assert.ok(!text.includes(key), text);
   }
 });
+
+Deno.test("bodyScrubberFor: a key shaped as a JSON number but not digits alone (a sign, a point, an exponent) echoed bare also becomes a quoted string", () => {
+  // the doc: a key found outside any string takes its whole number token and the answer
+  // still parses; only keys of digits alone did, the others left `"a":[redacted]` (not JSON)
+  for (const key of ["-123456789", "123456.789", "1234567e89", "12345678E+9"]) {
+    const scrub = bodyScrubberFor(key);
+    for (const body of [`{"a":${key}}`, `[${key},"${key}",1]`, `{"a": ${key} }`]) {
+      const { text, count } = scrub(body);
+      assert.ok(count >= 1, body);
+      assert.ok(!text.includes(key), text);
+      const value = JSON.parse(text);
+      assert.ok(JSON.stringify(value).includes('"[redacted]"'), `${body} → ${text}`);
+    }
+    assert.deepEqual(JSON.parse(scrub(`{"a":${key},"b":2}`).text), { a: "[redacted]", b: 2 });
+  }
+});

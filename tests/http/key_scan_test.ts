@@ -91,7 +91,7 @@ function oldBodyScrubberFor(key: string, holds?: (text: string) => boolean) {
       let start = m.index;
       let end = start + m[0].length;
       let placeholder = REDACTED;
-      if (/^\d+$/.test(m[0]) && !inString(start)) {
+      if (/^[0-9.eE+-]+$/.test(m[0]) && !inString(start)) {
         while (start > done && NUMBER_PART.test(text[start - 1])) start--;
         while (end < text.length && NUMBER_PART.test(text[end])) end++;
         placeholder = JSON.stringify(REDACTED);
