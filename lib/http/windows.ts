@@ -99,7 +99,11 @@
  *   before the hole and a window cursor at the cut. The probe is sent when
  *   the walk ends, in a slot no window wants (else by the reader when it
  *   reaches that page): sent by the reader, each was a round trip of its
- *   own, and a list with quiet weekends has one at most windows' ends.
+ *   own, and a list with quiet weekends has one at most windows' ends. Sent
+ *   early, it goes before the later windows are known to have rows, so a
+ *   window ending on a gap followed only by empty windows (a range that
+ *   starts before the data) costs one probe the reader would have skipped;
+ *   the rows are the same either way.
  *
  * Cost: every window ends on a part-filled page and every split re-reads its
  * run, so a parallel pull makes a few percent more requests than the serial
