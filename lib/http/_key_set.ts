@@ -21,7 +21,7 @@ const DELETED = 0xffffffff;
 const FIRST = 16;
 
 /** The hash of `key` (FNV-1a over its code units, then a final mix). */
-function hashOf(key: string): number {
+export function hashOf(key: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
   h ^= h >>> 16;
