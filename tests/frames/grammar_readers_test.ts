@@ -8,35 +8,11 @@
 import assert from "node:assert/strict";
 import type pl from "nodejs-polars";
 import { buildFrame, CatalogClient, type FrameReport, InsiderClient } from "../../mod.ts";
-import type { Dtype } from "../../lib/frames/dtypes.ts";
 import { rowTyping, typeRows } from "../../lib/frames/typed_rows.ts";
 import { createStub, DEMO_KEYS } from "../../lib/stub/mod.ts";
 import { rewriting } from "../_rewrite.ts";
 import { type CaseReader, type CaseType, runGrammarCases } from "../shared/values_test.ts";
-
-const DTYPE: Record<CaseType, Dtype> = {
-  date: "date",
-  timestamp: "datetime",
-  decimal: "f64",
-  integer: "i64",
-  boolean: "bool",
-  list: "list_i64",
-  text_list: "list_utf8",
-  code: "utf8",
-};
-
-/** A frame cell as a typed row holds it. */
-function rowForm(type: CaseType, v: unknown): unknown {
-  if (v === null || v === undefined) return null;
-  if (v instanceof Date) {
-    return type === "date" ? v.toISOString().slice(0, 10) : v.toISOString();
-  }
-  if (typeof v === "bigint") return Number(v);
-  if (typeof v === "object" && Symbol.iterator in (v as object)) {
-    return [...(v as Iterable<unknown>)].map((x) => typeof x === "bigint" ? Number(x) : x);
-  }
-  return v;
-}
+import { DTYPE, rowForm } from "./_case_forms.ts";
 
 function columnOf(df: pl.DataFrame, name: string, type: CaseType): unknown[] {
   const s = df.getColumn(name);

@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { buildFrame, type FrameReport } from "../../lib/frames/build.ts";
-import type { ColumnSpec, Dtype } from "../../lib/frames/dtypes.ts";
+import type { ColumnSpec } from "../../lib/frames/dtypes.ts";
 import { CASES, type CaseType } from "../shared/values_test.ts";
+import { DTYPE, rowForm } from "./_case_forms.ts";
 import { UNREADABLE } from "../../lib/shared/values/mod.ts";
 
 // The row loop is generated in groups of columns (build.ts, GROUP_COLUMNS); a
@@ -10,28 +11,6 @@ import { UNREADABLE } from "../../lib/shared/values/mod.ts";
 // groups have run. A frame of many columns (several groups), with values of
 // every form of every grammar in any column, holds each value as its
 // grammar's case table says, and counts each column's unreadable values.
-
-const DTYPE: Record<CaseType, Dtype> = {
-  date: "date",
-  timestamp: "datetime",
-  decimal: "f64",
-  integer: "i64",
-  boolean: "bool",
-  list: "list_i64",
-  text_list: "list_utf8",
-  code: "utf8",
-};
-
-/** A frame cell as the case tables write values (dates and timestamps as ISO text, bigints as numbers). */
-function rowForm(type: CaseType, v: unknown): unknown {
-  if (v === null || v === undefined) return null;
-  if (v instanceof Date) return type === "date" ? v.toISOString().slice(0, 10) : v.toISOString();
-  if (typeof v === "bigint") return Number(v);
-  if (typeof v === "object" && Symbol.iterator in (v as object)) {
-    return [...(v as Iterable<unknown>)].map((x) => typeof x === "bigint" ? Number(x) : x);
-  }
-  return v;
-}
 
 const quiet = <T>(f: () => T): T => {
   const orig = console.warn;
