@@ -8,7 +8,8 @@
  *
  * @module
  */
-import { createStub, DEMO_KEYS, InsiderClient } from "../mod.ts";
+import { DEMO_KEYS } from "../mod.ts";
+import { emulatorPage } from "./_emulator_page.ts";
 import { bodyScrubberFor } from "../lib/http/_redact.ts";
 
 function median(f: () => unknown, n = 60): number {
@@ -23,18 +24,7 @@ function median(f: () => unknown, n = 60): number {
 
 /** The table of figures (ms a page). */
 export async function bodyScrubBench(): Promise<string> {
-  const stub = createStub();
-  let page = "";
-  const insider = new InsiderClient({
-    apiKey: DEMO_KEYS.insider,
-    baseUrl: "http://stub/insider",
-    fetch: async (input, init) => {
-      const r = await stub.fetch(input, init);
-      page = await r.clone().text();
-      return r;
-    },
-  });
-  await insider.search({}, { pageSize: 100 }).take(100);
+  const page = await emulatorPage();
   const bytes = new TextEncoder().encode(page);
   const rows = (JSON.parse(page) as { data: Record<string, unknown>[] }).data;
   const key = ["sk", "live", "Q7fG2pX9zR", "4mT8/wK+v"].join("-");

@@ -17,7 +17,8 @@ import {
   MIN_ANYWHERE,
   redactorFor,
 } from "../../lib/http/_redact.ts";
-import { createStub, DEMO_KEYS, InsiderClient } from "../../mod.ts";
+import { DEMO_KEYS } from "../../mod.ts";
+import { emulatorPage } from "../../bench/_emulator_page.ts";
 
 // ---- the code before the probes (reference only) ----------------------------------------------
 
@@ -80,22 +81,7 @@ const exactHolds = (key: string) => {
 
 // ---- generated keys and texts ------------------------------------------------------------------
 
-/** A slice of a real emulator answer (a 100-row search page), fetched once. */
-async function emulatorPage(): Promise<string> {
-  const stub = createStub();
-  let page = "";
-  const insider = new InsiderClient({
-    apiKey: DEMO_KEYS.insider,
-    baseUrl: "http://stub/insider",
-    fetch: async (input, init) => {
-      const r = await stub.fetch(input, init);
-      page = await r.clone().text();
-      return r;
-    },
-  });
-  await insider.search({}, { pageSize: 100 }).take(100);
-  return page;
-}
+/** A real emulator answer (a 100-row search page), fetched once; tests take slices of it. */
 const PAGE = await emulatorPage();
 
 const KEY_CHARS = [..."abcdefkqxzABCFKQXZ0123456789-_./+~= "];
