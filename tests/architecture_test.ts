@@ -6,6 +6,7 @@
  * schemas), never a client, the transport or the frame builder.
  */
 import assert from "node:assert/strict";
+import { denoInfo } from "./_deno_info.ts";
 
 /** Layer of each area, bottom first (see docs/ARCHITECTURE.md). */
 export const LAYERS: Record<string, number> = {
@@ -42,18 +43,7 @@ const entries = [
 function graph(): [string, string][] {
   const edges = new Set<string>();
   for (const entry of entries) {
-    const out = new Deno.Command(Deno.execPath(), {
-      args: ["info", "--json", entry],
-      cwd: new URL("../", import.meta.url).pathname,
-      stdout: "piped",
-      stderr: "piped",
-    }).outputSync();
-    const info = JSON.parse(new TextDecoder().decode(out.stdout)) as {
-      modules: {
-        specifier: string;
-        dependencies?: { code?: { specifier: string }; type?: { specifier: string } }[];
-      }[];
-    };
+    const info = denoInfo(entry);
     for (const m of info.modules) {
       if (!m.specifier.startsWith(root + "lib/")) continue;
       for (const d of m.dependencies ?? []) {

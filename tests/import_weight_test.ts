@@ -8,6 +8,7 @@
  * build about 3), jsdom about 34; DuckDB loads at the first `query()`.
  */
 import assert from "node:assert/strict";
+import { denoInfo } from "./_deno_info.ts";
 
 /** Packages mod.ts must not import statically, with the reason. */
 const HEAVY: [RegExp, string][] = [
@@ -18,19 +19,7 @@ const HEAVY: [RegExp, string][] = [
 ];
 
 function staticNpmImports(entry: string): string[] {
-  const out = new Deno.Command(Deno.execPath(), {
-    args: ["info", "--json", entry],
-    cwd: new URL("../", import.meta.url).pathname,
-    stdout: "piped",
-    stderr: "piped",
-  }).outputSync();
-  const info = JSON.parse(new TextDecoder().decode(out.stdout)) as {
-    roots: string[];
-    modules: {
-      specifier: string;
-      dependencies?: { specifier: string; code?: { specifier: string }; isDynamic?: boolean }[];
-    }[];
-  };
+  const info = denoInfo(entry);
   const bySpec = new Map(info.modules.map((m) => [m.specifier, m]));
   const seen = new Set<string>();
   const npm = new Set<string>();
