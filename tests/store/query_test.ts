@@ -1,28 +1,10 @@
 import assert from "node:assert/strict";
 import pl from "nodejs-polars";
 import { join } from "node:path";
-import {
-  CatalogClient,
-  dtypeName,
-  InsiderClient,
-  query,
-  QueryError,
-  scanInsiderTrades,
-  sync,
-} from "../../mod.ts";
-import { createStub, DEMO_KEYS } from "../../lib/stub/mod.ts";
+import { dtypeName, query, QueryError, scanInsiderTrades, sync } from "../../mod.ts";
+import { offline } from "../_util.ts";
 
-const stub = createStub({ seed: 3, scale: 0.05 });
-const insider = new InsiderClient({
-  apiKey: DEMO_KEYS.insider,
-  baseUrl: "http://s/insider",
-  fetch: stub.fetch,
-});
-const catalog = new CatalogClient({
-  apiKey: DEMO_KEYS.catalog,
-  baseUrl: "http://s/catalog",
-  fetch: stub.fetch,
-});
+const { insider, catalog } = await offline({ seed: 3, scale: 0.05 });
 const root = await Deno.makeTempDir();
 const both = join(root, "both");
 const tradesOnly = join(root, "trades-only");

@@ -9,7 +9,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import {
-  InsiderClient,
   query,
   QueryError,
   readManifest,
@@ -18,14 +17,9 @@ import {
   StateFileError,
   sync,
 } from "../../mod.ts";
-import { createStub, DEMO_KEYS } from "../../lib/stub/mod.ts";
+import { offline } from "../_util.ts";
 
-const stub = createStub({ seed: 3, scale: 0.05 });
-const insider = new InsiderClient({
-  apiKey: DEMO_KEYS.insider,
-  baseUrl: "http://s/insider",
-  fetch: stub.fetch,
-});
+const { insider } = await offline({ seed: 3, scale: 0.05 });
 const range = { from: "2024-06-01", to: "2024-08-31", progress: false };
 
 /** A good manifest with one change. */

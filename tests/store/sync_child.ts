@@ -6,8 +6,8 @@
  * the parent never writes, until the parent kills it. The test thus
  * synchronises on the sync's own progress, not on time.
  */
-import { CatalogClient, InsiderClient, sync } from "../../mod.ts";
-import { createStub, DEMO_KEYS } from "../../lib/stub/mod.ts";
+import { sync } from "../../mod.ts";
+import { offline } from "../_util.ts";
 
 const stopAfter = Deno.args[1] === undefined ? Infinity : Number(Deno.args[1]);
 const rename = Deno.rename;
@@ -26,17 +26,7 @@ Object.assign(Deno, {
   },
 });
 
-const stub = createStub({ seed: 4, scale: 0.1 });
-const insider = new InsiderClient({
-  apiKey: DEMO_KEYS.insider,
-  baseUrl: "http://s/insider",
-  fetch: stub.fetch,
-});
-const catalog = new CatalogClient({
-  apiKey: DEMO_KEYS.catalog,
-  baseUrl: "http://s/catalog",
-  fetch: stub.fetch,
-});
+const { insider, catalog } = await offline({ seed: 4, scale: 0.1 });
 await sync({
   dir: Deno.args[0],
   from: "2024-01-01",
