@@ -1,5 +1,5 @@
 /**
- * The backtest charts: snapshots (same normalisation as tests/charts), the
+ * The backtest charts: snapshots (tests/charts/_snapshot.ts, as the other charts), the
  * many-groups layout of the event-study chart, and the saved files'
  * explicit background.
  */
@@ -14,13 +14,7 @@ import {
   saveChart,
   standaloneSvg,
 } from "../../mod.ts";
-
-function normalize(svg: string): string {
-  return svg
-    .replace(/plot-[0-9a-f]{6}/g, "plot-x")
-    .replace(/-?\d+\.\d+/g, (m) => (Math.round(Number(m) * 10) / 10).toFixed(1))
-    .replace(/></g, ">\n<");
-}
+import { snapshotTests } from "../charts/_snapshot.ts";
 
 /** A deterministic hand-made trades frame: 30 months, two trades a month. */
 function trades(shift: number): pl.DataFrame {
@@ -65,15 +59,7 @@ const CASES: [string, () => Chart][] = [
   ["event-study-many", () => eventStudyChart(many)],
 ];
 
-for (const [name, make] of CASES) {
-  Deno.test(`snapshot: ${name}`, async () => {
-    const svg = normalize(make().svg);
-    const file = new URL(`../fixtures/charts/${name}.svg`, import.meta.url);
-    if (Deno.env.get("UPDATE_SNAPSHOTS") === "1") await Deno.writeTextFile(file, svg);
-    const want = await Deno.readTextFile(file);
-    assert.equal(svg, want, `${name} differs from its snapshot (UPDATE_SNAPSHOTS=1 to accept)`);
-  });
-}
+snapshotTests(CASES);
 
 Deno.test("event-study chart: many groups get a row each; thin rows are hollow and labelled", () => {
   const svg = eventStudyChart(many).svg;

@@ -22,6 +22,7 @@ import {
   transactionsFrame,
   winRateHeatmap,
 } from "../../mod.ts";
+import { snapshotTests } from "./_snapshot.ts";
 import { createStub } from "../../lib/stub/mod.ts";
 import { pitchRow } from "../../lib/stub/catalog/pitch_rows.ts";
 
@@ -61,22 +62,7 @@ const CASES: [string, () => Chart][] = [
   ["feed-comparison", () => feedComparison(feeds)],
 ];
 
-function normalize(svg: string): string {
-  return svg
-    .replace(/plot-[0-9a-f]{6}/g, "plot-x")
-    .replace(/-?\d+\.\d+/g, (m) => (Math.round(Number(m) * 10) / 10).toFixed(1))
-    .replace(/></g, ">\n<");
-}
-
-for (const [name, make] of CASES) {
-  Deno.test(`snapshot: ${name}`, async () => {
-    const svg = normalize(make().svg);
-    const file = new URL(`../fixtures/charts/${name}.svg`, import.meta.url);
-    if (Deno.env.get("UPDATE_SNAPSHOTS") === "1") await Deno.writeTextFile(file, svg);
-    const want = await Deno.readTextFile(file);
-    assert.equal(svg, want, `${name} differs from its snapshot (UPDATE_SNAPSHOTS=1 to accept)`);
-  });
-}
+snapshotTests(CASES);
 
 Deno.test("every helper rejects an empty frame and names a missing column", () => {
   const empty = trades.head(0);
