@@ -11,6 +11,15 @@
  *
  * `deno run -A bench/loop_cpu_bench.ts [replays] [rows]`
  *
+ * The `feeds` part does the same for the 2,500-row feed pull of the floor
+ * check (`bench/parallel_floor_child.ts`: twelve feeds, `limit: 25`,
+ * `take(2_500)`), serially and at `parallel: 8`, and prints the loop
+ * thread's CPU per answer (request) and the requests of each. Every answer
+ * comes after the same 1 ms timer, so the answers of a parallel round come
+ * together, as at the floor. Run under `--cpu-prof` to see where it goes.
+ *
+ * `deno run -A bench/loop_cpu_bench.ts feeds [replays]`
+ *
  * @module
  */
 import { InsiderClient, useProgressSink } from "../mod.ts";
@@ -26,16 +35,33 @@ export function threadCpuMs(): number {
   }
 }
 
-/** A fetch that records each answer of `inner`, or answers from the record once `replay()` is called. */
-function recorder(inner: typeof fetch | null): { fetch: typeof fetch; replay(): void } {
+/**
+ * A fetch that records each answer of `inner`, or answers from the record
+ * once `replay()` is called; `sent` counts the requests.
+ */
+function recorder(
+  inner: typeof fetch | null,
+): { fetch: typeof fetch; replay(): void; readonly sent: number } {
   const record = new Map<string, { status: number; body: Uint8Array; type: string }>();
   let replaying = false;
-  const keyOf = async (req: Request) => `${req.method} ${req.url} ${await req.clone().text()}`;
+  let sent = 0;
+  // the client sends a URL string and a string body: keyed without building a Request (whose
+  // cost would count as the client's)
+  const keyOf = async (input: Parameters<typeof fetch>[0], init?: RequestInit) => {
+    if (typeof input === "string" && (init?.body === undefined || typeof init.body === "string")) {
+      return `${init?.method ?? "GET"} ${input} ${init?.body ?? ""}`;
+    }
+    const req = new Request(input, init);
+    return `${req.method} ${req.url} ${await req.clone().text()}`;
+  };
   return {
     replay: () => void (replaying = true, inner = null),
+    get sent() {
+      return sent;
+    },
     fetch: async (input, init) => {
-      const req = new Request(input, init);
-      const key = await keyOf(req);
+      sent++;
+      const key = await keyOf(input, init);
       const got = replaying ? record.get(key) : undefined;
       if (got) {
         await new Promise((r) => setTimeout(r, 1));
@@ -45,7 +71,7 @@ function recorder(inner: typeof fetch | null): { fetch: typeof fetch; replay(): 
         });
       }
       if (replaying || !inner) throw new Error(`no recorded answer for ${key}`);
-      const res = await inner(req);
+      const res = await inner(new Request(input, init));
       const body = new Uint8Array(await res.arrayBuffer());
       const type = res.headers.get("content-type") ?? "application/json";
       record.set(key, { status: res.status, body, type });
@@ -87,7 +113,54 @@ export async function loopCpuPerPage(
   return { msPerPage, heapMb };
 }
 
-if (import.meta.main) {
+/** The median of `xs` (NaN when empty). */
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length === 0 ? NaN : (s[(s.length - 1) >> 1] + s[s.length >> 1]) / 2;
+}
+
+/** The feeds of the floor check's feed pull, and its rows. */
+const FEEDS = { feedIds: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12] as (1 | 2)[], limit: 25 };
+const FEED_ROWS = 2_500;
+
+/** The floor check's feed pull through `fetch`, at `parallel` (1: serial). */
+const feedPull = (fetch: typeof globalThis.fetch, parallel: number) =>
+  new InsiderClient({ apiKey: DEMO_KEYS.insider, baseUrl: "http://stub/insider", fetch })
+    .feeds(FEEDS, { parallel: parallel === 1 ? undefined : parallel }).take(FEED_ROWS);
+
+/** Loop-thread CPU ms per answer of each replayed feed pull at `parallel`, and its requests. */
+export async function feedCpuPerAnswer(
+  parallel: number,
+  replays = 5,
+): Promise<{ msPerAnswer: number[]; requests: number; rows: number }> {
+  useProgressSink(null);
+  const stub = createStub({ seed: 1, scale: 4, latencyMs: 0 });
+  const rec = recorder((input, init) => Promise.resolve(stub.app.fetch(new Request(input, init))));
+  await feedPull(rec.fetch, parallel);
+  rec.replay();
+  const msPerAnswer: number[] = [];
+  let [requests, rows] = [0, 0];
+  for (let k = 0; k < replays; k++) {
+    const [c0, n0] = [threadCpuMs(), rec.sent];
+    rows = (await feedPull(rec.fetch, parallel)).length;
+    requests = rec.sent - n0;
+    msPerAnswer.push((threadCpuMs() - c0) / requests);
+  }
+  return { msPerAnswer, requests, rows };
+}
+
+if (import.meta.main && Deno.args[0] === "feeds") {
+  const replays = Number(Deno.args[1]) || 5;
+  for (const parallel of [1, 8]) {
+    const { msPerAnswer, requests, rows } = await feedCpuPerAnswer(parallel, replays);
+    console.log(
+      `feeds take(2,500) ${parallel === 1 ? "serial" : `parallel ${parallel}`} replayed ` +
+        `(${rows} rows, ${requests} requests), loop thread CPU ms per answer: ` +
+        msPerAnswer.map((x) => x.toFixed(3)).join(" ") +
+        ` (first: cold); median of the rest ${median(msPerAnswer.slice(1)).toFixed(3)}`,
+    );
+  }
+} else if (import.meta.main) {
   const [replays, rows] = Deno.args.map(Number);
   const { msPerPage, heapMb } = await loopCpuPerPage(replays || 5, rows || 20_000);
   console.log(

@@ -20,6 +20,7 @@ import type { FeedRow } from "./feeds.ts";
 import { type InsiderFilter, SEARCH_PAGE_SIZE } from "./filter.ts";
 import { FEED_PAGE_SIZE } from "./params.ts";
 import { GRAMMARS, IGNORE, isoDay, UNREADABLE } from "../shared/values/mod.ts";
+import { isoMs } from "../shared/values/timestamp.ts";
 
 const eastern = new Intl.DateTimeFormat("en-CA", {
   timeZone: "America/New_York",
@@ -45,13 +46,21 @@ const WHOLE_HOURS_SINCE = Date.UTC(1884, 0, 1);
  * day). Eastern Time's offsets have been whole hours since 1883 (EST, EDT and
  * the war-time EWT/EPT), so every instant of one UTC hour has the same
  * Eastern date: it is formatted once per hour and kept. Earlier instants
- * (local mean time) are formatted each time.
+ * (local mean time) are formatted each time. The canonical form
+ * (`…T…sssZ`, what both services send) is read by the grammar's hand-written
+ * fast path (`isoMs`), which gives the grammar's answer without its regular
+ * expression; any other form, or a canonical-looking text that path
+ * refuses, goes to the full grammar.
  */
 export function easternDate(iso: unknown): string | undefined {
   if (iso === null || iso === undefined) return undefined;
-  if (typeof iso === "string" && !Number.isNaN(isoDay(iso))) return iso;
+  let ms: number | typeof UNREADABLE = NaN;
+  if (typeof iso === "string") {
+    if (iso.length === 24 && iso.charCodeAt(23) === 90) ms = isoMs(iso);
+    else if (!Number.isNaN(isoDay(iso))) return iso;
+  }
   // the timestamp grammar: a zone-less time is UTC, never the machine's zone
-  const ms = GRAMMARS.timestamp.read(iso, IGNORE);
+  if (ms !== ms) ms = GRAMMARS.timestamp.read(iso, IGNORE);
   if (ms === UNREADABLE) return undefined;
   if (ms < WHOLE_HOURS_SINCE) return eastern.format(ms);
   const hour = Math.floor(ms / HOUR_MS);

@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { easternDate } from "../../lib/insider/_windows.ts";
+import { GRAMMARS, IGNORE, isoDay, UNREADABLE } from "../../lib/shared/values/mod.ts";
 
 const eastern = new Intl.DateTimeFormat("en-CA", {
   timeZone: "America/New_York",
@@ -41,4 +42,62 @@ Deno.test("easternDate before 1884 (local mean time, not whole hours) and odd in
   assert.equal(easternDate("not a date"), undefined);
   assert.equal(easternDate(null), undefined);
   assert.equal(easternDate(42), undefined);
+});
+
+/** easternDate before the canonical fast path: the full timestamp grammar for every form. */
+function byGrammar(iso: unknown): string | undefined {
+  if (iso === null || iso === undefined) return undefined;
+  if (typeof iso === "string" && !Number.isNaN(isoDay(iso))) return iso;
+  const ms = GRAMMARS.timestamp.read(iso, IGNORE);
+  return ms === UNREADABLE ? undefined : eastern.format(ms);
+}
+
+Deno.test("easternDate answers as the full grammar on generated timestamps: canonical, offsets, fractions, no zone, and damaged text", async () => {
+  const { default: fc } = await import("fast-check");
+  const instant = fc.integer({ min: Date.UTC(1850, 0, 1), max: Date.UTC(2100, 0, 1) })
+    .map((ms) => new Date(ms).toISOString());
+  const offset = fc.oneof(
+    fc.constantFrom("Z", "z", " UTC", "", "+00:00"),
+    fc.tuple(
+      fc.constantFrom("+", "-"),
+      fc.integer({ min: 0, max: 19 }),
+      fc.integer({ min: 0, max: 61 }),
+    )
+      .map(([s, h, m]) => `${s}${String(h).padStart(2, "0")}:${String(m).padStart(2, "0")}`),
+  );
+  // another spelling of an instant: separator, fraction (none to nine digits), zone
+  const spelt = fc.tuple(
+    instant,
+    fc.constantFrom("T", " ", "t"),
+    fc.integer({ min: -1, max: 9 }),
+    offset,
+  )
+    .map(([iso, sep, frac, zone]) =>
+      iso.slice(0, 10) + sep + iso.slice(11, 19) +
+      (frac < 0 ? "" : "." + (iso.slice(20, 23) + "123456").slice(0, frac)) + zone
+    );
+  // one character of a canonical text replaced: digits past a field's range (`13` as a month,
+  // `:60`, `02-30`), letters, blanks, a missing `Z`
+  const damaged = fc.tuple(instant, fc.nat(23), fc.constantFrom(..."0123456789:-TZ .x+"))
+    .map(([iso, at, c]) => iso.slice(0, at) + c + iso.slice(at + 1));
+  fc.assert(
+    fc.property(fc.oneof(instant, spelt, damaged), (iso) => easternDate(iso) === byGrammar(iso)),
+    { numRuns: 20_000 },
+  );
+  for (
+    const odd of [
+      "2025-02-30T10:00:00.000Z", // no such day
+      "2024-02-29T23:59:59.999Z", // a leap day
+      "2025-01-02T24:00:00.000Z",
+      "2025-01-02T10:60:00.000Z",
+      "2025-01-02T10:00:60.000Z",
+      "0099-01-02T10:00:00.000Z", // a two-digit year's range
+      " 2025-01-02T10:00:00.00Z", // 24 characters, a blank first
+      "2025-01-02T10:00:00.0a0Z",
+      "2025-01-02 10:00:00+0500", // 24 characters, an offset
+      "2025-01-02T10:00:00.000Y",
+    ]
+  ) assert.equal(easternDate(odd), byGrammar(odd), odd);
+  assert.equal(easternDate("2025-02-30T10:00:00.000Z"), undefined);
+  assert.equal(easternDate("2025-01-02 10:00:00+0500"), "2025-01-02");
 });
