@@ -14,6 +14,7 @@
  */
 import { type BenchRow, benchTable, childEnv } from "./_table.ts";
 import { runWithPeak } from "./_peak.ts";
+import { codeCell, denoNotebook } from "./_notebook.ts";
 import { firstCellBench } from "./first_cell.ts";
 
 const repo = new URL("../", import.meta.url).pathname;
@@ -47,28 +48,17 @@ const STAGE = (name: string) =>
  * after importing signalbook, after `connect()` (the emulator's world from
  * the cache) and after the first 10 rows of an insider search.
  */
-const KERNEL_NOTEBOOK = {
-  cells: [
-    STAGE("bare kernel"),
-    'import pl from "npm:nodejs-polars@0.25.2";\npl.DataFrame({ a: [1, 2] }).height',
-    STAGE("+ nodejs-polars"),
-    `import * as sb from "${new URL("../mod.ts", import.meta.url).href}";`,
-    STAGE("+ signalbook"),
-    "const { insider } = await sb.connect({ quiet: true });",
-    STAGE("+ connect()"),
-    "(await insider.search({}).take(10)).length",
-    STAGE("+ first answer"),
-  ].map((source) => ({
-    cell_type: "code",
-    metadata: {},
-    source: [source],
-    outputs: [],
-    execution_count: null,
-  })),
-  metadata: { kernelspec: { name: "deno", display_name: "Deno", language: "typescript" } },
-  nbformat: 4,
-  nbformat_minor: 5,
-};
+const KERNEL_NOTEBOOK = denoNotebook([
+  STAGE("bare kernel"),
+  'import pl from "npm:nodejs-polars@0.25.2";\npl.DataFrame({ a: [1, 2] }).height',
+  STAGE("+ nodejs-polars"),
+  `import * as sb from "${new URL("../mod.ts", import.meta.url).href}";`,
+  STAGE("+ signalbook"),
+  "const { insider } = await sb.connect({ quiet: true });",
+  STAGE("+ connect()"),
+  "(await insider.search({}).take(10)).length",
+  STAGE("+ first answer"),
+]);
 
 /** One stage of {@link KERNEL_NOTEBOOK} as it ran. */
 interface KernelStage {
@@ -90,7 +80,7 @@ async function notebookPeaks(): Promise<{ peaks: Map<string, number>; stages: Ke
   const out = await Deno.makeTempDir({ prefix: "sb-nb-peaks-" });
   try {
     const bare = `${out}/bare-kernel.ipynb`;
-    await Deno.writeTextFile(bare, JSON.stringify(KERNEL_NOTEBOOK));
+    await Deno.writeTextFile(bare, KERNEL_NOTEBOOK);
     const run = await new Deno.Command(Deno.execPath(), {
       args: [
         "run",
@@ -212,17 +202,12 @@ export async function lightBench(extra: BenchRow[] = []): Promise<string> {
  */
 export async function notebookCells(path: string): Promise<string> {
   const nb = JSON.parse(await Deno.readTextFile(path)) as { cells: { cell_type: string }[] };
-  const probe = (name: string) => ({
-    cell_type: "code",
-    metadata: {},
-    outputs: [],
-    execution_count: null,
-    source: [
+  const probe = (name: string) =>
+    codeCell([
       `{ const s = Deno.readTextFileSync("/proc/self/status"); const kb = (k: string) => Number(new RegExp(k + ":\\\\s+(\\\\d+)").exec(s)![1]); console.log("KERNEL_CELL " + JSON.stringify({ cell: ${
         JSON.stringify(name)
       }, rssMb: kb("VmRSS") / 1024, peakMb: kb("VmHWM") / 1024, heapMb: Deno.memoryUsage().heapUsed / 2 ** 20 })); }`,
-    ],
-  });
+    ]);
   let code = 0;
   nb.cells = [
     probe("bare kernel"),

@@ -25,6 +25,7 @@
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { table } from "./loopback.ts";
+import { denoNotebook } from "./_notebook.ts";
 import { execute, python } from "../lib/notebook/_jupyter.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
@@ -62,21 +63,6 @@ async function nbconvert(src: string, dir: string): Promise<Nb> {
   return nb;
 }
 
-function notebook(cells: string[]): string {
-  return JSON.stringify({
-    cells: cells.map((source) => ({
-      cell_type: "code",
-      execution_count: null,
-      metadata: {},
-      outputs: [],
-      source,
-    })),
-    metadata: { kernelspec: { name: "deno", display_name: "Deno", language: "typescript" } },
-    nbformat: 4,
-    nbformat_minor: 5,
-  });
-}
-
 /** The minimal repro: cells kept per run for each kind of output. */
 export async function reproTable(runs: number, dir: string): Promise<string> {
   const kinds: [string, (i: number) => string][] = [
@@ -90,7 +76,7 @@ export async function reproTable(runs: number, dir: string): Promise<string> {
   const rows: string[][] = [];
   for (const [label, cell] of kinds) {
     const src = join(dir, `repro-${label.split(" ")[0]}.ipynb`);
-    await Deno.writeTextFile(src, notebook(Array.from({ length: 40 }, (_, i) => cell(i))));
+    await Deno.writeTextFile(src, denoNotebook(Array.from({ length: 40 }, (_, i) => cell(i))));
     const kept: number[] = [];
     for (let r = 0; r < runs; r++) {
       kept.push(outputs(await nbconvert(src, dir)).filter((o) => o.length > 0).length);

@@ -6,6 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { jupyterMissing } from "../../lib/notebook/_jupyter.ts";
+import { denoNotebook } from "../../bench/_notebook.ts";
 
 const CONFIG = new URL("../../deno.json", import.meta.url).pathname;
 const MOD = new URL("../../mod.ts", import.meta.url).href;
@@ -14,21 +15,6 @@ const required = Deno.env.get("SIGNALBOOK_REQUIRE_JUPYTER") === "1";
 
 type Out = { output_type: string; name?: string; data?: Record<string, string | string[]> };
 type Nb = { cells: { cell_type: string; source: string | string[]; outputs?: Out[] }[] };
-
-const cell = (source: string) => ({
-  cell_type: "code",
-  execution_count: null,
-  metadata: {},
-  outputs: [],
-  source,
-});
-const notebook = (sources: string[]) =>
-  JSON.stringify({
-    cells: sources.map(cell),
-    metadata: { kernelspec: { name: "deno", display_name: "Deno", language: "typescript" } },
-    nbformat: 4,
-    nbformat_minor: 5,
-  });
 
 /** `deno task --config <repo> notebooks …` typed in `cwd`. */
 async function task(cwd: string, ...args: string[]) {
@@ -94,7 +80,7 @@ Deno.test({
     try {
       // stock `jupyter nbconvert --execute` lost 6 and then 1 of these 31 cells' outputs here
       const quick = Array.from({ length: 31 }, (_, i) => `console.log("line ${i}");\n${i} * 2`);
-      const source = notebook([
+      const source = denoNotebook([
         ...quick,
         `import { connect, statsTable, eventStudy } from "${MOD}";
 const { insider } = await connect({ quiet: true });
@@ -141,7 +127,7 @@ Deno.test({
     try {
       await Deno.writeTextFile(
         `${dir}/bad.ipynb`,
-        notebook(["1 + 1", 'throw new TypeError("no such column: pnl")', "3"]),
+        denoNotebook(["1 + 1", 'throw new TypeError("no such column: pnl")', "3"]),
       );
       const run = await task(dir, "bad.ipynb");
       assert.equal(run.code, 1);

@@ -10,6 +10,7 @@
  */
 import assert from "node:assert/strict";
 import { execute, jupyterMissing } from "../../lib/notebook/_jupyter.ts";
+import { denoNotebook } from "../../bench/_notebook.ts";
 import { Browser, chromiumMissing, nbconvertHtml, nbconvertMissing } from "./_chromium.ts";
 import { chartOutputs, checkPage, tableOutputs } from "./_pages.ts";
 
@@ -61,20 +62,8 @@ Deno.test({
     const dir = await Deno.makeTempDir({ prefix: "my-analysis-" });
     const browser = await Browser.launch();
     try {
-      const nb = {
-        cells: CELLS.map((source) => ({
-          cell_type: "code",
-          execution_count: null,
-          metadata: {},
-          outputs: [],
-          source,
-        })),
-        metadata: { kernelspec: { name: "deno", display_name: "Deno", language: "typescript" } },
-        nbformat: 4,
-        nbformat_minor: 5,
-      };
       const path = `${dir}/rich.ipynb`;
-      await Deno.writeTextFile(path, JSON.stringify(nb));
+      await Deno.writeTextFile(path, denoNotebook(CELLS));
       const summary = await execute(path, path, { stopOnError: true });
       assert.deepEqual(summary.errors, []);
       const bytes = (await Deno.stat(path)).size;

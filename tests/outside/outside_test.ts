@@ -6,6 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { execute, jupyterMissing } from "../../lib/notebook/_jupyter.ts";
+import { denoNotebook } from "../../bench/_notebook.ts";
 
 const MOD = new URL("../../mod.ts", import.meta.url).href; // file:///…/mod.ts
 const cleanEnv = () => {
@@ -71,28 +72,16 @@ Deno.test({
     if (missing) throw new Error(`Jupyter is required but ${missing}`);
     const dir = await Deno.makeTempDir({ prefix: "my-notebooks-" });
     try {
-      const cell = (source: string) => ({
-        cell_type: "code",
-        execution_count: null,
-        metadata: {},
-        outputs: [],
-        source,
-      });
-      const nb = {
-        cells: [
-          cell(`import { connect, tradeTimeline } from "${MOD}";
+      const nb = denoNotebook([
+        `import { connect, tradeTimeline } from "${MOD}";
 const { insider } = await connect();
 const trades = await insider.search({ tradeType: "purchase" }).frame({ maxRows: 300 });
-trades.filter(trades.getColumn("transaction_value").gt(0)).head(20)`),
-          cell(`tradeTimeline(trades)`),
-          cell(`import pl from "npm:nodejs-polars@0.25.2";
-pl.DataFrame({ a: [1, 2, 3, 4, 5, 6, 7], b: ["p", "q", "r", "s", "t", "u", "v"] })`),
-        ],
-        metadata: { kernelspec: { name: "deno", display_name: "Deno", language: "typescript" } },
-        nbformat: 4,
-        nbformat_minor: 5,
-      };
-      await Deno.writeTextFile(`${dir}/analysis.ipynb`, JSON.stringify(nb));
+trades.filter(trades.getColumn("transaction_value").gt(0)).head(20)`,
+        `tradeTimeline(trades)`,
+        `import pl from "npm:nodejs-polars@0.25.2";
+pl.DataFrame({ a: [1, 2, 3, 4, 5, 6, 7], b: ["p", "q", "r", "s", "t", "u", "v"] })`,
+      ]);
+      await Deno.writeTextFile(`${dir}/analysis.ipynb`, nb);
       await execute(`${dir}/analysis.ipynb`, `${dir}/analysis.out.ipynb`);
       const done = JSON.parse(await Deno.readTextFile(`${dir}/analysis.out.ipynb`));
       type Out = { output_type: string; data?: Record<string, string | string[]> };
