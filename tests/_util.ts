@@ -66,3 +66,11 @@ export async function firstLine(
   }
   return { line: said.split("\n")[0], reader };
 }
+
+/**
+ * What Jupyter shows for `x`: the MIME bundle its `Symbol.for("Jupyter.display")`
+ * method returns (values are strings, but for nodejs-polars' own JSON: pass `unknown`).
+ */
+export function displayBundle<V = string>(x: unknown): Record<string, V> {
+  return (x as Record<symbol, () => Record<string, V>>)[Symbol.for("Jupyter.display")]();
+}

@@ -20,10 +20,9 @@ import {
   statsTable,
   tradeClass,
 } from "../../mod.ts";
+import { displayBundle } from "../_util.ts";
 
-const JUPYTER = Symbol.for("Jupyter.display");
-type Bundle = Record<string, string>;
-const bundle = (x: unknown): Bundle => (x as Record<symbol, () => Bundle>)[JUPYTER]();
+const bundle = displayBundle;
 
 const { insider } = await connect({ quiet: true });
 const trades = await insider.search({ onlyMarketTransactions: true }).frame({

@@ -22,6 +22,7 @@ import {
   transactionsFrame,
   winRateHeatmap,
 } from "../../mod.ts";
+import { displayBundle } from "../_util.ts";
 import { snapshotTests } from "./_snapshot.ts";
 import { createStub } from "../../lib/stub/mod.ts";
 import { pitchRow } from "../../lib/stub/catalog/pitch_rows.ts";
@@ -95,8 +96,7 @@ Deno.test("every helper rejects an empty frame and names a missing column", () =
 
 Deno.test("charts display as an <img> of the standalone SVG in text/html and save as SVG and PNG", async () => {
   const chart = pitchesOverTime(pitches, { title: "Custom title", height: 200 });
-  const bundle = (chart as unknown as Record<symbol, () => Record<string, string>>)
-    [Symbol.for("Jupyter.display")]();
+  const bundle = displayBundle(chart);
   assert.deepEqual(Object.keys(bundle).sort(), ["text/html", "text/plain"]);
   const img =
     /^<img class="sb-chart" width="(\d+)" height="(\d+)" [^>]*alt="Custom title" src="data:image\/svg\+xml;base64,([^"]+)">$/

@@ -21,10 +21,10 @@ import {
   saveChart,
   tradeTimeline,
 } from "../../mod.ts";
+import { displayBundle } from "../_util.ts";
 import { contrast, luminance, textContrast } from "../notebooks/_chromium.ts";
 
-const JUPYTER = Symbol.for("Jupyter.display");
-const bundle = (x: unknown) => (x as Record<symbol, () => Record<string, string>>)[JUPYTER]();
+const bundle = displayBundle;
 
 const { insider } = await connect({ quiet: true });
 const trades = (await insider.search({}).frame({ maxRows: 14_000, progress: false }))

@@ -3,11 +3,11 @@ import assert from "node:assert/strict";
 import * as Plot from "@observablehq/plot";
 import pl from "nodejs-polars";
 import { Chart, PALETTE, plot, saveChart, transactionsFrame } from "../../mod.ts";
+import { displayBundle } from "../_util.ts";
 import { createStub } from "../../lib/stub/mod.ts";
 
 const stub = createStub({ seed: 1, scale: 0.1 });
 const trades = transactionsFrame(stub.insider.trades.slice(0, 300).map((t) => t.row));
-const J = Symbol.for("Jupyter.display");
 
 Deno.test("plot: a custom spec over a frame renders inline with the theme", () => {
   const buys = trades.filter(pl.col("transaction_value").gt(0));
@@ -22,7 +22,7 @@ Deno.test("plot: a custom spec over a frame renders inline with the theme", () =
     ],
   });
   assert.ok(chart instanceof Chart);
-  const bundle = (chart as unknown as Record<symbol, () => Record<string, string>>)[J]();
+  const bundle = displayBundle(chart);
   const svg = bundle["image/svg+xml"] ?? bundle["text/html"];
   assert.ok(svg, `bundle keys ${Object.keys(bundle)}`);
   assert.match(chart.svg, /Value vs 3-month excess/);

@@ -1,4 +1,4 @@
-import { offline } from "../_util.ts";
+import { displayBundle, offline } from "../_util.ts";
 import assert from "node:assert/strict";
 import pl from "nodejs-polars";
 import {
@@ -11,9 +11,8 @@ import {
   withDisplay,
 } from "../../mod.ts";
 
-const J = Symbol.for("Jupyter.display");
 type Bundle = Record<string, unknown>;
-const bundle = (x: unknown): Bundle => (x as Record<symbol, () => Bundle>)[J]();
+const bundle = (x: unknown): Bundle => displayBundle<unknown>(x);
 const html = (x: unknown) => String(bundle(x)["text/html"]);
 const bytes = (b: Bundle) =>
   Object.values(b).reduce<number>(

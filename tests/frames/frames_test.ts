@@ -1,4 +1,4 @@
-import { offline } from "../_util.ts";
+import { displayBundle, offline } from "../_util.ts";
 import assert from "node:assert/strict";
 import pl from "nodejs-polars";
 import {
@@ -132,9 +132,7 @@ Deno.test(".frame({ maxRows }) says when it cut rows: the flag and the display, 
     const cut = await catalog.pitches({ limit: 20 }).frame({ maxRows: 30, progress: false });
     assert.equal(cut.height, 30);
     assert.equal(cut.truncated, true);
-    const shown = (cut as unknown as Record<symbol, () => Record<string, string>>)[
-      Symbol.for("Jupyter.display")
-    ]()["text/plain"];
+    const shown = displayBundle(cut)["text/plain"];
     assert.match(shown.split("\n")[0], /^shape: \(30, \d+\) · .*stopped at maxRows/);
     const co = stub.world.companies[5].companyId;
     const all = await catalog.pitches({ companyId: co }).frame({ progress: false });
@@ -144,9 +142,7 @@ Deno.test(".frame({ maxRows }) says when it cut rows: the flag and the display, 
     });
     assert.equal(exact.truncated, false);
     assert.equal(all.truncated, false);
-    const exactShown = (exact as unknown as Record<symbol, () => Record<string, string>>)[
-      Symbol.for("Jupyter.display")
-    ]()["text/plain"];
+    const exactShown = displayBundle(exact)["text/plain"];
     assert.doesNotMatch(exactShown, /maxRows/);
     assert.deepEqual(printed, [], "the caller got the rows asked for: nothing printed");
   } finally {
@@ -176,16 +172,14 @@ Deno.test("pitches frame flattens the nested object without duplicate columns; l
 
 Deno.test("notebook display shows shape, dtypes and head/tail rows", async () => {
   const df = await insider.search({}).frame({ maxRows: 40 });
-  const bundle = (df as unknown as Record<symbol, () => Record<string, string>>)
-    [Symbol.for("Jupyter.display")]();
+  const bundle = displayBundle(df);
   assert.match(bundle["text/html"], /shape: \(40, 174\)/);
   assert.match(bundle["text/html"], /<i>Datetime\(ms,UTC\)<\/i>/);
   assert.match(bundle["text/html"], /<td>…<\/td>/);
   assert.match(bundle["text/plain"], /shape: \(40, 174\)/);
   const any = show(pl.DataFrame({ a: [1, 2] }));
   assert.match(
-    (any as unknown as Record<symbol, () => Record<string, string>>)
-      [Symbol.for("Jupyter.display")]()["text/html"],
+    displayBundle(any)["text/html"],
     /shape: \(2, 1\)/,
   );
   assert.match(

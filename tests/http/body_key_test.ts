@@ -7,6 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { createStub, DEMO_KEYS, InsiderClient, query, sync } from "../../mod.ts";
+import { displayBundle } from "../_util.ts";
 import { bodyScrubberFor, MIN_BODY_KEY } from "../../lib/http/_redact.ts";
 import { loopback } from "../_loopback.ts";
 
@@ -82,9 +83,7 @@ function echoingStub() {
   });
 }
 
-const JUPYTER = Symbol.for("Jupyter.display");
-const html = (x: unknown) =>
-  (x as Record<symbol, () => Record<string, string>>)[JUPYTER]()["text/html"];
+const html = (x: unknown) => displayBundle(x)["text/html"];
 
 async function filesUnder(dir: string): Promise<string[]> {
   const out: string[] = [];

@@ -31,13 +31,12 @@ import {
   winRateBuckets,
   writeReport,
 } from "../../mod.ts";
+import { displayBundle } from "../_util.ts";
 import { serveStub } from "../../lib/stub/serve.ts";
 import type { FetchLike } from "../../mod.ts";
 import { DEMO_SOURCE } from "../../lib/backtest/report.ts";
 
-const JUPYTER = Symbol.for("Jupyter.display");
-type Bundle = Record<string, string>;
-const display = (x: unknown) => (x as Record<symbol, () => Bundle>)[JUPYTER]();
+const display = displayBundle;
 
 Deno.test("offline, quiet: frames, derived frames, take() arrays and pages carry the demo mark", async () => {
   const { insider, catalog } = await connect({
