@@ -87,6 +87,36 @@ const blank = (v: unknown) => typeof v === "string" && v.trim() === "";
 const countBad = (values: readonly unknown[], got: unknown[]) =>
   values.filter((v, i) => got[i] === null && v !== null && !blank(v)).length;
 
+/**
+ * What a list reads of the cases: its `take()` rows' field (`pick`), or its
+ * `.frame()` column `column` with the unreadable cells its read report
+ * counts (in that column only when `onlyColumn`).
+ */
+async function readList(
+  list: {
+    take(n: number): Promise<unknown[]>;
+    frame(o: { progress: boolean }): Promise<pl.DataFrame>;
+  },
+  how: "take" | "frame",
+  values: readonly unknown[],
+  pick: (row: Record<string, unknown>) => unknown,
+  column: string,
+  type: CaseType,
+  onlyColumn = false,
+): Promise<{ values: unknown[]; unreadable: number }> {
+  if (how === "take") {
+    const got = (await list.take(values.length) as Record<string, unknown>[]).map(pick);
+    return { values: got, unreadable: countBad(values, got) };
+  }
+  const df = await list.frame({ progress: false });
+  const report = (df as unknown as { readReport: FrameReport }).readReport;
+  return {
+    values: columnOf(df, column, type),
+    unreadable: report.unreadable.filter((u) => !onlyColumn || u.column === column)
+      .reduce((n, u) => n + u.rows, 0),
+  };
+}
+
 const detailsReader: CaseReader = async (type, values) => {
   const [field] = INSIDER_FIELD[type]!;
   let i = 0;
@@ -130,24 +160,9 @@ const searchReader = (how: "take" | "frame"): CaseReader => async (type, values)
       hasMore: false,
     };
   });
-  return await quiet(async () => {
-    if (how === "take") {
-      const rows = await insider.search({}, { pageSize: 50 }).take(
-        values.length,
-      ) as unknown as Record<string, unknown>[];
-      const got = rows.map((r) => r[camel]);
-      return { values: got, unreadable: countBad(values, got) };
-    }
-    const df = await insider.search({}, { pageSize: 50 }).frame({ progress: false });
-    const report = (df as unknown as { readReport: FrameReport }).readReport;
-    return {
-      values: columnOf(df, snake, type),
-      unreadable: report.unreadable.filter((u) => u.column === snake).reduce(
-        (n, u) => n + u.rows,
-        0,
-      ),
-    };
-  });
+  return await quiet(() =>
+    readList(insider.search({}, { pageSize: 50 }), how, values, (r) => r[camel], snake, type, true)
+  );
 };
 
 Deno.test("search take() rows read every case of the value grammars", async (t) => {
@@ -178,20 +193,9 @@ const feedsReader = (how: "take" | "frame"): CaseReader => async (type, values) 
       has_more: false,
     };
   });
-  return await quiet(async () => {
-    const list = insider.feeds({ feedIds: [15] });
-    if (how === "take") {
-      const rows = await list.take(values.length) as unknown as Record<string, unknown>[];
-      const got = rows.map((r) => r[field]);
-      return { values: got, unreadable: countBad(values, got) };
-    }
-    const df = await list.frame({ progress: false });
-    const report = (df as unknown as { readReport: FrameReport }).readReport;
-    return {
-      values: columnOf(df, field, type),
-      unreadable: report.unreadable.reduce((n, u) => n + u.rows, 0),
-    };
-  });
+  return await quiet(() =>
+    readList(insider.feeds({ feedIds: [15] }), how, values, (r) => r[field], field, type)
+  );
 };
 
 Deno.test("feed take() rows and .frame() read every case of their fields' grammars", async (t) => {
@@ -245,20 +249,16 @@ const pitchesReader = (how: "take" | "frame"): CaseReader => async (type, values
       return { data, has_more: false, next_cursor: null };
     }).fetch,
   });
-  return await quiet(async () => {
-    const list = c.pitches({ limit: 20 });
-    if (how === "take") {
-      const rows = await list.take(values.length);
-      const got = rows.map((r) => (r.pitch as unknown as Record<string, unknown>)[field]);
-      return { values: got, unreadable: countBad(values, got) };
-    }
-    const df = await list.frame({ progress: false });
-    const report = (df as unknown as { readReport: FrameReport }).readReport;
-    return {
-      values: columnOf(df, field, type),
-      unreadable: report.unreadable.reduce((n, u) => n + u.rows, 0),
-    };
-  });
+  return await quiet(() =>
+    readList(
+      c.pitches({ limit: 20 }),
+      how,
+      values,
+      (r) => (r.pitch as Record<string, unknown>)[field],
+      field,
+      type,
+    )
+  );
 };
 
 Deno.test("catalog pitch rows (take() and .frame()) read every case of their fields' grammars", async (t) => {
