@@ -85,3 +85,35 @@ export function doors(e: unknown): string {
   add(() => JSON.stringify(partialOf(e)?.cursor));
   return parts.join("\n");
 }
+
+/**
+ * `lib/cli/sync.ts --datasets pitches` into a new temporary folder against
+ * the service at `base` (`/catalog` and `/insider` under it), both key
+ * variables set to `key` as a user's environment would hold it: its exit
+ * code and its output, to check what it shows of the key.
+ */
+export async function syncWithKey(
+  base: string,
+  key: string,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const dir = await Deno.makeTempDir();
+  try {
+    const cli = new URL("../lib/cli/sync.ts", import.meta.url).pathname;
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", "--no-check", cli, "--dir", dir, "--datasets", "pitches"],
+      env: {
+        PITCH_API_KEY: key,
+        PITCH_BASE_URL: `${base}/catalog`,
+        INSIDER_API_KEY: key,
+        INSIDER_BASE_URL: `${base}/insider`,
+        NO_COLOR: "1",
+      },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const text = (b: Uint8Array) => new TextDecoder().decode(b);
+    return { code: out.code, stdout: text(out.stdout), stderr: text(out.stderr) };
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}

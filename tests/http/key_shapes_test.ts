@@ -19,7 +19,7 @@ import { holdsKey, keyForms, redactorFor } from "../../lib/http/_redact.ts";
 import { httpEvents } from "../../lib/http/events.ts";
 import { Transport } from "../../lib/http/transport.ts";
 import { loopback } from "../_loopback.ts";
-import { doors } from "../_key_doors.ts";
+import { doors, syncWithKey } from "../_key_doors.ts";
 
 /** The key: built, not written out. */
 const KEY = ["sk", "live", "Hx7Q2pW9", "zR4mT8vK"].join("-");
@@ -283,26 +283,13 @@ Deno.test("a field named after the key: the frame event's extra[].name is redact
 
 Deno.test("sync's exit line, with a key read with CR-LF and echoed upper-cased and in hex, shows no key", async () => {
   const srv = echoServer();
-  const dir = await Deno.makeTempDir();
   try {
-    const out = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", "--no-check", "lib/cli/sync.ts", "--dir", dir, "--datasets", "pitches"],
-      env: {
-        PITCH_API_KEY: `${KEY}\r\n`,
-        PITCH_BASE_URL: `${srv.base}/catalog`,
-        INSIDER_API_KEY: `${KEY}\r\n`,
-        INSIDER_BASE_URL: `${srv.base}/insider`,
-        NO_COLOR: "1",
-      },
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
+    const out = await syncWithKey(srv.base, `${KEY}\r\n`);
+    const text = out.stdout + out.stderr;
     assert.equal(out.code, 1, text);
     assert.match(text, /^sync: the service refused the API key \(401 invalid API key \[redacted\]/);
     assertClean(text, "sync's exit line");
   } finally {
     await srv.close();
-    await Deno.remove(dir, { recursive: true });
   }
 });

@@ -14,6 +14,7 @@ import {
 } from "../../mod.ts";
 import { redactorFor } from "../../lib/http/_redact.ts";
 import { loopback } from "../_loopback.ts";
+import { syncWithKey } from "../_key_doors.ts";
 
 const KEY = "sk-live-7f3a9c2e51d04b8a";
 
@@ -132,23 +133,9 @@ Deno.test("an injected fetch whose exception holds the key: the ConnectionError 
 
 Deno.test("the CLI's one-line error never shows the key a server echoed", async () => {
   const srv = echoServer();
-  const dir = await Deno.makeTempDir();
   try {
-    const out = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", "--no-check", "lib/cli/sync.ts", "--dir", dir, "--datasets", "pitches"],
-      env: {
-        PITCH_API_KEY: KEY,
-        PITCH_BASE_URL: `${srv.base}/catalog`,
-        INSIDER_API_KEY: KEY,
-        INSIDER_BASE_URL: `${srv.base}/insider`,
-        NO_COLOR: "1",
-      },
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    const stderr = new TextDecoder().decode(out.stderr);
-    const stdout = new TextDecoder().decode(out.stdout);
-    assert.equal(out.code, 1, stderr);
+    const { code, stdout, stderr } = await syncWithKey(srv.base, KEY);
+    assert.equal(code, 1, stderr);
     assert.match(
       stderr,
       /^sync: the service refused the API key \(401 invalid API key Bearer \[redacted\]\)/,
@@ -156,7 +143,6 @@ Deno.test("the CLI's one-line error never shows the key a server echoed", async 
     assert.ok(!stderr.includes(KEY) && !stdout.includes(KEY), `the key leaked:\n${stderr}`);
   } finally {
     await srv.close();
-    await Deno.remove(dir, { recursive: true });
   }
 });
 
