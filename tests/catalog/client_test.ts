@@ -11,6 +11,7 @@ import {
 } from "../../mod.ts";
 import { createStub, DEMO_KEYS } from "../../lib/stub/mod.ts";
 import { countingFetch, thrown } from "../_util.ts";
+import { fakeCatalog } from "./_fake_catalog.ts";
 
 const stub = createStub({ seed: 1 });
 const { fetch: counting, count } = countingFetch(stub);
@@ -202,23 +203,7 @@ Deno.test("download with a hostile filename from a fake server stays inside dir"
       "x".repeat(400) + ".pdf",
     ]
   ) {
-    const fake = (input: Request | URL | string) => {
-      const url = new URL(input instanceof Request ? input.url : String(input));
-      if (url.pathname.endsWith("/document")) {
-        return Promise.resolve(
-          Response.json({
-            url: "http://files.test/blob",
-            format: "pdf",
-            artifact: null,
-            snapshot: "s",
-            filename: hostile,
-            expires_in_seconds: 60,
-          }),
-        );
-      }
-      return Promise.resolve(new Response("data"));
-    };
-    const c = new CatalogClient({ apiKey: "k", baseUrl: "http://fake/catalog", fetch: fake });
+    const { client: c } = fakeCatalog({ filename: hostile }, () => new Response("data"));
     const path = await c.download("p1", { dir });
     assert.ok(path.startsWith(dir + "/"), `${hostile} → ${path}`);
     assert.ok(!path.slice(dir.length + 1).includes("/"));

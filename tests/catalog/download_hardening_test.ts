@@ -2,33 +2,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { CatalogClient, InvalidResponseError, sanitizeFilename } from "../../mod.ts";
-
-/** A fake catalog whose document answer is `doc`; records every URL fetched. */
-function fakeCatalog(doc: Record<string, unknown>, file: (url: string) => Response) {
-  const fetched: string[] = [];
-  const fetch = (input: Request | URL | string) => {
-    const url = input instanceof Request ? input.url : String(input);
-    fetched.push(url);
-    if (new URL(url).pathname.endsWith("/document")) {
-      return Promise.resolve(
-        Response.json({
-          url: "http://files.test/blob",
-          format: "pdf",
-          artifact: null,
-          snapshot: "s",
-          filename: "doc.pdf",
-          expires_in_seconds: 60,
-          ...doc,
-        }),
-      );
-    }
-    return Promise.resolve(file(url));
-  };
-  return {
-    client: new CatalogClient({ apiKey: "k", baseUrl: "http://fake/catalog", fetch }),
-    fetched,
-  };
-}
+import { fakeCatalog } from "./_fake_catalog.ts";
 
 Deno.test("download refuses document URLs other than http/https before reading anything", async () => {
   const dir = await Deno.makeTempDir();
