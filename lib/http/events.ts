@@ -24,16 +24,24 @@ export interface RetryInfo {
 
 /**
  * An event target whose `CustomEvent` details never hold an API key: each
- * is dispatched as a copy whose strings (in plain objects and arrays, any
- * depth) went through `redactKnownKeys` (`_redact.ts`), whoever dispatches
- * it. A `frame` event's `extra[].name` that a server made of the key
- * reaches listeners as `[redacted]`.
+ * reaches listeners as a copy whose strings (in plain objects and arrays,
+ * any depth) went through `redactKnownKeys` (`_redact.ts`), whoever
+ * dispatches it. A `frame` event's `extra[].name` that a server made of the
+ * key reaches listeners as `[redacted]`. The copy is made when a listener
+ * first reads `detail` (once per event): an event no one reads (most
+ * `limiter` and `shape` events, several per request) costs no redaction.
  */
 class RedactingTarget extends EventTarget {
   override dispatchEvent(event: Event): boolean {
-    if (event instanceof CustomEvent && event.detail !== null && event.detail !== undefined) {
-      const detail = clean(event.detail, 0);
-      if (detail !== event.detail) event = new CustomEvent(event.type, { detail });
+    if (event instanceof CustomEvent) {
+      const sent: unknown = event.detail;
+      if (sent !== null && sent !== undefined) {
+        let read: { detail: unknown } | undefined;
+        Object.defineProperty(event, "detail", {
+          configurable: true,
+          get: () => (read ??= { detail: clean(sent, 0) }).detail,
+        });
+      }
     }
     return super.dispatchEvent(event);
   }
