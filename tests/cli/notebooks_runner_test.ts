@@ -6,12 +6,12 @@
  */
 import assert from "node:assert/strict";
 import { jupyterMissing } from "../../lib/notebook/_jupyter.ts";
+import { toolTest } from "../_tools.ts";
 import { denoNotebook } from "../../bench/_notebook.ts";
 
 const CONFIG = new URL("../../deno.json", import.meta.url).pathname;
 const MOD = new URL("../../mod.ts", import.meta.url).href;
-const missing = await jupyterMissing();
-const required = Deno.env.get("SIGNALBOOK_REQUIRE_JUPYTER") === "1";
+const jupyterTest = toolTest(await jupyterMissing(), "Jupyter");
 
 type Out = { output_type: string; name?: string; data?: Record<string, string | string[]> };
 type Nb = { cells: { cell_type: string; source: string | string[]; outputs?: Out[] }[] };
@@ -68,14 +68,9 @@ Deno.test("notebooks runner: bad input is one line naming it, exit 2, before Jup
   }
 });
 
-Deno.test({
-  name:
-    "notebooks runner: a notebook in the user's folder gets every output (31 quick cells), --out and in place",
-  ignore: missing !== null && !required,
-  sanitizeResources: false,
-  sanitizeOps: false,
-  fn: async () => {
-    if (missing) throw new Error(`Jupyter is required but ${missing}`);
+jupyterTest(
+  "notebooks runner: a notebook in the user's folder gets every output (31 quick cells), --out and in place",
+  async () => {
     const dir = await Deno.makeTempDir({ prefix: "my-notebooks-" });
     try {
       // stock `jupyter nbconvert --execute` lost 6 and then 1 of these 31 cells' outputs here
@@ -114,15 +109,11 @@ statsTable(eventStudy(buys, { horizons: ["3m"] }))`,
       await Deno.remove(dir, { recursive: true });
     }
   },
-});
+);
 
-Deno.test({
-  name: "notebooks runner: a failing cell stops the run, exit 1, the notebook is written with it",
-  ignore: missing !== null && !required,
-  sanitizeResources: false,
-  sanitizeOps: false,
-  fn: async () => {
-    if (missing) throw new Error(`Jupyter is required but ${missing}`);
+jupyterTest(
+  "notebooks runner: a failing cell stops the run, exit 1, the notebook is written with it",
+  async () => {
     const dir = await Deno.makeTempDir({ prefix: "my-notebooks-" });
     try {
       await Deno.writeTextFile(
@@ -148,4 +139,4 @@ Deno.test({
       await Deno.remove(dir, { recursive: true });
     }
   },
-});
+);

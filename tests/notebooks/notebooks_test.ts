@@ -10,6 +10,7 @@
  */
 import assert from "node:assert/strict";
 import { execute, jupyterMissing } from "../../lib/notebook/_jupyter.ts";
+import { toolTest } from "../_tools.ts";
 
 type Output = {
   output_type: string;
@@ -228,13 +229,11 @@ Deno.test("notebooks use no option the README calls superseded", () => {
   assert.deepEqual(uses, [], "options the README calls superseded (old or previous default)");
 });
 
-const missing = await jupyterMissing();
-const required = Deno.env.get("SIGNALBOOK_REQUIRE_JUPYTER") === "1";
-if (missing && !required) {
-  console.warn(
-    `notebook tests skipped: ${missing}. To enable: apt-get install python3-nbclient python3-nbformat jupyter-client && deno jupyter --install`,
-  );
-}
+const jupyterTest = toolTest(await jupyterMissing(), "Jupyter", {
+  skipped: "notebook tests",
+  enable:
+    "apt-get install python3-nbclient python3-nbformat jupyter-client && deno jupyter --install",
+});
 
 function signature(nb: Notebook): string[][] {
   return nb.cells.filter((c) => c.cell_type === "code").map((c) =>
@@ -250,15 +249,9 @@ function text(o: Output, mime: string): string {
 }
 
 for (const name of Object.keys(EXPECT)) {
-  Deno.test({
-    name: `notebook ${name} runs top to bottom through Jupyter with the expected outputs`,
-    ignore: missing !== null && !required,
-    sanitizeResources: false,
-    sanitizeOps: false,
-    fn: async () => {
-      if (missing) {
-        throw new Error(`Jupyter is required (SIGNALBOOK_REQUIRE_JUPYTER=1) but ${missing}`);
-      }
+  jupyterTest(
+    `notebook ${name} runs top to bottom through Jupyter with the expected outputs`,
+    async () => {
       const out = await Deno.makeTempFile({ suffix: ".ipynb" });
       await execute(DIR + name, out);
       const fresh: Notebook = JSON.parse(await Deno.readTextFile(out));
@@ -330,5 +323,5 @@ for (const name of Object.keys(EXPECT)) {
         `${name}: committed outputs are stale; run deno task notebooks`,
       );
     },
-  });
+  );
 }

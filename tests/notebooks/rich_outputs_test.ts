@@ -13,16 +13,17 @@ import { execute, jupyterMissing } from "../../lib/notebook/_jupyter.ts";
 import { denoNotebook } from "../../bench/_notebook.ts";
 import { Browser, chromiumMissing, nbconvertHtml, nbconvertMissing } from "./_chromium.ts";
 import { chartOutputs, checkPage, tableOutputs } from "./_pages.ts";
+import { toolTest } from "../_tools.ts";
 
 const MOD = new URL("../../mod.ts", import.meta.url).href;
-const missing = (await jupyterMissing()) ?? (await nbconvertMissing()) ??
-  (await chromiumMissing());
-const required = Deno.env.get("SIGNALBOOK_REQUIRE_JUPYTER") === "1";
-if (missing && !required) {
-  console.warn(
-    `rich output notebook test skipped: ${missing}. To enable: apt-get install python3-nbclient python3-nbconvert chromium && deno jupyter --install`,
-  );
-}
+const jupyterTest = toolTest(
+  (await jupyterMissing()) ?? (await nbconvertMissing()) ?? (await chromiumMissing()),
+  "Jupyter, nbconvert and Chromium",
+  {
+    skipped: "rich output notebook test",
+    enable: "apt-get install python3-nbclient python3-nbconvert chromium && deno jupyter --install",
+  },
+);
 
 const CELLS = [
   `import * as Plot from "npm:@observablehq/plot@0.6.17";
@@ -51,14 +52,9 @@ portfolioTable({ "CEO buys": ceo, "All purchases": all })`,
   `show(ceo)`,
 ];
 
-Deno.test({
-  name:
-    "a notebook with a 10,000-dot scatter and every result object: under 150 KB, legible in light and dark",
-  ignore: missing !== null && !required,
-  sanitizeResources: false,
-  sanitizeOps: false,
-  fn: async () => {
-    if (missing) throw new Error(`Jupyter, nbconvert and Chromium are required but ${missing}`);
+jupyterTest(
+  "a notebook with a 10,000-dot scatter and every result object: under 150 KB, legible in light and dark",
+  async () => {
     const dir = await Deno.makeTempDir({ prefix: "my-analysis-" });
     const browser = await Browser.launch();
     try {
@@ -120,4 +116,4 @@ Deno.test({
       await Deno.remove(dir, { recursive: true });
     }
   },
-});
+);

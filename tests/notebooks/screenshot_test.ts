@@ -21,36 +21,26 @@
 import assert from "node:assert/strict";
 import { Browser, chromiumMissing, nbconvertHtml, nbconvertMissing } from "./_chromium.ts";
 import { chartOutputs, checkPage, PAGE_BG, tableOutputs } from "./_pages.ts";
+import { toolTest } from "../_tools.ts";
 
 const DIR = new URL("../../notebooks/", import.meta.url).pathname;
 const NAMES = [...Deno.readDirSync(DIR)].map((e) => e.name).filter((n) => n.endsWith(".ipynb"))
   .sort();
 const THEMES = ["light", "dark"] as const;
 
-const missing = (await nbconvertMissing()) ?? (await chromiumMissing());
-const required = Deno.env.get("SIGNALBOOK_REQUIRE_JUPYTER") === "1";
-if (missing && !required) {
-  console.warn(
-    `notebook screenshot tests skipped: ${missing}. To enable: apt-get install python3-nbconvert chromium`,
-  );
-}
+const jupyterTest = toolTest(
+  (await nbconvertMissing()) ?? (await chromiumMissing()),
+  "nbconvert and Chromium",
+  { skipped: "notebook screenshot tests", enable: "apt-get install python3-nbconvert chromium" },
+);
 
 function render(theme: string, out: string): Promise<void> {
   return nbconvertHtml(NAMES.map((n) => DIR + n), theme, out);
 }
 
-Deno.test({
-  name:
-    "notebook charts and tables read and code fits in nbconvert HTML, light and dark, in Chromium",
-  ignore: missing !== null && !required,
-  sanitizeResources: false,
-  sanitizeOps: false,
-  fn: async () => {
-    if (missing) {
-      throw new Error(
-        `nbconvert and Chromium are required (SIGNALBOOK_REQUIRE_JUPYTER=1) but ${missing}`,
-      );
-    }
+jupyterTest(
+  "notebook charts and tables read and code fits in nbconvert HTML, light and dark, in Chromium",
+  async () => {
     const out = await Deno.makeTempDir({ prefix: "signalbook-html-" });
     const browser = await Browser.launch();
     const problems: string[] = [];
@@ -87,4 +77,4 @@ Deno.test({
     );
     assert.deepEqual(problems, [], "charts that do not read");
   },
-});
+);

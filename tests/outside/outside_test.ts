@@ -6,6 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { execute, jupyterMissing } from "../../lib/notebook/_jupyter.ts";
+import { toolTest } from "../_tools.ts";
 import { denoNotebook } from "../../bench/_notebook.ts";
 
 const MOD = new URL("../../mod.ts", import.meta.url).href; // file:///…/mod.ts
@@ -60,16 +61,11 @@ await saveChart(tradeTimeline(trades), "timeline.svg");
   }
 });
 
-const missing = await jupyterMissing();
-const required = Deno.env.get("SIGNALBOOK_REQUIRE_JUPYTER") === "1";
+const jupyterTest = toolTest(await jupyterMissing(), "Jupyter");
 
-Deno.test({
-  name: "outside the repo: a notebook in the user's own folder runs through Jupyter",
-  ignore: missing !== null && !required,
-  sanitizeResources: false,
-  sanitizeOps: false,
-  fn: async () => {
-    if (missing) throw new Error(`Jupyter is required but ${missing}`);
+jupyterTest(
+  "outside the repo: a notebook in the user's own folder runs through Jupyter",
+  async () => {
     const dir = await Deno.makeTempDir({ prefix: "my-notebooks-" });
     try {
       const nb = denoNotebook([
@@ -105,7 +101,7 @@ pl.DataFrame({ a: [1, 2, 3, 4, 5, 6, 7], b: ["p", "q", "r", "s", "t", "u", "v"] 
       await Deno.remove(dir, { recursive: true });
     }
   },
-});
+);
 
 Deno.test("outside the repo: every notebook's imports resolve when the notebook is copied out", async () => {
   const dir = await Deno.makeTempDir({ prefix: "copied-notebooks-" });
