@@ -23,6 +23,15 @@ function insiderWith(fetch: FetchLike, cache: { dir: string; ttlMs?: number } | 
   });
 }
 
+function catalogWith(fetch: FetchLike, cache: { dir: string; ttlMs?: number }) {
+  return new CatalogClient({
+    apiKey: DEMO_KEYS.catalog,
+    baseUrl: "http://s/catalog",
+    fetch,
+    cache,
+  });
+}
+
 async function searchPages(insider: InsiderClient, n: number): Promise<number> {
   let rows = 0;
   let pages = 0;
@@ -120,12 +129,7 @@ Deno.test("cache: Cache-Control no-store is not stored, max-age bounds the lifet
     headers.set("cache-control", control);
     return new Response(res.body, { status: res.status, headers });
   };
-  const catalog = new CatalogClient({
-    apiKey: DEMO_KEYS.catalog,
-    baseUrl: "http://s/catalog",
-    fetch,
-    cache: { dir },
-  });
+  const catalog = catalogWith(fetch, { dir });
   await catalog.tags();
   await catalog.tags();
   assert.equal(n, 2, "no-store: fetched both times");
@@ -144,12 +148,7 @@ Deno.test("cache: Cache-Control no-store is not stored, max-age bounds the lifet
   );
 
   control = "";
-  const short = new CatalogClient({
-    apiKey: DEMO_KEYS.catalog,
-    baseUrl: "http://s/catalog",
-    fetch,
-    cache: { dir: join(dir, "short"), ttlMs: 1 },
-  });
+  const short = catalogWith(fetch, { dir: join(dir, "short"), ttlMs: 1 });
   await short.filterSets();
   await new Promise((r) => setTimeout(r, 5));
   await short.filterSets();
@@ -160,12 +159,7 @@ Deno.test("cache: Cache-Control no-store is not stored, max-age bounds the lifet
 Deno.test("cache: a truncated or corrupted entry is detected, removed and fetched again", async () => {
   const dir = await Deno.makeTempDir();
   const c = countingFetch(stub);
-  const catalog = new CatalogClient({
-    apiKey: DEMO_KEYS.catalog,
-    baseUrl: "http://s/catalog",
-    fetch: c.fetch,
-    cache: { dir },
-  });
+  const catalog = catalogWith(c.fetch, { dir });
   const tags = await catalog.tags();
   const [file] = await filesOf(dir);
   const whole = await Deno.readFile(file);
@@ -206,12 +200,7 @@ Deno.test("cache: processes sharing one folder leave only whole entries", async 
   const files = await filesOf(dir);
   assert.equal(files.length, n);
   const c = countingFetch(stub);
-  const catalog = new CatalogClient({
-    apiKey: DEMO_KEYS.catalog,
-    baseUrl: "http://s/catalog",
-    fetch: c.fetch,
-    cache: { dir },
-  });
+  const catalog = catalogWith(c.fetch, { dir });
   const before = cacheStats();
   let pages = 0;
   for await (const _ of catalog.pitches({ limit: 20 }, { prefetch: false }).pages()) {
