@@ -16,16 +16,14 @@ import {
   wilsonInterval,
 } from "../../mod.ts";
 import { createStub, DEMO_KEYS } from "../../lib/stub/mod.ts";
+import { countingFetch } from "../_util.ts";
 
 const stub = createStub({ seed: 1, scale: 0.5 }); // 0.5: the smallest world with locked pitches
-let requests = 0;
+const { fetch: counting, count } = countingFetch(stub);
 const catalog = new CatalogClient({
   apiKey: DEMO_KEYS.catalog,
   baseUrl: "http://s/catalog",
-  fetch: (i, init) => {
-    requests++;
-    return stub.fetch(i, init);
-  },
+  fetch: counting,
 });
 
 type Row = { author_username: string; pitches: number; wins: number; win_rate: number };
@@ -54,10 +52,10 @@ function byHand(period: "6m" | "1y", kind: "abs" | "excess", asOf: string, min: 
 }
 
 Deno.test("authorWinRates: every row equals the hand count on the emulator's pitches (1y abs)", async () => {
-  requests = 0;
+  count.n = 0;
   const result = await authorWinRates(catalog, {}, { period: "1y", kind: "abs", minPitches: 5 });
   const { frame } = result;
-  assert.equal(result.requests, requests, "requests reported");
+  assert.equal(result.requests, count.n, "requests reported");
   assert.deepEqual(frame.columns, [
     "author_username",
     "pitches",
@@ -90,7 +88,7 @@ Deno.test("authorWinRates: every row equals the hand count on the emulator's pit
   assert.deepEqual(rates, [...rates].sort((a, b) => b - a));
   assert.ok(rates.some((r) => r > 0 && r < 1), "fractions, not integer division");
   console.log(
-    `authorWinRates 1y abs: ${frame.height} authors, ${requests} requests, ${result.tooRecent} pitches too recent, as of ${result.asOf}`,
+    `authorWinRates 1y abs: ${frame.height} authors, ${count.n} requests, ${result.tooRecent} pitches too recent, as of ${result.asOf}`,
   );
 });
 
@@ -141,11 +139,11 @@ Deno.test("authorWinRates: bad options name the value and the allowed ones", asy
       /asOf "2024-13-01" must be a date YYYY-MM-DD/,
     ],
   ];
-  requests = 0;
+  count.n = 0;
   for (const [opts, re] of bad) {
     await assert.rejects(() => authorWinRates(catalog, {}, opts as never), re);
   }
-  assert.equal(requests, 0, "bad options never reach the network");
+  assert.equal(count.n, 0, "bad options never reach the network");
 });
 
 Deno.test("authorWinRateChart: authors ranked, an interval each, the pooled rate marked", async () => {

@@ -18,6 +18,7 @@ import {
   winRates,
 } from "../../mod.ts";
 import { createStub, DEMO_KEYS } from "../../lib/stub/mod.ts";
+import { countingFetch } from "../_util.ts";
 
 const stub = createStub({ seed: 1, scale: 0.3 });
 const trades = transactionsFrame(stub.insider.trades.slice(0, 400).map((t) => t.row));
@@ -107,23 +108,20 @@ Deno.test("return-floor values parse and format; bad ones name the value", () =>
   assert.throws(() => parsePitchReturn("3y_abs_gte_pct0"), /period 6m\|1y\|2y/);
 });
 
-let requests = 0;
+const { fetch: counting, count } = countingFetch(stub);
 const catalog = new CatalogClient({
   apiKey: DEMO_KEYS.catalog,
   baseUrl: "http://s/catalog",
-  fetch: (i, init) => {
-    requests++;
-    return stub.fetch(i, init);
-  },
+  fetch: counting,
 });
 
 Deno.test("pitchReturnBuckets: the highest floor each pitch meets, locked ones included; requests reported", async () => {
-  requests = 0;
+  count.n = 0;
   const { frame, requests: reported } = await pitchReturnBuckets(catalog, {}, {
     period: "1y",
     kind: "abs",
   });
-  assert.equal(reported, requests);
+  assert.equal(reported, count.n);
   assert.equal(frame.height, stub.catalog.pitches.length);
   const byId = new Map(
     frame.select("pitch_id", "pitch_return_bucket").rows().map((
