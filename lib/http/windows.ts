@@ -25,19 +25,23 @@
  *   now end with those running: at least {@link MIN_PART}, at most
  *   {@link TARGET_PAGES} pages, and the target when what is left is unknown
  *   (an open end without a row limit). While only the list's first page is
- *   known its density is a guess, and the windows cut then take half a
- *   share: those after them are cut with what they saw.
+ *   known, its rows give the density; when they span two days or less they
+ *   say only that a day holds half a page or more, and a page a day is
+ *   assumed (a window cut too wide is read past the row limit; one cut too
+ *   narrow costs a part-filled page, and those after it are cut with what
+ *   the first windows saw).
  * - After each page of a window that still has more, the rows read so far
  *   give its density (rows per day, from the days before its last one). A
  *   window whose rest is projected at more than twice its share is split:
- *   a first new window from the day of its last row on, of one share at
- *   that density, then one window with the rest of its range. When slots
+ *   it goes on with its own cursor and its rows end after one share at
+ *   that density; one new window takes the rest of its range. When slots
  *   would stay idle (the end of the list or of the row limit is near, or
  *   the windows ahead hold enough pages), a rest of at least 2 ×
  *   {@link MIN_PART} pages is split the same way into a part per idle slot
  *   (what the rows fetched before it leave, not those expected: the
  *   estimates may be high), so the windows finish together instead of one
- *   long window finishing alone.
+ *   long window finishing alone. The list's own walk is split so after its
+ *   first page: nothing is read twice.
  * - A window not yet started is cut to its share when a slot takes it, at
  *   the density of every window read so far: the rest of its range becomes
  *   the next window, cut in turn. So each window is sized with what is known
@@ -52,14 +56,15 @@
  *   the event loop, after the windows granted a slot have sent their
  *   requests: handing out a page (or building a frame from it) does not
  *   hold them back.
- * - The seam is exact whatever the client thinks a row's day is: the first
- *   new window starts on the day of the last row read, so it begins with the
- *   rows of that day already read (the "run", at most half a page: a split
- *   waits for a page whose last day is short). Those rows are skipped by
- *   key, in order; if they do not match — the service dates rows otherwise
- *   than the client reads them — the split is undone and the window goes on
- *   serially with its own cursor (a warning says so once). Rows are never
- *   lost or duplicated.
+ * - The seam is exact whatever the client thinks a row's day is: a window
+ *   a split ended keeps its requests' filter, so its last page goes on past
+ *   its new end; the rows there are the next window's first rows, and the
+ *   reader checks them by key, in order, before it hands out that last page.
+ *   If they do not match — the service dates rows otherwise than the client
+ *   reads them — the split is undone: those rows are the window's own again,
+ *   the windows inside its filter are dropped, and it goes on serially with
+ *   its own cursor (a warning says so once). Rows are never lost or
+ *   duplicated.
  * - A window never crosses the list's own bounds: its filter is the list's
  *   filter with the date range narrowed.
  *
@@ -105,9 +110,9 @@
  *   starts before the data) costs one probe the reader would have skipped;
  *   the rows are the same either way.
  *
- * Cost: every window ends on a part-filled page and every split re-reads its
- * run, so a parallel pull makes a few percent more requests than the serial
- * one (measured in `bench/parallel_bench.ts`). Memory: windows ahead of the
+ * Cost: every window ends on a part-filled page (a split one on the page
+ * that shows its end), so a parallel pull makes a few percent more requests
+ * than the serial one (measured in `bench/parallel_bench.ts`). Memory: windows ahead of the
  * one being handed out keep their pages; at most {@link MAX_BUFFERED_PAGES}
  * per parallel window are held, then those windows wait.
  *
@@ -251,7 +256,7 @@ interface Position {
   t?: string;
   /** Cursor inside the window (null: its start). */
   c: string | null;
-  /** Rows to skip at the start (the run a split re-reads). */
+  /** Rows to skip at the start (a resume inside a page). */
   s: number;
 }
 
@@ -280,18 +285,30 @@ function decodeWindowCursor(cursor: string): Position | undefined {
 
 /** One window: a range in position space (increasing in the list's order), paged serially. */
 interface Win<Row> {
-  /** First and last position (undefined: the list's own bound). */
+  /**
+   * First and last position (undefined: the list's own bound). `b` is where
+   * the window's rows end; a split may move it nearer while the window runs
+   * (its requests keep their `filter`).
+   */
   a?: number;
   b?: number;
-  state: "queued" | "running" | "pending-split" | "done" | "failed";
+  /** The range its requests are sent with, fixed when it starts (a cursor names its filter). */
+  filter?: { a?: number; b?: number };
+  /**
+   * Rows its walk read past `b` (the next window's first rows), their keys
+   * and the cursor after them: checked against
+   * the next window's rows at the seam, or taken back when a split is undone.
+   */
+  spill?: { rows: Row[]; keys: string[]; next: string | null };
+  state: "queued" | "running" | "done" | "failed";
   /** Pages fetched, not yet handed out (skipped rows removed). */
   pages: Page<Row>[];
   /** The keys of the rows of each page in `pages`. */
   pageKeys: string[][];
   /** Cursor of the first page not yet fetched (null: its start). */
   cursor: string | null;
-  /** Keys still to skip at the start, in order (undefined entries: skip unchecked, on resume). */
-  skip: (string | undefined)[];
+  /** Rows still to skip at the start (a resume inside a page). */
+  skip: number;
   /** Rows skipped at the start in all. */
   skipTotal: number;
   /** Rows fetched (after skipping). */
@@ -304,10 +321,6 @@ interface Win<Row> {
   run?: { day: number; keys: string[] };
   /** Set while the window waits for a slot: called with true when granted, false to stop. */
   want?: (go: boolean) => void;
-  /** The parent whose split this window's skip confirms. */
-  parent?: Win<Row>;
-  /** Split children, until the first confirms the seam. */
-  children?: Win<Row>[];
   error?: unknown;
   ac: AbortController;
   /** The list's own request (the first window of a pull not resumed). */
@@ -388,10 +401,11 @@ export async function* windowedPages<Row>(
     const [x, y] = [w.a, w.b].map((p) => (p === undefined ? undefined : dayText(sign() * p)));
     return order === "asc" ? { from: x, to: y } : { from: y, to: x };
   };
-  // a split child's start re-reads its parent's run: a position there skips it again
-  const position = (w: Win<Row>, c: string | null): string => {
-    const { from: f, to: t } = rangeOf(w);
-    return encodeWindowCursor({ o: order === "asc" ? "a" : "d", f, t, c, s: c ? 0 : w.skipTotal });
+  // a cursor names the filter it was sent with: a position keeps that range (a resume reads the
+  // windows split from it as one); at a window's start, the rows a resume there skipped
+  const position = (w: Win<Row>, c: string | null, skip = c ? 0 : w.skipTotal): string => {
+    const { from: f, to: t } = rangeOf(w.filter ?? w);
+    return encodeWindowCursor({ o: order === "asc" ? "a" : "d", f, t, c, s: skip });
   };
   const newWin = (a?: number, b?: number, expect = 0): Win<Row> => ({
     a,
@@ -400,7 +414,7 @@ export async function* windowedPages<Row>(
     pages: [],
     pageKeys: [],
     cursor: null,
-    skip: [],
+    skip: 0,
     skipTotal: 0,
     rows: 0,
     expect,
@@ -418,8 +432,7 @@ export async function* windowedPages<Row>(
     const [x, y] = [dayNumber(start.f), dayNumber(start.t)];
     const w = order === "asc" ? newWin(x, y) : newWin(toPos(y), toPos(x));
     w.cursor = start.c;
-    w.skip = new Array(start.s).fill(undefined);
-    w.skipTotal = start.s;
+    w.skip = w.skipTotal = start.s;
     windows.push(w);
     if (w.b !== undefined && (bound().b === undefined || w.b < bound().b!)) {
       windows.push(newWin(w.b + 1));
@@ -503,7 +516,7 @@ export async function* windowedPages<Row>(
    * its parent projected for it.
    */
   const expected = (x: Win<Row>) => {
-    if (x.state === "done" || x.state === "pending-split" || x.probe) return x.rows;
+    if (x.state === "done" || x.probe) return x.rows;
     const b = x.b ?? bound().b;
     if (x.run === undefined || x.firstDay === undefined || b === undefined || order === undefined) {
       return Math.max(x.rows, x.expect);
@@ -560,7 +573,7 @@ export async function* windowedPages<Row>(
       if (w !== head) held += w.pages.length;
       const ok = waitedFor || (before + w.rows < limit && held < cap && total < 2 * cap);
       if (active) first = false;
-      if (w.state !== "done" && w.state !== "pending-split" && !visit(w, ok, fetched)) return;
+      if (w.state !== "done" && !visit(w, ok, fetched)) return;
       before += expected(w);
       fetched += w.rows;
     }
@@ -673,15 +686,12 @@ export async function* windowedPages<Row>(
       rest = Math.max(0, limit - fetched) / src.pageSize;
     } else {
       for (const x of windows) {
-        if (x.state === "done" || x.state === "pending-split" || x.state === "failed") continue;
+        if (x.state === "done" || x.state === "failed") continue;
         if ((x.b ?? bound().b) === undefined) return TARGET_PAGES;
         rest += Math.max(0, expected(x) - x.rows) / src.pageSize;
       }
     }
-    // while only the list's first page is known, its density is a guess: the first windows
-    // take half a share, and those after them are cut with what they saw
-    const guess = windows.every((x) => x.root || x.pagesRead === 0);
-    return Math.min(TARGET_PAGES, Math.max(MIN_PART, rest / (guess ? 2 * k : k)));
+    return Math.min(TARGET_PAGES, Math.max(MIN_PART, rest / k));
   };
 
   /** Days of `pages` pages at `density` rows a day (at least 1). */
@@ -701,8 +711,15 @@ export async function* windowedPages<Row>(
     const span = b === undefined ? Infinity : b - x.a + 1;
     if (span < 2) return;
     // what the pull has seen (its parent's density before any window read a page)
-    const density = overallDensity() ?? x.hint;
+    let density = overallDensity() ?? x.hint;
     if (density === undefined) return;
+    // while only the list's first page is known and its rows span two days or less, they say
+    // only that a day holds at least half a page: a page a day is assumed. A window cut too
+    // wide is read past the row limit, one cut too narrow costs a part-filled page
+    const first = windows.every((w) => w.root || w.pagesRead === 0) ? windows[0] : undefined;
+    if (first?.root && first.run && first.firstDay !== undefined) {
+      if (Math.abs(first.firstDay - first.run.day) <= 1) density = Math.max(density, src.pageSize);
+    }
     let pages = share();
     if (limit < Infinity) {
       // the last window the limit needs takes what is left, with a margin: a short rest
@@ -726,19 +743,21 @@ export async function* windowedPages<Row>(
   /**
    * Splits the rest of `w` after a page whose last day is `run.day`, when
    * that rest is more than twice its {@link share}, or when slots would
-   * stay idle and it holds at least 2 × {@link MIN_PART} pages: a first
-   * new window from the day of that run (re-read and skipped by key) of its
-   * share — or, for idle slots, of the rest divided among them — then one
-   * window with the rest of the range, cut again as it starts
-   * ({@link cut}). True when it did.
+   * stay idle and it holds at least 2 × {@link MIN_PART} pages: `w` goes on
+   * with its own cursor and ends after its share (or, for idle slots, the
+   * rest divided among them) — its rows stop there, its requests keep
+   * their filter — and one new window takes the rest of the range, cut
+   * again as it starts ({@link cut}). Nothing is read twice: the rows `w`'s
+   * last page holds past its new end are the next window's first rows,
+   * checked against them at the seam ({@link seamHolds}).
    */
-  const split = (w: Win<Row>, last: Page<Row>): boolean => {
+  const split = (w: Win<Row>): void => {
     const run = w.run;
-    if (!splittable || order === undefined || !run || w.firstDay === undefined) return false;
+    if (!splittable || order === undefined || !run || w.firstDay === undefined) return;
     const p = sign() * run.day;
     const b = w.b ?? bound().b;
     const remaining = b === undefined ? undefined : b - p + 1;
-    if (remaining !== undefined && remaining < 2) return false;
+    if (remaining !== undefined && remaining < 2) return;
     const density = densityOf(w); // rows per day
     const projected = remaining === undefined ? Infinity : (density * remaining) / src.pageSize;
     // pages still needed before the row limit (all of them without one)
@@ -750,52 +769,97 @@ export async function* windowedPages<Row>(
     let pages: number;
     if (needed > 2 * fair) pages = fair;
     else if (idle > 0 && most >= 2 * MIN_PART) pages = Math.max(MIN_PART, most / (idle + 1));
-    else return false;
-    // the run is re-read by the first new window: wait for a short last day, unless much is left
-    if (
-      run.keys.length > src.pageSize / 2 &&
-      (run.keys.length > last.rows.length || projected < 4 * TARGET_PAGES)
-    ) {
-      return false;
-    }
-    const days = daysOf(pages, density);
-    if (remaining !== undefined && days >= remaining) return false;
-    const first = newWin(p, p + days - 1, density * days);
+    else return;
+    // the rows of its last day still to come are its own: the share counts from the first
+    const days = daysOf(pages + run.keys.length / src.pageSize, density);
+    if (remaining !== undefined && days >= remaining) return;
     const rest = newWin(
       p + days,
       w.b,
       density * (remaining === undefined ? days : remaining - days),
     );
     rest.hint = density;
-    first.skip = [...run.keys];
-    first.skipTotal = run.keys.length;
-    first.parent = w;
-    w.children = [first, rest];
-    w.cursor = last.next;
-    w.state = "pending-split";
-    windows.splice(windows.indexOf(w) + 1, 0, first, rest);
-    return true;
+    w.b = p + days - 1;
+    windows.splice(windows.indexOf(w) + 1, 0, rest);
   };
 
-  /** The seam did not match: drop the split and go on serially with the parent's cursor. */
-  const undo = (child: Win<Row>) => {
-    const parent = child.parent!;
-    // its children and the windows cut from them: every window after it inside its range
-    const at = windows.indexOf(parent) + 1;
+  /**
+   * Whether the rows `w` (done, ended by a split) read past its end are the
+   * first rows of the windows after it, in order: the service dates rows as
+   * the client reads them at that seam. Waits for those windows' pages;
+   * false when they hold other rows, too few, or failed before saying.
+   */
+  const seamHolds = async (i: number): Promise<boolean> => {
+    const want = windows[i].spill!.keys;
+    for (;;) {
+      const got: string[] = [];
+      let waitFor: Win<Row> | undefined;
+      for (let j = i + 1; j < windows.length && got.length < want.length; j++) {
+        const x = windows[j];
+        for (const keys of x.pageKeys) got.push(...keys);
+        if (got.length >= want.length || x.state === "done") continue;
+        if (x.state === "failed") return false;
+        waitFor = x;
+        break;
+      }
+      if (!waitFor) return want.every((key, n) => got[n] === key);
+      if (signal.aborted) throw signal.reason;
+      // the reader waits for that window: it goes whatever the windows ahead hold
+      if (head !== waitFor) {
+        head = waitFor;
+        dispatch();
+      }
+      await changed();
+    }
+  };
+
+  /**
+   * The rows `w`'s walk read past its end, its own again: its last page
+   * (held until the seam is checked) whole as the service sent it, and its
+   * end the end of its requests' range.
+   */
+  const takeBack = (w: Win<Row>) => {
+    const spill = w.spill!;
+    w.spill = undefined;
+    const last = w.pages.pop() ?? { rows: [], next: null, raw: null };
+    w.pages.push({ ...last, rows: [...last.rows, ...spill.rows], next: spill.next });
+    w.pageKeys.push([...(w.pageKeys.pop() ?? []), ...spill.keys]);
+    w.rows += spill.rows.length;
+    w.cursor = spill.next;
+    w.b = w.filter!.b;
+    return spill;
+  };
+
+  /**
+   * Ends the split of `w` at a seam that does not match: its rows past its
+   * end are its own again (its last page whole), every window inside the
+   * range of its requests is dropped, and it goes on serially with its own
+   * cursor. No row is lost or repeated: none of theirs was handed out.
+   */
+  const unsplit = (w: Win<Row>) => {
+    const spill = takeBack(w);
+    const at = windows.indexOf(w) + 1;
     let end = at;
-    while (
-      end < windows.length && (parent.b === undefined || (windows[end].a ?? -Infinity) <= parent.b)
-    ) end++;
+    while (end < windows.length && (w.b === undefined || (windows[end].a ?? -Infinity) <= w.b)) {
+      end++;
+    }
     for (const c of windows.splice(at, end - at)) {
       c.ac.abort(new DOMException("window dropped", "AbortError"));
       answer(c, false);
     }
-    parent.children = undefined;
-    parent.state = "queued";
+    if (spill.next !== null) {
+      w.state = "queued";
+      w.whole = true;
+    } else if (spill.rows.length > 0) {
+      // its walk ended there: short of the end of its filter, the rest may hold rows
+      w.lastPos = toPos(dayNumber(src.day(spill.rows.at(-1)!)));
+      w.gap = endGap(w, w.pages.at(-1)!.rows);
+    }
     splittable = false;
     opts.onFallback?.(
-      "signalbook: parallel windows turned off for this pull: the service dates rows " +
-        "otherwise than the client reads them; going on serially",
+      "signalbook: parallel windows turned off for this pull: the rows a window read past " +
+        "its end are not the next window's first rows (the service dates rows otherwise " +
+        "than the client reads them, or ended a window early); going on serially",
     );
   };
 
@@ -833,13 +897,13 @@ export async function* windowedPages<Row>(
       answer(x, false);
     }
     windows.splice(0, windows.length, root);
-    root.children = undefined;
+    // rows its walk read past its end, not handed out, are its own again, and it reads on
+    if (root.spill) takeBack(root);
+    else if (root.filter) root.b = root.filter.b;
     // the rows handed out from other windows: all but the root's own
     handed = new KeySet([...sent].filter((key) => !root.keys.has(key)));
     root.dedupe = handed;
-    if (root.state === "pending-split" || root.state === "done") {
-      root.state = root.cursor === null ? "done" : "queued";
-    }
+    if (root.state === "done") root.state = root.cursor === null ? "done" : "queued";
     head = root;
     restart = true;
     opts.onFallback?.(
@@ -855,7 +919,7 @@ export async function* windowedPages<Row>(
    */
   const mergeRest = (w: Win<Row>) => {
     const last = windows[windows.length - 1];
-    if (last !== w && last.state === "queued" && !last.parent) last.whole = true;
+    if (last !== w && last.state === "queued") last.whole = true;
   };
 
   /** Reads a page's rows (with their `keys`) into `w`'s day bookkeeping; false when they are not in date order. */
@@ -936,11 +1000,12 @@ export async function* windowedPages<Row>(
     );
   };
 
-  /** Pages window `w` serially, one slot per request; it ends when done, split, dropped or failed. */
+  /** Pages window `w` serially, one slot per request; it ends when done, past its end, dropped or failed. */
   const run = (w: Win<Row>) => {
     w.state = "running";
+    const filter = w.filter ??= { a: w.a, b: w.b };
     const list = new Paginated<Row>(
-      (cursor, s) => src.fetch(rangeOf(w), cursor, s),
+      (cursor, s) => src.fetch(rangeOf(filter), cursor, s),
       {
         signal: joinGroup(AbortSignal.any([signal, w.ac.signal]), signal),
         prefetch: false,
@@ -964,7 +1029,7 @@ export async function* windowedPages<Row>(
           if (next.done) break;
           const page = next.value;
           w.pagesRead++;
-          if (!serial && !inRange(w, page.rows)) {
+          if (!serial && !inRange(filter, page.rows)) {
             const why = "the service returned a row outside the date range a window asked for " +
               "(it reads the date filter otherwise)";
             if (!root) throw resumedMisread(why);
@@ -994,9 +1059,16 @@ export async function* windowedPages<Row>(
             w.seen.add(digest);
             owner.set(digest, w);
           }
-          if (page.rows.length > 0) w.lastPos = toPos(dayNumber(src.day(page.rows.at(-1)!)));
           // each row's key, once: the loop check, the seam, the run and the hand-out read it
           const keys = page.rows.map((r) => src.key(r));
+          // rows past its end (a split moved it): the next window's, held for the seam
+          let own = page.rows.length;
+          if (w.b !== undefined && w.b !== filter.b) {
+            while (own > 0 && (toPos(dayNumber(src.day(page.rows[own - 1]))) ?? -Infinity) > w.b) {
+              own--;
+            }
+          }
+          if (own > 0) w.lastPos = toPos(dayNumber(src.day(page.rows[own - 1])));
           // a page whose rows all came before in this walk (their keys are kept for the walk)
           if (page.rows.length > 0 && dropSeen(page.rows, (i) => keys[i], w.keys).length === 0) {
             // every row already came in this walk, under a new cursor: a loop
@@ -1010,37 +1082,31 @@ export async function* windowedPages<Row>(
           }
           let rows = page.rows;
           let rowKeys = keys;
+          if (own < rows.length) {
+            w.spill = { rows: rows.slice(own), keys: keys.slice(own), next: page.next };
+            [rows, rowKeys] = [rows.slice(0, own), keys.slice(0, own)];
+          }
           if (w.dedupe?.size) {
             // after a fallback, on the root: the rows already handed out are skipped
             const keep = keys.map((key) => !w.dedupe!.delete(key));
             rows = rows.filter((_, i) => keep[i]);
             rowKeys = keys.filter((_, i) => keep[i]);
           }
-          if (w.skip.length) {
-            // the run a split re-reads: the same keys, in the same order
-            let i = 0;
-            for (; i < rows.length && w.skip.length; i++) {
-              const want = w.skip.shift();
-              if (want !== undefined && want !== rowKeys[i]) return undo(w);
-            }
-            if (w.skip.length && page.next === null) return undo(w);
-            if (i) [rows, rowKeys] = [rows.slice(i), rowKeys.slice(i)];
-            if (!w.skip.length && w.parent) {
-              w.parent.state = "done";
-              w.parent.children = undefined;
-              // (the root keeps its keys: a fallback may go on with its walk)
-              if (w.parent !== root) w.parent.keys.clear();
-              w.parent = undefined;
-            }
+          if (w.skip) {
+            // a resume inside a page: the rows before it were handed out
+            const i = Math.min(w.skip, rows.length);
+            w.skip -= i;
+            [rows, rowKeys] = [rows.slice(i), rowKeys.slice(i)];
           }
           // the skipped rows are this window's first rows too: they belong to its run
-          if (splittable && !track(w, page.rows, keys)) splittable = false;
+          if (splittable && !track(w, page.rows.slice(0, own), keys)) splittable = false;
           w.rows += rows.length;
-          w.pages.push({ ...page, rows });
+          // its last page (rows past its end) leads the reader to the next window
+          w.pages.push({ ...page, rows, next: w.spill ? null : page.next });
           w.pageKeys.push(rowKeys);
           w.cursor = page.next;
-          if (page.next === null) w.gap = endGap(w, page.rows);
-          if (page.next === null && w.rows === 0) mergeRest(w);
+          if (page.next === null && !w.spill) w.gap = endGap(w, page.rows);
+          if (page.next === null && w.rows === 0 && !w.spill) mergeRest(w);
           notify();
           if (repeat) throw repeat;
           if (page.next === null && w.gap && !serial && rowsBefore(w) + w.rows < limit) {
@@ -1061,8 +1127,8 @@ export async function* windowedPages<Row>(
             // (its error, if any, is the reader's to throw, as when the reader sent it)
             await probe.catch(() => undefined);
           }
-          if (page.next === null || rowsBefore(w) + w.rows >= limit) break;
-          if (split(w, page)) return;
+          if (page.next === null || w.spill || rowsBefore(w) + w.rows >= limit) break;
+          split(w);
         }
         w.state = "done";
         w.keys.clear();
@@ -1077,8 +1143,6 @@ export async function* windowedPages<Row>(
       if (!windows.includes(w)) return; // dropped by an undo
       w.error = e;
       w.state = "failed";
-      // a child that fails before its seam is confirmed: its parent is complete
-      if (w.parent) w.parent.state = "done";
       // nothing after a failure is needed: the pull stops there
       for (const x of windows.slice(windows.indexOf(w) + 1)) {
         x.ac.abort(new DOMException("an earlier window failed", "AbortError"));
@@ -1123,6 +1187,8 @@ export async function* windowedPages<Row>(
    * one probe of one row over the rest says.
    */
   const rowsAfter = async (i: number, probe: boolean): Promise<string | null> => {
+    // rows read past a window's end say the next window has rows
+    if (windows[i].spill && windows[i + 1]) return position(windows[i + 1], null);
     for (;;) {
       const w = windows[i + 1];
       if (!w) return null;
@@ -1173,6 +1239,21 @@ export async function* windowedPages<Row>(
       if (head !== w) {
         head = w;
         dispatch(); // the head always runs
+      }
+      if (
+        w.spill && w.state === "done" && w.pages.length === 1 &&
+        handedOut + w.pages[0].rows.length < limit
+      ) {
+        // the last page of a window a split ended: the rows it read past its end must be the
+        // next windows' first rows (else the service dates rows otherwise: it goes on serially)
+        const holds = await seamHolds(i);
+        if (restart || windows[i] !== w || !w.spill) continue;
+        if (holds) w.spill = undefined;
+        else {
+          unsplit(w);
+          dispatch();
+          continue;
+        }
       }
       const page = w.pages.shift();
       if (page) {
