@@ -184,10 +184,11 @@ function flagOf(v: unknown): boolean | undefined {
  * ```
  */
 export function readList(body: unknown, spec: ListSpec): ListRead {
-  const where = spec.containers.map((c) => JSON.stringify(c)).join(", ");
-  const expected = `${spec.what} as a list (under ${where}, or the only list in the answer${
-    spec.bare ? ", or a bare list" : ""
-  })`;
+  // what an error says was expected (made only for an error)
+  const expected = () =>
+    `${spec.what} as a list (under ${
+      spec.containers.map((c) => JSON.stringify(c)).join(", ")
+    }, or the only list in the answer${spec.bare ? ", or a bare list" : ""})`;
   let rows: unknown[];
   let container: string;
   let cursorKey: string | undefined;
@@ -195,12 +196,12 @@ export function readList(body: unknown, spec: ListSpec): ListRead {
   let next: string | null = null;
   let flag: boolean | undefined;
   if (Array.isArray(body)) {
-    if (!spec.bare) throw unexpected(spec.endpoint, expected, body);
+    if (!spec.bare) throw unexpected(spec.endpoint, expected(), body);
     rows = body;
     container = "bare list";
   } else if (isObject(body)) {
     const found = locate(body, spec.containers, Array.isArray) ?? onlyList(body);
-    if (!found) throw unexpected(spec.endpoint, expected, body);
+    if (!found) throw unexpected(spec.endpoint, expected(), body);
     rows = found.value as unknown[];
     container = JSON.stringify(found.path);
     const cur = spec.cursors?.length ? locate(body, spec.cursors, () => true) : undefined;
@@ -231,7 +232,7 @@ export function readList(body: unknown, spec: ListSpec): ListRead {
     }
     next = cur ? cursorOf(cur.value) : null;
     flag = fl ? flagOf(fl.value) : undefined;
-  } else throw unexpected(spec.endpoint, expected, body);
+  } else throw unexpected(spec.endpoint, expected(), body);
   for (let i = 0; i < rows.length; i++) {
     if (!isObject(rows[i])) {
       throw new InvalidResponseError(
