@@ -18,6 +18,7 @@ import { lightBench } from "./light_bench.ts";
 import { releaseBench } from "./release_bench.ts";
 import { truthRowsBench } from "./truth_rows_bench.ts";
 import { bodyScrubBench } from "./body_scrub_bench.ts";
+import { windowRoundsBench } from "./window_rounds_bench.ts";
 
 if (import.meta.main) {
   console.log("signalbook benchmarks (same run, same data)");
@@ -29,6 +30,7 @@ if (import.meta.main) {
   const floor = await floorFigures();
   console.log(floorRunsTable(floor.runs));
   console.log(await parallelBench(["ideal", "trace", "table", "rate", "scale"]));
+  console.log(await windowRoundsBench());
   console.log(await syncBench());
   console.log(await queryBench());
   console.log(await coverageBench());
