@@ -133,6 +133,7 @@ import {
   cursorDigest,
   dropSeen,
   duplicateWarning,
+  failedCursor,
   type Page,
   Paginated,
   quoteCursor,
@@ -329,6 +330,8 @@ interface Win<Row> {
   seen: Set<string>;
   /** Pages this window has read. */
   pagesRead: number;
+  /** Rows its walk received, all of them (the list's own walk: where its cursor stands). */
+  received: number;
   /** After a fallback (root only): keys of rows already handed out, skipped when they come again. */
   dedupe?: KeySet;
   /** Keys of the rows this window's walk received (kept across its continuations): the loop check. */
@@ -421,6 +424,7 @@ export async function* windowedPages<Row>(
     ac: new AbortController(),
     seen: new Set(),
     pagesRead: 0,
+    received: 0,
     keys: new KeySet(),
   });
 
@@ -787,7 +791,9 @@ export async function* windowedPages<Row>(
    * Whether the rows `w` (done, ended by a split) read past its end are the
    * first rows of the windows after it, in order: the service dates rows as
    * the client reads them at that seam. Waits for those windows' pages;
-   * false when they hold other rows, too few, or failed before saying.
+   * false when they hold other rows or too few. A window that failed before
+   * saying is not a mismatch (undoing the split would drop its error): `w`'s
+   * own rows go out and the reader fails at that window.
    */
   const seamHolds = async (i: number): Promise<boolean> => {
     const want = windows[i].spill!.keys;
@@ -798,7 +804,7 @@ export async function* windowedPages<Row>(
         const x = windows[j];
         for (const keys of x.pageKeys) got.push(...keys);
         if (got.length >= want.length || x.state === "done") continue;
-        if (x.state === "failed") return false;
+        if (x.state === "failed") return got.every((key, n) => want[n] === key);
         waitFor = x;
         break;
       }
@@ -1018,7 +1024,9 @@ export async function* windowedPages<Row>(
         for (;;) {
           if (!(await slot(w))) {
             if (signal.aborted) throw signal.reason;
-            break; // the rows before it reach the limit, or it was dropped
+            // stopped by an earlier window's failure: not done (its rows stop short of its end)
+            if (w.ac.signal.aborted) throw w.ac.signal.reason;
+            break; // the rows before it reach the limit
           }
           let next: IteratorResult<Page<Row>, void>;
           try {
@@ -1029,6 +1037,7 @@ export async function* windowedPages<Row>(
           if (next.done) break;
           const page = next.value;
           w.pagesRead++;
+          w.received += page.rows.length;
           if (!serial && !inRange(filter, page.rows)) {
             const why = "the service returned a row outside the date range a window asked for " +
               "(it reads the date filter otherwise)";
@@ -1197,7 +1206,7 @@ export async function* windowedPages<Row>(
         i++;
         continue;
       }
-      if (w.state === "queued" && probe) {
+      if ((w.state === "queued" || w.state === "failed") && probe) {
         const last = windows[windows.length - 1];
         const rest = { a: w.a, b: last.b };
         const page = await src.fetch(rangeOf(rest), null, signal, 1);
@@ -1210,7 +1219,9 @@ export async function* windowedPages<Row>(
         fallback(why);
         return await serialRest();
       }
-      if (w.state === "failed") throw w.error;
+      // a window that failed before its first row: the page before it goes out, and the
+      // reader fails at that window (its cursor resumes there); past the limit, a probe says
+      if (w.state === "failed" && !probe) return position(w, null);
       // the reader waits for this window: it goes whatever the windows ahead hold
       if (head !== w) {
         head = w;
@@ -1221,6 +1232,8 @@ export async function* windowedPages<Row>(
   };
 
   let handedOut = 0;
+  /** The `next` of the last page handed out: where a failure that names no cursor resumes. */
+  let lastNext: string | null = opts.cursor ?? null;
   const onAbort = () => {
     notify();
     dispatch();
@@ -1270,6 +1283,7 @@ export async function* windowedPages<Row>(
           : undefined;
         if (early) next = early.cursor;
         yield { ...page, rows, next };
+        lastNext = next;
         if (early) {
           setFailedCursor(early, early.cursor);
           throw early;
@@ -1278,7 +1292,10 @@ export async function* windowedPages<Row>(
         continue;
       }
       if (w.state === "failed") {
-        setFailedCursor(w.error, position(w, w.cursor));
+        // after a fallback the list's own walk skips the rows other windows handed out: a
+        // resume at its cursor skips them too
+        const ahead = serial && w === root ? Math.max(0, handedOut - w.received) : 0;
+        setFailedCursor(w.error, position(w, w.cursor, ahead || undefined));
         throw w.error;
       }
       if (w.state === "done") {
@@ -1288,6 +1305,10 @@ export async function* windowedPages<Row>(
       if (signal.aborted) throw signal.reason;
       await changed();
     }
+  } catch (e) {
+    // (a probe's request, or the walk a fallback reads, fails outside any window's walk)
+    if (failedCursor(e) === undefined) setFailedCursor(e, lastNext);
+    throw e;
   } finally {
     if (twice > 0) console.warn(duplicateWarning(twice));
     signal.removeEventListener("abort", onAbort);
