@@ -300,7 +300,7 @@ interface Win<Row> {
    * and the cursor after them: checked against
    * the next window's rows at the seam, or taken back when a split is undone.
    */
-  spill?: { rows: Row[]; keys: string[]; next: string | null };
+  spill?: { rows: Row[]; keys: string[]; next: string | null; at: string | null };
   state: "queued" | "running" | "done" | "failed";
   /** Pages fetched, not yet handed out (skipped rows removed). */
   pages: Page<Row>[];
@@ -792,10 +792,10 @@ export async function* windowedPages<Row>(
    * first rows of the windows after it, in order: the service dates rows as
    * the client reads them at that seam. Waits for those windows' pages;
    * false when they hold other rows or too few. A window that failed before
-   * saying is not a mismatch (undoing the split would drop its error): `w`'s
-   * own rows go out and the reader fails at that window.
+   * saying is returned: the pull fails with its error (undoing the split
+   * would drop it), resumable at `w`'s last page.
    */
-  const seamHolds = async (i: number): Promise<boolean> => {
+  const seamHolds = async (i: number): Promise<boolean | Win<Row>> => {
     const want = windows[i].spill!.keys;
     for (;;) {
       const got: string[] = [];
@@ -804,7 +804,7 @@ export async function* windowedPages<Row>(
         const x = windows[j];
         for (const keys of x.pageKeys) got.push(...keys);
         if (got.length >= want.length || x.state === "done") continue;
-        if (x.state === "failed") return got.every((key, n) => want[n] === key);
+        if (x.state === "failed") return got.every((key, n) => want[n] === key) && x;
         waitFor = x;
         break;
       }
@@ -1092,7 +1092,12 @@ export async function* windowedPages<Row>(
           let rows = page.rows;
           let rowKeys = keys;
           if (own < rows.length) {
-            w.spill = { rows: rows.slice(own), keys: keys.slice(own), next: page.next };
+            w.spill = {
+              rows: rows.slice(own),
+              keys: keys.slice(own),
+              next: page.next,
+              at: w.cursor,
+            };
             [rows, rowKeys] = [rows.slice(0, own), keys.slice(0, own)];
           }
           if (w.dedupe?.size) {
@@ -1261,6 +1266,11 @@ export async function* windowedPages<Row>(
         // next windows' first rows (else the service dates rows otherwise: it goes on serially)
         const holds = await seamHolds(i);
         if (restart || windows[i] !== w || !w.spill) continue;
+        if (typeof holds === "object") {
+          // its last page is not handed out: a resume reads it again, within its own filter
+          setFailedCursor(holds.error, position(w, w.spill.at));
+          throw holds.error;
+        }
         if (holds) w.spill = undefined;
         else {
           unsplit(w);

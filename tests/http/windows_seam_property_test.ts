@@ -449,3 +449,19 @@ Deno.test("windows stopped by an earlier window's failure are not taken as done 
   }
   assert.ok(stopped > 0, "no resumed pull met the row dated otherwise");
 });
+
+Deno.test("the window after a seam fails before its first row: the pull fails there, and its cursor reads the split window's last page again (its row dated otherwise is not lost)", async () => {
+  // the list's walk is split before day 4; the client reads row 9 (the last of day 0) on day 4,
+  // so the walk's last page holds it past its end; the window from day 4 on fails at once
+  const rows = rowsOf([10, 0, 1, 0], 2);
+  const sorted = service(rows, "asc", 2, honest).sorted;
+  const lies: Lies = { ...honest, dayOff: atSeams(sorted, lastOfDays(sorted)), failWindow: 4 };
+  assert.deepEqual([...lies.dayOff], [[9, day(4)]]);
+  const got = await pull(service(rows, "asc", 2, lies).source, 2);
+  assert.equal((got.error as Error)?.message, "refused");
+  assert.deepEqual(ids(got.rows), ids(sorted.slice(0, got.rows.length)));
+  const again = service(rows, "asc", 2, { ...lies, failWindow: undefined });
+  const rest = await pull(again.source, 2, { cursor: got.cursor ?? undefined });
+  assert.equal(rest.error, undefined);
+  assert.deepEqual(ids(rest.rows), ids(sorted.slice(got.rows.length)));
+});
