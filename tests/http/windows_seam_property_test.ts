@@ -121,6 +121,9 @@ interface Outcome {
   cursor?: string | null;
 }
 
+/** Warnings that a pull turned its windows off (the service dates rows otherwise). */
+const fallbacks: string[] = [];
+
 /** A pull as `take(limit)` makes it; a pull that hangs fails the test. */
 async function pull(
   src: WindowSource<Row>,
@@ -139,7 +142,7 @@ async function pull(
           limit: opts.limit,
           cursor: opts.cursor,
           signal: ac.signal,
-          onFallback: () => {},
+          onFallback: (m) => void fallbacks.push(m),
         })
       ) {
         const room = limit - out.rows.length;
@@ -208,8 +211,11 @@ Deno.test("generated lists: a parallel pull hands out the serial rows, truncated
       const rows = rowsOf(c.counts, c.gap);
       const s = service(rows, c.order, c.pageSize, { ...honest, delay: c.delay }, c.seed);
       const limit = c.limitAt === undefined ? undefined : Math.round(c.limitAt * rows.length);
+      fallbacks.length = 0;
       const got = await pull(s.source, c.parallel, { limit, slowReader: c.slowReader });
       assert.equal(got.error, undefined, String(got.error));
+      // every seam of an honest service holds: its windows are never turned off
+      assert.deepEqual(fallbacks, []);
       const n = Math.min(limit ?? Infinity, rows.length);
       assert.deepEqual(ids(got.rows), ids(s.sorted.slice(0, n)));
       if (limit !== undefined && limit > 0 && rows.length >= limit) {
