@@ -85,8 +85,8 @@ export function redactorFor(key: string): Redactor {
   };
 }
 
-/** One pattern for every form of `key` (any case), or null for an empty key. */
-function keyPattern(key: string, flags: "g" | "", withDumps = true): RegExp | null {
+/** One pattern for every form of `key` (any case), or null for an empty key (exported for the key-scan test's reference). */
+export function keyPattern(key: string, flags: "g" | "", withDumps = true): RegExp | null {
   const k = typeof key === "string" ? key.trim() : "";
   if (k === "") return null;
   const dumps = withDumps && k.length >= MIN_ANYWHERE ? caseVariants(k).map(hexDump) : [];
@@ -97,7 +97,7 @@ function keyPattern(key: string, flags: "g" | "", withDumps = true): RegExp | nu
 }
 
 /** `k`, upper-cased and lower-cased, without repeats: the spellings whose forms are searched. */
-function caseVariants(k: string): string[] {
+export function caseVariants(k: string): string[] {
   return [...new Set([k, k.toUpperCase(), k.toLowerCase()])];
 }
 
@@ -115,7 +115,7 @@ function hexPairs(k: string): string[] {
  * a `\x` or `0x`, or after nothing: `73 6b 2d …`, `73:6b:2d`, `\x73\x6b`,
  * `0x73, 0x6b`.
  */
-function hexDump(k: string): string {
+export function hexDump(k: string): string {
   return hexPairs(k).join(DUMP_GAP);
 }
 
