@@ -8,7 +8,7 @@
  * @module
  */
 import type { Page, PageFetcher, PagesOptions } from "../http/paginate.ts";
-import { windowedPages, type WindowSource } from "../http/windows.ts";
+import { decodeWindowCursor, windowedPages, type WindowSource } from "../http/windows.ts";
 import { RequestValidationError } from "../http/errors.ts";
 import { showValue } from "../shared/schema.ts";
 import { FramedList, type FrameMaker, type RawListOptions } from "./list.ts";
@@ -109,7 +109,8 @@ export function listOf<Row>(
   source: WindowSource<Row> | undefined,
 ): FramedList<Row> {
   const parallel = checkParallel(opts.parallel);
-  const windowCursor = opts.cursor?.startsWith("sbw1.") ?? false;
+  // a window cursor is read now: one that holds no position is refused before any request
+  const windowCursor = opts.cursor !== undefined && decodeWindowCursor(opts.cursor) !== undefined;
   // a cursor left by a small-page serial walk (`take(10)`) resumes that walk, serially
   const sized = opts.cursor?.startsWith("sbp1.") ?? false;
   if (source && !sized && (parallel > 1 || windowCursor)) {

@@ -143,6 +143,9 @@ import { InvalidResponseError, PaginationError } from "./errors.ts";
 import { joinGroup } from "./retry.ts";
 import { KeySet } from "./_key_set.ts";
 import { dayText, isoDay } from "../shared/values/mod.ts";
+import { decodeWindowCursor, encodeWindowCursor } from "./_window_cursor.ts";
+
+export { decodeWindowCursor } from "./_window_cursor.ts";
 
 /** Most pages a window is given (its share, see the module doc); windows of an open end without a row limit get this many. */
 export const TARGET_PAGES = 12;
@@ -231,7 +234,6 @@ export function narrow(range: DayRange, own: DayRange): DayRange | undefined {
 
 /** Widest window planned at an open end, in days (a sparse list's estimate can be near 0 rows a day). */
 const MAX_WIDTH = 3_660;
-const PREFIX = "sbw1.";
 
 /** Day numbers of the days read so far (rows of a pull share few days; bounded: cleared when full). */
 const dayNumbers = new Map<string, number | undefined>();
@@ -245,43 +247,6 @@ function dayNumber(day: string | undefined): number | undefined {
   if (dayNumbers.size >= 10_000) dayNumbers.clear();
   dayNumbers.set(day, n);
   return n;
-}
-
-/** A window cursor: where a pull stands (a range, a cursor inside it, rows to skip). */
-interface Position {
-  /** Order: "d" newest first, "a" oldest first. */
-  o: "d" | "a";
-  /** First day of the window's range (absent: the list's own bound). */
-  f?: string;
-  /** Last day of the window's range (absent: the list's own bound). */
-  t?: string;
-  /** Cursor inside the window (null: its start). */
-  c: string | null;
-  /** Rows to skip at the start (a resume inside a page). */
-  s: number;
-}
-
-function encodeWindowCursor(p: Position): string {
-  const json = JSON.stringify(p);
-  return PREFIX + btoa(json).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-}
-
-/** A window cursor decoded, or undefined when `cursor` is a cursor of the list itself. */
-function decodeWindowCursor(cursor: string): Position | undefined {
-  if (!cursor.startsWith(PREFIX)) return undefined;
-  try {
-    const b = cursor.slice(PREFIX.length).replace(/-/g, "+").replace(/_/g, "/");
-    const p = JSON.parse(atob(b + "=".repeat((4 - (b.length % 4)) % 4)));
-    if (
-      (p.o === "d" || p.o === "a") && (p.c === null || typeof p.c === "string") &&
-      Number.isInteger(p.s) && p.s >= 0
-    ) return p as Position;
-  } catch {
-    // reported below
-  }
-  throw new TypeError(
-    `cursor ${quoteCursor(cursor)} is not allowed; allowed: a cursor of this list`,
-  );
 }
 
 /** One window: a range in position space (increasing in the list's order), paged serially. */

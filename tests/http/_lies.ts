@@ -18,6 +18,10 @@
  *   and says `has_more: false` (an early end, a hole after it);
  * - `failOnce: n`: the first request for page `n` is refused with a `400`
  *   (not retried: the pull fails there).
+ *
+ * Not a lie: `cursorPrefix` opens every cursor with that text (any Unicode:
+ * cursors are opaque), and a cursor sent back without it is refused with a
+ * `400`, as a service whose cursors are signed would.
  */
 import { InsiderClient } from "../../mod.ts";
 
@@ -31,6 +35,7 @@ export interface Lies {
   endAfter?: number;
   pageCursor?: boolean;
   failOnce?: number;
+  cursorPrefix?: string;
 }
 
 /** The first (newest) day of the list. */
@@ -79,9 +84,11 @@ export function lyingFeeds(lies: Lies): LyingFeeds {
     const from = q.get("from");
     const to = q.get("to");
     const limit = Number(q.get("limit") ?? 10);
-    const n = Number((q.get("cursor") ?? "0").split("~").at(-1));
-    if (n === lies.failOnce) {
-      lies.failOnce = undefined;
+    const prefix = lies.cursorPrefix ?? "";
+    const sent = q.get("cursor");
+    const n = Number((sent ?? "0").split("~").at(-1));
+    if (n === lies.failOnce || (sent !== null && !sent.startsWith(prefix))) {
+      if (n === lies.failOnce) lies.failOnce = undefined;
       return Promise.resolve(
         Response.json({ type: "bad", title: "Bad Request", detail: "refused once" }, {
           status: 400,
@@ -108,7 +115,9 @@ export function lyingFeeds(lies: Lies): LyingFeeds {
     const data = rows.map(({ i: _i, ...r }) => r);
     return Promise.resolve(Response.json({
       data,
-      next_cursor: more ? (lies.pageCursor ? "" : `${from ?? ""}~${to ?? ""}~`) + (n + 1) : null,
+      next_cursor: more
+        ? prefix + (lies.pageCursor ? "~" : `${from ?? ""}~${to ?? ""}~`) + (n + 1)
+        : null,
       has_more: more,
     }));
   };

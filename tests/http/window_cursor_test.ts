@@ -1,0 +1,159 @@
+/**
+ * Window cursors (`lib/http/_window_cursor.ts`): a service's cursor is
+ * opaque text, so any string (Unicode past Latin-1, lone surrogates) is
+ * carried exactly through a parallel pull and its resume; a hand-made or
+ * damaged `sbw1.` cursor is refused before any request, naming the `cursor`
+ * parameter and never quoting more than 40 characters of it.
+ */
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { type Page, Paginated, partialOf } from "../../lib/http/paginate.ts";
+import type { DayRange, WindowSource } from "../../lib/http/windows.ts";
+import { decodeWindowCursor, encodeWindowCursor } from "../../lib/http/_window_cursor.ts";
+import { RequestValidationError } from "../../lib/http/errors.ts";
+import { WindowedList } from "../../lib/frames/windowed_list.ts";
+import { lyingFeeds } from "./_lies.ts";
+
+/** Any UTF-16 text: whole code points past Latin-1, and lone surrogates. */
+const anyText = fc.oneof(
+  fc.string({ unit: "binary", maxLength: 12 }),
+  fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((u) => String.fromCharCode(u)) }),
+  fc.constantFrom("курсор:", "\ud800", "\udfff~", "𝄞", "\u0000\u2028"),
+);
+
+Deno.test("any cursor text round-trips in a window cursor, lone surrogates included", () => {
+  fc.assert(
+    fc.property(anyText, fc.nat(1_000), fc.boolean(), (c, s, asc) => {
+      const p = { o: asc ? "a" as const : "d" as const, f: "2024-02-29", c, s };
+      const cursor = encodeWindowCursor(p);
+      assert.match(cursor, /^sbw1\.[A-Za-z0-9_-]*$/);
+      assert.deepEqual(decodeWindowCursor(cursor), { ...p, t: undefined });
+    }),
+    { numRuns: 300 },
+  );
+});
+
+type Row = { day: string; id: number };
+const dayOf = (n: number) =>
+  new Date(Date.UTC(2024, 0, 1) + n * 86_400_000).toISOString().slice(0, 10);
+
+/** A date-ordered service whose cursors open with `prefix`; a cursor it did not issue fails the request. */
+function unicodeService(prefix: string, rows: Row[]) {
+  const issued = new Set<string>();
+  const fetch = (range: DayRange, cursor: string | null, _s: AbortSignal, size?: number) => {
+    if (cursor !== null && !issued.has(cursor)) {
+      return Promise.reject(new Error(`cursor not issued: ${JSON.stringify(cursor)}`));
+    }
+    const all = rows.filter((r) =>
+      (range.from === undefined || r.day >= range.from) &&
+      (range.to === undefined || r.day <= range.to)
+    );
+    const at = cursor === null ? 0 : Number(cursor.slice(cursor.lastIndexOf(":") + 1));
+    const n = size ?? 10;
+    const next = at + n < all.length ? `${prefix}${range.from}..${range.to}:${at + n}` : null;
+    if (next !== null) issued.add(next);
+    return Promise.resolve<Page<Row>>({ rows: all.slice(at, at + n), next, raw: null });
+  };
+  const source: WindowSource<Row> = {
+    pageSize: 10,
+    order: "desc",
+    day: (r) => r.day,
+    key: (r) => String(r.id),
+    fetch,
+  };
+  const list = (parallel: number, cursor?: string) =>
+    new WindowedList<Row>((c, s) => fetch({}, c, s), source, () => {
+      throw new Error("no frame here");
+    }, { parallel, ...(cursor === undefined ? {} : { cursor }) });
+  return { fetch, list };
+}
+
+Deno.test("a service whose cursors are any Unicode text: serial, parallel and resumed pulls give every row once", async () => {
+  const rows: Row[] = [];
+  for (let d = 0; d < 60; d++) {
+    for (let i = 0; i < 1 + (d % 7) * 3; i++) rows.push({ day: dayOf(200 - d), id: rows.length });
+  }
+  const ids = rows.map((r) => r.id);
+  await fc.assert(
+    fc.asyncProperty(anyText, fc.constantFrom(2, 4, 8), fc.nat(20), async (prefix, k, stop) => {
+      const svc = unicodeService(prefix, rows);
+      const serial = await new Paginated<Row>((c, s) => svc.fetch({}, c, s)).take(10_000);
+      assert.deepEqual(serial.map((r) => r.id), ids);
+      const pages: Page<Row>[] = [];
+      for await (const page of svc.list(k).pages()) pages.push(page);
+      assert.deepEqual(pages.flatMap((p) => p.rows.map((r) => r.id)), ids);
+      // resumed at the next of any page, in parallel and at parallel 1
+      const at = Math.min(stop, pages.length - 2);
+      const before = pages.slice(0, at + 1).flatMap((p) => p.rows).length;
+      for (const again of [k, 1]) {
+        const rest = await svc.list(again, pages[at].next!).take(10_000);
+        assert.deepEqual(rest.map((r) => r.id), ids.slice(before));
+      }
+    }),
+    { numRuns: 40 },
+  );
+});
+
+Deno.test("feeds with Cyrillic cursors: a parallel pull that fails keeps its rows, and its cursor resumes", async () => {
+  const lies = { days: 40, perDay: 9, cursorPrefix: "курсор:", failOnce: 3 };
+  const svc = lyingFeeds(lies);
+  const all = await lyingFeeds({ days: 40, perDay: 9 }).insider.feeds({ feedIds: [1], limit: 25 })
+    .take(1_000);
+  const ids = all.map((r) => r.accession_number);
+  let error: unknown;
+  try {
+    await svc.insider.feeds({ feedIds: [1], limit: 25 }, { parallel: 8 }).take(1_000);
+  } catch (e) {
+    error = e;
+  }
+  const partial = partialOf<typeof all>(error);
+  assert.ok(partial, `a failure with its rows: ${error}`);
+  assert.deepEqual(partial.rows.map((r) => r.accession_number), ids.slice(0, partial.rows.length));
+  const rest = await svc.insider.feeds({ feedIds: [1], limit: 25 }, {
+    parallel: 8,
+    cursor: partial.cursor!,
+  }).take(1_000);
+  assert.deepEqual([...partial.rows, ...rest].map((r) => r.accession_number), ids);
+  // and serially, every cursor sent back as it was issued
+  const serial = await lyingFeeds({ days: 40, perDay: 9, cursorPrefix: "курсор:" }).insider
+    .feeds({ feedIds: [1], limit: 25 }).take(1_000);
+  assert.deepEqual(serial.map((r) => r.accession_number), ids);
+});
+
+const b64 = (json: string) =>
+  btoa(String.fromCharCode(...new TextEncoder().encode(json))).replace(/\+/g, "-")
+    .replace(/\//g, "_").replace(/=+$/, "");
+
+Deno.test("a hand-made window cursor is refused before any request, naming the cursor parameter", () => {
+  const secretish = "s3cr3t-" + "x".repeat(80);
+  const bad = [
+    "sbw1.zzzz",
+    "sbw1.",
+    "sbw1.!!!",
+    "sbw1." + b64('{"o":"d","f":"2024-13-45","c":null,"s":0}'),
+    "sbw1." + b64('{"o":"d","t":"zzzz","c":null,"s":0}'),
+    "sbw1." + b64('{"o":"d","f":"2024-03-02","t":"2024-03-01","c":null,"s":0}'),
+    "sbw1." + b64('{"o":"d","c":null,"s":-1}'),
+    "sbw1." + b64('{"o":"x","c":null,"s":0}'),
+    "sbw1." + b64('{"o":"a","c":7,"s":0}'),
+    "sbw1." + b64("[1,2]"),
+    "sbw1." + btoa("\xff\xfe{}"),
+    "sbw1." + b64(`{"o":"d","f":"${secretish}","c":null,"s":0}`),
+  ];
+  for (const cursor of bad) {
+    const svc = lyingFeeds({ days: 3, perDay: 3 });
+    for (const parallel of [undefined, 8]) {
+      assert.throws(
+        () => svc.insider.feeds({ feedIds: [1], limit: 25 }, { parallel, cursor }),
+        (e: unknown) => {
+          assert.ok(e instanceof RequestValidationError, String(e));
+          assert.equal(e.issues[0].param, "cursor");
+          assert.match(e.message, /cursor: "sbw1\./);
+          assert.ok(!e.message.includes(cursor.slice(0, 41)) || cursor.length <= 40, e.message);
+          return true;
+        },
+      );
+    }
+    assert.equal(svc.counts.requests, 0);
+  }
+});
