@@ -27,8 +27,9 @@ export {
   listOf,
   type Note,
   readValue,
-  TEXT_LIST,
   UNREADABLE,
+  VALUE_TYPES,
+  type ValueOf,
   type ValueType,
 } from "./lib/shared/values/mod.ts";
 export { describeValue } from "./lib/shared/describe.ts";

@@ -37,7 +37,7 @@ export function recordGenerator(seed = 20261122): () => Record<string, unknown> 
   // per text column: a pool size (0 = every value fresh)
   const pools = new Map<string, string[] | null>();
   TRANSACTION_FIELDS.forEach((f, i) => {
-    if (f.kind !== "string") return;
+    if (f.type !== "code") return;
     const card = [8, 40, 3_000, 0][i % 4];
     pools.set(
       f.name,
@@ -49,12 +49,12 @@ export function recordGenerator(seed = 20261122): () => Record<string, unknown> 
   return () => {
     const row: Record<string, unknown> = {};
     for (const f of TRANSACTION_FIELDS) {
-      if (f.kind !== "int_list" && r() < 0.1) {
+      if (f.type !== "list" && r() < 0.1) {
         row[f.name] = null;
         continue;
       }
-      switch (f.kind) {
-        case "string": {
+      switch (f.type) {
+        case "code": {
           const pool = pools.get(f.name);
           row[f.name] = pool ? pool[Math.floor(r() * pool.length)] : word(8 + Math.floor(r() * 24));
           break;
@@ -62,20 +62,20 @@ export function recordGenerator(seed = 20261122): () => Record<string, unknown> 
         case "date":
           row[f.name] = day(base).toISOString().slice(0, 10);
           break;
-        case "datetime":
+        case "timestamp":
           row[f.name] = new Date(day(base).getTime() + Math.floor(r() * 86_400_000))
             .toISOString();
           break;
         case "boolean":
           row[f.name] = r() < 0.5;
           break;
-        case "float":
+        case "decimal":
           row[f.name] = Math.round((r() - 0.4) * 1e6) / 100;
           break;
-        case "int":
+        case "integer":
           row[f.name] = Math.floor(r() * 1e9);
           break;
-        case "int_list":
+        case "list":
           row[f.name] = Array.from({ length: Math.floor(r() * 4) }, () => 1 + Math.floor(r() * 18));
           break;
       }

@@ -869,17 +869,17 @@ export function portfolioFromPositions(
   }
   const monthly = asFrame(
     buildFrame([
-      { name: "month", dtype: "date" },
-      { name: "n_positions", dtype: "i64" },
-      { name: "n_short", dtype: "i64" },
-      { name: "return", dtype: "f64" },
-      { name: "market_return", dtype: "f64" },
-      { name: "benchmark_return", dtype: "f64" },
-      { name: "excess_return", dtype: "f64" },
-      { name: "turnover", dtype: "f64" },
-      { name: "cost", dtype: "f64" },
-      { name: "equity", dtype: "f64" },
-      { name: "drawdown", dtype: "f64" },
+      { name: "month", type: "date" },
+      { name: "n_positions", type: "integer" },
+      { name: "n_short", type: "integer" },
+      { name: "return", type: "decimal" },
+      { name: "market_return", type: "decimal" },
+      { name: "benchmark_return", type: "decimal" },
+      { name: "excess_return", type: "decimal" },
+      { name: "turnover", type: "decimal" },
+      { name: "cost", type: "decimal" },
+      { name: "equity", type: "decimal" },
+      { name: "drawdown", type: "decimal" },
     ], out),
     false,
   );

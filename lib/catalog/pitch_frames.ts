@@ -22,45 +22,45 @@ import { isObject } from "../http/_envelope.ts";
 
 /** Columns of a pitch frame, in order. */
 export const PITCH_COLUMNS: readonly ColumnSpec[] = [
-  { name: "pitch_id", dtype: "utf8" },
-  { name: "pitch_date", dtype: "date" },
-  { name: "added_on", dtype: "date" },
-  { name: "pitch_title", dtype: "utf8" },
-  { name: "pitch_summary", dtype: "utf8" },
-  { name: "author_user_id", dtype: "utf8" },
-  { name: "author_username", dtype: "utf8" },
-  { name: "author_display_name", dtype: "utf8" },
-  { name: "author_tier", dtype: "utf8" },
-  { name: "ticker_symbol", dtype: "utf8" },
-  { name: "company_name", dtype: "utf8" },
-  { name: "is_premium_pitch", dtype: "bool" },
-  { name: "is_locked", dtype: "bool" },
-  { name: "sentiment", dtype: "utf8" },
-  { name: "position_decision_type", dtype: "utf8" },
-  { name: "slugs", dtype: "list_utf8" },
+  { name: "pitch_id", type: "code" },
+  { name: "pitch_date", type: "date" },
+  { name: "added_on", type: "date" },
+  { name: "pitch_title", type: "code" },
+  { name: "pitch_summary", type: "code" },
+  { name: "author_user_id", type: "code" },
+  { name: "author_username", type: "code" },
+  { name: "author_display_name", type: "code" },
+  { name: "author_tier", type: "code" },
+  { name: "ticker_symbol", type: "code" },
+  { name: "company_name", type: "code" },
+  { name: "is_premium_pitch", type: "boolean" },
+  { name: "is_locked", type: "boolean" },
+  { name: "sentiment", type: "code" },
+  { name: "position_decision_type", type: "code" },
+  { name: "slugs", type: "text_list" },
 ];
 
 /** How pitch list rows are typed: the row's dates and its `pitch` object's fields. */
 export const PITCH_ROW_TYPING: RowTyping = rowTyping(
   "GET /pitches",
-  [["pitch_id", "utf8"], ["pitch_date", "date"], ["added_on", "date"]],
-  { key: "pitch", fields: PITCH_COLUMNS.map((c) => [c.name, c.dtype]) },
+  [["pitch_id", "code"], ["pitch_date", "date"], ["added_on", "date"]],
+  { key: "pitch", fields: PITCH_COLUMNS.map((c) => [c.name, c.type]) },
 );
 
 /** Extra columns of a pitch-detail frame. */
 export const PITCH_DETAIL_COLUMNS: readonly ColumnSpec[] = [
   ...PITCH_COLUMNS,
-  { name: "company_id", dtype: "i64" },
-  { name: "author_badge", dtype: "utf8" },
-  { name: "archive_available", dtype: "bool" },
-  { name: "archive_formats", dtype: "list_utf8" },
-  { name: "archive_has_attachment", dtype: "bool" },
+  { name: "company_id", type: "integer" },
+  { name: "author_badge", type: "code" },
+  { name: "archive_available", type: "boolean" },
+  { name: "archive_formats", type: "text_list" },
+  { name: "archive_has_attachment", type: "boolean" },
 ];
 
 /** How a pitch detail is typed (its archive is read by structure, `_nested.ts`). */
 export const PITCH_DETAIL_TYPING: RowTyping = rowTyping(
   "GET /pitches/{id}",
-  PITCH_DETAIL_COLUMNS.filter((c) => !c.name.startsWith("archive_")).map((c) => [c.name, c.dtype]),
+  PITCH_DETAIL_COLUMNS.filter((c) => !c.name.startsWith("archive_")).map((c) => [c.name, c.type]),
 );
 
 /** Options of {@link pitchesFrame} and {@link pitchesSink}. */

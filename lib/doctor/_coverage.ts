@@ -11,16 +11,14 @@
 import type pl from "npm:nodejs-polars@0.25.2";
 import { KeyIndex } from "../shared/field_keys.ts";
 import type { FrameReport } from "../frames/mod.ts";
+import type { ValueType } from "../shared/values/mod.ts";
 
-/** The JSON type a catalog field is declared with. */
-export type ValueKind = "text" | "number" | "boolean" | "list";
-
-/** One declared field: its name in the frame, and its JSON type. */
+/** One declared field: its name in the frame, and its value type. */
 export interface DeclaredField {
   /** Name as declared (the frame's column). */
   name: string;
-  /** JSON type as declared. */
-  kind: ValueKind;
+  /** Value type as declared. */
+  type: ValueType;
   /** Key as the spec spells it on the wire, when not `name` (camelCase search rows). */
   wire?: string;
 }
@@ -67,11 +65,16 @@ function jsonType(v: unknown): string {
   return typeof v;
 }
 
-const EXPECTED: Record<ValueKind, string> = {
-  text: "text",
-  number: "number",
+/** The JSON type of each value type's canonical form; another one sent is a coercion. */
+const EXPECTED: Record<ValueType, "text" | "number" | "boolean" | "list"> = {
+  date: "text",
+  timestamp: "text",
+  decimal: "number",
+  integer: "number",
   boolean: "boolean",
+  code: "text",
   list: "list",
+  text_list: "list",
 };
 
 /**
@@ -119,7 +122,8 @@ export function coverage(
       const v = row[key];
       if (v === null || v === undefined) return;
       const t = jsonType(v);
-      if (t !== EXPECTED[f.kind] && !(t === "empty text" && f.kind === "text")) {
+      const want = EXPECTED[f.type];
+      if (t !== want && !(t === "empty text" && want === "text")) {
         byType.set(t, (byType.get(t) ?? 0) + 1);
       }
       if (nulls?.[i] && t !== "empty text") gone++;

@@ -172,32 +172,9 @@ async function readCopy(res: Response): Promise<unknown> {
   }
 }
 
-function kindOf(dtype: string): DeclaredField["kind"] {
-  return dtype.startsWith("list")
-    ? "list"
-    : dtype === "bool"
-    ? "boolean"
-    : /^(i|u|f)\d/.test(dtype)
-    ? "number"
-    : "text";
-}
-
-const PITCH_FIELDS: DeclaredField[] = PITCH_COLUMNS.map((c) => ({
-  name: c.name,
-  kind: kindOf(c.dtype),
-}));
-const TRADE_FIELDS: DeclaredField[] = TRANSACTION_FIELDS.map((f) => ({
+const SEARCH_FIELDS: DeclaredField[] = TRANSACTION_FIELDS.map((f) => ({
   name: f.name,
-  kind: f.kind === "int_list"
-    ? "list"
-    : f.kind === "boolean"
-    ? "boolean"
-    : f.kind === "int" || f.kind === "float"
-    ? "number"
-    : "text",
-}));
-const SEARCH_FIELDS: DeclaredField[] = TRANSACTION_FIELDS.map((f, i) => ({
-  ...TRADE_FIELDS[i],
+  type: f.type,
   wire: f.camel,
 }));
 
@@ -372,7 +349,7 @@ export async function checkServices(opts: CheckOptions = {}): Promise<ServicesRe
         });
         let report: FrameReport | undefined;
         const frame = pitchesFrame(p.rows, { onReport: (x) => report = x });
-        r.coverage = coverage(summaries, PITCH_FIELDS, frame, report);
+        r.coverage = coverage(summaries, PITCH_COLUMNS, frame, report);
         r.summary = `${p.rows.length} rows, ${p.next === null ? "last page" : "more pages"}`;
       },
     );
@@ -462,7 +439,7 @@ export async function checkServices(opts: CheckOptions = {}): Promise<ServicesRe
             raw && typeof raw === "object" && !Array.isArray(raw)
               ? [rowOf(raw as Record<string, unknown>)]
               : [],
-            TRADE_FIELDS,
+            TRANSACTION_FIELDS,
             frame,
             report,
           );

@@ -147,8 +147,8 @@ function annotate(
   const base = pitchesFrame(rows);
   const extra = buildFrame(
     [
-      { name: `${name}_bucket`, dtype: "utf8" },
-      { name: `${name}_bucket_order`, dtype: "i64" },
+      { name: `${name}_bucket`, type: "code" },
+      { name: `${name}_bucket_order`, type: "integer" },
     ],
     rows.map((r) => {
       const i = level.get(r.pitch_id) ?? -1;

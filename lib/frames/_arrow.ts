@@ -14,49 +14,44 @@
  *
  * The stream is a schema message, one record batch and the end marker
  * (Arrow columnar format, IPC streaming, metadata version 5), written with
- * the `flatbuffers` builder. Types: `Float64`, `Int64`, `Boolean`,
- * `Date32` (days), `Timestamp(ms, "UTC")`, `Utf8`, `List<Int64>`,
- * `List<Utf8>`; every field nullable. Text is written as UTF-8 exactly as
+ * the `flatbuffers` builder. Types, by value type (`shared/values/`):
+ * `decimal` `Float64`, `integer` `Int64`, `boolean` `Boolean`, `date`
+ * `Date32` (days), `timestamp` `Timestamp(ms, "UTC")`, `code` `Utf8`,
+ * `list` `List<Int64>`, `text_list` `List<Utf8>`; every field nullable. Text is written as UTF-8 exactly as
  * `TextEncoder` writes it (a lone surrogate becomes U+FFFD).
  *
  * @module
  */
 import * as flatbuffers from "npm:flatbuffers@25.9.23";
+import type { ValueType } from "../shared/values/mod.ts";
 
-/** How a column's values are held and written. */
-export type ArrowKind =
-  | "f64"
-  | "i64"
-  | "bool"
-  | "date"
-  | "datetime"
-  | "utf8"
-  | "list_i64"
-  | "list_utf8";
+/** Value types held as encoded text or lists ({@link PlainBuffer}), as they come. */
+export const PLAIN_TYPES = ["code", "list", "text_list"] as const satisfies readonly ValueType[];
+/** A value type held in a {@link PlainBuffer}. */
+export type PlainType = typeof PLAIN_TYPES[number];
+/** A value type held as numbers: every type but the {@link PLAIN_TYPES}. */
+export type NumericType = Exclude<ValueType, PlainType>;
 
 /**
- * One column to write: numeric kinds (`f64`, `i64`, `bool` as 0/1, `date`
- * as days, `datetime` as ms) in a `Float64Array` with `NaN` for null; text
- * and lists already encoded, in a {@link PlainBuffer}.
+ * One column to write: numeric types (`decimal`, `integer`, `boolean` as
+ * 0/1, `date` as days, `timestamp` as ms) in a `Float64Array` with `NaN` for
+ * null; text and lists already encoded, in a {@link PlainBuffer}.
  */
 export type ArrowColumn = NumericColumn | PlainColumn;
 
 /** A column of numbers (see {@link ArrowColumn}). */
 export interface NumericColumn {
   name: string;
-  kind: "f64" | "i64" | "bool" | "date" | "datetime";
+  type: NumericType;
   values: Float64Array;
 }
 
 /** A column of text or lists (see {@link ArrowColumn}). */
 export interface PlainColumn {
   name: string;
-  kind: PlainKind;
+  type: PlainType;
   values: PlainBuffer;
 }
-
-/** Kinds of {@link PlainBuffer}. */
-export type PlainKind = "utf8" | "list_i64" | "list_utf8";
 
 const isPlain = (c: ArrowColumn): c is PlainColumn => c.values instanceof PlainBuffer;
 
@@ -87,11 +82,11 @@ interface Body {
  * import pl from "npm:nodejs-polars@0.25.2";
  * import { Buffer } from "node:buffer";
  * import { arrowStream, PlainBuffer } from "./_arrow.ts";
- * const text = new PlainBuffer("utf8");
+ * const text = new PlainBuffer("code");
  * text.add(["a", null], 0, 2);
  * const bytes = arrowStream([
- *   { name: "d", kind: "date", values: new Float64Array([20089, NaN]) },
- *   { name: "t", kind: "utf8", values: text },
+ *   { name: "d", type: "date", values: new Float64Array([20089, NaN]) },
+ *   { name: "t", type: "code", values: text },
  * ], 2);
  * const df = pl.readIPCStream(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length));
  * console.log(String(df.schema.d), df.getColumn("t").toArray()); // Date [ "a", null ]
@@ -156,12 +151,12 @@ function writeNumbers(c: NumericColumn, n: number, body: Body): void {
   const { bits, nulls } = bitmap(n, (i) => v[i] !== v[i]);
   body.nodes.push([n, nulls]);
   body.buffers.push(nulls ? bits : NO_BUFFER);
-  switch (c.kind) {
-    case "f64": {
+  switch (c.type) {
+    case "decimal": {
       body.buffers.push(bytesOf(v.slice(0, n)));
       return;
     }
-    case "bool": {
+    case "boolean": {
       const data = new Uint8Array(pad8((n + 7) >> 3));
       for (let i = 0; i < n; i++) if (v[i] === 1) data[i >> 3] |= 1 << (i & 7);
       body.buffers.push(data);
@@ -173,7 +168,8 @@ function writeNumbers(c: NumericColumn, n: number, body: Body): void {
       body.buffers.push(bytesOf(data));
       return;
     }
-    default: // i64, datetime: whole numbers within ±(2^53 − 1)
+    case "integer":
+    case "timestamp": // whole numbers within ±(2^53 − 1)
       body.buffers.push(bytesOf(int64s(v, n)));
   }
 }
@@ -196,7 +192,7 @@ const bytesOf = (a: ArrayBufferView) => new Uint8Array(a.buffer, a.byteOffset, a
 function schemaMessage(columns: readonly ArrowColumn[]): Uint8Array {
   const b = new flatbuffers.Builder(1024 + 64 * columns.length);
   b.forceDefaults(true);
-  const fields = columns.map((c) => field(b, c.name, c.kind));
+  const fields = columns.map((c) => field(b, c.name, c.type));
   const vec = offsetVector(b, fields);
   b.startObject(4); // Schema
   b.addFieldInt16(0, 0, 0); // little endian
@@ -212,12 +208,12 @@ function offsetVector(b: flatbuffers.Builder, items: number[]): number {
 }
 
 /** A Field table: name, nullable, its type, and its children (a list's item). */
-function field(b: flatbuffers.Builder, name: string, kind: ArrowKind): number {
+function field(b: flatbuffers.Builder, name: string, t: ValueType): number {
   const children: number[] = [];
-  if (kind === "list_i64") children.push(field(b, "item", "i64"));
-  if (kind === "list_utf8") children.push(field(b, "item", "utf8"));
+  if (t === "list") children.push(field(b, "item", "integer"));
+  if (t === "text_list") children.push(field(b, "item", "code"));
   const nameAt = b.createString(name);
-  const [tag, type] = typeTable(b, kind);
+  const [tag, type] = typeTable(b, t);
   const kids = offsetVector(b, children);
   b.startObject(7);
   b.addFieldOffset(0, nameAt, 0);
@@ -228,37 +224,37 @@ function field(b: flatbuffers.Builder, name: string, kind: ArrowKind): number {
   return b.endObject();
 }
 
-/** The type union's tag and table of a kind. */
-function typeTable(b: flatbuffers.Builder, kind: ArrowKind): [number, number] {
-  switch (kind) {
-    case "f64":
+/** The type union's tag and table of a value type. */
+function typeTable(b: flatbuffers.Builder, t: ValueType): [number, number] {
+  switch (t) {
+    case "decimal":
       b.startObject(1);
       b.addFieldInt16(0, 2, 0); // DOUBLE
       return [T_FLOAT, b.endObject()];
-    case "i64":
+    case "integer":
       b.startObject(2);
       b.addFieldInt32(0, 64, 0);
       b.addFieldInt8(1, 1, 0); // signed
       return [T_INT, b.endObject()];
-    case "bool":
+    case "boolean":
       b.startObject(0);
       return [T_BOOL, b.endObject()];
     case "date":
       b.startObject(1);
       b.addFieldInt16(0, 0, 1); // DAY (the default is MILLISECOND)
       return [T_DATE, b.endObject()];
-    case "datetime": {
+    case "timestamp": {
       const zone = b.createString("UTC");
       b.startObject(2);
       b.addFieldInt16(0, 1, 0); // MILLISECOND
       b.addFieldOffset(1, zone, 0);
       return [T_TIMESTAMP, b.endObject()];
     }
-    case "utf8":
+    case "code":
       b.startObject(0);
       return [T_UTF8, b.endObject()];
-    case "list_i64":
-    case "list_utf8":
+    case "list":
+    case "text_list":
       b.startObject(0);
       return [T_LIST, b.endObject()];
   }
@@ -400,26 +396,26 @@ function grow<T extends Int32Array | Uint8Array | Float64Array>(a: T, need: numb
  * @example
  * ```ts
  * import { PlainBuffer } from "./_arrow.ts";
- * const b = new PlainBuffer("utf8");
+ * const b = new PlainBuffer("code");
  * b.add(["a", null, "b"], 0, 3);
  * console.log(b.length); // 3
  * ```
  */
 export class PlainBuffer {
-  readonly kind: PlainKind;
+  readonly type: PlainType;
   #valid = new Uint8Array(128);
   #nulls = 0;
   #n = 0;
-  /** Text of a `utf8` column, or the items of a `list_utf8` one. */
+  /** Text of a `code` column, or the items of a `text_list` one. */
   readonly #text: Utf8Bytes;
   /** List offsets (lists only). */
   #offsets = new Int32Array(1024);
-  /** Items of a `list_i64` column. */
+  /** Items of a `list` column. */
   #ints = new Float64Array(1024);
 
-  /** An empty buffer of a kind, whose text may hold up to `maxTextBytes` UTF-8 bytes. */
-  constructor(kind: PlainKind, maxTextBytes = MAX_TEXT_BYTES) {
-    this.kind = kind;
+  /** An empty buffer of a type, whose text may hold up to `maxTextBytes` UTF-8 bytes. */
+  constructor(type: PlainType, maxTextBytes = MAX_TEXT_BYTES) {
+    this.type = type;
     this.#text = new Utf8Bytes(maxTextBytes);
   }
 
@@ -429,8 +425,8 @@ export class PlainBuffer {
   }
 
   /**
-   * Adds `vals[from…to)`: strings (`utf8`), or arrays of safe integers
-   * (`list_i64`) or of strings (`list_utf8`); null or undefined is null.
+   * Adds `vals[from…to)`: strings (`code`), or arrays of safe integers
+   * (`list`) or of strings (`text_list`); null or undefined is null.
    */
   add(vals: readonly unknown[], from: number, to: number): void {
     const n0 = this.#n;
@@ -443,13 +439,13 @@ export class PlainBuffer {
       else valid[o >> 3] |= 1 << (o & 7);
     }
     this.#n = n1;
-    if (this.kind === "utf8") {
+    if (this.type === "code") {
       this.#text.add(vals, from, to);
       return;
     }
     if (n1 + 1 > this.#offsets.length) this.#offsets = grow(this.#offsets, n1 + 1);
     const offsets = this.#offsets;
-    if (this.kind === "list_utf8") {
+    if (this.type === "text_list") {
       for (let i = from, o = n0; i < to; i++, o++) {
         const v = vals[i] as readonly unknown[] | null | undefined;
         if (v) this.#text.add(v, 0, v.length);
@@ -481,12 +477,12 @@ export class PlainBuffer {
     const n = this.#n;
     body.nodes.push([n, this.#nulls]);
     body.buffers.push(this.#nulls ? this.#valid.subarray(0, (n + 7) >> 3) : NO_BUFFER);
-    if (this.kind === "utf8") {
+    if (this.type === "code") {
       body.buffers.push(...this.#text.buffers());
       return;
     }
     body.buffers.push(bytesOf(this.#offsets.subarray(0, n + 1)));
-    if (this.kind === "list_utf8") {
+    if (this.type === "text_list") {
       const items = this.#text.count;
       body.nodes.push([items, 0]);
       body.buffers.push(NO_BUFFER, ...this.#text.buffers());

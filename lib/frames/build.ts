@@ -21,7 +21,7 @@
  * holding the JSON text.
  *
  * Values are read by their column's grammar (`shared/values/`, chosen by
- * dtype: `grammarOf`). The generated row loop takes canonical values inline
+ * its value type: `GRAMMARS`). The generated row loop takes canonical values inline
  * (a finite number, a safe integer, a boolean, text, a calendar-checked
  * `YYYY-MM-DD`, an ISO timestamp with a zone, a list of canonical items);
  * any other value sends its row to `#redo`, which reads each value by the
@@ -38,62 +38,49 @@
  */
 import pl from "npm:nodejs-polars@0.25.2";
 import { Buffer } from "node:buffer";
-import { type ColumnSpec, dtypeName, grammarOf } from "./dtypes.ts";
+import { type ColumnSpec, dtypeName } from "./dtypes.ts";
 import {
   type ArrowColumn,
   arrowStream,
-  type NumericColumn,
+  type NumericType,
+  PLAIN_TYPES,
   PlainBuffer,
-  type PlainKind,
+  type PlainType,
 } from "./_arrow.ts";
 import { type FrameReport, mergeReports, reportLines, warnReport } from "./_report.ts";
 import {
   type Grammar,
+  GRAMMARS,
   isoDay,
   isoMs,
   type Note,
   ReadLog,
   readValue,
   UNREADABLE,
+  type ValueType,
 } from "../shared/values/mod.ts";
 import { InvalidResponseError } from "../http/errors.ts";
 
 export { type FrameReport, mergeReports, reportLines, warnReport };
 
-/** Dtypes held in a numeric buffer, and in a plain one. */
-type NumericKind = NumericColumn["kind"];
+/** Whether a value type is held in a plain buffer (text and lists), not a numeric one. */
+const isPlain = (t: ValueType): t is PlainType => (PLAIN_TYPES as readonly string[]).includes(t);
 
-/** Value kinds the row loop distinguishes. */
-const NUM = 0;
-const BOOL = 1;
-const DATE = 2;
-const DATETIME = 3;
-const TEXT = 4;
-const LIST = 5;
-const INT = 6;
-const LIST_TEXT = 7;
-
-/** The row loop's kind of a dtype. */
-function kindOf(d: ColumnSpec["dtype"]): number {
-  switch (d) {
-    case "f64":
-      return NUM;
-    case "i64":
-      return INT;
-    case "bool":
-      return BOOL;
-    case "date":
-      return DATE;
-    case "datetime":
-      return DATETIME;
-    case "utf8":
-      return TEXT;
-    case "list_i64":
-      return LIST;
-    case "list_utf8":
-      return LIST_TEXT;
-  }
-}
+/**
+ * The generated row loop's inline reader of each value type: an expression
+ * of the row's value `v` that is the value as its buffer holds it, or `ODD`
+ * (null when `v` is null, else the row is flagged for `#redo`).
+ */
+const INLINE: Record<ValueType, string> = {
+  decimal: `typeof v === "number" && v - v === 0 ? v : ODD`, // finite: not NaN or ±Infinity
+  integer: `Number.isSafeInteger(v) ? v : ODD`,
+  boolean: `v === true ? 1 : v === false ? 0 : ODD`,
+  date: `typeof v === "string" && (x = isoDay(v)) === x ? x : ODD`,
+  timestamp: `typeof v === "string" && (x = isoMs(v)) === x ? x : ODD`,
+  code: `typeof v === "string" ? v : ODD`,
+  list: `Array.isArray(v) && okList(v, true) ? v : ODD`,
+  text_list: `Array.isArray(v) && okList(v, false) ? v : ODD`,
+};
 
 /**
  * Extra (undeclared) columns kept per frame; keys past it are left out and
@@ -137,7 +124,7 @@ export interface BuildOptions {
  * @example
  * ```ts
  * import { buildFrame } from "./build.ts";
- * const df = buildFrame([{ name: "d", dtype: "date" }, { name: "v", dtype: "f64" }], [
+ * const df = buildFrame([{ name: "d", type: "date" }, { name: "v", type: "decimal" }], [
  *   { d: "2025-01-02", v: 1.5 },
  *   { d: null, v: null },
  * ]);
@@ -198,7 +185,7 @@ export const CHUNK_ROWS = 8_192;
  * @example
  * ```ts
  * import { FrameBuilder } from "./build.ts";
- * const b = new FrameBuilder([{ name: "v", dtype: "i64" }], { chunkRows: 2 });
+ * const b = new FrameBuilder([{ name: "v", type: "integer" }], { chunkRows: 2 });
  * b.append([{ v: 1 }, { v: 2 }, { v: 3 }]);
  * b.append([{ v: null }]);
  * const df = b.finish();
@@ -220,8 +207,8 @@ export class FrameBuilder implements RowSink<Record<string, unknown>> {
   readonly #read: { grammar: Grammar<unknown>; note: Note }[];
   readonly #opts: FrameBuilderOptions;
   readonly #keys: string[];
-  /** Per column: its buffer (numeric or plain, and which) and its value kind. */
-  readonly #slots: { num: boolean; c: number; kind: number }[];
+  /** Per column: its buffer (numeric or plain, and which). */
+  readonly #slots: { num: boolean; c: number }[];
   #num: Float64Array[] = [];
   /** Text and list values of the rows being appended, by chunk offset (see {@link FrameBuilder.append}). */
   #plain: unknown[][] = [];
@@ -246,25 +233,15 @@ export class FrameBuilder implements RowSink<Record<string, unknown>> {
     this.#known = new Set(keys);
     this.#miss = specs.map(() => 0);
     this.#read = specs.map((s) => ({
-      grammar: grammarOf(s.dtype),
+      grammar: GRAMMARS[s.type] as Grammar<unknown>,
       note: this.#log.noteFor(s.name),
     }));
-    const numKind: number[] = [];
-    specs.forEach((s, i) => {
-      if (s.dtype === "utf8" || s.dtype === "list_utf8" || s.dtype === "list_i64") {
-        this.#plainIdx.push(i);
-      } else {
-        this.#numIdx.push(i);
-        numKind.push(kindOf(s.dtype));
-      }
-    });
-    this.#fill = compile(specs, this.#numIdx, numKind, this.#plainIdx, keys);
+    specs.forEach((s, i) => (isPlain(s.type) ? this.#plainIdx : this.#numIdx).push(i));
+    this.#fill = compile(specs, this.#numIdx, this.#plainIdx, keys);
     this.#keys = keys;
-    this.#slots = specs.map(() => ({ num: false, c: 0, kind: TEXT }));
-    this.#numIdx.forEach((i, c) => this.#slots[i] = { num: true, c, kind: numKind[c] });
-    this.#plainIdx.forEach((i, c) =>
-      this.#slots[i] = { num: false, c, kind: kindOf(specs[i].dtype) }
-    );
+    this.#slots = specs.map(() => ({ num: false, c: 0 }));
+    this.#numIdx.forEach((i, c) => this.#slots[i] = { num: true, c });
+    this.#plainIdx.forEach((i, c) => this.#slots[i] = { num: false, c });
     this.#reset();
   }
 
@@ -285,7 +262,7 @@ export class FrameBuilder implements RowSink<Record<string, unknown>> {
     if (this.#num.length === 0) {
       this.#num = this.#numIdx.map(() => new Float64Array(cap));
       this.#plain = this.#plainIdx.map(() => new Array(cap).fill(null));
-      this.#encoded = this.#plainIdx.map((i) => new PlainBuffer(this.#specs[i].dtype as PlainKind));
+      this.#encoded = this.#plainIdx.map((i) => new PlainBuffer(this.#specs[i].type as PlainType));
     }
     for (const e of this.#encoded) e.reset();
     this.#extras = new Map();
@@ -397,8 +374,8 @@ export class FrameBuilder implements RowSink<Record<string, unknown>> {
     const columns: ArrowColumn[] = this.#specs.map((s, i) => {
       const slot = this.#slots[i];
       return slot.num
-        ? { name: s.name, kind: s.dtype as NumericKind, values: this.#num[slot.c] }
-        : { name: s.name, kind: s.dtype as PlainKind, values: this.#encoded[slot.c] };
+        ? { name: s.name, type: s.type as NumericType, values: this.#num[slot.c] }
+        : { name: s.name, type: s.type as PlainType, values: this.#encoded[slot.c] };
     });
     const bytes = arrowStream(columns, n);
     let df = pl.readIPCStream(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length));
@@ -512,7 +489,7 @@ type Filler = (
 ) => void;
 
 /**
- * Compiled per column list, keyed by its content (name, dtype and key of
+ * Compiled per column list, keyed by its content (name, type and key of
  * every column) so a caller passing a fresh but equal list each time still
  * hits the cache. Bounded; the oldest entry goes first.
  */
@@ -522,15 +499,17 @@ const MAX_COMPILED = 256;
 function compile(
   specs: readonly ColumnSpec[],
   numIdx: number[],
-  numKind: number[],
   plainIdx: number[],
   keys: string[],
 ): Filler {
-  const sig = specs.map((s) => `${s.name}\u0000${s.dtype}\u0000${s.key ?? ""}`).join("\u0001");
+  const sig = specs.map((s) => `${s.name}\u0000${s.type}\u0000${s.key ?? ""}`).join("\u0001");
   let c = compiled.get(sig);
   if (!c) {
-    const plainKind = plainIdx.map((i) => kindOf(specs[i].dtype));
-    c = filler(numIdx, numKind, plainIdx, plainKind, keys);
+    const types = specs.map((s) => s.type);
+    c = filler(numIdx.map((i) => types[i]), plainIdx.map((i) => types[i]), [
+      ...numIdx.map((i) => keys[i]),
+      ...plainIdx.map((i) => keys[i]),
+    ]);
     if (compiled.size >= MAX_COMPILED) compiled.delete(compiled.keys().next().value!);
     compiled.set(sig, c);
   }
@@ -557,39 +536,21 @@ function compile(
  * is compared with the declared columns'; a row with more keys goes to
  * `scan`.
  */
-function filler(
-  numIdx: number[],
-  numKind: number[],
-  plainIdx: number[],
-  plainKind: number[],
-  keys: string[],
-): Filler {
-  // per column: its declaration and its line of the row loop
-  const cols: { decl: string; line: string }[] = [];
+function filler(numTypes: ValueType[], plainTypes: ValueType[], keys: string[]): Filler {
+  // per column (numeric ones first, as keys): its declaration and its line of the row loop
   const odd = (nul: string) => `v === null ? ${nul} : (f = 1, ${nul})`;
-  numIdx.forEach((i, c) => {
-    const read = `v = row[${JSON.stringify(keys[i])}];`;
-    const kind = numKind[c];
-    const conv = kind === NUM
-      ? `typeof v === "number" && v - v === 0 ? v : ${odd("NaN")}` // finite: not NaN or ±Infinity
-      : kind === INT
-      ? `Number.isSafeInteger(v) ? v : ${odd("NaN")}`
-      : kind === BOOL
-      ? `v === true ? 1 : v === false ? 0 : ${odd("NaN")}`
-      : kind === DATE
-      ? `typeof v === "string" && (x = isoDay(v)) === x ? x : ${odd("NaN")}`
-      : `typeof v === "string" && (x = isoMs(v)) === x ? x : ${odd("NaN")}`;
-    cols.push({ decl: `const n${c} = num[${c}];`, line: `${read} n${c}[o] = ${conv};` });
-  });
-  plainIdx.forEach((i, c) => {
-    const ok = plainKind[c] === TEXT
-      ? `typeof v === "string"`
-      : `Array.isArray(v) && okList(v, ${plainKind[c] === LIST})`;
-    cols.push({
+  const line = (t: ValueType, key: string, to: string, nul: string) =>
+    `v = row[${JSON.stringify(key)}]; ${to}[o] = ${INLINE[t].replace("ODD", odd(nul))};`;
+  const cols = [
+    ...numTypes.map((t, c) => ({
+      decl: `const n${c} = num[${c}];`,
+      line: line(t, keys[c], `n${c}`, "NaN"),
+    })),
+    ...plainTypes.map((t, c) => ({
       decl: `const p${c} = plain[${c}];`,
-      line: `v = row[${JSON.stringify(keys[i])}]; p${c}[o] = ${ok} ? v : ${odd("null")};`,
-    });
-  });
+      line: line(t, keys[numTypes.length + c], `p${c}`, "null"),
+    })),
+  ];
   const groups: Group[] = [];
   for (let g = 0; g < cols.length; g += GROUP_COLUMNS) {
     const part = cols.slice(g, g + GROUP_COLUMNS);
@@ -675,7 +636,7 @@ export interface SinkPlan<Row> {
  * @example
  * ```ts
  * import { rowSink } from "./build.ts";
- * const sink = rowSink<{ x: number }>(() => ({ specs: [{ name: "x", dtype: "f64" }] }));
+ * const sink = rowSink<{ x: number }>(() => ({ specs: [{ name: "x", type: "decimal" }] }));
  * sink.append([{ x: 1 }, { x: 2 }]);
  * console.log(sink.finish().height); // 2
  * ```

@@ -1,90 +1,50 @@
 /**
- * The dtypes signalbook frames use, and their Polars types. Polars never
- * infers a column: every column is built from a declared dtype.
+ * A frame column's declaration, and the Polars type of each value type
+ * (`shared/values/`). Polars never infers a column: every column is built
+ * from a declared value type.
  *
  * @module
  */
 import pl from "npm:nodejs-polars@0.25.2";
-import { type Grammar, GRAMMARS, TEXT_LIST } from "../shared/values/mod.ts";
+import type { ValueType } from "../shared/values/mod.ts";
 
-/** A column dtype. */
-export type Dtype =
-  | "utf8"
-  | "date"
-  | "datetime"
-  | "bool"
-  | "f64"
-  | "i64"
-  | "list_utf8"
-  | "list_i64";
-
-/** One column: its name in the frame, its dtype, and the key it is read from in a row. */
+/** One column: its name in the frame, its value type, and the key it is read from in a row. */
 export interface ColumnSpec {
   /** Column name in the frame. */
   name: string;
-  /** Declared dtype. */
-  dtype: Dtype;
+  /** Declared value type (`shared/values/`): its grammar reads the values, its dtype holds them. */
+  type: ValueType;
   /** Property read from each row (default `name`). */
   key?: string;
 }
 
 /**
- * The Polars type of a dtype.
+ * The Polars type a column of a value type is built as.
  *
  * @example
  * ```ts
  * import { polarsType } from "./dtypes.ts";
- * polarsType("datetime").toString(); // "Datetime(ms,UTC)"
+ * polarsType("timestamp").toString(); // "Datetime(ms,UTC)"
  * ```
  */
-export function polarsType(d: Dtype): pl.DataType {
-  switch (d) {
-    case "utf8":
-      return pl.Utf8;
+export function polarsType(t: ValueType): pl.DataType {
+  switch (t) {
+    case "code":
+      return pl.String;
     case "date":
       return pl.Date;
-    case "datetime":
+    case "timestamp":
       return pl.Datetime("ms", "UTC");
-    case "bool":
+    case "boolean":
       return pl.Bool;
-    case "f64":
+    case "decimal":
       return pl.Float64;
-    case "i64":
+    case "integer":
       return pl.Int64;
-    case "list_utf8":
-      return pl.List(pl.Utf8);
-    case "list_i64":
+    case "text_list":
+      return pl.List(pl.String);
+    case "list":
       return pl.List(pl.Int64);
-  }
-}
-
-/**
- * The grammar a column of a dtype reads its values by (`shared/values/`).
- *
- * @example
- * ```ts
- * import { grammarOf } from "./dtypes.ts";
- * grammarOf("datetime").type; // "timestamp"
- * ```
- */
-export function grammarOf(d: Dtype): Grammar<unknown> {
-  switch (d) {
-    case "utf8":
-      return GRAMMARS.code;
-    case "date":
-      return GRAMMARS.date;
-    case "datetime":
-      return GRAMMARS.timestamp;
-    case "bool":
-      return GRAMMARS.boolean;
-    case "f64":
-      return GRAMMARS.decimal;
-    case "i64":
-      return GRAMMARS.integer;
-    case "list_utf8":
-      return TEXT_LIST as Grammar<unknown>;
-    case "list_i64":
-      return GRAMMARS.list as Grammar<unknown>;
   }
 }
 

@@ -1,10 +1,10 @@
 /**
- * The frames area: declared dtypes, the column-wise builder, framed lists and
+ * The frames area: declared value types, the column-wise builder, framed lists and
  * notebook display.
  *
  * @module
  */
-export { type ColumnSpec, type Dtype, dtypeName, grammarOf, polarsType } from "./dtypes.ts";
+export { type ColumnSpec, dtypeName, polarsType } from "./dtypes.ts";
 export { type RowTyping, rowTyping, typeRows, type Warned } from "./typed_rows.ts";
 export {
   buildFrame,

@@ -20,12 +20,14 @@ import { InvalidResponseError } from "../http/errors.ts";
 import { plural } from "../shared/plural.ts";
 import {
   type FieldGrammar,
+  type Grammar,
+  GRAMMARS,
   ReadLog,
   readRecord,
   type Unreadable,
   unreadFields,
+  type ValueType,
 } from "../shared/values/mod.ts";
-import { type Dtype, grammarOf } from "./dtypes.ts";
 import { redactKnownKeys } from "../http/_redact.ts";
 import { carriesDemoMark, isDemo, markDemo } from "../shared/demo.ts";
 
@@ -40,23 +42,23 @@ export interface RowTyping {
 }
 
 /**
- * The typing of rows with these declared keys and dtypes.
+ * The typing of rows with these declared keys and value types.
  *
  * @example
  * ```ts
  * import { rowTyping, typeRows } from "./typed_rows.ts";
- * const t = rowTyping("GET /x", [["is_ceo", "bool"], ["filed_at", "datetime"]]);
+ * const t = rowTyping("GET /x", [["is_ceo", "boolean"], ["filed_at", "timestamp"]]);
  * typeRows(t, [{ is_ceo: "false", filed_at: "2025-01-02T02:48:00" }]);
  * // [{ is_ceo: false, filed_at: "2025-01-02T02:48:00.000Z" }]
  * ```
  */
 export function rowTyping(
   endpoint: string,
-  fields: readonly (readonly [key: string, dtype: Dtype])[],
-  inner?: { key: string; fields: readonly (readonly [key: string, dtype: Dtype])[] },
+  fields: readonly (readonly [key: string, type: ValueType])[],
+  inner?: { key: string; fields: readonly (readonly [key: string, type: ValueType])[] },
 ): RowTyping {
-  const of = (fs: readonly (readonly [string, Dtype])[], prefix = "") =>
-    fs.map(([key, d]) => ({ key, grammar: grammarOf(d), label: prefix + key }));
+  const of = (fs: readonly (readonly [string, ValueType])[], prefix = "") =>
+    fs.map(([key, t]) => ({ key, grammar: GRAMMARS[t] as Grammar<unknown>, label: prefix + key }));
   return {
     endpoint,
     fields: of(fields),

@@ -1,6 +1,6 @@
 /**
  * The field catalog of an insider transaction: one declarative table of every
- * field the spec lists (174 of them, `TRANSACTION_FIELDS.length`), with its dtype and family. It drives the
+ * field the spec lists (174 of them, `TRANSACTION_FIELDS.length`), with its value type and family. It drives the
  * row type, `fields` validation, the camelCase mapping of search rows, the
  * emulator's generator and (in the frames layer) the Polars schema.
  *
@@ -12,16 +12,7 @@
  *
  * @module
  */
-
-/** The dtype of a catalog field. */
-export type FieldKind =
-  | "string"
-  | "date"
-  | "datetime"
-  | "boolean"
-  | "float"
-  | "int"
-  | "int_list";
+import type { ValueType } from "../shared/values/mod.ts";
 
 /** Windows of the win-rate family. */
 export const WIN_RATE_WINDOWS = ["1w", "1m", "3m", "6m", "1y", "2y"] as const;
@@ -280,8 +271,8 @@ export interface FieldSpec {
   readonly name: TransactionField;
   /** camelCase name used in search rows. */
   readonly camel: string;
-  /** dtype. */
-  readonly kind: FieldKind;
+  /** Value type (`shared/values/`): its grammar, frame dtype and row type. */
+  readonly type: ValueType;
   /** Family the field belongs to, if any. */
   readonly family:
     | "win_rate"
@@ -313,13 +304,13 @@ export function toCamel(snake: string): string {
 
 function specs(
   names: readonly string[],
-  kind: FieldKind,
+  type: ValueType,
   family: FieldSpec["family"] = null,
 ): FieldSpec[] {
   return names.map((name) => ({
     name: name as TransactionField,
     camel: toCamel(name),
-    kind,
+    type,
     family,
     nullable: true,
   }));
@@ -327,30 +318,30 @@ function specs(
 
 /** The whole catalog, in the column order frames use. */
 export const TRANSACTION_FIELDS: readonly FieldSpec[] = [
-  ...specs(["accession_number"], "string"),
-  ...specs(["transaction_id"], "int"),
-  ...specs(["filed_at"], "datetime"),
-  ...specs(STRING_FIELDS.slice(1), "string"),
+  ...specs(["accession_number"], "code"),
+  ...specs(["transaction_id"], "integer"),
+  ...specs(["filed_at"], "timestamp"),
+  ...specs(STRING_FIELDS.slice(1), "code"),
   ...specs(DATE_FIELDS, "date"),
-  ...specs(DATETIME_FIELDS.slice(1), "datetime"),
+  ...specs(DATETIME_FIELDS.slice(1), "timestamp"),
   ...specs(BOOLEAN_FIELDS, "boolean"),
-  ...specs(MEASURE_FIELDS, "float"),
-  ...specs(COUNT_FIELDS.slice(1), "int"),
-  ...specs(FORWARD_RETURN_FIELDS, "float", "forward_return"),
-  ...specs(EXCESS_RETURN_FIELDS, "float", "excess_return"),
-  ...specs(PRIOR_RETURN_FIELDS, "float", "prior_return"),
+  ...specs(MEASURE_FIELDS, "decimal"),
+  ...specs(COUNT_FIELDS.slice(1), "integer"),
+  ...specs(FORWARD_RETURN_FIELDS, "decimal", "forward_return"),
+  ...specs(EXCESS_RETURN_FIELDS, "decimal", "excess_return"),
+  ...specs(PRIOR_RETURN_FIELDS, "decimal", "prior_return"),
   ...WIN_RATE_FIELDS.map((name): FieldSpec => ({
     name,
     camel: toCamel(name),
-    kind: name.endsWith("_pct") ? "float" : "int",
+    type: name.endsWith("_pct") ? "decimal" : "integer",
     family: "win_rate",
     nullable: true,
   })),
-  ...specs(INSIDER_RETURN_FIELDS, "float", "insider_return"),
-  ...specs(INSIDER_EXCESS_RETURN_FIELDS, "float", "insider_excess_return"),
-  ...specs(ZSCORE_FIELDS, "float", "value_zscore"),
-  ...specs(MEDIAN_FIELDS, "float", "value_median"),
-  { name: "feed_ids", camel: "feedIds", kind: "int_list", family: null, nullable: false },
+  ...specs(INSIDER_RETURN_FIELDS, "decimal", "insider_return"),
+  ...specs(INSIDER_EXCESS_RETURN_FIELDS, "decimal", "insider_excess_return"),
+  ...specs(ZSCORE_FIELDS, "decimal", "value_zscore"),
+  ...specs(MEDIAN_FIELDS, "decimal", "value_median"),
+  { name: "feed_ids", camel: "feedIds", type: "list", family: null, nullable: false },
 ];
 
 /** Every field name, in catalog order. */

@@ -21,38 +21,28 @@ import type pl from "npm:nodejs-polars@0.25.2";
 import { buildFrame, type FrameReport, type RowSink, rowSink } from "../frames/build.ts";
 import { declaredAs, KeyIndex, type KeyMap } from "../shared/field_keys.ts";
 import { SEARCH_ROWS_DECLARED } from "./_envelopes.ts";
-import type { ColumnSpec, Dtype } from "../frames/dtypes.ts";
+import type { ColumnSpec } from "../frames/dtypes.ts";
 import { asFrame, type Frame } from "../frames/list.ts";
 import { type RowTyping, rowTyping } from "../frames/typed_rows.ts";
-import { type FieldKind, TRANSACTION_FIELDS, type TransactionRow } from "./fields.ts";
+import { TRANSACTION_FIELDS, type TransactionRow } from "./fields.ts";
 import type { FeedRow } from "./feeds.ts";
-
-const DTYPE: Record<FieldKind, Dtype> = {
-  string: "utf8",
-  date: "date",
-  datetime: "datetime",
-  boolean: "bool",
-  float: "f64",
-  int: "i64",
-  int_list: "list_i64",
-};
 
 /** Column specs of a transactions frame (snake_case names, catalog order). */
 export const TRANSACTION_COLUMNS: readonly ColumnSpec[] = TRANSACTION_FIELDS.map((f) => ({
   name: f.name,
-  dtype: DTYPE[f.kind],
+  type: f.type,
 }));
 const BY_MEANING = new KeyIndex(TRANSACTION_FIELDS.map((f) => f.name));
 
 /** How search rows (camelCase keys) are typed: every catalog field by its grammar. */
 export const SEARCH_ROW_TYPING: RowTyping = rowTyping(
   "POST /search",
-  TRANSACTION_FIELDS.map((f) => [f.camel, DTYPE[f.kind]]),
+  TRANSACTION_FIELDS.map((f) => [f.camel, f.type]),
 );
 /** How transaction details (snake_case keys) are typed. */
 export const DETAIL_ROW_TYPING: RowTyping = rowTyping(
   "GET /transactions/{accessionNumber}/{transactionId}",
-  TRANSACTION_FIELDS.map((f) => [f.name, DTYPE[f.kind]]),
+  TRANSACTION_FIELDS.map((f) => [f.name, f.type]),
 );
 
 /** Options of {@link transactionsSink} and {@link transactionsFrame}. */
@@ -136,7 +126,7 @@ const BY_CAMEL = new KeyIndex(TRANSACTION_FIELDS.map((f) => f.camel));
 /** Snake_case column names, read from the camelCase keys of search rows. */
 const CAMEL_COLUMNS: readonly ColumnSpec[] = TRANSACTION_FIELDS.map((f) => ({
   name: f.name,
-  dtype: DTYPE[f.kind],
+  type: f.type,
   key: f.camel,
 }));
 const CAMEL_ONLY = new Set(
@@ -160,14 +150,14 @@ export function feedFrame(rows: readonly FeedRow[]): pl.DataFrame {
 }
 
 const FEED_COLUMNS: readonly ColumnSpec[] = [
-  { name: "accession_number", dtype: "utf8" },
-  { name: "transaction_id", dtype: "i64" },
-  { name: "filed_at", dtype: "datetime" },
+  { name: "accession_number", type: "code" },
+  { name: "transaction_id", type: "integer" },
+  { name: "filed_at", type: "timestamp" },
 ];
 /** How feed rows are typed. */
 export const FEED_ROW_TYPING: RowTyping = rowTyping(
   "GET /feeds",
-  FEED_COLUMNS.map((c) => [c.name, c.dtype]),
+  FEED_COLUMNS.map((c) => [c.name, c.type]),
 );
 
 /** The page-by-page form of {@link feedFrame}. */

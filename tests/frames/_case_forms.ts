@@ -1,24 +1,11 @@
 /**
  * The grammar case tables (`tests/shared/values_test.ts`) as frame columns:
- * the dtype each case type is built as, and a frame cell in the form the
+ * a frame cell in the form the
  * case tables write values (dates and timestamps as ISO text, bigints as
  * numbers). Shared by the frame tests that check each case through a
  * built frame.
  */
-import type { Dtype } from "../../lib/frames/dtypes.ts";
 import type { CaseType } from "../shared/values_test.ts";
-
-/** The dtype of a frame column holding values of a case type. */
-export const DTYPE: Record<CaseType, Dtype> = {
-  date: "date",
-  timestamp: "datetime",
-  decimal: "f64",
-  integer: "i64",
-  boolean: "bool",
-  list: "list_i64",
-  text_list: "list_utf8",
-  code: "utf8",
-};
 
 /** A frame cell as the case tables write values (dates and timestamps as ISO text, bigints as numbers). */
 export function rowForm(type: CaseType, v: unknown): unknown {

@@ -2,7 +2,9 @@ import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import pl from "npm:nodejs-polars@0.25.2";
 import fc from "fast-check";
-import { arrowStream, PlainBuffer, type PlainKind } from "../../lib/frames/_arrow.ts";
+import { arrowStream, PlainBuffer, type PlainType } from "../../lib/frames/_arrow.ts";
+import { polarsType } from "../../lib/frames/dtypes.ts";
+import { VALUE_TYPES } from "../../lib/shared/values/mod.ts";
 
 const read = (bytes: Uint8Array) =>
   pl.readIPCStream(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length));
@@ -29,8 +31,8 @@ function plain(s: pl.Series): unknown[] {
 }
 
 /** A plain buffer filled with `vals` in the given cuts, as a frame's pages fill it. */
-function filled(kind: PlainKind, vals: unknown[], cuts: number[]): PlainBuffer {
-  const b = new PlainBuffer(kind);
+function filled(type: PlainType, vals: unknown[], cuts: number[]): PlainBuffer {
+  const b = new PlainBuffer(type);
   let from = 0;
   for (const cut of [...cuts.filter((c) => c < vals.length).sort((a, z) => a - z), vals.length]) {
     b.add(vals, from, cut);
@@ -40,18 +42,18 @@ function filled(kind: PlainKind, vals: unknown[], cuts: number[]): PlainBuffer {
 }
 
 Deno.test("arrowStream: each dtype reads back with its Polars type, values and nulls", () => {
-  const text = filled("utf8", ["a", null, "é\ud800x"], [1]);
-  const ints = filled("list_i64", [[1, 2], null, []], [2]);
-  const words = filled("list_utf8", [["x"], [], null], []);
+  const text = filled("code", ["a", null, "é\ud800x"], [1]);
+  const ints = filled("list", [[1, 2], null, []], [2]);
+  const words = filled("text_list", [["x"], [], null], []);
   const df = read(arrowStream([
-    { name: "d", kind: "date", values: new Float64Array([20089, NaN, -1]) },
-    { name: "t", kind: "utf8", values: text },
-    { name: "f", kind: "f64", values: new Float64Array([1.5, NaN, -0]) },
-    { name: "i", kind: "i64", values: new Float64Array([2 ** 53 - 1, NaN, -(2 ** 40) - 3]) },
-    { name: "b", kind: "bool", values: new Float64Array([1, NaN, 0]) },
-    { name: "ts", kind: "datetime", values: new Float64Array([1700000000123, NaN, -5]) },
-    { name: "li", kind: "list_i64", values: ints },
-    { name: "ls", kind: "list_utf8", values: words },
+    { name: "d", type: "date", values: new Float64Array([20089, NaN, -1]) },
+    { name: "t", type: "code", values: text },
+    { name: "f", type: "decimal", values: new Float64Array([1.5, NaN, -0]) },
+    { name: "i", type: "integer", values: new Float64Array([2 ** 53 - 1, NaN, -(2 ** 40) - 3]) },
+    { name: "b", type: "boolean", values: new Float64Array([1, NaN, 0]) },
+    { name: "ts", type: "timestamp", values: new Float64Array([1700000000123, NaN, -5]) },
+    { name: "li", type: "list", values: ints },
+    { name: "ls", type: "text_list", values: words },
   ], 3));
   // the declared dtypes of the frames, exactly (text: Polars' String, what pl.Utf8 builds)
   assert.deepEqual(Object.fromEntries(Object.entries(df.schema).map(([k, v]) => [k, String(v)])), {
@@ -64,6 +66,13 @@ Deno.test("arrowStream: each dtype reads back with its Polars type, values and n
     li: "DataType(List(DataType(Int64)))",
     ls: "DataType(List(DataType(String)))",
   });
+  // the Arrow view and the Polars view of the value types agree, for every type
+  const col = { d: "date", t: "code", f: "decimal", i: "integer", b: "boolean", ts: "timestamp" };
+  const cols: Record<string, string> = { ...col, li: "list", ls: "text_list" };
+  assert.deepEqual(Object.values(cols).sort(), [...VALUE_TYPES].sort());
+  for (const [name, t] of Object.entries(cols)) {
+    assert.ok(df.schema[name].equals(polarsType(t as typeof VALUE_TYPES[number])), t);
+  }
   assert.deepEqual(plain(df.getColumn("d")), [20089 * 86400000, null, -86400000]);
   assert.deepEqual(plain(df.getColumn("t")), ["a", null, "é\ufffdx"]);
   assert.deepEqual(plain(df.getColumn("f")), [1.5, null, -0]);
@@ -75,9 +84,9 @@ Deno.test("arrowStream: each dtype reads back with its Polars type, values and n
 });
 
 Deno.test("arrowStream refuses a text column whose length is not the rows'", () => {
-  const b = filled("utf8", ["a"], []);
+  const b = filled("code", ["a"], []);
   assert.throws(
-    () => arrowStream([{ name: "code", kind: "utf8", values: b }], 2),
+    () => arrowStream([{ name: "code", type: "code", values: b }], 2),
     /column code holds 1 values, not 2/,
   );
 });
@@ -85,19 +94,19 @@ Deno.test("arrowStream refuses a text column whose length is not the rows'", () 
 Deno.test("property: any column of any dtype, filled page by page, reads back exactly", () => {
   const safe = fc.integer({ min: Number.MIN_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER });
   const kinds = {
-    f64: fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), safe),
-    i64: safe,
-    bool: fc.constantFrom(0, 1),
+    decimal: fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), safe),
+    integer: safe,
+    boolean: fc.constantFrom(0, 1),
     date: fc.integer({ min: -719162, max: 2932896 }),
-    datetime: fc.integer({ min: -62135596800000, max: 253402300799999 }),
-    utf8: fc.oneof(fc.string(), fc.string({ unit: "binary" })), // ASCII, and any UTF-16
-    list_i64: fc.array(safe, { maxLength: 4 }),
-    list_utf8: fc.array(fc.string({ unit: "grapheme" }), { maxLength: 3 }),
+    timestamp: fc.integer({ min: -62135596800000, max: 253402300799999 }),
+    code: fc.oneof(fc.string(), fc.string({ unit: "binary" })), // ASCII, and any UTF-16
+    list: fc.array(safe, { maxLength: 4 }),
+    text_list: fc.array(fc.string({ unit: "grapheme" }), { maxLength: 3 }),
   } as const;
-  const column = fc.constantFrom(...(Object.keys(kinds) as (keyof typeof kinds)[])).chain((kind) =>
+  const column = fc.constantFrom(...(Object.keys(kinds) as (keyof typeof kinds)[])).chain((type) =>
     fc.record({
-      kind: fc.constant(kind),
-      vals: fc.array(fc.option(kinds[kind] as fc.Arbitrary<unknown>, { nil: null }), {
+      type: fc.constant(type),
+      vals: fc.array(fc.option(kinds[type] as fc.Arbitrary<unknown>, { nil: null }), {
         maxLength: 40,
       }),
       cuts: fc.array(fc.nat(40), { maxLength: 4 }),
@@ -110,19 +119,19 @@ Deno.test("property: any column of any dtype, filled page by page, reads back ex
       const specs = cols.map((c, j) => {
         const vals = c.vals.slice(0, n);
         const name = `c${j}`;
-        if (c.kind === "utf8" || c.kind === "list_i64" || c.kind === "list_utf8") {
-          const b = filled(c.kind, vals, c.cuts);
+        if (c.type === "code" || c.type === "list" || c.type === "text_list") {
+          const b = filled(c.type, vals, c.cuts);
           if (c.reused) {
             // a reset buffer holds nothing of what it held before (here: no null)
             b.reset();
-            b.add(vals.map((v) => v ?? (c.kind === "utf8" ? "held before" : [])), 0, n);
+            b.add(vals.map((v) => v ?? (c.type === "code" ? "held before" : [])), 0, n);
             b.reset();
             b.add(vals, 0, n);
           }
-          return { col: { name, kind: c.kind, values: b }, vals };
+          return { col: { name, type: c.type, values: b }, vals };
         }
         const values = Float64Array.from(vals, (v) => v === null ? NaN : v as number);
-        return { col: { name, kind: c.kind, values }, vals };
+        return { col: { name, type: c.type, values }, vals };
       });
       const df = read(arrowStream(specs.map((s) => s.col), n));
       assert.equal(df.height, n);
@@ -130,17 +139,17 @@ Deno.test("property: any column of any dtype, filled page by page, reads back ex
         const want = vals.map((v) =>
           v === null
             ? null
-            : col.kind === "bool"
+            : col.type === "boolean"
             ? v === 1
-            : col.kind === "date"
+            : col.type === "date"
             ? (v as number) * 86400000
-            : col.kind === "utf8"
+            : col.type === "code"
             ? utf8(v as string)
-            : col.kind === "list_utf8"
+            : col.type === "text_list"
             ? (v as string[]).map(utf8)
             : v
         );
-        assert.deepEqual(plain(df.getColumn(col.name)), want, `${col.kind} ${col.name}`);
+        assert.deepEqual(plain(df.getColumn(col.name)), want, `${col.type} ${col.name}`);
       }
     }),
     { numRuns: 150 },
@@ -148,12 +157,12 @@ Deno.test("property: any column of any dtype, filled page by page, reads back ex
 });
 
 Deno.test("a chunk's text column past Arrow's 32-bit offsets is refused, not wrapped", () => {
-  const b = new PlainBuffer("utf8", 10);
+  const b = new PlainBuffer("code", 10);
   b.add(["hello", "there"], 0, 2); // 10 bytes: at the limit
   assert.throws(
     () => b.add(["!"], 0, 1),
     (e: Error) => e instanceof RangeError && /would pass 10 bytes/.test(e.message),
   );
-  const words = new PlainBuffer("list_utf8", 4);
+  const words = new PlainBuffer("text_list", 4);
   assert.throws(() => words.add([["abc", "de"]], 0, 1), /would pass 4 bytes/);
 });

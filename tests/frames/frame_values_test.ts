@@ -185,7 +185,10 @@ Deno.test("every unknown key is seen: a field only in row 5 of 200, or only in r
   });
   assert.equal(transactionsFrame(swapped).getColumn("swapped_in").getIndex(7), "x");
   // across chunks of a page-by-page build
-  const b = new FrameBuilder([{ name: "v", dtype: "i64" }], { chunkRows: 3, onReport: () => {} });
+  const b = new FrameBuilder([{ name: "v", type: "integer" }], {
+    chunkRows: 3,
+    onReport: () => {},
+  });
   b.append([{ v: 1 }, { v: 2 }, { v: 3 }, { v: 4 }, { v: 5, late: "y" }]);
   assert.deepEqual(b.finish().getColumn("late").toArray(), [null, null, null, null, "y"]);
 });
@@ -195,7 +198,7 @@ Deno.test("a 1-row answer with 100,000 unknown keys: bounded columns, catalog ke
   for (let i = 0; i < 100_000; i++) row[`k${i}`] = i;
   let report: FrameReport | undefined;
   const df = buildFrame(
-    TRANSACTION_FIELDS.map((f) => ({ name: f.name, dtype: "utf8" as const })).slice(0, 3),
+    TRANSACTION_FIELDS.map((f) => ({ name: f.name, type: "code" as const })).slice(0, 3),
     [row],
     { onReport: (r) => report = r },
   );

@@ -183,7 +183,7 @@ Deno.test("notebook display shows shape, dtypes and head/tail rows", async () =>
     /shape: \(2, 1\)/,
   );
   assert.match(
-    frameBundle(buildFrame([{ name: "d", dtype: "date" }], [{ d: "2025-01-02" }]))["text/html"],
+    frameBundle(buildFrame([{ name: "d", type: "date" }], [{ d: "2025-01-02" }]))["text/html"],
     /2025-01-02/,
   );
 });
@@ -216,9 +216,9 @@ Deno.test(".frame() over 200 pages builds rows/CHUNK_ROWS native chunks, not one
 });
 
 Deno.test("FrameBuilder: chunk boundaries keep values, nulls, order and extra columns", () => {
-  const b = new FrameBuilder([{ name: "v", dtype: "i64" }, { name: "d", dtype: "date" }, {
+  const b = new FrameBuilder([{ name: "v", type: "integer" }, { name: "d", type: "date" }, {
     name: "l",
-    dtype: "list_i64",
+    type: "list",
   }], { chunkRows: 2 });
   b.append([{ v: 1, d: "2025-01-02", l: [1] }, { v: 2 }, { v: 3, l: [2, 3] }]);
   assert.equal(b.chunks, 1);

@@ -9,10 +9,11 @@ import assert from "node:assert/strict";
 import type pl from "nodejs-polars";
 import { buildFrame, CatalogClient, type FrameReport, InsiderClient } from "../../mod.ts";
 import { rowTyping, typeRows } from "../../lib/frames/typed_rows.ts";
+import { VALUE_TYPES } from "../../lib/shared/values/mod.ts";
 import { createStub, DEMO_KEYS } from "../../lib/stub/mod.ts";
 import { rewriting } from "../_rewrite.ts";
 import { type CaseReader, type CaseType, runGrammarCases } from "../shared/values_test.ts";
-import { DTYPE, rowForm } from "./_case_forms.ts";
+import { rowForm } from "./_case_forms.ts";
 
 function columnOf(df: pl.DataFrame, name: string, type: CaseType): unknown[] {
   const s = df.getColumn(name);
@@ -32,7 +33,7 @@ const quiet = async <T>(f: () => Promise<T>): Promise<T> => {
 const frameReader: CaseReader = (type, values) =>
   quiet(() => {
     let report: FrameReport | undefined;
-    const df = buildFrame([{ name: "x", dtype: DTYPE[type] }], values.map((x) => ({ x })), {
+    const df = buildFrame([{ name: "x", type }], values.map((x) => ({ x })), {
       onReport: (r) => report = r,
     });
     return Promise.resolve({
@@ -43,7 +44,7 @@ const frameReader: CaseReader = (type, values) =>
 
 const rowsReader: CaseReader = (type, values) =>
   quiet(() => {
-    const t = rowTyping("GET /x", [["x", DTYPE[type]]]);
+    const t = rowTyping("GET /x", [["x", type]]);
     const rows = typeRows(t, values.map((x) => ({ x })));
     return Promise.resolve({
       values: rows.map((r) => r.x),
@@ -281,7 +282,7 @@ Deno.test("property: generated values outside a type's grammar are loud in frame
     fc.array(fc.oneof(fc.string(), fc.double(), fc.constant(null)), { maxLength: 3 }),
     fc.dictionary(fc.string({ maxLength: 3 }), fc.integer(), { maxKeys: 2 }),
   );
-  for (const type of Object.keys(DTYPE) as CaseType[]) {
+  for (const type of VALUE_TYPES) {
     const g = grammarFor(type);
     const outside = anything.filter((v) => readValue(g, v, () => {}) === UNREADABLE);
     await fc.assert(

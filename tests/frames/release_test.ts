@@ -12,7 +12,7 @@ Deno.test("a completed native chunk runs a collection at once (intermediates fre
   const collected: string[] = [];
   const registry = new FinalizationRegistry<string>((tag) => collected.push(tag));
   const sink = rowSink<{ v: number }>(() => ({
-    specs: [{ name: "v", dtype: "f64" }],
+    specs: [{ name: "v", type: "decimal" }],
     opts: { chunkRows: 4 },
   }));
   (() => registry.register({ big: new Array(1000).fill(0) }, "before-partial"))();
@@ -37,7 +37,7 @@ Deno.test("a chunk's build and its collection are two pauses: a timer due during
   const collected: string[] = [];
   const registry = new FinalizationRegistry<string>((tag) => collected.push(tag));
   const sink = rowSink<{ v: number }>(() => ({
-    specs: [{ name: "v", dtype: "f64" }],
+    specs: [{ name: "v", type: "decimal" }],
     opts: { chunkRows: 2 },
   }));
   (() => registry.register({ big: new Array(1000).fill(0) }, "garbage"))();

@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { buildFrame, type FrameReport } from "../../lib/frames/build.ts";
 import type { ColumnSpec } from "../../lib/frames/dtypes.ts";
 import { CASES, type CaseType } from "../shared/values_test.ts";
-import { DTYPE, rowForm } from "./_case_forms.ts";
+import { rowForm } from "./_case_forms.ts";
 import { UNREADABLE } from "../../lib/shared/values/mod.ts";
 
 // The row loop is generated in groups of columns (build.ts, GROUP_COLUMNS); a
@@ -37,7 +37,7 @@ Deno.test("property: a frame of many columns (row loop in groups) reads every va
   );
   fc.assert(
     fc.property(fc.array(column, { minLength: 33, maxLength: 100 }), (cols) => {
-      const specs: ColumnSpec[] = cols.map((c, j) => ({ name: `c${j}`, dtype: DTYPE[c.type] }));
+      const specs: ColumnSpec[] = cols.map((c, j) => ({ name: `c${j}`, type: c.type }));
       const rows = Array.from({ length: 6 }, (_, r) => {
         const row: Record<string, unknown> = {};
         cols.forEach((c, j) => {

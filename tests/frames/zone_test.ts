@@ -38,7 +38,7 @@ Deno.test("a zone-less timestamp column gets one notice naming it", async () => 
   const orig = console.warn;
   console.warn = (m: string) => lines.push(m);
   try {
-    buildFrame([{ name: "filed_at", dtype: "datetime" }, { name: "n", dtype: "f64" }], [
+    buildFrame([{ name: "filed_at", type: "timestamp" }, { name: "n", type: "decimal" }], [
       { filed_at: "2025-01-02T02:48:00", n: 1 },
       { filed_at: "2025-01-02T03:48:00", n: 2 },
     ]);

@@ -32,7 +32,7 @@ function scripted(script: Script) {
 }
 
 const frameOf = (rows: number[]) =>
-  buildFrame([{ name: "v", dtype: "i64" }], rows.map((v) => ({ v })));
+  buildFrame([{ name: "v", type: "integer" }], rows.map((v) => ({ v })));
 
 Deno.test("a cursor sent again (A→A) ends with PaginationError, rows of each page once", async () => {
   const s = scripted({ "": { rows: [1, 2], next: "A" }, A: { rows: [3, 4], next: "A" } });

@@ -12,7 +12,6 @@ import {
   type Grammar,
   GRAMMARS,
   readValue,
-  TEXT_LIST,
   UNREADABLE,
   type ValueType,
 } from "../../lib/shared/values/mod.ts";
@@ -22,8 +21,8 @@ import { EPOCH_MS_FROM, EPOCH_MS_TO, EPOCH_S_FROM } from "../../lib/shared/value
 /** One case: an input, the row value it reads as (or UNREADABLE), and the form it is. */
 export type Case = readonly [input: unknown, expected: unknown, form: string];
 
-/** The types of the case tables: the seven value types and lists of text. */
-export type CaseType = ValueType | "text_list";
+/** The types of the case tables: the value types. */
+export type CaseType = ValueType;
 
 const T0 = "2025-01-02T02:48:00.000Z";
 const T0_MS = Date.parse(T0);
@@ -172,7 +171,7 @@ export const CASES: Record<CaseType, readonly Case[]> = {
 
 /** The grammar of a case type. */
 export function grammarFor(type: CaseType): Grammar<unknown> {
-  return (type === "text_list" ? TEXT_LIST : GRAMMARS[type]) as Grammar<unknown>;
+  return GRAMMARS[type] as Grammar<unknown>;
 }
 
 /**

@@ -11,15 +11,37 @@ export const UNREADABLE: unique symbol = Symbol("unreadable");
 /** Called with the form a value was read from, when it is not the canonical one. */
 export type Note = (form: string) => void;
 
-/** A value type the clients read. */
-export type ValueType =
-  | "date"
-  | "timestamp"
-  | "decimal"
-  | "integer"
-  | "boolean"
-  | "list"
-  | "code";
+/**
+ * The value types, with what each reads as: the one list of column kinds.
+ * Every other view of a type is a total map from this list that the
+ * compiler checks (`Record<ValueType, …>` or a `switch` with no
+ * `default`): its grammar (`GRAMMARS`), a frame's Polars dtype
+ * (`frames/dtypes.ts`), its Arrow type and buffer (`frames/_arrow.ts`), the
+ * builder's inline reader (`frames/build.ts`) and the JSON type the doctor
+ * expects (`doctor/_coverage.ts`). A type added here and not mapped there
+ * fails `deno task check`.
+ */
+export interface ValueOf {
+  /** A calendar day: days since 1970-01-01. */
+  date: number;
+  /** An instant: milliseconds since 1970-01-01T00:00:00Z. */
+  timestamp: number;
+  /** A finite number. */
+  decimal: number;
+  /** An integer within ±(2^53 − 1). */
+  integer: number;
+  /** True or false. */
+  boolean: boolean;
+  /** Text (codes, identifiers, names), as sent. */
+  code: string;
+  /** A list of integers. */
+  list: number[];
+  /** A list of text. */
+  text_list: string[];
+}
+
+/** A value type the clients read (see {@link ValueOf}). */
+export type ValueType = keyof ValueOf;
 
 /**
  * One value type's grammar: the encodings it reads and what it refuses.

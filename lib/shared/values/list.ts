@@ -65,7 +65,7 @@ export function listOf<T>(item: Grammar<T>): Grammar<T[]> {
     return items(m[1] ? s.split(m[1]) : s.split(/\s+/), () => {});
   };
   return {
-    type: "list",
+    type: item.type === "integer" ? "list" : "text_list",
     item: item as Grammar<unknown>,
     means: `a list of ${item.type}s`,
     forms: [

@@ -12,8 +12,8 @@
  * | `decimal` | `decimal.ts` |
  * | `integer` | `integer.ts` |
  * | `boolean` | `boolean.ts` |
- * | `list` | `list.ts` (over an item grammar) |
  * | `code` | `code.ts` |
+ * | `list`, `text_list` | `list.ts` (over the `integer` or `code` grammar) |
  *
  * Null: JSON `null` and a missing key are null in every type; blank text
  * (`""`, `"  "`) is null in every type but `code` (where it is the text it
@@ -29,7 +29,14 @@
  * @module
  */
 import { describeValue } from "../describe.ts";
-import { type Grammar, IGNORE, type Note, UNREADABLE, type ValueType } from "./_grammar.ts";
+import {
+  type Grammar,
+  IGNORE,
+  type Note,
+  UNREADABLE,
+  type ValueOf,
+  type ValueType,
+} from "./_grammar.ts";
 import { boolean } from "./boolean.ts";
 import { code } from "./code.ts";
 import { date, dayText, isoDay } from "./date.ts";
@@ -38,12 +45,11 @@ import { integer } from "./integer.ts";
 import { listOf } from "./list.ts";
 import { isoMs, timestamp } from "./timestamp.ts";
 
-export { type Grammar, IGNORE, type Note, UNREADABLE, type ValueType };
+export { type Grammar, IGNORE, type Note, UNREADABLE, type ValueOf, type ValueType };
 export { boolean, code, date, dayText, decimal, integer, isoDay, isoMs, listOf, timestamp };
 
 /**
- * The grammar of each value type (lists of integers under `list`; a list of
- * text is `listOf(code)`).
+ * The grammar of each value type: a total map from {@link ValueType}.
  *
  * @example
  * ```ts
@@ -52,18 +58,19 @@ export { boolean, code, date, dayText, decimal, integer, isoDay, isoMs, listOf, 
  * GRAMMARS.date.read("2025-02-30", () => {}) === UNREADABLE; // true
  * ```
  */
-export const GRAMMARS: {
-  readonly date: Grammar<number>;
-  readonly timestamp: Grammar<number>;
-  readonly decimal: Grammar<number>;
-  readonly integer: Grammar<number>;
-  readonly boolean: Grammar<boolean>;
-  readonly list: Grammar<number[]>;
-  readonly code: Grammar<string>;
-} = { date, timestamp, decimal, integer, boolean, list: listOf(integer), code };
+export const GRAMMARS: { readonly [K in ValueType]: Grammar<ValueOf[K]> } = {
+  date,
+  timestamp,
+  decimal,
+  integer,
+  boolean,
+  code,
+  list: listOf(integer),
+  text_list: listOf(code),
+};
 
-/** A list of text: `listOf(code)`. */
-export const TEXT_LIST: Grammar<string[]> = listOf(code);
+/** Every value type, in the order of {@link GRAMMARS}. */
+export const VALUE_TYPES: readonly ValueType[] = Object.keys(GRAMMARS) as ValueType[];
 
 /** Note of blank text read as null. */
 export const BLANK = "empty text (now null)";
@@ -159,6 +166,7 @@ function canonical(g: Grammar<unknown>, v: unknown): boolean {
       return typeof v === "string" && v.length === 24 && v.charCodeAt(23) === 90 &&
         !Number.isNaN(isoMs(v));
     case "list":
+    case "text_list":
       return Array.isArray(v) && v.every((x) => x !== null && canonical(g.item!, x));
   }
 }
@@ -233,10 +241,7 @@ export { describeValue };
  * ```
  */
 export function grammarTable(): string {
-  const rows: [string, Grammar<unknown>][] = [
-    ...Object.entries(GRAMMARS) as [string, Grammar<unknown>][],
-    ["list of text", TEXT_LIST as Grammar<unknown>],
-  ];
+  const rows = Object.entries(GRAMMARS) as [string, Grammar<unknown>][];
   const cell = (x: string | undefined) => (x ?? "").replaceAll("|", "\\|");
   // one form a line: a table cell stays short
   const lines = rows.flatMap(([name, g]) =>

@@ -24,11 +24,11 @@
 import { OpenAPIHono, z } from "npm:@hono/zod-openapi@1.6.3";
 import Fuse from "npm:fuse.js@7.5.0";
 import {
-  type FieldKind,
   isTransactionField,
   TRANSACTION_FIELDS,
   type TransactionRow,
 } from "../../insider/fields.ts";
+import type { ValueType } from "../../shared/values/mod.ts";
 import { InsiderSearchBody } from "../../insider/filter.ts";
 import { showValue } from "../../shared/schema.ts";
 import { FeedsQuery, InsidersQuery } from "../../insider/params.ts";
@@ -66,15 +66,15 @@ const DetailQuery = z.object({
   "x-hosting-protection-bypass": z.string().optional(),
 }).strict();
 
-function zodOf(kind: FieldKind): z.ZodType {
-  switch (kind) {
+function zodOf(type: ValueType): z.ZodType {
+  switch (type) {
     case "boolean":
       return z.boolean().nullable();
-    case "float":
+    case "decimal":
       return z.number().nullable();
-    case "int":
+    case "integer":
       return z.number().int().nullable();
-    case "int_list":
+    case "list":
       return z.array(z.number().int());
     default:
       return z.string().nullable();
@@ -82,12 +82,12 @@ function zodOf(kind: FieldKind): z.ZodType {
 }
 
 const Transaction = z.object(
-  Object.fromEntries(TRANSACTION_FIELDS.map((f) => [f.name, zodOf(f.kind)])),
+  Object.fromEntries(TRANSACTION_FIELDS.map((f) => [f.name, zodOf(f.type)])),
 ).passthrough().openapi("Transaction");
 
 function searchEnvelope(d: Dialect) {
   const row = z.object(
-    Object.fromEntries(TRANSACTION_FIELDS.map((f) => [searchKey(f, d), zodOf(f.kind)])),
+    Object.fromEntries(TRANSACTION_FIELDS.map((f) => [searchKey(f, d), zodOf(f.type)])),
   ).passthrough().openapi("SearchRow");
   return z.object({
     data: z.array(row),
