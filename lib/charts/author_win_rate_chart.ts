@@ -1,6 +1,7 @@
 /**
- * `authorWinRateChart`: authors ranked by win rate, each with its Wilson
- * 95 % interval (the result of `authorWinRates`).
+ * `authorWinRateChart`: authors ranked by their shrunk win rate (the
+ * empirical-Bayes estimate of `authorWinRates`), each with its raw rate and
+ * the raw rate's Wilson 95 % interval.
  *
  * @module
  */
@@ -12,8 +13,14 @@ import type { AuthorWinRates } from "../families/author_win_rates.ts";
 
 /** Options of {@link authorWinRateChart}; any other Plot option passes through. */
 export interface AuthorWinRateChartOptions extends ChartText {
-  /** Authors drawn, best win rate first (default 20). */
+  /** Authors drawn, best first (default 20). */
   top?: number;
+  /**
+   * What ranks the authors: `"shrunk"` (default: `win_rate_shrunk`, the
+   * frame's order) or `"raw"` (`win_rate`, which favours the luckiest of
+   * the authors with few pitches: the winner's curse).
+   */
+  rankBy?: "shrunk" | "raw";
   /** Extra Plot options. */
   [plotOption: string]: unknown;
 }
@@ -22,12 +29,15 @@ const PERIOD_WORDS = { "6m": "6-month", "1y": "1-year", "2y": "2-year" } as cons
 
 /**
  * Takes the result of `authorWinRates` (or its frame). One row per author,
- * ranked by win rate (the frame's order: best first,
- * ties by more pitches), the `top` first: the win rate (percent) as a dot,
- * its Wilson 95 % interval as a bar, and `wins/pitches` beside it. A
- * dashed line marks the pooled rate of every author in the frame (their
- * wins over their pitches), so an author is read against the crowd, and
- * an interval that crosses it says the author's lead may be luck.
+ * ranked by the shrunk win rate (the frame's order; `rankBy: "raw"` ranks
+ * by the raw rate instead), the `top` first: the shrunk rate (percent) as a
+ * orange dot, the raw rate as a hollow blue dot with its Wilson 95 % interval as
+ * a bar, and `wins/pitches` beside it. The gap between the two dots is how
+ * far the author's record is pulled toward the crowd for having few
+ * pitches. A dashed line marks the pooled rate of every author in the
+ * frame (their wins over their pitches), so an author is read against the
+ * crowd, and an interval that crosses it says the author's lead may be
+ * luck.
  *
  * @example
  * ```ts
@@ -41,15 +51,28 @@ export function authorWinRateChart(
   result: AuthorWinRates | AuthorWinRates["frame"],
   options: AuthorWinRateChartOptions = {},
 ): Chart {
-  const { top = 20, title = "Authors ranked by win rate", subtitle, ...plot } = options;
+  const { top = 20, rankBy = "shrunk", title, subtitle, ...plot } = options;
   if (!Number.isInteger(top) || top < 1) {
     throw new RangeError(
       `authorWinRateChart: top ${JSON.stringify(top)} must be a whole number ≥ 1`,
     );
   }
+  if (rankBy !== "shrunk" && rankBy !== "raw") {
+    throw new RangeError(
+      `authorWinRateChart: rankBy ${JSON.stringify(rankBy)} is not allowed; allowed: shrunk, raw`,
+    );
+  }
   const wanted = {
     pass: "the result of authorWinRates(...)",
-    columns: ["author_username", "pitches", "wins", "win_rate", "win_rate_low", "win_rate_high"],
+    columns: [
+      "author_username",
+      "pitches",
+      "wins",
+      "win_rate",
+      "win_rate_low",
+      "win_rate_high",
+      "win_rate_shrunk",
+    ],
   };
   // the result, or its frame
   const frame = isFrame(result) ? result : (result as { frame?: unknown } | null)?.frame;
@@ -62,6 +85,8 @@ export function authorWinRateChart(
     );
   }
   const all = rowsOf("authorWinRateChart", frame, wanted);
+  const raw = (r: Record<string, unknown>) => [r.win_rate, r.pitches] as number[];
+  if (rankBy === "raw") all.sort((a, b) => raw(b)[0] - raw(a)[0] || raw(b)[1] - raw(a)[1]);
   const rows = all.slice(0, top).map((r) => ({
     author: String(r.author_username),
     pitches: r.pitches as number,
@@ -69,6 +94,7 @@ export function authorWinRateChart(
     rate: 100 * (r.win_rate as number),
     low: 100 * (r.win_rate_low as number),
     high: 100 * (r.win_rate_high as number),
+    shrunk: 100 * (r.win_rate_shrunk as number),
   }));
   const wins = all.reduce((s, r) => s + (r.wins as number), 0);
   const pitches = all.reduce((s, r) => s + (r.pitches as number), 0);
@@ -78,12 +104,12 @@ export function authorWinRateChart(
     ? `a ${PERIOD_WORDS[period]} ${kind === "abs" ? "absolute" : "excess"} return ≥ 0 %`
     : "a return ≥ 0 %";
   const sub = subtitle ?? [
-    `Share of each author's pitches with ${floor} (the catalog's 0 % floor); bar: Wilson 95% interval`,
+    `Share of each author's pitches with ${floor} (the catalog's 0 % floor). Orange dot: shrunk toward the pooled rate by the author's evidence (empirical Bayes); hollow blue dot: raw rate, bar: its Wilson 95% interval.`,
     `${rows.length < all.length ? `Top ${rows.length}` : `All ${rows.length}`} of ${all.length} ${
       all.length === 1 ? "author" : "authors"
-    }${minPitches ? ` with ≥ ${minPitches} pitches` : ""}; dashed line: all their pitches, ${
-      pooled.toFixed(1)
-    }%`,
+    }${minPitches ? ` with ≥ ${minPitches} pitches` : ""}, ranked by the ${
+      rankBy === "raw" ? "raw rate (favours lucky authors with few pitches)" : "shrunk rate"
+    }; dashed line: all their pitches, ${pooled.toFixed(1)}%`,
   ].join("\n");
   const longest = Math.max(...rows.map((r) => r.author.length));
   return render(
@@ -108,13 +134,14 @@ export function authorWinRateChart(
           strokeWidth: 2.5,
           className: "interval",
         }),
+        Plot.dot(rows, { y: "author", x: "rate", stroke: PALETTE[0], fill: "white", r: 3.5 }),
         Plot.dot(rows, {
           y: "author",
-          x: "rate",
-          fill: PALETTE[0],
+          x: "shrunk",
+          fill: PALETTE[1],
           r: 4,
           tip: true,
-          channels: { wins: "wins", pitches: "pitches" },
+          channels: { raw: "rate", wins: "wins", pitches: "pitches" },
         }),
         Plot.text(rows, {
           y: "author",
@@ -127,7 +154,10 @@ export function authorWinRateChart(
         }),
       ],
     },
-    { title, subtitle: sub },
+    {
+      title: title ?? `Authors ranked by ${rankBy === "raw" ? "raw" : "shrunk"} win rate`,
+      subtitle: sub,
+    },
     plot,
   );
 }

@@ -1,6 +1,7 @@
 /**
  * `authorWinRates`: each author's share of winning pitches, with a Wilson
- * 95 % interval, from the catalog's pitch-return floors.
+ * 95 % interval and an empirical-Bayes estimate that survives the winner's
+ * curse, from the catalog's pitch-return floors.
  *
  * @module
  */
@@ -18,6 +19,7 @@ import { isDemo } from "../shared/demo.ts";
 import { isIsoDate, showValue } from "../shared/schema.ts";
 import { didYouMean } from "../shared/suggest.ts";
 import { pitchReturnFloors } from "./pitch_buckets.ts";
+import { type BetaPrior, fitBetaPrior, shrunkRate } from "./_beta_binomial.ts";
 
 /** Options of {@link authorWinRates}. */
 export interface AuthorWinRateOptions {
@@ -30,7 +32,9 @@ export interface AuthorWinRateOptions {
   /**
    * The day the period must have ended by, `YYYY-MM-DD` (default: the
    * latest `added_on` among the pitches read, the newest day the pull shows
-   * the catalog at).
+   * the catalog at: the data's as-of). A day after the data's as-of is an
+   * error naming both days: the periods ending after it have not ended in
+   * the data, and counting them would call them losses.
    */
   asOf?: string;
 }
@@ -39,11 +43,18 @@ export interface AuthorWinRateOptions {
 export interface AuthorWinRates {
   /**
    * One row per author with at least `minPitches` counted pitches, best
-   * win rate first (ties: more pitches first, then by name):
-   * `author_username` (String), `pitches` and `wins` (Int64), `win_rate`,
-   * `win_rate_low`, `win_rate_high` (Float64 fractions in [0, 1]).
+   * shrunk win rate first (ties: better raw rate, more pitches, then by
+   * name): `author_username` (String), `pitches` and `wins` (Int64),
+   * `win_rate`, `win_rate_low`, `win_rate_high`, `win_rate_shrunk`
+   * (Float64 fractions in [0, 1]).
    */
   frame: Frame;
+  /**
+   * The beta prior fitted across the frame's authors (`mean`, and
+   * `strength` = α + β in pitches, `Infinity` when they show no spread):
+   * `win_rate_shrunk` is (wins + mean·strength) / (pitches + strength).
+   */
+  prior: BetaPrior;
   /** Page requests made. */
   requests: number;
   /** The day used as {@link AuthorWinRateOptions.asOf}. */
@@ -122,6 +133,7 @@ function check(options: AuthorWinRateOptions): Required<Omit<AuthorWinRateOption
 
 const dayOf = (d: unknown): number =>
   d instanceof Date ? Math.floor(d.getTime() / 86_400_000) : NaN;
+const isoDay = (day: number) => new Date(day * 86_400_000).toISOString().slice(0, 10);
 
 /**
  * Per-author win rates of pitches. A **win** is a pitch that meets the 0 %
@@ -133,6 +145,20 @@ const dayOf = (d: unknown): number =>
  * nodejs-polars divides two `UInt32` columns to 0), with a Wilson 95 %
  * interval (`win_rate_low`, `win_rate_high`), which stays inside [0, 1] and
  * keeps a width at 0 or all wins, where a normal interval collapses.
+ *
+ * **Ranking: the winner's curse.** The authors with the best raw rates are
+ * mostly the luckiest of those with few pitches: ranked by `win_rate`, the
+ * top of the list overstates its own true rates (measured in
+ * docs/validation.md). So the frame is ordered by `win_rate_shrunk`, an
+ * empirical-Bayes estimate: a beta prior is fitted across the result's
+ * authors by maximum likelihood of the beta-binomial marginal
+ * (`prior`), and each author's rate is their posterior mean,
+ * (wins + α) / (pitches + α + β): pulled toward the prior mean, the more so
+ * the fewer pitches they have. When the authors vary no more than chance
+ * would make them at one common rate, the prior has no spread and every
+ * shrunk rate is the pooled rate (the raw rate then breaks the tie). The
+ * prior is fitted to the authors in the frame (those with `minPitches`),
+ * so it depends on `params` and `minPitches`.
  *
  * **Counted pitches.** The catalog gives floors, not returns, and a pitch
  * with a negative return carries no floor, just as one whose period has not
@@ -190,7 +216,13 @@ export async function authorWinRates(
     : Number.isFinite(latest)
     ? latest
     : dayOf(new Date());
-  const asOf = new Date(asOfDay * 86_400_000).toISOString().slice(0, 10);
+  const asOf = isoDay(asOfDay);
+  if (Number.isFinite(latest) && asOfDay > latest) {
+    const last = isoDay(latest);
+    throw new RangeError(
+      `authorWinRates: asOf ${asOf} is after the data's as-of ${last} (the latest added_on of the ${rows.length} pitches read); periods ending after ${last} have not ended in the data: leave asOf out or set it on or before ${last}`,
+    );
+  }
   const tally = new Map<string, { pitches: number; wins: number }>();
   let tooRecent = 0;
   for (const r of rows) {
@@ -204,12 +236,16 @@ export async function authorWinRates(
     if (r.pitch_return_bucket_order >= 0) t.wins++;
     tally.set(author, t);
   }
-  const kept = [...tally].filter(([, t]) => t.pitches >= minPitches)
-    .map(([author, t]) => {
-      const [low, high] = wilsonInterval(t.wins, t.pitches);
-      return { author, ...t, rate: t.wins / t.pitches, low, high };
-    })
-    .sort((a, b) => b.rate - a.rate || b.pitches - a.pitches || (a.author < b.author ? -1 : 1));
+  const counted = [...tally].filter(([, t]) => t.pitches >= minPitches);
+  const prior = fitBetaPrior(counted.map(([, t]) => t.wins), counted.map(([, t]) => t.pitches));
+  const kept = counted.map(([author, t]) => {
+    const [low, high] = wilsonInterval(t.wins, t.pitches);
+    const shrunk = shrunkRate(t.wins, t.pitches, prior);
+    return { author, ...t, rate: t.wins / t.pitches, low, high, shrunk };
+  }).sort((a, b) =>
+    b.shrunk - a.shrunk || b.rate - a.rate || b.pitches - a.pitches ||
+    (a.author < b.author ? -1 : 1)
+  );
   const out = pl.DataFrame([
     pl.Series("author_username", kept.map((k) => k.author), pl.Utf8),
     pl.Series("pitches", kept.map((k) => k.pitches), pl.Int64),
@@ -217,9 +253,11 @@ export async function authorWinRates(
     pl.Series("win_rate", Float64Array.from(kept, (k) => k.rate), pl.Float64),
     pl.Series("win_rate_low", Float64Array.from(kept, (k) => k.low), pl.Float64),
     pl.Series("win_rate_high", Float64Array.from(kept, (k) => k.high), pl.Float64),
+    pl.Series("win_rate_shrunk", Float64Array.from(kept, (k) => k.shrunk), pl.Float64),
   ]);
   return {
     frame: asFrame(out, false, isDemo(frame)),
+    prior,
     requests,
     asOf,
     tooRecent,

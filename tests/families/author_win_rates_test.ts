@@ -63,8 +63,9 @@ Deno.test("authorWinRates: every row equals the hand count on the emulator's pit
     "win_rate",
     "win_rate_low",
     "win_rate_high",
+    "win_rate_shrunk",
   ]);
-  for (const c of ["win_rate", "win_rate_low", "win_rate_high"]) {
+  for (const c of ["win_rate", "win_rate_low", "win_rate_high", "win_rate_shrunk"]) {
     assert.ok(frame.getColumn(c).dtype.equals(pl.Float64), c);
   }
   assert.ok(frame.getColumn("pitches").dtype.equals(pl.Int64));
@@ -83,9 +84,10 @@ Deno.test("authorWinRates: every row equals the hand count on the emulator's pit
     lockedWins += want.locked;
   }
   assert.ok(lockedWins > 0, "locked pitches' wins come from the filtered query");
-  // ranked: best win rate first
+  // ranked: best shrunk win rate first
+  const shrunk = frame.getColumn("win_rate_shrunk").toArray() as number[];
+  assert.deepEqual(shrunk, [...shrunk].sort((a, b) => b - a));
   const rates = frame.getColumn("win_rate").toArray() as number[];
-  assert.deepEqual(rates, [...rates].sort((a, b) => b - a));
   assert.ok(rates.some((r) => r > 0 && r < 1), "fractions, not integer division");
   console.log(
     `authorWinRates 1y abs: ${frame.height} authors, ${count.n} requests, ${result.tooRecent} pitches too recent, as of ${result.asOf}`,
