@@ -23,6 +23,7 @@ import {
   resolveInline,
   svgDataUrl,
 } from "./inline.ts";
+import { textWidth, wrapText } from "./_text.ts";
 
 /** Okabe–Ito colours. */
 export const PALETTE = [
@@ -258,11 +259,11 @@ function swatchLegend(scale: ColorScale, width: number): { svg: string; height: 
   const domain = scale.domain ?? [];
   const bool = domain.every((d) => typeof d === "boolean");
   const title = scale.label ? esc(scale.label) : "";
-  let x = title ? title.length * 7 + 14 : 0;
+  let x = title ? Math.ceil(textWidth(title, 11, true)) + 14 : 0;
   let y = 0;
   const items = domain.map((d, i) => {
     const label = esc(bool ? booleanName(d as boolean, scale.label) : String(d));
-    const w = 18 + label.length * 6.5 + 14;
+    const w = 18 + Math.ceil(textWidth(label, 11)) + 14;
     if (x + w > width && x > 0) {
       x = 0;
       y += 18;
@@ -306,7 +307,9 @@ function legendSvg(scale: ColorScale | undefined, width: number): { svg: string;
 
 /**
  * Renders Plot options into a {@link Chart} with a title, subtitle and SVG
- * legend. `extra` (the caller's Plot options) override the defaults; scale
+ * legend. The title, the subtitle and the demo line are wrapped to the
+ * chart's width (lines break between words; `\n` starts a new line), so no
+ * text is cut at any width. `extra` (the caller's Plot options) override the defaults; scale
  * objects (`x`, `y`, `color`, …) are merged one level deep. An `inline`
  * option (in `text` or `extra`) sets how the chart displays in a notebook.
  */
@@ -344,32 +347,25 @@ export function render(
   let y = 0;
   const demo = text.demo ?? pendingDemo;
   pendingDemo = false;
-  if (demo) {
+  // each block wrapped to the chart's width (see _text.ts): [text, size, bold, attributes, line step, gap after]
+  const blocks: [string | undefined, number, boolean, string, number, number][] = [
     // amber, bold: reads on the chart's white card in every theme
-    head.push(
-      `<text x="0" y="${y + 12}" font-size="11" font-weight="bold" fill="${DEMO_COLOR}">${
-        esc(DEMO_LABEL)
-      }</text>`,
-    );
-    y += 18;
+    [demo ? DEMO_LABEL : undefined, 11, true, `fill="${DEMO_COLOR}"`, 14, 4],
+    [text.title, 15, true, `fill="currentColor"`, 20, 4],
+    [text.subtitle, 12, false, `fill="currentColor" opacity="0.75"`, 18, 2],
+  ];
+  for (const [words, size, bold, attributes, step, after] of blocks) {
+    if (!words) continue;
+    for (const line of wrapText(words, width - 4, size, bold)) {
+      head.push(
+        `<text x="0" y="${y + size + 1}" font-size="${size}"${
+          bold ? ' font-weight="bold"' : ""
+        } ${attributes}>${esc(line)}</text>`,
+      );
+      y += step;
+    }
+    y += after;
   }
-  if (text.title) {
-    head.push(
-      `<text x="0" y="${y + 16}" font-size="15" font-weight="bold" fill="currentColor">${
-        esc(text.title)
-      }</text>`,
-    );
-    y += 24;
-  }
-  for (const line of text.subtitle ? text.subtitle.split("\n") : []) {
-    head.push(
-      `<text x="0" y="${y + 13}" font-size="12" fill="currentColor" opacity="0.75">${
-        esc(line)
-      }</text>`,
-    );
-    y += 18;
-  }
-  if (text.subtitle) y += 2;
   if (legend && color && color.legend !== false) {
     const scale = plot.scale("color");
     const lg = legendSvg(
