@@ -29,4 +29,5 @@ export {
   PERIOD_DAYS,
   wilsonInterval,
 } from "./author_win_rates.ts";
+export type { BetaPrior } from "./_beta_binomial.ts";
 export { TRADE_CLASSES, type TradeClass, tradeClass, tradeClassOf } from "./trade_class.ts";
