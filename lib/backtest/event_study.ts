@@ -78,21 +78,21 @@
  * `"month"`, `"issuer"` and `"none"` are cluster bootstraps (percentile
  * intervals; `bootstrap.ts`, joint resampling across groups, seeded).
  *
- * Why these defaults (measured with `bench/coverage_bench.ts` against the
- * emulator's complete truth over 60 unseen worlds, seeds 8001–8060;
- * docs/validation.md has the tables): the old default, month clusters,
- * covered the truth in as few as 80 % of worlds (all purchases, 1 year:
- * one stock's overlapping 1-year windows fall in different months) and
- * 83–89 % on fewer than 20 months. Two-way covered 93–98 % in every
- * full-pull cell and 93–100 % on the newest 5,000 rows. Issuer clusters
- * covered 87–97 % in the emulator, whose stocks share no shock beyond the
- * market's beta spread; real stocks share industry and style moves within
- * a month, which only the month dimension catches, hence two-way. A
- * minimum of 20 clusters (`minClusters`): below it a dimension's variance
- * rests on too few independent draws (Cameron & Miller 2015), and a pull
- * of the newest 2,000 trades (under a year) gives thin rows rather than
- * precise-looking ones. The t quantiles are exact (`_quantiles.ts`), so a
- * lowered `minClusters` still gets a true t interval.
+ * Why these defaults: measured against the emulator's complete truth
+ * (`bench/coverage_bench.ts`); the coverage tables and the reasoning are in
+ * docs/validation.md ("Clustering" and "Minimum clusters"). The t quantiles
+ * are exact (`_quantiles.ts`), so a lowered `minClusters` still gets a true
+ * t interval.
+ *
+ * Joint intervals (`adjust`): `"none"` (default) gives each interval at
+ * 95 % on its own. `"bonferroni"` adds `ci_low_adj`, `ci_high_adj`,
+ * `diff_ci_low_adj`, `diff_ci_high_adj` and `n_comparisons`: the family is
+ * every interval the study reports (each non-thin row's interval of the
+ * mean, and each interval of a difference against the baseline), and each
+ * is widened to the 1 − 0.05/`n_comparisons` level (two-way: the t quantile
+ * at that level; bootstrap: the percentiles at 0.025/`n_comparisons` and
+ * its complement, which rest on few resamples: raise `samples`), so that all
+ * of them cover their truths together with probability at least 95 %.
  *
  * Entry (`entry`): `"trade"` (default) uses the service's returns from the
  * trade date; `"filing"` approximates the return from the close of the
@@ -124,15 +124,24 @@ import { buildFrame } from "../frames/build.ts";
 import { DEFAULT_HORIZONS, FORWARD_WINDOWS, WINDOW_DAYS } from "../insider/fields.ts";
 import { didYouMean } from "../shared/suggest.ts";
 import { requireColumns } from "../frames/columns.ts";
-import { clusterBootstrap, type Observation } from "./bootstrap.ts";
-import { t975, twoWayClusterSe, type TwoWayObservation, usableSe } from "./_cluster_se.ts";
 import { ENTRIES, type Entry, FILING_COLUMNS, fromFiling } from "./entry.ts";
-import { mean, median, percentile, sd, trimmedMean } from "./_stats.ts";
 import { notice } from "../shared/notice.ts";
 import { sideColumn, sideOf, SIDES, type Sides } from "../families/side.ts";
 import { DAY_FORMS, monthTextOfDay, readDay, unreadable } from "./_month.ts";
 import { UNREADABLE } from "../shared/values/mod.ts";
+import { choice, refuse, wholeNumber } from "../shared/options.ts";
+import {
+  ADJUSTMENTS,
+  type ClusterBy,
+  CLUSTERS,
+  studyColumns,
+  type StudyData,
+  studyRows,
+  type StudySettings,
+  type StudyValue,
+} from "./_study_cells.ts";
 
+export { ADJUSTMENTS, type ClusterBy, CLUSTERS };
 /** Buy and sell are defined once, in the families area (see {@link SIDES}). */
 export { sideColumn, sideOf, SIDES, type Sides };
 
@@ -157,10 +166,6 @@ export type GroupBy =
   | `${string}`
   | ((row: Record<string, unknown>) => string | null);
 
-/** Clusterings of the intervals. */
-export const CLUSTERS = ["two-way", "month", "issuer", "none"] as const;
-/** How trades are clustered for the intervals. */
-export type ClusterBy = typeof CLUSTERS[number];
 /** The default clustering, chosen from the coverage runs (see the module doc). */
 export const DEFAULT_CLUSTER: ClusterBy = "two-way";
 /** The default minimum number of clusters for a t or an interval (see the module doc). */
@@ -199,6 +204,12 @@ export interface EventStudyOptions {
    * `entry.ts` and the module doc).
    */
   entry?: Entry;
+  /**
+   * `"none"` (default): each interval at 95 % on its own; `"bonferroni"`:
+   * also `ci_low_adj`, `ci_high_adj`, `diff_ci_low_adj`, `diff_ci_high_adj`,
+   * joint over every interval of the study (`n_comparisons` of them).
+   */
+  adjust?: typeof ADJUSTMENTS[number];
   /** Groups to list first, in this order (the rest follow in natural order). */
   order?: string[];
   /**
@@ -290,14 +301,6 @@ export function groupOrder(name: typeof GROUPINGS[number]): string[] {
   return [...NATURAL[name]];
 }
 
-function allowed(what: string, value: unknown, list: readonly string[]): never {
-  throw new RangeError(
-    `eventStudy: ${what} ${JSON.stringify(value)} is not allowed; allowed: ${list.join(", ")}${
-      didYouMean(value, list)
-    }`,
-  );
-}
-
 /**
  * Runs an event study; returns one row per group × horizon (see the module
  * doc for every column).
@@ -321,100 +324,142 @@ function allowed(what: string, value: unknown, list: readonly string[]): never {
  */
 export function eventStudy(trades: pl.DataFrame, opts: EventStudyOptions = {}): Frame {
   tradesInput("eventStudy", trades);
-  const horizons = [...new Set(opts.horizons ?? DEFAULT_HORIZONS)];
-  for (const h of horizons) {
-    if (!(STUDY_HORIZONS as readonly string[]).includes(h)) allowed("horizon", h, STUDY_HORIZONS);
+  const settings = resolveStudyOptions(opts);
+  const data = studyData(trades, opts, settings);
+  const { rows, missing } = studyRows(data, settings);
+  if (missing) {
+    const c = settings.cluster;
+    notice(
+      `eventStudy: ${missing} trade-horizon rows lack a cluster key (${
+        c === "two-way"
+          ? "transaction_date or issuer_cik"
+          : c === "month"
+          ? "transaction_date"
+          : "issuer_cik"
+      }) and count as clusters of their own (column n_missing_cluster; \`cluster\` names the clustering really used)`,
+    );
   }
+  const frame = asFrame(buildFrame(studyColumns(settings.adjust), rows), false, isDemo(trades));
+  STUDIES.set(frame, { trades, opts });
+  return frame;
+}
+
+/** The trades and options behind each study frame, for {@link entryPairs}. */
+const STUDIES = new WeakMap<object, { trades: pl.DataFrame; opts: EventStudyOptions }>();
+
+/**
+ * The options of {@link eventStudy} with their defaults, each checked
+ * (a bad value is a `RangeError` naming it, with close matches).
+ *
+ * @example
+ * ```ts
+ * import { resolveStudyOptions } from "./event_study.ts";
+ * resolveStudyOptions({ horizons: ["3m", "1m"] }).horizons; // ["1m", "3m"]
+ * ```
+ */
+export function resolveStudyOptions(opts: EventStudyOptions): StudySettings {
+  const fn = "eventStudy";
+  const horizons: string[] = [...new Set(opts.horizons ?? DEFAULT_HORIZONS)].map((h) =>
+    (STUDY_HORIZONS as readonly unknown[]).includes(h)
+      ? h
+      : refuse(fn, "horizon", h, STUDY_HORIZONS)
+  );
   horizons.sort((a, b) => WINDOW_DAYS[a] - WINDOW_DAYS[b]);
-  const samples = opts.samples ?? 1000;
-  if (!Number.isInteger(samples) || samples < 10) {
-    allowed("samples", opts.samples, ["an integer >= 10"]);
-  }
-  const minN = opts.minN ?? 20;
-  if (!Number.isInteger(minN) || minN < 2) allowed("minN", opts.minN, ["an integer >= 2"]);
-  const minClusters = opts.minClusters ?? DEFAULT_MIN_CLUSTERS;
-  if (!Number.isInteger(minClusters) || minClusters < 2) {
-    allowed("minClusters", opts.minClusters, ["an integer >= 2"]);
-  }
-  const clusterBy = opts.cluster ?? DEFAULT_CLUSTER;
-  if (!(CLUSTERS as readonly string[]).includes(clusterBy)) {
-    allowed("cluster", opts.cluster, CLUSTERS);
-  }
-  const entry = opts.entry ?? "trade";
-  if (!(ENTRIES as readonly string[]).includes(entry)) allowed("entry", opts.entry, ENTRIES);
   const benchmark = opts.benchmark ?? "market";
   if (benchmark !== "market" && benchmark !== "none") {
-    allowed("benchmark", benchmark, ["market", "none"]);
+    refuse(fn, "benchmark", benchmark, ["market", "none"]);
   }
-  const seed = opts.seed ?? 42;
-  const sides = opts.sides ?? "tradeClass";
-  if (!(SIDES as readonly string[]).includes(sides)) allowed("sides", opts.sides, SIDES);
-  let keyOf: (r: Record<string, unknown>) => string | null;
-  let needCols: string[] = [];
-  let natural: string[] = [];
-  const g = opts.groupBy;
-  if (g === undefined) keyOf = () => "all";
-  else if (typeof g === "function") keyOf = g;
-  else if (BUILT_IN[g]) {
-    [needCols, keyOf] = BUILT_IN[g];
-    natural = NATURAL[g];
-  } else {
-    if (typeof g !== "string" || !trades.columns.includes(g)) {
-      throw new RangeError(
-        `eventStudy: groupBy ${JSON.stringify(g)} is neither a grouping (${
-          GROUPINGS.join(", ")
-        }) nor a column of the frame${
-          // suggest groupings only; columns only when no grouping is close (and at most 3)
-          didYouMean(g, GROUPINGS) || didYouMean(g, trades.columns, 3)}`,
-      );
-    }
-    needCols = [g];
-    keyOf = (r) => r[g] === null || r[g] === undefined ? null : String(r[g]);
+  return {
+    horizons,
+    samples: wholeNumber(fn, "samples", opts.samples, 10, 1000),
+    minN: wholeNumber(fn, "minN", opts.minN, 2, 20),
+    minClusters: wholeNumber(fn, "minClusters", opts.minClusters, 2, DEFAULT_MIN_CLUSTERS),
+    cluster: choice(fn, "cluster", opts.cluster, CLUSTERS, DEFAULT_CLUSTER),
+    entry: choice(fn, "entry", opts.entry, ENTRIES, "trade"),
+    adjust: choice(fn, "adjust", opts.adjust, ADJUSTMENTS, "none"),
+    benchmark,
+    seed: opts.seed ?? 42,
+  };
+}
+
+/** A grouping's row → group function, the columns it reads, and its groups' natural order. */
+function grouping(trades: pl.DataFrame, g: GroupBy | undefined) {
+  if (g === undefined) {
+    return { keyOf: () => "all", needCols: [] as string[], natural: [] as string[] };
   }
-  const valueCols = entry === "filing"
+  if (typeof g === "function") return { keyOf: g, needCols: [] as string[], natural: [] };
+  if (BUILT_IN[g]) return { keyOf: BUILT_IN[g][1], needCols: BUILT_IN[g][0], natural: NATURAL[g] };
+  if (typeof g !== "string" || !trades.columns.includes(g)) {
+    throw new RangeError(
+      `eventStudy: groupBy ${JSON.stringify(g)} is neither a grouping (${
+        GROUPINGS.join(", ")
+      }) nor a column of the frame${
+        // suggest groupings only; columns only when no grouping is close (and at most 3)
+        didYouMean(g, GROUPINGS) || didYouMean(g, trades.columns, 3)}`,
+    );
+  }
+  const keyOf = (r: Record<string, unknown>) =>
+    r[g] === null || r[g] === undefined ? null : String(r[g]);
+  return { keyOf, needCols: [g], natural: [] as string[] };
+}
+
+/** The columns a study reads: values, the realized check, the side and the cluster keys. */
+function studyColumnsOf(
+  trades: pl.DataFrame,
+  opts: EventStudyOptions,
+  o: StudySettings,
+  needCols: string[],
+  sideCol: string[],
+): string[] {
+  const valueCols = o.entry === "filing"
     ? [
       ...FILING_COLUMNS,
-      ...FORWARD_WINDOWS.filter((w) => WINDOW_DAYS[w] <= WINDOW_DAYS[horizons.at(-1)!])
+      ...FORWARD_WINDOWS.filter((w) => WINDOW_DAYS[w] <= WINDOW_DAYS[o.horizons.at(-1)!])
         .flatMap((w) => [`returns_${w}`, `excess_returns_${w}`]),
     ]
-    : horizons.flatMap((h) => [`returns_${h}`, `excess_returns_${h}`]);
+    : o.horizons.flatMap((h) => [`returns_${h}`, `excess_returns_${h}`]);
   // longer windows, when the frame has them, tell a realized trade with a missing value from a
   // young one (the service's windows are nested: a trade with a 1y value has its 6m value)
-  const laterCols = FORWARD_WINDOWS.filter((w) => WINDOW_DAYS[w] > WINDOW_DAYS[horizons[0]])
+  const laterCols = FORWARD_WINDOWS.filter((w) => WINDOW_DAYS[w] > WINDOW_DAYS[o.horizons[0]])
     .flatMap((w) => [`returns_${w}`, `excess_returns_${w}`])
     .filter((c) => trades.columns.includes(c) && !valueCols.includes(c));
-  const clusterCols = clusterBy === "two-way"
-    ? ["transaction_date", "issuer_cik"]
-    : clusterBy === "month"
-    ? ["transaction_date"]
-    : clusterBy === "issuer"
-    ? ["issuer_cik"]
-    : [];
+  const clusterCols = {
+    "two-way": ["transaction_date", "issuer_cik"],
+    month: ["transaction_date"],
+    issuer: ["issuer_cik"],
+    none: [],
+  }[o.cluster];
   const lacking = clusterCols.filter((c) => !trades.columns.includes(c));
   if (lacking.length) {
     throw new Error(
-      `eventStudy: the frame lacks column "${lacking[0]}", needed by cluster: "${clusterBy}"${
+      `eventStudy: the frame lacks column "${lacking[0]}", needed by cluster: "${o.cluster}"${
         opts.cluster === undefined ? " (the default)" : ""
       }; pass cluster: "none" to treat trades as independent`,
     );
   }
   requireColumns("eventStudy", trades, [...needCols, ...valueCols, ...clusterCols]);
-  // without the side column, every trade's hit is "excess above 0" and `side` is null
-  const sideCol = trades.columns.includes(sideColumn(sides)) ? [sideColumn(sides)] : [];
-  const cols = typeof g === "function"
-    ? trades.columns
-    : [...new Set([...needCols, ...valueCols, ...laterCols, ...sideCol, ...clusterCols])];
-  const rows = trades.select(...cols).toRecords() as Record<string, unknown>[];
+  if (typeof opts.groupBy === "function") return trades.columns;
+  return [...new Set([...needCols, ...valueCols, ...laterCols, ...sideCol, ...clusterCols])];
+}
+
+/**
+ * The groups of a study, in order (`order`, then the grouping's natural
+ * order, then first appearance), with their members' row indices; trades
+ * without a group are left out with a notice.
+ */
+function groupTrades(
+  rows: Record<string, unknown>[],
+  keyOf: (r: Record<string, unknown>) => string | null,
+  g: GroupBy | undefined,
+  natural: string[],
+  order: string[] | undefined,
+): { names: string[]; members: number[][] } {
   const groups = new Map<string, number[]>();
   let ungrouped = 0;
   rows.forEach((r, i) => {
     const k = keyOf(r);
-    if (k === null) {
-      ungrouped++;
-      return;
-    }
-    if (!groups.has(k)) groups.set(k, []);
-    groups.get(k)!.push(i);
+    if (k === null) ungrouped++;
+    else groups.set(k, [...groups.get(k) ?? [], i]);
   });
   if (groups.size === 0) {
     throw new Error("eventStudy: no trades to study (empty frame or every group key null)");
@@ -431,38 +476,68 @@ export function eventStudy(trades: pl.DataFrame, opts: EventStudyOptions = {}): 
     );
   }
   const rank = (name: string) => {
-    const o = opts.order?.indexOf(name) ?? -1;
+    const o = order?.indexOf(name) ?? -1;
     if (o >= 0) return o;
     const n = natural.indexOf(name);
     return n >= 0 ? 10_000 + n : 20_000;
   };
   // stable sort: ties keep first appearance
   const names = [...groups.keys()].sort((a, b) => rank(a) - rank(b));
+  return { names, members: names.map((n) => groups.get(n)!) };
+}
+
+/**
+ * What the study's cells read of the trades (see `StudyData`), at the study's entry, and each
+ * trade's values at either entry.
+ */
+function studyData(
+  trades: pl.DataFrame,
+  opts: EventStudyOptions,
+  o: StudySettings,
+): StudyData & { at: ReturnType<typeof entryValues> } {
+  const sides = choice("eventStudy", "sides", opts.sides, SIDES, "tradeClass");
+  const { keyOf, needCols, natural } = grouping(trades, opts.groupBy);
+  // without the side column, every trade's hit is "excess above 0" and `side` is null
+  const sideCol = trades.columns.includes(sideColumn(sides)) ? [sideColumn(sides)] : [];
+  const cols = studyColumnsOf(trades, opts, o, needCols, sideCol);
+  const rows = trades.select(...cols).toRecords() as Record<string, unknown>[];
+  const { names, members } = groupTrades(rows, keyOf, opts.groupBy, natural, opts.order);
   const baseline = opts.baseline ?? null;
-  if (baseline !== null && !groups.has(baseline)) {
+  if (baseline !== null && !names.includes(baseline)) {
     throw new RangeError(
       `eventStudy: baseline ${JSON.stringify(baseline)} is not a group; groups: ${
         names.join(", ")
       }${didYouMean(baseline, names)}`,
     );
   }
-  const monthRaw = (i: number) => {
-    const v = rows[i].transaction_date;
-    const d = readDay(v);
-    if (d === UNREADABLE) throw unreadable("eventStudy", "transaction_date", v, i, DAY_FORMS);
-    return d === null ? null : monthTextOfDay(d);
+  const hasSide = sideCol.length > 0;
+  const at = entryValues(rows);
+  return {
+    at,
+    names,
+    members,
+    baseline,
+    hasSide,
+    valueOf: at[o.entry],
+    signOf: (i) => hasSide ? sideOf(rows[i], sides) : 1,
+    monthOf: (i) => {
+      const d = readDay(rows[i].transaction_date);
+      if (d === UNREADABLE) {
+        throw unreadable("eventStudy", "transaction_date", rows[i].transaction_date, i, DAY_FORMS);
+      }
+      return d === null ? null : monthTextOfDay(d);
+    },
+    issuerOf: (i) => {
+      const v = rows[i].issuer_cik;
+      return v === null || v === undefined ? null : String(v);
+    },
   };
-  const issuerRaw = (i: number) => {
-    const v = rows[i].issuer_cik;
-    return v === null || v === undefined ? null : String(v);
-  };
-  // a trade without a cluster key is its own cluster (counted in n_missing_cluster)
-  const monthOf = (i: number) => monthRaw(i) ?? `#${i}`;
-  const issuerOf = (i: number) => issuerRaw(i) ?? `#${i}`;
-  const clusterOf = (i: number): string =>
-    clusterBy === "month" ? monthOf(i) : clusterBy === "issuer" ? issuerOf(i) : `#${i}`;
-  const usesMonth = clusterBy === "two-way" || clusterBy === "month";
-  const usesIssuer = clusterBy === "two-way" || clusterBy === "issuer";
+}
+
+/** Each trade's values at a horizon from either entry; null when it is not realized there. */
+function entryValues(
+  rows: Record<string, unknown>[],
+): Record<Entry, (i: number, h: string) => StudyValue | null> {
   const present = (v: unknown) => v !== null && v !== undefined;
   /**
    * Whether a trade is old enough for horizon `h`: it has a value (even NaN) at `h`, or at any
@@ -474,245 +549,71 @@ export function eventStudy(trades: pl.DataFrame, opts: EventStudyOptions = {}): 
       WINDOW_DAYS[w] >= WINDOW_DAYS[h] &&
       (present(r[`returns_${w}`]) || present(r[`excess_returns_${w}`]))
     );
-  /** The realized values at a horizon; null when not realized yet (no value yet, or filed too late). */
-  const valueOf = (i: number, h: string): { ret: unknown; excess: unknown } | null => {
-    const r = rows[i];
-    if (entry === "filing") {
+  return {
+    trade: (i, h) => {
+      const r = rows[i];
+      return realized(r, h) ? { ret: r[`returns_${h}`], excess: r[`excess_returns_${h}`] } : null;
+    },
+    filing: (i, h) => {
+      const r = rows[i];
       const f = fromFiling(r, h);
       if (f) return f;
       const d = r.filing_delay_days;
       // filed on or after the horizon's end: no filing-entry return at it (not a missing value)
-      if (finite(d) && d >= WINDOW_DAYS[h]) return null;
+      if (typeof d === "number" && Number.isFinite(d) && d >= WINDOW_DAYS[h]) return null;
       // realized, but lacking a value the approximation needs (a return, an excess, a usable
       // filing delay) or with a non-finite one: counted
       return realized(r, h) ? { ret: NaN, excess: NaN } : null;
-    }
-    return realized(r, h) ? { ret: r[`returns_${h}`], excess: r[`excess_returns_${h}`] } : null;
+    },
   };
-  const signOf = (i: number): 1 | -1 | 0 => sideCol.length ? sideOf(rows[i], sides) : 1;
-  const finite = (x: unknown): x is number => typeof x === "number" && Number.isFinite(x);
-  let missingTotal = 0;
-  const cells = new Map<string, Record<string, unknown>>();
-  const num = (x: number) => (Number.isFinite(x) ? x : null);
-  for (const h of horizons) {
-    const obs: Observation[] = [];
-    const two: TwoWayObservation[] = [];
-    const zeros = () => names.map(() => 0);
-    const [buys, sales, noSide, hits, nonfinite, missing, noMonth, noIssuer] = [
-      zeros(),
-      zeros(),
-      zeros(),
-      zeros(),
-      zeros(),
-      zeros(),
-      zeros(),
-      zeros(),
-    ];
-    const vals: number[][] = names.map(() => []);
-    const raws: number[][] = names.map(() => []);
-    names.forEach((name, gi) => {
-      for (const i of groups.get(name)!) {
-        const p = valueOf(i, h);
-        if (p === null) continue;
-        // one set of trades for every figure: both values finite (the raw return alone with
-        // benchmark "none"); a realized trade with a NaN, ±Infinity or missing value is counted
-        const v = benchmark === "market" ? p.excess : p.ret;
-        if (!finite(p.ret) || !finite(v)) {
-          nonfinite[gi]++;
-          continue;
-        }
-        raws[gi].push(p.ret);
-        vals[gi].push(v);
-        const sign = signOf(i);
-        if (sign > 0) buys[gi]++;
-        else if (sign < 0) sales[gi]++;
-        else noSide[gi]++;
-        if (sign !== 0 && (sign < 0 ? v < 0 : v > 0)) hits[gi]++;
-        const lacksMonth = usesMonth && monthRaw(i) === null;
-        const lacksIssuer = usesIssuer && issuerRaw(i) === null;
-        if (lacksMonth) noMonth[gi]++;
-        if (lacksIssuer) noIssuer[gi]++;
-        if (lacksMonth || lacksIssuer) missing[gi]++;
-        if (clusterBy === "two-way") {
-          two.push({ value: v, group: gi, month: monthOf(i), issuer: issuerOf(i) });
-        } else obs.push({ value: v, group: gi, cluster: clusterOf(i) });
-      }
-    });
-    const boot = clusterBy === "two-way"
-      ? null
-      : clusterBootstrap(obs, names.length, samples, seed * 7_919 + hash(h));
-    const cse = clusterBy === "two-way" ? twoWayClusterSe(two, names.length) : null;
-    // per group: the interval, its SE and cluster count, and why it is thin
-    const fig = names.map((_, gi) => {
-      const xs = vals[gi];
-      const n = xs.length;
-      const m = n ? mean(xs) : NaN;
-      let se: number;
-      let lo: number;
-      let hi: number;
-      let clusters: number;
-      let what: string;
-      if (cse) {
-        const c = cse.of([[gi, 1]]);
-        se = c.se;
-        const t = t975(c.df);
-        lo = m - t * se;
-        hi = m + t * se;
-        clusters = Math.min(c.months, c.issuers);
-        what = c.months <= c.issuers ? "months" : "issuers";
-      } else {
-        const bm = boot!.means[gi].filter(Number.isFinite).sort();
-        se = sd(bm);
-        lo = percentile(bm, 0.025);
-        hi = percentile(bm, 0.975);
-        clusters = boot!.clusters[gi];
-        what = clusterBy === "month" ? "months" : clusterBy === "issuer" ? "issuers" : "trades";
-      }
-      const reason = n === 0
-        ? "no trade with a return at this horizon"
-        : n < minN
-        ? `${n} trades < minN ${minN}`
-        : clusters < minClusters
-        ? `${clusters} ${what} < minClusters ${minClusters}`
-        : !usableSe(se, Math.max(Math.abs(m), sd(xs)))
-        ? "standard error is zero (one cluster or identical values)"
-        : null;
-      return { n, m, se, lo, hi, clusters, reason };
-    });
-    const bi = baseline === null ? -1 : names.indexOf(baseline);
-    names.forEach((name, gi) => {
-      const { n, m, se, lo, hi, clusters, reason } = fig[gi];
-      const xs = vals[gi];
-      const s = sd(xs);
-      const thin = reason !== null;
-      const rs = raws[gi];
-      missingTotal += missing[gi];
-      // the clustering really used: a dimension no trade of the row has a key for is one
-      // cluster per trade, which leaves the other dimension alone
-      const allMonths = n > 0 && noMonth[gi] === n;
-      const allIssuers = n > 0 && noIssuer[gi] === n;
-      const used = clusterBy === "two-way"
-        ? allMonths && allIssuers ? "none" : allMonths ? "issuer" : allIssuers ? "month" : "two-way"
-        : (clusterBy === "month" && allMonths) || (clusterBy === "issuer" && allIssuers)
-        ? "none"
-        : clusterBy;
-      const signed = n - noSide[gi];
-      let diff: number | null = null;
-      let dlo: number | null = null;
-      let dhi: number | null = null;
-      if (bi >= 0 && gi !== bi && n && vals[bi].length) {
-        diff = m - mean(vals[bi]);
-        if (!thin && fig[bi].reason === null) {
-          if (cse) {
-            const c = cse.of([[gi, 1], [bi, -1]]);
-            if (usableSe(c.se, Math.abs(diff))) {
-              const t = t975(c.df);
-              dlo = diff - t * c.se;
-              dhi = diff + t * c.se;
-            }
-          } else {
-            const a = boot!.means[gi];
-            const b = boot!.means[bi];
-            const d: number[] = [];
-            for (let k = 0; k < samples; k++) {
-              const x = a[k] - b[k];
-              if (Number.isFinite(x)) d.push(x);
-            }
-            const sorted = Float64Array.from(d).sort();
-            if (usableSe(sd(sorted), Math.abs(diff))) {
-              dlo = percentile(sorted, 0.025);
-              dhi = percentile(sorted, 0.975);
-            }
-          }
-        }
-      }
-      cells.set(`${name}\u0000${h}`, {
-        group: name,
-        horizon: h,
-        horizon_days: WINDOW_DAYS[h],
-        n,
-        n_clusters: clusters,
-        thin,
-        thin_reason: reason,
-        mean_return: rs.length ? mean(rs) : null,
-        median_return: rs.length ? median(rs) : null,
-        mean_excess: n ? m : null,
-        median_excess: n ? median(xs) : null,
-        trimmed_mean_excess: n ? trimmedMean(xs) : null,
-        hit_rate: signed ? (100 * hits[gi]) / signed : null,
-        t_stat: !thin && usableSe(s, Math.abs(m)) ? m / (s / Math.sqrt(n)) : null,
-        t_cluster: thin ? null : m / se,
-        ci_low: thin ? null : num(lo),
-        ci_high: thin ? null : num(hi),
-        side: !n || !sideCol.length
-          ? null
-          : buys[gi] === n
-          ? "buy"
-          : sales[gi] === n
-          ? "sell"
-          : noSide[gi] === n
-          ? "other"
-          : "mixed",
-        cluster: used,
-        entry,
-        baseline,
-        diff_vs_baseline: diff,
-        diff_ci_low: num(dlo ?? NaN),
-        diff_ci_high: num(dhi ?? NaN),
-        n_nonfinite: nonfinite[gi],
-        n_missing_cluster: missing[gi],
-        n_no_side: sideCol.length ? noSide[gi] : n,
-      });
-    });
-  }
-  if (missingTotal) {
-    notice(
-      `eventStudy: ${missingTotal} trade-horizon rows lack a cluster key (${
-        usesMonth && usesIssuer
-          ? "transaction_date or issuer_cik"
-          : usesMonth
-          ? "transaction_date"
-          : "issuer_cik"
-      }) and count as clusters of their own (column n_missing_cluster; \`cluster\` names the clustering really used)`,
-    );
-  }
-  const out = names.flatMap((name) => horizons.map((h) => cells.get(`${name}\u0000${h}`)!));
-  return asFrame(buildFrame(STUDY_COLUMNS, out), false, isDemo(trades));
 }
 
-/** The columns of an event-study frame, in order. */
-const STUDY_COLUMNS = [
-  { name: "group", type: "code" },
-  { name: "horizon", type: "code" },
-  { name: "horizon_days", type: "integer" },
-  { name: "n", type: "integer" },
-  { name: "n_clusters", type: "integer" },
-  { name: "thin", type: "boolean" },
-  { name: "thin_reason", type: "code" },
-  { name: "mean_return", type: "decimal" },
-  { name: "median_return", type: "decimal" },
-  { name: "mean_excess", type: "decimal" },
-  { name: "median_excess", type: "decimal" },
-  { name: "trimmed_mean_excess", type: "decimal" },
-  { name: "hit_rate", type: "decimal" },
-  { name: "t_stat", type: "decimal" },
-  { name: "t_cluster", type: "decimal" },
-  { name: "ci_low", type: "decimal" },
-  { name: "ci_high", type: "decimal" },
-  { name: "side", type: "code" },
-  { name: "cluster", type: "code" },
-  { name: "entry", type: "code" },
-  { name: "baseline", type: "code" },
-  { name: "diff_vs_baseline", type: "decimal" },
-  { name: "diff_ci_low", type: "decimal" },
-  { name: "diff_ci_high", type: "decimal" },
-  { name: "n_nonfinite", type: "integer" },
-  { name: "n_missing_cluster", type: "integer" },
-  { name: "n_no_side", type: "integer" },
-] as const;
-
-function hash(s: string): number {
-  let h = 2_166_136_261;
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16_777_619);
-  return h >>> 0;
+/**
+ * The same trades at both entries, for `entryComparison`: per group and
+ * horizon of a study, the trades realized at both the trade date and the
+ * filing date (`n` is the number of pairs), and two studies over them, with
+ * the study's own clustering and thin rule: `diff`, of each trade's
+ * filing-date value minus its trade-date value (its mean and interval are
+ * those of the difference), and `trade`, of the trade-date values of the
+ * same trades. A trade with a value at only one entry is left out of both.
+ *
+ * @example
+ * ```ts
+ * import pl from "npm:nodejs-polars@0.25.2";
+ * import { entryPairs, eventStudy } from "./event_study.ts";
+ * const trades = pl.DataFrame({
+ *   returns_1m: [2, 4, 6], excess_returns_1m: [1, 2, 3], returns_1w: [1, 1, 1],
+ *   excess_returns_1w: [0, 0, 0], filing_delay_days: [2, 2, 40],
+ * });
+ * const pairs = entryPairs(eventStudy(trades, { horizons: ["1m"], cluster: "none", minN: 2 }));
+ * pairs.diff.getColumn("n").toArray(); // [2]: the third trade was filed after its month
+ * ```
+ */
+export function entryPairs(study: pl.DataFrame): { diff: Frame; trade: Frame } {
+  const known = STUDIES.get(study);
+  if (!known) {
+    throw new RangeError(
+      "entryComparison: give the frame eventStudy (or headlineStudy) returned, as it is: the comparison re-reads that study's trades (a filtered or rebuilt frame has none)",
+    );
+  }
+  const opts = { ...known.opts, entry: "filing" as const, baseline: undefined, adjust: undefined };
+  const settings = resolveStudyOptions(opts);
+  const data = studyData(known.trades, opts, settings);
+  const sub = (x: unknown, y: unknown) =>
+    typeof x === "number" && typeof y === "number" ? x - y : NaN;
+  const diffOf = (i: number, h: string): StudyValue | null => {
+    const [a, b] = [data.at.trade(i, h), data.at.filing(i, h)];
+    if (a === null || b === null) return null;
+    return { ret: sub(b.ret, a.ret), excess: sub(b.excess, a.excess) };
+  };
+  const frame = (valueOf: StudyData["valueOf"]) =>
+    asFrame(
+      buildFrame(studyColumns("none"), studyRows({ ...data, valueOf }, settings).rows),
+      false,
+      isDemo(study),
+    );
+  return {
+    diff: frame(diffOf),
+    trade: frame((i, h) => diffOf(i, h) === null ? null : data.at.trade(i, h)),
+  };
 }

@@ -5,6 +5,7 @@
  * @module
  */
 export {
+  ADJUSTMENTS,
   type ClusterBy,
   CLUSTERS,
   DEFAULT_CLUSTER,
@@ -39,6 +40,7 @@ export {
 } from "./insider_profile.ts";
 export {
   conclusion,
+  EntryComparison,
   entryComparison,
   PORTFOLIO_NOTE,
   portfolioConclusion,

@@ -25,7 +25,10 @@ import { atomic } from "../shared/atomic.ts";
 import { plural } from "../shared/plural.ts";
 import { writeCsv, writeParquet } from "../store/write.ts";
 import type { PortfolioResult } from "./portfolio.ts";
-import { ResultTable } from "../frames/result_table.ts";
+import { ResultTable, type ResultTableInit } from "../frames/result_table.ts";
+import { asFrame, type Frame } from "../frames/list.ts";
+import { buildFrame } from "../frames/build.ts";
+import { entryPairs } from "./event_study.ts";
 import {
   bookName,
   bookSide,
@@ -64,8 +67,11 @@ export interface ReportMeta {
    * `truth`): shown next to each estimate in its own section.
    */
   truth?: TruthRows;
-  /** The same study with entry at the filing date, shown side by side with `stats`. */
-  filing?: pl.DataFrame;
+  /**
+   * Add the entry comparison of `stats` ({@link entryComparison}: the same
+   * trades from the trade date and from the filing date).
+   */
+  entryComparison?: boolean;
 }
 
 /** The true expected excess return of each group at each horizon (percent). */
@@ -300,6 +306,19 @@ export function conclusion(stats: pl.DataFrame): string {
   const at = rows.filter((r) => r.horizon === main);
   const baseline = at.find((r) => r.baseline !== null && r.group === r.baseline);
   const out: string[] = [];
+  // the statements "the interval excludes 0" made below, and the study's intervals in all
+  let tests = 0;
+  const family = rows.filter((r) => typeof r.ci_low === "number").length +
+    rows.filter((r) => typeof r.diff_ci_low === "number").length;
+  const joint = typeof rows[0].n_comparisons === "number";
+  const adjusted = (r: Row, sure: boolean) => {
+    if (!joint || typeof r.diff_ci_low_adj !== "number") return "";
+    const [lo, hi] = [r.diff_ci_low_adj as number, r.diff_ci_high_adj as number];
+    const still = lo > 0 || hi < 0;
+    return `; after a Bonferroni adjustment over the study's ${r.n_comparisons} intervals, ${
+      interval(lo, hi).replace("95% interval", "the joint interval")
+    }, which ${sure ? (still ? "still excludes 0" : "no longer excludes 0") : "includes 0 too"}`;
+  };
   // sales are spoken of as sales: after a sale a lower excess return is the seller's way, so a
   // higher one is not a "beat"
   const sides = new Set(at.map((r) => r.side));
@@ -348,12 +367,15 @@ export function conclusion(stats: pl.DataFrame): string {
         continue;
       }
       const sure = lo > 0 || hi < 0;
+      tests++;
       out.push(
         `${gap(r, d)} (${interval(lo, hi)}; ${
           sure
             ? "the interval excludes 0"
             : "the interval includes 0, so the gap is not established"
-        }); its median was ${pct(r.median_excess)} against ${pct(baseline.median_excess)}${
+        }${adjusted(r, sure)}); its median was ${pct(r.median_excess)} against ${
+          pct(baseline.median_excess)
+        }${
           r.side === "sell"
             ? ` (these are sales: a lower excess return after them means the sellers timed them well${
               // timing is compared only against other sales, never against a baseline of purchases
@@ -431,6 +453,17 @@ export function conclusion(stats: pl.DataFrame): string {
       }, so read them as rough.`,
     );
   }
+  if (tests) {
+    out.push(
+      `This paragraph makes ${plural(tests, "comparison")}; the study reports ${
+        plural(family, "interval")
+      }${
+        joint
+          ? ", and the Bonferroni-adjusted ones hold jointly at 95%."
+          : `, each at 95% on its own, so with many of them some exclude 0 by chance: eventStudy(trades, { adjust: "bonferroni" }) gives intervals that hold jointly.`
+      }`,
+    );
+  }
   out.push(`Intervals come from ${how}, which allows trades in the same cluster to move together.`);
   return out.join(" ");
 }
@@ -494,71 +527,116 @@ function intervalNote(cluster: string): string {
 }
 
 /**
- * Trade-date and filing-date results side by side: for each group and
- * horizon, the mean excess return from the trade date and from the filing
- * date (approximated, see `entry` in `eventStudy`), their difference, and
- * the filing-date interval, as a {@link ResultTable} (HTML in a notebook,
- * aligned text in a terminal); `format: "markdown"` gives a markdown string.
+ * The entry comparison of {@link entryComparison}: a table, and the figures
+ * behind it as a frame (`frame`: `group`, `horizon`, `n_paired`,
+ * `mean_trade`, `mean_filing`, `diff`, `diff_low`, `diff_high`, `thin_reason`).
+ */
+export class EntryComparison extends ResultTable {
+  /** The figures of the table, one row per group and horizon. */
+  readonly frame: Frame;
+
+  /** A table over `frame`'s figures. */
+  constructor(init: ResultTableInit, frame: Frame) {
+    super(init);
+    this.frame = frame;
+  }
+}
+
+/**
+ * Entry at the trade date against entry at the filing date, over the same
+ * trades: for each group and horizon of an event study, the trades with a
+ * value at both entries (`n_paired`; a trade filed on or after the
+ * horizon's end, or lacking a value at one entry, is left out), their mean
+ * excess return from each entry, the difference (`diff`, filing minus
+ * trade, percentage points) and its 95 % interval (`diff_low`, `diff_high`:
+ * the interval of the trades' own differences, clustered as the study is,
+ * thin under the study's minimums). Give it the frame `eventStudy` or
+ * `headlineStudy` returned (it re-reads that study's trades, which need
+ * `filing_delay_days` and the returns up to each horizon). A
+ * {@link ResultTable} (HTML in a notebook, aligned text in a terminal) whose
+ * `frame` holds the figures; `format: "markdown"` gives a markdown string.
  *
  * @example
  * ```ts
  * import { connect, entryComparison, headlineStudy } from "../../mod.ts";
  * const { insider } = await connect();
  * const trades = await insider.search({ onlyMarketTransactions: true }).frame({ maxRows: 3000 });
- * const trade = headlineStudy(trades, ["1m", "3m"]);
- * const filing = headlineStudy(trades, ["1m", "3m"], { entry: "filing" });
- * console.log(entryComparison(trade, filing));
+ * const comparison = entryComparison(headlineStudy(trades, ["1m", "3m"]));
+ * console.log(comparison); // the table
+ * comparison.frame.columns; // group, horizon, n_paired, mean_trade, mean_filing, diff, diff_low, …
  * ```
  */
-export function entryComparison(trade: pl.DataFrame, filing: pl.DataFrame): ResultTable;
+export function entryComparison(study: pl.DataFrame): EntryComparison;
 /** The comparison as a markdown table. */
-export function entryComparison(
-  trade: pl.DataFrame,
-  filing: pl.DataFrame,
-  format: "markdown",
-): string;
+export function entryComparison(study: pl.DataFrame, format: "markdown"): string;
 /** The comparison as a table (`"text"`, the default) or as markdown. */
 export function entryComparison(
-  trade: pl.DataFrame,
-  filing: pl.DataFrame,
+  study: pl.DataFrame,
   format?: "text" | "markdown",
-): ResultTable | string;
+): EntryComparison | string;
 export function entryComparison(
-  trade: pl.DataFrame,
-  filing: pl.DataFrame,
+  study: pl.DataFrame,
   format: "text" | "markdown" = "text",
-): ResultTable | string {
-  studyInput("entryComparison", trade);
-  const f = new Map(
-    (studyInput("entryComparison", filing).toRecords() as Row[]).map((
-      r,
-    ) => [`${r.group}\u0000${r.horizon}`, r]),
-  );
-  const rows = (trade.toRecords() as Row[]).map((r) => {
-    const g = f.get(`${r.group}\u0000${r.horizon}`);
-    const a = r.mean_excess as number | null;
-    const b = (g?.mean_excess ?? null) as number | null;
-    return [
-      String(r.group),
-      String(r.horizon),
-      pct(a),
-      pct(b),
-      a !== null && b !== null ? signed(b - a) : "–",
-      !g || g.thin ? `thin: ${g?.thin_reason ?? "none"}` : `[${fmt(g.ci_low)}, ${fmt(g.ci_high)}]`,
-    ];
+): EntryComparison | string {
+  studyInput("entryComparison", study);
+  const { diff, trade } = entryPairs(study);
+  const t = trade.toRecords() as Row[];
+  const figures = (diff.toRecords() as Row[]).map((r, i) => {
+    const a = t[i].mean_excess as number | null;
+    const d = r.mean_excess as number | null;
+    return {
+      group: r.group,
+      horizon: r.horizon,
+      n_paired: r.n,
+      mean_trade: a,
+      mean_filing: a !== null && d !== null ? a + d : null,
+      diff: d,
+      diff_low: r.ci_low,
+      diff_high: r.ci_high,
+      thin_reason: r.thin_reason,
+    };
   });
+  const rows = figures.map((f) => [
+    String(f.group),
+    String(f.horizon),
+    fmt(f.n_paired),
+    pct(f.mean_trade),
+    pct(f.mean_filing),
+    f.diff === null ? "–" : signed(f.diff),
+    f.thin_reason ? `thin: ${f.thin_reason}` : `[${fmt(f.diff_low)}, ${fmt(f.diff_high)}]`,
+  ]);
   const head = [
     "group",
     "horizon",
+    "n paired",
     "mean excess, trade date",
     "mean excess, filing date",
     "filing − trade (pp)",
-    "95% CI (filing)",
+    "95% CI of filing − trade",
   ];
-  const demo = isDemo(trade) || isDemo(filing);
-  const table = new ResultTable({ head, rows, numericFrom: 2, keyColumns: 2, demo });
+  const frame = asFrame(buildFrame(ENTRY_COLUMNS, figures), false, isDemo(study));
+  const note = ENTRY_NOTE;
+  const table = new EntryComparison(
+    { head, rows, numericFrom: 2, keyColumns: 2, demo: isDemo(study), note },
+    frame,
+  );
   return format === "markdown" ? table.toMarkdown() : table;
 }
+
+const ENTRY_NOTE =
+  "The same trades from both entries (n paired: realized at both; a trade filed on or after the horizon's end is left out). Filing-date returns are approximated from the 1-week point. The interval is that of the trades' own differences, clustered as the study is.";
+
+const ENTRY_COLUMNS = [
+  { name: "group", type: "code" },
+  { name: "horizon", type: "code" },
+  { name: "n_paired", type: "integer" },
+  { name: "mean_trade", type: "decimal" },
+  { name: "mean_filing", type: "decimal" },
+  { name: "diff", type: "decimal" },
+  { name: "diff_low", type: "decimal" },
+  { name: "diff_high", type: "decimal" },
+  { name: "thin_reason", type: "code" },
+] as const;
 
 /** What the `source` column of a demo result's data files holds (see the module doc). */
 export const DEMO_SOURCE = DEMO_LABEL;
@@ -643,13 +721,13 @@ export async function writeReport(
       md.push(portfolioConclusion(meta.portfolios), "");
     }
     if (meta.truth) md.push("## Estimate vs the truth", "", truthSection(stats, meta.truth), "");
-    if (meta.filing) {
+    if (meta.entryComparison) {
       md.push(
         "## Entry at the trade date vs at the filing date",
         "",
         "An investor can act only once the Form 4 is filed. The filing-date figures hold each trade from the close of its filing day to the same end, with the part of the return before the filing removed (interpolated from the 1-week point).",
         "",
-        entryComparison(stats, meta.filing, "markdown"),
+        entryComparison(stats, "markdown"),
         "",
       );
     }

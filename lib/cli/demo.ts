@@ -140,8 +140,6 @@ export async function main(args: string[] = Deno.args): Promise<void> {
     // the demo's peak is its largest step, not the sum of them (issue 34)
     const stats = headlineStudy(trades);
     await releaseNativeNow();
-    const filing = headlineStudy(trades, undefined, { entry: "filing" });
-    await releaseNativeNow();
     const byTrade = headlinePortfolios(trades, { horizon: "6m", costBps: 10 });
     await releaseNativeNow();
     const byFiling = headlinePortfolios(trades, { horizon: "6m", costBps: 10, entry: "filing" });
@@ -179,7 +177,7 @@ export async function main(args: string[] = Deno.args): Promise<void> {
       portfolioCharts: ["equity-curve", "drawdown"],
       title: "signalbook demo: CEO buys vs all purchases vs 10b5-1 sales",
       truth,
-      filing,
+      entryComparison: true,
       notes: [
         `Source: ${offline.insider ? "the offline emulator (demo data)" : "the live services"}; ${
           trades.height.toLocaleString("en-US")
@@ -197,7 +195,7 @@ export async function main(args: string[] = Deno.args): Promise<void> {
     );
     console.log(statsTable(stats));
     console.log(
-      `\nEntry at the trade date vs at the filing date:\n${entryComparison(stats, filing)}`,
+      `\nEntry at the trade date vs at the filing date:\n${entryComparison(stats)}`,
     );
     console.log(`\n${portfolioTable(portfolios)}`);
     console.log(`\n${conclusion(stats)}`);

@@ -88,20 +88,20 @@ Deno.test("portfolioTable and entryComparison: tables; entryComparison keeps its
   assert.ok(bundle(p)["text/plain"].split("\n").every((l) => l.length <= 100));
   assert.match(String(p), /CEO buys\s+trade\s+\d+\s+\d+/);
   const trade = headlineStudy(trades, ["1m"]);
-  const filing = headlineStudy(trades, ["1m"], { entry: "filing" });
-  const e = entryComparison(trade, filing);
+  const e = entryComparison(trade);
   assert.ok(e instanceof ResultTable);
   assert.deepEqual(htmlCells(bundle(e)["text/html"])[0], [
     "group",
     "horizon",
+    "n paired",
     "mean excess, trade date",
     "mean excess, filing date",
     "filing − trade (pp)",
-    "95% CI (filing)",
+    "95% CI of filing − trade",
   ]);
-  const md = entryComparison(trade, filing, "markdown");
+  const md = entryComparison(trade, "markdown");
   assert.equal(typeof md, "string");
-  assert.match(md, /^\| group \| horizon \| mean excess, trade date/);
+  assert.match(md, /^\| group \| horizon \| n paired \| mean excess, trade date/);
 });
 
 Deno.test("a portfolioBacktest result displays its statistics beside a small equity chart", () => {

@@ -47,7 +47,7 @@ statsTable(study)`,
   `const ceo = portfolioBacktest(buys.filter(pl.col("is_ceo")), { horizon: "3m" });
 const all = portfolioBacktest(buys, { horizon: "3m" });
 portfolioTable({ "CEO buys": ceo, "All purchases": all })`,
-  `entryComparison(headlineStudy(trades, ["1m", "3m"]), headlineStudy(trades, ["1m", "3m"], { entry: "filing" }))`,
+  `entryComparison(headlineStudy(trades, ["1m", "3m"]))`,
   `all`,
   `show(ceo)`,
 ];

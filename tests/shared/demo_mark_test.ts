@@ -159,7 +159,7 @@ Deno.test("result tables and a portfolio result built from demo data carry the m
   const tables = [
     statsTable(stats),
     portfolioTable({ all: folio }),
-    entryComparison(stats, eventStudy(trades, { groupBy: "role", entry: "filing" })),
+    entryComparison(stats),
   ];
   for (const t of tables) {
     assert.ok(isDemo(t));

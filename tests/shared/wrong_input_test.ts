@@ -87,7 +87,7 @@ const HELPERS: [string, (x: never) => unknown, string, unknown][] = [
   ["statsTable", statsTable, STUDY, study],
   ["conclusion", conclusion, STUDY, study],
   ["truthSection", (x) => truthSection(x, { source: "t", rows: [] }), STUDY, study],
-  ["entryComparison", (x) => entryComparison(x, x), STUDY, study],
+  ["entryComparison", (x) => entryComparison(x), STUDY, study],
   ["portfolioTable", portfolioTable, PORTFOLIOS("portfolioTable"), { a: result }],
   ["portfolioConclusion", portfolioConclusion, PORTFOLIOS("portfolioConclusion"), { a: result }],
 ];
