@@ -29,6 +29,8 @@ export const MAX_META_BYTES = 4 << 20;
 export class UnsafeFileError extends Error {
   /** The refused path. */
   readonly path: string;
+  /** What is wrong with it ("is a FIFO", …). */
+  readonly why: string;
   /** Creates the error. */
   constructor(path: string, why: string) {
     super(
@@ -36,6 +38,7 @@ export class UnsafeFileError extends Error {
     );
     this.name = "UnsafeFileError";
     this.path = path;
+    this.why = why;
   }
 }
 
@@ -152,7 +155,8 @@ export async function readRegular(
 }
 
 /**
- * Synchronous, for reading: a node file descriptor of a regular file of at
+ * Synchronous, for reading (or, with `flags`, creating it for reading and
+ * writing: `O_RDWR | O_CREAT`): a node file descriptor of a regular file of at
  * most `maxBytes`, and its size. Opened with `O_NOFOLLOW | O_NONBLOCK`, then
  * checked on the descriptor itself, so a FIFO swapped in at the path in
  * between can neither block the open nor be read. A symlink, FIFO, device
@@ -170,10 +174,14 @@ export async function readRegular(
  * console.log(size); // 5
  * ```
  */
-export function openRegularSync(path: string, maxBytes: number): { fd: number; size: number } {
+export function openRegularSync(
+  path: string,
+  maxBytes: number,
+  flags: number = O_RDONLY,
+): { fd: number; size: number } {
   let fd: number;
   try {
-    fd = openSync(path, O_RDONLY | SAFE);
+    fd = openSync(path, flags | SAFE);
   } catch (e) {
     if ((e as { code?: string })?.code === "ELOOP") throw new UnsafeFileError(path, "is a symlink");
     if ((e as { code?: string })?.code === "ENOENT") {

@@ -5,8 +5,8 @@
  * dataset and the writer holding it.
  *
  * How (and why this way):
- * - The lock is a kernel advisory lock (`flock`, through Deno's
- *   `FsFile.tryLock`) on `<dir>/.signalbook.lock`. The kernel releases it
+ * - The lock is a kernel advisory lock (`flock`, through the one lock helper
+ *   `shared/file_lock.ts`, shared with the emulator) on `<dir>/.signalbook.lock`. The kernel releases it
  *   when its process dies, however it dies (SIGKILL included), so a killed
  *   writer's lock is recovered at once, with no guessing about staleness.
  *   It also separates two writers in one process (each opens its own file
@@ -42,7 +42,8 @@
 import { hostname } from "node:os";
 import process from "node:process";
 import { join } from "node:path";
-import { filesUnder, openRegular, readSmallText } from "./_files.ts";
+import { filesUnder, readSmallText } from "./_files.ts";
+import { lockFile } from "../shared/file_lock.ts";
 
 /** Name of the lock file in a locked folder. */
 export const LOCK_FILE = ".signalbook.lock";
@@ -203,63 +204,31 @@ interface Attempt {
   timeoutMs: number;
 }
 
-/** Takes one folder's lock; returns its release. */
+/** Takes one folder's lock (the shared kernel lock, `shared/file_lock.ts`); returns its release. */
 async function take(at: Attempt): Promise<() => Promise<void>> {
   const { dir, caller, deadline, timeoutMs } = at;
   const path = join(dir, LOCK_FILE);
-  for (let delay = 25; kernelLocks; delay = await pause(deadline, delay)) {
-    // never through a symlink, never a FIFO or device: a holder's JSON goes only into a regular file
-    let file: Deno.FsFile;
-    try {
-      file = await openRegular(path, { write: true, create: true, maxBytes: 64 * 1024 });
-    } catch (e) {
-      // removed by a holder releasing it while it was opened: try again
-      if (e instanceof Deno.errors.NotFound && Date.now() < deadline) continue;
-      throw e;
-    }
-    let locked: boolean;
-    try {
-      locked = await file.tryLock(true);
-    } catch (e) {
-      file.close();
-      if (!lockUnsupported(e)) throw e;
-      break; // no kernel locks here: use the pid file
-    }
-    // the lock counts only on the file still at `path`: a releasing holder removes it, and a
-    // waiter that opened it before then holds a lock on a file nobody else will open
-    if (locked && await samePath(file, path)) {
-      // the holder's details are for error messages only: failing to write them (a full disk)
-      // must not leave the lock taken
-      await file.truncate(0)
-        .then(() => file.seek(0, Deno.SeekMode.Start))
-        .then(() => writeAll(file, holderBytes(caller)))
-        .catch(() => {});
-      return async () => {
-        await Deno.remove(path).catch(() => {}); // before unlocking: see samePath
-        file.close(); // closing the descriptor releases the lock
-      };
-    }
-    file.close();
-    if (!locked && Date.now() >= deadline) {
-      throw new DatasetLockedError(caller, dir, await readHolder(path), timeoutMs);
-    }
+  // never through a symlink, never a FIFO or device: a holder's JSON goes only into a regular file;
+  // removed on release before it is unlocked, so a waiter that opened it tries again on a new one
+  const got = kernelLocks
+    ? await lockFile(path, {
+      timeoutMs: Math.max(0, deadline - Date.now()),
+      pauseMs: [25, 500],
+      removeOnRelease: true,
+    })
+    : { unsupported: true as const };
+  if ("held" in got) {
+    const { file } = got.held;
+    // the holder's details are for error messages only: failing to write them (a full disk)
+    // must not leave the lock taken
+    await file.truncate(0)
+      .then(() => file.seek(0, Deno.SeekMode.Start))
+      .then(() => writeAll(file, holderBytes(caller)))
+      .catch(() => {});
+    return () => Promise.resolve(got.held.release());
   }
-  return await takePidFile(at);
-}
-
-/** Whether `file` is the file now at `path` (same inode; true where inodes are unknown). */
-async function samePath(file: Deno.FsFile, path: string): Promise<boolean> {
-  const [a, b] = await Promise.all([file.stat(), Deno.stat(path).catch(() => null)]);
-  if (!b) return false;
-  return a.ino === null || b.ino === null || (a.dev === b.dev && a.ino === b.ino);
-}
-
-/** Whether `tryLock` failed because the filesystem has no (working) kernel locks. */
-function lockUnsupported(e: unknown): boolean {
-  const code = (e as { code?: string })?.code ?? "";
-  const msg = String((e as Error)?.message ?? e);
-  return /ENOLCK|ENOSYS|EOPNOTSUPP|ENOTSUP/.test(code) ||
-    /no locks available|not supported|not implemented|os error (37|38|95)\b/i.test(msg);
+  if ("unsupported" in got) return await takePidFile(at); // no kernel locks here: a pid file
+  throw new DatasetLockedError(caller, dir, await readHolder(path), timeoutMs);
 }
 
 /** The pid-file lock, for filesystems without kernel locks. */

@@ -63,10 +63,11 @@ import { loadInsider, type StoredInsider, storeInsider } from "./insider/stored_
 import { BLOCK_ROWS, BlockValues, type ColumnArray, type ColumnData } from "./columns.ts";
 import { type CatalogData, makeCatalogData } from "./catalog/catalog_data.ts";
 import { loadCatalog, storeCatalog } from "./catalog/stored_catalog.ts";
-import { closeSync, lstatSync, readSync } from "node:fs";
+import { closeSync, readSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { notice } from "../shared/notice.ts";
-import { nodeKind, openRegularSync, UnsafeFileError } from "../shared/regular_file.ts";
+import { openRegularSync, UnsafeFileError } from "../shared/regular_file.ts";
+import { lockFileSync, stoppedLockHolder } from "../shared/file_lock.ts";
 
 /**
  * Version of the stored world. Raise it with any change to what the
@@ -249,8 +250,9 @@ function opened(
 }
 
 /**
- * An exclusive lock on `<file>.lock`, held while this process generates the
- * world: notebooks or test files started together on a machine that has not
+ * An exclusive lock on `<file>.lock` (the shared lock of
+ * `shared/file_lock.ts`), held while this process generates the world:
+ * notebooks or test files started together on a machine that has not
  * generated it yet would otherwise each spend the seconds and the memory of
  * generating the same world. Released when disposed, or by the OS when the
  * process ends. Waited for at most `waitMs`; `refused` says why it was not
@@ -263,96 +265,25 @@ function generationLock(
   waitMs: number,
 ): { held: Disposable } | { refused: string } | null {
   const path = `${file}.lock`;
-  let f: Deno.FsFile;
+  let got;
   try {
     Deno.mkdirSync(dirname(file), { recursive: true });
-    const before = lstatOrNull(path);
-    if (before && !before.isFile()) return { refused: `${path} ${nodeKind(before).what}` };
-    // read and write: a FIFO swapped in meanwhile opens without waiting for a writer or reader
-    f = Deno.openSync(path, { read: true, write: true, create: true });
-  } catch {
-    return null;
-  }
-  try {
-    const st = f.statSync();
-    const now = lstatOrNull(path);
-    // the same file as at the path now (where the system gives an inode number)
-    const moved = st.ino !== null && st.dev !== null && (now?.ino !== st.ino || now.dev !== st.dev);
-    if (!st.isFile || !now?.isFile() || moved) {
-      f.close();
-      return { refused: `${path} was replaced by something other than a regular file` };
-    }
-    const until = performance.now() + waitMs;
-    const nap = new Int32Array(new SharedArrayBuffer(4));
-    for (let pause = 10;; pause = Math.min(2 * pause, 200)) {
-      if (f.tryLockSync(true)) break;
-      const stopped = st.ino === null ? null : stoppedHolder(st.ino);
-      if (stopped !== null) {
-        f.close();
-        return { refused: `${path} is held by process ${stopped}, which is stopped` };
-      }
-      const left = until - performance.now();
-      if (left <= 0) {
-        f.close();
-        return {
-          refused: `another process has held ${path} for ${
-            (waitMs / 1000).toFixed(1)
-          } s (stopped, or slow)`,
-        };
-      }
-      Atomics.wait(nap, 0, 0, Math.min(pause, left));
-    }
-  } catch {
-    f.close();
-    return null;
-  }
-  return {
-    held: {
-      [Symbol.dispose]() {
-        try {
-          f.unlockSync();
-        } finally {
-          f.close();
-        }
+    got = lockFileSync(path, {
+      timeoutMs: waitMs,
+      pauseMs: [10, 200],
+      giveUp: (ino) => {
+        const stopped = ino === null ? null : stoppedLockHolder(ino);
+        return stopped === null ? null : `${path} is held by process ${stopped}, which is stopped`;
       },
-    },
-  };
-}
-
-/**
- * Linux only: the process holding a lock on the file of inode `ino`, when
- * it is stopped (SIGSTOP, a debugger), read from `/proc/locks`; else null
- * (not stopped, not found, another system, or `/proc` not readable
- * without a prompt): then only the time bound ends the wait.
- */
-function stoppedHolder(ino: number): number | null {
-  const readable = (path: string) =>
-    Deno.permissions.querySync({ name: "read", path }).state === "granted";
-  if (Deno.build.os !== "linux" || !readable("/proc/locks")) return null;
-  try {
-    // "83: FLOCK  ADVISORY  WRITE 22481 fe:00:2146500 0 EOF"; "83: -> FLOCK …" is a waiter
-    for (const line of Deno.readTextFileSync("/proc/locks").split("\n")) {
-      const [, kind, , , pid, id] = line.trim().split(/\s+/);
-      if (kind !== "FLOCK" || Number(id?.split(":")[2]) !== ino) continue;
-      const stat = `/proc/${pid}/stat`;
-      if (!/^\d+$/.test(pid) || !readable(stat)) continue;
-      // "22481 (deno) T …": the state follows the command, which may hold ") "
-      const text = Deno.readTextFileSync(stat);
-      if (/^[tT]/.test(text.slice(text.lastIndexOf(")") + 2))) return Number(pid);
-    }
-  } catch {
-    // the holder ended meanwhile, or /proc is not what it seems: the time bound applies
-  }
-  return null;
-}
-
-function lstatOrNull(path: string) {
-  try {
-    return lstatSync(path);
+    });
   } catch (e) {
-    if ((e as { code?: string })?.code === "ENOENT") return null;
-    throw e;
+    return e instanceof UnsafeFileError ? { refused: `${e.path} ${e.why}` } : null;
   }
+  if ("held" in got) return got;
+  if ("gaveUp" in got) return { refused: got.gaveUp };
+  if ("unsupported" in got) return null;
+  const held = (waitMs / 1000).toFixed(1);
+  return { refused: `another process has held ${path} for ${held} s (stopped, or slow)` };
 }
 
 /** The user's cache folder for worlds, or null when it cannot be known without a prompt. */
