@@ -373,39 +373,38 @@ export async function runCli(
 
 /**
  * Checks before any pull that `path` can be a directory we write into:
- * not a file, creatable, writable. Returns a one-line problem (throw it as a
- * {@link CliError}), or undefined.
+ * not a file, not a symlink to nothing, creatable, writable. Returns a
+ * one-line problem naming `path` (throw it as a {@link CliError}), or
+ * undefined.
  */
 export async function checkWritableDir(flag: string, path: string): Promise<string | undefined> {
+  const named = `${flag} ${JSON.stringify(path)}`;
   if (path.trim() === "") return `${flag} "" is not allowed; allowed: a directory path`;
+  const link = await Deno.lstat(path).catch(() => null);
+  const target = link?.isSymlink ? await Deno.readLink(path).catch(() => "?") : "";
   try {
-    const st = await Deno.stat(path);
-    if (!st.isDirectory) {
-      return `${flag} ${JSON.stringify(path)} is a file, not a directory; choose a directory`;
+    if (link && !(await Deno.stat(path)).isDirectory) {
+      return `${named} is a file, not a directory; choose a directory`;
     }
-  } catch (e) {
-    if (!(e instanceof Deno.errors.NotFound)) {
-      const why = e instanceof Deno.errors.NotADirectory || /os error 20/.test(String(e))
-        ? "a part of the path is a file"
-        : firstLine((e as Error).message);
-      return `${flag} ${
-        JSON.stringify(path)
-      } is not writable (${why}); choose a writable directory`;
-    }
-  }
-  try {
     await Deno.mkdir(path, { recursive: true });
     const probe = `${path.replace(/\/+$/, "")}/.signalbook-write-check-${crypto.randomUUID()}`;
     await Deno.writeTextFile(probe, "");
     await Deno.remove(probe);
   } catch (e) {
     const err = e as Error;
+    if (
+      link?.isSymlink &&
+      (err instanceof Deno.errors.NotFound || err instanceof Deno.errors.AlreadyExists)
+    ) {
+      return `${named} is a symlink to ${JSON.stringify(target)}, which does not exist; ` +
+        `choose a directory, or make ${JSON.stringify(target)} first`;
+    }
     const why = err instanceof Deno.errors.PermissionDenied
       ? "permission denied"
       : err instanceof Deno.errors.NotADirectory || /os error 20/.test(err.message)
       ? "a part of the path is a file"
       : firstLine(err.message);
-    return `${flag} ${JSON.stringify(path)} is not writable (${why}); choose a writable directory`;
+    return `${named} is not writable (${why}); choose a writable directory`;
   }
   return undefined;
 }

@@ -51,6 +51,7 @@ import type { CacheKey } from "./cache.ts";
 import { DEMO_HEADER, isDemo, isLoopbackUrl, markDemo } from "../shared/demo.ts";
 import { announceRetry, type RetryInfo } from "./events.ts";
 import { WideJson } from "../shared/wide_rows.ts";
+import { intOption } from "../shared/options.ts";
 import { type CacheOptions, openCache, type ResponseCache } from "./cache.ts";
 import { CircuitOpenError, type LimiterOptions, refusalStatus, RequestLimiter } from "./limiter.ts";
 
@@ -200,24 +201,24 @@ export class Transport {
     this.#fetch = opts.fetch ?? ((input, init) => fetch(input, init));
     this.#onRetry = opts.onRetry;
     this.#headerMarks = isLoopbackUrl(new URL(this.baseUrl));
-    this.maxRetries = checkInt("maxRetries", opts.maxRetries ?? 4, 0, 20);
-    this.retryBudgetMs = checkInt(
+    this.maxRetries = intOption("maxRetries", opts.maxRetries ?? 4, 0, 20);
+    this.retryBudgetMs = intOption(
       "retryBudgetMs",
       opts.retryBudgetMs ?? DEFAULT_RETRY_BUDGET_MS,
       0,
       3_600_000,
     );
-    this.timeoutMs = checkInt("timeoutMs", opts.timeoutMs ?? 30_000, 1, 3_600_000);
+    this.timeoutMs = intOption("timeoutMs", opts.timeoutMs ?? 30_000, 1, 3_600_000);
     this.firstByteTimeoutMs = Math.min(
       this.timeoutMs,
-      checkInt(
+      intOption(
         "firstByteTimeoutMs",
         opts.firstByteTimeoutMs ?? DEFAULT_FIRST_BYTE_TIMEOUT_MS,
         1,
         3_600_000,
       ),
     );
-    this.maxResponseBytes = checkInt(
+    this.maxResponseBytes = intOption(
       "maxResponseBytes",
       opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
       1,
@@ -688,15 +689,6 @@ function nextUrl(current: URL, location: string): URL {
       }`,
     );
   }
-}
-
-function checkInt(name: string, v: number, lo: number, hi: number): number {
-  if (!Number.isInteger(v) || v < lo || v > hi) {
-    throw new TypeError(
-      `${name} ${JSON.stringify(v)} is not allowed; allowed: an integer from ${lo} to ${hi}`,
-    );
-  }
-  return v;
 }
 
 /** Only `http:` and `https:` URLs are read. */
