@@ -23,7 +23,8 @@ crash-safe and resumable.
 Options:
   --dir DIR            dataset root (default data)
   --from YYYY-MM-DD    first day to keep (first sync; default 5 years back)
-  --to YYYY-MM-DD      last day (default today; the emulator's today offline)
+  --to YYYY-MM-DD      last day (default today, the emulator's today offline;
+                       a later day is clamped to today)
   --datasets LIST      insider_trades, pitches (default both)
   --concurrency N      month windows pulled at once, 1 to 32 (default 4)
   --overlap-days N     days re-read before the last sync's end (default 7)
@@ -86,7 +87,11 @@ export async function main(args: string[] = Deno.args): Promise<void> {
         );
       }
       flags.done();
-      const to = v.to ?? today;
+      // a day to come is clamped to today, said once (the library clamps to the real today)
+      const to = v.to === undefined || v.to > today ? today : v.to;
+      if (v.to && v.to > today) {
+        console.error(`sync: --to ${v.to} is after today (${today}); syncing up to ${today}`);
+      }
       const report = await sync({
         dir,
         from: v.from,

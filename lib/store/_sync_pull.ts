@@ -42,6 +42,8 @@ export interface SyncMonth {
   from: string;
   /** Last day. */
   to: string;
+  /** Whether the month has ended (only an ended month is recorded as done). */
+  ended: boolean;
 }
 
 function nextMonth(m: string): string {
@@ -131,7 +133,8 @@ export async function pullMonths(
     };
     const flush = async () => {
       if (current === undefined) return;
-      const m = byMonth.get(current) ?? { month: current, from: current + "-01", to: current };
+      const m = byMonth.get(current) ??
+        { month: current, from: current + "-01", to: current, ended: false };
       // one frame per month (one native chunk): a frame per page multiplies native allocations
       const frame = sink ? sink.finish() : emptyFrame();
       sink = null;

@@ -51,8 +51,13 @@
  *   in-process emulator is refused before its first request.
  * - State files are read strictly (`state.ts`): a hand-edited manifest
  *   that is not JSON, misses a field or holds a `syncedTo` in the future is
- *   a `StateFileError` naming the file and the field. `syncedTo` never
- *   records a day after today (UTC), even when `to` is later.
+ *   a `StateFileError` naming the file and the field.
+ * - Days to come: a `to` after today (UTC) is clamped to today (the
+ *   report's `to` says so; a `from` after it is a `RangeError` naming
+ *   both), so nothing is asked for days no service has seen and `syncedTo`
+ *   never records one. Only a month that has ended is recorded as done:
+ *   the month holding today is written but pulled again by the next sync,
+ *   or by a rerun of an interrupted one.
  * - Memory: parsed pages are short-lived garbage, and on a large machine V8
  *   collects it lazily, so a long sync's RSS can climb well past what is
  *   live. `deno task sync` (and `deno task demo`) run with
@@ -66,7 +71,7 @@ import { join } from "node:path";
 import { checkPath } from "./_files.ts";
 import type { CatalogClient } from "../catalog/client.ts";
 import type { InsiderClient } from "../insider/client.ts";
-import { pullMonths } from "./_sync_pull.ts";
+import { pullMonths, type SyncMonth } from "./_sync_pull.ts";
 import { type FrameReport, mergeReports, warnReport } from "../frames/build.ts";
 import { releaseNativeIfGrown } from "../frames/_release.ts";
 import { AuthenticationError, PermissionDeniedError } from "../http/errors.ts";
@@ -79,6 +84,7 @@ import { StateFileError } from "./errors.ts";
 import { addSource, clientSource, MixedSourcesError, type SourceOf } from "./provenance.ts";
 import { checkManifest, MANIFEST_FORMAT, type ManifestState, readStateJson } from "./state.ts";
 import { UnsafeFileError } from "../shared/regular_file.ts";
+import { intOption } from "../shared/options.ts";
 
 /** The datasets a sync can keep. */
 export type SyncDataset = "insider_trades" | "pitches";
@@ -89,7 +95,7 @@ export interface SyncOptions {
   dir: string;
   /** First day to keep, `YYYY-MM-DD` (first sync only; default five years before `to`). */
   from?: string;
-  /** Last day, `YYYY-MM-DD` (default today, UTC). */
+  /** Last day, `YYYY-MM-DD` (default today, UTC; a later day is clamped to today). */
   to?: string;
   /** Insider client (for `insider_trades`). */
   insider?: InsiderClient;
@@ -129,23 +135,33 @@ const KEYS: Record<SyncDataset, string[]> = {
   pitches: ["pitch_id"],
 };
 
-function months(from: string, to: string): { month: string; from: string; to: string }[] {
-  const out = [];
-  let y = +from.slice(0, 4);
-  let m = +from.slice(5, 7);
-  while (`${y}-${String(m).padStart(2, "0")}` <= to.slice(0, 7)) {
-    const key = `${y}-${String(m).padStart(2, "0")}`;
-    const last = new Date(Date.UTC(y, m, 0)).toISOString().slice(0, 10);
-    out.push({
-      month: key,
-      from: key + "-01" < from ? from : key + "-01",
-      to: last > to ? to : last,
-    });
-    m++;
+/**
+ * The calendar months from `from` to `to`, each with its first and last day
+ * inside that range (the first month starts at `from`, not on the 1st), and
+ * whether it has ended by `today`: only an ended month is recorded as done,
+ * so the month holding `today` is pulled again by the next sync.
+ *
+ * @example
+ * ```ts
+ * import { syncMonths } from "./sync.ts";
+ * syncMonths("2026-10-15", "2026-12-07", "2026-12-07").map((m) => [m.from, m.to, m.ended]);
+ * // [["2026-10-15", "2026-10-31", true], ["2026-11-01", "2026-11-30", true],
+ * //  ["2026-12-01", "2026-12-07", false]]
+ * ```
+ */
+export function syncMonths(from: string, to: string, today: string): SyncMonth[] {
+  const out: SyncMonth[] = [];
+  for (let y = +from.slice(0, 4), m = +from.slice(5, 7); `${y}-${pad(m)}` <= to.slice(0, 7); m++) {
     if (m === 13) [y, m] = [y + 1, 1];
+    const key = `${y}-${pad(m)}`;
+    const last = new Date(Date.UTC(y, m, 0)).toISOString().slice(0, 10);
+    const first = key + "-01" < from ? from : key + "-01";
+    out.push({ month: key, from: first, to: last > to ? to : last, ended: last < today });
   }
   return out;
 }
+
+const pad = (m: number) => String(m).padStart(2, "0");
 
 function shiftDays(day: string, n: number): string {
   return new Date(Date.parse(day + "T00:00:00Z") + n * 86_400_000).toISOString().slice(0, 10);
@@ -183,18 +199,22 @@ export async function readManifest(dir: string): Promise<Manifest> {
  */
 export async function sync(opts: SyncOptions): Promise<SyncReport> {
   const t0 = performance.now();
-  const to = opts.to ?? new Date().toISOString().slice(0, 10);
-  for (const [name, v] of [["from", opts.from], ["to", to]] as const) {
+  const today = new Date().toISOString().slice(0, 10);
+  for (const [name, v] of [["from", opts.from], ["to", opts.to]] as const) {
     if (v !== undefined && !isIsoDate(v)) {
       throw new RangeError(`sync: ${name} ${JSON.stringify(v)} is not a YYYY-MM-DD date`);
     }
   }
-  const concurrency = opts.concurrency ?? 4;
-  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 32) {
+  // a day to come is clamped to today: no request for days no service has seen
+  const to = opts.to === undefined || opts.to > today ? today : opts.to;
+  if (opts.from !== undefined && opts.from > to) {
     throw new RangeError(
-      `sync: concurrency ${JSON.stringify(concurrency)} is not allowed; allowed: 1 to 32`,
+      `sync: from ${opts.from} is after ${opts.to === to ? "to" : "today"} ${to}; ` +
+        `give a from on or before it`,
     );
   }
+  const fail = (m: string) => new RangeError(`sync: ${m}`);
+  const concurrency = intOption("concurrency", opts.concurrency ?? 4, 1, 32, fail);
   const datasets = opts.datasets ?? [
     ...(opts.insider ? ["insider_trades" as const] : []),
     ...(opts.catalog ? ["pitches" as const] : []),
@@ -224,7 +244,6 @@ export async function sync(opts: SyncOptions): Promise<SyncReport> {
     return writing;
   };
   const report: SyncReport = { datasets: {}, seconds: 0 };
-  const today = new Date().toISOString().slice(0, 10);
   for (const ds of datasets) {
     const client = ds === "insider_trades" ? opts.insider : opts.catalog;
     if (!client) {
@@ -264,7 +283,7 @@ export async function sync(opts: SyncOptions): Promise<SyncReport> {
       manifest.datasets[ds] = entry;
       await saveManifest();
     };
-    const windows = months(from, to);
+    const windows = syncMonths(from, to, today);
     const todo = windows.filter((w) => !(w.month in entry.done));
     const progress = opts.progress === false ? null : new Progress(`sync ${ds.replace("_", " ")}`);
     let rows = 0;
@@ -283,7 +302,8 @@ export async function sync(opts: SyncOptions): Promise<SyncReport> {
       await releaseNativeIfGrown();
       rows += got.height;
       progress?.update({ rows });
-      entry.done[w.month] = written;
+      // a month not yet ended is written but not done: the next sync pulls it again
+      if (w.ended) entry.done[w.month] = written;
       await saveManifest();
     });
     // a rejected key (401), lapsed access (403), a full disk, rows from the other kind of
@@ -310,8 +330,7 @@ export async function sync(opts: SyncOptions): Promise<SyncReport> {
       );
     }
     await start();
-    // never a day not yet seen: a later `to` would make the next sync skip days to come
-    entry.syncedTo = to > today ? today : to;
+    entry.syncedTo = to; // never after today (clamped above)
     await saveManifest();
     report.datasets[ds] = {
       months: todo.length,
