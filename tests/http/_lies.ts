@@ -116,7 +116,7 @@ export function lyingFeeds(lies: Lies): LyingFeeds {
     return Promise.resolve(Response.json({
       data,
       next_cursor: more
-        ? prefix + (lies.pageCursor ? "~" : `${from ?? ""}~${to ?? ""}~`) + (n + 1)
+        ? prefix + (lies.pageCursor ? (prefix && "~") : `${from ?? ""}~${to ?? ""}~`) + (n + 1)
         : null,
       has_more: more,
     }));
