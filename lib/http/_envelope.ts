@@ -28,7 +28,7 @@
 import { InvalidResponseError } from "./errors.ts";
 import { announceShape } from "./events.ts";
 import { normKey } from "../shared/field_keys.ts";
-import { GRAMMARS, IGNORE, UNREADABLE } from "../shared/values/mod.ts";
+import { describeValue, GRAMMARS, IGNORE, UNREADABLE } from "../shared/values/mod.ts";
 
 /** A JSON object. */
 export type JsonObject = Record<string, unknown>;
@@ -158,16 +158,43 @@ function onlyList(body: JsonObject): Found | undefined {
   return nested.length === 1 ? nested[0] : undefined;
 }
 
-function cursorOf(v: unknown): string | null {
-  if (typeof v === "string") return v === "" ? null : v;
-  if (typeof v === "number" && Number.isFinite(v)) return String(v);
-  return null;
+/**
+ * A next-page cursor as sent back: text as it is (empty: none), a number
+ * by the code grammar (an integer within 2^53: its digits), null or
+ * `false` none; anything else (a number whose digits a double has lost, an
+ * object) is an {@link InvalidResponseError}: a cursor read wrong would
+ * fetch some other page.
+ */
+function cursorOf(v: unknown, spec: ListSpec, key: string): string | null {
+  if (v === "" || v === null || v === undefined || v === false) return null;
+  const c = typeof v === "string" || typeof v === "number"
+    ? GRAMMARS.code.read(v, IGNORE)
+    : UNREADABLE;
+  if (c !== UNREADABLE) return c;
+  throw unreadablePaging(spec, key, "a cursor (text, or an integer within ±(2^53 − 1))", v);
 }
 
-/** A has-more flag by the boolean grammar (`shared/values/boolean.ts`), or undefined. */
-function flagOf(v: unknown): boolean | undefined {
+/**
+ * A has-more flag by the boolean grammar (`shared/values/boolean.ts`):
+ * null when absent or null, else an {@link InvalidResponseError} when it
+ * does not read (a flag read wrong ends a list early, or never).
+ */
+function flagOf(v: unknown, spec: ListSpec, key: string): boolean | null {
+  if (v === null || v === undefined) return null;
   const b = GRAMMARS.boolean.read(v, IGNORE);
-  return b === UNREADABLE ? undefined : b;
+  if (b !== UNREADABLE) return b;
+  throw unreadablePaging(spec, key, `a has-more flag (${GRAMMARS.boolean.forms.join("; ")})`, v);
+}
+
+/** The error for a paging field that does not read (the value described, never printed). */
+function unreadablePaging(spec: ListSpec, key: string, expected: string, v: unknown) {
+  const got = describeValue(v);
+  return new InvalidResponseError(`${spec.endpoint}: ${key} expected ${expected}; got ${got}`, {
+    endpoint: spec.endpoint,
+    field: key,
+    expected,
+    got,
+  });
 }
 
 /**
@@ -194,7 +221,7 @@ export function readList(body: unknown, spec: ListSpec): ListRead {
   let cursorKey: string | undefined;
   let flagKey: string | undefined;
   let next: string | null = null;
-  let flag: boolean | undefined;
+  let flag: boolean | null = null;
   if (Array.isArray(body)) {
     if (!spec.bare) throw unexpected(spec.endpoint, expected(), body);
     rows = body;
@@ -205,9 +232,7 @@ export function readList(body: unknown, spec: ListSpec): ListRead {
     rows = found.value as unknown[];
     container = JSON.stringify(found.path);
     const cur = spec.cursors?.length ? locate(body, spec.cursors, () => true) : undefined;
-    const fl = spec.flags?.length
-      ? locate(body, spec.flags, (v) => flagOf(v) !== undefined)
-      : undefined;
+    const fl = spec.flags?.length ? locate(body, spec.flags, () => true) : undefined;
     cursorKey = cur?.path;
     flagKey = fl?.path;
     if (spec.cursors?.length && cur === undefined) {
@@ -230,8 +255,8 @@ export function readList(body: unknown, spec: ListSpec): ListRead {
         );
       }
     }
-    next = cur ? cursorOf(cur.value) : null;
-    flag = fl ? flagOf(fl.value) : undefined;
+    next = cur ? cursorOf(cur.value, spec, cur.path) : null;
+    flag = fl ? flagOf(fl.value, spec, fl.path) : null;
   } else throw unexpected(spec.endpoint, expected(), body);
   for (let i = 0; i < rows.length; i++) {
     if (!isObject(rows[i])) {

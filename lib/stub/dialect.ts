@@ -77,7 +77,7 @@ export const DIALECT_POINTS = {
   nulls: ["keep", "omit"],
   cursorName: ["next_cursor", "cursor"],
   timestamps: ["iso", "naive", "offset", "epoch-ms", "epoch-s"],
-  dates: ["iso", "basic", "epoch-ms", "epoch-s", "midnight"],
+  dates: ["iso", "basic", "epoch-ms", "epoch-s", "midnight", "eastern"],
   booleans: ["json", "text", "numbers"],
   numbers: ["json", "text"],
   lists: ["json", "joined", "json-text"],

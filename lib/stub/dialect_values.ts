@@ -7,7 +7,7 @@
  * | point | choices (default first) | what changes |
  * | - | - | - |
  * | `timestamps` | `iso`, `naive`, `offset`, `epoch-ms`, `epoch-s` | `2025-01-02T02:48:00.000Z`; without a zone (Python's naive `isoformat()`); at `+05:30`; epoch milliseconds (Jackson); epoch seconds |
- * | `dates` | `iso`, `basic`, `epoch-ms`, `epoch-s`, `midnight` | `2025-01-02`; `20250102`; epoch milliseconds or seconds of UTC midnight; `2025-01-02T00:00:00` |
+ * | `dates` | `iso`, `basic`, `epoch-ms`, `epoch-s`, `midnight`, `eastern` | `2025-01-02`; `20250102`; epoch milliseconds or seconds of UTC midnight; `2025-01-02T00:00:00`; the instant of New York midnight (`2025-01-02T05:00:00.000Z`) |
  * | `booleans` | `json`, `text`, `numbers` | `true`; `"true"`/`"false"` (`"True"` for a Python `str`); `1`/`0` |
  * | `numbers` | `json`, `text` | `412.5`; `"412.5"` (a server that quotes decimals) |
  * | `lists` | `json`, `joined`, `json-text` | `[5, 15]`; `"5,15"` (integer lists only); `"[5, 15]"` |
@@ -24,6 +24,7 @@
  */
 import type { MiddlewareHandler } from "npm:hono@4.13.19";
 import type { Dialect } from "./dialect.ts";
+import { newYorkMidnight } from "../shared/values/mod.ts";
 
 type Json = unknown;
 
@@ -62,6 +63,8 @@ function date(s: string, d: ValuePoints): Json {
       return ms / 1000;
     case "midnight":
       return s + "T00:00:00";
+    case "eastern":
+      return new Date(newYorkMidnight(ms / 86_400_000)).toISOString();
   }
 }
 

@@ -1,7 +1,7 @@
 /** The envelope mechanics every client reader uses (issue 21, Deliver 2 and 3). */
 import assert from "node:assert/strict";
 import { readList, readOne } from "../../lib/http/_envelope.ts";
-import { InvalidResponseError } from "../../mod.ts";
+import { describeValue, InvalidResponseError } from "../../mod.ts";
 
 const spec = {
   endpoint: "GET /x",
@@ -49,4 +49,41 @@ Deno.test("readOne: bare, or wrapped in exactly one object", () => {
     () => readOne({ a: { id: 1 }, b: { id: 2 } }, "GET /y", "an item", is),
     /GET \/y: expected an item, bare or wrapped in one object; got a JSON object with keys "a", "b"/,
   );
+});
+
+Deno.test("paging values are read exactly or refused loudly, naming the key and describing the value", async (t) => {
+  const spec = {
+    endpoint: "GET /x",
+    what: "rows",
+    containers: ["data"],
+    cursors: ["next_cursor"],
+    flags: ["has_more"],
+  };
+  const page = (extra: Record<string, unknown>) => readList({ data: [{ a: 1 }], ...extra }, spec);
+  await t.step("a cursor sent as an integer within 2^53 is its digits", () => {
+    assert.equal(page({ next_cursor: 9007199254740991 }).next, "9007199254740991");
+    assert.equal(page({ next_cursor: "12345678901234567890" }).next, "12345678901234567890");
+    assert.equal(page({ next_cursor: null }).next, null);
+  });
+  for (const bad of [12345678901234567890, 1e21, 1.5, { after: "x" }, [1]]) {
+    await t.step(`a cursor sent as ${JSON.stringify(bad)} is refused`, () => {
+      assert.throws(() => page({ next_cursor: bad }), (e: Error) => {
+        assert.equal(e.name, "InvalidResponseError");
+        assert.match(e.message, /GET \/x: next_cursor expected a cursor/);
+        assert.ok(e.message.includes(describeValue(bad)), e.message);
+        return true;
+      });
+    });
+  }
+  await t.step("a has-more flag that does not read is refused, not skipped", () => {
+    assert.equal(page({ next_cursor: "c", has_more: "false" }).next, null);
+    assert.equal(page({ next_cursor: "c", has_more: 1 }).next, "c");
+    for (const bad of ["maybe", 2, "yes"]) {
+      assert.throws(() => page({ next_cursor: "c", has_more: bad }), (e: Error) => {
+        assert.match(e.message, /GET \/x: has_more expected a has-more flag/);
+        assert.ok(e.message.includes(describeValue(bad)), e.message);
+        return true;
+      });
+    }
+  });
 });

@@ -13,8 +13,8 @@ export function dayNumber(y: number, m: number, d: number): number {
   if (m < 1 || m > 12 || d < 1 || d > 31) return NaN;
   const ms = Date.UTC(y, m - 1, d);
   const t = new Date(ms);
-  // Date.UTC maps years 0–99 to 1900–1999
-  if (y < 100 || t.getUTCDate() !== d || t.getUTCMonth() !== m - 1) return NaN;
+  // Date.UTC maps years 0–99 to 1900–1999; past 9999 a day has no `YYYY-MM-DD`
+  if (y < 100 || y > 9999 || t.getUTCDate() !== d || t.getUTCMonth() !== m - 1) return NaN;
   return ms / DAY_MS;
 }
 

@@ -4,11 +4,16 @@
  *
  * - Text (canonical), kept exactly as sent: no trimming and no case change
  *   (a code's spelling is the service's).
- * - A finite JSON number: its decimal text (`320193` → `"320193"`; a
- *   number cannot carry leading zeros, so a CIK sent as a number has none).
+ * - A JSON number that is an integer within ±(2^53 − 1): its digits
+ *   (`320193` → `"320193"`; a number cannot carry leading zeros, so a CIK
+ *   sent as a number has none).
  *
- * Refused: booleans, lists and objects (a structure where text was
- * declared is a different field, not a spelling of this one).
+ * Refused: any other number, since its digits are not the ones sent: past
+ * 2^53 a double has already rounded them (`12345678901234567890` arrives
+ * as 12345678901234567000), and a fraction or an exponent (`1e21`, written
+ * back as `"1e+21"`) is no identifier's spelling. Booleans, lists and
+ * objects (a structure where text was declared is a different field, not a
+ * spelling of this one).
  *
  * @module
  */
@@ -16,7 +21,7 @@ import { type Grammar, type Note, UNREADABLE } from "./_grammar.ts";
 
 function read(v: unknown, note: Note): string | typeof UNREADABLE {
   if (typeof v === "string") return v;
-  if (typeof v === "number" && Number.isFinite(v)) {
+  if (Number.isSafeInteger(v)) {
     note("number");
     return String(v);
   }
@@ -27,8 +32,11 @@ function read(v: unknown, note: Note): string | typeof UNREADABLE {
 export const code: Grammar<string> = {
   type: "code",
   means: "text, as sent",
-  forms: ["text, kept as sent (canonical)", "a finite number: its decimal text"],
-  refused: ["booleans, lists, objects"],
+  forms: ["text, kept as sent (canonical)", "an integer within ±(2^53 − 1): its digits"],
+  refused: [
+    "other numbers (past 2^53, fractions: their digits are lost)",
+    "booleans, lists, objects",
+  ],
   read,
   row: (s) => s,
 };

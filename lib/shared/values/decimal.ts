@@ -5,7 +5,9 @@
  * - Numeric text, blanks around it allowed: `"412.5"`, `"-3e2"`, `".5"`,
  *   `"+1"` (what a server that quotes decimals to keep their digits sends).
  *
- * Refused: text with a thousands separator or a decimal comma (`"1,234"`
+ * Refused: text past the range of a double (`"1e400"`), or so small it
+ * would read as zero (`"1e-400"`: a value sent that is not zero never
+ * reads as 0), text with a thousands separator or a decimal comma (`"1,234"`
  * is 1234 or 1.234 depending on the writer's locale), units or symbols
  * (`"5%"`, `"$5"`), `"NaN"`, `"Infinity"`, hexadecimal, booleans, lists and
  * objects.
@@ -23,7 +25,8 @@ function read(v: unknown, note: Note): number | typeof UNREADABLE {
     const s = v.trim();
     if (!NUMERIC_TEXT.test(s)) return UNREADABLE;
     const n = Number(s);
-    if (!Number.isFinite(n)) return UNREADABLE;
+    // past a double's range, or a non-zero value that would read as 0
+    if (!Number.isFinite(n) || (n === 0 && /[1-9]/.test(s.split(/[eE]/)[0]))) return UNREADABLE;
     note("text");
     return n;
   }
@@ -39,6 +42,7 @@ export const decimal: Grammar<number> = {
     'thousands separators and decimal commas (`"1,234"`)',
     'units and symbols (`"5%"`, `"$5"`)',
     '`"NaN"`, `"Infinity"`, booleans',
+    'text past a double\'s range (`"1e400"`), or non-zero text that would read as 0 (`"1e-400"`)',
   ],
   read,
   row: (n) => n,

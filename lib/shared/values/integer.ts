@@ -4,7 +4,10 @@
  * - A JSON number that is an integer within ±(2^53 − 1) (canonical):
  *   past that a double cannot hold every integer, so the digits received
  *   may already differ from the ones sent.
- * - Numeric text whose value is such an integer (`"42"`, `" 42 "`, `"4.2e1"`).
+ * - Numeric text whose value is such an integer (`"42"`, `" 42 "`,
+ *   `"4.2e1"`, `"42.000"`), decided from its digits, never from a rounded
+ *   double: `"4503599627370496.5"`, `"0.99999999999999999"` and `"1e-400"`
+ *   are fractions, refused (`Number()` would give 4503599627370496, 1 and 0).
  *
  * Refused: numbers with a fraction (`12.5` is not a count), integers past
  * 2^53 − 1 (as numbers or as text: refused rather than rounded), and
@@ -15,28 +18,57 @@
 import { type Grammar, type Note, UNREADABLE } from "./_grammar.ts";
 import { NUMERIC_TEXT } from "./decimal.ts";
 
+/** Sign, integer digits, fraction digits and exponent of numeric text. */
+const PARTS = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/;
+
+/**
+ * The integer numeric text `s` writes, read from its digits, or
+ * {@link UNREADABLE} when it is not numeric text, has a non-zero digit past
+ * the point, or is past ±(2^53 − 1).
+ *
+ * @example
+ * ```ts
+ * import { exactInteger } from "./integer.ts";
+ * exactInteger("4.2e1"); // 42
+ * exactInteger("4503599627370496.5") === exactInteger("1e-400"); // true (both UNREADABLE)
+ * ```
+ */
+export function exactInteger(s: string): number | typeof UNREADABLE {
+  if (!NUMERIC_TEXT.test(s)) return UNREADABLE;
+  const [, sign, whole, frac = "", exp = "0"] = PARTS.exec(s)!;
+  const all = whole + frac;
+  // where the point falls in `all` once the exponent is applied
+  const point = whole.length + Number(exp);
+  if (/[1-9]/.test(all.slice(Math.max(point, 0)))) return UNREADABLE;
+  const lead = all.slice(0, Math.max(Math.min(point, all.length), 0)).replace(/^0+/, "");
+  const zeros = lead === "" ? 0 : point - all.length;
+  if (lead.length + Math.max(zeros, 0) > 16) return UNREADABLE;
+  const n = Number(lead + "0".repeat(Math.max(zeros, 0)));
+  if (!Number.isSafeInteger(n)) return UNREADABLE;
+  return sign === "-" && n !== 0 ? -n : n;
+}
+
 function read(v: unknown, note: Note): number | typeof UNREADABLE {
   if (typeof v === "number") return Number.isSafeInteger(v) ? v : UNREADABLE;
-  if (typeof v === "string") {
-    const s = v.trim();
-    if (!NUMERIC_TEXT.test(s)) return UNREADABLE;
-    const n = Number(s);
-    // digits past 2^53 would be rounded by Number(): check them as written
-    if (!Number.isSafeInteger(n) || (/^[+-]?\d+$/.test(s) && BigInt(s) !== BigInt(n))) {
-      return UNREADABLE;
-    }
-    note("text");
-    return n;
-  }
-  return UNREADABLE;
+  if (typeof v !== "string") return UNREADABLE;
+  const n = exactInteger(v.trim());
+  if (n !== UNREADABLE) note("text");
+  return n;
 }
 
 /** The integer grammar (module doc). */
 export const integer: Grammar<number> = {
   type: "integer",
   means: "an integer within ±(2^53 − 1)",
-  forms: ["a JSON integer within ±(2^53 − 1) (canonical)", "numeric text of such an integer"],
-  refused: ["a fraction (`12.5`)", "integers past 2^53 − 1", "what decimals refuse"],
+  forms: [
+    "a JSON integer within ±(2^53 − 1) (canonical)",
+    "numeric text of such an integer, read from its digits",
+  ],
+  refused: [
+    'a fraction (`12.5`, `"4503599627370496.5"`, `"1e-400"`)',
+    "integers past 2^53 − 1",
+    "what decimals refuse",
+  ],
   read,
   row: (n) => n,
 };

@@ -17,8 +17,10 @@
  *
  * Null: JSON `null` and a missing key are null in every type; blank text
  * (`""`, `"  "`) is null in every type but `code` (where it is the text it
- * is), noted as `empty text (now null)`. No other text means null (`"null"`,
- * `"N/A"`, `"NaN"` are refused).
+ * is) and `list` (where it is the empty list joined: `[]`, as `[]` sent as
+ * a list), noted as `empty text (now null)` or `empty text (an empty
+ * list)`. No other text means null (`"null"`, `"N/A"`, `"NaN"` are
+ * refused).
  *
  * A value outside its grammar is never guessed at: a reader counts it
  * ({@link ReadLog}). Where no value of a field reads, the reader throws an
@@ -39,14 +41,26 @@ import {
 } from "./_grammar.ts";
 import { boolean } from "./boolean.ts";
 import { code } from "./code.ts";
-import { date, dayText, isoDay } from "./date.ts";
+import { date, dayText, isoDay, newYorkMidnight } from "./date.ts";
 import { decimal } from "./decimal.ts";
 import { integer } from "./integer.ts";
 import { listOf } from "./list.ts";
 import { isoMs, timestamp } from "./timestamp.ts";
 
 export { type Grammar, IGNORE, type Note, UNREADABLE, type ValueOf, type ValueType };
-export { boolean, code, date, dayText, decimal, integer, isoDay, isoMs, listOf, timestamp };
+export {
+  boolean,
+  code,
+  date,
+  dayText,
+  decimal,
+  integer,
+  isoDay,
+  isoMs,
+  listOf,
+  newYorkMidnight,
+  timestamp,
+};
 
 /**
  * The grammar of each value type: a total map from {@link ValueType}.
@@ -74,6 +88,8 @@ export const VALUE_TYPES: readonly ValueType[] = Object.keys(GRAMMARS) as ValueT
 
 /** Note of blank text read as null. */
 export const BLANK = "empty text (now null)";
+/** Note of blank text read as an empty list of integers (the empty list joined). */
+export const EMPTY_LIST = "empty text (an empty list)";
 
 /**
  * A value by a grammar with the null rule of the module doc: null for
@@ -83,6 +99,12 @@ export const BLANK = "empty text (now null)";
 export function readValue<T>(g: Grammar<T>, v: unknown, note: Note): T | null | typeof UNREADABLE {
   if (v === null || v === undefined) return null;
   if (typeof v === "string" && g.type !== "code" && v.trim() === "") {
+    // an empty list joined is blank text: the same list as `[]` (a list of
+    // text is never read joined, so its blank text stays null)
+    if (g.type === "list") {
+      note(EMPTY_LIST);
+      return [] as T;
+    }
     note(BLANK);
     return null;
   }

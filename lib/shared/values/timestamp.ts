@@ -140,7 +140,8 @@ export function isoMs(s: string): number {
   return msOf(p);
 }
 
-function msOf(p: TimestampParts): number {
+/** Milliseconds since the epoch of timestamp parts (no zone: UTC). */
+export function msOf(p: TimestampParts): number {
   return Date.UTC(p.y, p.m - 1, p.d, p.h, p.min, p.s, p.ms) - (p.offset ?? 0) * 60_000;
 }
 
