@@ -39,6 +39,7 @@ import { RequestValidationError } from "../http/errors.ts";
 import { pageSizeFor } from "../http/paginate.ts";
 import { asQuery, validate } from "../http/_validate.ts";
 import { showValue, type ValidationIssue } from "../shared/schema.ts";
+import { checkColumns, isFrame, wrongInput } from "../shared/wrong_input.ts";
 import { didYouMean } from "../shared/suggest.ts";
 import {
   FEED_TOPIC_NAMES,
@@ -117,7 +118,11 @@ export interface HydrateOptions {
 export interface Hydrated {
   /** Hydrated transactions, in the order of the input (failed ones left out). */
   rows: TransactionRow[];
-  /** Rows that could not be hydrated after retries, with the error. */
+  /**
+   * Rows that could not be hydrated after retries, with the error: `index`
+   * in the input, `item` the row given (a search row or frame row as its
+   * trade keys, `accession_number`, `transaction_id`, `filed_at`).
+   */
   failed: PoolFailure<FeedRow>[];
 }
 
@@ -125,7 +130,7 @@ export interface Hydrated {
 export interface HydratedFrame {
   /** Hydrated transactions as a typed frame, in input order (failed ones left out). */
   frame: Frame;
-  /** Rows that could not be hydrated after retries, with the error. */
+  /** Rows that could not be hydrated after retries, with the error (as in {@link Hydrated}). */
   failed: PoolFailure<FeedRow>[];
 }
 
@@ -365,40 +370,22 @@ export class InsiderClient extends ServiceClient {
   }
 
   /**
-   * Fetches the detail of every feed row with at most `concurrency` requests
-   * in flight. Each request is retried by the transport; rows that still
-   * fail are returned in `failed` instead of aborting the rest.
+   * Fetches the detail of every trade of `input` with at most `concurrency`
+   * requests in flight. `input` is what the library gives: feed rows
+   * (`feed(...).take(n)`), search rows (`search(...).take(n)`, camelCase),
+   * detail rows, or a frame with `accession_number` and `transaction_id`
+   * (`search(...).frame()`); each gives the same result as the rows it was
+   * built from. Anything else is a `TypeError` naming what was given. Each
+   * request is retried by the transport; rows that still fail are returned
+   * in `failed` (with their input index and trade keys) instead of
+   * aborting the rest.
    */
-  async hydrate(rows: readonly FeedRow[], opts: HydrateOptions = {}): Promise<Hydrated> {
-    const concurrency = checkConcurrency(opts.concurrency);
-    const progress = opts.progress === false
-      ? null
-      : new Progress("hydrating rows", { total: rows.length });
-    // the details are one call group: one retry budget; a storm ends it (see `http/retry.ts`)
-    const { signal, group } = callGroup(opts.signal);
-    let result;
-    try {
-      result = await mapPool(
-        rows,
-        concurrency,
-        (r) =>
-          this.transaction(r.accession_number, r.transaction_id, {
-            fields: opts.fields,
-            signal,
-            raw: opts.raw,
-          }),
-        (done, total) => {
-          progress?.update({ rows: done, pages: done });
-          opts.onProgress?.(done, total);
-        },
-        () => group.stopped,
-      );
-    } finally {
-      progress?.done();
-    }
-    const { results, failed } = result;
-    if (opts.signal?.aborted) throw opts.signal.reason;
-    return { rows: results.filter((r): r is TransactionRow => r !== undefined), failed };
+  async hydrate(input: HydrateInput, opts: HydrateOptions = {}): Promise<Hydrated> {
+    const rows: TransactionRow[] = [];
+    const failed = await this.#details("hydrate", input, opts, Infinity, (details) => {
+      for (const d of details) rows.push(d);
+    });
+    return { rows, failed };
   }
 
   /**
@@ -407,6 +394,7 @@ export class InsiderClient extends ServiceClient {
    * `concurrency` in flight), copied into the frame's column buffers in input
    * order, and dropped, so 10k hydrated details never sit in memory as
    * records. Failed rows are left out of the frame and returned in `failed`.
+   * Takes the same inputs as `hydrate`.
    *
    * @example
    * ```ts
@@ -417,41 +405,115 @@ export class InsiderClient extends ServiceClient {
    * console.log(frame.height + failed.length); // 30
    * ```
    */
-  async hydrateFrame(rows: readonly FeedRow[], opts: HydrateOptions = {}): Promise<HydratedFrame> {
-    const concurrency = checkConcurrency(opts.concurrency);
+  async hydrateFrame(input: HydrateInput, opts: HydrateOptions = {}): Promise<HydratedFrame> {
     const sink = transactionsSink({ selected: (opts.fields?.length ?? 0) > 0 });
+    // the frame reads every value by the same grammars itself: raw details
+    const failed = await this.#details(
+      "hydrateFrame",
+      input,
+      { ...opts, raw: true },
+      HYDRATE_WINDOW,
+      (details) => appendReleasing(sink, details),
+    );
+    return { frame: asFrame(sink.finish(), false, this.demo), failed };
+  }
+
+  /**
+   * The details of `input`'s trades, `window` at a time, each window's
+   * (in input order, failed ones left out) handed to `take`; the failures.
+   */
+  async #details(
+    fn: string,
+    input: HydrateInput,
+    opts: HydrateOptions,
+    window: number,
+    take: (details: TransactionRow[]) => unknown,
+  ): Promise<PoolFailure<FeedRow>[]> {
+    const concurrency = checkConcurrency(opts.concurrency);
+    const keys = hydrateKeys(fn, input);
     const failed: PoolFailure<FeedRow>[] = [];
     const progress = opts.progress === false
       ? null
-      : new Progress("hydrating rows", { total: rows.length });
+      : new Progress("hydrating rows", { total: keys.length });
+    // the details are one call group: one retry budget; a storm ends it (see `http/retry.ts`)
     const { signal, group } = callGroup(opts.signal);
     try {
-      for (let start = 0; start < rows.length; start += HYDRATE_WINDOW) {
-        const window = rows.slice(start, start + HYDRATE_WINDOW);
+      for (let start = 0; start < keys.length; start += window) {
         const { results, failed: f } = await mapPool(
-          window,
+          keys.slice(start, start + window),
           concurrency,
           (r) =>
-            // the frame reads every value by the same grammars itself
             this.transaction(r.accession_number, r.transaction_id, {
               fields: opts.fields,
               signal,
-              raw: true,
+              raw: opts.raw,
             }),
           (done) => {
             progress?.update({ rows: start + done, pages: start + done });
-            opts.onProgress?.(start + done, rows.length);
+            opts.onProgress?.(start + done, keys.length);
           },
           () => group.stopped,
         );
         if (opts.signal?.aborted) throw opts.signal.reason;
-        const details = results.filter((r): r is TransactionRow => r !== undefined);
-        await appendReleasing(sink, details);
+        await take(results.filter((r): r is TransactionRow => r !== undefined));
         for (const x of f) failed.push({ ...x, index: x.index + start });
       }
     } finally {
       progress?.done();
     }
-    return { frame: asFrame(sink.finish(), false, this.demo), failed };
+    return failed;
   }
+}
+
+/** What `hydrate` and `hydrateFrame` take: feed, search or detail rows, or a trades frame. */
+export type HydrateInput =
+  | readonly FeedRow[]
+  | readonly SearchRow[]
+  | readonly TransactionRow[]
+  | Frame;
+
+const HYDRATE_WANTED = {
+  pass:
+    "feed rows, search rows (take(n)) or a trades frame with accession_number and transaction_id",
+  columns: ["accession_number", "transaction_id"],
+};
+
+/**
+ * The trade keys of a hydrate input, as feed rows in input order; a
+ * `TypeError` naming what was given for anything else (a list not yet
+ * fetched, a promise, a row of another kind, a frame without the keys).
+ */
+export function hydrateKeys(fn: string, input: unknown): FeedRow[] {
+  const when = (d: unknown) => d instanceof Date ? d.toISOString() : String(d ?? "");
+  if (isFrame(input)) {
+    checkColumns(fn, input, HYDRATE_WANTED.columns, HYDRATE_WANTED);
+    const col = (c: string) =>
+      input.columns.includes(c) ? input.getColumn(c).toArray() as unknown[] : [];
+    const [acc, id, filed] = ["accession_number", "transaction_id", "filed_at"].map(col);
+    return acc.map((a, i) => ({
+      accession_number: a as string,
+      transaction_id: id[i] as number,
+      filed_at: when(filed[i]),
+    }));
+  }
+  const o = input as Record<string | symbol, unknown> | null;
+  const hint = typeof o?.then === "function"
+    ? "; await it first"
+    : typeof o?.take === "function" && Symbol.asyncIterator in (o ?? {})
+    ? "; pass its rows: await list.take(n), or its frame: await list.frame()"
+    : "";
+  const wrong = (got: unknown, tail: string) =>
+    new TypeError(wrongInput(fn, HYDRATE_WANTED, got).message + tail);
+  if (!Array.isArray(input)) throw wrong(input, hint);
+  return input.map((r: Record<string, unknown> | null, i) => {
+    if (r && typeof r === "object" && "accession_number" in r) return r as unknown as FeedRow;
+    if (r && typeof r === "object" && "accessionNumber" in r) {
+      return {
+        accession_number: r.accessionNumber as string,
+        transaction_id: r.transactionId as number,
+        filed_at: when(r.filedAt),
+      };
+    }
+    throw wrong(r, ` at row ${i} of ${input.length}`);
+  });
 }

@@ -38,6 +38,7 @@ export {
   type FeedsParams,
   type Hydrated,
   type HydratedFrame,
+  type HydrateInput,
   type HydrateOptions,
   InsiderClient,
   type InsiderHit,
