@@ -6,8 +6,8 @@
  *
  * @module
  */
-import { Resvg } from "npm:@resvg/resvg-js@2.6.2";
-import UPNG from "npm:upng-js@2.1.0";
+import defer * as resvgLib from "npm:@resvg/resvg-js@2.6.2";
+import defer * as upngLib from "npm:upng-js@2.1.0";
 
 const FONT_FILES = [
   "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
@@ -24,9 +24,9 @@ function fontFiles(): string[] {
   });
 }
 
-function resvg(svg: string, scale: number, crisp: boolean): Resvg {
+function resvg(svg: string, scale: number, crisp: boolean): resvgLib.Resvg {
   const files = fontFiles();
-  return new Resvg(svg, {
+  return new resvgLib.Resvg(svg, {
     background: "white",
     fitTo: { mode: "zoom", value: scale },
     // 0: optimizeSpeed (shapes without anti-aliasing), 2: geometricPrecision
@@ -59,5 +59,5 @@ export function compactPng(svg: string, scale = 2): Uint8Array {
   const img = resvg(svg, scale, true).render();
   const px = img.pixels;
   const rgba = px.buffer.slice(px.byteOffset, px.byteOffset + px.byteLength) as ArrayBuffer;
-  return new Uint8Array(UPNG.encode([rgba], img.width, img.height, 256));
+  return new Uint8Array(upngLib.default.encode([rgba], img.width, img.height, 256));
 }

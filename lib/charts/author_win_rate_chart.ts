@@ -5,7 +5,7 @@
  *
  * @module
  */
-import * as Plot from "npm:@observablehq/plot@0.6.17";
+import defer * as Plot from "npm:@observablehq/plot@0.6.17";
 import { type Chart, type ChartText, PALETTE, render } from "./chart.ts";
 import { rowsOf } from "./_chart_data.ts";
 import { isFrame, wrongInput } from "../shared/wrong_input.ts";

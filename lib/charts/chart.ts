@@ -11,8 +11,8 @@
  *
  * @module
  */
-import * as Plot from "npm:@observablehq/plot@0.6.17";
-import { parseHTML } from "npm:linkedom@0.18.12/worker";
+import defer * as Plot from "npm:@observablehq/plot@0.6.17";
+import defer * as linkedom from "npm:linkedom@0.18.12/worker";
 import { escapeHtml as esc } from "../shared/html.ts";
 import { DEMO_COLOR, DEMO_LABEL, isDemo, markDemo } from "../shared/demo.ts";
 import {
@@ -53,7 +53,7 @@ let doc: PlotDocument | undefined;
  */
 export function plotDocument(): PlotDocument {
   if (!doc) {
-    const page = parseHTML("<!DOCTYPE html><html><body></body></html>") as unknown as {
+    const page = linkedom.parseHTML("<!DOCTYPE html><html><body></body></html>") as unknown as {
       document: PlotDocument;
     };
     doc = page.document;

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import * as Plot from "npm:@observablehq/plot@0.6.17";
+import defer * as Plot from "npm:@observablehq/plot@0.6.17";
 import type pl from "npm:nodejs-polars@0.25.2";
 import { type Chart, type ChartText, render } from "./chart.ts";
 import { rowsOf } from "./_chart_data.ts";

@@ -16,7 +16,7 @@ import { isDemo } from "../shared/demo.ts";
 import type * as Plot from "npm:@observablehq/plot@0.6.17";
 import { didYouMean } from "../shared/suggest.ts";
 import { isFrame } from "../shared/wrong_input.ts";
-import * as PlotLib from "npm:@observablehq/plot@0.6.17";
+import defer * as PlotLib from "npm:@observablehq/plot@0.6.17";
 import { type Chart, PALETTE, plotDocument, render } from "./chart.ts";
 import type { InlineFormat } from "./inline.ts";
 
