@@ -18,6 +18,50 @@ const HEAVY: [RegExp, string][] = [
   [/^npm:@duckdb\//, "DuckDB: loaded at the first query()"],
 ];
 
+/**
+ * Packages in mod.ts's static graph that only charts use: imported there with
+ * `import defer` (or for types), so that importing signalbook loads them but
+ * evaluates them only at the first chart. Plot (and the d3 it imports) took
+ * about 19 MiB when evaluated, linkedom about 3, resvg's native addon and
+ * upng a few more (RSS after importing mod.ts from a folder with no deno.json:
+ * 129–135 MiB before, 117–119 after).
+ */
+const DEFERRED = [
+  /^npm:@observablehq\/plot@/,
+  /^npm:linkedom@/,
+  /^npm:@resvg\/resvg-js@/,
+  /^npm:upng-js@/,
+];
+
+/** Each module of `entry`'s static graph that is a file of this repository. */
+function staticLocalModules(entry: string): string[] {
+  const info = denoInfo(entry);
+  const bySpec = new Map(info.modules.map((m) => [m.specifier, m]));
+  const seen = new Set<string>();
+  const visit = (s: string) => {
+    const m = bySpec.get(s);
+    if (seen.has(s) || !m) return;
+    seen.add(s);
+    for (const d of m.dependencies ?? []) {
+      if (!d.isDynamic && d.code && d.code.specifier.startsWith("file:")) visit(d.code.specifier);
+    }
+  };
+  info.roots.forEach(visit);
+  return [...seen].filter((s) => s.startsWith("file:"));
+}
+
+/** The import statements of `source` that name a package matching `re`, and are neither deferred nor type-only. */
+function eagerImports(source: string, res: readonly RegExp[]): string[] {
+  const found: string[] = [];
+  for (const m of source.matchAll(/^import\s+([^;]*?)\s+from\s+"([^"]+)";/gms)) {
+    const [statement, clause, spec] = m;
+    if (!res.some((re) => re.test(spec))) continue;
+    if (/^(defer\s+\*\s+as\s+\w+|type\s)/.test(clause)) continue;
+    found.push(statement.replace(/\s+/g, " "));
+  }
+  return found;
+}
+
 function staticNpmImports(entry: string): string[] {
   const info = denoInfo(entry);
   const bySpec = new Map(info.modules.map((m) => [m.specifier, m]));
@@ -46,4 +90,30 @@ Deno.test("mod.ts imports statically none of the packages a first cell does not 
   assert.deepEqual(found, []);
   assert.ok(npm.includes("npm:nodejs-polars@0.25.2"), npm.join(", "));
   assert.ok(npm.includes("npm:linkedom@0.18.12/worker"), npm.join(", "));
+});
+
+Deno.test("the chart-only packages are imported with import defer: evaluated at the first chart", () => {
+  const modules = staticLocalModules("mod.ts");
+  assert.ok(modules.length > 50, `mod.ts's graph read: ${modules.length} modules`);
+  const eager = modules.flatMap((url) =>
+    eagerImports(Deno.readTextFileSync(new URL(url)), DEFERRED).map((s) =>
+      `${url.slice(url.indexOf("/lib/") + 1)}: ${s}`
+    )
+  );
+  assert.deepEqual(eager, []);
+  // the rule reads import statements as written
+  assert.deepEqual(
+    eagerImports(
+      'import * as Plot from "npm:@observablehq/plot@0.6.17";\n' +
+        'import defer * as P from "npm:@observablehq/plot@0.6.17";\n' +
+        'import type * as T from "npm:@observablehq/plot@0.6.17";\n' +
+        'import {\n  parseHTML,\n} from "npm:linkedom@0.18.12/worker";\n' +
+        'import pl from "npm:nodejs-polars@0.25.2";',
+      DEFERRED,
+    ),
+    [
+      'import * as Plot from "npm:@observablehq/plot@0.6.17";',
+      'import { parseHTML, } from "npm:linkedom@0.18.12/worker";',
+    ],
+  );
 });
