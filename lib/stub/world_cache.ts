@@ -46,6 +46,10 @@
  *   in `/proc` on Linux) or its path is a FIFO or a link: then the world
  *   is generated in memory, not written.
  *   Each of these says so in one notice (`shared/notice.ts`).
+ * - One declared layout (version 10): `_world_format.ts` says where each
+ *   byte is, with the one writer and the one reader; this file says what
+ *   goes in (the world's parts, the stored trades, the catalog) and when
+ *   each part is read.
  *
  * @module
  */
@@ -60,11 +64,22 @@ import { dirname, join } from "node:path";
 import { dayOf, isoOf } from "./calendar.ts";
 import { type InsiderData, makeInsiderData } from "./insider/insider_data.ts";
 import { loadInsider, type StoredInsider, storeInsider } from "./insider/stored_trades.ts";
-import { BLOCK_ROWS, BlockValues, type ColumnArray, type ColumnData } from "./columns.ts";
+import { BlockValues, type ColumnArray, type ColumnData } from "./columns.ts";
+import {
+  type ArrayType,
+  encodeWorldFile,
+  INDEX_FIELDS,
+  maxFileBytes,
+  type ReadBytes,
+  type Section,
+  type Typed,
+  WorldFile,
+  WorldFileChanged,
+  type WorldMeta,
+} from "./_world_format.ts";
 import { type CatalogData, makeCatalogData } from "./catalog/catalog_data.ts";
 import { loadCatalog, storeCatalog } from "./catalog/stored_catalog.ts";
 import { closeSync, readSync } from "node:fs";
-import { createHash } from "node:crypto";
 import { notice } from "../shared/notice.ts";
 import { openRegularSync, UnsafeFileError } from "../shared/regular_file.ts";
 import { lockFileSync, stoppedLockHolder } from "../shared/file_lock.ts";
@@ -77,18 +92,8 @@ import { lockFileSync, stoppedLockHolder } from "../shared/file_lock.ts";
  * `tests/stub/world_cache_test.ts` holds the sources' hash and fails until
  * it is raised.
  */
-export const WORLD_CACHE_VERSION = 9;
+export const WORLD_CACHE_VERSION = 10;
 
-const MAGIC = "signalbook-world";
-/** The file's first bytes: this tag, the header's length (u32), the body's (f64), the header's digest. */
-const TAG = "SBW2";
-/** Bytes of a digest: the first 16 of a SHA-256. */
-const DIGEST_BYTES = 16;
-const PREFIX_BYTES = 16 + DIGEST_BYTES;
-/** Largest world file read, per unit of scale (never under 1): a scale-1 world is 39 MiB. */
-const FILE_BYTES_PER_SCALE = 64 << 20;
-/** Largest header read, per unit of scale (never under 1): a scale-1 header is 1.1 MiB. */
-const HEADER_BYTES_PER_SCALE = 4 << 20;
 /** Longest wait for another process's generation lock, per unit of scale: a scale-1 world takes about 2 s. */
 const LOCK_WAIT_MS_PER_SCALE = 15_000;
 
@@ -311,9 +316,6 @@ function usable(dir: string): boolean {
   return granted("read") && granted("write");
 }
 
-/** The world file at the path is not (or no longer) the one written: cut short, changed, replaced. */
-class WorldFileChanged extends Error {}
-
 /** Why a world file was refused, naming it. */
 function refusal(file: string, e: unknown): string {
   return e instanceof UnsafeFileError ? e.message : `${file} ${(e as Error)?.message ?? e}`;
@@ -344,15 +346,6 @@ function readRange(fd: number, pos: number, len: number): Uint8Array {
   return out;
 }
 
-/** The first {@link DIGEST_BYTES} bytes of the SHA-256 of `bytes`. */
-function digestOf(bytes: Uint8Array): Uint8Array {
-  return createHash("sha256").update(bytes).digest().subarray(0, DIGEST_BYTES);
-}
-
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return a.length === b.length && a.every((x, i) => x === b[i]);
-}
-
 function writeAtomically(file: string, bytes: Uint8Array): void {
   const tmp = `${file}.${Deno.pid}.${crypto.randomUUID().slice(0, 8)}.tmp`;
   try {
@@ -369,29 +362,6 @@ function writeAtomically(file: string, bytes: Uint8Array): void {
   }
 }
 
-type Typed = Float64Array | Int32Array | Uint8Array | Uint32Array | Int8Array;
-const TYPES = { Float64Array, Int32Array, Uint8Array, Uint32Array, Int8Array } as const;
-type TypeName = keyof typeof TYPES;
-interface BlobRef {
-  type: TypeName;
-  offset: number;
-  length: number;
-  /** Values per digest: 1,024 (a block) for a row column, else all of them (at least 1). */
-  unit: number;
-  /** Index of its first digest in the digest table. */
-  digest: number;
-}
-
-/** Digests of a blob of `length` values, `unit` to a digest: at least one (an empty blob has one). */
-function unitsOf(r: { length: number; unit: number }): number {
-  return Math.max(1, Math.ceil(r.length / r.unit));
-}
-
-/** A blob's bytes in the file: its values', then zeros up to the next multiple of 8. */
-function paddedBytes(r: { type: TypeName; length: number }): number {
-  return Math.ceil(r.length * TYPES[r.type].BYTES_PER_ELEMENT / 8) * 8;
-}
-
 /** A generated column's values (a world read back by blocks is never written again). */
 function inMemory(v: ColumnArray | BlockValues): ColumnArray {
   if (v instanceof BlockValues) throw new Error("a column read by blocks is not written");
@@ -399,191 +369,65 @@ function inMemory(v: ColumnArray | BlockValues): ColumnArray {
 }
 
 /**
- * The file: a prefix ({@link TAG}, the header's length, the body's length,
- * the header's digest), the JSON header, then 8-byte-aligned typed arrays:
- * the trades' index fields and row columns, the prices, the catalog's JSON
- * text, and last the digest table (its own digest in the header): one
- * digest per block of 1,024 values of a row column, one per other array.
+ * The world as a file of the declared layout (`_world_format.ts`): the
+ * trades' index fields and row columns, the prices, the catalog's JSON text.
  */
 function encodeWorld(
   parts: WorldParts,
   stored: StoredInsider,
   catalogText: string | null,
 ): Uint8Array {
-  const blobs: Typed[] = [];
-  const refs: BlobRef[] = [];
-  const digests: Uint8Array[] = [];
-  let offset = 0;
-  const add = (a: Typed, unit = Math.max(1, a.length)): number => {
-    const r = { type: a.constructor.name as TypeName, offset, length: a.length, unit };
-    refs.push({ ...r, digest: digests.length });
-    // each digest covers its values' bytes; the last one the padding after them too
-    const bytes = new Uint8Array(paddedBytes(r));
-    bytes.set(new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
-    const per = unit * a.BYTES_PER_ELEMENT;
-    const units = unitsOf(r);
-    for (let u = 0; u < units; u++) {
-      const end = u === units - 1 ? bytes.length : (u + 1) * per;
-      digests.push(digestOf(bytes.subarray(u * per, end)));
-    }
-    blobs.push(a);
-    offset += bytes.length;
-    return refs.length - 1;
-  };
   const nDays = parts.market.length;
-  const paths = new Float64Array(parts.paths.length * nDays);
-  parts.paths.forEach((p, c) => paths.set(p, c * nDays));
   const withAbnormal = [...parts.abnormal.keys()].sort((a, b) => a - b);
-  const abnormal = new Float64Array(withAbnormal.length * nDays);
-  withAbnormal.forEach((c, k) => abnormal.set(parts.abnormal.get(c)!, k * nDays));
-  const { rows, insiders, ...scalars } = stored;
-  // the insider section first, the prices last: a reader loads the prices only when asked
-  const scalarRefs = Object.fromEntries(
-    Object.entries(scalars).map(([k, a]) => [k, add(a as Typed)]),
-  );
-  const rowRefs = rows.map((c) => ({
-    name: c.name,
-    kind: c.kind,
-    dict: c.dict,
-    values: add(inMemory(c.values), BLOCK_ROWS),
-    nulls: c.nulls ? add(inMemory(c.nulls), BLOCK_ROWS) : undefined,
-  }));
-  const priceStart = offset;
-  const prices = { market: add(parts.market), paths: add(paths), abnormal: add(abnormal) };
-  // read at the first catalog request: the catalog as JSON text (none when it would not
-  // come back exactly, see catalog/stored_catalog.ts)
-  const priceEnd = offset;
-  const catalog = catalogText === null ? null : add(new TextEncoder().encode(catalogText));
-  const table = new Uint8Array(digests.length * DIGEST_BYTES);
-  digests.forEach((d, k) => table.set(d, k * DIGEST_BYTES));
-  const tableAt = offset;
-  const header = {
-    magic: MAGIC,
-    version: WORLD_CACHE_VERSION,
-    world: {
-      seed: parts.seed,
-      scale: parts.scale,
-      asOf: parts.asOf,
-      start: parts.start,
-      firstDay: parts.firstDay,
-      companies: parts.companies,
-      betas: parts.betas,
-      vols: parts.vols,
-      landmark: parts.landmark,
-      withAbnormal,
-      ...prices,
+  const catalog = catalogText === null ? null : new TextEncoder().encode(catalogText);
+  const { seed, scale, asOf, start, firstDay, companies, betas, vols, landmark } = parts;
+  const meta: WorldMeta = {
+    world: { seed, scale, asOf, start, firstDay, companies, betas, vols, landmark, withAbnormal },
+    insiders: stored.insiders,
+    trades: stored.day.length,
+    rows: stored.rows.map((c) => ({
+      name: c.name,
+      kind: c.kind,
+      dict: c.dict,
+      type: inMemory(c.values).constructor.name as ArrayType,
+      nulls: c.nulls !== undefined,
+    })),
+    catalogBytes: catalog?.length ?? null,
+  };
+  /** Rows of `nDays` values, one after another. */
+  const joined = (rows: Float64Array[]) => {
+    const out = new Float64Array(rows.length * nDays);
+    rows.forEach((r, k) => out.set(r, k * nDays));
+    return out;
+  };
+  const arrays: Record<Section, (name: string) => Typed> = {
+    index: (name) => stored[name as IndexField],
+    rows: (name) => {
+      const [k, nulls] = name.split(".");
+      const c = stored.rows[Number(k)];
+      return inMemory(nulls ? c.nulls! : c.values);
     },
-    insiders,
-    scalars: scalarRefs,
-    rows: rowRefs,
-    priceStart,
-    priceEnd,
-    catalog,
-    blobs: refs,
-    digests: { offset: tableAt, count: digests.length, digest: hex(digestOf(table)) },
+    prices: (name) =>
+      name === "market"
+        ? parts.market
+        : joined(name === "paths" ? parts.paths : withAbnormal.map((c) => parts.abnormal.get(c)!)),
+    catalog: () => catalog!,
   };
-  const head = new TextEncoder().encode(JSON.stringify(header));
-  const start = Math.ceil((PREFIX_BYTES + head.length) / 8) * 8;
-  const bodyLen = tableAt + table.length;
-  const out = new Uint8Array(start + bodyLen);
-  const dv = new DataView(out.buffer);
-  out.set(new TextEncoder().encode(TAG), 0);
-  dv.setUint32(4, head.length, true);
-  dv.setFloat64(8, bodyLen, true);
-  out.set(head, PREFIX_BYTES);
-  // the header's digest covers the padding after it too
-  out.set(digestOf(out.subarray(PREFIX_BYTES, start)), 16);
-  refs.forEach((r, k) => {
-    const b = blobs[k];
-    out.set(new Uint8Array(b.buffer, b.byteOffset, b.byteLength), start + r.offset);
-  });
-  out.set(table, start + tableAt);
-  return out;
+  return encodeWorldFile(meta, WORLD_CACHE_VERSION, (section, name) => arrays[section](name));
 }
 
-function hex(bytes: Uint8Array): string {
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
-}
-
-/** The stored trades' fields that are one typed array each, in {@link StoredInsider}. */
-const SCALARS = [
-  "day",
-  "filedMs",
-  "etDay",
-  "company",
-  "insider",
-  "dir",
-  "signal",
-  "cluster90",
-] as const satisfies readonly (keyof StoredInsider)[];
-
-/**
- * Every length and place the header states, checked before anything is
- * read by it: each array of a known type, 8-byte aligned, inside the body,
- * its digests inside the table; the trades' arrays one value per trade,
- * the prices one per day (per issuer). Throws naming the first that is not.
- */
-// deno-lint-ignore no-explicit-any
-function checkHeader(h: any, bodyLen: number): void {
-  const fail = (what: string): never => {
-    throw new Error(`has a header that does not hold together (${what})`);
-  };
-  const int = (v: unknown, what: string, max = bodyLen): number =>
-    Number.isSafeInteger(v) && (v as number) >= 0 && (v as number) <= max ? v as number : fail(
-      `${what}: ${JSON.stringify(v)?.slice(0, 40)}`,
-    );
-  const t = h.digests;
-  int(t?.offset, "digest table offset");
-  const count = int(t?.count, "digest count", bodyLen / DIGEST_BYTES);
-  if (t.offset % 8 || t.offset + count * DIGEST_BYTES !== bodyLen) fail("digest table place");
-  if (!Array.isArray(h.blobs)) fail("blobs");
-  for (const [k, r] of (h.blobs as BlobRef[]).entries()) {
-    if (typeof r?.type !== "string" || !Object.hasOwn(TYPES, r.type)) fail(`blob ${k} type`);
-    int(r.length, `blob ${k} length`);
-    if (int(r.offset, `blob ${k} offset`) % 8 || r.offset + paddedBytes(r) > t.offset) {
-      fail(`blob ${k} place`);
-    }
-    int(r.unit, `blob ${k} unit`);
-    if (r.unit < 1 || int(r.digest, `blob ${k} digest`) + unitsOf(r) > count) {
-      fail(`blob ${k} digests`);
-    }
-  }
-  const ref = (k: unknown, what: string, length: number | null, unit?: number): BlobRef => {
-    const r = h.blobs[int(k, what, h.blobs.length - 1)] as BlobRef;
-    if (length !== null && r.length !== length) fail(`${what} length ${r.length}, not ${length}`);
-    if (r.unit !== (unit ?? Math.max(1, r.length))) fail(`${what} unit`);
-    return r;
-  };
-  const n = ref(h.scalars?.day, "day", null).length;
-  for (const key of SCALARS) ref(h.scalars?.[key], key, n);
-  if (!Array.isArray(h.rows)) fail("rows");
-  for (const c of h.rows) {
-    ref(c?.values, `column ${c?.name}`, n, BLOCK_ROWS);
-    if (c.nulls !== undefined) ref(c.nulls, `column ${c.name} nulls`, n, BLOCK_ROWS);
-  }
-  const w = h.world;
-  if (!Array.isArray(w?.companies) || !Array.isArray(w.withAbnormal)) fail("world");
-  const nDays = int(w.asOf - w.start + 1, "days", 1e6);
-  ref(w.market, "market", nDays);
-  ref(w.paths, "paths", w.companies.length * nDays);
-  ref(w.abnormal, "abnormal", w.withAbnormal.length * nDays);
-  if (int(h.priceStart, "price start") > int(h.priceEnd, "price end", t.offset)) fail("prices");
-  for (const k of [w.market, w.paths, w.abnormal]) {
-    const r = h.blobs[k] as BlobRef;
-    if (r.offset < h.priceStart || r.offset + paddedBytes(r) > h.priceEnd) fail("prices' place");
-  }
-  if (h.catalog !== null) ref(h.catalog, "catalog", null);
-}
+type IndexField = typeof INDEX_FIELDS[number][0];
 
 /**
  * Reads a world file: the header and the trades' index fields now; each
  * row column a block of rows at a time, when first read
  * ({@link BlockValues}); the prices (market, paths, abnormal returns) at the
  * first price asked for; each part checked against its digest as it is
- * read. Later reads open the file again; should it have gone since (a user
- * clearing the cache), or a part not match its digest (changed bytes,
- * another file put in its place), the same world is generated instead
- * (deterministic) and read from memory, with one notice (`tell`).
+ * read (`_world_format.ts`). Later reads open the file again; should it have
+ * gone since (a user clearing the cache), or a part not match its digest
+ * (changed bytes, another file put in its place), the same world is
+ * generated instead (deterministic) and read from memory, with one notice
+ * (`tell`).
  */
 function readWorld(
   file: string,
@@ -592,69 +436,16 @@ function readWorld(
   asOf: number,
   tell: (why: string) => void,
 ): { parts: WorldParts; stored: StoredInsider; catalog: () => CatalogData | null } {
-  const cap = Math.max(1, scale);
-  const maxFile = FILE_BYTES_PER_SCALE * cap;
-  const maxHead = HEADER_BYTES_PER_SCALE * cap;
+  const reader = (fd: number) => (pos: number, len: number) => readRange(fd, pos, len);
   // one open file for the prefix, the header, the digests and the index fields
-  const { fd, size } = openRegularSync(file, maxFile);
+  const { fd, size } = openRegularSync(file, maxFileBytes(scale));
   using _close = { [Symbol.dispose]: () => closeSync(fd) };
-  if (size < PREFIX_BYTES) throw new WorldFileChanged(`is cut short (${size} bytes)`);
-  const prefix = readRange(fd, 0, PREFIX_BYTES);
-  const dv = new DataView(prefix.buffer);
-  if (new TextDecoder().decode(prefix.subarray(0, 4)) !== TAG) {
-    throw new Error("is not a world file of this version");
-  }
-  const headLen = dv.getUint32(4, true);
-  const bodyLen = dv.getFloat64(8, true);
-  if (headLen > maxHead) {
-    throw new Error(`states a header of ${headLen} bytes, over the cap of ${maxHead}`);
-  }
-  const start = Math.ceil((PREFIX_BYTES + headLen) / 8) * 8;
-  if (!Number.isSafeInteger(bodyLen) || size !== start + bodyLen) {
-    throw new WorldFileChanged(`is ${size} bytes, not the ${start + bodyLen} it states`);
-  }
-  const head = readRange(fd, PREFIX_BYTES, start - PREFIX_BYTES);
-  if (!sameBytes(digestOf(head), prefix.subarray(16))) {
-    throw new WorldFileChanged("has changed bytes in its header (digest differs)");
-  }
-  const h = JSON.parse(new TextDecoder().decode(head.subarray(0, headLen)));
-  if (h?.magic !== MAGIC || h.version !== WORLD_CACHE_VERSION) {
-    throw new Error("is another version's");
-  }
-  const w = h.world;
-  if (w?.seed !== seed || w.scale !== scale || w.asOf !== asOf) {
+  const f = WorldFile.open({ size, read: reader(fd) }, WORLD_CACHE_VERSION, scale);
+  const { meta: m, meta: { world: w } } = f;
+  if (w.seed !== seed || w.scale !== scale || w.asOf !== asOf) {
     throw new Error("holds another world");
   }
-  checkHeader(h, bodyLen);
-  const table = readRange(fd, start + h.digests.offset, h.digests.count * DIGEST_BYTES);
-  if (hex(digestOf(table)) !== h.digests.digest) {
-    throw new WorldFileChanged("has changed bytes in its digest table");
-  }
-  const refOf = (k: number) => h.blobs[k] as BlobRef;
-  /** Throws unless `bytes` are digest `u` of blob `k` (`what` names it). */
-  const verify = (k: number, u: number, bytes: Uint8Array, what: string) => {
-    const at = (refOf(k).digest + u) * DIGEST_BYTES;
-    if (!sameBytes(digestOf(bytes), table.subarray(at, at + DIGEST_BYTES))) {
-      throw new WorldFileChanged(`has changed bytes in ${what} (digest differs)`);
-    }
-  };
-  /** The blobs from body offset `from` to `to`, read at once, each checked as it is taken. */
-  const section = (fd: number, from: number, to: number) => {
-    const bytes = readRange(fd, start + from, to - from);
-    return (k: number, what: string): Typed => {
-      const r = refOf(k);
-      if (r.offset < from || r.offset + paddedBytes(r) > to) {
-        throw new WorldFileChanged("has a blob outside its section");
-      }
-      verify(k, 0, bytes.subarray(r.offset - from, r.offset - from + paddedBytes(r)), what);
-      return new TYPES[r.type](bytes.buffer as ArrayBuffer, r.offset - from, r.length);
-    };
-  };
-  const s = h.scalars as Record<keyof StoredInsider, number>;
-  const scalarEnd = Math.max(...SCALARS.map((k) => refOf(s[k]).offset + paddedBytes(refOf(s[k]))));
-  const blob = section(fd, 0, scalarEnd);
-  const scalar = <K extends typeof SCALARS[number]>(k: K) =>
-    blob(s[k], `the trades' ${k}`) as StoredInsider[K];
+  const index = f.section("index", reader(fd));
   // the same world, generated: only once the file has gone (or changed) by the time a later
   // part is read; from then on every later part comes from it, without trying the file again
   let regenerated: { parts: WorldParts; stored: StoredInsider } | undefined;
@@ -665,7 +456,7 @@ function readWorld(
     // its codes are read against the file's dictionaries: they must be the same columns
     const shape = (rows: readonly { name: string; kind: string; dict?: string[] }[]) =>
       JSON.stringify(rows.map((c) => [c.name, c.kind, c.dict ?? null]));
-    if (shape(stored.rows) !== shape(h.rows)) {
+    if (shape(stored.rows) !== shape(m.rows)) {
       throw new Error(`world ${file}: generated again, its columns differ from the file's`);
     }
     return regenerated = { parts, stored };
@@ -675,7 +466,7 @@ function readWorld(
   let burst: number | null = null;
   const later = (): number => {
     if (burst !== null) return burst;
-    const g = openRegularSync(file, maxFile).fd;
+    const g = openRegularSync(file, maxFileBytes(scale)).fd;
     burst = g;
     queueMicrotask(() => {
       burst = null;
@@ -684,10 +475,10 @@ function readWorld(
     return g;
   };
   /** `read` of the file opened again, or `instead()` once the file has gone or changed. */
-  const fromFile = <T>(read: (fd: number) => T, instead: () => T): T => {
+  const fromFile = <T>(read: (r: ReadBytes) => T, instead: () => T): T => {
     if (regenerated) return instead();
     try {
-      return read(later());
+      return read(reader(later()));
     } catch (e) {
       if (!fileGone(e)) throw e;
       if (!(e instanceof Deno.errors.NotFound)) {
@@ -704,25 +495,11 @@ function readWorld(
       return instead();
     }
   };
-  const byBlocks = <T extends ColumnArray>(
-    k: number,
-    what: string,
-    instead: (s: StoredInsider) => T,
-  ) => {
-    const r = refOf(k);
-    const T = TYPES[r.type];
-    return new BlockValues<T>(r.length, (from, count) =>
+  const byBlocks = <T extends ColumnArray>(name: string, instead: (s: StoredInsider) => T) => {
+    const p = f.place("rows", name);
+    return new BlockValues<T>(p.length, (from, count) =>
       fromFile(
-        (fd) => {
-          const at = r.offset + from * T.BYTES_PER_ELEMENT;
-          // the last block's digest covers the blob's padding too
-          const end = from + count === r.length
-            ? r.offset + paddedBytes(r)
-            : at + count * T.BYTES_PER_ELEMENT;
-          const bytes = readRange(fd, start + at, end - at);
-          verify(k, from / BLOCK_ROWS, bytes, `${what}, rows ${from} to ${from + count - 1}`);
-          return new T(bytes.buffer as ArrayBuffer, 0, count) as T;
-        },
+        (read) => f.block(p, from, count, read) as T,
         () => instead(regenerate().stored).slice(from, from + count) as T,
       ));
   };
@@ -730,26 +507,13 @@ function readWorld(
   let prices: Pick<WorldParts, "market" | "paths" | "abnormal"> | undefined;
   const loadPrices = () => {
     if (prices) return prices;
-    const read = fromFile((fd) => {
-      const priceBlob = section(fd, h.priceStart, h.priceEnd);
-      return {
-        market: priceBlob(w.market, "the market's prices") as Float64Array,
-        paths: priceBlob(w.paths, "the price paths") as Float64Array,
-        abnormal: priceBlob(w.abnormal, "the abnormal returns") as Float64Array,
-      };
-    }, () => null);
+    const read = fromFile((r) => f.section("prices", r) as Map<string, Float64Array>, () => null);
     if (!read) return prices = regenerate().parts;
+    const rows = (a: Float64Array, k: number) => a.subarray(k * nDays, (k + 1) * nDays);
     return prices = {
-      market: read.market,
-      paths: w.companies.map((_: unknown, c: number) =>
-        read.paths.subarray(c * nDays, (c + 1) * nDays)
-      ),
-      abnormal: new Map(
-        (w.withAbnormal as number[]).map((c, k) => [
-          c,
-          read.abnormal.subarray(k * nDays, (k + 1) * nDays),
-        ]),
-      ),
+      market: read.get("market")!,
+      paths: w.companies.map((_, c) => rows(read.get("paths")!, c)),
+      abnormal: new Map(w.withAbnormal.map((c, k) => [c, rows(read.get("abnormal")!, k)])),
     };
   };
   const parts: WorldParts = {
@@ -758,7 +522,7 @@ function readWorld(
     asOf: w.asOf,
     start: w.start,
     firstDay: w.firstDay,
-    companies: w.companies,
+    companies: w.companies as WorldParts["companies"],
     get market() {
       return loadPrices().market;
     },
@@ -772,48 +536,24 @@ function readWorld(
     vols: w.vols,
     landmark: w.landmark,
   };
-  const stored: StoredInsider = {
-    insiders: h.insiders,
-    day: scalar("day"),
-    filedMs: scalar("filedMs"),
-    etDay: scalar("etDay"),
-    company: scalar("company"),
-    insider: scalar("insider"),
-    dir: scalar("dir"),
-    signal: scalar("signal"),
-    cluster90: scalar("cluster90"),
-    rows: (h.rows as {
-      name: string;
-      kind: ColumnData["kind"];
-      dict?: string[];
-      values: number;
-      nulls?: number;
-    }[])
-      .map((c, j) => ({
-        name: c.name,
-        kind: c.kind,
-        dict: c.dict,
-        values: byBlocks(
-          c.values,
-          `column ${c.name}`,
-          (again) => inMemory(again.rows[j].values),
-        ),
-        nulls: c.nulls === undefined ? undefined : byBlocks(
-          c.nulls,
-          `column ${c.name}'s nulls`,
-          (again) => inMemory(again.rows[j].nulls!) as Uint8Array,
-        ),
-      })),
-  };
+  const stored = {
+    insiders: m.insiders as StoredInsider["insiders"],
+    ...Object.fromEntries(INDEX_FIELDS.map(([k]) => [k, index.get(k)])),
+    rows: m.rows.map((c, j): ColumnData => ({
+      name: c.name,
+      kind: c.kind,
+      dict: c.dict,
+      values: byBlocks(`${j}`, (again) => inMemory(again.rows[j].values)),
+      nulls: c.nulls
+        ? byBlocks(`${j}.nulls`, (again) => inMemory(again.rows[j].nulls!) as Uint8Array)
+        : undefined,
+    })),
+  } as StoredInsider;
   // the catalog's text, read at the first catalog request (null: build it from the world)
-  const catalog = (): CatalogData | null => {
-    if (h.catalog === null) return null;
-    const r = refOf(h.catalog);
-    return fromFile((fd) => {
-      const bytes = readRange(fd, start + r.offset, paddedBytes(r));
-      verify(h.catalog, 0, bytes, "the catalog");
-      return loadCatalog(new TextDecoder().decode(bytes.subarray(0, r.length)));
-    }, () => null);
-  };
+  const catalog = (): CatalogData | null =>
+    m.catalogBytes === null ? null : fromFile(
+      (r) => loadCatalog(new TextDecoder().decode(f.section("catalog", r).get("text"))),
+      () => null,
+    );
   return { parts, stored, catalog };
 }

@@ -11,6 +11,7 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { openWorld, WORLD_CACHE_VERSION } from "../../lib/stub/world_cache.ts";
+import { type Plan, planOf } from "../../lib/stub/_world_format.ts";
 
 const CHILD = new URL("./_world_child.ts", import.meta.url).pathname;
 /** Generous: a child that has not ended by then hangs (it takes seconds on a loaded machine). */
@@ -221,12 +222,11 @@ Deno.test("world cache, own process: bytes flipped after the first 4 KiB (same s
     const h = header(bytes);
     // in the header (after 4 KiB), in a row column's last block, in the prices, in the catalog
     const body = h.start;
-    const col = h.json.blobs[h.json.rows[40].values];
     const at = {
       header: 5000,
-      column: body + col.offset + 3,
-      prices: body + h.json.blobs[h.json.world.paths].offset + 1001,
-      catalog: body + h.json.blobs[h.json.catalog].offset + 77,
+      column: body + h.plan.places.get("rows/40")!.offset + 3,
+      prices: body + h.plan.places.get("prices/paths")!.offset + 1001,
+      catalog: body + h.plan.places.get("catalog/text")!.offset + 77,
     };
     for (const [where, pos] of Object.entries(at)) {
       assert.ok(pos > 4096 && pos < bytes.length, `${where}: ${pos}`);
@@ -250,13 +250,11 @@ Deno.test("world cache: a byte changed anywhere in the file is caught before it 
     const want = served(openWorld({ seed: 12, scale: 0.01, cache: false }));
     const bytes = await Deno.readFile(made.file!);
     const h = header(bytes);
-    // every part: the prefix, the header and its padding, each blob and its padding, the table
+    // every part: the prefix, the header and its padding, each array and its padding, the table
     const places = new Set<number>([0, 5, 9, 17, 31, h.start - 1, bytes.length - 1]);
-    for (const r of h.json.blobs) {
+    for (const r of h.plan.places.values()) {
       // its last byte: the padding after its values where it has some
-      places.add(
-        h.start + r.offset + Math.ceil(r.length * SIZE[r.type as keyof typeof SIZE] / 8) * 8 - 1,
-      );
+      places.add(h.start + r.offset + r.bytes - 1);
     }
     for (let p = 0; p < bytes.length; p += 9973) places.add(p);
     let caught = 0;
@@ -290,12 +288,15 @@ Deno.test("world cache: lengths that lie in a header whose digest is right are r
   try {
     const made = openWorld({ seed: 13, scale: 0.01, cache: dir });
     const bytes = await Deno.readFile(made.file!);
+    // every array's place follows from the header: a length that lies moves the arrays off the
+    // file's size, and is refused before any array is read
     const lies: [string, (j: Header["json"]) => void, RegExp][] = [
-      ["catalog of 4 GiB", (j) => j.blobs[j.catalog].length = 2 ** 32, /blob \d+ (place|length)/],
-      ["digest table of 2^40", (j) => j.digests.count = 2 ** 40, /digest count/],
-      ["a column longer than the trades", (j) => j.blobs[j.rows[3].values].length += 1, /length/],
-      ["a type that is no array", (j) => j.blobs[0].type = "constructor", /blob 0 type/],
-      ["prices of a million days", (j) => j.world.start = j.world.asOf - 1e6, /days|market/],
+      ["catalog of 4 GiB", (j) => j.meta.catalogBytes = 2 ** 32, /its arrays take \d+ bytes/],
+      ["trades of 2^40", (j) => j.meta.trades = 2 ** 40, /its arrays take \d+ bytes/],
+      ["one trade more than written", (j) => j.meta.trades += 1, /its arrays take \d+ bytes/],
+      ["a negative number of trades", (j) => j.meta.trades = -3, /trades: -3/],
+      ["a type that is no array", (j) => j.meta.rows[0].type = "constructor", /rows 0 type/],
+      ["prices of a million days", (j) => j.meta.world.start = j.meta.world.asOf - 1e6, /days/],
     ];
     for (const [what, lie, why] of lies) {
       const h = header(bytes);
@@ -314,14 +315,6 @@ Deno.test("world cache: lengths that lie in a header whose digest is right are r
   }
 });
 
-const SIZE = {
-  Float64Array: 8,
-  Int32Array: 4,
-  Uint32Array: 4,
-  Uint8Array: 1,
-  Int8Array: 1,
-};
-
 interface Header {
   // deno-lint-ignore no-explicit-any
   json: any;
@@ -329,13 +322,15 @@ interface Header {
   start: number;
   /** The header's length as stored. */
   length: number;
+  /** Where the declared layout puts each array of the header's meta. */
+  plan: Plan;
 }
 
 /** The file's header, as the format lays it out (a 32-byte prefix, the JSON, padding to 8). */
 function header(bytes: Uint8Array): Header {
   const length = new DataView(bytes.buffer, bytes.byteOffset).getUint32(4, true);
   const json = JSON.parse(new TextDecoder().decode(bytes.subarray(32, 32 + length)));
-  return { json, start: Math.ceil((32 + length) / 8) * 8, length };
+  return { json, start: Math.ceil((32 + length) / 8) * 8, length, plan: planOf(json.meta) };
 }
 
 /** The file with `h.json` as its header, its digest right (the body moved to follow it). */
@@ -347,7 +342,8 @@ function withHeader(bytes: Uint8Array, h: Header): Uint8Array {
   new DataView(out.buffer).setUint32(4, head.length, true);
   out.set(head, 32);
   out.set(bytes.subarray(h.start), start);
-  out.set(createHash("sha256").update(out.subarray(32, start)).digest().subarray(0, 16), 16);
+  const digest = createHash("sha256").update(out.subarray(0, 16)).update(out.subarray(32, start));
+  out.set(digest.digest().subarray(0, 16), 16);
   return out;
 }
 
