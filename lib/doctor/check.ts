@@ -64,6 +64,9 @@ import { KeyIndex } from "../shared/field_keys.ts";
 import { coverage, type DeclaredField, type FieldCoverage, firstFew } from "./_coverage.ts";
 import { diagnose, type Diagnosis } from "./_diagnosis.ts";
 import type { FrameReport } from "../frames/mod.ts";
+import type pl from "npm:nodejs-polars@0.25.2";
+import type { CatalogClient } from "../catalog/client.ts";
+import type { InsiderClient } from "../insider/client.ts";
 
 export type { Coercion, FieldCoverage } from "./_coverage.ts";
 export type { Diagnosis } from "./_diagnosis.ts";
@@ -217,27 +220,7 @@ export async function checkServices(opts: CheckOptions = {}): Promise<ServicesRe
   // each key as the client reads it (trimmed), hidden in every form a redactor knows
   const keys = envKeys(readEnvironment(opts.env));
   const redactors = keys.map((k) => redactorFor(k));
-  const scrub = (s: string) => scrubKeys(redactors.reduce((t, r) => r(t), s), keys);
-  let current: Capture | undefined;
-  const rate: Record<"catalog" | "insider", Record<string, string>> = { catalog: {}, insider: {} };
-  const instrument: ConnectOptions["instrument"] = (fetch, service) => async (input, init) => {
-    const res = await fetch(input, init);
-    for (const [k, v] of res.headers) if (RATE_HEADER.test(k)) rate[service][k] = scrub(v);
-    if (current) {
-      current.statuses.push(res.status);
-      const type = res.headers.get("content-type") ?? "";
-      if (type.includes("json") && res.body) {
-        // a copy read beside the client's own reading, never awaited here (the client's
-        // timeouts stay in force) and bounded like the client's (see readCopy)
-        const slot = current.bodies.length;
-        current.bodies.push(undefined);
-        const cap = current;
-        cap.reading.push(readCopy(res.clone()).then((body) => void (cap.bodies[slot] = body)));
-      }
-    }
-    return res;
-  };
-  const onShape = (e: Event) => current?.shapes.push((e as CustomEvent<ShapeInfo>).detail);
+  const rec = new Calls((s) => scrubKeys(redactors.reduce((t, r) => r(t), s), keys));
   const conn = await connect({
     env: opts.env,
     fetch: opts.fetch,
@@ -245,11 +228,84 @@ export async function checkServices(opts: CheckOptions = {}): Promise<ServicesRe
     quiet: true,
     maxRetries: 1,
     timeoutMs: opts.timeoutMs ?? 15_000,
-    instrument,
+    instrument: rec.instrument,
   });
-  const { catalog, insider } = conn;
+  httpEvents.addEventListener("shape", rec.onShape);
+  const calls = { catalog: [] as CallReport[], insider: [] as CallReport[] };
+  try {
+    await checkCatalog(rec, conn.catalog, calls.catalog);
+    await checkInsider(rec, conn.insider, calls.insider);
+  } finally {
+    httpEvents.removeEventListener("shape", rec.onShape);
+  }
+  const services = (["catalog", "insider"] as const).map((service): ServiceReport => ({
+    service,
+    offline: conn.offline[service],
+    target: conn.offline[service] ? "in-process emulator" : rec.scrub(conn[service].baseUrl),
+    calls: calls[service],
+    rateLimitHeaders: rec.rate[service],
+  }));
+  // the cause first: a service whose every call failed alike gets one diagnosis,
+  // and its problems become that diagnosis' symptoms
+  const diagnoses: Diagnosis[] = [];
+  const problems: string[] = [];
+  for (const s of services) {
+    const own = s.calls.flatMap((c) => problemsOf(s.service, c));
+    const d = diagnose(s, s.offline ? undefined : rec.scrub(conn[s.service].baseUrl));
+    if (d) {
+      d.message = rec.scrub(d.message);
+      d.symptoms = own;
+      diagnoses.push(d);
+      problems.push(d.message);
+    } else problems.push(...own);
+  }
+  // field names and lookup values come from the servers: no key goes out in any of them
+  // (text, --json or this object), whatever field of the report holds it
+  return redactError({ ok: problems.length === 0, problems, diagnoses, services }, redactKnownKeys);
+}
 
-  async function call<T>(
+/**
+ * The calls of one check: each call's latency, statuses, bodies (a bounded
+ * copy, see {@link readCopy}) and shapes, the rate-limit headers seen, and
+ * every string scrubbed of the keys.
+ */
+class Calls {
+  /** The capture of the call in progress. */
+  #current: Capture | undefined;
+  /** Rate-limit headers seen, per service. */
+  readonly rate: Record<"catalog" | "insider", Record<string, string>> = {
+    catalog: {},
+    insider: {},
+  };
+  constructor(readonly scrub: (s: string) => string) {}
+
+  /** Wraps each service's fetch: statuses, headers and a copy of each JSON body. */
+  readonly instrument: ConnectOptions["instrument"] = (fetch, service) => async (input, init) => {
+    const res = await fetch(input, init);
+    for (const [k, v] of res.headers) {
+      if (RATE_HEADER.test(k)) this.rate[service][k] = this.scrub(v);
+    }
+    const cap = this.#current;
+    if (cap) {
+      cap.statuses.push(res.status);
+      const type = res.headers.get("content-type") ?? "";
+      if (type.includes("json") && res.body) {
+        // a copy read beside the client's own reading, never awaited here (the client's
+        // timeouts stay in force) and bounded like the client's (see readCopy)
+        const slot = cap.bodies.push(undefined) - 1;
+        cap.reading.push(readCopy(res.clone()).then((body) => void (cap.bodies[slot] = body)));
+      }
+    }
+    return res;
+  };
+
+  /** Records the shape events of the call in progress. */
+  readonly onShape = (e: Event): void => {
+    this.#current?.shapes.push((e as CustomEvent<ShapeInfo>).detail);
+  };
+
+  /** Runs one call, recording it in `list`; `after` reads its value (a throw there fails the call). */
+  async call<T>(
     list: CallReport[],
     name: string,
     endpoint: string,
@@ -259,7 +315,7 @@ export async function checkServices(opts: CheckOptions = {}): Promise<ServicesRe
     const cap: Capture = { statuses: [], bodies: [], reading: [], shapes: [] };
     const report: CallReport = { name, endpoint, ok: true, ms: 0, statuses: [], shapes: [] };
     list.push(report);
-    current = cap;
+    this.#current = cap;
     const t0 = performance.now();
     let value: T | undefined;
     try {
@@ -267,35 +323,36 @@ export async function checkServices(opts: CheckOptions = {}): Promise<ServicesRe
         value = await run();
       } finally {
         report.ms = Math.round(performance.now() - t0);
-        current = undefined;
+        this.#current = undefined;
         await Promise.all(cap.reading);
       }
       after?.(value as T, cap, report);
     } catch (e) {
       report.ok = false;
-      report.error = scrub(oneLine(e));
+      report.error = this.scrub(oneLine(e));
       report.errorName = e instanceof Error ? e.name : typeof e;
       value = undefined;
     } finally {
-      current = undefined;
+      this.#current = undefined;
     }
     report.statuses = cap.statuses;
     const seen = new Set<string>();
     for (const s of cap.shapes) {
       const k = `${s.point}\u0000${s.shape}`;
-      if (!seen.has(k)) seen.add(k), report.shapes.push({ point: s.point, shape: scrub(s.shape) });
+      if (!seen.has(k)) {
+        seen.add(k), report.shapes.push({ point: s.point, shape: this.scrub(s.shape) });
+      }
     }
     return value;
   }
-  // one request that must fail with 404: shows the problem `type` form and
-  // which error the client mapped it to
-  const problemProbe = async (
-    list: CallReport[],
-    endpoint: string,
-    run: () => Promise<unknown>,
-  ) => {
+
+  /**
+   * One request that must fail with 404: shows the problem `type` form and
+   * which error the client mapped it to.
+   */
+  async probe(list: CallReport[], endpoint: string, run: () => Promise<unknown>): Promise<void> {
     let caught: unknown;
-    await call(list, "problem details (a 404 on purpose)", endpoint, async () => {
+    await this.call(list, "problem details (a 404 on purpose)", endpoint, async () => {
       try {
         await run();
       } catch (e) {
@@ -307,7 +364,7 @@ export async function checkServices(opts: CheckOptions = {}): Promise<ServicesRe
       const body = cap.bodies.at(-1) as { type?: unknown } | undefined;
       const type = body && typeof body === "object" ? body.type : undefined;
       const name = caught instanceof Error ? caught.constructor.name : typeof caught;
-      r.shapes.push({ point: "problem type", shape: scrub(JSON.stringify(type ?? null)) });
+      r.shapes.push({ point: "problem type", shape: this.scrub(JSON.stringify(type ?? null)) });
       r.summary = `mapped to ${name}`;
       if (caught instanceof AuthenticationError || caught instanceof PermissionDeniedError) {
         // a refused key is the key's problem, not the route's: the 404 form went unseen
@@ -326,186 +383,140 @@ export async function checkServices(opts: CheckOptions = {}): Promise<ServicesRe
       }
     });
     list[list.length - 1].probe = true;
-  };
-  const skip = (list: CallReport[], name: string, endpoint: string, why: string) =>
+  }
+
+  /** Records a call not made, and why. */
+  skip(list: CallReport[], name: string, endpoint: string, why: string): void {
     list.push({ name, endpoint, ok: true, skipped: why, ms: 0, statuses: [], shapes: [] });
-
-  httpEvents.addEventListener("shape", onShape);
-  const cat: CallReport[] = [];
-  const ins: CallReport[] = [];
-  try {
-    // ---- catalog
-    const page = await call(
-      cat,
-      "pitch list page",
-      "GET /pitches",
-      () => catalog.pitches({ limit: 3 }, { raw: true }).firstPage(),
-      (p, cap, r) => {
-        const rows = rawRows(cap.bodies[0], cap.shapes);
-        const pitch = new KeyIndex(["pitch"]);
-        const summaries = rows.map((row) => {
-          const k = Object.keys(row).find((x) => pitch.nameOf(x) === "pitch");
-          return (k ? row[k] : {}) as Record<string, unknown>;
-        });
-        let report: FrameReport | undefined;
-        const frame = pitchesFrame(p.rows, { onReport: (x) => report = x });
-        r.coverage = coverage(summaries, PITCH_COLUMNS, frame, report);
-        r.summary = `${p.rows.length} rows, ${p.next === null ? "last page" : "more pages"}`;
-      },
-    );
-    const open = page?.rows.find((r) => !r.pitch.is_locked) ?? page?.rows[0];
-    if (!open) skip(cat, "pitch detail", "GET /pitches/{id}", "no pitch in the page");
-    const detail = open
-      ? await call(cat, "pitch detail", "GET /pitches/{id}", () => catalog.pitch(open.pitch_id))
-      : undefined;
-    if (detail?.archive?.available) {
-      await call(
-        cat,
-        "document signing",
-        "GET /pitches/{id}/document",
-        () => catalog.document(detail.pitch_id),
-        (d, _c, r) => {
-          r.summary = `${d.format ?? d.artifact}, expires in ${d.expires_in_seconds} s`;
-        },
-      );
-    } else {
-      skip(
-        cat,
-        "document signing",
-        "GET /pitches/{id}/document",
-        detail ? `pitch ${detail.pitch_id} has no archive` : "no pitch detail",
-      );
-    }
-    await call(cat, "tag vocabulary", "GET /tags", () => catalog.tags(), (t, _c, r) => {
-      const slugs = t.types.reduce((n, ty) => n + t.slugs(ty.tagTypeKey).length, 0);
-      r.summary = `${t.types.length} tag types, ${slugs} slugs`;
-    });
-    await call(cat, "filter sets", "GET /filter-sets", () => catalog.filterSets(), (f, _c, r) => {
-      r.summary = `${f.length} filter sets`;
-    });
-    await problemProbe(
-      cat,
-      "GET /pitches/{id}",
-      () => catalog.pitch("signalbook-doctor-no-such-pitch"),
-    );
-    const q = open?.pitch.ticker_symbol ?? open?.pitch.author_username ?? "a";
-    await call(cat, "entity search", "GET /search", () => catalog.search(q), (s, _c, r) => {
-      r.summary = `${s.authors.length} authors, ${s.companies.length} companies for ${
-        JSON.stringify(q)
-      }`;
-    });
-
-    // ---- insider
-    let owner: string | undefined;
-    await call(
-      ins,
-      "trade search page",
-      "POST /search",
-      () => insider.search({}, { pageSize: 3, raw: true }).firstPage(),
-      (p, cap, r) => {
-        const rows = rawRows(cap.bodies[0], cap.shapes);
-        let report: FrameReport | undefined;
-        const frame = transactionsFrame(p.rows as Record<string, unknown>[], {
-          onReport: (x) => report = x,
-        });
-        r.coverage = coverage(rows, SEARCH_FIELDS, frame, report);
-        owner = frame.getColumn("reporting_owner_name").toArray().find((x) =>
-          typeof x === "string"
-        ) as string | undefined;
-        r.summary = `${p.rows.length} rows, ${p.next === null ? "last page" : "more pages"}`;
-      },
-    );
-    const feed = await call(
-      ins,
-      "feed page",
-      "GET /feeds",
-      () => insider.feeds({ feedIds: [15, 16], limit: 2 }).firstPage(),
-      (p, _c, r) => {
-        r.summary = `${p.rows.length} rows, ${p.next === null ? "last page" : "more pages"}`;
-      },
-    );
-    const first: FeedRow | undefined = feed?.rows[0];
-    if (first) {
-      await call(
-        ins,
-        "transaction detail",
-        "GET /transactions/{accessionNumber}/{transactionId}",
-        () => insider.transaction(first.accession_number, first.transaction_id, { raw: true }),
-        (row, cap, r) => {
-          const raw = cap.bodies.at(-1);
-          let report: FrameReport | undefined;
-          const frame = transactionsFrame([row], { onReport: (x) => report = x });
-          r.coverage = coverage(
-            raw && typeof raw === "object" && !Array.isArray(raw)
-              ? [rowOf(raw as Record<string, unknown>)]
-              : [],
-            TRANSACTION_FIELDS,
-            frame,
-            report,
-          );
-        },
-      );
-    } else {
-      skip(
-        ins,
-        "transaction detail",
-        "GET /transactions/{accessionNumber}/{transactionId}",
-        "no feed row",
-      );
-    }
-    await problemProbe(
-      ins,
-      "GET /transactions/{accessionNumber}/{transactionId}",
-      () => insider.transaction("0000000000-00-000000", 999_999),
-    );
-    const who = owner ?? "smith";
-    await call(
-      ins,
-      "owner lookup",
-      "GET /insiders",
-      () => insider.insiders(who, { limit: 3 }),
-      (hits, _c, r) => {
-        r.summary = `${hits.length} matches for ${JSON.stringify(who)}`;
-      },
-    );
-  } finally {
-    httpEvents.removeEventListener("shape", onShape);
   }
+}
 
-  const services: ServiceReport[] = [
-    {
-      service: "catalog",
-      offline: conn.offline.catalog,
-      target: conn.offline.catalog ? "in-process emulator" : scrub(catalog.baseUrl),
-      calls: cat,
-      rateLimitHeaders: rate.catalog,
+/** `3 rows, more pages`: what a first page brought. */
+const pageSummary = (p: { rows: readonly unknown[]; next: string | null }) =>
+  `${p.rows.length} rows, ${p.next === null ? "last page" : "more pages"}`;
+
+/** Coverage of `raw` rows against `declared`, with the client's frame of them and its report. */
+function frameCoverage(
+  raw: readonly Record<string, unknown>[],
+  declared: readonly DeclaredField[],
+  build: (onReport: (r: FrameReport) => void) => pl.DataFrame,
+): { coverage: FieldCoverage; frame: pl.DataFrame } {
+  let report: FrameReport | undefined;
+  const frame = build((r) => report = r);
+  return { coverage: coverage(raw, declared, frame, report), frame };
+}
+
+/** The catalog's calls: a page of pitches, a detail, a signing, tags, filter sets, a 404, a search. */
+async function checkCatalog(rec: Calls, catalog: CatalogClient, cat: CallReport[]): Promise<void> {
+  const page = await rec.call(
+    cat,
+    "pitch list page",
+    "GET /pitches",
+    () => catalog.pitches({ limit: 3 }, { raw: true }).firstPage(),
+    (p, cap, r) => {
+      const pitch = new KeyIndex(["pitch"]);
+      const summaries = rawRows(cap.bodies[0], cap.shapes).map((row) => {
+        const k = Object.keys(row).find((x) => pitch.nameOf(x) === "pitch");
+        return (k ? row[k] : {}) as Record<string, unknown>;
+      });
+      r.coverage =
+        frameCoverage(summaries, PITCH_COLUMNS, (onReport) => pitchesFrame(p.rows, { onReport }))
+          .coverage;
+      r.summary = pageSummary(p);
     },
-    {
-      service: "insider",
-      offline: conn.offline.insider,
-      target: conn.offline.insider ? "in-process emulator" : scrub(insider.baseUrl),
-      calls: ins,
-      rateLimitHeaders: rate.insider,
-    },
-  ];
-  // the cause first: a service whose every call failed alike gets one diagnosis,
-  // and its problems become that diagnosis' symptoms
-  const bases = { catalog: catalog.baseUrl, insider: insider.baseUrl };
-  const diagnoses: Diagnosis[] = [];
-  const problems: string[] = [];
-  for (const s of services) {
-    const own = s.calls.flatMap((c) => problemsOf(s.service, c));
-    const d = diagnose(s, s.offline ? undefined : scrub(bases[s.service]));
-    if (d) {
-      d.message = scrub(d.message);
-      d.symptoms = own;
-      diagnoses.push(d);
-      problems.push(d.message);
-    } else problems.push(...own);
+  );
+  const open = page?.rows.find((r) => !r.pitch.is_locked) ?? page?.rows[0];
+  if (!open) rec.skip(cat, "pitch detail", "GET /pitches/{id}", "no pitch in the page");
+  const detail = open
+    ? await rec.call(cat, "pitch detail", "GET /pitches/{id}", () => catalog.pitch(open.pitch_id))
+    : undefined;
+  if (detail?.archive?.available) {
+    await rec.call(
+      cat,
+      "document signing",
+      "GET /pitches/{id}/document",
+      () => catalog.document(detail.pitch_id),
+      (d, _c, r) => {
+        r.summary = `${d.format ?? d.artifact}, expires in ${d.expires_in_seconds} s`;
+      },
+    );
+  } else {
+    const why = detail ? `pitch ${detail.pitch_id} has no archive` : "no pitch detail";
+    rec.skip(cat, "document signing", "GET /pitches/{id}/document", why);
   }
-  // field names and lookup values come from the servers: no key goes out in any of them
-  // (text, --json or this object), whatever field of the report holds it
-  return redactError({ ok: problems.length === 0, problems, diagnoses, services }, redactKnownKeys);
+  await rec.call(cat, "tag vocabulary", "GET /tags", () => catalog.tags(), (t, _c, r) => {
+    const slugs = t.types.reduce((n, ty) => n + t.slugs(ty.tagTypeKey).length, 0);
+    r.summary = `${t.types.length} tag types, ${slugs} slugs`;
+  });
+  await rec.call(cat, "filter sets", "GET /filter-sets", () => catalog.filterSets(), (f, _c, r) => {
+    r.summary = `${f.length} filter sets`;
+  });
+  await rec.probe(cat, "GET /pitches/{id}", () => catalog.pitch("signalbook-doctor-no-such-pitch"));
+  const q = open?.pitch.ticker_symbol ?? open?.pitch.author_username ?? "a";
+  await rec.call(cat, "entity search", "GET /search", () => catalog.search(q), (s, _c, r) => {
+    r.summary = `${s.authors.length} authors, ${s.companies.length} companies for ${
+      JSON.stringify(q)
+    }`;
+  });
+}
+
+/** The insider service's calls: a search page, a feed page, a detail, a 404, an owner lookup. */
+async function checkInsider(rec: Calls, insider: InsiderClient, ins: CallReport[]): Promise<void> {
+  let owner: string | undefined;
+  await rec.call(
+    ins,
+    "trade search page",
+    "POST /search",
+    () => insider.search({}, { pageSize: 3, raw: true }).firstPage(),
+    (p, cap, r) => {
+      const { coverage, frame } = frameCoverage(
+        rawRows(cap.bodies[0], cap.shapes),
+        SEARCH_FIELDS,
+        (onReport) => transactionsFrame(p.rows as Record<string, unknown>[], { onReport }),
+      );
+      r.coverage = coverage;
+      owner = frame.getColumn("reporting_owner_name").toArray().find((x) =>
+        typeof x === "string"
+      ) as string | undefined;
+      r.summary = pageSummary(p);
+    },
+  );
+  const feed = await rec.call(
+    ins,
+    "feed page",
+    "GET /feeds",
+    () => insider.feeds({ feedIds: [15, 16], limit: 2 }).firstPage(),
+    (p, _c, r) => void (r.summary = pageSummary(p)),
+  );
+  const first: FeedRow | undefined = feed?.rows[0];
+  const detailAt = "GET /transactions/{accessionNumber}/{transactionId}";
+  if (first) {
+    await rec.call(
+      ins,
+      "transaction detail",
+      detailAt,
+      () => insider.transaction(first.accession_number, first.transaction_id, { raw: true }),
+      (row, cap, r) => {
+        const raw = cap.bodies.at(-1);
+        const rows = raw && typeof raw === "object" && !Array.isArray(raw)
+          ? [rowOf(raw as Record<string, unknown>)]
+          : [];
+        r.coverage = frameCoverage(rows, TRANSACTION_FIELDS, (onReport) =>
+          transactionsFrame([row], { onReport })).coverage;
+      },
+    );
+  } else rec.skip(ins, "transaction detail", detailAt, "no feed row");
+  await rec.probe(ins, detailAt, () => insider.transaction("0000000000-00-000000", 999_999));
+  const who = owner ?? "smith";
+  await rec.call(
+    ins,
+    "owner lookup",
+    "GET /insiders",
+    () => insider.insiders(who, { limit: 3 }),
+    (hits, _c, r) => {
+      r.summary = `${hits.length} matches for ${JSON.stringify(who)}`;
+    },
+  );
 }
 
 /**
