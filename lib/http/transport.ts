@@ -36,16 +36,8 @@ import {
   readBody,
   readPrefix,
 } from "./_body.ts";
-import {
-  bodyScrubberFor,
-  holdsKey,
-  redactError,
-  redactKnownKeys,
-  type Redactor,
-  redactorFor,
-  registerKey,
-  type Scrubbed,
-} from "./_redact.ts";
+import { knownKeys, redactError, redactKnownKeys, type Redactor, redactorFor } from "./_redact.ts";
+import type { Scrubbed } from "./_key_match.ts";
 import { checkApiKey, checkBaseUrl } from "./_config.ts";
 import type { CacheKey } from "./cache.ts";
 import { DEMO_HEADER, isDemo, isLoopbackUrl, markDemo } from "../shared/demo.ts";
@@ -154,8 +146,12 @@ export function toSearchParams(query: Query | undefined): URLSearchParams {
 export class Transport {
   #key: string;
   #redact: Redactor;
-  /** Replaces the key in answer bodies before they are parsed (see `_redact.ts`). */
+  /** Replaces the key in answer bodies before they are parsed (see `_key_match.ts`). */
   #scrub: (text: string) => Scrubbed;
+  /** Longest form of the key (a dump writes a byte in up to 6 characters): a cut text drops that much. */
+  get #keyTail(): number {
+    return 6 * this.#key.length;
+  }
   /** Bounds the bytes of answers read at once (see `LargeBodyGate`). */
   #largeBodies = new LargeBodyGate();
   /** Parses answers, lists of wide rows without dictionary-mode objects (see `wide_rows.ts`). */
@@ -193,11 +189,12 @@ export class Transport {
     // the key trimmed, refused blank or with a control character; the URL without query or credentials
     this.#key = checkApiKey(opts.apiKey, "apiKey");
     this.baseUrl = checkBaseUrl(opts.baseUrl, "baseUrl");
-    this.#redact = redactorFor(this.#key);
-    // one scan for the key, shared by the body scrubber and the cache
-    const holds = holdsKey(this.#key);
-    this.#scrub = bodyScrubberFor(this.#key, holds);
-    registerKey(this.#key);
+    // one matcher of the key: registered for the process (a short key is warned about once),
+    // the redactor of this client's errors, the body scan and the cache's check
+    const key = knownKeys.register(this.#key);
+    this.#redact = redactorFor(key);
+    this.#scrub = key.scrub;
+    const holds = key.holds;
     this.#fetch = opts.fetch ?? ((input, init) => fetch(input, init));
     this.#onRetry = opts.onRetry;
     this.#headerMarks = isLoopbackUrl(new URL(this.baseUrl));
@@ -429,7 +426,15 @@ export class Transport {
           return value;
         }
         failure = await within(
-          problemOf(res, spec.method, redact(url), label, this.#redact, this.#problem),
+          problemOf(
+            res,
+            spec.method,
+            redact(url),
+            label,
+            this.#redact,
+            this.#problem,
+            this.#keyTail,
+          ),
           signal,
           () => res?.body?.cancel().catch(() => {}),
         );
@@ -576,6 +581,7 @@ export class Transport {
           `GET ${redact(url.href)}`,
           this.#redact,
           this.#problem,
+          this.#keyTail,
         ),
         both,
         () => failed.body?.cancel().catch(() => {}),
@@ -805,11 +811,13 @@ async function problemOf(
   label: string,
   secrets: Redactor,
   read: ProblemReader,
+  keyTail: number,
 ): Promise<ProblemError> {
   let body: Record<string, unknown> = {};
   let text = "";
+  let cut = false;
   try {
-    text = (await readPrefix(res, label)).text;
+    ({ text, truncated: cut } = await readPrefix(res, label));
     const parsed = JSON.parse(text);
     if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) body = parsed;
   } catch {
@@ -821,10 +829,17 @@ async function problemOf(
     status: res.status,
     type: str(body.type) ?? "unknown",
     title: str(body.title) ?? (res.statusText || `HTTP ${res.status}`),
-    // an excerpt is redacted before it is cut, so no part of a key slips through
-    detail: str(body.detail) ?? (secrets(text.trim()).slice(0, 200) || "(no details)"),
+    // an excerpt is redacted before it is cut, so no part of a key slips through; a body cut
+    // short may end inside a key, so its last `keyTail` characters go too
+    detail: str(body.detail) ??
+      (excerpt(secrets(text.trim()), cut ? keyTail : 0) || "(no details)"),
     method,
     url,
     retryAfter: retryAfterMs === undefined ? undefined : retryAfterMs / 1000,
   });
+}
+
+/** The first 200 characters of a redacted text, without its last `tail` characters. */
+function excerpt(text: string, tail: number): string {
+  return text.slice(0, Math.max(0, Math.min(200, text.length - tail)));
 }

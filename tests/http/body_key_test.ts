@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { createStub, DEMO_KEYS, InsiderClient, query, sync } from "../../mod.ts";
 import { displayBundle } from "../_util.ts";
-import { bodyScrubberFor, MIN_BODY_KEY } from "../../lib/http/_redact.ts";
+import { KEY_MIN_LENGTH, keyMatcher } from "../../lib/http/_key_match.ts";
 import { loopback } from "../_loopback.ts";
 
 /** The key: built, not written out. */
@@ -147,8 +147,8 @@ Deno.test("a key echoed in 200 answers (raw, upper-cased, hex, as field names; c
   assert.match(said[0], /^signalbook: POST \/search: \d+ values of the answer were this client's/);
 });
 
-Deno.test("bodyScrubberFor: every form replaced and counted; a clean text comes back as is; toy keys are not searched", () => {
-  const scrub = bodyScrubberFor(`${KEY}\r\n`);
+Deno.test("keyMatcher.scrub: every form replaced and counted; a clean text comes back as is; toy keys are not searched", () => {
+  const scrub = keyMatcher(`${KEY}\r\n`).scrub;
   const body = JSON.stringify({
     a: KEY,
     b: `x ${KEY.toUpperCase()} y`,
@@ -164,6 +164,6 @@ Deno.test("bodyScrubberFor: every form replaced and counted; a clean text comes 
   const clean = '{"data":[{"a":"sk-live"}]}';
   assert.equal(scrub(clean).text, clean);
   assert.equal(scrub(clean).count, 0);
-  const toy = "k".repeat(MIN_BODY_KEY - 1);
-  assert.deepEqual(bodyScrubberFor(toy)(`{"${toy}":1}`), { text: `{"${toy}":1}`, count: 0 });
+  const toy = "k".repeat(KEY_MIN_LENGTH - 1);
+  assert.deepEqual(keyMatcher(toy).scrub(`{"${toy}":1}`), { text: `{"${toy}":1}`, count: 0 });
 });

@@ -5,11 +5,11 @@
  */
 import assert from "node:assert/strict";
 import { httpEvents } from "../../lib/http/events.ts";
-import { registerKey } from "../../lib/http/_redact.ts";
+import { knownKeys } from "../../lib/http/_redact.ts";
 
 /** The key: built, not written out. */
 const KEY = ["sk", "test", "Qm3vR8xT", "events"].join("-");
-registerKey(KEY);
+knownKeys.register(KEY);
 
 Deno.test("an event's detail reaches each listener with the key redacted at any depth, one copy for all listeners", () => {
   const seen: unknown[] = [];

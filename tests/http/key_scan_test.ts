@@ -1,70 +1,41 @@
 /**
- * The key scan of answer bodies (`holdsKey`, `bodyScrubberFor`) finds what
- * the one pattern of every form finds, after it was made cheap on clean
- * pages (probes of rare characters, then sticky checks where one stands):
- * a property compares them with a copy of the code they replaced (kept
- * here only) over generated keys (lengths around `MIN_ANYWHERE` and
- * `MIN_BODY_KEY`, digits only, other scripts, a trailing newline) and
- * texts embedding every form of the key in random case, hex dumps with
- * every separator, near misses, and slices of a real emulator page.
+ * The key scan (`keyMatcher` of `lib/http/_key_match.ts`, a plain search
+ * of each form's text, hex dumps in the text's hex view) finds what one
+ * regular expression of every form finds: a property compares them, with
+ * the pattern the matcher replaced (kept here only, as the reference: a
+ * pattern built from the key, which the library no longer builds), over
+ * generated keys (lengths from `KEY_MIN_LENGTH`, digits only, a trailing
+ * newline) and texts embedding every form of the key in random case, hex
+ * dumps with every separator, near misses, and slices of a real emulator
+ * page.
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import {
-  bodyScrubberFor,
-  caseVariants,
-  hexDump,
-  holdsKey,
-  keyForms,
-  keyPattern,
-  MIN_ANYWHERE,
-  redactorFor,
-} from "../../lib/http/_redact.ts";
+import { keyTexts } from "../../lib/http/_key_forms.ts";
+import { KEY_MIN_LENGTH, keyMatcher } from "../../lib/http/_key_match.ts";
+import { redactorFor } from "../../lib/http/_redact.ts";
 import { DEMO_KEYS } from "../../mod.ts";
 import { emulatorPage } from "../../bench/_emulator_page.ts";
 
-// ---- the code before the probes (reference only): its hex-dump scan; the exact forms
-// (`keyPattern`) and the dump text (`hexDump`) are unchanged, so today's are used ----------
+// ---- the pattern the matcher replaced (reference only) ------------------------------------------
 
-function oldHoldsKey(key: string): (text: string) => boolean {
-  const own = keyPattern(key, "", false);
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const caseVariants = (k: string) => [...new Set([k, k.toUpperCase(), k.toLowerCase()])];
+const bytes = (v: string) =>
+  [...new TextEncoder().encode(v)].map((b) => b.toString(16).padStart(2, "0"));
+/** A hex dump as the old pattern read it: up to two separators, then `\x` or `0x`, between bytes. */
+const hexDump = (v: string) => bytes(v).join("[\\s:,;-]{0,2}(?:\\\\x|0x)?");
+/** Every form of the key anywhere, in any case: the old `keyPattern` with its dumps. */
+function exactHolds(key: string): (text: string) => boolean {
   const k = key.trim();
-  const variants = k.length >= MIN_ANYWHERE ? caseVariants(k) : [];
-  const start = variants.length
-    ? new RegExp(variants.map((v) => hexDump(v.slice(0, 4))).join("|"), "gi")
-    : null;
-  const whole = new RegExp(variants.map(hexDump).join("|"), "iy");
-  return (text) => {
-    if (own === null || typeof text !== "string") return false;
-    if (own.test(text)) return true;
-    if (start === null) return false;
-    for (const m of text.matchAll(start)) {
-      whole.lastIndex = m.index;
-      if (whole.test(text)) return true;
-    }
-    return false;
-  };
+  const forms = keyTexts(k).map((t) => escapeRe(t.text));
+  const re = new RegExp([...forms, ...caseVariants(k).map(hexDump)].join("|"), "i");
+  return (text) => re.test(text);
 }
-/**
- * The body scrubber before the probes: today's replacement loop over the
- * scan it had (`holds` given: that scan instead), the only part the probes
- * changed.
- */
-function oldBodyScrubberFor(key: string, holds?: (text: string) => boolean) {
-  return bodyScrubberFor(key, holds ?? oldHoldsKey(key.trim()));
-}
-/**
- * What the scans must find: the pattern of every form but dumps (as the
- * scan before did; for a key outside ASCII V8's folding of its merged
- * alternatives is kept), or a dump of a case variant.
- */
-const exactHolds = (key: string) => {
-  const own = keyPattern(key, "", false);
-  const k = key.trim();
-  const dumps = k.length >= MIN_ANYWHERE
-    ? caseVariants(k).map((v) => new RegExp(hexDump(v), "i"))
-    : [];
-  return (text: string) => own !== null && (own.test(text) || dumps.some((d) => d.test(text)));
+/** Whether the matcher finds the key in a message (anywhere, for a key of KEY_MIN_LENGTH or more). */
+const holdsKey = (key: string) => {
+  const m = keyMatcher(key);
+  return (text: string) => m.redact(text) !== text;
 };
 
 // ---- generated keys and texts ------------------------------------------------------------------
@@ -73,17 +44,16 @@ const exactHolds = (key: string) => {
 const PAGE = await emulatorPage();
 
 const KEY_CHARS = [..."abcdefkqxzABCFKQXZ0123456789-_./+~= "];
-const ODD_CHARS = [..."éßſµΣσςİıкл\u212a\u00a0", "😀"];
 const keyArb = fc.oneof(
-  fc.array(fc.constantFrom(...KEY_CHARS), { minLength: 4, maxLength: 14 }).map((a) => a.join("")),
-  fc.array(fc.constantFrom(..."0123456789"), { minLength: 4, maxLength: 14 }).map((a) =>
+  fc.array(fc.constantFrom(...KEY_CHARS), { minLength: KEY_MIN_LENGTH, maxLength: 30 }).map((a) =>
     a.join("")
   ),
-  fc.array(fc.constantFrom(...KEY_CHARS, ...ODD_CHARS), { minLength: 4, maxLength: 12 })
-    .map((a) => a.join("")),
-  fc.constantFrom(DEMO_KEYS.insider, "sk-live-Q7fG2pX9zR-4mT8/wK+v", "abababcdef", "ключ-ключ"),
+  fc.array(fc.constantFrom(..."0123456789"), { minLength: KEY_MIN_LENGTH, maxLength: 30 }).map((
+    a,
+  ) => a.join("")),
+  fc.constantFrom(DEMO_KEYS.insider, "sk-live-Q7fG2pX9zR-4mT8/wK+v", "abababcdefabababcdef"),
 ).chain((k) => fc.constantFrom(k, `${k}\n`, `${k}\r\n`, ` ${k} `))
-  .filter((k) => k.trim() !== "");
+  .filter((k) => k.trim().length >= KEY_MIN_LENGTH);
 
 /** Random case for each letter. */
 const flipCase = (s: string, bits: number[]) =>
@@ -93,9 +63,7 @@ const GAPS = ["", " ", ":", "-", ", ", "\\x", "0x", " 0x", "\\X", "0X", ";", "\t
 /** A text built from the key: one of its forms or a dump of it, maybe changed, in a page slice. */
 const textArb = (key: string) => {
   const k = key.trim();
-  const forms = keyForms(k);
-  const bytes = (v: string) =>
-    [...new TextEncoder().encode(v)].map((b) => b.toString(16).padStart(2, "0"));
+  const forms = keyTexts(k).map((t) => t.text);
   const dump = fc.record({
     v: fc.constantFrom(...caseVariants(k)),
     gaps: fc.array(fc.constantFrom(...GAPS), { minLength: 1, maxLength: 6 }),
@@ -134,52 +102,52 @@ const textArb = (key: string) => {
 
 // ---- the properties ----------------------------------------------------------------------------
 
-Deno.test("holdsKey and bodyScrubberFor find and replace exactly what the one pattern of every form does", () => {
+Deno.test("keyMatcher finds in a message exactly what the one pattern of every form finds, and replaces only there", () => {
   fc.assert(
     fc.property(keyArb.chain((key) => fc.tuple(fc.constant(key), textArb(key))), ([key, text]) => {
       const holds = holdsKey(key)(text);
-      const exact = exactHolds(key)(text);
-      const old = oldHoldsKey(key)(text);
-      assert.equal(holds, exact, `holdsKey(${JSON.stringify(key)}) of ${JSON.stringify(text)}`);
-      // the old scan missed nothing the new one finds, but a dump overlapping a false start of one
-      if (old !== holds) assert.ok(holds && !old);
-      const scrubbed = bodyScrubberFor(key)(text);
-      assert.deepEqual(scrubbed, oldBodyScrubberFor(key, exactHolds(key))(text));
-      if (old === holds) assert.deepEqual(scrubbed, oldBodyScrubberFor(key)(text));
+      assert.equal(
+        holds,
+        exactHolds(key)(text),
+        `holds(${JSON.stringify(key)}) of ${JSON.stringify(text)}`,
+      );
+      const redacted = keyMatcher(key).redact(text);
+      assert.equal(exactHolds(key)(redacted), false, `left in ${JSON.stringify(redacted)}`);
+      // what the body scan finds, the message scan finds too
+      if (keyMatcher(key).holds(text)) assert.ok(holds);
     }),
     { numRuns: 600 },
   );
 });
 
-Deno.test("holdsKey on whole emulator pages: clean, and with the key in each form at random places", () => {
-  for (
-    const key of [DEMO_KEYS.insider, "sk-live-Q7fG2pX9zR-4mT8/wK+v", "12345678901", "ключ-ключ"]
-  ) {
+Deno.test("keyMatcher on whole emulator pages: clean, and with the key in each form at random places", () => {
+  for (const key of [DEMO_KEYS.insider, "sk-live-Q7fG2pX9zR-4mT8/wK+v", "12345678901234567"]) {
     assert.equal(holdsKey(key)(PAGE), false);
+    assert.equal(keyMatcher(key).holds(PAGE), false);
     assert.equal(exactHolds(key)(PAGE), false);
-    keyForms(key).forEach((form, i) => {
-      const at = (i * 7919) % PAGE.length;
-      const text = PAGE.slice(0, at) + flipCase(form, [i, i >> 1, i >> 2]) + PAGE.slice(at);
+    keyTexts(key).forEach(({ text: form }, i) => {
+      const at = PAGE.indexOf('"', (i * 7919) % PAGE.length) + 1; // inside a string, at its start
+      const text = PAGE.slice(0, at) + flipCase(form, [i, i >> 1, i >> 2]) + " " + PAGE.slice(at);
       assert.equal(holdsKey(key)(text), true, `${key}: form ${form}`);
-      assert.deepEqual(bodyScrubberFor(key)(text), oldBodyScrubberFor(key)(text));
+      assert.equal(keyMatcher(key).holds(text), true, `${key}: form ${form} in a body`);
+      assert.equal(exactHolds(key)(keyMatcher(key).scrub(text).text), false, form);
     });
   }
 });
 
-Deno.test("a dump whose start overlaps a false start of it is found (the scan before the probes missed it)", () => {
-  const key = "abababcdef";
-  const text = `{"x":"61 62 61 62 61 62 61 62 63 64 65 66"}`;
-  assert.equal(oldHoldsKey(key)(text), false);
+Deno.test("a dump whose start overlaps a false start of it is found", () => {
+  const key = "abababcdefabababcdef";
+  const dump = bytes(key).join(" ");
+  const text = `{"x":"61 62 ${dump}"}`;
   assert.equal(redactorFor(key)(text), `{"x":"61 62 [redacted]"}`);
-  assert.equal(holdsKey(key)(text), true);
-  assert.deepEqual(bodyScrubberFor(key)(text), {
-    text: `{"x":"61 62 [redacted]"}`,
-    count: 1,
-  });
+  assert.deepEqual(keyMatcher(key).scrub(text), { text: `{"x":"61 62 [redacted]"}`, count: 1 });
 });
 
-Deno.test("holdsKey: a text that is not a string, and a blank key, hold nothing", () => {
-  assert.equal(holdsKey("sk-live-123456")(42 as unknown as string), false);
-  assert.equal(holdsKey("   ")("   "), false);
-  assert.equal(holdsKey("sk-live-123456")(""), false);
+Deno.test("keyMatcher: a text that is not a string, and a blank key, hold nothing", () => {
+  const key = "sk-live-1234567890";
+  assert.equal(keyMatcher(key).holds(42 as unknown as string), false);
+  assert.equal(keyMatcher(key).redact(42 as unknown as string), 42 as unknown as string);
+  assert.equal(keyMatcher("   ").holds("   "), false);
+  assert.equal(keyMatcher("   ").redact("   "), "   ");
+  assert.equal(keyMatcher(key).holds(""), false);
 });

@@ -15,7 +15,9 @@ import {
   InsiderClient,
 } from "../../mod.ts";
 import { checkApiKey, checkBaseUrl } from "../../lib/http/_config.ts";
-import { holdsKey, keyForms, redactorFor } from "../../lib/http/_redact.ts";
+import { redactorFor } from "../../lib/http/_redact.ts";
+import { keyTexts } from "../../lib/http/_key_forms.ts";
+import { keyMatcher } from "../../lib/http/_key_match.ts";
 import { httpEvents } from "../../lib/http/events.ts";
 import { Transport } from "../../lib/http/transport.ts";
 import { loopback } from "../_loopback.ts";
@@ -191,9 +193,9 @@ Deno.test("redactorFor: upper-, lower-case and hex forms, in any case, inside lo
     assert.match(out, /\[redacted\]/, text);
     assertClean(out, text);
   }
-  assert.ok(keyForms(KEY).includes(hex(KEY)));
-  assert.equal(holdsKey(KEY)(`{"x":"${hex(KEY).toUpperCase()}"}`), true);
-  assert.equal(holdsKey(KEY)(`{"x":"sk-live"}`), false);
+  assert.ok(keyTexts(KEY).some((t) => t.text === hex(KEY)));
+  assert.equal(keyMatcher(KEY).holds(`{"x":"${hex(KEY).toUpperCase()}"}`), true);
+  assert.equal(keyMatcher(KEY).holds(`{"x":"sk-live"}`), false);
 });
 
 Deno.test("a 200 body echoing the key (raw, upper-cased, hex, base64, a hex dump) is never written to the response cache; a clean one is", async () => {

@@ -15,7 +15,8 @@ import {
   PaginationError,
   SignalbookError,
 } from "../../mod.ts";
-import { keyForms, redactError, redactKnownKeys, registerKey } from "../../lib/http/_redact.ts";
+import { knownKeys, redactError, redactKnownKeys } from "../../lib/http/_redact.ts";
+import { keyTexts } from "../../lib/http/_key_forms.ts";
 import { loopback } from "../_loopback.ts";
 import { b64, doors, KEY, keyedSearchPage, leaks, lowerEscapes, pyQuote } from "../_key_doors.ts";
 
@@ -28,7 +29,7 @@ function assertNoKey(text: string, what: string) {
   );
 }
 
-registerKey(KEY);
+knownKeys.register(KEY);
 
 Deno.test("every encoding of the key is redacted: URL-encoded in either case, Python quote, form, JSON with \\/, base64 at 3 alignments", () => {
   const texts = [
@@ -44,7 +45,7 @@ Deno.test("every encoding of the key is redacted: URL-encoded in either case, Py
     `url-safe ${b64("abc" + KEY).replace(/\+/g, "-").replace(/\//g, "_")}`,
   ];
   for (const t of texts) assertNoKey(redactKnownKeys(t), t);
-  assert.ok(keyForms(KEY).length >= 6);
+  assert.ok(keyTexts(KEY).length >= 6);
 });
 
 Deno.test("redactError walks every door: string cause, axios config, AggregateError, plain objects, 12 deep, Headers", () => {

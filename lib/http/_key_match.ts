@@ -1,0 +1,337 @@
+/**
+ * Finding one API key in a text: one matcher for every form of the key
+ * (`_key_forms.ts`), which never builds a pattern from the key. Each form's
+ * text is searched for with `indexOf` in the text lower-cased (forms are
+ * matched in any case), and hex dumps in the text's hex view (its hex
+ * digits, a dump's separators left out): linear in the text's length at any
+ * key length, and nothing a key holds can make it throw.
+ *
+ * **{@link KEY_MIN_LENGTH}.** A key of at least 16 characters is long
+ * enough that a match cannot be a coincidence: even a key of digits only
+ * has 10^16 values, so the chance that a whole number of an answer equals
+ * it by accident is below 10^-12 a number. Such a key is matched:
+ * - in messages (errors, warnings, URLs, headers, CLI lines, events):
+ *   every form anywhere, even inside a longer word (a message is not data);
+ * - in answer bodies (data), before they are parsed: only the key itself,
+ *   never a value that merely holds the same characters. A form matches
+ *   only as a whole token: a whole JSON string value, or with no letter,
+ *   digit or character of the key itself on either side of it (`12345678`
+ *   is not found in `912345678`, nor `sk-live-x…` in `sk-live-x…-2`, but
+ *   `x_sk-live-x…` is a field named after it), and a match outside a JSON
+ *   string must not touch a number's characters (`.`, `e`, `+`, `-`). A hex form must be a whole token of the hex view; base64 forms
+ *   are found inside a longer base64 text (`Basic` credentials, an encoded
+ *   cursor), since their characters are the key's own bits.
+ *
+ * A shorter key is matched only as a whole token, in messages only: its
+ * answers are not scanned, since a short key of digits or a field's name
+ * would match real data (the client warns once when it is made).
+ *
+ * @module
+ */
+import { hexOf, type KeyText, keyTexts } from "./_key_forms.ts";
+
+/**
+ * Shortest key whose answers are scanned, and which is hidden in messages
+ * wherever it stands (see the module doc for why 16).
+ */
+export const KEY_MIN_LENGTH = 16;
+
+/** What replaces the key. */
+export const REDACTED = "[redacted]";
+
+/** An answer body without the key, and how many were replaced. */
+export interface Scrubbed {
+  /** The text, each occurrence of the key (any form) replaced by `[redacted]`. */
+  text: string;
+  /** Occurrences replaced (0: `text` is the text given). */
+  count: number;
+}
+
+/** The matcher of one key (see the module doc). */
+export interface KeyMatcher {
+  /** Whether the key is long enough for its answers to be scanned ({@link KEY_MIN_LENGTH}). */
+  readonly scansData: boolean;
+  /** `text` with every occurrence of the key in a message replaced by `[redacted]`. */
+  redact(text: string): string;
+  /** Whether an answer body holds the key (as {@link KeyMatcher.scrub} finds it). */
+  holds(text: string): boolean;
+  /**
+   * An answer body with the key replaced by `[redacted]` (a match outside a
+   * JSON string by `"[redacted]"`, so the answer still parses).
+   */
+  scrub(text: string): Scrubbed;
+}
+
+const ALNUM = new Uint8Array(128);
+for (const c of "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") {
+  ALNUM[c.charCodeAt(0)] = 1;
+}
+/** Characters of a JSON number: no match outside a string may touch them. */
+const NUMBER_CHARS = new Uint8Array(128);
+for (const c of "0123456789.eE+-") NUMBER_CHARS[c.charCodeAt(0)] = 1;
+
+/**
+ * The matcher of `key` (trimmed; a blank key matches nothing).
+ *
+ * @example
+ * ```ts
+ * import { keyMatcher } from "./_key_match.ts";
+ * const key = keyMatcher("sk-live-0123456789abcdef");
+ * key.redact("invalid key SK-LIVE-0123456789ABCDEF!"); // "invalid key [redacted]!"
+ * key.scrub('{"echo":"sk-live-0123456789abcdef","id":"sk-live-0123456789abcdef-2"}');
+ * // { text: '{"echo":"[redacted]","id":"sk-live-0123456789abcdef-2"}', count: 1 }
+ * ```
+ */
+export function keyMatcher(key: string): KeyMatcher {
+  const k = typeof key === "string" ? key.trim() : "";
+  const scansData = k.length >= KEY_MIN_LENGTH;
+  const needles = k === "" ? [] : keyTexts(k);
+  // the key's alphabet: letters, digits and the key's own characters continue a token
+  const word = ALNUM.slice();
+  for (let i = 0; i < k.length; i++) if (k.charCodeAt(i) < 128) word[k.charCodeAt(i)] = 1;
+  // every hex dump holds each of its bytes' two digits side by side: one of them rules dumps out
+  const hexes = k === "" ? [] : [...new Set([k, k.toUpperCase(), k.toLowerCase()].map(hexOf))];
+  const hexProbes = hexes.map(probePair);
+  const find = (text: string, data: boolean) =>
+    typeof text === "string" && text !== "" && needles.length > 0
+      ? findAll(
+        text,
+        needles,
+        hexes,
+        hexProbes,
+        word,
+        data ? "data" : scansData ? "anywhere" : "token",
+      )
+      : [];
+  return {
+    scansData,
+    redact: (text) => replace(text, find(text, false), false).text,
+    holds: (text) => scansData && find(text, true).length > 0,
+    scrub: (text) => scansData ? replace(text, find(text, true), true) : { text, count: 0 },
+  };
+}
+
+/** Of a hex text, a pair of digits at a byte's place, with a letter when one has one (rarer in text). */
+function probePair(hex: string): string {
+  for (let i = 0; i < hex.length; i += 2) {
+    if (/[a-f]/.test(hex.slice(i, i + 2))) return hex.slice(i, i + 2);
+  }
+  return hex.slice(0, 2);
+}
+
+/** How matches are taken: anywhere, or as whole tokens (of a message, or of data). */
+type Mode = "anywhere" | "token" | "data";
+
+/**
+ * Where the key stands in `text`: [start, end) ranges, in order, overlaps
+ * merged.
+ */
+function findAll(
+  text: string,
+  needles: KeyText[],
+  hexes: string[],
+  hexProbes: string[],
+  word: Uint8Array,
+  mode: Mode,
+): number[][] {
+  const folded = foldCase(text);
+  const hits: number[][] = []; // [start, end, 1 when it must be a whole token]
+  for (const n of needles) {
+    const whole = mode !== "anywhere" && !(mode === "data" && n.match === "inside") ? 1 : 0;
+    for (let i = folded.indexOf(n.text); i !== -1; i = folded.indexOf(n.text, i + 1)) {
+      hits.push([i, i + n.text.length, whole]);
+    }
+  }
+  hits.sort((a, b) => a[0] - b[0]);
+  // in order of offset: one pass of the JSON string state in all
+  const inString = mode === "data" ? jsonStringIndex(text) : undefined;
+  const found = hits.filter(([s, e, whole]) => !whole || bounded(text, s, e, word, inString));
+  // in a message, hex dumps with any mix of separators (the hex view costs a pass over the text)
+  if (mode !== "data" && hexProbes.some((p) => folded.includes(p))) {
+    found.push(...hexMatches(text, folded, hexes, word, mode));
+  }
+  found.sort((a, b) => a[0] - b[0]);
+  const merged: number[][] = [];
+  for (const r of found) {
+    const last = merged[merged.length - 1];
+    if (last && r[0] < last[1]) last[1] = Math.max(last[1], r[1]);
+    else merged.push(r);
+  }
+  return merged;
+}
+
+/**
+ * Whether [start, end) of `text` is a whole token: a whole JSON string
+ * value, or no character of `word` (nor of a number, outside a JSON string)
+ * beside it.
+ */
+function bounded(
+  text: string,
+  start: number,
+  end: number,
+  word: Uint8Array,
+  inString?: (at: number) => boolean,
+): boolean {
+  if (
+    inString && text.charCodeAt(start - 1) === 34 && text.charCodeAt(end) === 34 && inString(start)
+  ) {
+    return true;
+  }
+  const stop = inString && !inString(start)
+    ? (c: number) => word[c] || NUMBER_CHARS[c]
+    : (c: number) => word[c];
+  const before = start > 0 ? text.charCodeAt(start - 1) : -1;
+  const after = end < text.length ? text.charCodeAt(end) : -1;
+  return !(before >= 0 && before < 128 && stop(before)) &&
+    !(after >= 0 && after < 128 && stop(after));
+}
+
+/**
+ * `text` lower-cased, letter for letter (same length, same offsets): the
+ * fast `toLowerCase`, unless the text holds a character it would lower-case
+ * into ASCII or into two (`İ`, the Kelvin sign), then only ASCII letters.
+ */
+function foldCase(text: string): string {
+  const lower = text.toLowerCase();
+  if (lower.length === text.length && !text.includes("\u212a")) return lower;
+  let out = "";
+  for (let i = 0; i < text.length; i += 8192) {
+    out += text.slice(i, i + 8192).replace(/[A-Z]+/g, (s) => s.toLowerCase());
+  }
+  return out;
+}
+
+/** Whether `c` (a character code) may stand between two bytes of a dump. */
+function isDumpSeparator(c: number): boolean {
+  return c === 58 || c === 44 || c === 59 || c === 45 ||
+    (c <= 32
+      ? c === 32 || (c >= 9 && c <= 13)
+      : c === 160 || c === 5760 || (c >= 8192 && c <= 8202) || c === 8232 || c === 8233 ||
+        c === 8239 || c === 8287 || c === 12288 || c === 65279);
+}
+
+const ASCII = new TextDecoder("latin1");
+const isHexDigit = (c: number) => (c >= 48 && c <= 57) || (c >= 97 && c <= 102);
+
+/**
+ * The hex view of a (lower-cased) text: its hex digits in order, `|` where
+ * two digits are not joined; `at` maps a digit to its offset in the text,
+ * and `loose[i]` is 1 when digit `i` follows the one before after a gap: up
+ * to two separators (space, `:`, `,`, `;`, `-`), then `\x` or `0x` or
+ * nothing (`73 6b`, `73:6b`, `\x73\x6b`, `0x73, 0x6b`). A gap may only fall
+ * between two bytes.
+ */
+function hexView(folded: string): { view: string; at: Int32Array; loose: Uint8Array } {
+  const codes = new Uint8Array(folded.length + 1);
+  const at = new Int32Array(folded.length + 1);
+  const loose = new Uint8Array(folded.length + 1);
+  let n = 0;
+  let seps = 0; // separators in the current gap
+  let prefix = 0; // 1 once the gap has its `\x` or `0x`
+  for (let i = 0; i < folded.length; i++) {
+    const c = folded.charCodeAt(i);
+    if ((c >= 48 && c <= 57) || (c >= 97 && c <= 102)) {
+      if (
+        c === 48 && folded.charCodeAt(i + 1) === 120 && isHexDigit(folded.charCodeAt(i + 2)) &&
+        prefix === 0
+      ) {
+        prefix = 1; // "0x"
+        i++;
+        continue;
+      }
+      loose[n] = seps > 0 || prefix ? 1 : 0;
+      at[n] = i;
+      codes[n++] = c;
+      seps = 0;
+      prefix = 0;
+    } else if (
+      c === 92 && prefix === 0 && folded.charCodeAt(i + 1) === 120 &&
+      isHexDigit(folded.charCodeAt(i + 2))
+    ) {
+      prefix = 1; // "\x"
+      i++;
+    } else if (prefix === 0 && seps < 2 && isDumpSeparator(c)) seps++;
+    else {
+      if (n > 0 && codes[n - 1] !== 124) codes[n++] = 124; // "|": the digits around are not joined
+      seps = 0;
+      prefix = 0;
+    }
+  }
+  return { view: ASCII.decode(codes.subarray(0, n)), at, loose };
+}
+
+/** The ranges of `text` where a hex form of the key stands in its hex view. */
+function hexMatches(
+  text: string,
+  folded: string,
+  hexes: string[],
+  word: Uint8Array,
+  mode: Mode,
+): number[][] {
+  const { view, at, loose } = hexView(folded);
+  // loose digits at even and at odd places, counted: a gap inside a byte rules a match out
+  const count = [new Int32Array(view.length + 1), new Int32Array(view.length + 1)];
+  for (let i = 0; i < view.length; i++) {
+    count[0][i + 1] = count[0][i] + (loose[i] && (i & 1) === 0 ? 1 : 0);
+    count[1][i + 1] = count[1][i] + (loose[i] && (i & 1) === 1 ? 1 : 0);
+  }
+  const out: number[][] = [];
+  for (const hex of hexes) {
+    for (let s = view.indexOf(hex); s !== -1; s = view.indexOf(hex, s + 1)) {
+      const e = s + hex.length;
+      // digits at odd distance from the start begin no byte: none may follow a gap
+      const odd = 1 - (s & 1);
+      if (count[odd][e] - count[odd][s + 1] > 0) continue;
+      const start = at[s] - (prefixBefore(folded, at[s]) ? 2 : 0);
+      const end = at[e - 1] + 1;
+      if (mode !== "anywhere" && !bounded(text, start, end, word)) continue;
+      out.push([start, end]);
+    }
+  }
+  return out;
+}
+
+/** Whether `\x` or `0x` stands right before offset `i` of the (lower-cased) text. */
+const prefixBefore = (folded: string, i: number) =>
+  i >= 2 && folded.charCodeAt(i - 1) === 120 &&
+  (folded.charCodeAt(i - 2) === 48 || folded.charCodeAt(i - 2) === 92);
+
+/**
+ * Whether offset `at` of `text` (a JSON text) lies inside a string, asked
+ * for increasing offsets: one pass over the text in all.
+ */
+function jsonStringIndex(text: string): (at: number) => boolean {
+  const state = { pos: 0, inside: false };
+  return (at) => {
+    let { pos, inside } = state; // locals in the loop (a closure's own variables are slow there)
+    for (; pos < at; pos++) {
+      const c = text.charCodeAt(pos);
+      if (c === 34) inside = !inside; // "
+      else if (c === 92 && inside) pos++; // \ escapes the next character
+    }
+    state.pos = pos;
+    state.inside = inside;
+    return inside;
+  };
+}
+
+/** Whether a JSON value starts at `at`: after `:`, `[`, `,` or nothing (blanks aside). */
+function atValue(text: string, at: number): boolean {
+  let i = at - 1;
+  while (i >= 0 && /\s/.test(text[i])) i--;
+  return i < 0 || text[i] === ":" || text[i] === "[" || text[i] === ",";
+}
+
+/** `text` with each range replaced (in data, at a JSON value outside a string, by a quoted placeholder). */
+function replace(text: string, ranges: number[][], data: boolean): Scrubbed {
+  if (ranges.length === 0) return { text, count: 0 };
+  const inString = data ? jsonStringIndex(text) : undefined;
+  let out = "";
+  let done = 0;
+  for (const [s, e] of ranges) {
+    const quote = inString && !inString(s) && atValue(text, s);
+    out += text.slice(done, s) + (quote ? JSON.stringify(REDACTED) : REDACTED);
+    done = e;
+  }
+  return { text: out + text.slice(done), count: ranges.length };
+}

@@ -1,0 +1,231 @@
+/**
+ * The key's rules (`lib/http/_key_match.ts`, `_redact.ts`): the shared case
+ * suite; bodies whose values merely hold the key are returned unchanged and
+ * bodies that echo it never carry it; keys of any length (4,096 and 100,000
+ * characters) work and never throw; the `KEY_MIN_LENGTH` boundary through
+ * the client; the error walker through `Map`, `Set`, getters, deep and wide
+ * graphs and cycles; the statuses that open the circuit, through the
+ * transport.
+ */
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { InsiderClient, InvalidResponseError, SignalbookError, Transport } from "../../mod.ts";
+import { KEY_MIN_LENGTH, keyMatcher } from "../../lib/http/_key_match.ts";
+import { knownKeys, redactError, redactKnownKeys } from "../../lib/http/_redact.ts";
+import { CIRCUIT_ROUNDS } from "../../lib/http/limiter.ts";
+import { runKeyCases } from "./_key_cases.ts";
+
+Deno.test("the shared key cases hold for keyMatcher", () => {
+  runKeyCases(keyMatcher);
+});
+
+const ALPHABET = [..."abcdefghijkXYZ0123456789-_."];
+const WORD = [..."abcdefghijkXYZ0123456789"];
+const keyArb = fc.array(fc.constantFrom(...ALPHABET), { minLength: KEY_MIN_LENGTH, maxLength: 40 })
+  .map((a) => a.join(""))
+  .filter((k) => /[a-z]/.test(k));
+
+Deno.test("a body whose values hold the key as a proper part (beside more of its alphabet) comes back unchanged", () => {
+  fc.assert(
+    fc.property(
+      keyArb,
+      fc.array(
+        fc.tuple(
+          // letters and digits: always of the key's alphabet (its own other characters too)
+          fc.array(fc.constantFrom(...WORD), { maxLength: 4 }).map((a) => a.join("")),
+          fc.array(fc.constantFrom(...WORD), { maxLength: 4 }).map((a) => a.join("")),
+        ).filter(([a, b]) => a !== "" || b !== ""),
+        { minLength: 1, maxLength: 5 },
+      ),
+      (key, parts) => {
+        const body = JSON.stringify({
+          data: parts.map(([a, b], i) => ({ [`f${i}`]: `${a}${key}${b}`, n: i })),
+        });
+        assert.deepEqual(keyMatcher(key).scrub(body), { text: body, count: 0 });
+        assert.equal(keyMatcher(key).holds(body), false);
+      },
+    ),
+    { numRuns: 300 },
+  );
+});
+
+Deno.test("a body that echoes the key (a value, a word of a value, a field name, upper-cased) is never returned with it", () => {
+  fc.assert(
+    fc.property(keyArb, fc.constantFrom("v", "word", "field", "upper"), (key, how) => {
+      const echo = how === "upper" ? key.toUpperCase() : key;
+      const body = JSON.stringify({
+        data: [
+          how === "field" ? { [`x ${echo}`]: 1 } : {
+            a: how === "word" ? `you are ${echo} ok` : echo,
+            b: "x",
+          },
+        ],
+      });
+      const { text, count } = keyMatcher(key).scrub(body);
+      assert.ok(count >= 1, body);
+      assert.ok(!text.toLowerCase().includes(key.toLowerCase()), text);
+      JSON.parse(text);
+    }),
+    { numRuns: 300 },
+  );
+});
+
+/** A fetch that echoes the key it was sent in a problem's detail (401) or a 200 body. */
+function echoKey(status: number): typeof fetch {
+  return (_input, init) => {
+    const sent = new Headers(init?.headers).get("authorization")!.replace(/^Bearer /, "");
+    return Promise.resolve(
+      status === 200
+        ? Response.json({ data: [{ echo: sent }], hasMore: false })
+        : Response.json({ type: "about:blank", title: "No", detail: `bad key ${sent}` }, {
+          status,
+        }),
+    );
+  };
+}
+
+Deno.test("keys of 4,096 and 100,000 characters: requests work, nothing throws, the key shows nowhere", async () => {
+  for (const n of [4096, 100_000]) {
+    const key = Array.from(
+      { length: n },
+      (_, i) => "abcdefghijklmnopqrstuvwxyz0123456789"[(i * 7 + (i >> 3)) % 36],
+    )
+      .join("");
+    const t0 = performance.now();
+    const ok = new Transport({
+      apiKey: key,
+      baseUrl: "http://x.test/insider",
+      fetch: echoKey(200),
+    });
+    const body = await ok.json<{ data: { echo: string }[] }>({ method: "GET", path: "/x" });
+    assert.equal(body.data[0].echo, "[redacted]");
+    const bad = new Transport({
+      apiKey: key,
+      baseUrl: "http://x.test/insider",
+      maxRetries: 0,
+      fetch: echoKey(401),
+    });
+    const e = (await bad.json({ method: "GET", path: "/x" }).catch((e) => e)) as Error;
+    assert.equal(e.name, "AuthenticationError", String(e).slice(0, 300));
+    const shown = [e.message, String(e), JSON.stringify(e), Deno.inspect(e, { depth: 20 })].join(
+      "\n",
+    );
+    assert.ok(!shown.includes(key.slice(0, 64)), shown.slice(0, 300));
+    assert.ok(shown.length < 10_000, `a message of ${shown.length} characters`);
+    const ms = performance.now() - t0;
+    // linear: a 100,000-character key costs seconds at most, never minutes (the old pattern threw)
+    assert.ok(ms < 30_000, `${n}: ${ms} ms`);
+  }
+});
+
+/** Warnings printed while `f` runs. */
+async function warningsOf(f: () => unknown): Promise<string[]> {
+  const warn = console.warn;
+  const said: string[] = [];
+  console.warn = (...a: unknown[]) => said.push(a.map(String).join(" "));
+  try {
+    await f();
+  } finally {
+    console.warn = warn;
+  }
+  return said;
+}
+
+Deno.test("KEY_MIN_LENGTH through the client: a key of that length is scanned in bodies and hidden in errors made far from it; one character less is warned about once, and hidden in the client's own errors", async () => {
+  const long = "Zq".repeat(KEY_MIN_LENGTH / 2); // exactly KEY_MIN_LENGTH
+  const short = long.slice(1); // one less
+  for (const key of [long, short]) {
+    const said = await warningsOf(async () => {
+      const client = () =>
+        new InsiderClient({ apiKey: key, baseUrl: "http://x.test/insider", fetch: echoKey(200) });
+      const rows = await client().search({}).take(1).catch(() => []);
+      client(); // a second client with the same key: no second warning
+      const e = await new Transport({
+        apiKey: key,
+        baseUrl: "http://x.test/insider",
+        maxRetries: 0,
+        fetch: echoKey(401),
+      }).json({ method: "GET", path: "/x" }).catch((e) => e) as Error;
+      assert.ok(!String(e.message).includes(key), e.message);
+      const far = new InvalidResponseError(`row 3 is "${key}"`);
+      if (key === long) {
+        assert.ok(!far.message.includes(key), "registered: hidden in errors built anywhere");
+        assert.ok(knownKeys.holds(`{"a":"${key}"}`));
+        assert.ok(!JSON.stringify(rows).includes(key), "scanned in bodies");
+      } else {
+        assert.ok(far.message.includes(key), "a short key is not registered for the process");
+        assert.equal(redactKnownKeys(key), key);
+      }
+    });
+    const about = said.filter((w) => w.includes(`fewer than ${KEY_MIN_LENGTH}`));
+    assert.equal(about.length, key === long ? 0 : 1, said.join("\n"));
+    assert.ok(!about.join("").includes(key), "the warning holds no key");
+  }
+});
+
+Deno.test("redactError walks Map keys and values, Set members, getters, 20,000-deep and 20,000-wide graphs and cycles", () => {
+  const KEY = "sk-live-walker-0123456789";
+  knownKeys.register(KEY);
+  let deep: Record<string, unknown> = { leaf: `deep ${KEY}` };
+  for (let i = 0; i < 20_000; i++) deep = { next: deep };
+  const wide = Array.from({ length: 20_000 }, (_, i) => ({ i, v: i === 19_999 ? KEY : "x" }));
+  const cycle: Record<string, unknown> = { s: `cycle ${KEY}` };
+  cycle.self = cycle;
+  const withGetter = {};
+  Object.defineProperty(withGetter, "secret", {
+    get: () => `got ${KEY}`,
+    enumerable: true,
+    configurable: true,
+  });
+  const cause = {
+    map: new Map<unknown, unknown>([[KEY, 1], ["v", `value ${KEY}`], [{ k: KEY }, 2]]),
+    set: new Set([`member ${KEY}`, 3]),
+    withGetter,
+    deep,
+    wide,
+    cycle,
+  };
+  const e = new SignalbookError("failed", { cause });
+  redactError(e, redactKnownKeys); // already done by the constructor; again is harmless
+  const shown = [
+    e.message,
+    String(e),
+    JSON.stringify(e),
+    JSON.stringify(withGetter),
+    Deno.inspect(e, { depth: Infinity, showHidden: true, getters: true }),
+    Deno.inspect(cause.map, { depth: 5 }),
+    Deno.inspect(cause.set),
+    JSON.stringify(wide),
+    JSON.stringify([...cause.map.entries()]),
+  ].join("\n");
+  assert.ok(!shown.includes(KEY), shown.slice(shown.indexOf(KEY) - 200, shown.indexOf(KEY) + 50));
+  let d: Record<string, unknown> = deep;
+  while (d.next) d = d.next as Record<string, unknown>;
+  assert.equal(d.leaf, "deep [redacted]");
+  assert.equal(wide[19_999].v, "[redacted]");
+  assert.equal((withGetter as { secret: string }).secret, "got [redacted]");
+});
+
+for (const status of [502, 503, 504]) {
+  Deno.test(`${status} answers through the transport open the circuit after ${CIRCUIT_ROUNDS} refused rounds`, async () => {
+    let requests = 0;
+    const t = new Transport({
+      apiKey: "sk-test-circuit-statuses",
+      baseUrl: "http://x.test/insider",
+      maxRetries: 20,
+      fetch: () => {
+        requests++;
+        return Promise.resolve(
+          new Response("{}", { status, headers: { "retry-after-ms": "0" } }),
+        );
+      },
+    });
+    const e = (await t.json({ method: "GET", path: "/x" }).catch((e) => e)) as {
+      type: string;
+      status: number;
+    };
+    assert.equal(e.type, "circuit-open", String(e));
+    assert.equal(e.status, status);
+    assert.equal(requests, CIRCUIT_ROUNDS);
+  });
+}
