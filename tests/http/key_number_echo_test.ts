@@ -98,14 +98,17 @@ Deno.test("a digits-only key echoed as a bare JSON number: the answer parses and
 Deno.test("a digits-only key echoed inside a longer number (a sign, a point, an exponent, a digit before): the number is data and reaches the rows unchanged", async () => {
   const key = "1234567890123456";
   for (const form of NUMBER_FORMS.slice(1)) {
+    const last: typeof fetch = (input, init) =>
+      echoFetch(form)(input, init).then(async (r) =>
+        new Response((await r.text()).replace(/"nextCursor":.*$/, '"hasMore":false}'))
+      );
     const insider = new InsiderClient({
       apiKey: key,
       baseUrl: "http://x.test/insider",
       maxRetries: 0,
-      fetch: echoFetch(form),
+      fetch: last,
     });
-    const e = await insider.search({}).take(10).catch((e) => e);
-    const row = partialOf<Record<string, unknown>[]>(e)!.rows[0];
+    const [row] = await insider.search({}).take(10) as unknown as Record<string, unknown>[];
     assert.equal(row.echo, JSON.parse(form(key)), form(key));
     assert.deepEqual(row.echoList, [JSON.parse(form(key)), 2, JSON.parse(form(key))]);
     assert.equal(row.issuerName, "echo [redacted]", "the key itself, as a token of a text, is not");
