@@ -37,26 +37,29 @@ import { mean, neweyWestSe, sd } from "./_stats.ts";
 import { normalQuantile, t975 } from "./_quantiles.ts";
 import { usableSe } from "./_cluster_se.ts";
 import { plural } from "../shared/plural.ts";
+import type pl from "npm:nodejs-polars@0.25.2";
+import { requireColumns } from "../frames/columns.ts";
+import { olsNeweyWest } from "./_ols.ts";
+import { UNREADABLE } from "../shared/values/mod.ts";
+import { MONTH_FORMS, monthText, readMonth, unreadable } from "./_month.ts";
+import { refuse } from "../shared/options.ts";
+import type { Alpha, FactorAlpha, MonthRow, PortfolioStats } from "./_portfolio_types.ts";
+
+export type { Alpha };
+
+/**
+ * Months a portfolio needs for any figure annualized from its monthly
+ * returns (`cagr`, `vol`, `sharpe`, `informationRatio`): a figure a year
+ * from fewer months would extrapolate them (one month of +4.7 % reads
+ * 73.8 % a year). Below it each is null with a reason.
+ */
+export const MIN_ANNUAL_MONTHS = 12;
 
 /**
  * Months a portfolio needs for `alpha`, `alphaInterval` and
  * `sharpeInterval` (see the module doc for the measurement behind it).
  */
 export const MIN_INTERVAL_MONTHS = 24;
-
-/** Alpha of the monthly returns against the positions' market return. */
-export interface Alpha {
-  /** Intercept: monthly alpha in percent. */
-  monthly: number;
-  /** `monthly` · 12, percent per year. */
-  annualized: number;
-  /** Newey-West t-statistic of the intercept; NaN when the returns leave no residual (see `alphaStats`). */
-  tStat: number;
-  /** Slope on the market return. */
-  beta: number;
-  /** Newey-West lags used. */
-  lags: number;
-}
 
 /** Whether a series varies by more than rounding noise. */
 function varies(xs: readonly number[]): boolean {
@@ -235,50 +238,175 @@ export function alphaOf(y: readonly number[], x: readonly number[], lags?: numbe
   const n = y.length;
   const L = lags ?? Math.floor(4 * (n / 100) ** (2 / 9));
   const mx = mean(x);
-  const my = mean(y);
-  let sxx = 0;
-  let sxy = 0;
-  for (let t = 0; t < n; t++) {
-    sxx += (x[t] - mx) ** 2;
-    sxy += (x[t] - mx) * (y[t] - my);
+  if (!(x.reduce((s, v) => s + (v - mx) ** 2, 0) > 1e-12)) {
+    // no variation in the market series (e.g. one month): alpha is the mean
+    const a = mean(y);
+    return { monthly: a, annualized: a * 12, tStat: a / neweyWestSe(y, L), beta: 0, lags: L };
   }
-  // no variation in the market series (e.g. one month): alpha is the mean
-  const beta = sxx > 1e-12 ? sxy / sxx : 0;
-  const a = my - beta * mx;
-  const e = y.map((v, t) => v - a - beta * x[t]);
-  let tStat: number;
-  if (sxx > 1e-12) {
-    // HAC covariance of (a, b): (X'X)^-1 S (X'X)^-1 with Bartlett weights
-    const s = [[0, 0], [0, 0]];
-    const add = (k: number, wk: number) => {
-      for (let t = k; t < n; t++) {
-        const u = [e[t], e[t] * x[t]];
-        const v = [e[t - k], e[t - k] * x[t - k]];
-        for (let i = 0; i < 2; i++) {
-          for (let j = 0; j < 2; j++) {
-            s[i][j] += wk * (k === 0 ? u[i] * v[j] : u[i] * v[j] + v[i] * u[j]);
-          }
-        }
-      }
-    };
-    add(0, 1);
-    for (let k = 1; k <= Math.min(L, n - 1); k++) add(k, 1 - k / (L + 1));
-    let sx = 0;
-    let sx2 = 0;
-    for (const v of x) {
-      sx += v;
-      sx2 += v * v;
-    }
-    const det = n * sx2 - sx * sx;
-    const inv = [[sx2 / det, -sx / det], [-sx / det, n / det]];
-    const row = [
-      inv[0][0] * s[0][0] + inv[0][1] * s[1][0],
-      inv[0][0] * s[0][1] + inv[0][1] * s[1][1],
-    ];
-    const varA = row[0] * inv[0][0] + row[1] * inv[1][0];
-    tStat = varA > 0 ? a / Math.sqrt(varA) : NaN;
-  } else {
-    tStat = a / neweyWestSe(y, L);
-  }
+  // HAC covariance of (a, b): (X'X)^-1 S (X'X)^-1 with Bartlett weights (`_ols.ts`)
+  const fit = olsNeweyWest(y, x.map((v) => [1, v]), L);
+  const [a, beta] = fit.coef;
+  const tStat = fit.se[0] > 0 ? a / fit.se[0] : NaN;
   return { monthly: a, annualized: a * 12, tStat, beta, lags: L };
+}
+
+/** The figures of a portfolio's months: `PortfolioStats` but for the counts of its trades. */
+export type PortfolioFigures = Pick<
+  PortfolioStats,
+  | "months"
+  | "cagr"
+  | "vol"
+  | "sharpe"
+  | "sharpeInterval"
+  | "informationRatio"
+  | "maxDrawdown"
+  | "hitRate"
+  | "alpha"
+  | "alphaInterval"
+  | "alphaFit"
+  | "nullReasons"
+  | "turnover"
+  | "costPaid"
+>;
+
+/**
+ * The statistics of a portfolio's months (see `portfolio.ts` for the
+ * rules): one definition of excess in every figure, the return over the
+ * risk-free rate (`rfMonthly`, percent a month) for Sharpe and for Jensen's
+ * alpha (regressed on the market's return over the same rate), and the
+ * positions' own market for the information ratio and the hit rate. A
+ * figure annualized from monthly returns is null under
+ * {@link MIN_ANNUAL_MONTHS} months; every null figure has its reason.
+ *
+ * @example
+ * ```ts
+ * import { portfolioFigures } from "./_portfolio_stats.ts";
+ * const row = (r: number) => ({
+ *   month: "2024-01-01", n_positions: 1, n_short: 0, return: r, market_return: r / 2,
+ *   benchmark_return: r / 2, excess_return: r / 2, turnover: 0, cost: 0, equity: 1, drawdown: 0,
+ * });
+ * portfolioFigures([row(1), row(2)], [0, 0]).nullReasons.sharpe; // "2 months < 12: …"
+ * ```
+ */
+export function portfolioFigures(rows: MonthRow[], rfMonthly: number[]): PortfolioFigures {
+  const months = rows.length;
+  const rets = rows.map((r) => r.return);
+  const over = rets.map((r, t) => r - rfMonthly[t]);
+  const marketOver = rows.map((r, t) => r.market_return - rfMonthly[t]);
+  const active = rows.filter((r) => r.n_positions > 0);
+  const nullReasons: PortfolioStats["nullReasons"] = {};
+  const sh = sharpeStats(over);
+  const ir = sharpeStats(rows.map((r) => r.excess_return), Infinity).sharpe;
+  const al = alphaStats(over, marketOver);
+  const annual = months >= MIN_ANNUAL_MONTHS;
+  if (!annual) {
+    // annualizing fewer than 12 months extrapolates them to a year: the monthly column keeps them
+    const few = (what: string, where: string) =>
+      `${plural(months, "month")} < ${MIN_ANNUAL_MONTHS}: ${what} a year would extrapolate ${
+        months === 1 ? "it" : "them"
+      } (the ${where})`;
+    nullReasons.cagr = few("a growth rate", "equity column has the growth");
+    nullReasons.vol = few("a volatility", "return column has each month");
+    nullReasons.sharpe = few("a Sharpe ratio", "return column has each month");
+    nullReasons.sharpeInterval = nullReasons.sharpe;
+    nullReasons.informationRatio = few(
+      "an information ratio",
+      "excess_return column has each month",
+    );
+  } else {
+    if (sh.sharpe === null) nullReasons.sharpe = sh.reason!;
+    if (sh.interval === null) nullReasons.sharpeInterval = sh.reason!;
+    if (ir === null) nullReasons.informationRatio = "monthly excess returns do not vary";
+  }
+  if (!active.length) nullReasons.hitRate = "no month with positions";
+  if (al.fit === null) nullReasons.alpha = al.reason!;
+  if (al.interval === null) nullReasons.alphaInterval = al.reason!;
+  const equity = rows.at(-1)?.equity ?? 1;
+  return {
+    months,
+    cagr: annual ? (equity ** (12 / months) - 1) * 100 : null,
+    vol: annual ? sd(rets) * Math.sqrt(12) : null,
+    sharpe: annual ? sh.sharpe : null,
+    sharpeInterval: annual ? sh.interval : null,
+    informationRatio: annual ? ir : null,
+    maxDrawdown: Math.min(...rows.map((r) => r.drawdown)),
+    hitRate: active.length
+      ? (100 * active.filter((r) => r.excess_return > 0).length) / active.length
+      : null,
+    alpha: al.fit?.annualized ?? null,
+    alphaInterval: al.interval,
+    alphaFit: al.fit,
+    nullReasons,
+    turnover: rows.reduce((s, r) => s + r.turnover, 0),
+    costPaid: rows.reduce((s, r) => s + r.cost, 0),
+  };
+}
+
+/**
+ * The multi-factor alpha, or the reason there is none: like `alpha`, it
+ * needs `MIN_INTERVAL_MONTHS` months with factor data (and at least the
+ * factors + 3), never an interval on a handful of degrees of freedom.
+ */
+export function factorAlphaOf(
+  months: string[],
+  y: number[],
+  factors: pl.DataFrame,
+): FactorAlpha | string {
+  if (!factors || typeof factors.columns === "undefined") {
+    refuse("portfolioBacktest", "factors", factors, [
+      "a frame with a month column and factor columns",
+    ]);
+  }
+  requireColumns("portfolioBacktest (factors)", factors, ["month"]);
+  const names = factors.columns.filter((c) => c !== "month");
+  if (!names.length) {
+    throw new RangeError(
+      "portfolioBacktest: factors has no factor column; give `month` and one column per factor (percent a month)",
+    );
+  }
+  const rows = new Map<string, number[]>();
+  const recs = factors.toRecords() as Record<string, unknown>[];
+  for (const [i, r] of recs.entries()) {
+    const m = readMonth(r.month);
+    if (m === UNREADABLE) {
+      throw unreadable("portfolioBacktest", "factors month", r.month, i, MONTH_FORMS);
+    }
+    const k = m === null ? null : monthText(m);
+    const xs = names.map((n) => r[n]);
+    if (k !== null && xs.every((x) => typeof x === "number" && Number.isFinite(x))) {
+      rows.set(k, xs as number[]);
+    }
+  }
+  const Y: number[] = [];
+  const X: number[][] = [];
+  months.forEach((k, t) => {
+    const f = rows.get(k);
+    if (f) {
+      Y.push(y[t]);
+      X.push([1, ...f]);
+    }
+  });
+  const need = Math.max(MIN_INTERVAL_MONTHS, names.length + 3);
+  if (Y.length < need) {
+    return `factors cover ${plural(Y.length, "month")} of the backtest's ${months.length} (${
+      months[0]
+    } to ${months.at(-1)}); a factor alpha needs ${need}`;
+  }
+  const fit = olsNeweyWest(Y, X);
+  // an exact fit leaves a standard error of rounding noise: no factor alpha, as for `alpha`
+  const scale = Math.max(...Y.map(Math.abs), ...X.flat().map(Math.abs), Math.abs(fit.coef[0]));
+  if (!usableSe(fit.se[0], scale)) {
+    return "the returns leave no residual around the factor fit (the intercept's standard " +
+      "error is rounding noise): no factor alpha";
+  }
+  const t = t975(Y.length - names.length - 1);
+  return {
+    annualized: fit.coef[0] * 12,
+    tStat: fit.coef[0] / fit.se[0],
+    interval: [12 * (fit.coef[0] - t * fit.se[0]), 12 * (fit.coef[0] + t * fit.se[0])],
+    betas: Object.fromEntries(names.map((n, i) => [n, fit.coef[i + 1]])),
+    months: Y.length,
+    missingMonths: months.length - Y.length,
+    lags: fit.lags,
+  };
 }

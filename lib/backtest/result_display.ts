@@ -137,10 +137,17 @@ export function portfolioResultTable(results: Record<string, PortfolioSummary>):
     rows: portfolioCells(results),
     numericFrom: 2,
     demo: Object.values(results).some((r) => isDemo(r.monthly)),
-    note: `Sharpe over a risk-free rate of ${
-      rf.map((x) => `${fmt(x)}%`).join(" / ")
-    } a year. ${PORTFOLIO_ESTIMATES}`,
+    note: `${excessNote(rf.map((x) => `${fmt(x)}%`).join(" / "))} ${PORTFOLIO_ESTIMATES}`,
   });
+}
+
+/**
+ * The one definition of excess of the portfolio figures, as the footnotes
+ * state it: Sharpe and alpha over the risk-free rate `rf` (text, e.g. "4%"),
+ * IR and hit rate over the positions' own market.
+ */
+export function excessNote(rf: string): string {
+  return `Sharpe over a risk-free rate of ${rf} a year; alpha is Jensen's, the return over that rate regressed on the market's return over it; IR and hit rate are over the positions' own market (signed like them).`;
 }
 
 /** The month span of a `monthly` frame, "2021-01 to 2023-12" ("" when empty). */

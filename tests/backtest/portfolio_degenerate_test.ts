@@ -53,9 +53,12 @@ Deno.test(`alpha and both intervals need ${MIN_INTERVAL_MONTHS} months; below, n
   assert.equal(one.stats.alphaFit, null);
   assert.equal(one.stats.sharpe, null);
   assert.match(one.stats.nullReasons.alpha!, /1 month < 24: no alpha/);
-  const short = portfolioFromPositions(monthly([5, -2, 8, 1, 3, -4]), { edges: "keep" });
+  const short = portfolioFromPositions(
+    monthly([5, -2, 8, 1, 3, -4, 2, 6, -1, 0, 3, 1, 4, -2]),
+    { edges: "keep" },
+  );
   assert.equal(short.stats.sharpeInterval, null);
-  assert.equal(short.stats.nullReasons.sharpeInterval, "6 months < 24: no Sharpe interval");
+  assert.equal(short.stats.nullReasons.sharpeInterval, "14 months < 24: no Sharpe interval");
   assert.ok(Number.isFinite(short.stats.sharpe!));
   const rets = Array.from({ length: 30 }, (_, i) => ((i * 7) % 11) - 4);
   const long = portfolioFromPositions(monthly(rets), { edges: "keep" });
@@ -295,16 +298,19 @@ Deno.test("riskFree: a month twice, or monthly rates that are percent a year, ar
   assert.ok(portfolioFromPositions(monthly(rets), { riskFree: pl.Series(rets.map(() => 2)) }));
 });
 
-Deno.test("a one-month portfolio: each null figure says why, in words that fit", () => {
+Deno.test("annualized figures from fewer than 12 months: one rule, each null with its reason", () => {
   const r = portfolioFromPositions(monthly([2]), { edges: "keep" });
   assert.equal(r.stats.months, 1);
-  assert.equal(r.stats.informationRatio, null);
-  assert.equal(r.stats.nullReasons.informationRatio, "1 month: too few for an information ratio");
   assert.match(r.stats.nullReasons.alpha!, /^1 month < 24: no alpha$/);
-  // never NaN, never annualized from one month: vol and CAGR are null, each with its reason
-  assert.equal(r.stats.vol, null);
-  assert.equal(r.stats.nullReasons.vol, "1 month: too few for a volatility");
-  assert.equal(r.stats.cagr, null);
+  // never NaN, never annualized from one month: CAGR, vol, Sharpe and IR are null, each with its reason
+  assert.equal(
+    r.stats.nullReasons.informationRatio,
+    "1 month < 12: an information ratio a year would extrapolate it (the excess_return column has each month)",
+  );
+  assert.equal(
+    r.stats.nullReasons.vol,
+    "1 month < 12: a volatility a year would extrapolate it (the return column has each month)",
+  );
   assert.match(
     r.stats.nullReasons.cagr!,
     /^1 month < 12: a growth rate a year would extrapolate it/,
@@ -314,13 +320,32 @@ Deno.test("a one-month portfolio: each null figure says why, in words that fit",
   }
   // the table shows dashes, and the conclusion says why
   assert.match(portfolioConclusion({ one: r }), /cagr: 1 month < 12/);
-  // 11 months: still no CAGR; 12: one, from the equity curve
-  const eleven = portfolioFromPositions(monthly(Array(11).fill(2)), { edges: "keep" });
-  assert.equal(eleven.stats.cagr, null);
-  assert.ok(eleven.stats.vol !== null);
-  const twelve = portfolioFromPositions(monthly(Array(12).fill(2)), { edges: "keep" });
-  assert.ok(Math.abs(twelve.stats.cagr! - (1.02 ** 12 - 1) * 100) < 1e-9);
-  assert.equal(twelve.stats.nullReasons.cagr, undefined);
+  const annual = ["cagr", "vol", "sharpe", "informationRatio"] as const;
+  const varied = (n: number) => Array.from({ length: n }, (_, i) => 2 + ((i * 5) % 7) - 3);
+  // 2 and 11 months: every annualized figure withheld, with "N months < 12" as its reason
+  for (const n of [2, 11]) {
+    const s = portfolioFromPositions(monthly(varied(n)), { edges: "keep" }).stats;
+    for (const k of annual) {
+      assert.equal(s[k], null, `${n} months: ${k}`);
+      assert.match(s.nullReasons[k]!, new RegExp(`^${n} months < 12: `), `${n} months: ${k}`);
+    }
+    assert.match(s.nullReasons.sharpeInterval!, new RegExp(`^${n} months < 12: `));
+    assert.equal(typeof s.maxDrawdown, "number"); // not annualized: given
+    assert.equal(typeof s.hitRate, "number");
+  }
+  // 12 months: every one given, from the months
+  const twelve = portfolioFromPositions(monthly(varied(12)), { edges: "keep" });
+  const rets = twelve.monthly.getColumn("return").toArray() as number[];
+  const mean = rets.reduce((a, b) => a + b, 0) / 12;
+  const sd = Math.sqrt(rets.reduce((a, b) => a + (b - mean) ** 2, 0) / 11);
+  for (const k of annual) {
+    assert.equal(typeof twelve.stats[k], "number", k);
+    assert.equal(twelve.stats.nullReasons[k], undefined, k);
+  }
+  assert.ok(Math.abs(twelve.stats.vol! - sd * Math.sqrt(12)) < 1e-9);
+  assert.ok(Math.abs(twelve.stats.sharpe! - (mean / sd) * Math.sqrt(12)) < 1e-9);
+  const equity = twelve.monthly.getColumn("equity").toArray() as number[];
+  assert.ok(Math.abs(twelve.stats.cagr! - (equity[11] - 1) * 100) < 1e-9);
 });
 
 Deno.test("factor alpha needs 24 months of factor data too; below, absent with the reason", () => {
