@@ -18,6 +18,30 @@ export class QueryError extends Error {
 }
 
 /**
+ * A `query()` stopped by one of its limits: `limit` names it (`timeoutMs`,
+ * `memoryLimit`, `maxRows`) and `value` is its value; the message says
+ * what to change. A {@link QueryError}.
+ */
+export class QueryLimitError extends QueryError {
+  /** The option whose limit stopped the query. */
+  readonly limit: "timeoutMs" | "memoryLimit" | "maxRows";
+  /** Its value. */
+  readonly value: number | string;
+  /** Creates the error; `problem` follows `query: `, then the SQL. */
+  constructor(
+    limit: QueryLimitError["limit"],
+    value: number | string,
+    problem: string,
+    sql: string,
+  ) {
+    super(`query: ${problem}\nSQL: ${sql}`, sql);
+    this.name = "QueryLimitError";
+    this.limit = limit;
+    this.value = value;
+  }
+}
+
+/**
  * A dataset's state file (`manifest.json`, `_signalbook.json`) that cannot
  * be read: not JSON, a field missing, null or of the wrong type, a foreign
  * `format`, a `syncedTo` in the future. The message names the file and the

@@ -25,7 +25,14 @@ export {
   type SyncOptions,
   type SyncReport,
 } from "./sync.ts";
-export { query, QUERY_VIEWS, QueryError, type QueryOptions } from "./query.ts";
+export {
+  query,
+  QUERY_MEMORY_MARGIN,
+  QUERY_VIEWS,
+  QueryError,
+  QueryLimitError,
+  type QueryOptions,
+} from "./query.ts";
 export { StateFileError } from "./errors.ts";
 export { type DatasetSource, MixedSourcesError } from "./provenance.ts";
 export { DatasetLockedError, DEFAULT_LOCK_TIMEOUT_MS, LOCK_FILE, type LockHolder } from "./lock.ts";

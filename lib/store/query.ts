@@ -14,12 +14,24 @@
  *   column skips the other parts' files; parts written with other columns
  *   are read by name (a column a part lacks is null there); a parent folder
  *   named `x=y` adds no column (see `viewSelect`).
- * - Provenance: a result whose SQL names a view whose dataset holds the
- *   offline emulator's rows carries the demo mark (`isDemo`; see
- *   `provenance.ts`).
+ * - Provenance, by construction: a result is demo data (`isDemo`; see
+ *   `provenance.ts`) when any dataset the query can read — any view
+ *   present under `dir` — holds the offline emulator's rows, whatever the
+ *   SQL says (`query_table('pit' || 'ches')` included). A folder of live
+ *   datasets only gives unmarked results.
+ * - Its own process: DuckDB runs in a child process (`_query_child.ts`),
+ *   bounded from outside (`_query_process.ts`): killed when its resident
+ *   memory passes `memoryLimit` plus {@link QUERY_MEMORY_MARGIN}, or when
+ *   `timeoutMs` is up, so one huge value (a list of 200 million numbers, a
+ *   1.5 GB string), which DuckDB's own limit does not bound, ends in a
+ *   {@link QueryLimitError} naming the limit, within the time limit plus
+ *   about a second; the caller's process never holds DuckDB's memory. A
+ *   result larger than `memoryLimit` once read as columns is refused the
+ *   same way before the caller reads it. Starting the process costs about
+ *   0.2 s a query.
  * - Types: the result goes from DuckDB to Polars through a parquet file in
  *   a temporary folder (`COPY (…) TO … (FORMAT parquet)`, then
- *   `readParquet`), never through JS row objects, so BIGINT stays Int64,
+ *   `readParquet`, column by column), never through JS row objects, so BIGINT stays Int64,
  *   DOUBLE Float64, DATE Date, BOOLEAN Boolean, VARCHAR String, BIGINT[]
  *   List(Int64), and timestamps become Datetime("ms") (with time zone
  *   "UTC" when DuckDB's is TIMESTAMP WITH TIME ZONE). Choices: HUGEINT (what
@@ -45,7 +57,7 @@
  *   blocking, at most 4 MiB; a bad one is a `StateFileError` (a
  *   `QueryError`) naming the file and the field, as `scan*` raises it.
  * - Bounded: `timeoutMs` (default {@link QUERY_TIMEOUT_MS}, 2 minutes)
- *   interrupts DuckDB and fails; a result over `maxRows` (default
+ *   kills DuckDB's process and fails; a result over `maxRows` (default
  *   {@link QUERY_MAX_ROWS}) is an error, never a frame cut short (DuckDB
  *   writes at most `maxRows + 1` rows to tell); spilling is capped at
  *   {@link QUERY_MAX_SPILL} of disk.
@@ -56,29 +68,37 @@
  * @module
  */
 import pl from "npm:nodejs-polars@0.25.2";
-import type { DuckDBConnection, DuckDBInstance } from "npm:@duckdb/node-api@1.5.5-r.5";
 import { join, resolve, sep as SEP } from "node:path";
 import { readMeta } from "./dataset.ts";
 import { datasetParts, type PartFile, UnsafeFileError } from "./_files.ts";
-import { QueryError, StateFileError } from "./errors.ts";
+import { QueryError, QueryLimitError, StateFileError } from "./errors.ts";
+import { QUERY_MEMORY_MARGIN, runBounded, sizeBytes } from "./_query_process.ts";
+import type { QueryAnswer, QueryJob } from "./_query_child.ts";
+import { formatBytes } from "./disk.ts";
+import { intOption, optionProblem } from "../shared/options.ts";
 import { holdsEmulatorRows } from "./provenance.ts";
 import { sameSchemas } from "./_parquet_schema.ts";
 import { withDisplay } from "../frames/display.ts";
 import { didYouMean } from "../shared/suggest.ts";
 
-export { QueryError };
+export { QUERY_MEMORY_MARGIN, QueryError, QueryLimitError };
 
 /** Options of {@link query}. */
 export interface QueryOptions {
   /** Root folder of the datasets (what `sync({ dir })` was given). */
   dir: string;
-  /** DuckDB's memory cap, e.g. "512MB" or "2GB" (default "512MB"); beyond it DuckDB spills to disk. */
+  /**
+   * DuckDB's memory cap, e.g. "512MB" or "2GiB" (default "512MB"); beyond it
+   * DuckDB spills to disk. Its process is killed past this plus
+   * {@link QUERY_MEMORY_MARGIN}, and a larger result is refused
+   * ({@link QueryLimitError}).
+   */
   memoryLimit?: string;
   /** DuckDB worker threads (default: DuckDB's choice, the number of cores). */
   threads?: number;
   /**
-   * Longest run, ms (default {@link QUERY_TIMEOUT_MS}, 2 minutes): DuckDB is
-   * interrupted then and the call fails with a {@link QueryError}.
+   * Longest run, ms (default {@link QUERY_TIMEOUT_MS}, 2 minutes): DuckDB's
+   * process is killed then and the call fails with a {@link QueryLimitError}.
    */
   timeoutMs?: number;
   /**
@@ -237,50 +257,23 @@ function stateProblem(e: StateFileError): string {
 }
 
 /**
- * Shuts DuckDB in before the user's SQL runs: it may open the dataset's
- * folders (`insider_trades/`, `pitches/`) and its own scratch
- * folder (the result file and spills) — `allowed_directories` — and nothing else —
- * `enable_external_access = false` refuses every other file, glob, URL,
- * extension install and attach at bind time, before anything touches the
- * disk; then the views are created and `lock_configuration` stops the SQL
- * from changing any setting back.
+ * The statements that shut DuckDB in before the user's SQL runs: it may
+ * open the dataset's folders (`insider_trades/`, `pitches/`) and its own
+ * scratch folder (the result file and spills) — `allowed_directories` — and
+ * nothing else — `enable_external_access = false` refuses every other file,
+ * glob, URL, extension install and attach at bind time, before anything
+ * touches the disk; then the views are created and `lock_configuration`
+ * stops the SQL from changing any setting back.
  */
-async function lockDown(
-  con: DuckDBConnection,
-  scratch: string,
-  present: Map<string, View>,
-  sql: string,
-): Promise<void> {
+function lockDown(scratch: string, present: Map<string, View>): string[] {
   // each view folder as itself and as DuckDB is handed it (glob characters escaped)
   const dirs = [scratch, ...[...present.values()].flatMap((v) => [v.root, v.literal])];
-  try {
-    await con.run(
-      `SET allowed_directories = [${[...new Set(dirs)].map((d) => quoteStr(d + SEP)).join(", ")}]`,
-    );
-    await con.run("SET enable_external_access = false");
-    for (const { create } of present.values()) await con.run(create);
-    await con.run("SET lock_configuration = true");
-  } catch (e) {
-    throw new QueryError(
-      `query: cannot open the dataset's views: ${duckMessage(e)}\nSQL: ${sql}`,
-      sql,
-      { cause: e },
-    );
-  }
-}
-
-/** The select-list expression that brings a DuckDB column to a type Polars keeps. */
-function castFor(name: string, type: string): string {
-  const id = quoteId(name);
-  if (/^U?HUGEINT$/.test(type)) return `CAST(${id} AS BIGINT) AS ${id}`;
-  if (/^DECIMAL/.test(type)) return `CAST(${id} AS DOUBLE) AS ${id}`;
-  if (/^TIMESTAMP_(S|MS|NS)$/.test(type)) return `CAST(${id} AS TIMESTAMP) AS ${id}`;
-  if (/^ENUM/.test(type)) return `CAST(${id} AS VARCHAR) AS ${id}`;
-  return id;
-}
-
-function duckMessage(e: unknown): string {
-  return String((e as Error)?.message ?? e);
+  return [
+    `SET allowed_directories = [${[...new Set(dirs)].map((d) => quoteStr(d + SEP)).join(", ")}]`,
+    "SET enable_external_access = false",
+    ...[...present.values()].map((v) => v.create),
+    "SET lock_configuration = true",
+  ];
 }
 
 /**
@@ -298,38 +291,27 @@ function duckMessage(e: unknown): string {
  *     "from insider_trades group by all order by all",
  *   { dir },
  * );
- * console.log(df.dtypes.map(String)); // String, String, Int64, Date
+ * console.log(df.dtypes.map(String)); // Int64, Int64, Int64, Date
  * ```
  */
 export async function query(sql: string, opts: QueryOptions): Promise<pl.DataFrame> {
-  if (typeof sql !== "string" || sql.trim() === "") {
-    throw new QueryError(
-      `query: sql ${JSON.stringify(sql)} is not allowed; allowed: one SQL query`,
-      String(sql),
-    );
-  }
+  const refuse = (name: string, value: unknown, allowed: string) =>
+    new QueryError(`query: ${optionProblem(name, value, allowed)}`, String(sql));
+  if (typeof sql !== "string" || sql.trim() === "") throw refuse("sql", sql, "one SQL query");
   const dir = opts?.dir;
-  if (typeof dir !== "string" || dir === "") {
-    throw new QueryError(
-      `query: dir ${JSON.stringify(dir)} is not allowed; allowed: the folder sync wrote`,
-      sql,
-    );
-  }
-  const stmt = sql.trim().replace(/;\s*$/, "");
-  const timeoutMs = opts.timeoutMs ?? QUERY_TIMEOUT_MS;
-  if (!Number.isInteger(timeoutMs) || timeoutMs < 1) {
-    throw new QueryError(
-      `query: timeoutMs ${JSON.stringify(timeoutMs)} is not allowed; allowed: an integer >= 1 (ms)`,
-      sql,
-    );
-  }
-  const maxRows = opts.maxRows ?? QUERY_MAX_ROWS;
-  if (!Number.isInteger(maxRows) || maxRows < 0) {
-    throw new QueryError(
-      `query: maxRows ${JSON.stringify(maxRows)} is not allowed; allowed: an integer >= 0`,
-      sql,
-    );
-  }
+  if (typeof dir !== "string" || dir === "") throw refuse("dir", dir, "the folder sync wrote");
+  const fail = (m: string) => new QueryError(`query: ${m}`, sql);
+  const timeoutMs = intOption(
+    "timeoutMs",
+    opts.timeoutMs ?? QUERY_TIMEOUT_MS,
+    1,
+    2 ** 31 - 1,
+    fail,
+  );
+  const maxRows = intOption("maxRows", opts.maxRows ?? QUERY_MAX_ROWS, 0, 2 ** 53 - 2, fail);
+  const memoryLimit = opts.memoryLimit ?? "512MB";
+  const memory = sizeBytes(memoryLimit);
+  if (memory === null) throw refuse("memoryLimit", memoryLimit, 'a size such as "512MB" or "2GiB"');
   const present = await views(dir, sql);
   if (present.size === 0) {
     const exists = await Deno.stat(dir).then(() => true, () => false);
@@ -340,149 +322,89 @@ export async function query(sql: string, opts: QueryOptions): Promise<pl.DataFra
       sql,
     );
   }
+  const stmt = sql.trim().replace(/;\s*$/, "");
   const tmp = await Deno.makeTempDir({ prefix: "signalbook-query-" });
   const config: Record<string, string> = {
-    memory_limit: opts.memoryLimit ?? "512MB",
+    memory_limit: memoryLimit,
     temp_directory: join(tmp, "spill"),
     max_temp_directory_size: QUERY_MAX_SPILL,
   };
   if (opts.threads !== undefined) config.threads = String(opts.threads);
-  let db: DuckDBInstance | undefined;
   try {
-    try {
-      // loaded at the first query, not at import: DuckDB's 30 MB of native code stay
-      // out of processes that never run SQL (see docs/performance.md)
-      const { DuckDBInstance } = await import("npm:@duckdb/node-api@1.5.5-r.5");
-      db = await DuckDBInstance.create(":memory:", config);
-    } catch (e) {
-      throw new QueryError(`query: cannot start DuckDB: ${duckMessage(e)}`, sql, { cause: e });
-    }
-    const con = await db.connect();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      con.interrupt();
-    }, timeoutMs);
-    const stopped = (e: unknown) =>
-      timedOut
-        ? new QueryError(
-          `query: stopped after ${timeoutMs} ms (timeoutMs); narrow the query or raise timeoutMs` +
-            `\nSQL: ${sql}`,
-          sql,
-          { cause: e },
-        )
-        : e;
-    try {
-      await lockDown(con, tmp, present, sql);
-      const { names, types } = await describe(con, stmt, sql, dir, [...present.keys()]);
-      const out = join(tmp, "result.parquet");
-      try {
-        // one row over the cap says the result is too large, without writing it all
-        await con.run(
-          `COPY (SELECT ${
-            names.map((n, i) => castFor(n, types[i])).join(", ")
-          } FROM (${stmt}\n) AS q LIMIT ${maxRows + 1}) TO ${
-            quoteStr(out)
-          } (FORMAT parquet, COMPRESSION zstd)`,
-        );
-      } catch (e) {
-        throw stopped(explain(e, stmt, sql, dir, [...present.keys()]));
-      }
-      if (timedOut) throw stopped(new Error("interrupted"));
-      const height = Number(
-        pl.scanParquet(out).select(pl.len().alias("n")).collectSync().getColumn("n").get(0),
+    const out = join(tmp, "result.parquet");
+    const job: QueryJob = { config, setup: lockDown(tmp, present), stmt, out, limit: maxRows + 1 };
+    const limits = { timeoutMs, memoryLimit, rssBytes: memory + QUERY_MEMORY_MARGIN };
+    const answer = await runBounded(job, limits, sql);
+    const names = [...present.keys()];
+    if (!answer.ok) throw refused(answer, stmt, sql, dir, names);
+    if (answer.height > maxRows) {
+      throw new QueryLimitError(
+        "maxRows",
+        maxRows,
+        `the result has more than ${maxRows} rows (maxRows); aggregate, add a LIMIT or raise maxRows`,
+        sql,
       );
-      if (height > maxRows) {
-        throw new QueryError(
-          `query: the result has more than ${maxRows} rows (maxRows); aggregate, add a LIMIT ` +
-            `or raise maxRows\nSQL: ${sql}`,
-          sql,
-        );
-      }
-      const df = pl.readParquet(out);
-      const fixes = df.getColumns().flatMap((c) => {
-        const m = /Datetime\((\w+),?\s*([^)]*)\)/.exec(String(c.dtype));
-        if (!m || (m[1] === "ms" && m[2] === "UTC")) return [];
-        const tz = m[2] && m[2] !== "null" && m[2] !== "None" ? m[2] : undefined;
-        return [pl.col(c.name).cast(pl.Datetime("ms", tz))];
-      });
-      // the emulator's rows keep the demo mark: any view the SQL names that holds them
-      const demo = [...present].some(([name, v]) =>
-        v.demo && new RegExp(`\\b${name}\\b`, "i").test(stmt)
-      );
-      return withDisplay(fixes.length ? df.withColumns(...fixes) : df, { demo });
-    } finally {
-      clearTimeout(timer);
-      con.closeSync();
     }
+    if (answer.bytes > memory) {
+      throw new QueryLimitError(
+        "memoryLimit",
+        memoryLimit,
+        `the result is ${
+          formatBytes(answer.bytes)
+        } once read, more than memoryLimit ${memoryLimit}; select fewer columns or rows, or raise memoryLimit`,
+        sql,
+      );
+    }
+    const df = pl.readParquet(out);
+    const fixes = df.getColumns().flatMap((c) => {
+      const m = /Datetime\((\w+),?\s*([^)]*)\)/.exec(String(c.dtype));
+      if (!m || (m[1] === "ms" && m[2] === "UTC")) return [];
+      const tz = m[2] && m[2] !== "null" && m[2] !== "None" ? m[2] : undefined;
+      return [pl.col(c.name).cast(pl.Datetime("ms", tz))];
+    });
+    // demo data when any dataset the SQL could read holds the emulator's rows, whatever it says
+    const demo = [...present.values()].some((v) => v.demo);
+    return withDisplay(fixes.length ? df.withColumns(...fixes) : df, { demo });
   } finally {
-    db?.closeSync();
     await Deno.remove(tmp, { recursive: true }).catch(() => {});
   }
 }
 
-/**
- * Column names and types of `stmt`, which must be one query that returns
- * rows. It is parsed alone first (no binding, so nothing runs: a syntax
- * error keeps DuckDB's own message), then prepared only inside
- * `SELECT * FROM (…)`, where the parser accepts nothing but a query: a
- * statement such as `EXPORT DATABASE`, `COPY`, `ATTACH`, `SET` or `INSTALL`
- * is refused before DuckDB binds it (binding `EXPORT` alone creates its
- * folder).
- */
-async function describe(
-  con: DuckDBConnection,
+/** The error for a job DuckDB refused or failed (see `_query_child.ts`'s stages). */
+function refused(
+  a: Extract<QueryAnswer, { ok: false }>,
   stmt: string,
   sql: string,
   dir: string,
   present: string[],
-): Promise<{ names: string[]; types: string[] }> {
-  let count: number;
-  try {
-    count = (await con.extractStatements(stmt)).count;
-  } catch (e) {
-    throw explain(e, stmt, sql, dir, present);
+): QueryError {
+  if (a.stage === "setup") {
+    return new QueryError(`query: cannot open the dataset's views: ${a.message}\nSQL: ${sql}`, sql);
   }
-  if (count !== 1) {
-    throw new QueryError(
-      `query: ${count} statements given; allowed: one query that returns rows\nSQL: ${sql}`,
+  if (a.stage === "count") {
+    return new QueryError(
+      `query: ${a.count} statements given; allowed: one query that returns rows\nSQL: ${sql}`,
       sql,
     );
   }
-  try {
-    const prepared = await con.prepare(`SELECT * FROM (${stmt}\n) AS q`);
-    const names = Array.from({ length: prepared.columnCount }, (_, i) => prepared.columnName(i));
-    const types = names.map((_, i) => String(prepared.columnType(i)));
-    prepared.destroySync?.();
-    return { names, types };
-  } catch (e) {
-    if (/^Parser Error/.test(duckMessage(e))) {
-      const word = /^[\s(]*([A-Za-z_]+)/.exec(
-        stmt.replace(/^(\s*(--[^\n]*\n|\/\*[\s\S]*?\*\/))*/, ""),
-      )?.[1];
-      throw new QueryError(
-        `query: ${
-          word
-            ? `${/^[aeiou]/i.test(word) ? "an" : "a"} ${word.toUpperCase()} statement`
-            : "this statement"
-        } is not allowed; allowed: one query that returns rows (SELECT, WITH, FROM, VALUES, ` +
-          `TABLE, DESCRIBE, SUMMARIZE, SHOW)\nSQL: ${sql}`,
-        sql,
-        { cause: e },
-      );
-    }
-    throw explain(e, stmt, sql, dir, present);
+  if (a.stage === "parse") {
+    const word = /^[\s(]*([A-Za-z_]+)/.exec(
+      stmt.replace(/^(\s*(--[^\n]*\n|\/\*[\s\S]*?\*\/))*/, ""),
+    )?.[1];
+    return new QueryError(
+      `query: ${
+        word
+          ? `${/^[aeiou]/i.test(word) ? "an" : "a"} ${word.toUpperCase()} statement`
+          : "this statement"
+      } is not allowed; allowed: one query that returns rows (SELECT, WITH, FROM, VALUES, ` +
+        `TABLE, DESCRIBE, SUMMARIZE, SHOW)\nSQL: ${sql}`,
+      sql,
+    );
   }
+  return explain(a.message, sql, dir, present);
 }
 
-function explain(
-  e: unknown,
-  _stmt: string,
-  sql: string,
-  dir: string,
-  present: string[],
-): QueryError {
-  const msg = duckMessage(e);
+function explain(msg: string, sql: string, dir: string, present: string[]): QueryError {
   const missing = /Table with name ([^\s]+) does not exist/.exec(msg);
   if (missing) {
     const name = missing[1].replace(/^"|"$/g, "");
@@ -498,7 +420,6 @@ function explain(
             (absent.length ? ` (${absent.join(", ")} not synced there)` : "")
       }\nSQL: ${sql}`,
       sql,
-      { cause: e },
     );
   }
   if (/^Permission Error/.test(msg)) {
@@ -507,8 +428,7 @@ function explain(
         present.join(", ")
       }): other files, folders, URLs and extensions are disabled\nSQL: ${sql}`,
       sql,
-      { cause: e },
     );
   }
-  return new QueryError(`query: ${msg}\nSQL: ${sql}`, sql, { cause: e });
+  return new QueryError(`query: ${msg}\nSQL: ${sql}`, sql);
 }

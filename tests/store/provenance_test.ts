@@ -8,6 +8,7 @@
  * written.
  */
 import assert from "node:assert/strict";
+import fc from "fast-check";
 import { join } from "node:path";
 import pl from "npm:nodejs-polars@0.25.2";
 import {
@@ -177,7 +178,31 @@ Deno.test("writeDataset: a demo frame into a live dataset, or a live frame into 
   await Deno.remove(dir, { recursive: true });
 });
 
-Deno.test("query(): marked only when its SQL names a view holding the emulator's rows", async () => {
+/**
+ * SQL that names a view without spelling it: the name cut in pieces, each
+ * piece in any case, joined with `||` or `concat()`, read by
+ * `query_table(lower(…))` (or the view named plainly, quoted or not).
+ */
+const viewSql = (view: string) =>
+  fc.tuple(
+    fc.uniqueArray(fc.integer({ min: 1, max: view.length - 1 }), { maxLength: 3 }),
+    fc.array(fc.boolean(), { minLength: 4, maxLength: 4 }),
+    fc.constantFrom("||", "concat", "plain", "quoted"),
+  ).map(([cuts, upper, join]) => {
+    if (join === "plain") {
+      return `select count(*) as n from ${upper[0] ? view.toUpperCase() : view}`;
+    }
+    if (join === "quoted") return `select count(*) as n from "${view}"`;
+    const at = [0, ...[...cuts].sort((x, y) => x - y), view.length];
+    const pieces = at.slice(1).map((end, i) => {
+      const piece = view.slice(at[i], end);
+      return `'${upper[i] ? piece.toUpperCase() : piece}'`;
+    });
+    const expr = join === "||" ? pieces.join(" || ") : `concat(${pieces.join(", ")})`;
+    return `select count(*) as n from query_table(lower(${expr}))`;
+  });
+
+Deno.test("query(): demo data whenever a dataset it can read holds emulator rows, whatever the SQL says", async () => {
   const dir = await Deno.makeTempDir();
   const { CatalogClient } = await import("../../mod.ts");
   await sync({ dir, insider: relayClient("https://insider.example.com/insider").client, ...range });
@@ -187,14 +212,32 @@ Deno.test("query(): marked only when its SQL names a view holding the emulator's
     fetch: stub.fetch,
   });
   await sync({ dir, catalog, ...range });
-  assert.equal(isDemo(await query("select count(*) from insider_trades", { dir })), false);
-  assert.ok(isDemo(await query("select count(*) from pitches", { dir })));
-  assert.ok(
-    isDemo(
-      await query("select (select count(*) from insider_trades) + (select count(*) from PITCHES)", {
-        dir,
-      }),
-    ),
+  const pitches = (await query("select count(*) as n from pitches", { dir })).getColumn("n").get(0);
+  assert.ok(Number(pitches) > 0);
+  await fc.assert(
+    fc.asyncProperty(viewSql("pitches"), async (sql) => {
+      const df = await query(sql, { dir });
+      assert.equal(Number(df.getColumn("n").get(0)), Number(pitches), sql);
+      assert.ok(isDemo(df), `unmarked emulator rows: ${sql}`);
+    }),
+    { numRuns: 12 },
+  );
+  // the demo view is readable from any SQL over this folder: every result is demo data
+  assert.ok(isDemo(await query("select count(*) from insider_trades", { dir })));
+  assert.ok(isDemo(await query("select 1 as one", { dir })));
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("query(): a folder of live datasets only is never marked, however the SQL names them", async () => {
+  const dir = await Deno.makeTempDir();
+  await sync({ dir, insider: relayClient("https://insider.example.com/insider").client, ...range });
+  await fc.assert(
+    fc.asyncProperty(viewSql("insider_trades"), async (sql) => {
+      const df = await query(sql, { dir });
+      assert.ok(Number(df.getColumn("n").get(0)) > 0, sql);
+      assert.equal(isDemo(df), false, sql);
+    }),
+    { numRuns: 8 },
   );
   await Deno.remove(dir, { recursive: true });
 });

@@ -1,0 +1,144 @@
+/**
+ * One `query()` in a process of its own (`_query_child.ts`), bounded from
+ * outside: the process is killed (SIGKILL) when its resident memory passes
+ * `rssBytes` (the query's `memoryLimit` plus {@link QUERY_MEMORY_MARGIN}),
+ * read from `/proc/<pid>/status` every {@link RSS_POLL_MS} ms, or when
+ * `timeoutMs` has passed since it started. DuckDB's own `memory_limit`
+ * bounds its operators, not a value it builds (one row holding a list of
+ * 200 million numbers, a 1.5 GB string): the kill bounds everything, and
+ * the caller's process never holds DuckDB's memory at all. Either kill is a
+ * {@link QueryLimitError} naming the limit. Where `/proc` cannot be read
+ * (not Linux), only the time limit and DuckDB's own limit hold.
+ *
+ * @module
+ */
+import { QueryError, QueryLimitError } from "./errors.ts";
+import { formatBytes } from "./disk.ts";
+import type { QueryAnswer, QueryJob } from "./_query_child.ts";
+
+/** Memory a query's process may hold above its `memoryLimit`: Deno and DuckDB's code (about 90 MiB) and slack. */
+export const QUERY_MEMORY_MARGIN = 256 * 2 ** 20;
+
+/** How often the query process's memory is read, ms. */
+export const RSS_POLL_MS = 10;
+
+const CHILD = new URL("./_query_child.ts", import.meta.url);
+
+/**
+ * Bytes of a DuckDB size (`512MB`, `2GiB`, `1.5GB`: KB/MB/GB/TB are powers
+ * of 1000, KiB/MiB/GiB/TiB of 1024, as DuckDB reads them); null when it is
+ * not one or below 1 MB.
+ *
+ * @example
+ * ```ts
+ * import { sizeBytes } from "./_query_process.ts";
+ * sizeBytes("512MB"); // 512000000
+ * sizeBytes("1GiB"); // 1073741824
+ * sizeBytes("lots"); // null
+ * ```
+ */
+export function sizeBytes(size: unknown): number | null {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(B|[KMGT]i?B)?\s*$/i.exec(String(size));
+  if (typeof size !== "string" || !m) return null;
+  const unit = (m[2] ?? "B").toUpperCase();
+  const power = "BKMGT".indexOf(unit[0]);
+  const n = Number(m[1]) * (unit.includes("I") ? 1024 : 1000) ** power;
+  return n >= 1e6 && Number.isFinite(n) ? n : null;
+}
+
+/** Resident memory of process `pid`, bytes (null when it cannot be read). */
+function rssOf(pid: number): number | null {
+  try {
+    const m = /VmRSS:\s*(\d+) kB/.exec(Deno.readTextFileSync(`/proc/${pid}/status`));
+    return m ? Number(m[1]) * 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The limits of one run. */
+export interface RunLimits {
+  /** Longest run, ms, from the start of the process. */
+  timeoutMs: number;
+  /** The `memoryLimit` as given (for messages). */
+  memoryLimit: string;
+  /** Most resident memory of the process, bytes. */
+  rssBytes: number;
+}
+
+/**
+ * Runs `job` in a new process within `limits` (see the module doc) and
+ * returns its answer; `peak` (when given) gets the most resident memory
+ * seen. `sql` is for the errors.
+ */
+export async function runBounded(
+  job: QueryJob,
+  limits: RunLimits,
+  sql: string,
+  peak: { bytes: number } = { bytes: 0 },
+): Promise<QueryAnswer> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--no-config", CHILD.href],
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  let stop: "time" | "memory" | undefined;
+  const kill = (why: "time" | "memory") => {
+    if (stop) return;
+    stop = why;
+    try {
+      child.kill("SIGKILL");
+    } catch { /* already gone */ }
+  };
+  const timer = setTimeout(() => kill("time"), limits.timeoutMs);
+  const watch = setInterval(() => {
+    const rss = rssOf(child.pid) ?? 0;
+    peak.bytes = Math.max(peak.bytes, rss);
+    if (rss > limits.rssBytes) kill("memory");
+  }, RSS_POLL_MS);
+  const stdin = child.stdin.getWriter();
+  let out = "", err = "";
+  try {
+    await stdin.write(new TextEncoder().encode(JSON.stringify(job) + "\n")).catch(() => {});
+    [out, err] = await Promise.all([
+      new Response(child.stdout).text(),
+      new Response(child.stderr).text(),
+    ]);
+    await child.status;
+  } finally {
+    clearTimeout(timer);
+    clearInterval(watch);
+    await stdin.close().catch(() => {});
+  }
+  if (stop === "time") {
+    throw new QueryLimitError(
+      "timeoutMs",
+      limits.timeoutMs,
+      `stopped after ${limits.timeoutMs} ms (timeoutMs); narrow the query or raise timeoutMs`,
+      sql,
+    );
+  }
+  if (stop === "memory") {
+    throw new QueryLimitError(
+      "memoryLimit",
+      limits.memoryLimit,
+      `stopped: DuckDB's process held more than memoryLimit ${limits.memoryLimit} plus ${
+        formatBytes(QUERY_MEMORY_MARGIN)
+      } (${formatBytes(peak.bytes)}); a large value (a long list or string) or result ` +
+        `cannot be built within it: narrow the query or raise memoryLimit`,
+      sql,
+    );
+  }
+  const line = out.trim().split("\n").at(-1) ?? "";
+  try {
+    return JSON.parse(line) as QueryAnswer;
+  } catch {
+    throw new QueryError(
+      `query: DuckDB's process ended without an answer: ${
+        err.trim().split("\n").slice(-3).join(" ") || "(nothing on stderr)"
+      }\nSQL: ${sql}`,
+      sql,
+    );
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * A query ends within its limits whatever it returns: DuckDB runs in a
+ * process of its own, killed when its resident memory passes `memoryLimit`
+ * plus `QUERY_MEMORY_MARGIN` or when `timeoutMs` is up, so one huge value
+ * (a list of 200 million numbers, a 1.5 GB string) neither grows this
+ * process nor outlives the time limit. Each stop is a `QueryLimitError`
+ * naming the limit. The children's peak memory is read here from /proc,
+ * apart from the watchdog's own reading.
+ */
+import assert from "node:assert/strict";
+import { query, QUERY_MEMORY_MARGIN, QueryError, QueryLimitError, sync } from "../../mod.ts";
+import { sizeBytes } from "../../lib/store/_query_process.ts";
+import { offline } from "../_util.ts";
+
+const { insider } = await offline({ seed: 3, scale: 0.02 });
+const dir = await Deno.makeTempDir();
+await sync({ dir, insider, from: "2025-01-01", to: "2025-02-28", progress: false });
+
+const rss = (pid: number | string, field = "VmHWM") => {
+  try {
+    const m = new RegExp(`${field}:\\s*(\\d+) kB`).exec(
+      Deno.readTextFileSync(`/proc/${pid}/status`),
+    );
+    return m ? Number(m[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+};
+
+/** The most memory any child of this process held while `run` ran (VmHWM, read every 5 ms). */
+async function childPeak(run: () => Promise<unknown>): Promise<{ peak: number; error: unknown }> {
+  const seen = { peak: 0 };
+  const watch = setInterval(() => {
+    for (const t of Deno.readDirSync("/proc/self/task")) {
+      const kids = Deno.readTextFileSync(`/proc/self/task/${t.name}/children`).trim();
+      for (const pid of kids ? kids.split(" ") : []) seen.peak = Math.max(seen.peak, rss(pid));
+    }
+  }, 5);
+  try {
+    const error = await run().then(() => undefined, (e) => e);
+    return { peak: seen.peak, error };
+  } finally {
+    clearInterval(watch);
+  }
+}
+
+const MB = 2 ** 20;
+
+for (
+  const [sql, timeoutMs] of [
+    ["select range(0, 200000000) l", 20_000],
+    ["select range(0, 30000000) l", 5_000],
+    ["select repeat('x', 1500000000) s", 8_000],
+  ] as const
+) {
+  Deno.test(`${sql} (timeoutMs ${timeoutMs}): stopped within its limits, naming the limit`, async () => {
+    const before = rss("self", "VmRSS");
+    const t0 = performance.now();
+    const { peak, error } = await childPeak(() => query(sql, { dir, timeoutMs }));
+    const seconds = (performance.now() - t0) / 1000;
+    assert.ok(error instanceof QueryLimitError, String(error));
+    assert.ok(error.limit === "memoryLimit" || error.limit === "timeoutMs", error.limit);
+    assert.ok(error.message.includes(error.limit), error.message);
+    assert.ok(seconds < timeoutMs / 1000 + 1, `${seconds.toFixed(1)} s`);
+    const cap = sizeBytes("512MB")! + QUERY_MEMORY_MARGIN;
+    // the watchdog reads every 10 ms: what a value grows in that time is the slack
+    assert.ok(peak > 0 && peak < cap + 128 * MB, `child peak ${(peak / MB).toFixed(0)} MiB`);
+    const grown = rss("self", "VmRSS") - before;
+    assert.ok(grown < 64 * MB, `this process grew ${(grown / MB).toFixed(0)} MiB`);
+    console.log(
+      `${sql}: ${error.limit} after ${seconds.toFixed(2)} s, child peak ${
+        (peak / MB).toFixed(0)
+      } MiB`,
+    );
+  });
+}
+
+Deno.test("a query that runs past timeoutMs is killed within a second of it", async () => {
+  const t0 = performance.now();
+  const e = await query("select sum(i) as s from range(0, 100000000000) t(i)", {
+    dir,
+    timeoutMs: 1500,
+  })
+    .catch((e) => e);
+  const seconds = (performance.now() - t0) / 1000;
+  assert.ok(e instanceof QueryLimitError && e.limit === "timeoutMs" && e.value === 1500, String(e));
+  assert.match(e.message, /stopped after 1500 ms \(timeoutMs\)/);
+  assert.ok(seconds < 2.5, `${seconds} s`);
+});
+
+Deno.test("a result larger than memoryLimit once read is refused before this process reads it", async () => {
+  const e = await query("select repeat('x', 1000) as s from range(0, 300000)", {
+    dir,
+    memoryLimit: "100MB",
+  }).catch((e) => e);
+  assert.ok(e instanceof QueryLimitError && e.limit === "memoryLimit", String(e));
+  assert.match(e.message, /the result is 30\d MB once read, more than memoryLimit 100MB/);
+});
+
+Deno.test("memoryLimit that is not a size is refused naming it", async () => {
+  for (const bad of ["lots", "512", "0MB", "-1GB", "1e9B"]) {
+    const e = await query("select 1", { dir, memoryLimit: bad }).catch((e) => e);
+    assert.ok(e instanceof QueryError, String(e));
+    assert.ok(
+      e.message.startsWith(`query: memoryLimit ${JSON.stringify(bad)} is not allowed`),
+      e.message,
+    );
+  }
+  assert.equal(sizeBytes("2GiB"), 2 * 1024 ** 3);
+  assert.equal(sizeBytes("1.5GB"), 1.5e9);
+  assert.equal((await query("select 1 as one", { dir, memoryLimit: "64MiB" })).height, 1);
+});
