@@ -1,6 +1,7 @@
 /**
  * `eventStudyChart`: the mean excess return of each group at each horizon,
- * with its 95 % interval, for any number of groups and horizons.
+ * with its 95 % interval, for any number of groups and horizons; or each
+ * group's difference from the study's baseline group, with its interval.
  *
  * @module
  */
@@ -13,9 +14,18 @@ import { rowsOf } from "./_chart_data.ts";
 export interface EventStudyChartOptions extends ChartText {
   /**
    * Column of the dot (default `mean_excess`); the bar is always `ci_low` to
-   * `ci_high`, the interval of the mean.
+   * `ci_high`, the interval of the mean. Not used with `vs: "baseline"`.
    */
   value?: string;
+  /**
+   * `"zero"` (default): each group's mean, read against 0 (the market).
+   * `"baseline"`: each group's difference from the study's baseline group
+   * (`diff_vs_baseline`, bar `diff_ci_low` to `diff_ci_high`, the interval
+   * of the difference, clustered as the study is), read against 0 (no
+   * difference); needs a study run with `baseline`. The baseline's own row
+   * is not drawn.
+   */
+  vs?: "zero" | "baseline";
   /** Extra Plot options. */
   [plotOption: string]: unknown;
 }
@@ -37,8 +47,14 @@ const THIN = "#595959";
  * spaced horizons suggest a path the study never measured); the group
  * names stay legible as row labels however many there are.
  *
+ * With `vs: "baseline"` each row is the group's mean minus the baseline's
+ * at that horizon, and its bar the interval of that difference (not of
+ * either mean: two intervals that overlap can still differ). A row without
+ * a difference interval (the group or the baseline is thin) is drawn hollow.
+ *
  * Needs `group`, `horizon`, `horizon_days`, the value, `ci_low`, `ci_high`
- * (`thin` and `entry` are read when present).
+ * (`thin` and `entry` are read when present); with `vs: "baseline"`,
+ * `baseline`, `diff_vs_baseline`, `diff_ci_low`, `diff_ci_high`.
  *
  * @example
  * ```ts
@@ -46,28 +62,40 @@ const THIN = "#595959";
  * const { insider } = await connect();
  * const trades = await insider.search({ onlyMarketTransactions: true }).frame({ maxRows: 3000 });
  * eventStudyChart(eventStudy(trades, { groupBy: "role", horizons: ["6m"] }));
+ * const vs = eventStudy(trades, { groupBy: "role", baseline: "Director", horizons: ["6m"] });
+ * eventStudyChart(vs, { vs: "baseline" }); // each role minus directors
  * ```
  */
 export function eventStudyChart(stats: pl.DataFrame, options: EventStudyChartOptions = {}): Chart {
-  const {
-    value = "mean_excess",
-    title = "Event study: excess return after the trade",
-    subtitle,
-    ...plot
-  } = options;
+  const { value: own = "mean_excess", vs = "zero", title, subtitle, ...plot } = options;
+  if (vs !== "zero" && vs !== "baseline") {
+    throw new RangeError(
+      `eventStudyChart: vs ${JSON.stringify(vs)} is not allowed; allowed: zero, baseline`,
+    );
+  }
+  const diff = vs === "baseline";
+  const [value, lowCol, highCol] = diff
+    ? ["diff_vs_baseline", "diff_ci_low", "diff_ci_high"]
+    : [own, "ci_low", "ci_high"];
   const all = rowsOf("eventStudyChart", stats, {
     pass: "the result of eventStudy(...)",
-    columns: ["group", "horizon", "horizon_days", value, "ci_low", "ci_high"],
-  }, ["thin", "entry"]).map((
-    r,
-  ): Record<string, unknown> & { group: string; horizon: string } => ({
+    columns: ["group", "horizon", "horizon_days", value, lowCol, highCol],
+  }, ["thin", "entry", "baseline"]).map((r): Record<string, unknown> & { group: string } => ({
     ...r,
     group: String(r.group),
     horizon: String(r.horizon),
+    low: r[lowCol],
+    high: r[highCol],
   }));
+  const baseline = all.find((r) => typeof r.baseline === "string")?.baseline as string | undefined;
+  if (diff && !baseline) {
+    throw new Error(
+      `eventStudyChart: vs "baseline" needs a study with a baseline group: eventStudy(trades, { baseline: "…" }); this study has none`,
+    );
+  }
   const horizons = [...new Map(all.map((r) => [r.horizon_days as number, r.horizon])).entries()]
     .sort((a, b) => a[0] - b[0]).map((h) => h[1]);
-  const groups = [...new Set(all.map((r) => r.group))];
+  const groups = [...new Set(all.map((r) => r.group))].filter((g) => !diff || g !== baseline);
   const rows = all.filter((r) => Number.isFinite(r[value]));
   const empty = horizons.filter((h) => !rows.some((r) => r.horizon === h));
   const drawn = horizons.filter((h) => !empty.includes(h));
@@ -79,28 +107,37 @@ export function eventStudyChart(stats: pl.DataFrame, options: EventStudyChartOpt
     );
   }
   const finite = (v: unknown) => typeof v === "number" && Number.isFinite(v);
-  const banded = rows.filter((r) => r.thin !== true && finite(r.ci_low) && finite(r.ci_high));
+  const banded = rows.filter((r) => r.thin !== true && finite(r.low) && finite(r.high));
   const thin = rows.filter((r) => !banded.includes(r));
   const entry = all.some((r) => r.entry === "filing") ? "filing" : "trade";
   const values = [0, ...rows.map((r) => r[value] as number)];
-  for (const r of banded) values.push(r.ci_low as number, r.ci_high as number);
+  for (const r of banded) values.push(r.low as number, r.high as number);
   const [lo, hi] = [Math.min(...values), Math.max(...values)];
   const pad = (hi - lo || 1) * 0.08;
   // room right of the rightmost dot for its "thin" label
   const right = thin.length ? (hi - lo || 1) * 0.12 : 0;
-  const what = value === "mean_excess" ? "Mean excess return vs the market" : value;
+  const what = diff
+    ? `Mean excess return minus ${baseline}'s (percentage points)`
+    : value === "mean_excess"
+    ? "Mean excess return vs the market (%)"
+    : `${value} (%)`;
   const sub = subtitle ?? [
-    `${what} (%), from the ${entry} date; dot: ${
-      value === "mean_excess" ? "mean" : value
-    }, bar: 95% interval of the mean`,
+    `${what}, from the ${entry} date; dot: ${
+      diff ? "difference" : value === "mean_excess" ? "mean" : value
+    }, bar: 95% interval of the ${diff ? "difference" : "mean"}`,
     [
-      thin.length ? `hollow "thin": too few trades or months for an interval (thin_reason)` : "",
+      thin.length
+        ? `hollow "thin": too few trades or months for an interval (thin_reason${
+          diff ? ", of the group or the baseline" : ""
+        })`
+        : "",
       empty.length ? `no return yet at ${empty.join(", ")}` : "",
     ].filter((s) => s).join("; "),
   ].filter((s) => s).join("\n");
   const longest = Math.max(...groups.map((g) => g.length));
   const panel = drawn.length > 4 ? 150 : drawn.length > 1 ? 190 : 480;
   const marginLeft = Math.min(220, Math.max(70, 10 + longest * 7));
+  const at = { fx: "horizon", y: "group", x: value };
   return render(
     {
       width: Math.max(560, marginLeft + 20 + panel * drawn.length),
@@ -112,7 +149,11 @@ export function eventStudyChart(stats: pl.DataFrame, options: EventStudyChartOpt
       y: { domain: groups, label: null },
       x: {
         domain: [lo - pad, hi + pad + right],
-        label: value === "mean_excess" ? "Mean excess return (%)" : `${value} (%)`,
+        label: diff
+          ? `Difference from ${baseline} (pp)`
+          : value === "mean_excess"
+          ? "Mean excess return (%)"
+          : `${value} (%)`,
         grid: true,
         ticks: 4,
       },
@@ -120,26 +161,16 @@ export function eventStudyChart(stats: pl.DataFrame, options: EventStudyChartOpt
         Plot.frame({ strokeOpacity: 0.15 }),
         Plot.ruleX([0], { strokeOpacity: 0.5 }),
         Plot.ruleY(banded, {
-          fx: "horizon",
-          y: "group",
-          x1: "ci_low",
-          x2: "ci_high",
+          ...at,
+          x1: "low",
+          x2: "high",
           stroke: PALETTE[0],
           strokeWidth: 2.5,
           className: "interval",
         }),
-        Plot.dot(banded, {
-          fx: "horizon",
-          y: "group",
-          x: value,
-          fill: PALETTE[0],
-          r: 4,
-          className: "mean",
-        }),
+        Plot.dot(banded, { ...at, fill: PALETTE[0], r: 4, className: "mean" }),
         Plot.dot(thin, {
-          fx: "horizon",
-          y: "group",
-          x: value,
+          ...at,
           stroke: THIN,
           fill: "white",
           strokeWidth: 1.5,
@@ -147,9 +178,7 @@ export function eventStudyChart(stats: pl.DataFrame, options: EventStudyChartOpt
           className: "thin-mean",
         }),
         Plot.text(thin, {
-          fx: "horizon",
-          y: "group",
-          x: value,
+          ...at,
           text: () => "thin",
           dx: 7,
           textAnchor: "start",
@@ -159,7 +188,13 @@ export function eventStudyChart(stats: pl.DataFrame, options: EventStudyChartOpt
         }),
       ],
     },
-    { title, subtitle: sub },
+    {
+      title: title ??
+        (diff
+          ? `Event study: excess return vs ${baseline}`
+          : "Event study: excess return after the trade"),
+      subtitle: sub,
+    },
     plot,
   );
 }
