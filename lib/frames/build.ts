@@ -63,6 +63,9 @@ import { InvalidResponseError } from "../http/errors.ts";
 
 export { type FrameReport, mergeReports, reportLines, warnReport };
 
+/** Where a column's values are held: a numeric buffer or a plain one, and which. */
+type Slot = { num: boolean; c: number };
+
 /** Whether a value type is held in a plain buffer (text and lists), not a numeric one. */
 const isPlain = (t: ValueType): t is PlainType => (PLAIN_TYPES as readonly string[]).includes(t);
 
@@ -208,7 +211,7 @@ export class FrameBuilder implements RowSink<Record<string, unknown>> {
   readonly #opts: FrameBuilderOptions;
   readonly #keys: string[];
   /** Per column: its buffer (numeric or plain, and which). */
-  readonly #slots: { num: boolean; c: number }[];
+  readonly #slots: Slot[];
   #num: Float64Array[] = [];
   /** Text and list values of the rows being appended, by chunk offset (see {@link FrameBuilder.append}). */
   #plain: unknown[][] = [];
@@ -236,12 +239,12 @@ export class FrameBuilder implements RowSink<Record<string, unknown>> {
       grammar: GRAMMARS[s.type] as Grammar<unknown>,
       note: this.#log.noteFor(s.name),
     }));
-    specs.forEach((s, i) => (isPlain(s.type) ? this.#plainIdx : this.#numIdx).push(i));
-    this.#fill = compile(specs, this.#numIdx, this.#plainIdx, keys);
+    this.#slots = specs.map((s, i) => {
+      const num = !isPlain(s.type);
+      return { num, c: (num ? this.#numIdx : this.#plainIdx).push(i) - 1 };
+    });
+    this.#fill = compile(specs, this.#slots);
     this.#keys = keys;
-    this.#slots = specs.map(() => ({ num: false, c: 0 }));
-    this.#numIdx.forEach((i, c) => this.#slots[i] = { num: true, c });
-    this.#plainIdx.forEach((i, c) => this.#slots[i] = { num: false, c });
     this.#reset();
   }
 
@@ -496,20 +499,11 @@ type Filler = (
 const compiled = new Map<string, Filler>();
 const MAX_COMPILED = 256;
 
-function compile(
-  specs: readonly ColumnSpec[],
-  numIdx: number[],
-  plainIdx: number[],
-  keys: string[],
-): Filler {
+function compile(specs: readonly ColumnSpec[], slots: readonly Slot[]): Filler {
   const sig = specs.map((s) => `${s.name}\u0000${s.type}\u0000${s.key ?? ""}`).join("\u0001");
   let c = compiled.get(sig);
   if (!c) {
-    const types = specs.map((s) => s.type);
-    c = filler(numIdx.map((i) => types[i]), plainIdx.map((i) => types[i]), [
-      ...numIdx.map((i) => keys[i]),
-      ...plainIdx.map((i) => keys[i]),
-    ]);
+    c = filler(specs, slots);
     if (compiled.size >= MAX_COMPILED) compiled.delete(compiled.keys().next().value!);
     compiled.set(sig, c);
   }
@@ -536,21 +530,20 @@ function compile(
  * is compared with the declared columns'; a row with more keys goes to
  * `scan`.
  */
-function filler(numTypes: ValueType[], plainTypes: ValueType[], keys: string[]): Filler {
-  // per column (numeric ones first, as keys): its declaration and its line of the row loop
-  const odd = (nul: string) => `v === null ? ${nul} : (f = 1, ${nul})`;
-  const line = (t: ValueType, key: string, to: string, nul: string) =>
-    `v = row[${JSON.stringify(key)}]; ${to}[o] = ${INLINE[t].replace("ODD", odd(nul))};`;
-  const cols = [
-    ...numTypes.map((t, c) => ({
-      decl: `const n${c} = num[${c}];`,
-      line: line(t, keys[c], `n${c}`, "NaN"),
-    })),
-    ...plainTypes.map((t, c) => ({
-      decl: `const p${c} = plain[${c}];`,
-      line: line(t, keys[numTypes.length + c], `p${c}`, "null"),
-    })),
-  ];
+function filler(specs: readonly ColumnSpec[], slots: readonly Slot[]): Filler {
+  // per column (numeric ones first): its declaration and its line of the row loop
+  const cols = specs.map((s, i) => {
+    const { num, c } = slots[i];
+    const [to, nul] = num ? [`n${c}`, "NaN"] : [`p${c}`, "null"];
+    const odd = `v === null ? ${nul} : (f = 1, ${nul})`;
+    return {
+      num,
+      decl: `const ${to} = ${num ? "num" : "plain"}[${c}];`,
+      line: `v = row[${JSON.stringify(s.key ?? s.name)}]; ${to}[o] = ${
+        INLINE[s.type].replace("ODD", odd)
+      };`,
+    };
+  }).sort((a, b) => +b.num - +a.num);
   const groups: Group[] = [];
   for (let g = 0; g < cols.length; g += GROUP_COLUMNS) {
     const part = cols.slice(g, g + GROUP_COLUMNS);
@@ -565,7 +558,7 @@ for (let r = from, o = off; r < to; r++, o++) {
       new Function("rows", "from", "to", "off", "num", "plain", "fast", "flagged", body) as Group,
     );
   }
-  const n = keys.length;
+  const n = specs.length;
   return (rows, from, to, off, num, plain, fast, redo, scan) => {
     const flagged = new Uint8Array(to - from);
     for (const g of groups) g(rows, from, to, off, num, plain, fast, flagged);

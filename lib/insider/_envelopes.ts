@@ -248,9 +248,9 @@ export function insiderHits(body: unknown): InsiderHit[] {
       const k = more.found.get(n);
       return k === undefined ? undefined : raw[k];
     };
-    // by the integer and timestamp grammars; a value they cannot read is loud
-    const read = (name: string, g: Grammar<number>) => {
-      const v = get(name);
+    // by the code, integer and timestamp grammars; a value they cannot read is loud
+    // (a CIK sent as a number past 2^53 has lost its digits)
+    const read = <T>(name: string, g: Grammar<T>, v = get(name)) => {
       const r = readValue(g, v, IGNORE);
       if (r !== UNREADABLE) return r;
       throw new InvalidResponseError(
@@ -261,7 +261,7 @@ export function insiderHits(body: unknown): InsiderHit[] {
     const count = read("trade_count", GRAMMARS.integer);
     const latest = read("latest_filed_at", GRAMMARS.timestamp);
     return {
-      cik: String(raw[cikKey]),
+      cik: read(cikKey, GRAMMARS.code, raw[cikKey]) as string,
       name: String(raw[nameKey]),
       issuers: Array.isArray(get("issuers")) ? get("issuers") as InsiderHit["issuers"] : [],
       titles: Array.isArray(get("titles")) ? get("titles") as string[] : [],

@@ -199,6 +199,25 @@ Deno.test("insider lookup as a bare list with other field names: CIK and name by
   );
 });
 
+Deno.test("a lookup CIK sent as a number keeps its digits or is refused (past 2^53: digits lost)", async () => {
+  const cikAs = (cik: unknown) =>
+    client((path, b) =>
+      path === "/insiders"
+        ? (obj(b).data as Record<string, unknown>[]).map((h) => ({ ...h, cik }))
+        : b
+    ).client;
+  const owner = stub.insider.insiders[4];
+  const ok = await cikAs(320193).insiders(owner.name, { limit: 1 });
+  assert.equal(ok[0].cik, "320193");
+  for (const bad of [12345678901234567890, 1e21]) {
+    await assert.rejects(cikAs(bad).insiders(owner.name, { limit: 1 }), (e: Error) => {
+      assert.equal(e.name, "InvalidResponseError");
+      assert.match(e.message, /GET \/insiders: match 0 cik expected code; got the number/);
+      return true;
+    });
+  }
+});
+
 Deno.test("lookup hits without a CIK, or an unknown form, are InvalidResponseError naming what came", async () => {
   const { client: noCik } = client((path, b) => path === "/insiders" ? [{ id: 1, name: "x" }] : b);
   await assert.rejects(

@@ -237,13 +237,7 @@ export function unreadFields(
   rows: readonly Record<string, unknown>[],
 ): Unreadable[] {
   const at = (r: unknown, path: string[]) =>
-    path.reduce<unknown>(
-      (
-        o,
-        k,
-      ) => (o !== null && typeof o === "object" ? (o as Record<string, unknown>)[k] : undefined),
-      r,
-    );
+    path.reduce<unknown>((o, k) => (o as Record<string, unknown> | null | undefined)?.[k], r);
   return log.unreadable().filter((u) => {
     const path = u.column.split(".");
     return rows.every((r) => at(r, path) === null || at(r, path) === undefined);
