@@ -92,7 +92,11 @@ Deno.test({
     assert.match(md, /\| CEO buys \| trade \| \d+ \| \d+ \| -?\d+\.\d%/);
     assert.match(md, /\| CEO buys \(filing\) \| filing \| \d+ \| \d+ \| -?\d+\.\d%/);
     assert.match(md, /## Entry at the trade date vs at the filing date/);
-    assert.match(md, /\| CEO buys \| 3m \| -?\d+\.\d\d% \| -?\d+\.\d\d% \|/);
+    // n paired, the two entries' means, and the interval of their difference
+    assert.match(
+      md,
+      /\| CEO buys \| 3m \| \d+ \| -?\d+\.\d\d% \| -?\d+\.\d\d% \| [+-]\d+\.\d\d \| \[-?\d+\.\d\d, -?\d+\.\d\d\] \|/,
+    );
     assert.doesNotMatch(md, /after the filing/);
     assert.match(r.stdout, /Sharpe \[95% CI\]\s+IR/);
     assert.match(r.stdout, /Sharpe over a risk-free rate of 0% a year/);
