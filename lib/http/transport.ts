@@ -13,11 +13,8 @@ import {
   ConnectionError,
   errorFor,
   InvalidResponseError,
-  ProblemError,
   type ProblemReader,
-  SignalbookError,
   TimeoutError,
-  UnsupportedUrlError,
 } from "./errors.ts";
 import {
   backoffMs,
@@ -29,14 +26,22 @@ import {
   serverDelayMs,
   sleep,
 } from "./retry.ts";
+import { DEFAULT_MAX_RESPONSE_BYTES, LargeBodyGate, readBody } from "./_body.ts";
+import { bodyChunks, type Download, fetchUnsigned } from "./_download.ts";
 import {
-  DEFAULT_MAX_RESPONSE_BYTES,
-  jsonProblem,
-  LargeBodyGate,
-  readBody,
-  readPrefix,
-} from "./_body.ts";
-import { knownKeys, redactError, redactKnownKeys, type Redactor, redactorFor } from "./_redact.ts";
+  budgetSpent,
+  MAX_RESPONSE_BYTES,
+  messageOf,
+  NULL_BODY,
+  objectBody,
+  parseJson,
+  problemOf,
+  rebuilt,
+  redact,
+  typeOf,
+  within,
+} from "./_transport_parts.ts";
+import { knownKeys, redactError, type Redactor, redactorFor } from "./_redact.ts";
 import type { Scrubbed } from "./_key_match.ts";
 import { checkApiKey, checkBaseUrl } from "./_config.ts";
 import type { CacheKey } from "./cache.ts";
@@ -45,7 +50,13 @@ import { announceRetry, type RetryInfo } from "./events.ts";
 import { WideJson } from "../shared/wide_rows.ts";
 import { intOption } from "../shared/options.ts";
 import { type CacheOptions, openCache, type ResponseCache } from "./cache.ts";
-import { CircuitOpenError, type LimiterOptions, refusalStatus, RequestLimiter } from "./limiter.ts";
+import {
+  CircuitOpenError,
+  type LimiterOptions,
+  refusalStatus,
+  RequestLimiter,
+  type Slot,
+} from "./limiter.ts";
 
 /** Default `firstByteTimeoutMs`: 10 s for an answer's headers. */
 export const DEFAULT_FIRST_BYTE_TIMEOUT_MS = 10_000;
@@ -119,6 +130,22 @@ export interface RequestSpec {
   body?: unknown;
   /** Caller's abort signal. */
   signal?: AbortSignal;
+}
+
+/** Reads a successful answer into what the caller wants. */
+type Reader<T> = (res: Response, label: string) => Promise<T>;
+
+/** One request being tried: what every attempt of it shares. */
+interface Call<T> {
+  spec: RequestSpec;
+  url: string;
+  label: string;
+  body: string | undefined;
+  cacheKey: CacheKey | undefined;
+  read: Reader<T>;
+  group: RetryGroup;
+  /** Attempts that timed out so far. */
+  timeouts: number;
 }
 
 /** Builds the query string: arrays as repeated parameters. */
@@ -351,140 +378,189 @@ export class Transport {
     return await this.#clean(this.#tryAll(spec, read));
   }
 
-  async #tryAll<T>(
-    spec: RequestSpec,
-    read: (res: Response, label: string) => Promise<T>,
-  ): Promise<T> {
+  /**
+   * Tries a request until it is answered, fails for good or its group ends:
+   * a slot of the limiter ({@link Transport.#slot}), one attempt
+   * ({@link Transport.#once}), and the decision to try again
+   * ({@link Transport.#again}).
+   */
+  async #tryAll<T>(spec: RequestSpec, read: Reader<T>): Promise<T> {
     const url = this.url(spec.path, spec.query);
     const label = `${spec.method} ${spec.path}`;
     const body = spec.body !== undefined ? JSON.stringify(spec.body) : undefined;
     const cacheKey = this.#cache?.keyFor(spec.method, spec.path, url, body);
     const cached = cacheKey && await this.#cache!.get(cacheKey);
     if (cached) return await read(cached, label);
-    let timeouts = 0;
     // the call group whose retry budget this request shares (alone: its own)
-    const group = groupOf(spec.signal) ?? new RetryGroup();
+    const call: Call<T> = {
+      spec,
+      url,
+      label,
+      body,
+      cacheKey,
+      read,
+      group: groupOf(spec.signal) ?? new RetryGroup(),
+      timeouts: 0,
+    };
     for (let attempt = 0, throttled = false;; attempt++) {
       // a group ended by a storm sends nothing more
-      if (group.stopped) throw group.stopped;
-      // a throttled request goes back to the front of the queue
-      const slot = await this.limiter.acquire(spec.signal, throttled).catch((e) => {
-        if (!(e instanceof CircuitOpenError)) throw e;
-        throw (group.stopped = errorFor({
-          status: e.status,
-          type: "circuit-open",
-          title: e.status === 429 ? "Too Many Requests" : "Service Unavailable",
-          detail: `${e.message} (the client's circuit is open)`,
-          method: spec.method,
-          url: redact(url),
-        }));
-      });
-      const timeout = AbortSignal.timeout(this.timeoutMs);
-      // the headers must come within firstByteTimeoutMs (a silent server fails fast)
-      const headers = new AbortController();
-      const firstByte = setTimeout(
-        () =>
-          headers.abort(
-            new DOMException(`no answer within ${this.firstByteTimeoutMs} ms`, "TimeoutError"),
-          ),
-        this.firstByteTimeoutMs,
-      );
-      const signal = AbortSignal.any([
-        ...(spec.signal ? [spec.signal] : []),
-        timeout,
-        headers.signal,
-      ]);
-      let res: Response | undefined;
-      let failure: Error;
-      try {
-        const r: unknown = await within(
-          this.#fetch(url, {
-            method: spec.method,
-            redirect: "manual",
-            headers: {
-              authorization: `Bearer ${this.#key}`,
-              accept: "application/json",
-              ...(spec.body !== undefined ? { "content-type": "application/json" } : {}),
-            },
-            body,
-            signal,
-          }),
-          signal,
-        );
-        clearTimeout(firstByte);
-        if (!(r instanceof Response)) {
-          throw new InvalidResponseError(`${label}: fetch gave ${typeOf(r)}, not a Response`);
-        }
-        res = r;
-        if (res.status < 400) {
-          const ok = res;
-          const done = cacheKey && ok.status < 300
-            ? this.#readAndStore(ok, cacheKey, label, read)
-            : read(ok, label);
-          const value = await within(done, signal, () => ok.body?.cancel().catch(() => {}));
-          this.limiter.succeeded(slot);
-          return value;
-        }
-        failure = await within(
-          problemOf(
-            res,
-            spec.method,
-            redact(url),
-            label,
-            this.#redact,
-            this.#problem,
-            this.#keyTail,
-          ),
-          signal,
-          () => res?.body?.cancel().catch(() => {}),
-        );
-      } catch (e) {
-        if (spec.signal?.aborted) throw spec.signal.reason;
-        if (e instanceof InvalidResponseError) throw e;
-        failure = headers.signal.aborted
-          ? new TimeoutError(
-            `${label}: no answer within ${this.firstByteTimeoutMs} ms (firstByteTimeoutMs)`,
-            { cause: e },
-          )
-          : timeout.aborted
-          ? new TimeoutError(`${label} timed out after ${this.timeoutMs} ms`, { cause: e })
-          : new ConnectionError(`${label} to ${new URL(url).host} failed: ${messageOf(e)}`, {
-            cause: e,
-          });
-        res = undefined;
-      } finally {
-        clearTimeout(firstByte);
-        slot.release();
-      }
-      const server = serverDelayMs(res?.headers);
-      // a server's wait is honoured, but never below a floor that grows with the attempts
-      // (Retry-After: 0 must not buy five attempts in 50 ms)
-      const delayMs = Math.max(minRetryDelayMs(attempt), server ?? backoffMs(attempt));
-      if (res?.status === 429) {
-        // pauses every request of the client (and halves its budget); counts toward its circuit
-        this.limiter.throttled(slot, delayMs);
-      } else if (res && refusalStatus(res.status)) this.limiter.refused(slot, res.status, delayMs);
-      else if (res) this.limiter.succeeded(slot);
-      const retryable = res ? retryableStatus(res.status) : true;
-      // a server that never answered twice is down or silent: no more attempts at it
-      if (failure instanceof TimeoutError && ++timeouts > MAX_TIMEOUT_RETRIES) throw failure;
-      if (!retryable || attempt >= this.maxRetries) throw failure;
-      // the group's retry budget: a wait past it ends the group
-      if (!group.charge(delayMs, this.retryBudgetMs)) {
-        throw (group.stopped = budgetSpent(failure, this.retryBudgetMs, group.spentMs));
-      }
-      const info = {
-        attempt: attempt + 1,
-        delayMs,
-        reason: res ? String(res.status) : failure.name,
-        request: label,
-      };
-      this.#onRetry?.(info);
-      announceRetry(info);
-      // after a 429 the limiter's pause is the wait
-      throttled = res?.status === 429;
-      if (!throttled) await sleep(delayMs, spec.signal);
+      if (call.group.stopped) throw call.group.stopped;
+      const slot: Slot = await this.#slot(call, throttled);
+      const out = await this.#once(call, slot);
+      if ("value" in out) return out.value;
+      throttled = await this.#again(call, attempt, slot, out.failure, out.res);
     }
+  }
+
+  /** A slot of the limiter (a throttled request at the front), or the typed error of an open circuit. */
+  async #slot<T>(call: Call<T>, throttled: boolean): Promise<Slot> {
+    return await this.limiter.acquire(call.spec.signal, throttled).catch((e) => {
+      if (!(e instanceof CircuitOpenError)) throw e;
+      throw (call.group.stopped = errorFor({
+        status: e.status,
+        type: "circuit-open",
+        title: e.status === 429 ? "Too Many Requests" : "Service Unavailable",
+        detail: `${e.message} (the client's circuit is open)`,
+        method: call.spec.method,
+        url: redact(call.url),
+      }));
+    });
+  }
+
+  /**
+   * One attempt: the answer read (`value`), or the failure and the error
+   * answer, if there was one. The headers must come within
+   * `firstByteTimeoutMs` (a silent server fails fast), the whole answer
+   * within `timeoutMs`.
+   */
+  async #once<T>(
+    call: Call<T>,
+    slot: Slot,
+  ): Promise<{ value: T } | { failure: Error; res?: Response }> {
+    const { spec, label } = call;
+    const timeout = AbortSignal.timeout(this.timeoutMs);
+    const headers = new AbortController();
+    const firstByte = setTimeout(
+      () =>
+        headers.abort(
+          new DOMException(`no answer within ${this.firstByteTimeoutMs} ms`, "TimeoutError"),
+        ),
+      this.firstByteTimeoutMs,
+    );
+    const signal = AbortSignal.any([
+      ...(spec.signal ? [spec.signal] : []),
+      timeout,
+      headers.signal,
+    ]);
+    try {
+      const res = await this.#fetchOnce(call, signal);
+      clearTimeout(firstByte);
+      if (res.status < 400) {
+        const done = call.cacheKey && res.status < 300
+          ? this.#readAndStore(res, call.cacheKey, label, call.read)
+          : call.read(res, label);
+        const value = await within(done, signal, () => res.body?.cancel().catch(() => {}));
+        this.limiter.succeeded(slot);
+        return { value };
+      }
+      const failure = await within(
+        problemOf(
+          res,
+          spec.method,
+          redact(call.url),
+          label,
+          this.#redact,
+          this.#problem,
+          this.#keyTail,
+        ),
+        signal,
+        () => res.body?.cancel().catch(() => {}),
+      );
+      return { failure, res };
+    } catch (e) {
+      if (spec.signal?.aborted) throw spec.signal.reason;
+      if (e instanceof InvalidResponseError) throw e;
+      const failure = headers.signal.aborted
+        ? new TimeoutError(
+          `${label}: no answer within ${this.firstByteTimeoutMs} ms (firstByteTimeoutMs)`,
+          { cause: e },
+        )
+        : timeout.aborted
+        ? new TimeoutError(`${label} timed out after ${this.timeoutMs} ms`, { cause: e })
+        : new ConnectionError(`${label} to ${new URL(call.url).host} failed: ${messageOf(e)}`, {
+          cause: e,
+        });
+      return { failure };
+    } finally {
+      clearTimeout(firstByte);
+      slot.release();
+    }
+  }
+
+  /** The `fetch` of one attempt, with the key; a value that is not a Response is refused. */
+  async #fetchOnce<T>(call: Call<T>, signal: AbortSignal): Promise<Response> {
+    const r: unknown = await within(
+      this.#fetch(call.url, {
+        method: call.spec.method,
+        redirect: "manual",
+        headers: {
+          authorization: `Bearer ${this.#key}`,
+          accept: "application/json",
+          ...(call.body !== undefined ? { "content-type": "application/json" } : {}),
+        },
+        body: call.body,
+        signal,
+      }),
+      signal,
+    );
+    if (!(r instanceof Response)) {
+      throw new InvalidResponseError(`${call.label}: fetch gave ${typeOf(r)}, not a Response`);
+    }
+    return r;
+  }
+
+  /**
+   * After a failed attempt: tells the limiter, then throws the failure when
+   * it is not tried again (not retryable, out of retries, timed out twice,
+   * the group's budget spent), or waits for the next attempt. True when the
+   * wait is the limiter's pause after a `429`.
+   */
+  async #again<T>(
+    call: Call<T>,
+    attempt: number,
+    slot: Slot,
+    failure: Error,
+    res: Response | undefined,
+  ): Promise<boolean> {
+    const server = serverDelayMs(res?.headers);
+    // a server's wait is honoured, but never below a floor that grows with the attempts
+    // (Retry-After: 0 must not buy five attempts in 50 ms)
+    const delayMs = Math.max(minRetryDelayMs(attempt), server ?? backoffMs(attempt));
+    if (res?.status === 429) {
+      // pauses every request of the client (and halves its budget); counts toward its circuit
+      this.limiter.throttled(slot, delayMs);
+    } else if (res && refusalStatus(res.status)) this.limiter.refused(slot, res.status, delayMs);
+    else if (res) this.limiter.succeeded(slot);
+    const retryable = res ? retryableStatus(res.status) : true;
+    // a server that never answered twice is down or silent: no more attempts at it
+    if (failure instanceof TimeoutError && ++call.timeouts > MAX_TIMEOUT_RETRIES) throw failure;
+    if (!retryable || attempt >= this.maxRetries) throw failure;
+    // the group's retry budget: a wait past it ends the group
+    if (!call.group.charge(delayMs, this.retryBudgetMs)) {
+      throw (call.group.stopped = budgetSpent(failure, this.retryBudgetMs, call.group.spentMs));
+    }
+    const info = {
+      attempt: attempt + 1,
+      delayMs,
+      reason: res ? String(res.status) : failure.name,
+      request: call.label,
+    };
+    this.#onRetry?.(info);
+    announceRetry(info);
+    // after a 429 the limiter's pause is the wait
+    if (res?.status === 429) return true;
+    await sleep(delayMs, call.spec.signal);
+    return false;
   }
 
   /**
@@ -498,102 +574,7 @@ export class Transport {
    * by its total time.
    */
   async fetchUnsigned(url: string, signal?: AbortSignal): Promise<Response> {
-    return await this.#clean(this.#fetchUnsigned(url, signal));
-  }
-
-  async #fetchUnsigned(url: string, signal?: AbortSignal): Promise<Response> {
-    let current = checkScheme(url);
-    for (let hop = 0;; hop++) {
-      // a timer, not AbortSignal.timeout: the signal handed to fetch stays tied
-      // to the body, so it must not fire once the headers are in
-      const headers = new AbortController();
-      const timer = setTimeout(
-        () =>
-          headers.abort(
-            new DOMException(`no answer within ${this.timeoutMs} ms`, "TimeoutError"),
-          ),
-        this.timeoutMs,
-      );
-      const both = signal ? AbortSignal.any([signal, headers.signal]) : headers.signal;
-      try {
-        const res = await this.#unsignedHop(current, both, signal, headers.signal);
-        if (res.status >= 300 && res.status < 400 && res.headers.has("location")) {
-          await res.body?.cancel().catch(() => {});
-          if (hop >= 5) {
-            throw new InvalidResponseError(`GET ${redact(url)}: more than 5 redirects`);
-          }
-          current = checkScheme(nextUrl(current, res.headers.get("location")!).href);
-          continue;
-        }
-        if (res.status >= 300) {
-          throw await this.#unsignedProblem(res, current, both, signal);
-        }
-        return res;
-      } finally {
-        clearTimeout(timer);
-      }
-    }
-  }
-
-  /** One unsigned request: its response, or a typed error. */
-  async #unsignedHop(
-    url: URL,
-    both: AbortSignal,
-    signal: AbortSignal | undefined,
-    timeout: AbortSignal,
-  ): Promise<Response> {
-    try {
-      const r: unknown = await within(
-        this.#fetch(url.href, { redirect: "manual", signal: both }),
-        both,
-      );
-      if (!(r instanceof Response)) {
-        throw new InvalidResponseError(
-          `GET ${redact(url.href)}: fetch gave ${typeOf(r)}, not a Response`,
-        );
-      }
-      return r;
-    } catch (e) {
-      if (signal?.aborted) throw signal.reason;
-      if (e instanceof InvalidResponseError) throw e;
-      if (timeout.aborted) {
-        throw new TimeoutError(`GET ${redact(url.href)} timed out after ${this.timeoutMs} ms`, {
-          cause: e,
-        });
-      }
-      throw new ConnectionError(`GET ${redact(url.href)} failed: ${messageOf(e)}`, { cause: e });
-    }
-  }
-
-  /** The typed error of an unsigned error answer (its first bytes read within the timeout). */
-  async #unsignedProblem(
-    failed: Response,
-    url: URL,
-    both: AbortSignal,
-    signal: AbortSignal | undefined,
-  ): Promise<SignalbookError> {
-    try {
-      return await within(
-        problemOf(
-          failed,
-          "GET",
-          redact(url.href),
-          `GET ${redact(url.href)}`,
-          this.#redact,
-          this.#problem,
-          this.#keyTail,
-        ),
-        both,
-        () => failed.body?.cancel().catch(() => {}),
-      );
-    } catch (e) {
-      if (e instanceof SignalbookError) return e;
-      if (signal?.aborted) throw signal.reason;
-      return new TimeoutError(
-        `GET ${redact(url.href)} timed out after ${this.timeoutMs} ms reading its error`,
-        { cause: e },
-      );
-    }
+    return await this.#clean(fetchUnsigned(this.#download, url, signal));
   }
 
   /**
@@ -603,243 +584,25 @@ export class Transport {
    */
   async *readChunks(res: Response, signal?: AbortSignal): AsyncGenerator<Uint8Array> {
     try {
-      yield* this.#chunks(res, signal);
+      yield* bodyChunks(this.#download, res, signal);
     } catch (e) {
       throw redactError(e, this.#redact);
     }
   }
 
-  async *#chunks(res: Response, signal?: AbortSignal): AsyncGenerator<Uint8Array> {
-    if (!res.body) return;
-    const reader = res.body.getReader();
-    const label = `GET ${redact(res.url || "(response)")}`;
-    try {
-      for (;;) {
-        const timeout = AbortSignal.timeout(this.timeoutMs);
-        const both = signal ? AbortSignal.any([signal, timeout]) : timeout;
-        let r: ReadableStreamReadResult<Uint8Array>;
-        try {
-          r = await within(reader.read(), both);
-        } catch (e) {
-          if (signal?.aborted) throw signal.reason;
-          if (timeout.aborted) {
-            throw new TimeoutError(
-              `${label}: no data for ${this.timeoutMs} ms while reading the body`,
-              { cause: e },
-            );
-          }
-          throw new ConnectionError(`${label}: reading the body failed: ${messageOf(e)}`, {
-            cause: e,
-          });
-        }
-        if (r.done) return;
-        if (!(r.value instanceof Uint8Array)) {
-          throw new InvalidResponseError(`${label}: the body gave ${typeOf(r.value)}, not bytes`);
-        }
-        yield r.value;
-      }
-    } finally {
-      reader.cancel().catch(() => {});
-    }
+  /** What the unsigned download path needs of this client (see `_download.ts`). */
+  get #download(): Download {
+    return {
+      fetch: this.#fetch,
+      timeoutMs: this.timeoutMs,
+      redact: this.#redact,
+      problem: this.#problem,
+      keyTail: this.#keyTail,
+    };
   }
 
   /** JSON form without the key. */
   toJSON(): Record<string, unknown> {
     return { baseUrl: this.baseUrl, maxRetries: this.maxRetries, timeoutMs: this.timeoutMs };
   }
-}
-
-/**
- * The error that ends a call group whose retry budget is spent: the last
- * refusal's typed error, `type: "retry-budget"`, or the last failure
- * itself when it was no answer (a connection error, a timeout).
- */
-function budgetSpent(failure: Error, budgetMs: number, spentMs: number): Error {
-  if (!(failure instanceof ProblemError)) return failure;
-  return errorFor({
-    status: failure.status,
-    type: "retry-budget",
-    title: failure.title,
-    detail: `the call's retry budget of ${budgetMs / 1000} s is spent (${
-      Math.round(spentMs / 100) / 10
-    } s waited); no more attempts; last answer: ${failure.detail}`,
-    method: failure.method,
-    url: failure.url,
-    retryAfter: failure.retryAfter,
-  });
-}
-
-/** The largest `maxResponseBytes` allowed: 500 MiB, below V8's longest string. */
-const MAX_RESPONSE_BYTES = 500 * 1024 * 1024;
-
-/** Statuses whose Response may not have a body. */
-const NULL_BODY = new Set([101, 103, 204, 205, 304]);
-
-/** A Response of `res`'s status and headers with `bytes` as its body. */
-function rebuilt(res: Response, bytes: Uint8Array<ArrayBuffer>): Response {
-  return new Response(NULL_BODY.has(res.status) ? null : bytes, {
-    status: res.status,
-    statusText: res.statusText,
-    headers: res.headers,
-  });
-}
-
-/** The target of a redirect, or an {@link InvalidResponseError} naming the bad location. */
-function nextUrl(current: URL, location: string): URL {
-  try {
-    return new URL(location, current);
-  } catch {
-    throw new InvalidResponseError(
-      `GET ${redact(current.href)} redirected to an invalid URL ${
-        JSON.stringify(redact(location))
-      }`,
-    );
-  }
-}
-
-/** Only `http:` and `https:` URLs are read. */
-function checkScheme(raw: string): URL {
-  let u: URL;
-  try {
-    u = new URL(raw);
-  } catch {
-    throw new InvalidResponseError(
-      `the service gave an invalid URL ${JSON.stringify(redact(raw))}`,
-    );
-  }
-  if (u.protocol !== "http:" && u.protocol !== "https:") {
-    throw new UnsupportedUrlError(
-      `refusing to read ${JSON.stringify(u.protocol)} URL ${
-        // every key out before the cut: a cut key is one no redactor recognises
-        JSON.stringify(
-          redactKnownKeys(redact(raw)).slice(0, 80),
-        )}; allowed schemes: http:, https: (nothing was read)`,
-      u.protocol,
-    );
-  }
-  return u;
-}
-
-/**
- * `p`, or the signal's reason as soon as it aborts (an injected `fetch` or
- * body stream that ignores the signal cannot hang the caller).
- */
-function within<T>(p: Promise<T>, signal: AbortSignal, onAbort?: () => void): Promise<T> {
-  if (signal.aborted) {
-    p.catch(() => {});
-    onAbort?.();
-    return Promise.reject(signal.reason);
-  }
-  return new Promise<T>((resolve, reject) => {
-    const abort = () => {
-      onAbort?.();
-      reject(signal.reason);
-    };
-    signal.addEventListener("abort", abort, { once: true });
-    p.then(
-      (v) => {
-        signal.removeEventListener("abort", abort);
-        resolve(v);
-      },
-      (e) => {
-        signal.removeEventListener("abort", abort);
-        reject(e);
-      },
-    );
-  });
-}
-
-/** An error's message with its causes ("fetch failed: dns error: …"). */
-function messageOf(e: unknown): string {
-  const parts: string[] = [];
-  for (let x: unknown = e, i = 0; x !== undefined && x !== null && i < 4; i++) {
-    const m = x instanceof Error ? x.message : String(x);
-    if (m && !parts.some((p) => p.includes(m))) parts.push(m);
-    x = x instanceof Error ? x.cause : undefined;
-  }
-  return parts.join(": ");
-}
-
-function typeOf(v: unknown): string {
-  return v === null ? "null" : Array.isArray(v) ? "an array" : `a ${typeof v}`;
-}
-
-/** The parsed JSON answer, or an {@link InvalidResponseError} saying it is not JSON. */
-function parseJson(text: string, label: string, json: WideJson): unknown {
-  try {
-    return json.parse(text, label);
-  } catch (e) {
-    throw new InvalidResponseError(
-      `${label}: the answer is not valid JSON (${jsonProblem(e)}; ${text.length} characters${
-        // redacted before it is cut, so no part of a key slips through
-        text.length
-          ? `, starting ${JSON.stringify(redactKnownKeys(text.slice(0, 4096)).slice(0, 40))}`
-          : ""})`,
-    );
-  }
-}
-
-/** A JSON object answer (whose `data`, if any, is a list), or an {@link InvalidResponseError}. */
-function objectBody(parsed: unknown, label: string): Record<string, unknown> {
-  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
-    throw new InvalidResponseError(
-      `${label}: the answer is not a JSON object but ${typeOf(parsed)}`,
-    );
-  }
-  const data = (parsed as Record<string, unknown>).data;
-  if (data !== undefined && !Array.isArray(data)) {
-    throw new InvalidResponseError(
-      `${label}: the answer's "data" is not a list but ${typeOf(data)}`,
-    );
-  }
-  return parsed as Record<string, unknown>;
-}
-
-/** The URL with query-string signatures shortened (they are credentials of a kind). */
-function redact(url: string): string {
-  return url.replace(/([?&]signature=)[^&]+/, "$1…");
-}
-
-/**
- * The typed error of an error answer, from at most the first
- * `ERROR_PREFIX_BYTES` of its body (the rest is never downloaded).
- */
-async function problemOf(
-  res: Response,
-  method: string,
-  url: string,
-  label: string,
-  secrets: Redactor,
-  read: ProblemReader,
-  keyTail: number,
-): Promise<ProblemError> {
-  let body: Record<string, unknown> = {};
-  let text = "";
-  let cut = false;
-  try {
-    ({ text, truncated: cut } = await readPrefix(res, label));
-    const parsed = JSON.parse(text);
-    if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) body = parsed;
-  } catch {
-    // not JSON: keep the status and a short excerpt of the text
-  }
-  const str = (v: unknown) => typeof v === "string" && v !== "" ? v : undefined;
-  const retryAfterMs = serverDelayMs(res.headers);
-  return read({
-    status: res.status,
-    type: str(body.type) ?? "unknown",
-    title: str(body.title) ?? (res.statusText || `HTTP ${res.status}`),
-    // an excerpt is redacted before it is cut, so no part of a key slips through; a body cut
-    // short may end inside a key, so its last `keyTail` characters go too
-    detail: str(body.detail) ??
-      (excerpt(secrets(text.trim()), cut ? keyTail : 0) || "(no details)"),
-    method,
-    url,
-    retryAfter: retryAfterMs === undefined ? undefined : retryAfterMs / 1000,
-  });
-}
-
-/** The first 200 characters of a redacted text, without its last `tail` characters. */
-function excerpt(text: string, tail: number): string {
-  return text.slice(0, Math.max(0, Math.min(200, text.length - tail)));
 }

@@ -1,0 +1,214 @@
+/**
+ * The parts of the transport's requests that hold no state (`transport.ts`
+ * wires them): the checks of options and URLs, the race of a promise with a
+ * signal, the typed error of an error answer, the reading of a JSON answer,
+ * and the error that ends a call group whose retry budget is spent.
+ *
+ * @module
+ */
+import {
+  errorFor,
+  InvalidResponseError,
+  ProblemError,
+  type ProblemReader,
+  UnsupportedUrlError,
+} from "./errors.ts";
+import { serverDelayMs } from "./retry.ts";
+import { jsonProblem, readPrefix } from "./_body.ts";
+import { redactKnownKeys, type Redactor } from "./_redact.ts";
+import type { WideJson } from "../shared/wide_rows.ts";
+
+/**
+ * The error that ends a call group whose retry budget is spent: the last
+ * refusal's typed error, `type: "retry-budget"`, or the last failure
+ * itself when it was no answer (a connection error, a timeout).
+ */
+export function budgetSpent(failure: Error, budgetMs: number, spentMs: number): Error {
+  if (!(failure instanceof ProblemError)) return failure;
+  return errorFor({
+    status: failure.status,
+    type: "retry-budget",
+    title: failure.title,
+    detail: `the call's retry budget of ${budgetMs / 1000} s is spent (${
+      Math.round(spentMs / 100) / 10
+    } s waited); no more attempts; last answer: ${failure.detail}`,
+    method: failure.method,
+    url: failure.url,
+    retryAfter: failure.retryAfter,
+  });
+}
+
+/** The largest `maxResponseBytes` allowed: 500 MiB, below V8's longest string. */
+export const MAX_RESPONSE_BYTES = 500 * 1024 * 1024;
+
+/** Statuses whose Response may not have a body. */
+export const NULL_BODY = new Set([101, 103, 204, 205, 304]);
+
+/** A Response of `res`'s status and headers with `bytes` as its body. */
+export function rebuilt(res: Response, bytes: Uint8Array<ArrayBuffer>): Response {
+  return new Response(NULL_BODY.has(res.status) ? null : bytes, {
+    status: res.status,
+    statusText: res.statusText,
+    headers: res.headers,
+  });
+}
+
+/** The target of a redirect, or an {@link InvalidResponseError} naming the bad location. */
+export function nextUrl(current: URL, location: string): URL {
+  try {
+    return new URL(location, current);
+  } catch {
+    throw new InvalidResponseError(
+      `GET ${redact(current.href)} redirected to an invalid URL ${
+        JSON.stringify(redact(location))
+      }`,
+    );
+  }
+}
+
+/** Only `http:` and `https:` URLs are read. */
+export function checkScheme(raw: string): URL {
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    throw new InvalidResponseError(
+      `the service gave an invalid URL ${JSON.stringify(redact(raw))}`,
+    );
+  }
+  if (u.protocol !== "http:" && u.protocol !== "https:") {
+    throw new UnsupportedUrlError(
+      `refusing to read ${JSON.stringify(u.protocol)} URL ${
+        // every key out before the cut: a cut key is one no redactor recognises
+        JSON.stringify(
+          redactKnownKeys(redact(raw)).slice(0, 80),
+        )}; allowed schemes: http:, https: (nothing was read)`,
+      u.protocol,
+    );
+  }
+  return u;
+}
+
+/**
+ * `p`, or the signal's reason as soon as it aborts (an injected `fetch` or
+ * body stream that ignores the signal cannot hang the caller).
+ */
+export function within<T>(p: Promise<T>, signal: AbortSignal, onAbort?: () => void): Promise<T> {
+  if (signal.aborted) {
+    p.catch(() => {});
+    onAbort?.();
+    return Promise.reject(signal.reason);
+  }
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => {
+      onAbort?.();
+      reject(signal.reason);
+    };
+    signal.addEventListener("abort", abort, { once: true });
+    p.then(
+      (v) => {
+        signal.removeEventListener("abort", abort);
+        resolve(v);
+      },
+      (e) => {
+        signal.removeEventListener("abort", abort);
+        reject(e);
+      },
+    );
+  });
+}
+
+/** An error's message with its causes ("fetch failed: dns error: …"). */
+export function messageOf(e: unknown): string {
+  const parts: string[] = [];
+  for (let x: unknown = e, i = 0; x !== undefined && x !== null && i < 4; i++) {
+    const m = x instanceof Error ? x.message : String(x);
+    if (m && !parts.some((p) => p.includes(m))) parts.push(m);
+    x = x instanceof Error ? x.cause : undefined;
+  }
+  return parts.join(": ");
+}
+
+export function typeOf(v: unknown): string {
+  return v === null ? "null" : Array.isArray(v) ? "an array" : `a ${typeof v}`;
+}
+
+/** The parsed JSON answer, or an {@link InvalidResponseError} saying it is not JSON. */
+export function parseJson(text: string, label: string, json: WideJson): unknown {
+  try {
+    return json.parse(text, label);
+  } catch (e) {
+    throw new InvalidResponseError(
+      `${label}: the answer is not valid JSON (${jsonProblem(e)}; ${text.length} characters${
+        // redacted before it is cut, so no part of a key slips through
+        text.length
+          ? `, starting ${JSON.stringify(redactKnownKeys(text.slice(0, 4096)).slice(0, 40))}`
+          : ""})`,
+    );
+  }
+}
+
+/** A JSON object answer (whose `data`, if any, is a list), or an {@link InvalidResponseError}. */
+export function objectBody(parsed: unknown, label: string): Record<string, unknown> {
+  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
+    throw new InvalidResponseError(
+      `${label}: the answer is not a JSON object but ${typeOf(parsed)}`,
+    );
+  }
+  const data = (parsed as Record<string, unknown>).data;
+  if (data !== undefined && !Array.isArray(data)) {
+    throw new InvalidResponseError(
+      `${label}: the answer's "data" is not a list but ${typeOf(data)}`,
+    );
+  }
+  return parsed as Record<string, unknown>;
+}
+
+/** The URL with query-string signatures shortened (they are credentials of a kind). */
+export function redact(url: string): string {
+  return url.replace(/([?&]signature=)[^&]+/, "$1…");
+}
+
+/**
+ * The typed error of an error answer, from at most the first
+ * `ERROR_PREFIX_BYTES` of its body (the rest is never downloaded).
+ */
+export async function problemOf(
+  res: Response,
+  method: string,
+  url: string,
+  label: string,
+  secrets: Redactor,
+  read: ProblemReader,
+  keyTail: number,
+): Promise<ProblemError> {
+  let body: Record<string, unknown> = {};
+  let text = "";
+  let cut = false;
+  try {
+    ({ text, truncated: cut } = await readPrefix(res, label));
+    const parsed = JSON.parse(text);
+    if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) body = parsed;
+  } catch {
+    // not JSON: keep the status and a short excerpt of the text
+  }
+  const str = (v: unknown) => typeof v === "string" && v !== "" ? v : undefined;
+  const retryAfterMs = serverDelayMs(res.headers);
+  return read({
+    status: res.status,
+    type: str(body.type) ?? "unknown",
+    title: str(body.title) ?? (res.statusText || `HTTP ${res.status}`),
+    // an excerpt is redacted before it is cut, so no part of a key slips through; a body cut
+    // short may end inside a key, so its last `keyTail` characters go too
+    detail: str(body.detail) ??
+      (excerpt(secrets(text.trim()), cut ? keyTail : 0) || "(no details)"),
+    method,
+    url,
+    retryAfter: retryAfterMs === undefined ? undefined : retryAfterMs / 1000,
+  });
+}
+
+/** The first 200 characters of a redacted text, without its last `tail` characters. */
+export function excerpt(text: string, tail: number): string {
+  return text.slice(0, Math.max(0, Math.min(200, text.length - tail)));
+}
