@@ -124,7 +124,16 @@
  *
  * Resuming: the `next` of a page handed out, and `error.partial.cursor` of a
  * failed parallel pull, is a window cursor (`sbw1.…`) that the same list
- * (same filter, `parallel` or not) accepts as its `cursor` option.
+ * (same filter, `parallel` or not) accepts as its `cursor` option. It
+ * carries the service's cursor exactly, whatever text it is (any Unicode,
+ * lone surrogates too); a `sbw1.` cursor this list did not hand out (not
+ * decodable, days that are not calendar days) is refused before any request
+ * with a `RequestValidationError` naming `cursor` (`_window_cursor.ts`).
+ *
+ * Parts: the plan (`_window_plan.ts`, pure), the guards (`_window_guard.ts`,
+ * pure), the slots (`_window_slots.ts`), a window and its state changes
+ * (`_window.ts`), the changes that span windows (`_window_pull.ts`); this
+ * file holds the rules and the reader.
  *
  * @module
  */
