@@ -6,8 +6,8 @@
  *
  * @module
  */
-import type { Page } from "./paginate.ts";
-import { KeySet } from "./_key_set.ts";
+import { type Page, WalkCheck } from "./paginate.ts";
+import type { KeySet } from "./_key_set.ts";
 import type { Gap } from "./_window_guard.ts";
 import type { PlanCut, WindowView } from "./_window_plan.ts";
 import type { SlotWindow } from "./_window_slots.ts";
@@ -115,15 +115,13 @@ export class Window<Row> implements WindowView, SlotWindow {
   ac: AbortController = new AbortController();
   /** The list's own request (the first window of a pull not resumed). */
   root?: boolean;
-  /** Digests of the cursors this window's walk was sent (kept across its continuations). */
-  seen: Set<string> = new Set();
+  /** The checks of its walk (cursors, empty pages, rows sent again), kept across its continuations. */
+  check: WalkCheck = new WalkCheck();
   /** Pages this window has read, and rows its walk received (the list's own walk: where its cursor stands). */
   pagesRead = 0;
   received = 0;
   /** After a fallback (root only): keys of rows already handed out, skipped when they come again. */
   dedupe?: KeySet;
-  /** Keys of the rows this window's walk received (kept across its continuations): the loop check. */
-  keys: KeySet = new KeySet();
   /** Position of the last row of its own received. */
   lastPos?: number;
   /** Rows per day its parent saw (a window not yet read is cut with it). */

@@ -8,14 +8,7 @@
  *
  * @module
  */
-import {
-  checkCursor,
-  cursorDigest,
-  dropSeen,
-  type Page,
-  Paginated,
-  quoteCursor,
-} from "./paginate.ts";
+import { cursorDigest, dropSeen, type Page, WalkCheck } from "./paginate.ts";
 import { InvalidResponseError, PaginationError } from "./errors.ts";
 import { joinGroup } from "./retry.ts";
 import { KeySet } from "./_key_set.ts";
@@ -290,7 +283,7 @@ export class WindowPull<Row> {
     if (root.spill) root.takeBack();
     else if (root.filter) root.b = root.filter.b;
     // the rows handed out from other windows: all but the root's own
-    this.handed = new KeySet([...this.sent].filter((key) => !root.keys.has(key)));
+    this.handed = new KeySet([...this.sent].filter((key) => !root.check.has(key)));
     root.dedupe = this.handed;
     if (root.state === "done") root.state = root.cursor === null ? "done" : "queued";
     this.head = root;
@@ -335,15 +328,9 @@ export class WindowPull<Row> {
   walk(w: Window<Row>): void {
     w.state = "running";
     const filter = w.filter ??= { a: w.a, b: w.b };
-    const list = new Paginated<Row>(
-      (cursor, s) => this.src.fetch(this.rangeOf(filter), cursor, s),
-      {
-        signal: joinGroup(AbortSignal.any([this.signal, w.ac.signal]), this.signal),
-        prefetch: false,
-        ...(w.cursor !== null ? { cursor: w.cursor } : {}),
-      },
-    );
-    const it = list.pages();
+    // one walk is one call group: its requests share a retry budget (see `retry.ts`)
+    const signal = joinGroup(AbortSignal.any([this.signal, w.ac.signal]), this.signal);
+    w.check.sent(w.cursor);
     (async () => {
       try {
         for (;;) {
@@ -353,14 +340,12 @@ export class WindowPull<Row> {
             if (w.ac.signal.aborted) throw w.ac.signal.reason;
             break; // the rows before it reach the limit
           }
-          let next: IteratorResult<Page<Row>, void>;
+          let page: Page<Row>;
           try {
-            next = await it.next();
+            page = await this.src.fetch(this.rangeOf(filter), w.cursor, signal);
           } finally {
             this.slots.release();
           }
-          if (next.done) break;
-          const page = next.value;
           if (!this.#receive(w, filter, page)) return; // a fallback: the pull goes on without it
           if (
             page.next === null && w.gap && !this.serial && this.rowsBefore(w) + w.rows < this.limit
@@ -376,13 +361,11 @@ export class WindowPull<Row> {
           this.split(w);
         }
         w.state = "done";
-        w.keys.clear();
+        w.check.forget();
       } finally {
-        // the slots it frees (and a split's children) go out before anything else runs: closing
-        // the walk awaits, and meanwhile the reader may take a page (the first builds a frame)
+        // the slots it frees (and a split's children) go out before anything else runs
         this.notify();
         this.slots.dispatch();
-        await it.return(undefined);
       }
     })().catch((e) => {
       if (!this.windows.includes(w)) return; // dropped by an undo
@@ -406,30 +389,21 @@ export class WindowPull<Row> {
       );
       return false;
     }
-    /** A cursor of this walk sent again (kept across its continuations): thrown after the page is kept. */
-    let repeat: PaginationError | undefined;
-    if (page.next !== null) {
-      checkCursor(page.next);
+    /** A cursor of this walk sent again, or too many empty pages: thrown after the page is kept. */
+    const stop = w.check.next(page.rows.length, page.next);
+    if (!stop && page.next !== null && !this.serial) {
       const digest = cursorDigest(page.next);
       const other = this.owner.get(digest);
-      if (w.seen.has(digest)) {
-        repeat = new PaginationError(
-          `the service sent cursor ${quoteCursor(page.next)} again after ${w.pagesRead} ` +
-            `pages of one walk; stopped instead of paging in a loop`,
-          "repeated-cursor",
-          page.next,
-        );
-      } else if (!this.serial && other !== undefined && other !== w) {
+      if (other !== undefined && other !== w) {
         this.fallback(
           "the service sent the same cursor to two date windows " +
             "(its cursors do not name their filter, or loop across windows)",
         );
         return false;
       }
-      w.seen.add(digest);
       this.owner.set(digest, w);
     }
-    // each row's key, once: the loop check, the seam, the run and the hand-out read it
+    // each row's key, once: the walk's checks, the seam, the run and the hand-out read it
     const keys = page.rows.map((r) => this.src.key(r));
     // rows past its end (a split moved it): the next window's, held for the seam
     let own = page.rows.length;
@@ -437,16 +411,8 @@ export class WindowPull<Row> {
       while (own > 0 && (this.posOf(page.rows[own - 1]) ?? -Infinity) > w.b) own--;
     }
     if (own > 0) w.lastPos = this.posOf(page.rows[own - 1]);
-    // a page whose rows all came before in this walk (their keys are kept for the walk)
-    if (page.rows.length > 0 && dropSeen(page.rows, (i) => keys[i], w.keys).length === 0) {
-      throw new PaginationError(
-        `the service sent a page of ${page.rows.length} rows all sent before in this ` +
-          `walk, under a new cursor, after ${w.pagesRead} pages; stopped instead of ` +
-          `paging in a loop`,
-        "repeated-rows",
-        w.cursor ?? "",
-      );
-    }
+    // a loop, or rows sent again out of place (the rows sent again stay: the hand-out drops them)
+    w.check.rows(page.rows, (i) => keys[i], w.cursor, page.next === null);
     // the skipped rows are this window's first rows too: they belong to its run
     if (this.splittable) {
       const days = page.rows.slice(0, own).map((r) => dayNumber(this.src.day(r)));
@@ -456,7 +422,7 @@ export class WindowPull<Row> {
     if (page.next === null && !w.spill) w.gap = this.endGap(w, page.rows);
     if (page.next === null && w.rows === 0 && !w.spill) this.#mergeRest(w);
     this.notify();
-    if (repeat) throw repeat;
+    if (stop) throw stop;
     return true;
   }
 
@@ -489,22 +455,14 @@ export class WindowPull<Row> {
    * handed out (a position), or null when it has none.
    */
   async serialRest(): Promise<string | null> {
-    const seen = new Set<string>();
     let c = this.root!.cursor;
+    const check = new WalkCheck(c);
     while (c !== null) {
       const page = await this.src.fetch({}, c, this.signal);
       const j = page.rows.findIndex((r) => !this.handed.has(this.src.key(r)));
       if (j >= 0) return this.cursorAt({}, c, j);
-      if (page.next === null) return null;
-      const digest = cursorDigest(checkCursor(page.next));
-      if (seen.has(digest)) {
-        throw new PaginationError(
-          `the service sent cursor ${quoteCursor(page.next)} again; stopped`,
-          "repeated-cursor",
-          page.next,
-        );
-      }
-      seen.add(digest);
+      const stop = check.next(page.rows.length, page.next);
+      if (stop) throw stop;
       c = page.next;
     }
     return null;

@@ -280,7 +280,8 @@ export type PaginationReason =
   | "empty-pages"
   | "repeated-rows"
   | "early-end"
-  | "empty-month";
+  | "empty-month"
+  | "skipped-rows";
 
 /**
  * A list whose paging went wrong on the server's side: a cursor sent again
@@ -290,7 +291,10 @@ export type PaginationReason =
  * fresh cursor names), or a date window of a parallel pull that ended
  * (has-more false) although rows exist after its last row in its range
  * (`"early-end"`: going on would leave a hole), or, in `sync`, a month
- * without a row between months with at least a page each (`"empty-month"`).
+ * without a row between months with at least a page each (`"empty-month"`),
+ * or rows sent again that are not the rows just before them (`"skipped-rows"`:
+ * the pages are not consecutive slices of one list, rows between them may
+ * never come; see `WalkCheck` in `paginate.ts`).
  * Thrown instead of paging
  * forever or returning less in silence;
  * on `take()` and `.frame()` it carries the rows read so far as

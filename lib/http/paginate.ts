@@ -19,11 +19,21 @@
  * - {@link MAX_EMPTY_PAGES} empty pages in a row that still claim more end it
  *   with `reason: "empty-pages"`;
  * - with the list's row key (the clients give one; "" is no key): a row sent again under
- *   the same key, in one page or across pages, is handed out once, and the
- *   pull ends with one warning counting them ({@link duplicateWarning}); a
- *   page with rows, none of them new, under a new cursor is a loop with
- *   fresh cursor names and ends the pull with `reason: "repeated-rows"`
- *   (its keys are held for the pull: a few tens of bytes a row);
+ *   the same key is handed out once, and the pull ends with one warning
+ *   counting them ({@link duplicateWarning}), when it is part of an overlap:
+ *   a run of rows that repeats, in order, the rows received just before it
+ *   (a row sent twice in a row; a page that starts with the last rows of the
+ *   page before, as an offset list shows when rows were added at its head).
+ *   Any other row sent again (one from further back, an overlap that stops
+ *   before the rows just before it, or ends the list there) means the pages
+ *   are not consecutive slices of one list, so rows between them may never
+ *   come: the pull ends with `reason: "skipped-rows"` before that page is
+ *   handed out. What this cannot see: pages that skip rows without sending
+ *   any again, or that overlap exactly as a shifted offset list does (keys
+ *   alone cannot tell those from an honest list). A page with rows, none of
+ *   them new, under a new cursor is a loop with fresh cursor names and ends
+ *   the pull with `reason: "repeated-rows"` (the keys are held for the pull:
+ *   a few tens of bytes a row); the checks of a walk are {@link WalkCheck};
  * - a walk that asks for smaller pages than the service's default
  *   (`take(10)`) hands out its cursors with that size attached
  *   (`sbp1.<size>.<cursor>`, see {@link sizedCursor}), in `error.partial.cursor` and
@@ -165,6 +175,148 @@ export function readSizedCursor(cursor: string): { cursor: string; want?: number
     );
   }
   return { cursor: m[2], want: Number(m[1]) };
+}
+
+/**
+ * The checks of one walk of a list (the module doc's rules), kept across
+ * its continuations: cursors sent again, empty pages in a row, and, with
+ * the rows' keys, rows sent again. A row sent again is kept once when it is
+ * part of an overlap: a run of rows that repeats, in order, the rows
+ * received just before it (a row sent twice in a row; a page that starts
+ * with the last rows of the page before, as an offset list shows when rows
+ * were added at its head). Any other row sent again means the pages are not
+ * consecutive slices of one list, so rows between them may never come: the
+ * walk stops with a {@link PaginationError} (`"skipped-rows"`) instead of
+ * handing out a list with holes. A page whose rows all came before is a
+ * loop (`"repeated-rows"`).
+ *
+ * @example
+ * ```ts
+ * import { WalkCheck } from "./paginate.ts";
+ * const check = new WalkCheck();
+ * const keys = ["a", "b", "b", "c"];
+ * console.log(check.rows(keys, (i) => keys[i], null), check.twice); // ["a", "b", "c"] 1
+ * ```
+ */
+export class WalkCheck {
+  /** Digests of the cursors of this walk (see {@link cursorDigest}). */
+  readonly #cursors = new Set<string>();
+  /** Keys of the rows received. */
+  readonly #keys = new KeySet();
+  /** Keys of the new rows of the page before and of this page, in order; where this page's start. */
+  #recent: string[] = [];
+  #pageStart = 0;
+  /** In an overlap: the index in `#recent` of the key it must repeat next (-1: none under way). */
+  #expect = -1;
+  #empty = 0;
+  /** Pages checked, rows received (new ones), rows sent again (dropped). */
+  pages = 0;
+  received = 0;
+  twice = 0;
+
+  /** A check of a walk that starts at `start` (a cursor of the list, or null). */
+  constructor(start: string | null = null) {
+    if (start !== null) this.#cursors.add(cursorDigest(start));
+  }
+
+  /** Whether a row of this key was received in this walk (since the last {@link WalkCheck.forget}). */
+  has(key: string): boolean {
+    return this.#keys.has(key);
+  }
+
+  /** Forgets the keys of the rows received (a walk that is done: they are not needed). */
+  forget(): void {
+    this.#keys.clear();
+  }
+
+  /** Records `cursor` as sent in this walk (a continuation that starts there). */
+  sent(cursor: string | null): void {
+    if (cursor !== null) this.#cursors.add(cursorDigest(cursor));
+  }
+
+  /**
+   * The rows of a page without those sent again in this walk (counted in
+   * `twice`); `keyAt(i)` is the key of `rows[i]` ("" is no key: never sent
+   * again). Throws a {@link PaginationError} for a loop or skipped rows, its
+   * cursor `at` (the page's); `last`: the walk ends with this page, so an
+   * overlap under way must be complete.
+   */
+  rows<Row>(rows: Row[], keyAt: (i: number) => string, at: string | null, last = false): Row[] {
+    this.pages++;
+    const keys = rows.map((_, i) => keyAt(i));
+    if (rows.length > 0 && keys.every((key) => key !== "" && this.#keys.has(key))) {
+      // every row came before, under a new cursor: a loop with fresh cursor names
+      throw new PaginationError(
+        `the service sent a page of ${rows.length} rows all sent before in this walk, under a ` +
+          `new cursor, after ${this.pages} pages (${this.received} rows); stopped instead of ` +
+          `paging in a loop`,
+        "repeated-rows",
+        at ?? "",
+      );
+    }
+    const recent = this.#recent = this.#recent.slice(this.#pageStart);
+    this.#pageStart = recent.length;
+    const going = () => this.#expect >= 0 && this.#expect < recent.length;
+    let out: Row[] | undefined;
+    keys.forEach((key, i) => {
+      if (key === "") out?.push(rows[i]); // no key: never sent again, no part of an overlap
+      else if (!this.#keys.has(key)) {
+        // a new row ends an overlap: it must have reached the rows just before it
+        if (going()) throw this.#skipped(at, rows.length);
+        this.#expect = -1;
+        this.#keys.add(key);
+        recent.push(key);
+        out?.push(rows[i]);
+      } else {
+        const j = going() ? this.#expect : recent.lastIndexOf(key);
+        if (j < 0 || recent[j] !== key) throw this.#skipped(at, rows.length);
+        this.#expect = j + 1;
+        out ??= rows.slice(0, i);
+      }
+    });
+    if (last && going()) throw this.#skipped(at, rows.length);
+    this.twice += rows.length - (out ?? rows).length;
+    this.received += (out ?? rows).length;
+    return out ?? rows;
+  }
+
+  #skipped(at: string | null, n: number): PaginationError {
+    return new PaginationError(
+      `the service sent rows again that are not the rows just before them (page ${this.pages}, ` +
+        `${n} rows, after ${this.received} rows): its pages are not consecutive slices of one ` +
+        `list, so rows between them may never come; stopped instead of handing out a list ` +
+        `with holes`,
+      "skipped-rows",
+      at ?? "",
+    );
+  }
+
+  /**
+   * After a page of `count` rows whose cursor is `next`: the error the walk
+   * stops with there (a cursor sent again, {@link MAX_EMPTY_PAGES} empty
+   * pages in a row), else null. A cursor too long throws (see {@link checkCursor}).
+   */
+  next(count: number, next: string | null): PaginationError | null {
+    this.#empty = count === 0 && next !== null ? this.#empty + 1 : 0;
+    if (next === null) return null;
+    const digest = cursorDigest(checkCursor(next));
+    if (this.#cursors.has(digest)) {
+      return new PaginationError(
+        `the service sent cursor ${quoteCursor(next)} again after ${this.pages} pages ` +
+          `(${this.received} rows); stopped instead of paging in a loop`,
+        "repeated-cursor",
+        next,
+      );
+    }
+    this.#cursors.add(digest);
+    if (this.#empty < MAX_EMPTY_PAGES) return null;
+    return new PaginationError(
+      `the service sent ${this.#empty} empty pages in a row that still claim more rows ` +
+        `(after ${this.received} rows); stopped`,
+      "empty-pages",
+      next,
+    );
+  }
 }
 
 /** One fetched page. */
@@ -381,16 +533,8 @@ export class Paginated<Row> implements AsyncIterable<Row> {
       this.#signal ? AbortSignal.any([this.#signal, ac.signal]) : ac.signal,
       this.#signal,
     );
-    /** Digests of the cursors of this walk (see {@link cursorDigest}). */
-    const seen = new Set<string>();
-    if (this.#start !== null) seen.add(cursorDigest(this.#start));
+    const check = new WalkCheck(this.#start);
     const keyOf = this.#key;
-    /** Keys of the rows handed out (with a row key), and rows sent again. */
-    const keys = new KeySet();
-    let twice = 0;
-    let received = 0;
-    let empty = 0;
-    let pages = 0;
     // a walk started at a cursor asks for the page size that cursor carries (a service whose
     // cursor is a page number reads it under the request's page size): only a walk from the
     // first page chooses its own
@@ -403,54 +547,27 @@ export class Paginated<Row> implements AsyncIterable<Row> {
       while (pending) {
         const raw: Page<Row> = await pending;
         pending = null;
-        pages++;
         let page = raw;
-        let stop: PaginationError | null = null;
-        if (keyOf && raw.rows.length > 0) {
-          const rows = dropSeen(raw.rows, (i) => keyOf(raw.rows[i]), keys);
-          if (rows.length === 0) {
-            // every row came before, under a new cursor: a loop with fresh cursor names
-            stop = new PaginationError(
-              `the service sent a page of ${raw.rows.length} rows all sent before in this pull, ` +
-                `under a new cursor, after ${pages} pages (${received} rows); stopped instead ` +
-                `of paging in a loop`,
-              "repeated-rows",
-              at ?? "",
-            );
-            failedAt.set(stop, resumable(at, want));
-            throw stop;
-          }
-          twice += raw.rows.length - rows.length;
+        try {
+          const rows = check.rows(
+            raw.rows,
+            (i) => keyOf?.(raw.rows[i]) ?? "",
+            at,
+            raw.next === null,
+          );
           if (rows !== raw.rows) page = { ...raw, rows };
+        } catch (e) {
+          failedAt.set(e as object, resumable(at, want));
+          throw e;
         }
-        received += page.rows.length;
-        empty = raw.rows.length === 0 && raw.next !== null ? empty + 1 : 0;
         const next = raw.next;
-        if (next !== null && received < limit) {
-          checkCursor(next);
-          const digest = cursorDigest(next);
-          if (seen.has(digest)) {
-            stop = new PaginationError(
-              `the service sent cursor ${quoteCursor(next)} again after ${pages} pages ` +
-                `(${received} rows); stopped instead of paging in a loop`,
-              "repeated-cursor",
-              next,
-            );
-          } else if (empty >= MAX_EMPTY_PAGES) {
-            stop = new PaginationError(
-              `the service sent ${empty} empty pages in a row that still claim more rows ` +
-                `(after ${received} rows); stopped`,
-              "empty-pages",
-              next,
-            );
-          } else {
-            seen.add(digest);
-            if (this.#prefetch) {
-              pending = this.#fetch(next, signal, want);
-              // an unobserved rejection of the prefetch must not crash the process
-              pending.catch(() => {});
-            }
-          }
+        const stop = next !== null && check.received < limit
+          ? check.next(raw.rows.length, next)
+          : null;
+        if (next !== null && check.received < limit && !stop && this.#prefetch) {
+          pending = this.#fetch(next, signal, want);
+          // an unobserved rejection of the prefetch must not crash the process
+          pending.catch(() => {});
         }
         // a small-page walk hands out its cursors with their page size
         yield want !== undefined && next !== null
@@ -461,13 +578,13 @@ export class Paginated<Row> implements AsyncIterable<Row> {
           throw stop;
         }
         at = next;
-        if (!this.#prefetch && next !== null && received < limit) {
+        if (!this.#prefetch && next !== null && check.received < limit) {
           pending = this.#fetch(next, signal, want);
         }
       }
     } finally {
       if (pending) ac.abort(new DOMException("pagination stopped", "AbortError"));
-      if (twice > 0) console.warn(duplicateWarning(twice));
+      if (check.twice > 0) console.warn(duplicateWarning(check.twice));
     }
   }
 

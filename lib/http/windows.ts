@@ -92,11 +92,14 @@
  *   from a loop, so the pull goes serial as above, where a cycle is caught
  *   as in any serial pull. A window never follows a cursor longer than
  *   `MAX_CURSOR_CHARS`.
- * - Rows: a page whose rows all came before in its window's walk, under a
- *   new cursor, is a loop (`PaginationError`, `"repeated-rows"`); a row
- *   handed out before under the same key (in a page, across pages or
- *   windows) is not handed out again, and the pull ends with one warning
- *   counting them.
+ * - Rows: each window's walk is checked as a serial walk is
+ *   (`WalkCheck` in `paginate.ts`, kept across its continuations): a page
+ *   whose rows all came before in it, under a new cursor, is a loop
+ *   (`PaginationError`, `"repeated-rows"`), and a row sent again out of
+ *   place (not in an overlap with the rows just before it) stops the pull
+ *   with `"skipped-rows"`; a row handed out before under the same key (in a
+ *   page, across pages or windows) is not handed out again, and the pull
+ *   ends with one warning counting them.
  * - Early ends: a window whose walk ends (no more pages) on a full page, or
  *   short of its range's end by what its density says is a quarter page
  *   or more, while a later window has rows, gets one probe of one row over

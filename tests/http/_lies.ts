@@ -17,7 +17,10 @@
  * - `endAfter: i`: a page holding the row at index `i` ends right after it
  *   and says `has_more: false` (an early end, a hole after it);
  * - `failOnce: n`: the first request for page `n` is refused with a `400`
- *   (not retried: the pull fails there).
+ *   (not retried: the pull fails there);
+ * - `flipOdd: true`: every other page (the 2nd, 4th, …) is served from the
+ *   opposite end of the list: page `k` holds the `k`-th page counted from
+ *   its end (pages then overlap, and rows between them never come).
  *
  * Not a lie: `cursorPrefix` opens every cursor with that text (any Unicode:
  * cursors are opaque), and a cursor sent back without it is refused with a
@@ -36,6 +39,7 @@ export interface Lies {
   pageCursor?: boolean;
   failOnce?: number;
   cursorPrefix?: string;
+  flipOdd?: boolean;
 }
 
 /** The first (newest) day of the list. */
@@ -101,7 +105,9 @@ export function lyingFeeds(lies: Lies): LyingFeeds {
     });
     const pages = Math.ceil(list.length / limit);
     const at = lies.loopAfter !== undefined ? n % lies.loopAfter : n;
-    let rows = list.slice(at * limit, (at + 1) * limit);
+    let rows = lies.flipOdd && at % 2 === 1
+      ? list.slice(Math.max(0, list.length - (at + 1) * limit), list.length - at * limit)
+      : list.slice(at * limit, (at + 1) * limit);
     let more = lies.loopAfter !== undefined || at + 1 < pages;
     const cut = rows.findIndex((r) => r.i === lies.endAfter);
     if (cut >= 0) {
