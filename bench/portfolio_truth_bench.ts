@@ -15,8 +15,12 @@
  * them): all purchases without the ten-bagger, and all purchases with at
  * most one open position per issuer.
  *
+ * Every bias is printed with its standard error across worlds (the range
+ * over portfolios gives each end's own). About 5 s of CPU a world.
+ *
  * `deno run -A bench/portfolio_truth_bench.ts`; `COVERAGE_FIRST_SEED` picks
- * unseen worlds; `PORTFOLIO_SPREAD` (market, step, geometric) and
+ * unseen worlds; `COVERAGE_OUT` writes the checks to a file and
+ * `COVERAGE_IN` prints the tables again from such a file; `PORTFOLIO_SPREAD` (market, step, geometric) and
  * `PORTFOLIO_EDGES` (trim, keep) compare bookings.
  *
  * @module
@@ -116,13 +120,24 @@ const HEADLINE = ["CEO buys", "All purchases"];
  */
 export function biasSummary(checks: RiskCheck[], title: string): string {
   const m = (v: number[]) => v.reduce((a, b) => a + b, 0) / v.length;
+  // the mean bias over the worlds and its standard error across worlds (delta method for the
+  // relative bias: the SE of mean(estimate − truth) over |mean(truth)|)
   const bias = (cs: RiskCheck[], f: RiskFigure) => {
     const est = m(cs.map((c) => c.estimate[f]));
     const tru = m(cs.map((c) => c.truth[f]));
-    return f === "alpha" ? est - tru : 100 * (est / tru - 1);
+    const d = cs.map((c) => c.estimate[f] - c.truth[f]);
+    const se = Math.sqrt(d.reduce((a, b) => a + (b - m(d)) ** 2, 0) / (d.length - 1) / d.length);
+    return f === "alpha"
+      ? { v: est - tru, se }
+      : { v: 100 * (est / tru - 1), se: (100 * se) / Math.abs(tru) };
   };
-  const fmt = (v: number, f: RiskFigure) =>
-    `${v > 0 ? "+" : v < 0 ? "−" : ""}${Math.abs(v).toFixed(f === "alpha" ? 2 : 1)}`;
+  const fmt = (b: { v: number; se: number }, f: RiskFigure) => {
+    const digits = f === "alpha" ? 2 : 1;
+    const v = Number(b.v.toFixed(digits));
+    return `${v > 0 ? "+" : v < 0 ? "−" : ""}${Math.abs(v).toFixed(digits)} ± ${
+      b.se.toFixed(digits)
+    }`;
+  };
   const sets: [string, string[]][] = [
     ["headline (2 groups × 2 entries)", HEADLINE],
     [NO_TEN_BAGGER, [NO_TEN_BAGGER]],
@@ -146,10 +161,8 @@ export function biasSummary(checks: RiskCheck[], title: string): string {
         label,
         h,
         ...SUMMARY.map((f) => {
-          const bs = per.map((cs) => bias(cs, f));
-          const lo = Math.min(...bs);
-          const hi = Math.max(...bs);
-          return bs.length === 1 ? fmt(lo, f) : `${fmt(lo, f)} to ${fmt(hi, f)}`;
+          const bs = per.map((cs) => bias(cs, f)).sort((a, b) => a.v - b.v);
+          return bs.length === 1 ? fmt(bs[0], f) : `${fmt(bs[0], f)} to ${fmt(bs.at(-1)!, f)}`;
         }),
       ]);
     }
@@ -174,7 +187,11 @@ export async function portfolioTruthBench(
 ): Promise<string> {
   const t0 = performance.now();
   const checks: RiskCheck[] = [];
-  for (let k = 0; k < seeds; k += 5) {
+  // COVERAGE_IN: the checks a run wrote to COVERAGE_OUT, printed again (say, after a change to
+  // the tables) without recomputing the worlds
+  const saved = Deno.env.get("COVERAGE_IN");
+  if (saved) checks.push(...JSON.parse(await Deno.readTextFile(saved)) as RiskCheck[]);
+  for (let k = 0; !saved && k < seeds; k += 5) {
     const ss = Array.from({ length: Math.min(5, seeds - k) }, (_, i) => FIRST_SEED + k + i);
     checks.push(...await batch(scale, ss));
   }

@@ -32,6 +32,7 @@ import { entryPairs } from "./event_study.ts";
 import {
   bookName,
   bookSide,
+  PORTFOLIO_BIAS,
   PORTFOLIO_HEAD,
   portfolioCells,
   portfolioResultTable,
@@ -237,7 +238,7 @@ export function statsTable(stats: pl.DataFrame): ResultTable {
 
 /** What the portfolio table's columns mean (printed under it). */
 export const PORTFOLIO_NOTE =
-  "Calendar months. Sharpe: monthly return over the risk-free rate (stated under the table), annualized, with a 95% interval (Mertens 2002); IR: information ratio, monthly excess over the positions' own market (signed like them), annualized; alpha: Jensen's alpha, the intercept of the monthly return over the risk-free rate on the market's return over it, annualized, with its 95% interval and Newey-West t (one definition of excess for Sharpe and alpha: the return over the risk-free rate); turnover: total traded, in multiples of the portfolio; cost paid: sum of monthly costs, percent of the portfolio. * Vol, max drawdown, hit rate and IR are estimates: the service reports each trade's return only at 1 week and 1, 3, 6 and 12 months, so a position's path between those points is booked (its market part on the market's own path, the rest when observed), not observed. Measured against the true daily paths over 60 emulator worlds (bench/portfolio_truth_bench.ts; headline portfolios, both entries), the mean bias of the estimate, percent of the true value (alpha: points a year), by holding period: 1m — vol −3.0 to −1.7, max drawdown −1.3 to −0.5, hit rate +0.6 to +1.3, Sharpe +0.5 to +1.2, IR +2.3 to +4.7, alpha −0.30 to 0.00; 3m — vol −1.5 to −0.7, drawdown −2.1 to −0.3, hit rate +0.6 to +4.7, Sharpe +0.2 to +1.7, IR +4.1 to +13.5, alpha −0.17 to +0.10; 6m — vol −1.1 to −0.6, drawdown −2.2 to −0.8, hit rate +2.7 to +7.7, Sharpe +1.5 to +2.1, IR +12.2 to +27.4, alpha −0.03 to +0.13; 1y — vol −1.1 to −0.6, drawdown −3.6 to −2.3, hit rate +2.3 to +11.3, Sharpe +2.6 to +5.6, IR +18.1 to +55.8, alpha +0.22 to +0.45 (the highest for all purchases: IR reads high from 3-month holdings on, the hit rate at 6 and 12 months, Sharpe and alpha at 12). Measured causes: Sharpe and alpha at 1 year come from one stock re-rated 15× in 100 days, whose gain the booking compounds within a segment (without it: Sharpe +0.6 to +0.8 %, alpha −0.09 to −0.07 points a year); the hit rate and IR from several open positions in one stock, whose shared moves the booking spreads over different months, so the monthly excess return's spread reads low (by 3.1 to 26.6 %; with at most one position per issuer: hit rate within +2.1 %, IR within −7.2 to +6.8 % at every holding). See docs/validation.md.";
+  `Calendar months. Sharpe: monthly return over the risk-free rate (stated under the table), annualized, with a 95% interval (Mertens 2002); IR: information ratio, monthly excess over the positions' own market (signed like them), annualized; alpha: Jensen's alpha, the intercept of the monthly return over the risk-free rate on the market's return over it, annualized, with its 95% interval and Newey-West t (one definition of excess for Sharpe and alpha: the return over the risk-free rate); CAGR, vol, Sharpe and IR need 12 months; turnover: total traded, in multiples of the portfolio; cost paid: sum of monthly costs, percent of the portfolio. * Vol, max drawdown, hit rate and IR are estimates: the service reports each trade's return only at 1 week and 1, 3, 6 and 12 months, so a position's path between those points is booked (its market part on the market's own path, the rest when observed), not observed. Measured bias: ${PORTFOLIO_BIAS}. Sharpe reads −0.9 ± 0.6 to +5.2 ± 0.7 % and alpha −0.14 ± 0.08 to +0.41 ± 0.07 points a year, the most at 1 year for all purchases. Measured causes (same bench, diagnostic portfolios): Sharpe and alpha at 1 year come from one stock re-rated 15× in 100 days, whose gain the booking compounds within a segment (without it, at 1 year: Sharpe +1.0 ± 0.6 to +1.2 ± 0.6 %, alpha −0.04 ± 0.06 to −0.03 ± 0.06 points a year); the hit rate and IR from several open positions in one stock, whose shared moves the booking spreads over different months (with at most one position per issuer: hit rate −2.0 ± 1.0 to +1.3 ± 1.0 %, IR −6.3 ± 3.2 to +7.8 ± 3.1 % at every holding). See docs/backtests.md.`;
 
 /**
  * Portfolio statistics as a {@link ResultTable}, one row per portfolio: an
@@ -503,7 +504,7 @@ export function portfolioConclusion(results: Record<string, PortfolioResult>): s
       plural(s.months, "calendar month")
     }, information ratio ${
       fmt(s.informationRatio)
-    } against the positions' own market (an estimate that reads high: see the note under the table), alpha ${
+    } against the positions' own market (an estimate: its measured bias is in the note under the table), Jensen's alpha ${
       pct(s.alpha, 1)
     } a year (95% interval ${fmt(alo, 1)} to ${fmt(ahi, 1)}, Newey-West t ${
       fmt(s.alphaFit?.tStat)
@@ -658,7 +659,7 @@ const CAVEATS = [
   "Survivorship: the sample is what the service covers today.",
   "Trades close in time share market moves and trades in one stock share its news, so the intervals allow for clustered trades (see the table's cluster count); with few clusters even these are too narrow.",
   "Means are pulled by a few large moves; the median and the 10% trimmed mean show the typical trade.",
-  "Portfolio paths between the 1w/1m/3m/6m/1y points are not reported: the market part of each position is booked on the market's own path (rebuilt from the trades' windows) and the stock's return relative to the market when the service observes it, so volatility, drawdowns and hit rate are estimates (measured bias in docs/validation.md). Shorts earn no interest; costs are a flat charge per side on turnover.",
+  "Portfolio paths between the 1w/1m/3m/6m/1y points are not reported: the market part of each position is booked on the market's own path (rebuilt from the trades' windows) and the stock's return relative to the market when the service observes it, so volatility, drawdowns, hit rate and the information ratio are estimates (measured bias under the portfolio table and in docs/backtests.md). Shorts earn no interest; costs are a flat charge per side on turnover.",
 ];
 
 /**

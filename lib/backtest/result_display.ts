@@ -73,9 +73,20 @@ export const PORTFOLIO_HEAD = [
   "cost paid",
 ];
 
-/** What the `*` of the portfolio table means. */
+/**
+ * The measured bias of the estimated figures, as `bench/portfolio_truth_bench.ts`
+ * prints it (100 emulator worlds from seed 9001; the mean bias of the
+ * estimate against the true daily paths ± its standard error across worlds,
+ * in percent of the truth, ranging over the headline portfolios: CEO buys
+ * and all purchases, each from the trade and the filing date). The table
+ * and its causes are in docs/backtests.md.
+ */
+export const PORTFOLIO_BIAS =
+  "IR reads high from 3-month holdings on: +4.2 ± 1.3 to +12.8 ± 1.3 % at 3 months, +8.5 ± 1.3 to +27.3 ± 1.8 % at 6, +15.7 ± 2.0 to +52.1 ± 2.7 % at 1 year (at 1 month −0.2 ± 1.2 to +3.2 ± 1.0 %); hit rate −0.3 ± 0.8 to +1.5 ± 0.7 % at 1 month, up to +10.3 ± 1.0 % at 1 year; vol −2.2 ± 0.6 to −0.4 ± 0.7 %; max drawdown −3.7 ± 1.6 to −0.5 ± 0.7 % (mean bias ± SE against the true daily paths over 100 emulator worlds, bench/portfolio_truth_bench.ts; docs/backtests.md)";
+
+/** What the `*` of the portfolio table means, with the measured bias ({@link PORTFOLIO_BIAS}). */
 export const PORTFOLIO_ESTIMATES =
-  "* estimates: between the service's 1w/1m/3m/6m/1y points a position's path is booked, not observed; IR reads high: +2.3 to +4.7 % at 1-month holdings, up to +27.4 % at 6 months and +55.8 % at 1 year (measured bias in the report).";
+  `* estimates: between the service's 1w/1m/3m/6m/1y points a position's path is booked, not observed. Measured bias: ${PORTFOLIO_BIAS}.`;
 
 /**
  * "short" when every position of a portfolio is short, "long/short" when

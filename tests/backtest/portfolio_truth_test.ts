@@ -66,23 +66,28 @@ Deno.test("portfolio truth bench: the summary gives per holding the range of the
     autocorrelation: 0,
     lastMonth: 0,
   });
-  const check = (target: string, entry: "trade" | "filing", est: number) => ({
-    seed: 1,
+  const check = (target: string, entry: "trade" | "filing", est: number, seed = 1) => ({
+    seed,
     target,
     horizon: "1y" as const,
     entry,
     estimate: fig(est),
     truth: fig(10),
   });
+  // two worlds per portfolio: the mean bias and its standard error across worlds
   const out = biasSummary([
-    check("CEO buys", "trade", 11),
-    check("All purchases", "filing", 9.5),
-    check(NO_TEN_BAGGER, "trade", 10.2),
+    check("CEO buys", "trade", 10.5),
+    check("CEO buys", "trade", 11.5, 2),
+    check("All purchases", "filing", 9.25),
+    check("All purchases", "filing", 9.75, 2),
+    check(NO_TEN_BAGGER, "trade", 10.1),
+    check(NO_TEN_BAGGER, "trade", 10.3, 2),
   ], "t");
-  // headline: +10 % and −5 % of the truth; alpha in points: +1.00 and −0.50
-  assert.match(out, /headline \(2 groups × 2 entries\) \| 1y\s+\| −5\.0 to \+10\.0 /);
-  assert.match(out, /−0\.50 to \+1\.00/);
-  assert.match(out, new RegExp(`${NO_TEN_BAGGER}\\s+\\| 1y\\s+\\| \\+2\\.0 `));
+  // headline: +10 ± 5 % and −5 ± 2.5 % of the truth (SE: sd of estimate − truth / √2, over the
+  // truth); alpha in points: +1.00 ± 0.50 and −0.50 ± 0.25
+  assert.match(out, /headline \(2 groups × 2 entries\) \| 1y\s+\| −5\.0 ± 2\.5 to \+10\.0 ± 5\.0 /);
+  assert.match(out, /−0\.50 ± 0\.25 to \+1\.00 ± 0\.50/);
+  assert.match(out, new RegExp(`${NO_TEN_BAGGER}\\s+\\| 1y\\s+\\| \\+2\\.0 ± 1\\.0 `));
 });
 
 Deno.test("portfolio truth bench: the diagnostic portfolios leave out the ten-bagger and overlapping positions in one stock", async () => {

@@ -21,6 +21,7 @@ import {
   tradeClass,
 } from "../../mod.ts";
 import { displayBundle } from "../_util.ts";
+import { PORTFOLIO_BIAS } from "../../lib/backtest/result_display.ts";
 
 const bundle = displayBundle;
 
@@ -144,6 +145,26 @@ Deno.test("a portfolioBacktest result displays its statistics beside a small equ
   assert.deepEqual(Object.keys(result), ["monthly", "stats"]);
   assert.deepEqual(Object.keys({ ...result }), ["monthly", "stats"]);
   assert.doesNotThrow(() => JSON.stringify(result.stats));
+});
+
+Deno.test("a portfolio's notebook display carries the measured bias of its estimates, with no report", () => {
+  // a notebook has no report: the display itself states the measured bias (IR reads high …)
+  const b = bundle(result);
+  const flat = (t: string) => t.replace(/\s+/g, " ");
+  const ir =
+    /IR reads high from 3-month holdings on: \+4\.2 ± 1\.3 to \+12\.8 ± 1\.3 % at 3 months/;
+  assert.match(flat(b["text/html"]), ir);
+  assert.ok(flat(b["text/html"]).includes(PORTFOLIO_BIAS.replaceAll("&", "&amp;")));
+  assert.match(flat(b["text/plain"]), ir);
+  assert.match(flat(Deno.inspect(result)), ir);
+  // and never points to a report that is not there
+  assert.doesNotMatch(b["text/html"], /in the report/);
+  assert.doesNotMatch(b["text/plain"], /in the report/);
+  // its note states the one definition of excess
+  assert.match(
+    flat(String(portfolioTable({ a: result }))),
+    /alpha is Jensen's, the return over that rate/,
+  );
 });
 
 Deno.test("show() gives every result object its own display", () => {
