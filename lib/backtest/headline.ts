@@ -19,7 +19,7 @@
 import { tradesInput } from "./_inputs.ts";
 import { DEFAULT_HORIZONS } from "../insider/fields.ts";
 import pl from "npm:nodejs-polars@0.25.2";
-import { ADJUSTMENTS, type ClusterBy, eventStudy, type StudyHorizon } from "./event_study.ts";
+import { type ADJUSTMENTS, type ClusterBy, eventStudy, type StudyHorizon } from "./event_study.ts";
 import { portfolioBacktest, type PortfolioHorizon, type PortfolioResult } from "./portfolio.ts";
 import type { Frame } from "../frames/list.ts";
 import type { Entry } from "./entry.ts";
