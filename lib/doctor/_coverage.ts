@@ -2,8 +2,9 @@
  * Field coverage of the rows a service sent, against a field catalog: which
  * catalog fields the raw rows carry (matched by meaning, as the clients do,
  * see `shared/field_keys.ts`), which are missing, which keys are extra,
- * which values came in another JSON type than the catalog's (coercions),
- * and which values the service sent that the client's frame holds as null
+ * which values the client read from another form than the canonical one
+ * (coercions: the value grammars' notes, from the frame's report), and
+ * which values the service sent that the client's frame holds as null
  * (lost: values it could not read).
  *
  * @module
@@ -11,14 +12,11 @@
 import type pl from "npm:nodejs-polars@0.25.2";
 import { KeyIndex } from "../shared/field_keys.ts";
 import type { FrameReport } from "../frames/mod.ts";
-import type { ValueType } from "../shared/values/mod.ts";
 
-/** One declared field: its name in the frame, and its value type. */
+/** One declared field: its name in the frame (its value type is the frame's affair). */
 export interface DeclaredField {
   /** Name as declared (the frame's column). */
   name: string;
-  /** Value type as declared. */
-  type: ValueType;
   /** Key as the spec spells it on the wire, when not `name` (camelCase search rows). */
   wire?: string;
 }
@@ -27,7 +25,7 @@ export interface DeclaredField {
 export interface Coercion {
   /** Catalog field. */
   field: string;
-  /** What was sent: `text`, `empty text`, `number`, `boolean`. */
+  /** The form read, as the value grammars note it: `text`, `number`, `epoch milliseconds at UTC midnight`, … */
   from: string;
   /** Rows with such a value. */
   rows: number;
@@ -59,36 +57,19 @@ export interface FieldCoverage {
   omitsNulls: boolean;
 }
 
-function jsonType(v: unknown): string {
-  if (Array.isArray(v)) return "list";
-  if (typeof v === "string") return v === "" ? "empty text" : "text";
-  return typeof v;
-}
-
-/** The JSON type of each value type's canonical form; another one sent is a coercion. */
-const EXPECTED: Record<ValueType, "text" | "number" | "boolean" | "list"> = {
-  date: "text",
-  timestamp: "text",
-  decimal: "number",
-  integer: "number",
-  boolean: "boolean",
-  code: "text",
-  list: "list",
-  text_list: "list",
-};
-
 /**
  * Coverage of `raw` rows (as sent) against `declared`, and of the values
  * that reached `frame` (whose columns carry the declared names, row for
- * row). With the client's own `report` of that frame, its coercions are the
- * ones listed (what the client converted), and the values it could not read
- * join the lost ones.
+ * row), with the client's own `report` of that frame: its coercions are the
+ * forms the value grammars read other than the canonical one, and a value
+ * sent (not null, not empty text) that is null in the frame is lost, as is
+ * every value the report counts as unreadable.
  */
 export function coverage(
   raw: readonly Record<string, unknown>[],
   declared: readonly DeclaredField[],
-  frame?: pl.DataFrame,
-  report?: FrameReport,
+  frame: pl.DataFrame,
+  report: FrameReport,
 ): FieldCoverage {
   const index = new KeyIndex(declared.map((f) => f.name));
   const keyOf = new Map<string, string>();
@@ -107,41 +88,19 @@ export function coverage(
       }
     }
   }
-  const coercions: Coercion[] = [];
   const lost: { field: string; rows: number }[] = [];
-  const columns = new Set(frame?.columns ?? []);
   for (const f of declared) {
     const key = keyOf.get(f.name);
-    if (key === undefined) continue;
-    const byType = new Map<string, number>();
-    const nulls = frame && columns.has(f.name)
-      ? frame.getColumn(f.name).isNull().toArray() as boolean[]
-      : undefined;
-    let gone = 0;
-    raw.forEach((row, i) => {
-      const v = row[key];
-      if (v === null || v === undefined) return;
-      const t = jsonType(v);
-      const want = EXPECTED[f.type];
-      if (t !== want && !(t === "empty text" && want === "text")) {
-        byType.set(t, (byType.get(t) ?? 0) + 1);
-      }
-      if (nulls?.[i] && t !== "empty text") gone++;
-    });
-    for (const [from, rows] of byType) coercions.push({ field: f.name, from, rows });
+    if (key === undefined || !frame.columns.includes(f.name)) continue;
+    const nulls = frame.getColumn(f.name).isNull().toArray() as boolean[];
+    const sent = (v: unknown) => v !== null && v !== undefined && v !== "";
+    const gone = raw.filter((row, i) => nulls[i] && sent(row[key])).length;
     if (gone) lost.push({ field: f.name, rows: gone });
   }
-  if (report) {
-    coercions.splice(
-      0,
-      coercions.length,
-      ...report.coerced.map((c) => ({ field: c.column, from: c.from, rows: c.rows })),
-    );
-    for (const u of report.unreadable) {
-      const had = lost.find((l) => l.field === u.column);
-      if (had) had.rows = Math.max(had.rows, u.rows);
-      else lost.push({ field: u.column, rows: u.rows });
-    }
+  for (const u of report.unreadable) {
+    const had = lost.find((l) => l.field === u.column);
+    if (had) had.rows = Math.max(had.rows, u.rows);
+    else lost.push({ field: u.column, rows: u.rows });
   }
   const missing = declared.filter((f) => !keyOf.has(f.name)).map((f) => f.name);
   return {
@@ -153,7 +112,7 @@ export function coverage(
       !raw.some((row) => Object.values(row).some((v) => v === null)),
     extra: [...extra],
     renamed,
-    coercions,
+    coercions: report.coerced.map((c) => ({ field: c.column, from: c.from, rows: c.rows })),
     lost,
   };
 }

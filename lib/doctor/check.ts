@@ -403,7 +403,8 @@ function frameCoverage(
 ): { coverage: FieldCoverage; frame: pl.DataFrame } {
   let report: FrameReport | undefined;
   const frame = build((r) => report = r);
-  return { coverage: coverage(raw, declared, frame, report), frame };
+  // the builder hands its report over once the frame is built
+  return { coverage: coverage(raw, declared, frame, report!), frame };
 }
 
 /** The catalog's calls: a page of pitches, a detail, a signing, tags, filter sets, a 404, a search. */

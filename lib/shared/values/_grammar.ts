@@ -16,10 +16,10 @@ export type Note = (form: string) => void;
  * Every other view of a type is a total map from this list that the
  * compiler checks (`Record<ValueType, …>` or a `switch` with no
  * `default`): its grammar (`GRAMMARS`), a frame's Polars dtype
- * (`frames/dtypes.ts`), its Arrow type and buffer (`frames/_arrow.ts`), the
- * builder's inline reader (`frames/build.ts`) and the JSON type the doctor
- * expects (`doctor/_coverage.ts`). A type added here and not mapped there
- * fails `deno task check`.
+ * (`frames/dtypes.ts`), its Arrow type and buffer (`frames/_arrow.ts`) and
+ * the builder's inline reader (`frames/build.ts`); the doctor has no view of
+ * its own (it reads the frame's report of the grammars' notes). A type added
+ * here and not mapped there fails `deno task check`.
  */
 export interface ValueOf {
   /** A calendar day: days since 1970-01-01. */
