@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { list } from "./words.ts";
 import { Rng } from "../shared/random.ts";
 import { dayOf } from "./calendar.ts";
 
@@ -215,68 +216,14 @@ export interface World {
   expectedMarketGrowth(days: number): number;
 }
 
-const NAME_HEADS = [
-  "Acme",
-  "Apex",
-  "Aurora",
-  "Beacon",
-  "Blue Ridge",
-  "Boreal",
-  "Cascade",
-  "Cedar",
-  "Cobalt",
-  "Crescent",
-  "Delta",
-  "Ember",
-  "Evergreen",
-  "Falcon",
-  "Frontier",
-  "Granite",
-  "Harbor",
-  "Helix",
-  "Horizon",
-  "Ion",
-  "Juniper",
-  "Keystone",
-  "Lumen",
-  "Meridian",
-  "Nimbus",
-  "Northwind",
-  "Onyx",
-  "Orchid",
-  "Pinnacle",
-  "Quantum",
-  "Redwood",
-  "Sable",
-  "Sequoia",
-  "Sierra",
-  "Summit",
-  "Tidal",
-  "Titan",
-  "Umbra",
-  "Vanguard",
-  "Vertex",
-  "Willow",
-  "Zenith",
-  "Atlas",
-  "Bright",
-  "Copper",
-  "Driftwood",
-  "Eastgate",
-  "Fairview",
-  "Golden",
-  "Highland",
-  "Ironclad",
-  "Lakeshore",
-  "Maple",
-  "Oakmont",
-  "Prairie",
-  "Riverbend",
-  "Silverline",
-  "Stonebridge",
-  "Trident",
-  "Westfield",
-];
+const NAME_HEADS = list(`
+  Acme, Apex, Aurora, Beacon, Blue Ridge, Boreal, Cascade, Cedar, Cobalt, Crescent, Delta, Ember,
+  Evergreen, Falcon, Frontier, Granite, Harbor, Helix, Horizon, Ion, Juniper, Keystone, Lumen,
+  Meridian, Nimbus, Northwind, Onyx, Orchid, Pinnacle, Quantum, Redwood, Sable, Sequoia, Sierra,
+  Summit, Tidal, Titan, Umbra, Vanguard, Vertex, Willow, Zenith, Atlas, Bright, Copper,
+  Driftwood, Eastgate, Fairview, Golden, Highland, Ironclad, Lakeshore, Maple, Oakmont, Prairie,
+  Riverbend, Silverline, Stonebridge, Trident, Westfield,
+`);
 const NAME_TAILS: Record<string, string[]> = {
   technology: ["Software", "Systems", "Semiconductor", "Networks", "Digital", "Media"],
   biotech: ["Therapeutics", "Biosciences", "Genomics", "Pharma", "Bio"],

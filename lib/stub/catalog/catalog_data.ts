@@ -22,6 +22,7 @@
  *
  * @module
  */
+import { list } from "../words.ts";
 import {
   AUTHOR_RETURN_FLOORS,
   floorPercent,
@@ -237,23 +238,10 @@ const THESES = [
   "valuation has run ahead of fundamentals",
   "capital returns will surprise",
 ];
-const HANDLES = [
-  "value",
-  "deep",
-  "contrarian",
-  "quant",
-  "moat",
-  "alpha",
-  "compounder",
-  "macro",
-  "special",
-  "dividend",
-  "growth",
-  "short",
-  "micro",
-  "event",
-  "capital",
-];
+const HANDLES = list(`
+  value, deep, contrarian, quant, moat, alpha, compounder, macro, special, dividend, growth,
+  short, micro, event, capital,
+`);
 const HANDLE_TAILS = ["hawk", "digger", "seeker", "hunter", "analyst", "notes", "ideas", "desk"];
 
 /** Generates the catalog dataset for a world. */
