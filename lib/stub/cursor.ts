@@ -61,3 +61,81 @@ export class Cursors {
     return createHmac("sha256", this.#secret).update(body).digest("base64url").slice(0, 22);
   }
 }
+
+/** One page of a list, and the cursors around it. */
+export interface Page<T> {
+  /** The page's items. */
+  rows: T[];
+  /** Whether items follow the page. */
+  hasMore: boolean;
+  /** Cursor of the next page (null on the last). */
+  next: string | null;
+  /** Cursor of the previous page (null on the first). */
+  prev: string | null;
+  /** Cursor of the first page of the same query. */
+  head: string;
+}
+
+/**
+ * A service's lists paged by signed cursors, the same on both services:
+ * each query's list made once and kept (more than `keep` lists clears
+ * them), and the page a cursor points at, or why the cursor is refused.
+ *
+ * @example
+ * ```ts
+ * import { Pages } from "./cursor.ts";
+ * const pages = new Pages<number>("secret", 8);
+ * const q = { sort: "n", hash: "all", limit: 2, make: () => [1, 2, 3] };
+ * const first = pages.page({ ...q, cursor: undefined });
+ * if ("rows" in first) {
+ *   const second = pages.page({ ...q, cursor: first.next });
+ *   console.log(first.rows, "rows" in second && second.rows); // [ 1, 2 ] [ 3 ]
+ * }
+ * ```
+ */
+export class Pages<T> {
+  readonly #cursors: Cursors;
+  readonly #lists = new Map<string, T[]>();
+  readonly #keep: number;
+
+  /** Pages signed with `secret`, keeping at most `keep` lists. */
+  constructor(secret: string, keep: number) {
+    this.#cursors = new Cursors(secret);
+    this.#keep = keep;
+  }
+
+  /**
+   * The page at `cursor` (none: the first) of `limit` items of the list
+   * `make()` gives for the query `hash` in `sort`; or the cursor's error.
+   */
+  page(q: {
+    cursor: string | null | undefined;
+    sort: string;
+    hash: string;
+    limit: number;
+    make: () => T[];
+  }): Page<T> | { error: string } {
+    let offset = 0;
+    if (q.cursor !== undefined && q.cursor !== null) {
+      const d = this.#cursors.decode(q.cursor, q.sort, q.hash);
+      if ("error" in d) return d;
+      offset = d.offset;
+    }
+    const key = `${q.sort}\n${q.hash}`;
+    let all = this.#lists.get(key);
+    if (!all) {
+      all = q.make();
+      if (this.#lists.size > this.#keep) this.#lists.clear();
+      this.#lists.set(key, all);
+    }
+    const at = (o: number) => this.#cursors.encode(o, q.sort, q.hash);
+    const hasMore = offset + q.limit < all.length;
+    return {
+      rows: all.slice(offset, offset + q.limit),
+      hasMore,
+      next: hasMore ? at(offset + q.limit) : null,
+      prev: offset > 0 ? at(Math.max(0, offset - q.limit)) : null,
+      head: at(0),
+    };
+  }
+}

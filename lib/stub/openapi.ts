@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { allowOnly } from "./methods.ts";
 import { type OpenAPIHono, z } from "npm:@hono/zod-openapi@1.6.3";
 import { DEFAULT_DIALECT, type Dialect } from "./dialect.ts";
 import { problemTypeIn } from "./dialect_wire.ts";
@@ -85,7 +86,10 @@ const ERRORS = {
   503: "Service unavailable",
 } as const;
 
-/** Registers the routes and the description endpoint on a service app, in a dialect. */
+/**
+ * Registers the routes and the description endpoint on a service app, in a
+ * dialect, and a `405` for every other method on each of them.
+ */
 export function registerDocs(
   app: OpenAPIHono,
   title: string,
@@ -139,5 +143,13 @@ export function registerDocs(
   app.doc31("/api/v1/openapi.json", {
     openapi: "3.1.0",
     info: { title, version: "1.0.0" },
+  });
+  // every other method on a documented path is a 405, the same way on both services
+  allowOnly(app, {
+    ...Object.fromEntries(routes.map((r) => [
+      "/api/v1" + r.path.replace(/\{(\w+)\}/g, ":$1"),
+      [r.method === "post" ? "POST" : "GET"] as const,
+    ])),
+    "/api/v1/openapi.json": ["GET"],
   });
 }

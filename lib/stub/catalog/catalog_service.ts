@@ -27,7 +27,7 @@ import Fuse from "npm:fuse.js@7.5.0";
 import { DocumentQuery, PitchListQuery } from "../../catalog/params.ts";
 import { AUTHOR_BADGES, DOCUMENT_FORMATS, SENTIMENTS } from "../../catalog/vocab.ts";
 import { showValue } from "../../shared/schema.ts";
-import { Cursors } from "../cursor.ts";
+import { Cursors, Pages } from "../cursor.ts";
 import { DEFAULT_DIALECT, type Dialect } from "../dialect.ts";
 import { allowOnly } from "../methods.ts";
 import { badRequest, problem } from "../problem.ts";
@@ -255,7 +255,7 @@ export function catalogService(ctx: CatalogContext): OpenAPIHono {
   };
   let built: ReturnType<typeof build> | undefined;
   const ready = () => built ??= build();
-  const cursors = new Cursors("catalog:" + ctx.secret);
+  const pages = new Pages<Pitch>("catalog:" + ctx.secret, 32);
   const signer = new Signer("files:" + ctx.secret);
   const origin = new URL(ctx.origin ?? "http://signalbook.offline").origin;
   let companies: Fuse<typeof world.companies[number]> | undefined;
@@ -266,7 +266,6 @@ export function catalogService(ctx: CatalogContext): OpenAPIHono {
       ignoreLocation: true,
       includeScore: true,
     });
-  const cache = new Map<string, Pitch[]>();
 
   registerDocs(app, "Pitch Catalog API", [
     {
@@ -346,30 +345,20 @@ export function catalogService(ctx: CatalogContext): OpenAPIHono {
         }; allowed: ids from GET /api/v1/filter-sets`,
       );
     }
-    const sort = q.sort ?? "post_date";
-    const { cursor: _c, limit: _l, sort: _s, "x-hosting-protection-bypass": _x, ...filters } = q;
-    const hash = Cursors.hash(filters);
-    let offset = 0;
-    if (q.cursor !== undefined) {
-      const d = cursors.decode(q.cursor, sort, hash);
-      if ("error" in d) return badRequest(`cursor: ${d.error}`);
-      offset = d.offset;
-    }
-    const key = sort + hash;
-    let all = cache.get(key);
-    if (!all) {
-      all = selectPitches(q, rule, data, world);
-      if (cache.size > 32) cache.clear();
-      cache.set(key, all);
-    }
-    const limit = q.limit ?? 20;
-    const page = all.slice(offset, offset + limit);
-    const hasMore = offset + limit < all.length;
+    const { cursor, limit, sort, "x-hosting-protection-bypass": _x, ...filters } = q;
+    const page = pages.page({
+      cursor,
+      sort: sort ?? "post_date",
+      hash: Cursors.hash(filters),
+      limit: limit ?? 20,
+      make: () => selectPitches(q, rule, data, world),
+    });
+    if ("error" in page) return badRequest(`cursor: ${page.error}`);
     return c.json({
-      data: page.map((p) => pitchRow(p, data, world)),
-      has_more: hasMore,
-      next_cursor: hasMore ? cursors.encode(offset + limit, sort, hash) : null,
-      head_cursor: cursors.encode(0, sort, hash),
+      data: page.rows.map((p) => pitchRow(p, data, world)),
+      has_more: page.hasMore,
+      next_cursor: page.next,
+      head_cursor: page.head,
     });
   });
 
@@ -494,15 +483,6 @@ export function catalogService(ctx: CatalogContext): OpenAPIHono {
     });
   });
 
-  allowOnly(app, {
-    "/api/v1/search": ["GET"],
-    "/api/v1/tags": ["GET"],
-    "/api/v1/filter-sets": ["GET"],
-    "/api/v1/pitches": ["GET"],
-    "/api/v1/pitches/:id": ["GET"],
-    "/api/v1/pitches/:id/document": ["GET"],
-    "/api/v1/openapi.json": ["GET"],
-    "/files/:pitchId/:snapshot/:kind": ["GET"],
-  });
+  allowOnly(app, { "/files/:pitchId/:snapshot/:kind": ["GET"] });
   return app;
 }

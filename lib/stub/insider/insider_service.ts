@@ -32,11 +32,10 @@ import type { ValueType } from "../../shared/values/mod.ts";
 import { InsiderSearchBody } from "../../insider/filter.ts";
 import { showValue } from "../../shared/schema.ts";
 import { FeedsQuery, InsidersQuery } from "../../insider/params.ts";
-import { Cursors } from "../cursor.ts";
+import { Cursors, Pages } from "../cursor.ts";
 import { DEFAULT_DIALECT, type Dialect } from "../dialect.ts";
 import { searchKey } from "../search_keys.ts";
 import { registerDocs } from "../openapi.ts";
-import { allowOnly } from "../methods.ts";
 import { badRequest, problem } from "../problem.ts";
 import { check, rawQuery } from "../query_check.ts";
 import type { World } from "../world.ts";
@@ -174,8 +173,7 @@ export function insiderService(ctx: InsiderContext): OpenAPIHono {
   const { world, data } = ctx;
   const d = ctx.dialect ?? DEFAULT_DIALECT;
   const app = new OpenAPIHono();
-  const cursors = new Cursors("insider:" + ctx.secret);
-  const cache = new Map<string, Trade[]>();
+  const pages = new Pages<Trade>("insider:" + ctx.secret, 16);
   // Serialized camelCase rows of the pages served last, up to SERIALIZED_KEPT of them (about
   // 4 KB each): a page asked for again (a retry, a second pull of the same window) is joined
   // from strings, while a full pull of the world does not keep every row's text alive in the
@@ -288,30 +286,19 @@ export function insiderService(ctx: InsiderContext): OpenAPIHono {
     const r = check(InsiderSearchBody, body);
     if (!r.ok) return r.response;
     const filter = withDefaults(r.value.filter);
-    const hash = Cursors.hash(filter);
-    const sort = `${filter.sortBy}:${filter.sortDirection}`;
-    let offset = 0;
-    const cursor = r.value.pagination?.cursor;
-    if (cursor !== undefined && cursor !== null) {
-      const d = cursors.decode(cursor, sort, hash);
-      if ("error" in d) return badRequest(`pagination.cursor: ${d.error}`);
-      offset = d.offset;
-    }
-    let all = cache.get(hash);
-    if (!all) {
-      all = searchTrades(data.trades, filter, world);
-      if (cache.size > 16) cache.clear();
-      cache.set(hash, all);
-    }
-    const size = r.value.pagination?.pageSize ?? 100;
-    const hasMore = offset + size < all.length;
-    const rows = all.slice(offset, offset + size).map(camelJson).join(",");
-    const next = hasMore ? cursors.encode(offset + size, sort, hash) : null;
-    const prev = offset > 0 ? cursors.encode(Math.max(0, offset - size), sort, hash) : null;
+    const page = pages.page({
+      cursor: r.value.pagination?.cursor,
+      sort: `${filter.sortBy}:${filter.sortDirection}`,
+      hash: Cursors.hash(filter),
+      limit: r.value.pagination?.pageSize ?? 100,
+      make: () => searchTrades(data.trades, filter, world),
+    });
+    if ("error" in page) return badRequest(`pagination.cursor: ${page.error}`);
+    const { next, prev, hasMore } = page;
     return c.body(
-      `{"data":[${rows}],"nextCursor":${JSON.stringify(next)},"prevCursor":${
-        JSON.stringify(prev)
-      },"hasMore":${hasMore}}`,
+      `{"data":[${page.rows.map(camelJson).join(",")}],"nextCursor":${
+        JSON.stringify(next)
+      },"prevCursor":${JSON.stringify(prev)},"hasMore":${hasMore}}`,
       200,
       { "content-type": "application/json" },
     );
@@ -323,45 +310,39 @@ export function insiderService(ctx: InsiderContext): OpenAPIHono {
     const q = r.value;
     const { cursor: _c, limit: _l, "x-hosting-protection-bypass": _x, ...filters } = q;
     const ids = new Set(q.feed_id);
-    const hash = Cursors.hash({ ...filters, feed_id: [...ids].sort((a, b) => a - b) });
-    let offset = 0;
-    if (q.cursor !== undefined) {
-      const d = cursors.decode(q.cursor, "filedAt", hash);
-      if ("error" in d) return badRequest(`cursor: ${d.error}`);
-      offset = d.offset;
-    }
-    let all = cache.get("feeds" + hash);
-    if (!all) {
-      const ticker = q.ticker?.toUpperCase();
-      const sector = q.sector;
-      const inRange = filedBetween(
-        data.trades,
-        q.from === undefined ? undefined : dayOf(q.from),
-        q.to === undefined ? undefined : dayOf(q.to),
-      );
-      all = inRange.filter((t) => {
-        const r = fieldsOf(t);
-        if (!r.feed_ids.some((f) => ids.has(f))) return false;
-        if (ticker && r.ticker_symbol !== ticker) return false;
-        if (sector !== undefined) {
-          if (
-            /^\d+$/.test(sector)
-              ? r.simple_industry_id !== Number(sector)
-              : world.companies[t.company].sector !== sector
-          ) {
-            return false;
+    const page = pages.page({
+      cursor: q.cursor,
+      sort: "filedAt",
+      hash: Cursors.hash({ ...filters, feed_id: [...ids].sort((a, b) => a - b) }),
+      limit: q.limit ?? 10,
+      make: () => {
+        const ticker = q.ticker?.toUpperCase();
+        const sector = q.sector;
+        const inRange = filedBetween(
+          data.trades,
+          q.from === undefined ? undefined : dayOf(q.from),
+          q.to === undefined ? undefined : dayOf(q.to),
+        );
+        return inRange.filter((t) => {
+          const r = fieldsOf(t);
+          if (!r.feed_ids.some((f) => ids.has(f))) return false;
+          if (ticker && r.ticker_symbol !== ticker) return false;
+          if (sector !== undefined) {
+            if (
+              /^\d+$/.test(sector)
+                ? r.simple_industry_id !== Number(sector)
+                : world.companies[t.company].sector !== sector
+            ) {
+              return false;
+            }
           }
-        }
-        return true;
-      });
-      if (cache.size > 16) cache.clear();
-      cache.set("feeds" + hash, all);
-    }
-    const limit = q.limit ?? 10;
-    const hasMore = offset + limit < all.length;
-    const next = hasMore ? cursors.encode(offset + limit, "filedAt", hash) : null;
+          return true;
+        });
+      },
+    });
+    if ("error" in page) return badRequest(`cursor: ${page.error}`);
     const body: Record<string, unknown> = {
-      [d.feedContainer]: all.slice(offset, offset + limit).map((t) => {
+      [d.feedContainer]: page.rows.map((t) => {
         const r = fieldsOf(t);
         return {
           accession_number: r.accession_number,
@@ -370,8 +351,8 @@ export function insiderService(ctx: InsiderContext): OpenAPIHono {
         };
       }),
     };
-    if (next !== null || d.feedLastCursor === "null") body.next_cursor = next;
-    if (d.feedHasMore === "has_more") body.has_more = hasMore;
+    if (page.next !== null || d.feedLastCursor === "null") body.next_cursor = page.next;
+    if (d.feedHasMore === "has_more") body.has_more = page.hasMore;
     return c.json(body);
   });
 
@@ -407,12 +388,5 @@ export function insiderService(ctx: InsiderContext): OpenAPIHono {
     ));
   });
 
-  allowOnly(app, {
-    "/api/v1/insiders": ["GET"],
-    "/api/v1/search": ["POST"],
-    "/api/v1/feeds": ["GET"],
-    "/api/v1/transactions/:accessionNumber/:transactionId": ["GET"],
-    "/api/v1/openapi.json": ["GET"],
-  });
   return app;
 }
