@@ -62,76 +62,52 @@ export interface Industry {
   label: string;
 }
 
+/** A sector from text: its label, then its industries one a line (id, slug and label). */
+function sector(text: string) {
+  const [label, ...lines] = text.split("\n");
+  return {
+    label,
+    industries: lines.map((line) => {
+      const [id, slug, ...words] = line.trim().split(" ");
+      return { id: Number(id), slug, label: words.join(" ") };
+    }),
+  };
+}
+
 /** Sector table: insider slug → label and industries. */
 export const SECTOR_TABLE: Record<string, { label: string; industries: Industry[] }> = {
-  technology: {
-    label: "Technology, Media & Telecom",
-    industries: [
-      { id: 101, slug: "industry_software", label: "Software" },
-      { id: 102, slug: "industry_semiconductors", label: "Semiconductors" },
-      { id: 103, slug: "industry_media_telecom", label: "Media & Telecom" },
-    ],
-  },
-  biotech: {
-    label: "Biotechnology",
-    industries: [
-      { id: 201, slug: "industry_biotechnology", label: "Biotechnology" },
-      { id: 202, slug: "industry_drug_discovery", label: "Drug Discovery" },
-    ],
-  },
-  healthcare: {
-    label: "Health Care",
-    industries: [
-      { id: 301, slug: "industry_medical_devices", label: "Medical Devices" },
-      { id: 302, slug: "industry_health_services", label: "Health Services" },
-    ],
-  },
-  financials: {
-    label: "Financials",
-    industries: [
-      { id: 401, slug: "industry_banks", label: "Banks" },
-      { id: 402, slug: "industry_insurance", label: "Insurance" },
-      { id: 403, slug: "industry_asset_management", label: "Asset Management" },
-    ],
-  },
-  consumer: {
-    label: "Consumer",
-    industries: [
-      { id: 501, slug: "industry_retail", label: "Retail" },
-      { id: 502, slug: "industry_restaurants", label: "Restaurants" },
-      { id: 503, slug: "industry_consumer_brands", label: "Consumer Brands" },
-    ],
-  },
-  energy: {
-    label: "Energy & Utilities",
-    industries: [
-      { id: 601, slug: "industry_oil_gas", label: "Oil & Gas" },
-      { id: 602, slug: "industry_utilities", label: "Utilities" },
-      { id: 603, slug: "industry_renewables", label: "Renewables" },
-    ],
-  },
-  industrials: {
-    label: "Industrials",
-    industries: [
-      { id: 701, slug: "industry_aerospace", label: "Aerospace & Defense" },
-      { id: 702, slug: "industry_machinery", label: "Machinery" },
-      { id: 703, slug: "industry_transportation", label: "Transportation" },
-    ],
-  },
-  materials: {
-    label: "Materials",
-    industries: [
-      { id: 801, slug: "industry_chemicals", label: "Chemicals" },
-      { id: 802, slug: "industry_metals_mining", label: "Metals & Mining" },
-    ],
-  },
-  realestate: {
-    label: "Real Estate",
-    industries: [
-      { id: 901, slug: "industry_reits", label: "REITs" },
-      { id: 902, slug: "industry_real_estate_services", label: "Real Estate Services" },
-    ],
-  },
+  technology: sector(`Technology, Media & Telecom
+    101 industry_software Software
+    102 industry_semiconductors Semiconductors
+    103 industry_media_telecom Media & Telecom`),
+  biotech: sector(`Biotechnology
+    201 industry_biotechnology Biotechnology
+    202 industry_drug_discovery Drug Discovery`),
+  healthcare: sector(`Health Care
+    301 industry_medical_devices Medical Devices
+    302 industry_health_services Health Services`),
+  financials: sector(`Financials
+    401 industry_banks Banks
+    402 industry_insurance Insurance
+    403 industry_asset_management Asset Management`),
+  consumer: sector(`Consumer
+    501 industry_retail Retail
+    502 industry_restaurants Restaurants
+    503 industry_consumer_brands Consumer Brands`),
+  energy: sector(`Energy & Utilities
+    601 industry_oil_gas Oil & Gas
+    602 industry_utilities Utilities
+    603 industry_renewables Renewables`),
+  industrials: sector(`Industrials
+    701 industry_aerospace Aerospace & Defense
+    702 industry_machinery Machinery
+    703 industry_transportation Transportation`),
+  materials: sector(`Materials
+    801 industry_chemicals Chemicals
+    802 industry_metals_mining Metals & Mining`),
+  realestate: sector(`Real Estate
+    901 industry_reits REITs
+    902 industry_real_estate_services Real Estate Services`),
 };
 
 /** Countries used by the catalog's `country_region` tags. */

@@ -157,15 +157,27 @@ export interface CatalogData {
 
 const PERIOD_DAYS: Record<ReturnPeriod, number> = { "6m": 182, "1y": 365, "2y": 730 };
 
+/** Tags of one type, one per name: slug `<prefix>_<name>`, label from the name. */
+function tagsOf(
+  type: string,
+  prefix: string,
+  names: string[],
+  label: (s: string) => string,
+): Tag[] {
+  return names.map((s) => ({ slug: `${prefix}_${s}`, tagTypeKey: type, label: label(s) }));
+}
+const spaced = (s: string) => s.replace("_", " ");
+
 /** Catalog tag vocabularies (open types), built from the world's sectors. */
 export const CATALOG_TAGS: Record<string, { label: string; tags: Tag[] }> = {
   market_cap: {
     label: "Market cap",
-    tags: ["mega", "large", "mid", "small", "micro"].map((s) => ({
-      slug: `market_cap_${s}`,
-      tagTypeKey: "market_cap",
-      label: s[0].toUpperCase() + s.slice(1) + " cap",
-    })),
+    tags: tagsOf(
+      "market_cap",
+      "market_cap",
+      ["mega", "large", "mid", "small", "micro"],
+      (s) => s[0].toUpperCase() + s.slice(1) + " cap",
+    ),
   },
   sector_industry: {
     label: "Sector and industry",
@@ -186,35 +198,29 @@ export const CATALOG_TAGS: Record<string, { label: string; tags: Tag[] }> = {
   },
   pitch_category: {
     label: "Pitch category",
-    tags: ["long_idea", "short_idea", "special_situation", "earnings", "macro"].map((s) => ({
-      slug: `category_${s}`,
-      tagTypeKey: "pitch_category",
-      label: s.replace("_", " "),
-    })),
+    tags: tagsOf(
+      "pitch_category",
+      "category",
+      list("long_idea, short_idea, special_situation, earnings, macro"),
+      spaced,
+    ),
   },
   strategy: {
     label: "Strategy",
-    tags: ["value", "growth", "momentum", "dividend", "turnaround"].map((s) => ({
-      slug: `strategy_${s}`,
-      tagTypeKey: "strategy",
-      label: s,
-    })),
+    tags: tagsOf(
+      "strategy",
+      "strategy",
+      list("value, growth, momentum, dividend, turnaround"),
+      (s) => s,
+    ),
   },
   content_format: {
     label: "Content format",
-    tags: ["long_form", "short_form", "thread", "video"].map((s) => ({
-      slug: `format_${s}`,
-      tagTypeKey: "content_format",
-      label: s.replace("_", " "),
-    })),
+    tags: tagsOf("content_format", "format", list("long_form, short_form, thread, video"), spaced),
   },
   source: {
     label: "Source",
-    tags: ["blog", "newsletter", "forum", "fund_letter"].map((s) => ({
-      slug: `source_${s}`,
-      tagTypeKey: "source",
-      label: s.replace("_", " "),
-    })),
+    tags: tagsOf("source", "source", list("blog, newsletter, forum, fund_letter"), spaced),
   },
 };
 
