@@ -339,7 +339,9 @@ const GENERATOR_SOURCES = [
   "lib/stub/catalog/stored_catalog.ts",
 ];
 // v10: the layout declared once in _world_format.ts (every array's place follows from the header)
-const GENERATOR_HASH = "v10:9826044b420959bb";
+// v10 kept at the hash below: word lists written as list(`…`) text, sectors and tag types as table
+// rows (the same arrays: the demo data's fingerprint for seeds 1 and 7 unchanged)
+const GENERATOR_HASH = "v10:49dec29673f0351f";
 
 Deno.test("world cache: its version follows the generator's sources", async () => {
   const text = GENERATOR_SOURCES.map((f) =>
