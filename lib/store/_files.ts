@@ -5,6 +5,7 @@
  *
  * @module
  */
+import pl from "npm:nodejs-polars@0.25.2";
 import { lstat } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import {
@@ -19,11 +20,16 @@ import {
   readRegular,
   UnsafeFileError,
 } from "../shared/regular_file.ts";
+import { DatasetFileError } from "./errors.ts";
+import { dtypeName } from "../frames/dtypes.ts";
 
 export { checkPath, MAX_META_BYTES, UnsafeFileError };
 
 /** A partition's folder name for null (hive's convention). */
 export const NULL_PART = "__HIVE_DEFAULT_PARTITION__";
+
+/** The one file name of a dataset's part: each partition folder holds one `data.parquet`. */
+export const PART_NAME = "data.parquet";
 
 /** One parquet part of a dataset: its path and its partition values (decoded; null for null). */
 export interface PartFile {
@@ -33,25 +39,31 @@ export interface PartFile {
   values: (string | null)[];
 }
 
+/** A partition column as `_signalbook.json` declares it. */
+type Partition = { name: string; dtype?: string };
+
 /**
  * Every parquet part of the dataset at `root`, as explicit paths with
  * their partition values read from the folder names (`name=value`,
- * URL-decoded; {@link NULL_PART} is null), sorted. Nothing is a pattern:
- * the paths go to Polars and DuckDB as they are, whatever characters the
- * folder names hold.
+ * URL-decoded; {@link NULL_PART} is null), in the order of those values
+ * (numbers by number for integer partitions: `month=9` before
+ * `month=10`). Nothing is a pattern: the paths go to Polars and DuckDB as
+ * they are, whatever characters the folder names hold.
  *
  * Every entry of the tree is checked on the way (one guard, see
  * `shared/regular_file.ts`): `root` must be a real folder, everything in
  * it a real folder or a regular file with a single link; a symlink (inside
  * or out), a FIFO, a device, a socket or a hard-linked file is an
- * {@link UnsafeFileError} naming it. A parquet file outside the partition
- * folders (`year=…/month=…/`) is refused too. Temporary files (`*.tmp`)
- * are checked but not listed. Without `partitions` (a folder without
- * metadata) the tree is only checked, and nothing is listed.
+ * {@link UnsafeFileError} naming it. Only the parts the dataset writes are
+ * read: a parquet file outside the partition folders (`year=…/month=…/`),
+ * or named otherwise than {@link PART_NAME} (`data (1).parquet`, a file
+ * manager's copy) is a {@link DatasetFileError} naming it. Temporary files
+ * (`*.tmp`) are checked but not listed. Without `partitions` (a folder
+ * without metadata) the tree is only checked, and nothing is listed.
  */
 export async function datasetParts(
   root: string,
-  partitions: readonly { name: string }[] | null,
+  partitions: readonly Partition[] | null,
 ): Promise<PartFile[]> {
   const top = await Deno.lstat(root);
   if (top.isSymlink) throw new UnsafeFileError(root, "is a symlink");
@@ -74,19 +86,81 @@ export async function datasetParts(
       }
       check(p, nodeKind(st), Number.MAX_SAFE_INTEGER);
       if (partitions && name.endsWith(".parquet")) {
+        if (name !== PART_NAME) {
+          throw new DatasetFileError(
+            p,
+            `is not a part this dataset wrote (each partition folder holds one ${PART_NAME}); ` +
+              `move it out of ${root}`,
+          );
+        }
         out.push({ path: p, values: partitionValues(root, p, partitions) });
       }
     }
   };
   await walk(root);
-  return out;
+  const order = (a: PartFile, b: PartFile) => {
+    for (const [i, p] of (partitions ?? []).entries()) {
+      const [x, y] = [a.values[i], b.values[i]];
+      if (x === y) continue;
+      if (x === null || y === null) return x === null ? 1 : -1;
+      const num = /Int/.test(p.dtype ?? "") && Number(x) !== Number(y);
+      return num ? Number(x) - Number(y) : x < y ? -1 : 1;
+    }
+    return 0;
+  };
+  return out.sort(order);
+}
+
+/** Number dtypes: two of them in one column across parts are no conflict. */
+const NUMBER = /^(U?Int|Float)\d+$/;
+
+/**
+ * The columns of each part, read from its footer, checked against each
+ * other: a part whose footer cannot be read (empty, cut short, not
+ * parquet) is a {@link DatasetFileError} naming it and Polars' reason, and
+ * so is a part whose column has another kind of type than the same column
+ * in the parts before it (a `transaction_value` written as text beside
+ * numbers), naming the column, both types and the other file. A column
+ * absent from some parts, or all null there, is no conflict, nor are two
+ * number types (integers beside floats are read as floats). Returns whether every
+ * part has the same columns in the same order with the same types.
+ */
+export function partSchemas(parts: readonly PartFile[]): boolean {
+  const seen = new Map<string, { dtype: string; file: string }>();
+  let first: string | undefined;
+  let same = true;
+  for (const { path } of parts) {
+    let schema: Record<string, unknown>;
+    try {
+      schema = pl.readParquet(path, { nRows: 0 }).schema;
+    } catch (e) {
+      throw new DatasetFileError(path, `cannot be read as parquet (${(e as Error)?.message ?? e})`);
+    }
+    const cols = Object.entries(schema).map(([name, t]) => [name, dtypeName(t as pl.DataType)]);
+    const key = JSON.stringify(cols);
+    first ??= key;
+    same &&= key === first;
+    for (const [name, dtype] of cols) {
+      const had = seen.get(name);
+      if (dtype === "Null") continue;
+      if (!had) seen.set(name, { dtype, file: path });
+      else if (had.dtype !== dtype && !(NUMBER.test(had.dtype) && NUMBER.test(dtype))) {
+        throw new DatasetFileError(
+          path,
+          `holds column ${JSON.stringify(name)} as ${dtype}, where ${had.file} holds it as ` +
+            `${had.dtype}; a dataset's column has one type (rewrite the part)`,
+        );
+      }
+    }
+  }
+  return same;
 }
 
 /** The partition values of a part from its folders under `root`. */
 function partitionValues(
   root: string,
   file: string,
-  partitions: readonly { name: string }[],
+  partitions: readonly Partition[],
 ): (string | null)[] {
   const dirs = relative(root, file).split(sep).slice(0, -1);
   const values = partitions.map((p, i) => {
@@ -100,8 +174,9 @@ function partitionValues(
     }
   });
   if (dirs.length !== partitions.length || values.some((v) => v === undefined)) {
-    throw new Error(
-      `${file} is not in a partition folder of this dataset (${
+    throw new DatasetFileError(
+      file,
+      `is not in a partition folder of this dataset (${
         partitions.map((p) => `${p.name}=…`).join("/")
       }/); a dataset is read only from its own parts`,
     );

@@ -32,9 +32,16 @@ import { dirname, join, resolve, sep } from "node:path";
 import { didYouMean } from "../shared/suggest.ts";
 import { dtypeName } from "../frames/dtypes.ts";
 import { requireColumns } from "../frames/columns.ts";
-import { checkPath, datasetParts, filesUnder, NULL_PART } from "./_files.ts";
+import {
+  checkPath,
+  datasetParts,
+  filesUnder,
+  NULL_PART,
+  PART_NAME,
+  partSchemas,
+} from "./_files.ts";
 import { lockDataset } from "./lock.ts";
-import { asDiskFull, writeAtomic } from "./disk.ts";
+import { asWriteError, writeAtomic } from "./disk.ts";
 import { withDisplay } from "../frames/display.ts";
 import {
   checkMeta,
@@ -75,7 +82,6 @@ export interface DatasetOptions {
 export type DatasetMeta = MetaState;
 
 const META = "_signalbook.json";
-const DATA = "data.parquet";
 const ALLOWED = new Set<string>(PARTITION_DTYPES);
 
 /**
@@ -122,10 +128,10 @@ export function withYearMonth(df: pl.DataFrame, column: string): pl.DataFrame {
  * each partition with either its old rows or its new rows, never half and
  * never both. `"append"` reads the partition, adds the rows and swaps the
  * file the same way. `"overwrite"` writes every new partition first, then
- * removes the others one file at a time. Files named
- * otherwise in a partition (`part-*.parquet` from earlier signalbook
- * versions) are folded in on the first write to that partition: they are
- * removed just after the new `data.parquet` is in place.
+ * removes the others one file at a time. Only the dataset's own parts
+ * are read or replaced: a parquet file named otherwise in a partition
+ * (`data (1).parquet`, a file manager's copy) is a `DatasetFileError`
+ * naming it, before anything is written (it is never folded in or removed).
  *
  * One writer at a time, enforced: the whole write holds the dataset's lock
  * (`dir/.signalbook.lock`, see `lock.ts`), so a second writer — another
@@ -184,7 +190,7 @@ export async function writeDataset(
   try {
     return await writeLocked(df, dir, parts, mode, meta, opts.lockTimeoutMs);
   } catch (e) {
-    throw await asDiskFull(e, "writeDataset", dir);
+    throw await asWriteError(e, "writeDataset", dir);
   }
 }
 
@@ -234,15 +240,21 @@ async function writeLocked(
     caller: "writeDataset",
     timeoutMs: lockTimeoutMs,
   });
+  // the dataset's own parts only: a stray parquet file is refused naming it, never folded in
+  const held = await Deno.lstat(dir).then(
+    async () => datasetParts(dir, (await readMeta(dir))?.partitions ?? null),
+    () => [],
+  );
   if (mode === "error" && (await readMeta(dir) || (await partFiles(dir)).length)) {
     throw new Error(
       `writeDataset: ${dir} already holds a dataset and mode is "error"; use mode ` +
         `"replace-partitions", "overwrite" or "append" to change it`,
     );
   }
+  if (mode === "append") partSchemas(held); // parts that are read back: each one readable
   // the frame's source is checked against the dataset's before anything is written
   await ensureMeta(dir, meta.partitions, "writeDataset", df.height > 0 ? frameSource(df) : null);
-  const before = mode === "overwrite" ? await partFiles(dir) : [];
+  const before = mode === "overwrite" ? held.map((p) => p.path) : [];
   const written: string[] = [];
   if (df.height > 0) {
     const keys = df.select(...parts).unique({ maintainOrder: true }).rows();
@@ -273,18 +285,12 @@ async function writeLocked(
 
 /** Replaces (or, with `append`, extends) one partition's `data.parquet` atomically. */
 async function swapPartition(sub: string, rows: pl.DataFrame, append: boolean): Promise<string> {
-  const file = join(sub, DATA);
-  const existing = await partFiles(sub);
-  const others = existing.filter((f) => f !== file && dirname(f) === sub);
+  const file = join(sub, PART_NAME);
   let out = rows;
-  if (append && existing.length) {
-    const old = [];
-    for (const f of existing.filter((f) => dirname(f) === sub)) {
-      await checkPath(f); // a regular file with one link, never a link to a file elsewhere
-      old.push(pl.readParquet(f));
-    }
+  if (append && await Deno.lstat(file).then(() => true, () => false)) {
+    await checkPath(file); // a regular file with one link, never a link to a file elsewhere
     try {
-      out = pl.concat([...old, rows], { how: "vertical" });
+      out = pl.concat([pl.readParquet(file), rows], { how: "vertical" });
     } catch (e) {
       throw new Error(
         `writeDataset: cannot append to ${sub}: its columns or dtypes differ from the frame's (${
@@ -297,7 +303,6 @@ async function swapPartition(sub: string, rows: pl.DataFrame, append: boolean): 
   await writeAtomic(file, "writeDataset", (tmp) => {
     out.writeParquet(tmp, { compression: "zstd" });
   });
-  for (const f of others) await Deno.remove(f).catch(() => {});
   return file;
 }
 
@@ -400,6 +405,7 @@ export async function scanDataset(dir: string): Promise<pl.LazyDataFrame> {
   if (!meta) throw new Error(`scanDataset: ${dir} is not a signalbook dataset (no ${META})`);
   const parts = await datasetParts(dir, meta.partitions);
   if (parts.length === 0) throw new Error(`scanDataset: ${dir} has no parquet parts yet`);
+  partSchemas(parts); // every footer read, every column of one type: else the file is named
   // Polars reads `name=value` from every folder of a file's path: the partition folders give
   // the partition columns and prune files under a filter on them. A folder above the dataset
   // named `x=y` would add a column, so then the values are given as literals instead (read

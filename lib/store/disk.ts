@@ -21,6 +21,7 @@
 import { statfs } from "node:fs/promises";
 import { dirname } from "node:path";
 import { atomic } from "../shared/atomic.ts";
+import { DatasetFileError } from "./errors.ts";
 
 /** Below this many free bytes, a failed parquet write is taken for a full disk (16 MiB). */
 export const LOW_SPACE_BYTES = 16 * 1024 * 1024;
@@ -126,8 +127,26 @@ export async function writeAtomic(
   }
 }
 
-/** `e` as a {@link DiskFullError} about `path` when it says the disk is full, else `e`. */
-export async function asDiskFull(e: unknown, caller: string, path: string): Promise<unknown> {
-  if (e instanceof DiskFullError || !isNoSpace(e)) return e;
-  return new DiskFullError(caller, path, await freeBytes(path), { cause: e });
+/**
+ * `e` as a typed error about the folder `path`: a {@link DiskFullError}
+ * when it says the disk is full, a `DatasetFileError` naming the folder
+ * when it cannot be written (a read-only file system, permission denied);
+ * else `e`.
+ */
+export async function asWriteError(e: unknown, caller: string, path: string): Promise<unknown> {
+  if (e instanceof DiskFullError || e instanceof DatasetFileError) return e;
+  if (isNoSpace(e)) return new DiskFullError(caller, path, await freeBytes(path), { cause: e });
+  const why = /EROFS|os error 30\b/i.test(`${(e as { code?: string })?.code} ${e}`)
+    ? "is on a read-only file system"
+    : e instanceof Deno.errors.PermissionDenied
+    ? "is not writable (permission denied)"
+    : null;
+  if (!why) return e;
+  return new DatasetFileError(
+    path,
+    `${why}: ${caller} cannot write there; choose a writable folder`,
+    {
+      cause: e,
+    },
+  );
 }

@@ -68,5 +68,24 @@ export class StateFileError extends QueryError {
   }
 }
 
+/**
+ * A file of a dataset that cannot be read or written as one of its parts:
+ * a stray parquet file (`data (1).parquet` beside `data.parquet`), a part
+ * that is not parquet (empty, cut short, foreign), a part whose column has
+ * another type than in the other parts, a folder that cannot be written.
+ * The message starts with the file; `file` holds it. A {@link QueryError},
+ * so `query()` raises it as it is.
+ */
+export class DatasetFileError extends QueryError {
+  /** The file (or folder). */
+  readonly file: string;
+  /** Creates the error: `file` and what is wrong with it. */
+  constructor(file: string, problem: string, options?: ErrorOptions) {
+    super(`${file} ${problem}; nothing was read from or written to the dataset`, "", options);
+    this.name = "DatasetFileError";
+    this.file = file;
+  }
+}
+
 /** The `field` of a {@link StateFileError} about the whole file. */
 export const FILE = "(file)";

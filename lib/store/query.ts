@@ -70,14 +70,13 @@
 import pl from "npm:nodejs-polars@0.25.2";
 import { join, resolve, sep as SEP } from "node:path";
 import { readMeta } from "./dataset.ts";
-import { datasetParts, type PartFile, UnsafeFileError } from "./_files.ts";
-import { QueryError, QueryLimitError, StateFileError } from "./errors.ts";
+import { datasetParts, type PartFile, partSchemas, UnsafeFileError } from "./_files.ts";
+import { DatasetFileError, QueryError, QueryLimitError, StateFileError } from "./errors.ts";
 import { QUERY_MEMORY_MARGIN, runBounded, sizeBytes } from "./_query_process.ts";
 import type { QueryAnswer, QueryJob } from "./_query_child.ts";
 import { formatBytes } from "./disk.ts";
 import { intOption, optionProblem } from "../shared/options.ts";
 import { holdsEmulatorRows } from "./provenance.ts";
-import { sameSchemas } from "./_parquet_schema.ts";
 import { withDisplay } from "../frames/display.ts";
 import { didYouMean } from "../shared/suggest.ts";
 
@@ -157,7 +156,7 @@ function literalPath(path: string, sql: string): string {
  * typed from the metadata, and leaves out before opening them the parts a
  * filter on a partition column excludes. The partition columns come last,
  * in the dataset's order. Parts whose columns differ (their footers' schemas
- * differ, see `_parquet_schema.ts`) are read with `union_by_name` (a column
+ * differ, see `partSchemas` in `_files.ts`) are read with `union_by_name` (a column
  * a part lacks is null there); parts that agree are not, since
  * `union_by_name` opens every part to bind the view (about 25 MiB more and
  * twice the time over 61 months of trades). DuckDB takes every `x=y` folder
@@ -168,23 +167,23 @@ function literalPath(path: string, sql: string): string {
  * where a part's partition value is the text `NULL` in any case: DuckDB's
  * hive reader takes that folder name for a null.
  */
-async function viewSelect(
+function viewSelect(
   root: string,
   parts: PartFile[],
   partitions: { name: string; dtype: string }[],
   sql: string,
-): Promise<string> {
+): string {
   const typeOf = (p: { dtype: string }) => DUCK_TYPES[p.dtype] ?? "VARCHAR";
   const path = (part: PartFile) => quoteStr(literalPath(part.path, sql));
   const names = partitions.map((p) => quoteId(p.name)).join(", ");
   let from: string;
+  // every footer read and every column of one type across the parts (else the file is named)
+  const same = partSchemas(parts);
   const nullText = parts.some((p) => p.values.some((v) => v !== null && /^null$/i.test(v)));
   if (!resolve(root).includes("=") && !nullText) {
     from = `read_parquet([${parts.map(path).join(", ")}], hive_partitioning = true, hive_types = {${
       partitions.map((p) => `${quoteStr(p.name)}: ${typeOf(p)}`).join(", ")
-    }}, hive_types_autocast = false${
-      await sameSchemas(parts.map((p) => p.path)) ? "" : ", union_by_name = true"
-    })`;
+    }}, hive_types_autocast = false${same ? "" : ", union_by_name = true"})`;
   } else {
     from = `(${
       parts.map((part) => {
@@ -230,6 +229,7 @@ async function views(dir: string, sql: string): Promise<Map<string, View>> {
       // the tree is checked even without metadata: nothing unsafe sits in a view folder
       parts = await datasetParts(root, meta?.partitions ?? null);
     } catch (e) {
+      if (e instanceof DatasetFileError) throw e;
       if (e instanceof StateFileError) {
         throw new StateFileError(e.file, e.field, stateProblem(e), sql, { cause: e });
       }
@@ -243,7 +243,7 @@ async function views(dir: string, sql: string): Promise<Map<string, View>> {
     out.set(name, {
       root,
       literal: literalPath(root, sql),
-      create: `CREATE VIEW ${name} AS ${await viewSelect(root, parts, meta.partitions, sql)}`,
+      create: `CREATE VIEW ${name} AS ${viewSelect(root, parts, meta.partitions, sql)}`,
       demo: holdsEmulatorRows(meta.sources),
     });
   }

@@ -9,7 +9,8 @@ import assert from "node:assert/strict";
 import pl from "nodejs-polars";
 import { join } from "node:path";
 import { query, QueryError, writeDataset } from "../../mod.ts";
-import { sameSchemas, schemaBytes } from "../../lib/store/_parquet_schema.ts";
+import { partSchemas } from "../../lib/store/_files.ts";
+import { DatasetFileError } from "../../lib/store/errors.ts";
 
 /** Zeroes a part's data pages and keeps its footer: reading its rows fails, its schema does not. */
 async function spoilRows(file: string): Promise<void> {
@@ -120,33 +121,53 @@ Deno.test("query: integer, boolean, null and URL-encoded partition values read a
   await Deno.remove(base, { recursive: true });
 });
 
-Deno.test("sameSchemas: equal columns agree whatever the rows; another column, order, type or an unreadable file does not", async () => {
+Deno.test("partSchemas: equal columns agree whatever the rows; another column or order does not; another type or an unreadable file is an error naming the file", async () => {
   const base = await Deno.makeTempDir();
   const write = (name: string, df: pl.DataFrame) => {
     const f = join(base, `${name}.parquet`);
     df.writeParquet(f, { compression: "zstd" });
-    return f;
+    return { path: f, values: [] };
   };
   const a = write("a", pl.DataFrame({ a: [1, 2], b: ["x", null] }));
   const a2 = write("a2", pl.DataFrame({ a: [7, 8, 9], b: ["a longer text", "q", "r"] }));
-  assert.equal(await sameSchemas([a, a2]), true);
-  assert.equal(await sameSchemas([a]), true);
+  assert.equal(partSchemas([a, a2]), true);
+  assert.equal(partSchemas([a]), true);
   const others = {
     lacks: pl.DataFrame({ a: [1] }),
     extra: pl.DataFrame({ a: [1], b: ["x"], c: [true] }),
     order: pl.DataFrame({ b: ["x"], a: [1] }),
     renamed: pl.DataFrame({ a: [1], c: ["x"] }),
+    // two number types: read as floats, not a conflict
     typed: pl.DataFrame({ a: [1], b: ["x"] }).withColumns(pl.col("a").cast(pl.Int64)),
-    list: pl.DataFrame({ a: [1], b: [["x"]] }),
   };
   for (const [name, df] of Object.entries(others)) {
-    assert.equal(await sameSchemas([a, write(name, df)]), false, name);
+    assert.equal(partSchemas([a, write(name, df)]), false, name);
+  }
+  const conflicts = {
+    text: [pl.DataFrame({ a: ["1.5"], b: ["x"] }), "a", "String", "Float64"],
+    list: [pl.DataFrame({ a: [1], b: [["x"]] }), "b", "List(String)", "String"],
+  } as const;
+  for (const [name, [df, col, got, had]] of Object.entries(conflicts)) {
+    const part = write(name, df);
+    assert.throws(
+      () => partSchemas([a, part]),
+      (e: Error) =>
+        e instanceof DatasetFileError && e.file === part.path &&
+        e.message.startsWith(
+          `${part.path} holds column "${col}" as ${got}, where ${a.path} holds it as ${had}`,
+        ),
+    );
   }
   const junk = join(base, "junk.parquet");
   await Deno.writeTextFile(junk, "not a parquet file, only text");
-  assert.equal(await schemaBytes(junk), null);
-  assert.equal(await sameSchemas([a, junk]), false);
-  assert.equal(await sameSchemas([a, join(base, "missing.parquet")]), false);
+  for (const path of [junk, join(base, "missing.parquet")]) {
+    assert.throws(
+      () => partSchemas([a, { path, values: [] }]),
+      (e: Error) =>
+        e instanceof DatasetFileError &&
+        e.message.startsWith(`${path} cannot be read as parquet (`),
+    );
+  }
   await Deno.remove(base, { recursive: true });
 });
 
