@@ -29,8 +29,6 @@ import { DEFAULT_AS_OF } from "./stub/world.ts";
 import { notice } from "./shared/notice.ts";
 import { markDemo } from "./shared/demo.ts";
 import { type EnvSource, readEnvironment, SERVICE_VARS, serviceConfig } from "./connect/env.ts";
-import { inJupyter } from "./shared/jupyter.ts";
-import { emulatorInProcess, emulatorProcessFetch } from "./connect/_emulator_process.ts";
 import "./notebook/progress.ts"; // the default progress display (Jupyter or terminal)
 
 /** Options of {@link connect}. */
@@ -91,7 +89,15 @@ export interface Connection {
 
 let noticed = false;
 let sharedStub: Stub | undefined;
-let processFetch: FetchLike | undefined;
+
+/**
+ * Most serialized search rows the default emulator keeps for pages asked for
+ * again (`StubOptions.keepServedRows`; `createStub`'s default is 5,000). It
+ * answers in the user's own process, a notebook's kernel included: the
+ * shipped notebooks' kernels peaked 17–31 MiB lower with 1,000 than with
+ * 5,000 (02, 04 and 05, one run each). A retry of a page still finds its rows.
+ */
+export const CONNECT_KEPT_ROWS = 1_000;
 
 /**
  * Connects to both services.
@@ -127,13 +133,10 @@ function open(opts: ConnectOptions): Connection {
   // one emulator per connect(): both services share it. Custom emulator
   // options make a private one; without them, one emulator per process.
   let stub: Stub | undefined;
-  const emulator = () => stub ??= opts.stub ? createStub(opts.stub) : (sharedStub ??= createStub());
-  // in a Jupyter kernel the default emulator answers from a process of its own
-  // (connect/_emulator_process.ts); custom emulator options keep a private one in process
-  const served = () =>
-    !opts.stub && !emulatorInProcess(inJupyter(), env.get("SIGNALBOOK_EMULATOR"))
-      ? (processFetch ??= emulatorProcessFetch())
-      : emulator().fetch;
+  const emulator = () =>
+    stub ??= opts.stub
+      ? createStub(opts.stub)
+      : (sharedStub ??= createStub({ keepServedRows: CONNECT_KEPT_ROWS }));
   const wrap = (fetch: FetchLike | undefined, service: "catalog" | "insider") =>
     opts.instrument ? opts.instrument(fetch ?? globalThis.fetch, service) : fetch;
   // both services' variables are checked before either client is made
@@ -160,7 +163,7 @@ function open(opts: ConnectOptions): Connection {
         apiKey: service === "catalog" ? DEMO_KEYS.catalog : DEMO_KEYS.insider,
         baseUrl: `http://signalbook.offline/${service}`,
         // marked, so what the client builds from it is marked as demo data
-        fetch: markDemo(wrap(served(), service)!),
+        fetch: markDemo(wrap(emulator().fetch, service)!),
         ...common,
       } as ClientOptions,
     };
@@ -186,10 +189,8 @@ function open(opts: ConnectOptions): Connection {
       ? new Date(stub.world.asOf * 86_400_000).toISOString().slice(0, 10)
       : DEFAULT_AS_OF,
   };
-  if (c.offline || i.offline) {
-    // made at first use when the emulator answers from its own process: the kernel then
-    // holds the world only if the notebook asks for what the emulator knows (`stub.truth`)
-    Object.defineProperty(connection, "stub", { get: emulator, enumerable: true });
-  }
+  // the emulator that answers, in this process (a notebook's kernel too: a process of its own
+  // held a second Deno runtime and a second copy of the world, more than it kept out of the kernel)
+  if (c.offline || i.offline) connection.stub = emulator();
   return connection;
 }

@@ -195,9 +195,11 @@ export async function main(args: string[] = Deno.args): Promise<void> {
         }; outputs so far written${where || " in place"}`,
       );
     } else {
-      const peak = summary.kernelPeakMb
-        ? `, kernel peak ${Math.round(summary.kernelPeakMb)} MiB`
-        : "";
+      const peak =
+        (summary.kernelPeakMb ? `, kernel peak ${Math.round(summary.kernelPeakMb)} MiB` : "") +
+        (summary.childrenPeakMb
+          ? `, child processes peak ${Math.round(summary.childrenPeakMb)} MiB`
+          : "");
       console.log(`${job.src}: ${summary.cells} code cells executed in ${secs} s${peak}${where}`);
     }
   }

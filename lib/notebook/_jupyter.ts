@@ -93,6 +93,12 @@ export interface ExecuteSummary {
   errors: { cell: number; ename: string; evalue: string }[];
   /** The kernel's peak resident memory, MiB (Linux `VmHWM` after the last cell); null where not measured. */
   kernelPeakMb?: number | null;
+  /**
+   * The sum of the peaks of the kernel's child processes alive after the
+   * last cell (the offline emulator `connect()` starts in a kernel), MiB;
+   * 0 when there are none, null where not measured.
+   */
+  childrenPeakMb?: number | null;
 }
 
 /** Options of {@link execute}. */

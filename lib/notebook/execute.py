@@ -7,8 +7,10 @@ Error outputs are kept for the caller to inspect. Without --stop-on-error
 every cell runs (allow_errors); with it, execution stops at the first cell
 that fails, as "Run All" does in JupyterLab, and the notebook is still
 written with the outputs so far. Either way the last line on stdout is a
-JSON summary: {"cells": N, "errors": [{"cell": i, "ename": ..., "evalue": ...}]}
-(i counts code cells from 1).
+JSON summary: {"cells": N, "errors": [{"cell": i, "ename": ..., "evalue": ...}],
+"kernelPeakMb": ..., "childrenPeakMb": ...} (i counts code cells from 1; the
+peaks are the kernel's and the sum of its child processes', such as the
+offline emulator, null where not measured).
 
 Why not plain `jupyter nbconvert --execute`: the Deno kernel can publish a
 cell's last outputs just after it reports "idle", and stock nbclient stops
@@ -82,6 +84,48 @@ def kernel_peak_mb(client) -> float | None:
     return None
 
 
+def _peak_kb(pid: int) -> int:
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+    return 0
+
+
+def _children(pid: int) -> list:
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                # the field after the parenthesised command name is the state, then the parent
+                ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+        except Exception:  # exited while read
+            continue
+        if ppid == pid:
+            found.append(int(entry))
+    return found
+
+
+def children_peak_mb(client) -> float | None:
+    """The sum of the peaks (Linux VmHWM) of the kernel's descendant processes
+    alive now (the offline emulator `connect()` starts in a kernel), MiB."""
+    try:
+        todo = _children(client.km.provisioner.process.pid)
+        total = 0
+        while todo:
+            pid = todo.pop()
+            try:
+                total += _peak_kb(pid)
+            except Exception:  # exited while read
+                continue
+            todo.extend(_children(pid))
+        return total / 1024
+    except Exception:  # another OS, or no process to read: not measured
+        return None
+
+
 def errors_of(nb) -> list:
     found = []
     code = [c for c in nb.cells if c.cell_type == "code"]
@@ -111,13 +155,17 @@ def main() -> int:
         record_timing=False,
         resources={"metadata": {"path": os.path.dirname(os.path.abspath(src))}},
     )
-    peak = {"mb": None}
+    peak = {"mb": None, "children": None}
 
     def note_peak(**_kwargs):
         # VmHWM only grows: its value after the last cell is the kernel's peak
         mb = kernel_peak_mb(client)
         if mb is not None:
             peak["mb"] = mb
+        # processes the kernel started (and still runs) count beside it: VmHWM after the last cell
+        children = children_peak_mb(client)
+        if children is not None:
+            peak["children"] = children
 
     client.on_cell_executed = note_peak
     try:
@@ -127,7 +175,8 @@ def main() -> int:
     strip_ansi(nb)
     nbformat.write(nb, dst)
     code = [c for c in nb.cells if c.cell_type == "code"]
-    print(json.dumps({"cells": len(code), "errors": errors_of(nb), "kernelPeakMb": peak["mb"]}))
+    print(json.dumps({"cells": len(code), "errors": errors_of(nb), "kernelPeakMb": peak["mb"],
+                      "childrenPeakMb": peak["children"]}))
     return 0
 
 

@@ -9,7 +9,6 @@
  * | `INSIDER_API_KEY`, `INSIDER_BASE_URL` | `connect()`, the CLIs | unset: the offline emulator |
  * | `SIGNALBOOK_PYTHON` | notebook execution | `/usr/bin/python3` |
  * | `INIT_CWD` | `deno task notebooks` (the folder the task was started in) | the current folder |
- * | `SIGNALBOOK_EMULATOR` | `connect()` without keys: `in-process` or `process` (`connect/_emulator_process.ts`) | a process of its own in a Jupyter kernel, else in-process |
  * | `XDG_CACHE_HOME`, `LOCALAPPDATA`, `HOME` | the emulator's world cache folder (`stub/world_cache.ts`, only where reading needs no prompt) | no cache folder |
  *
  * A variable set to the empty string counts as unset. A process without
@@ -26,7 +25,6 @@ export const ENV_VARS = {
   INSIDER_BASE_URL: { default: undefined, about: "the insider-trades service's address" },
   SIGNALBOOK_PYTHON: { default: "/usr/bin/python3", about: "the python3 that has nbclient" },
   INIT_CWD: { default: undefined, about: "the folder `deno task` was started in" },
-  SIGNALBOOK_EMULATOR: { default: undefined, about: "where the offline emulator runs" },
   XDG_CACHE_HOME: { default: undefined, about: "where the emulator caches its worlds" },
   LOCALAPPDATA: { default: undefined, about: "where the emulator caches its worlds (Windows)" },
   HOME: { default: undefined, about: "where the emulator caches its worlds (~/.cache)" },

@@ -78,7 +78,10 @@ trades.filter(trades.getColumn("transaction_value").gt(0)).head(20)`,
 pl.DataFrame({ a: [1, 2, 3, 4, 5, 6, 7], b: ["p", "q", "r", "s", "t", "u", "v"] })`,
       ]);
       await Deno.writeTextFile(`${dir}/analysis.ipynb`, nb);
-      await execute(`${dir}/analysis.ipynb`, `${dir}/analysis.out.ipynb`);
+      const summary = await execute(`${dir}/analysis.ipynb`, `${dir}/analysis.out.ipynb`);
+      // the offline emulator answers inside the kernel: no second process to count beside it
+      assert.equal(summary.childrenPeakMb, 0);
+      assert.ok((summary.kernelPeakMb ?? 0) > 100, `kernel peak ${summary.kernelPeakMb}`);
       const done = JSON.parse(await Deno.readTextFile(`${dir}/analysis.out.ipynb`));
       type Out = { output_type: string; data?: Record<string, string | string[]> };
       const outs: Out[] = done.cells.flatMap((c: { outputs: Out[] }) => c.outputs);

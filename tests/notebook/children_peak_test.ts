@@ -1,0 +1,38 @@
+/**
+ * What the notebook runner counts (`execute`, lib/notebook/execute.py): the
+ * kernel's peak RSS and, beside it, the sum of the peaks of the processes
+ * the kernel started that are alive after the last cell, so a notebook's
+ * memory is counted whole (the light bench adds the two).
+ */
+import assert from "node:assert/strict";
+import { execute, jupyterMissing } from "../../lib/notebook/_jupyter.ts";
+import { toolTest } from "../_tools.ts";
+import { denoNotebook } from "../../bench/_notebook.ts";
+
+const jupyterTest = toolTest(await jupyterMissing(), "Jupyter");
+
+jupyterTest("the runner counts the kernel's child processes beside the kernel", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "sb-children-peak-" });
+  try {
+    // a child that holds about 40 MiB until the kernel is gone (its stdin closes with it)
+    const child = `const hold = new Deno.Command(Deno.execPath(), {
+  args: ["eval", "const a = new Uint8Array(40 * 2 ** 20).fill(1); for await (const _ of Deno.stdin.readable) {} console.log(a.length)"],
+  stdin: "piped", stdout: "null", stderr: "null",
+}).spawn();
+await new Promise((r) => setTimeout(r, 1500));
+hold.pid > 0`;
+    await Deno.writeTextFile(`${dir}/with.ipynb`, denoNotebook([child]));
+    await Deno.writeTextFile(`${dir}/without.ipynb`, denoNotebook(["1 + 1"]));
+    const withChild = await execute(`${dir}/with.ipynb`, `${dir}/with.out.ipynb`);
+    const without = await execute(`${dir}/without.ipynb`, `${dir}/without.out.ipynb`);
+    assert.deepEqual(withChild.errors, []);
+    assert.ok(
+      (withChild.childrenPeakMb ?? 0) >= 40,
+      `children peak ${withChild.childrenPeakMb} MiB`,
+    );
+    assert.equal(without.childrenPeakMb, 0);
+    assert.ok((without.kernelPeakMb ?? 0) > 50, `kernel peak ${without.kernelPeakMb} MiB`);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
