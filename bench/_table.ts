@@ -48,3 +48,12 @@ export function childEnv(cacheHome: string): Record<string, string> {
     NO_COLOR: "1",
   };
 }
+
+/** The machine's 1-minute load average (Linux `/proc/loadavg`); NaN where it cannot be read. */
+export function loadAverage(): number {
+  try {
+    return Number(Deno.readTextFileSync("/proc/loadavg").split(" ")[0]);
+  } catch {
+    return NaN;
+  }
+}

@@ -7,12 +7,14 @@
  *   world): peak RSS of the whole process, read from /proc while it runs;
  * - each shipped notebook: its kernel's peak RSS (`deno task notebooks
  *   --out`, Linux `VmHWM` after the last cell) above a bare kernel's RSS,
- *   when Jupyter is installed (`deno run -A bench/light_bench.ts --notebooks`: these
- *   rows alone).
+ *   and counted whole: the kernel's peak plus the peaks of the processes it
+ *   started (none: the offline emulator answers inside the kernel), when
+ *   Jupyter is installed (`deno run -A bench/light_bench.ts --notebooks`:
+ *   these rows alone).
  *
  * @module
  */
-import { type BenchRow, benchTable, childEnv } from "./_table.ts";
+import { type BenchRow, benchTable, childEnv, loadAverage } from "./_table.ts";
 import { runWithPeak } from "./_peak.ts";
 import { codeCell, denoNotebook } from "./_notebook.ts";
 import { firstCellBench } from "./first_cell.ts";
@@ -76,11 +78,32 @@ function kernelStages(executed: string): KernelStage[] {
   return [...text.matchAll(/KERNEL_STAGE (\{.*\})/g)].map((m) => JSON.parse(m[1]) as KernelStage);
 }
 
-async function notebookPeaks(): Promise<{ peaks: Map<string, number>; stages: KernelStage[] }> {
+/** One notebook's peaks as the runner printed them, MiB. */
+interface NotebookPeak {
+  /** The kernel's (`VmHWM` after the last cell). */
+  kernel: number;
+  /** The sum of the kernel's child processes' (0: none). */
+  children: number;
+}
+
+/** The peaks in the runner's output lines (`… kernel peak K MiB[, child processes peak C MiB]`). */
+export function runnerPeaks(text: string): Map<string, NotebookPeak> {
+  const peaks = new Map<string, NotebookPeak>();
+  const line = /([\w-]+\.ipynb): .* kernel peak (\d+) MiB(?:, child processes peak (\d+) MiB)?/g;
+  for (const m of text.matchAll(line)) {
+    peaks.set(m[1], { kernel: Number(m[2]), children: Number(m[3] ?? 0) });
+  }
+  return peaks;
+}
+
+async function notebookPeaks(): Promise<
+  { peaks: Map<string, NotebookPeak>; stages: KernelStage[]; load: [number, number] }
+> {
   const out = await Deno.makeTempDir({ prefix: "sb-nb-peaks-" });
   try {
     const bare = `${out}/bare-kernel.ipynb`;
     await Deno.writeTextFile(bare, KERNEL_NOTEBOOK);
+    const loadBefore = loadAverage();
     const run = await new Deno.Command(Deno.execPath(), {
       args: [
         "run",
@@ -95,18 +118,15 @@ async function notebookPeaks(): Promise<{ peaks: Map<string, number>; stages: Ke
       stdout: "piped",
       stderr: "piped",
     }).output();
-    const text = new TextDecoder().decode(run.stdout);
-    const peaks = new Map<string, number>();
-    for (const m of text.matchAll(/([\w-]+\.ipynb): .* kernel peak (\d+) MiB/g)) {
-      peaks.set(m[1], Number(m[2]));
-    }
+    const load: [number, number] = [loadBefore, loadAverage()];
+    const peaks = runnerPeaks(new TextDecoder().decode(run.stdout));
     let stages: KernelStage[] = [];
     try {
       stages = kernelStages(await Deno.readTextFile(`${out}/ran/bare-kernel.ipynb`));
     } catch {
       // not run (no Jupyter): no stages
     }
-    return { peaks, stages };
+    return { peaks, stages, load };
   } finally {
     await Deno.remove(out, { recursive: true });
   }
@@ -120,34 +140,59 @@ async function notebookPeaks(): Promise<{ peaks: Map<string, number>; stages: Ke
 export const NOTEBOOK_GROWTH_MIB = 250;
 
 /**
+ * How much a shipped notebook may hold counted whole (issue 53): the
+ * kernel's peak plus the peaks of the processes it started, MiB.
+ */
+export const NOTEBOOK_WHOLE_MIB = 450;
+
+/**
  * Each shipped notebook's kernel peak above a bare kernel, as table rows,
  * and the bare kernel's stages (empty without Jupyter).
  */
 export async function notebookRows(): Promise<{ rows: BenchRow[]; kernel: string }> {
-  const { peaks: notebooks, stages } = await notebookPeaks();
+  const { peaks: notebooks, stages, load } = await notebookPeaks();
   // the kernel before any import: the first stage of the kernel notebook
   const bareRss = stages.find((x) => x.stage === "bare kernel")?.rssMb;
+  const shipped = [...notebooks].filter(([name]) => name !== "bare-kernel.ipynb");
   const rows: BenchRow[] = notebooks.size && bareRss !== undefined
-    ? [...notebooks].filter(([name]) => name !== "bare-kernel.ipynb").map(([name, mb]) => ({
-      name: `notebook ${name}: kernel peak above a bare kernel (${bareRss.toFixed(0)} MiB)`,
-      value: mb - bareRss,
-      unit: "MiB",
-      target: NOTEBOOK_GROWTH_MIB,
-    }))
+    ? [
+      ...shipped.map(([name, p]) => ({
+        name: `notebook ${name}: kernel peak above a bare kernel (${bareRss.toFixed(0)} MiB)`,
+        value: p.kernel - bareRss,
+        unit: "MiB",
+        target: NOTEBOOK_GROWTH_MIB,
+      })),
+      ...shipped.map(([name, p]) => ({
+        name: `notebook ${name}: whole (kernel + child processes)`,
+        value: p.kernel + p.children,
+        unit: "MiB",
+        target: NOTEBOOK_WHOLE_MIB,
+      })),
+    ]
     : [{
       name: "notebooks: kernel peak above a bare kernel",
       value: NaN,
       unit: "MiB",
       target: NOTEBOOK_GROWTH_MIB,
+    }, {
+      name: "notebooks: whole (kernel + child processes)",
+      value: NaN,
+      unit: "MiB",
+      target: NOTEBOOK_WHOLE_MIB,
     }];
   const bare = notebooks.get("bare-kernel.ipynb");
   const kernel = bare === undefined ? "" : `\n${
     [
+      `each notebook counted whole (peak RSS, MiB; the offline emulator answers inside the kernel;` +
+      ` load average ${load[0].toFixed(1)} at the start, ${load[1].toFixed(1)} at the end):`,
+      ...shipped.map(([name, p]) =>
+        `  ${name}: kernel ${p.kernel}, child processes ${p.children}, sum ${p.kernel + p.children}`
+      ),
       "the Deno kernel by itself, then a first cell (RSS, V8 heap in use):",
       ...stages.map((s) =>
         `  ${s.stage}: ${s.rssMb.toFixed(0)} MiB (heap ${s.heapMb.toFixed(0)} MiB)`
       ),
-      `  peak: ${bare.toFixed(0)} MiB`,
+      `  peak: ${bare.kernel.toFixed(0)} MiB`,
     ].join("\n")
   }`;
   return { rows, kernel };
