@@ -86,6 +86,7 @@ export function keyMatcher(key: string): KeyMatcher {
   const k = typeof key === "string" ? key.trim() : "";
   const scansData = k.length >= KEY_MIN_LENGTH;
   const needles = k === "" ? [] : keyTexts(k);
+  const anchors = anchorsOf(needles);
   // the key's alphabet: letters, digits and the key's own characters continue a token
   const word = ALNUM.slice();
   for (let i = 0; i < k.length; i++) if (k.charCodeAt(i) < 128) word[k.charCodeAt(i)] = 1;
@@ -97,6 +98,7 @@ export function keyMatcher(key: string): KeyMatcher {
       ? findAll(
         text,
         needles,
+        anchors,
         hexes,
         hexProbes,
         word,
@@ -119,6 +121,42 @@ function probePair(hex: string): string {
   return hex.slice(0, 2);
 }
 
+/**
+ * Characters of a JSON answer from the most frequent to the least (lower-
+ * cased, as counted on a 100-row search page of the emulator; those not
+ * listed are rarer still): a text's rarest character is its anchor.
+ */
+const BY_FREQUENCY = '"eisrtanl:,u1ocw03m6dh2bpf.y547g8-v9xk zq{[]}';
+
+/**
+ * The search plan of a key's texts: grouped by their anchor character,
+ * each with the anchor's offset in it, so that a clean text is passed over
+ * once per anchor, not once per text (the long ones under `""`, each
+ * searched whole).
+ */
+type Anchors = Map<string, { needle: KeyText; at: number }[]>;
+
+/** Texts longer than this are not anchored (under `""`): `indexOf` alone finds them fast. */
+const ANCHORED_MAX = 256;
+
+function anchorsOf(needles: KeyText[]): Anchors {
+  const rank = (c: string) => BY_FREQUENCY.indexOf(c) === -1 ? 99 : BY_FREQUENCY.indexOf(c);
+  const groups: Anchors = new Map();
+  for (const needle of needles) {
+    if (needle.text.length > ANCHORED_MAX) {
+      groups.set("", [...(groups.get("") ?? []), { needle, at: 0 }]);
+      continue;
+    }
+    let at = 0;
+    for (let i = 1; i < needle.text.length; i++) {
+      if (rank(needle.text[i]) > rank(needle.text[at])) at = i;
+    }
+    const c = needle.text[at];
+    groups.set(c, [...(groups.get(c) ?? []), { needle, at }]);
+  }
+  return groups;
+}
+
 /** How matches are taken: anywhere, or as whole tokens (of a message, or of data). */
 type Mode = "anywhere" | "token" | "data";
 
@@ -129,6 +167,7 @@ type Mode = "anywhere" | "token" | "data";
 function findAll(
   text: string,
   needles: KeyText[],
+  anchors: Anchors,
   hexes: string[],
   hexProbes: string[],
   word: Uint8Array,
@@ -136,13 +175,35 @@ function findAll(
 ): number[][] {
   const folded = foldCase(text);
   const hits: number[][] = []; // [start, end, 1 when it must be a whole token]
-  for (const n of needles) {
-    const whole = mode !== "anywhere" && !(mode === "data" && n.match === "inside") ? 1 : 0;
+  const whole = (n: KeyText) => mode !== "anywhere" && !(mode === "data" && n.match === "inside");
+  const each = (n: KeyText) => {
     for (let i = folded.indexOf(n.text); i !== -1; i = folded.indexOf(n.text, i + 1)) {
-      hits.push([i, i + n.text.length, whole]);
+      hits.push([i, i + n.text.length, whole(n) ? 1 : 0]);
     }
+  };
+  for (const [c, group] of anchors) {
+    if (c === "") {
+      group.forEach(({ needle }) => each(needle));
+      continue;
+    }
+    // where the anchor stands, each text that holds it is compared (at most ANCHORED_MAX
+    // characters each); past a budget of comparisons (a text full of the anchor), each text is
+    // searched whole: linear either way
+    const cost = group.length;
+    let budget = folded.length + 4096;
+    const found: number[][] = [];
+    let i = folded.indexOf(c);
+    for (; i !== -1 && (budget -= cost) >= 0; i = folded.indexOf(c, i + 1)) {
+      for (const { needle: n, at } of group) {
+        if (i >= at && folded.startsWith(n.text, i - at)) {
+          found.push([i - at, i - at + n.text.length, whole(n) ? 1 : 0]);
+        }
+      }
+    }
+    if (i !== -1) group.forEach(({ needle }) => each(needle));
+    else hits.push(...found);
   }
-  hits.sort((a, b) => a[0] - b[0]);
+  hits.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
   // in order of offset: one pass of the JSON string state in all
   const inString = mode === "data" ? jsonStringIndex(text) : undefined;
   const found = hits.filter(([s, e, whole]) => !whole || bounded(text, s, e, word, inString));

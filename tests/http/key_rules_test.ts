@@ -229,3 +229,14 @@ for (const status of [502, 503, 504]) {
     assert.equal(requests, CIRCUIT_ROUNDS);
   });
 }
+
+Deno.test("a text full of a key's anchor character: the key is still found (each form is then searched whole), in time linear in the text", () => {
+  const key = "sk/live+0123456789abcdef"; // plain and quote() share the anchor "/"
+  for (const filler of ["/", "k", "%", "sk/", "x"]) {
+    const text = `{"a":"${filler.repeat(300_000 / filler.length)} ${key}"}`;
+    const t0 = performance.now();
+    assert.equal(keyMatcher(key).holds(text), true, filler);
+    assert.ok(keyMatcher(key).redact(text).endsWith(' [redacted]"}'), filler);
+    assert.ok(performance.now() - t0 < 10_000, `${filler}: ${performance.now() - t0} ms`);
+  }
+});
