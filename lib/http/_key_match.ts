@@ -97,7 +97,6 @@ export function keyMatcher(key: string): KeyMatcher {
     typeof text === "string" && text !== "" && needles.length > 0
       ? findAll(
         text,
-        needles,
         anchors,
         hexes,
         hexProbes,
@@ -166,7 +165,6 @@ type Mode = "anywhere" | "token" | "data";
  */
 function findAll(
   text: string,
-  needles: KeyText[],
   anchors: Anchors,
   hexes: string[],
   hexProbes: string[],
