@@ -6,7 +6,7 @@ import { CASES, type CaseType } from "../shared/values_test.ts";
 import { rowForm } from "./_case_forms.ts";
 import { UNREADABLE } from "../../lib/shared/values/mod.ts";
 
-// The row loop is generated in groups of columns (build.ts, GROUP_COLUMNS); a
+// The row loop is generated in groups of columns (_row_loop.ts, GROUP_COLUMNS); a
 // row one group cannot take is read again by every column's grammar once all
 // groups have run. A frame of many columns (several groups), with values of
 // every form of every grammar in any column, holds each value as its

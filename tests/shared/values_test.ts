@@ -87,6 +87,7 @@ export const CASES: Record<CaseType, readonly Case[]> = {
     [T0_MS / 1000, T0, "epoch seconds"],
     [T0_MS, T0, "epoch milliseconds"],
     [String(T0_MS / 1000), T0, "epoch seconds as text"],
+    [T0_MS / 1000 + 0.0004, T0, "epoch seconds, digits past the millisecond cut"],
     ["  ", null, "blank is null"],
     ["2025-01-02T24:00:00Z", UNREADABLE, "hour 24"],
     ["2025-01-02T23:59:60Z", UNREADABLE, "leap second"],
@@ -395,6 +396,13 @@ Deno.test("property: text outside the grammars is refused, never guessed", () =>
     const n = GRAMMARS.decimal.read(s, () => {});
     if (n !== UNREADABLE) assert.equal(n, Number(s.trim()));
   }));
+});
+
+Deno.test("epoch seconds: digits past the millisecond are cut and noted, as in text", () => {
+  const notes: string[] = [];
+  assert.equal(GRAMMARS.timestamp.read(1704067200.0006, (f) => notes.push(f)), 1704067200000);
+  assert.equal(GRAMMARS.timestamp.read(1735776000.123, (f) => notes.push(f)), 1735776000123);
+  assert.deepEqual(notes, ["epoch seconds, digits past the millisecond cut", "epoch seconds"]);
 });
 
 Deno.test("epoch cut-offs: seconds from 10^8, milliseconds from 10^11, nothing from 10^14", () => {

@@ -15,7 +15,8 @@
  * - A date alone (`YYYY-MM-DD`): midnight UTC, noted.
  * - Epoch numbers (JSON numbers, or text of digits), read by magnitude:
  *   from 10^8 up to 10^11 are **seconds** (1973-03-03 to 5138-11-16; a
- *   fraction is kept to the millisecond), from 10^11 up to 10^14 are
+ *   fraction is kept to the millisecond, and digits past it are cut and
+ *   noted, as in text), from 10^11 up to 10^14 are
  *   **milliseconds** (1973-03-03 to 5138-11-16, whole numbers only). The
  *   ranges do not overlap for any instant after 1973, and no market data
  *   of these services is older.
@@ -159,8 +160,15 @@ export function msOf(p: TimestampParts): number {
 export function epochMs(n: number, unit: Note): number | typeof UNREADABLE {
   if (!Number.isFinite(n)) return UNREADABLE;
   if (n >= EPOCH_S_FROM && n < EPOCH_MS_FROM) {
-    unit("epoch seconds");
-    return Math.round(n * 1000);
+    const ms = n * 1000;
+    const whole = Math.round(ms);
+    // a double's error here is far below a microsecond: a larger rest was sent
+    if (Math.abs(ms - whole) < 1e-3) {
+      unit("epoch seconds");
+      return whole;
+    }
+    unit("epoch seconds, digits past the millisecond cut");
+    return Math.floor(ms);
   }
   if (n >= EPOCH_MS_FROM && n < EPOCH_MS_TO && Number.isInteger(n)) {
     unit("epoch milliseconds");
