@@ -75,36 +75,27 @@ export function insiderReturnField(f: Filter): string {
   return `insider_returns_${IR_SERIES[f.insiderReturnPeriod ?? "3M"]}${t === "all" ? "" : "_" + t}`;
 }
 
+/** How far back each filing-date preset reaches: days (inclusive of today), or calendar months. */
+const PRESETS: Record<string, { days: number } | { months: number }> = {
+  "Today": { days: 0 },
+  "3 days": { days: 2 },
+  "7 days": { days: 6 },
+  "1 month": { months: 1 },
+  "3 months": { months: 3 },
+  "6 months": { months: 6 },
+  "1 year": { months: 12 },
+  "2 years": { months: 24 },
+  "5 years": { months: 60 },
+  "10 years": { months: 120 },
+};
+
 function presetStart(preset: string, today: number): number | undefined {
-  const back = (months: number) => {
-    const d = new Date(today * 86_400_000);
-    d.setUTCMonth(d.getUTCMonth() - months);
-    return Math.round(d.getTime() / 86_400_000);
-  };
-  switch (preset) {
-    case "Today":
-      return today;
-    case "3 days":
-      return today - 2;
-    case "7 days":
-      return today - 6;
-    case "1 month":
-      return back(1);
-    case "3 months":
-      return back(3);
-    case "6 months":
-      return back(6);
-    case "1 year":
-      return back(12);
-    case "2 years":
-      return back(24);
-    case "5 years":
-      return back(60);
-    case "10 years":
-      return back(120);
-    default:
-      return undefined;
-  }
+  if (!Object.hasOwn(PRESETS, preset)) return undefined;
+  const back = PRESETS[preset];
+  if ("days" in back) return today - back.days;
+  const d = new Date(today * 86_400_000);
+  d.setUTCMonth(d.getUTCMonth() - back.months);
+  return Math.round(d.getTime() / 86_400_000);
 }
 
 function bounds(
