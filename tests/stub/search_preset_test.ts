@@ -4,6 +4,8 @@
  */
 import assert from "node:assert/strict";
 import { search, small } from "./_helpers.ts";
+import { presetStart } from "../../lib/stub/insider/search.ts";
+import { dayOf, isoOf } from "../../lib/stub/calendar.ts";
 
 async function all(filter: Record<string, unknown>): Promise<Record<string, unknown>[]> {
   const out: Record<string, unknown>[] = [];
@@ -56,4 +58,28 @@ Deno.test("cikOrTicker with a preset and explicit dates: the dates narrow the pr
   });
   assert.ok(narrowed.length <= year.length);
   for (const r of narrowed) assert.ok(String(r.filedAt) >= "2026-06-01");
+});
+
+Deno.test("filingDatePreset: each preset's first filing day, and no bound for All time or an unknown name", () => {
+  const today = dayOf("2026-11-20");
+  const start = (p: string) => {
+    const d = presetStart(p, today);
+    return d === undefined ? d : isoOf(d);
+  };
+  const want: Record<string, string | undefined> = {
+    "Today": "2026-11-20",
+    "3 days": "2026-11-18",
+    "7 days": "2026-11-14",
+    "1 month": "2026-10-20",
+    "3 months": "2026-08-20",
+    "6 months": "2026-05-20",
+    "1 year": "2025-11-20",
+    "2 years": "2024-11-20",
+    "5 years": "2021-11-20",
+    "10 years": "2016-11-20",
+    "All time": undefined,
+    "constructor": undefined,
+    "1 week": undefined,
+  };
+  for (const [p, day] of Object.entries(want)) assert.equal(start(p), day, p);
 });

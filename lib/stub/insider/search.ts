@@ -89,7 +89,17 @@ const PRESETS: Record<string, { days: number } | { months: number }> = {
   "10 years": { months: 120 },
 };
 
-function presetStart(preset: string, today: number): number | undefined {
+/**
+ * The first filing day a filing-date preset admits, for day number `today`
+ * (undefined: no bound, for `All time` or a name that is no preset).
+ *
+ * @example
+ * ```ts
+ * import { presetStart } from "./search.ts";
+ * console.log(presetStart("7 days", 100), presetStart("All time", 100)); // 94 undefined
+ * ```
+ */
+export function presetStart(preset: string, today: number): number | undefined {
   if (!Object.hasOwn(PRESETS, preset)) return undefined;
   const back = PRESETS[preset];
   if ("days" in back) return today - back.days;
