@@ -34,9 +34,9 @@ import { DEFAULT_HORIZONS } from "../insider/fields.ts";
 import pl from "npm:nodejs-polars@0.25.2";
 import { connect } from "../connect.ts";
 import { FEED_TOPIC_NAMES, type FeedRow, type FeedSide } from "../insider/feeds.ts";
+import type { InsiderClient } from "../insider/client.ts";
 import { transactionsFrame } from "../insider/transaction_frames.ts";
 import {
-  type ClusterBy,
   CLUSTERS,
   DEFAULT_CLUSTER,
   DEFAULT_MIN_CLUSTERS,
@@ -45,7 +45,6 @@ import {
   groupKey,
   groupOrder,
   STUDY_HORIZONS,
-  type StudyHorizon,
 } from "../backtest/event_study.ts";
 import {
   conclusion,
@@ -58,11 +57,10 @@ import {
   DIRECTIONS,
   PORTFOLIO_HORIZONS,
   portfolioBacktest,
-  type PortfolioHorizon,
   type PortfolioResult,
   WEIGHTINGS,
 } from "../backtest/portfolio.ts";
-import { ENTRIES, type Entry } from "../backtest/entry.ts";
+import { ENTRIES } from "../backtest/entry.ts";
 import { PERCENT_TEXT } from "../backtest/_risk_free.ts";
 import { tradeClass } from "../families/trade_class.ts";
 import { equityCurveChart } from "../charts/equity_curve.ts";
@@ -71,7 +69,7 @@ import { eventStudyChart } from "../charts/event_study_chart.ts";
 import { feedComparison } from "../charts/feed_comparison.ts";
 import type { Chart } from "../charts/chart.ts";
 import { isIsoDate } from "../shared/schema.ts";
-import { checkWritableDir, CliError, notAllowed, parseFlags, runCli, usageError } from "./args.ts";
+import { checkWritableDir, CliError, type Flags, parseFlags, runCli, usageError } from "./args.ts";
 import { type FeedFlag, parseFeedFlag } from "./feed_flag.ts";
 import { feedPeriod, MARKET_BASELINE, pullMarketBaseline } from "./market_baseline.ts";
 import { didYouMean } from "../shared/suggest.ts";
@@ -175,31 +173,31 @@ export function keepOpenMarket(
   return { frame: frame.filter(mask), left };
 }
 
-/**
- * `deno task backtest` with `args` (default `Deno.args`): see the help text above.
- */
-export async function main(args: string[] = Deno.args): Promise<void> {
-  const flags = parseFlags("backtest", HELP, {
-    feed: { type: "string", multiple: true },
-    from: { type: "string" },
-    to: { type: "string" },
-    "group-by": { type: "string" },
-    horizons: { type: "string" },
-    "max-rows": { type: "string" },
-    baseline: { type: "string" },
-    "min-n": { type: "string" },
-    "min-clusters": { type: "string" },
-    cluster: { type: "string" },
-    entry: { type: "string" },
-    "all-codes": { type: "boolean" },
-    "risk-free": { type: "string" },
-    portfolio: { type: "boolean" },
-    horizon: { type: "string" },
-    "cost-bps": { type: "string" },
-    weighting: { type: "string" },
-    direction: { type: "string" },
-    out: { type: "string" },
-  }, args);
+const FLAG_SPECS = {
+  feed: { type: "string", multiple: true },
+  from: { type: "string" },
+  to: { type: "string" },
+  "group-by": { type: "string" },
+  horizons: { type: "string" },
+  "max-rows": { type: "string" },
+  baseline: { type: "string" },
+  "min-n": { type: "string" },
+  "min-clusters": { type: "string" },
+  cluster: { type: "string" },
+  entry: { type: "string" },
+  "all-codes": { type: "boolean" },
+  "risk-free": { type: "string" },
+  portfolio: { type: "boolean" },
+  horizon: { type: "string" },
+  "cost-bps": { type: "string" },
+  weighting: { type: "string" },
+  direction: { type: "string" },
+  out: { type: "string" },
+} as const;
+
+/** What a run does, read from the flags: every bad flag is reported at once (exit 2). */
+function readPlan(args: string[]) {
+  const flags = parseFlags("backtest", HELP, FLAG_SPECS, args);
   const v = flags.values;
   const fail = (m: string) => flags.fail(m);
   const feeds: FeedFlag[] = [];
@@ -218,293 +216,339 @@ export async function main(args: string[] = Deno.args): Promise<void> {
   if (v.from && v.to && isIsoDate(v.from) && isIsoDate(v.to) && v.from > v.to) {
     fail(`--from ${v.from} is after --to ${v.to}`);
   }
-  const groupBy = v["group-by"];
-  if (
-    groupBy !== undefined && groupBy !== "feed" &&
-    !(GROUPINGS as readonly string[]).includes(groupBy)
-  ) {
-    fail(notAllowed("group-by", groupBy, ["feed", ...GROUPINGS]));
-  }
-  const horizons = flags.list("horizons", v.horizons ?? DEFAULT_HORIZONS.join(","), STUDY_HORIZONS);
-  const maxRows = flags.int("max-rows", v["max-rows"], 1000, 1, 100_000);
-  const minN = flags.int("min-n", v["min-n"], 20, 2, 100_000);
-  const minClusters = flags.int(
-    "min-clusters",
-    v["min-clusters"],
-    DEFAULT_MIN_CLUSTERS,
-    2,
-    100_000,
-  );
-  const entry = v.entry ?? "trade";
-  if (!(ENTRIES as readonly string[]).includes(entry)) {
-    fail(notAllowed("entry", entry, ENTRIES));
-  }
-  const cluster = v.cluster ?? DEFAULT_CLUSTER;
-  if (!(CLUSTERS as readonly string[]).includes(cluster)) {
-    fail(notAllowed("cluster", cluster, CLUSTERS));
-  }
+  const plan = {
+    feeds,
+    from: v.from,
+    to: v.to,
+    groupBy: v["group-by"] === undefined
+      ? undefined
+      : flags.oneOf("group-by", v["group-by"], ["feed", ...GROUPINGS], "feed"),
+    horizons: flags.list("horizons", v.horizons ?? DEFAULT_HORIZONS.join(","), STUDY_HORIZONS),
+    maxRows: flags.int("max-rows", v["max-rows"], 1000, 1, 100_000),
+    baseline: v.baseline,
+    minN: flags.int("min-n", v["min-n"], 20, 2, 100_000),
+    minClusters: flags.int("min-clusters", v["min-clusters"], DEFAULT_MIN_CLUSTERS, 2, 100_000),
+    entry: flags.oneOf("entry", v.entry, ENTRIES, "trade"),
+    cluster: flags.oneOf("cluster", v.cluster, CLUSTERS, DEFAULT_CLUSTER),
+    allCodes: v["all-codes"] === true,
+    out: v.out ?? "out/backtest",
+  };
   for (const k of ["horizon", "cost-bps", "weighting", "direction", "risk-free"] as const) {
     if (v[k] !== undefined && !v.portfolio) fail(`--${k} needs --portfolio`);
   }
-  const horizon = v.horizon ?? "6m";
-  if (!(PORTFOLIO_HORIZONS as readonly string[]).includes(horizon)) {
-    fail(notAllowed("horizon", horizon, PORTFOLIO_HORIZONS));
-  }
-  const costBps = flags.num("cost-bps", v["cost-bps"], 10, 0, 10_000);
-  // the rate is percent a year, as portfolioBacktest reads it: 0.04 is almost surely 4 %; a rate
-  // truly under 1 % a year is written with its percent sign (0.5%), as the library takes it
-  const rfText = v["risk-free"];
-  const rfPercent = rfText === undefined ? null : PERCENT_TEXT.exec(rfText);
-  const riskFree = flags.num("risk-free", rfPercent?.[1] ?? rfText, 0, 0, 100);
-  if (!rfPercent && riskFree > 0 && riskFree < 1) {
-    fail(
-      `--risk-free ${rfText} looks like a fraction; the rate is in percent a year ` +
-        `(did you mean ${+(riskFree * 100).toFixed(6)}? For a rate under 1 % a year, write ${
-          rfText!.trim()
+  const portfolio = {
+    horizon: flags.oneOf("horizon", v.horizon, PORTFOLIO_HORIZONS, "6m"),
+    costBps: flags.num("cost-bps", v["cost-bps"], 10, 0, 10_000),
+    ...riskFreeFlag(flags, v["risk-free"]),
+    weighting: flags.oneOf("weighting", v.weighting, WEIGHTINGS, "equal"),
+    direction: flags.oneOf("direction", v.direction, DIRECTIONS, "long"),
+  };
+  if (plan.out.trim() === "") fail(`--out "" is not allowed; allowed: a directory path`);
+  flags.done();
+  return { ...plan, portfolio: v.portfolio ? portfolio : undefined };
+}
+
+type Plan = ReturnType<typeof readPlan>;
+
+/**
+ * `--risk-free`: percent a year, as portfolioBacktest reads it. 0.04 is almost surely 4 %; a rate
+ * truly under 1 % a year is written with its percent sign (0.5%), as the library takes it, and
+ * passed on in the user's own digits (1e-7% would not read back).
+ */
+function riskFreeFlag(
+  flags: Pick<Flags<typeof FLAG_SPECS>, "num" | "fail">,
+  text: string | undefined,
+): { riskFree: number | `${number}%`; riskFreeShown: number } {
+  const percent = text === undefined ? null : PERCENT_TEXT.exec(text);
+  const rate = flags.num("risk-free", percent?.[1] ?? text, 0, 0, 100);
+  if (!percent && rate > 0 && rate < 1) {
+    flags.fail(
+      `--risk-free ${text} looks like a fraction; the rate is in percent a year ` +
+        `(did you mean ${+(rate * 100).toFixed(6)}? For a rate under 1 % a year, write ${
+          text!.trim()
         }%)`,
     );
   }
-  // the user's own digits, not a reprint of the parsed number (1e-7% would not read back)
-  const riskFreeOption: number | `${number}%` = rfPercent
-    ? `${rfPercent[1]}%` as `${number}%`
-    : riskFree;
-  const weighting = v.weighting ?? "equal";
-  if (!(WEIGHTINGS as readonly string[]).includes(weighting)) {
-    fail(notAllowed("weighting", weighting, WEIGHTINGS));
-  }
-  const direction = v.direction ?? "long";
-  if (!(DIRECTIONS as readonly string[]).includes(direction)) {
-    fail(notAllowed("direction", direction, DIRECTIONS));
-  }
-  const out = v.out ?? "out/backtest";
-  if (out.trim() === "") fail(`--out "" is not allowed; allowed: a directory path`);
-  flags.done();
+  return { riskFree: percent ? `${percent[1]}%` as `${number}%` : rate, riskFreeShown: rate };
+}
 
-  const run = async (): Promise<void> => {
-    const bad = await checkWritableDir("--out", out);
-    if (bad) throw new CliError(bad);
-    const { insider } = await connect();
-    const parts: pl.DataFrame[] = [];
-    const feedRows: FeedRow[] = [];
-    // open-market trades of the side only (unless --all-codes), saying how many were left out
-    const keepSide = (frame: pl.DataFrame, side: FeedSide, label: string): pl.DataFrame => {
-      if (v["all-codes"]) return frame;
-      const { frame: kept, left } = keepOpenMarket(frame, side);
-      const n = Object.values(left).reduce((a, b) => a + b, 0);
-      if (n) {
-        console.error(
-          `backtest: ${label}: left out ${n} rows that are not open-market ${
-            side === "buy" ? "purchases" : "sales"
-          } (${
-            Object.entries(left).map(([c, k]) => `${k} ${c}`).join(", ")
-          }); --all-codes keeps them`,
-        );
-      }
-      return kept;
-    };
-    for (const f of feeds) {
-      const rows = await insider.feed(f.topic, f.side, { from: v.from, to: v.to, limit: 25 }).take(
-        maxRows,
-      );
-      if (rows.truncated) {
-        console.error(
-          `backtest: warning: ${f.label} has more than ${maxRows} rows; only the first ${maxRows} it returns are used; raise --max-rows to use more`,
-        );
-      }
-      feedRows.push(...rows);
-      const { rows: trades, failed } = await insider.hydrate(rows, { concurrency: 16 });
-      if (failed.length) {
-        console.error(
-          `backtest: ${failed.length} rows of ${f.label} could not be hydrated and are left out`,
-        );
-      }
-      const frame = keepSide(tradeClass(transactionsFrame(trades)), f.side, f.label);
-      parts.push(frame.withColumns(pl.lit(f.label).alias("feed")));
-      console.error(`${f.label}: ${frame.height} trades`);
-    }
-    const picked = pl.concat(parts, { how: "vertical" });
-    if (picked.height === 0) {
-      const range = `${v.from ? ` from ${v.from}` : ""}${v.to ? ` to ${v.to}` : ""}`;
-      throw new Error(
-        `no trades in ${feeds.map((f) => f.label).join(", ")}${
-          range || " at all"
-        }; widen --from/--to or choose another --feed`,
+/** The open-market trades of a side only (unless --all-codes), saying how many were left out. */
+function keepSide(plan: Plan, frame: pl.DataFrame, side: FeedSide, label: string): pl.DataFrame {
+  if (plan.allCodes) return frame;
+  const { frame: kept, left } = keepOpenMarket(frame, side);
+  const n = Object.values(left).reduce((a, b) => a + b, 0);
+  if (n) {
+    console.error(
+      `backtest: ${label}: left out ${n} rows that are not open-market ${
+        side === "buy" ? "purchases" : "sales"
+      } (${Object.entries(left).map(([c, k]) => `${k} ${c}`).join(", ")}); --all-codes keeps them`,
+    );
+  }
+  return kept;
+}
+
+/** Pulls and hydrates every feed: the trades, tagged with their feed's label, and the feed rows. */
+async function pullFeeds(
+  insider: InsiderClient,
+  plan: Plan,
+): Promise<{ picked: pl.DataFrame; feedRows: FeedRow[] }> {
+  const parts: pl.DataFrame[] = [];
+  const feedRows: FeedRow[] = [];
+  for (const f of plan.feeds) {
+    const rows = await insider.feed(f.topic, f.side, { from: plan.from, to: plan.to, limit: 25 })
+      .take(plan.maxRows);
+    if (rows.truncated) {
+      console.error(
+        `backtest: warning: ${f.label} has more than ${plan.maxRows} rows; only the first ${plan.maxRows} it returns are used; raise --max-rows to use more`,
       );
     }
-    // the market baseline: every trade of the side filed in the feeds' period
-    const sides = [...new Set(feeds.map((f) => f.side))];
-    const marketName = sides.length === 1 ? MARKET_BASELINE[sides[0]] : undefined;
-    let market: { name: string; note: string } | undefined;
-    let all = picked;
-    if (
-      marketName !== undefined &&
-      (v.baseline === undefined ? feeds.length === 1 : v.baseline === marketName)
-    ) {
-      const period = feedPeriod(feedRows)!; // trades were found, so their rows have dates
-      const pulled = await pullMarketBaseline(insider, sides[0], period);
-      const frame = keepSide(pulled.frame, sides[0], marketName);
-      const what = v["all-codes"]
-        ? `${sides[0] === "buy" ? "purchase" : "sale"} of any code`
-        : sides[0] === "buy"
-        ? "open-market purchase"
-        : "open-market or 10b5-1 plan sale";
-      if (pulled.truncated) {
-        console.error(
-          `backtest: warning: ${marketName} has more than ${pulled.frame.height} rows from ${period.from} to ${period.to}; only the newest are used; narrow --from/--to or lower --max-rows`,
-        );
-      }
-      if (frame.height > 0) {
-        all = pl.concat([picked, frame.withColumns(pl.lit(marketName).alias("feed"))], {
-          how: "diagonal",
-        });
-        market = {
-          name: marketName,
-          note: `every ${what} filed from ${period.from} to ${period.to}, the period of ${
-            feeds.map((f) => f.label).join(", ")
-          } (${frame.height} trades)`,
-        };
-      } else {
-        console.error(
-          `backtest: no ${what} was filed from ${period.from} to ${period.to} besides the feed's: no market baseline`,
-        );
-      }
+    feedRows.push(...rows);
+    const { rows: trades, failed } = await insider.hydrate(rows, { concurrency: 16 });
+    if (failed.length) {
+      console.error(
+        `backtest: ${failed.length} rows of ${f.label} could not be hydrated and are left out`,
+      );
     }
-    const by = groupBy ?? (feeds.length > 1 ? "feed" : "role");
-    const key = by === "feed" ? null : groupKey(by as typeof GROUPINGS[number]);
-    const groupFn = key === null ? null : (r: Record<string, unknown>) => {
-      if (market && r.feed === market.name) return market.name;
-      const g = key(r);
-      return g === null || feeds.length === 1 ? g : `${r.feed} · ${g}`;
-    };
-    const natural = by === "feed" ? [] : groupOrder(by as typeof GROUPINGS[number]);
-    const order = [
-      ...(key === null
-        ? feeds.map((f) => f.label)
-        : feeds.length > 1
-        ? feeds.flatMap((f) => natural.map((g) => `${f.label} · ${g}`))
-        : natural),
-      ...(market ? [market.name] : []),
-    ];
-    const study = (baseline?: string, samples = 1000) =>
-      eventStudy(all, {
-        samples,
-        groupBy: groupFn ?? "feed",
-        horizons: horizons as StudyHorizon[],
-        baseline,
-        minN,
-        minClusters,
-        entry: entry as Entry,
-        cluster: cluster as ClusterBy,
-        order,
-      });
-    // a cheap pass (few resamples) for the group list and sizes
-    const groups = study(undefined, 10).filter(pl.col("horizon").eq(pl.lit(horizons[0])));
-    const names = groups.getColumn("group").toArray() as string[];
-    let baseline = v.baseline;
-    let baselineNote = `baseline ${JSON.stringify(baseline)} (--baseline)`;
-    if (market) {
-      baseline = market.name;
-      baselineNote = `baseline ${JSON.stringify(baseline)}: ${market.note}${
-        v.baseline === undefined
+    const frame = keepSide(plan, tradeClass(transactionsFrame(trades)), f.side, f.label);
+    parts.push(frame.withColumns(pl.lit(f.label).alias("feed")));
+    console.error(`${f.label}: ${frame.height} trades`);
+  }
+  const picked = pl.concat(parts, { how: "vertical" });
+  if (picked.height === 0) {
+    const range = `${plan.from ? ` from ${plan.from}` : ""}${plan.to ? ` to ${plan.to}` : ""}`;
+    throw new Error(
+      `no trades in ${plan.feeds.map((f) => f.label).join(", ")}${
+        range || " at all"
+      }; widen --from/--to or choose another --feed`,
+    );
+  }
+  return { picked, feedRows };
+}
+
+/** The market baseline: every trade of the side filed in the feeds' period, when it applies. */
+async function withMarketBaseline(
+  insider: InsiderClient,
+  plan: Plan,
+  picked: pl.DataFrame,
+  feedRows: FeedRow[],
+): Promise<{ all: pl.DataFrame; market?: { name: string; note: string } }> {
+  const sides = [...new Set(plan.feeds.map((f) => f.side))];
+  const name = sides.length === 1 ? MARKET_BASELINE[sides[0]] : undefined;
+  const wanted = plan.baseline === undefined ? plan.feeds.length === 1 : plan.baseline === name;
+  if (name === undefined || !wanted) return { all: picked };
+  const period = feedPeriod(feedRows)!; // trades were found, so their rows have dates
+  const pulled = await pullMarketBaseline(insider, sides[0], period);
+  const frame = keepSide(plan, pulled.frame, sides[0], name);
+  const what = plan.allCodes
+    ? `${sides[0] === "buy" ? "purchase" : "sale"} of any code`
+    : sides[0] === "buy"
+    ? "open-market purchase"
+    : "open-market or 10b5-1 plan sale";
+  if (pulled.truncated) {
+    console.error(
+      `backtest: warning: ${name} has more than ${pulled.frame.height} rows from ${period.from} to ${period.to}; only the newest are used; narrow --from/--to or lower --max-rows`,
+    );
+  }
+  if (frame.height === 0) {
+    console.error(
+      `backtest: no ${what} was filed from ${period.from} to ${period.to} besides the feed's: no market baseline`,
+    );
+    return { all: picked };
+  }
+  const all = pl.concat([picked, frame.withColumns(pl.lit(name).alias("feed"))], {
+    how: "diagonal",
+  });
+  const note = `every ${what} filed from ${period.from} to ${period.to}, the period of ${
+    plan.feeds.map((f) => f.label).join(", ")
+  } (${frame.height} trades)`;
+  return { all, market: { name, note } };
+}
+
+/** The grouping of a run: by feed, or by a grouping within each feed; and the groups' order. */
+function grouping(plan: Plan, market?: { name: string }) {
+  const by = plan.groupBy ?? (plan.feeds.length > 1 ? "feed" : "role");
+  const key = by === "feed" ? null : groupKey(by as typeof GROUPINGS[number]);
+  const groupFn = (r: Record<string, unknown>): string | null => {
+    if (key === null || (market && r.feed === market.name)) return r.feed as string;
+    const g = key(r);
+    return g === null || plan.feeds.length === 1 ? g : `${r.feed} · ${g}`;
+  };
+  const natural = key === null ? [] : groupOrder(by as typeof GROUPINGS[number]);
+  const order = [
+    ...(key === null
+      ? plan.feeds.map((f) => f.label)
+      : plan.feeds.length > 1
+      ? plan.feeds.flatMap((f) => natural.map((g) => `${f.label} · ${g}`))
+      : natural),
+    ...(market ? [market.name] : []),
+  ];
+  return { by, groupFn, order };
+}
+
+/** The baseline of a run and the sentence that says which it is and why. */
+function chooseBaseline(
+  plan: Plan,
+  groups: pl.DataFrame,
+  market?: { name: string; note: string },
+): { baseline: string; note: string } {
+  const names = groups.getColumn("group").toArray() as string[];
+  if (market) {
+    return {
+      baseline: market.name,
+      note: `baseline ${JSON.stringify(market.name)}: ${market.note}${
+        plan.baseline === undefined
           ? ", used because no --baseline was given; --baseline GROUP compares with a group instead"
           : " (--baseline)"
-      }`;
-    } else if (baseline === undefined) {
-      const ns = groups.getColumn("n").toArray() as number[];
-      baseline = names[ns.indexOf(Math.max(...ns))];
-      baselineNote = `baseline ${JSON.stringify(baseline)}: the ${
-        names.length === 1 ? "only group, so nothing is compared with it" : "largest group"
-      }, used because no --baseline was given`;
-    } else if (!names.includes(baseline)) {
-      usageError(
-        "backtest",
-        `--baseline ${JSON.stringify(baseline)} is not a group; groups: ${names.join(", ")}${
-          didYouMean(baseline, names, 3)
-        }`,
-        HELP,
-      );
-    }
-    console.error(`backtest: ${baselineNote}`);
-    const stats = study(baseline);
-    const thin = stats.getColumn("thin").toArray() as boolean[];
-    if (thin.filter(Boolean).length * 2 > thin.length) {
-      const reasons = [...new Set(stats.getColumn("thin_reason").toArray().filter((x) => x))];
-      console.error(
-        `backtest: warning: ${
-          thin.filter(Boolean).length
-        } of ${thin.length} group × horizon rows are thin (${
-          reasons.slice(0, 3).join("; ")
-        }): they get no interval. Use more data: raise --max-rows (now ${maxRows}) or widen --from/--to to span more months; or group more coarsely (fewer --group-by groups, shorter --horizons)`,
-      );
-    }
-    const charts: Record<string, Chart> = { "event-study": eventStudyChart(stats) };
-    const portfolios: Record<string, PortfolioResult> = {};
-    if (v.portfolio) {
-      const keyFn = groupFn ?? ((r: Record<string, unknown>) => r.feed as string);
-      const keys = (all.toRecords() as Record<string, unknown>[]).map(keyFn);
-      for (const name of groups.getColumn("group").toArray() as string[]) {
-        const part = all.filter(pl.Series(keys.map((k) => k === name)));
-        try {
-          portfolios[name] = portfolioBacktest(part, {
-            horizon: horizon as PortfolioHorizon,
-            costBps,
-            weighting: weighting as "equal" | "value",
-            direction: direction as "long" | "follow",
-            entry: entry as Entry,
-            riskFree: riskFreeOption,
-          });
-        } catch (e) {
-          console.error(`backtest: no portfolio for ${name}: ${(e as Error).message}`);
-        }
-      }
-      const monthly = Object.fromEntries(
-        Object.entries(portfolios).map(([k, r]) => [k, r.monthly]),
-      );
-      if (Object.keys(monthly).length) {
-        const what =
-          `${horizon} holding, ${weighting} weight, ${direction}, ${costBps} bps per side`;
-        charts["equity-curve"] = equityCurveChart(monthly, {
-          subtitle: `Calendar-time portfolios, growth of 1 after costs: ${what}`,
-        });
-        charts["drawdown"] = drawdownChart(monthly);
-      }
-    }
-    if (feeds.length > 1) {
-      charts["feed-comparison"] = feedComparison(all, {
-        value: `excess_returns_${horizons.includes("3m") ? "3m" : horizons[0]}`,
-      });
-    }
-    const files = await writeReport(out, stats, charts, {
-      title: `Backtest: ${feeds.map((f) => f.label).join(", ")}`,
-      notes: [
-        `Grouped by ${by}; horizons ${horizons.join(", ")}; up to ${maxRows} rows per feed${
-          v.from ? ` from ${v.from}` : ""
-        }${v.to ? ` to ${v.to}` : ""}; ${baselineNote}; ${
-          v["all-codes"] ? "every transaction code" : "open-market trades of each feed's side only"
-        }; returns from the ${entry} date; intervals: ${
-          cluster === "two-way" ? "clustered by month and issuer" : `bootstrap by ${cluster}`
-        }; groups under ${minN} trades or ${minClusters} clusters are thin.`,
-        ...(v.portfolio
-          ? [
-            `Portfolios: one per group, each trade held to ${horizon} after its trade date from the ${entry} date, ${weighting} weight (value = the insider's trade size), ${direction}, ${costBps} bps per side, calendar months, Sharpe over a risk-free rate of ${riskFree}% a year.`,
-          ]
-          : []),
-      ],
-      portfolios,
-      portfolioCharts: ["equity-curve", "drawdown"],
-    });
-    console.log(statsTable(stats));
-    if (Object.keys(portfolios).length) {
-      console.log(`\n${portfolioTable(portfolios)}\n\n${portfolioConclusion(portfolios)}`);
-    }
-    console.log(`\n${conclusion(stats)}`);
-    console.log(
-      `\nwrote:\n  ${
-        [files.parquet, files.csv, ...files.portfolios, ...files.charts, files.report].join("\n  ")
       }`,
+    };
+  }
+  if (plan.baseline === undefined) {
+    const ns = groups.getColumn("n").toArray() as number[];
+    const baseline = names[ns.indexOf(Math.max(...ns))];
+    return {
+      baseline,
+      note: `baseline ${JSON.stringify(baseline)}: the ${
+        names.length === 1 ? "only group, so nothing is compared with it" : "largest group"
+      }, used because no --baseline was given`,
+    };
+  }
+  if (!names.includes(plan.baseline)) {
+    usageError(
+      "backtest",
+      `--baseline ${JSON.stringify(plan.baseline)} is not a group; groups: ${names.join(", ")}${
+        didYouMean(plan.baseline, names, 3)
+      }`,
+      HELP,
     );
+  }
+  return {
+    baseline: plan.baseline,
+    note: `baseline ${JSON.stringify(plan.baseline)} (--baseline)`,
   };
-  await runCli("backtest", run, () => ({ paths: { "--out": out } }), args);
+}
+
+/** Warns when most rows are thin, saying what to change. */
+function warnThin(plan: Plan, stats: pl.DataFrame): void {
+  const thin = stats.getColumn("thin").toArray() as boolean[];
+  const k = thin.filter(Boolean).length;
+  if (k * 2 <= thin.length) return;
+  const reasons = [...new Set(stats.getColumn("thin_reason").toArray().filter((x) => x))];
+  console.error(
+    `backtest: warning: ${k} of ${thin.length} group × horizon rows are thin (${
+      reasons.slice(0, 3).join("; ")
+    }): they get no interval. Use more data: raise --max-rows (now ${plan.maxRows}) or widen --from/--to to span more months; or group more coarsely (fewer --group-by groups, shorter --horizons)`,
+  );
+}
+
+/** One portfolio per group (with `--portfolio`), and their charts. */
+function portfoliosOf(
+  plan: Plan,
+  all: pl.DataFrame,
+  groupFn: (r: Record<string, unknown>) => string | null,
+  names: string[],
+): { portfolios: Record<string, PortfolioResult>; charts: Record<string, Chart> } {
+  const p = plan.portfolio;
+  if (!p) return { portfolios: {}, charts: {} };
+  const keys = (all.toRecords() as Record<string, unknown>[]).map(groupFn);
+  const portfolios: Record<string, PortfolioResult> = {};
+  for (const name of names) {
+    const part = all.filter(pl.Series(keys.map((k) => k === name)));
+    try {
+      const { riskFreeShown: _, ...options } = p;
+      portfolios[name] = portfolioBacktest(part, { ...options, entry: plan.entry });
+    } catch (e) {
+      console.error(`backtest: no portfolio for ${name}: ${(e as Error).message}`);
+    }
+  }
+  const monthly = Object.fromEntries(Object.entries(portfolios).map(([k, r]) => [k, r.monthly]));
+  if (!Object.keys(monthly).length) return { portfolios, charts: {} };
+  const what =
+    `${p.horizon} holding, ${p.weighting} weight, ${p.direction}, ${p.costBps} bps per side`;
+  const charts = {
+    "equity-curve": equityCurveChart(monthly, {
+      subtitle: `Calendar-time portfolios, growth of 1 after costs: ${what}`,
+    }),
+    "drawdown": drawdownChart(monthly),
+  };
+  return { portfolios, charts };
+}
+
+/** The notes `report.md` carries under its title: what was run. */
+function reportNotes(plan: Plan, by: string, baselineNote: string): string[] {
+  const p = plan.portfolio;
+  return [
+    `Grouped by ${by}; horizons ${plan.horizons.join(", ")}; up to ${plan.maxRows} rows per feed${
+      plan.from ? ` from ${plan.from}` : ""
+    }${plan.to ? ` to ${plan.to}` : ""}; ${baselineNote}; ${
+      plan.allCodes ? "every transaction code" : "open-market trades of each feed's side only"
+    }; returns from the ${plan.entry} date; intervals: ${
+      plan.cluster === "two-way" ? "clustered by month and issuer" : `bootstrap by ${plan.cluster}`
+    }; groups under ${plan.minN} trades or ${plan.minClusters} clusters are thin.`,
+    ...(p
+      ? [
+        `Portfolios: one per group, each trade held to ${p.horizon} after its trade date from the ${plan.entry} date, ${p.weighting} weight (value = the insider's trade size), ${p.direction}, ${p.costBps} bps per side, calendar months, Sharpe over a risk-free rate of ${p.riskFreeShown}% a year.`,
+      ]
+      : []),
+  ];
+}
+
+/** A run: pull, study, portfolios, report, print. */
+async function run(plan: Plan): Promise<void> {
+  const bad = await checkWritableDir("--out", plan.out);
+  if (bad) throw new CliError(bad);
+  const { insider } = await connect();
+  const { picked, feedRows } = await pullFeeds(insider, plan);
+  const { all, market } = await withMarketBaseline(insider, plan, picked, feedRows);
+  const { by, groupFn, order } = grouping(plan, market);
+  const study = (baseline?: string, samples = 1000) =>
+    eventStudy(all, {
+      samples,
+      groupBy: groupFn,
+      horizons: plan.horizons,
+      baseline,
+      minN: plan.minN,
+      minClusters: plan.minClusters,
+      entry: plan.entry,
+      cluster: plan.cluster,
+      order,
+    });
+  // a cheap pass (few resamples) for the group list and sizes
+  const groups = study(undefined, 10).filter(pl.col("horizon").eq(pl.lit(plan.horizons[0])));
+  const { baseline, note } = chooseBaseline(plan, groups, market);
+  console.error(`backtest: ${note}`);
+  const stats = study(baseline);
+  warnThin(plan, stats);
+  const names = groups.getColumn("group").toArray() as string[];
+  const { portfolios, charts: pCharts } = portfoliosOf(plan, all, groupFn, names);
+  const charts: Record<string, Chart> = { "event-study": eventStudyChart(stats), ...pCharts };
+  if (plan.feeds.length > 1) {
+    const h = plan.horizons.includes("3m") ? "3m" : plan.horizons[0];
+    charts["feed-comparison"] = feedComparison(all, { value: `excess_returns_${h}` });
+  }
+  const files = await writeReport(plan.out, stats, charts, {
+    title: `Backtest: ${plan.feeds.map((f) => f.label).join(", ")}`,
+    notes: reportNotes(plan, by, note),
+    portfolios,
+    portfolioCharts: ["equity-curve", "drawdown"],
+  });
+  console.log(statsTable(stats));
+  if (Object.keys(portfolios).length) {
+    console.log(`\n${portfolioTable(portfolios)}\n\n${portfolioConclusion(portfolios)}`);
+  }
+  console.log(`\n${conclusion(stats)}`);
+  console.log(
+    `\nwrote:\n  ${
+      [files.parquet, files.csv, ...files.portfolios, ...files.charts, files.report].join("\n  ")
+    }`,
+  );
+}
+
+/**
+ * `deno task backtest` with `args` (default `Deno.args`): see the help text above.
+ */
+export async function main(args: string[] = Deno.args): Promise<void> {
+  const plan = readPlan(args);
+  await runCli("backtest", () => run(plan), () => ({ paths: { "--out": plan.out } }), args);
 }
 
 if (import.meta.main) await main();
