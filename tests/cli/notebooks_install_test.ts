@@ -1,6 +1,6 @@
 /**
  * `deno task notebooks --install`: the Deno kernel's spec, installed with
- * `MALLOC_ARENA_MAX=2` and `DENO_V8_FLAGS=--memory-saver-mode,--no-maglev` in its `env`
+ * `MALLOC_ARENA_MAX=2` and `DENO_V8_FLAGS=--memory-saver-mode,--no-maglev,--max-semi-space-size=1` in its `env`
  * (the kernel takes no `--v8-flags`, so its `kernel.json` is where a setting
  * reaches it), and the runner passes the same to kernels installed otherwise.
  */
@@ -28,7 +28,10 @@ async function run(args: string[], home: string) {
   return { code: out.code, stdout: text(out.stdout), stderr: text(out.stderr) };
 }
 
-const WANT = { MALLOC_ARENA_MAX: "2", DENO_V8_FLAGS: "--memory-saver-mode,--no-maglev" };
+const WANT = {
+  MALLOC_ARENA_MAX: "2",
+  DENO_V8_FLAGS: "--memory-saver-mode,--no-maglev,--max-semi-space-size=1",
+};
 
 Deno.test("--install writes the Deno kernel spec with the allocator and V8 settings in its env", async () => {
   const home = await Deno.makeTempDir();
