@@ -10,8 +10,10 @@
  * `__HIVE_DEFAULT_PARTITION__`. Partition columns are not stored inside the
  * files (standard hive layout, which DuckDB and Spark read as is). The
  * dataset's root holds `_signalbook.json` with the partition columns and
- * their dtypes, so a scan restores them exactly (e.g. `month=03` stays the
- * string "03"), and the sources its rows came from (see `provenance.ts`):
+ * their dtypes, so a scan restores them exactly (a text partition
+ * `code=03` stays the string "03"; the integer partitions `year=2025`,
+ * `month=03` are the Int64 2025 and 3, as a Polars or DuckDB hive scan
+ * reads them), and the sources its rows came from (see `provenance.ts`):
  * a dataset never mixes the emulator's demo rows with live rows, and what
  * is read back from a demo dataset carries the demo mark.
  *
@@ -22,8 +24,13 @@
  * named `x=y` adds no column). Every file read is a regular file with one
  * link (see `_files.ts`).
  *
- * `withYearMonth(df, column)` adds `year` ("2025") and `month` ("03") string
- * columns from a date or timestamp column, the usual partition keys.
+ * `withYearMonth(df, column)` adds `year` (2025) and `month` (3) Int64
+ * columns from a date or timestamp column, the usual partition keys. A
+ * partition is known by its typed value: writing month 3 into a dataset
+ * whose folder is `month=03` replaces (or appends to) that folder. A
+ * dataset whose text partitions hold only integers (written when `year`
+ * and `month` were text) becomes integer-partitioned at its next write of
+ * integer partitions: the same folders, one type.
  *
  * @module
  */
@@ -85,7 +92,9 @@ const META = "_signalbook.json";
 const ALLOWED = new Set<string>(PARTITION_DTYPES);
 
 /**
- * Adds `year` and `month` string columns derived from a date/timestamp column.
+ * Adds `year` and `month` Int64 columns derived from a date/timestamp
+ * column: partition columns of the one integer type every reader gives
+ * them (`scan*`, `query()`, a Polars or DuckDB hive scan).
  *
  * @example
  * ```ts
@@ -97,8 +106,8 @@ const ALLOWED = new Set<string>(PARTITION_DTYPES);
 export function withYearMonth(df: pl.DataFrame, column: string): pl.DataFrame {
   requireColumns("withYearMonth", df, [column]);
   return df.withColumns(
-    pl.col(column).dt.year().cast(pl.Utf8).alias("year"),
-    pl.col(column).dt.month().cast(pl.Utf8).str.padStart(2, "0").alias("month"),
+    pl.col(column).dt.year().cast(pl.Int64).alias("year"),
+    pl.col(column).dt.month().cast(pl.Int64).alias("month"),
   );
 }
 
@@ -256,6 +265,14 @@ async function writeLocked(
   await ensureMeta(dir, meta.partitions, "writeDataset", df.height > 0 ? frameSource(df) : null);
   const before = mode === "overwrite" ? held.map((p) => p.path) : [];
   const written: string[] = [];
+  // a partition is known by its typed value: month 3 is the folder month=03 when that exists
+  const typed = (values: unknown[]) =>
+    JSON.stringify(
+      values.map((v, i) =>
+        v === null ? null : /Int/.test(meta.partitions[i].dtype) ? String(Number(v)) : String(v)
+      ),
+    );
+  const folders = new Map(held.map((p) => [typed(p.values), dirname(p.path)]));
   if (df.height > 0) {
     const keys = df.select(...parts).unique({ maintainOrder: true }).rows();
     for (const key of keys) {
@@ -263,7 +280,7 @@ async function writeLocked(
       parts.forEach((p, i) => {
         pred = pred.and(key[i] === null ? pl.col(p).isNull() : pl.col(p).eq(pl.lit(key[i])));
       });
-      const sub = join(
+      const sub = folders.get(typed(key)) ?? join(
         dir,
         ...parts.map((p, i) =>
           `${p}=${key[i] === null ? NULL_PART : encodeURIComponent(String(key[i]))}`
@@ -331,16 +348,25 @@ export async function ensureMeta(
   source: SourceOf | null,
 ): Promise<DatasetMeta> {
   const existing = await readMeta(dir);
+  const shown = (ps: DatasetMeta["partitions"]) =>
+    ps.map((p) => `${p.name} (${p.dtype})`).join("/");
+  let widened = false;
   if (existing && JSON.stringify(existing.partitions) !== JSON.stringify(partitions)) {
-    throw new Error(
-      `${caller}: ${dir} is partitioned by ${
-        existing.partitions.map((p) => p.name).join("/")
-      }, not ${partitions.map((p) => p.name).join("/")}`,
-    );
+    // text partitions whose every value is an integer (a dataset written when year and month
+    // were text) become the integer partitions asked for: the same folders, one type
+    widened = await widensToIntegers(dir, existing.partitions, partitions);
+    if (!widened) {
+      throw new Error(
+        `${caller}: ${dir} is partitioned by ${shown(existing.partitions)}, not ${
+          shown(partitions)
+        }`,
+      );
+    }
+    existing.partitions = partitions;
   }
   const meta: DatasetMeta = existing ?? { format: META_FORMAT, partitions };
   if (source) meta.sources = addSource(caller, dir, existing?.sources, source);
-  if (!existing || source) {
+  if (!existing || source || widened) {
     await Deno.mkdir(dir, { recursive: true });
     await writeAtomic(
       join(dir, META),
@@ -349,6 +375,22 @@ export async function ensureMeta(
     );
   }
   return meta;
+}
+
+/** Whether text partitions `held` may become `wanted`: the same names, integers where text was, every value an integer. */
+async function widensToIntegers(
+  dir: string,
+  held: DatasetMeta["partitions"],
+  wanted: DatasetMeta["partitions"],
+): Promise<boolean> {
+  const text = (d: string) => d === "String" || d === "Utf8";
+  const ok = held.length === wanted.length && held.every((p, i) =>
+    p.name === wanted[i].name &&
+    (p.dtype === wanted[i].dtype || (text(p.dtype) && /^U?Int/.test(wanted[i].dtype)))
+  );
+  if (!ok) return false;
+  const parts = await datasetParts(dir, held);
+  return parts.every((part) => part.values.every((v) => v === null || /^-?\d{1,18}$/.test(v)));
 }
 
 /**

@@ -3,8 +3,8 @@
  * `search`) and pitches, as hive-partitioned parquet under `dir`:
  *
  * ```
- * dir/insider_trades/year=2025/month=03/data.parquet
- * dir/pitches/year=2025/month=03/data.parquet
+ * dir/insider_trades/year=2025/month=3/data.parquet
+ * dir/pitches/year=2025/month=3/data.parquet
  * dir/manifest.json
  * ```
  *
@@ -353,7 +353,14 @@ async function writeMonth(
   w: { month: string },
   fresh: pl.DataFrame,
 ): Promise<number> {
-  const dir = join(root, `year=${w.month.slice(0, 4)}`, `month=${w.month.slice(5, 7)}`);
+  // month=8, as hive readers read an integer (DuckDB takes month=08 for text); a dataset
+  // synced before keeps its month=08 folders
+  const year = join(root, `year=${w.month.slice(0, 4)}`);
+  const padded = join(year, `month=${w.month.slice(5, 7)}`);
+  const dir = await Deno.lstat(padded).then(
+    () => padded,
+    () => join(year, `month=${+w.month.slice(5, 7)}`),
+  );
   const file = join(dir, "data.parquet");
   const keys = KEYS[ds];
   let merged = fresh;
@@ -385,7 +392,7 @@ async function writeMonth(
 function writeMeta(root: string, source: SourceOf | null) {
   return ensureMeta(
     root,
-    [{ name: "year", dtype: "String" }, { name: "month", dtype: "String" }],
+    [{ name: "year", dtype: "Int64" }, { name: "month", dtype: "Int64" }],
     "sync",
     source,
   );

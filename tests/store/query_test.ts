@@ -27,8 +27,8 @@ Deno.test("query keeps Int64, Float64, Date, Datetime(ms, UTC), Boolean, String 
     filed_at: "Datetime(ms,UTC)",
     is_ceo: "Bool",
     feed_ids: "List(Int64)",
-    year: "String",
-    month: "String",
+    year: "Int64",
+    month: "Int64",
   };
   for (const [c, t] of Object.entries(want)) assert.equal(dtypeName(df.getColumn(c).dtype), t, c);
   assert.equal(String(df.getColumn("filed_at").dtype), String(pl.Datetime("ms", "UTC")));
@@ -57,15 +57,15 @@ Deno.test("query: aggregates come back typed (count Int64, sum of BIGINT Int64, 
     { dir: both },
   );
   assert.deepEqual(df.dtypes.map((d) => dtypeName(d)), [
-    "String",
+    "Int64",
     "Int64",
     "Int64",
     "Date",
     "Float64",
     "Bool",
   ]);
-  assert.deepEqual(df.getColumn("month").toArray(), ["01", "02", "03", "04", "05", "06"]);
-  const want = (await scanInsiderTrades(both)).filter(pl.col("year").eq(pl.lit("2025")))
+  assert.deepEqual(df.getColumn("month").toArray(), [1, 2, 3, 4, 5, 6]);
+  const want = (await scanInsiderTrades(both)).filter(pl.col("year").eq(pl.lit(2025)))
     .groupBy("month").agg(pl.len().alias("n")).sort("month").collectSync();
   assert.deepEqual(
     df.getColumn("n").toArray().map(Number),

@@ -44,7 +44,7 @@ Deno.test("a sync holds exactly the service's rows, partitioned by month, de-dup
   assert.ok(dirs.includes("year=2025") && dirs.includes("_signalbook.json"));
   assert.ok(
     [...Deno.readDirSync(join(dir, "insider_trades", "year=2025"))].some((e) =>
-      e.name === "month=03"
+      e.name === "month=3"
     ),
   );
   const manifest = await readManifest(dir);
@@ -156,7 +156,7 @@ Deno.test("a resync keeps one row per key even when the stored month holds a key
   const range = { from: "2025-01-01", to: "2025-02-28" };
   await sync({ dir, ...range, insider: clients(stub).insider, progress: false });
   // a row the service no longer sends, stored twice in February (an older writer's slip)
-  const file = join(dir, "insider_trades", "year=2025", "month=02", "data.parquet");
+  const file = join(dir, "insider_trades", "year=2025", "month=2", "data.parquet");
   const stored = pl.readParquet(file);
   const ghost = stored.head(1).withColumns(
     pl.lit(987654321).cast(pl.Int64).alias("transaction_id"),

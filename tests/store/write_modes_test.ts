@@ -146,7 +146,7 @@ Deno.test("writeDataset default on a synced dataset replaces the months it write
   const opts = { dir: root, from: "2025-01-01", to: "2025-06-30", insider, progress: false };
   await sync(opts);
   const all = (await scanInsiderTrades(root)).collectSync();
-  const march = all.filter(pl.col("month").eq(pl.lit("03")));
+  const march = all.filter(pl.col("month").eq(pl.lit(3)));
   assert.ok(march.height > 0);
   await writeDataset(march, join(root, "insider_trades"), { partitionBy: ["year", "month"] });
   await writeDataset(march, join(root, "insider_trades"), { partitionBy: ["year", "month"] });

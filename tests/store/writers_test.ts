@@ -220,7 +220,7 @@ Deno.test("temp cleanup removes only stale temporary files: a live writer's stay
   assert.deepEqual(await left(), ["live", "freshUnowned"]);
   // sync cleans the same way: the synced root's own temps, each dataset's tree
   const root = await Deno.makeTempDir();
-  const ds = join(root, "insider_trades", "year=2026", "month=01");
+  const ds = join(root, "insider_trades", "year=2026", "month=1");
   await Deno.mkdir(ds, { recursive: true });
   const live = join(ds, `data.parquet.${Deno.pid}.${uuid()}.tmp`);
   const dead = join(ds, `data.parquet.${deadPid}.${uuid()}.tmp`);
