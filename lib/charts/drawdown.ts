@@ -4,10 +4,9 @@
  *
  * @module
  */
-import defer * as Plot from "npm:@observablehq/plot@0.6.17";
 import type pl from "npm:nodejs-polars@0.25.2";
-import { type Chart, type ChartText, PALETTE, render } from "./chart.ts";
-import { portfolioRows } from "./equity_curve.ts";
+import { type Chart, type ChartText, PALETTE } from "./chart.ts";
+import { portfolioLines } from "./equity_curve.ts";
 
 /** Options of {@link drawdownChart}; any other Plot option passes through. */
 export interface DrawdownOptions extends ChartText {
@@ -41,44 +40,19 @@ export function drawdownChart(
     subtitle = "Percent below the running maximum of the equity curve (monthly points)",
     ...plot
   } = options;
-  const { names, rows } = portfolioRows("drawdownChart", data, ["drawdown"], 0);
-  const several = names.length > 1;
-  return render(
+  return portfolioLines(
+    "drawdownChart",
+    data,
     {
-      width: 720,
+      col: "drawdown",
+      origin: 0,
       height: 300,
-      marginLeft: 55,
-      x: { label: "Month", type: "utc" },
-      y: { label: "Drawdown (%)", grid: true },
-      color: several
-        ? { domain: names, range: PALETTE, label: "Portfolio", legend: true }
-        : undefined,
-      marks: [
-        several ? null : Plot.areaY(rows, {
-          x: "month",
-          y: "drawdown",
-          fill: PALETTE[1],
-          fillOpacity: 0.25,
-        }),
-        Plot.line(rows, {
-          x: "month",
-          y: "drawdown",
-          stroke: several ? "portfolio" : PALETTE[1],
-          strokeWidth: 1.5,
-        }),
-        Plot.ruleY([0], { strokeOpacity: 0.5 }),
-        Plot.tip(
-          rows,
-          Plot.pointerX({
-            x: "month",
-            y: "drawdown",
-            title: (d: Record<string, unknown>) =>
-              `${d.portfolio} ${(d.month as Date).toISOString().slice(0, 7)}: ${
-                (d.drawdown as number).toFixed(1)
-              }%`,
-          }),
-        ),
-      ],
+      label: "Drawdown (%)",
+      color: PALETTE[1],
+      strokeWidth: 1.5,
+      digits: 1,
+      unit: "%",
+      area: true,
     },
     { title, subtitle },
     plot,

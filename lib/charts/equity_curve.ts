@@ -17,10 +17,10 @@ export interface EquityCurveOptions extends ChartText {
 }
 
 /** Monthly frames, by portfolio name, as rows with a `portfolio` field, placed at month ends. */
-export function portfolioRows(
+function portfolioRows(
   fn: string,
   data: pl.DataFrame | Record<string, pl.DataFrame>,
-  cols: [string],
+  col: string,
   origin: number,
 ): { names: string[]; rows: Record<string, unknown>[] } {
   const wanted = {
@@ -50,13 +50,77 @@ export function portfolioRows(
   // after a starting point (`origin`) at the first month's start
   const next = (d: Date) => new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1));
   const rows = names.flatMap((name) => {
-    const own = rowsOf(fn, frames[name], { ...wanted, columns: ["month", ...cols] });
+    const own = rowsOf(fn, frames[name], { ...wanted, columns: ["month", col] });
     return [
-      { portfolio: name, month: own[0].month, [cols[0]]: origin },
+      { portfolio: name, month: own[0].month, [col]: origin },
       ...own.map((r) => ({ ...r, portfolio: name, month: next(r.month as Date) })),
     ];
   });
   return { names, rows };
+}
+
+/** How {@link portfolioLines} draws one monthly column. */
+export interface PortfolioLook {
+  /** The column drawn and its value at the start (1 for equity, 0 for drawdown). */
+  col: "equity" | "drawdown";
+  origin: number;
+  /** Height, y label, line colour and width of the one-portfolio chart, tip decimals and unit. */
+  height: number;
+  label: string;
+  color: string;
+  strokeWidth: number;
+  digits: number;
+  unit: string;
+  /** A filled area under one portfolio's line. */
+  area: boolean;
+}
+
+/**
+ * One line per portfolio of a monthly column (the equity curve and drawdown
+ * charts): the rule at the origin, the line (coloured by portfolio when
+ * there are several, with a legend), and a tip by month.
+ */
+export function portfolioLines(
+  fn: string,
+  data: pl.DataFrame | Record<string, pl.DataFrame>,
+  look: PortfolioLook,
+  text: ChartText,
+  plot: Record<string, unknown>,
+): Chart {
+  const { col, origin } = look;
+  const { names, rows } = portfolioRows(fn, data, col, origin);
+  const several = names.length > 1;
+  const at = { x: "month", y: col };
+  const tip = (d: Record<string, unknown>) =>
+    `${d.portfolio} ${(d.month as Date).toISOString().slice(0, 7)}: ${
+      (d[col] as number).toFixed(look.digits)
+    }${look.unit}`;
+  return render(
+    {
+      width: 720,
+      height: look.height,
+      marginLeft: 55,
+      x: { label: "Month", type: "utc" },
+      y: { label: look.label, grid: true },
+      color: several
+        ? { domain: names, range: PALETTE, label: "Portfolio", legend: true }
+        : undefined,
+      marks: [
+        look.area && !several
+          ? Plot.areaY(rows, { ...at, fill: look.color, fillOpacity: 0.25 })
+          : null,
+        Plot.ruleY([origin], { strokeOpacity: 0.5 }),
+        Plot.line(rows, {
+          ...at,
+          stroke: several ? "portfolio" : look.color,
+          strokeWidth: look.strokeWidth,
+        }),
+        Plot.tip(rows, Plot.pointerX({ ...at, title: tip })),
+      ],
+    },
+    text,
+    plot,
+  );
 }
 
 /**
@@ -86,38 +150,19 @@ export function equityCurveChart(
     subtitle = "Calendar-time portfolio after costs, monthly rebalancing",
     ...plot
   } = options;
-  const { names, rows } = portfolioRows("equityCurveChart", data, ["equity"], 1);
-  const several = names.length > 1;
-  return render(
+  return portfolioLines(
+    "equityCurveChart",
+    data,
     {
-      width: 720,
+      col: "equity",
+      origin: 1,
       height: 380,
-      marginLeft: 55,
-      x: { label: "Month", type: "utc" },
-      y: { label: "Equity (growth of 1)", grid: true },
-      color: several
-        ? { domain: names, range: PALETTE, label: "Portfolio", legend: true }
-        : undefined,
-      marks: [
-        Plot.ruleY([1], { strokeOpacity: 0.5 }),
-        Plot.line(rows, {
-          x: "month",
-          y: "equity",
-          stroke: several ? "portfolio" : PALETTE[0],
-          strokeWidth: 2,
-        }),
-        Plot.tip(
-          rows,
-          Plot.pointerX({
-            x: "month",
-            y: "equity",
-            title: (d: Record<string, unknown>) =>
-              `${d.portfolio} ${(d.month as Date).toISOString().slice(0, 7)}: ${
-                (d.equity as number).toFixed(3)
-              }`,
-          }),
-        ),
-      ],
+      label: "Equity (growth of 1)",
+      color: PALETTE[0],
+      strokeWidth: 2,
+      digits: 3,
+      unit: "",
+      area: false,
     },
     { title, subtitle },
     plot,

@@ -57,24 +57,10 @@ Options:
  * forward-returns chart and the emulator's truth (the trade keys).
  */
 export const DEMO_COLUMNS: readonly string[] = [
-  "accession_number",
-  "transaction_id",
-  "filed_at",
-  "ticker_symbol",
-  "reporting_owner_cik",
-  "issuer_cik",
-  "transaction_date",
-  "filing_delay_days",
-  "code",
-  "acquired_disposed_code",
-  "is_10b51",
-  "is_anomalous_transaction",
-  "is_ceo",
-  "is_cfo",
-  "is_director",
-  "is_officer",
-  "is_10_percent_owner",
-  "is_cluster_trade_30d",
+  ...("accession_number transaction_id filed_at ticker_symbol reporting_owner_cik issuer_cik " +
+    "transaction_date filing_delay_days code acquired_disposed_code is_10b51 " +
+    "is_anomalous_transaction is_ceo is_cfo is_director is_officer is_10_percent_owner " +
+    "is_cluster_trade_30d").split(" "),
   ...FORWARD_COLUMNS,
 ];
 

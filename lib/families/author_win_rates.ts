@@ -108,19 +108,15 @@ export function wilsonInterval(wins: number, n: number, z = Z95): [number, numbe
 function check(options: AuthorWinRateOptions): Required<Omit<AuthorWinRateOptions, "asOf">> {
   const fn = "authorWinRates";
   const { period, kind, minPitches = 5 } = options ?? ({} as AuthorWinRateOptions);
-  if (!(RETURN_PERIODS as readonly unknown[]).includes(period)) {
-    throw new RangeError(
-      `${fn}: period ${showValue(period)} is not allowed; allowed: ${RETURN_PERIODS.join(", ")}${
-        didYouMean(period, RETURN_PERIODS)
-      }`,
-    );
-  }
-  if (!(RETURN_KINDS as readonly unknown[]).includes(kind)) {
-    throw new RangeError(
-      `${fn}: kind ${showValue(kind)} is not allowed; allowed: ${RETURN_KINDS.join(", ")}${
-        didYouMean(kind, RETURN_KINDS)
-      }`,
-    );
+  const choices = [["period", period, RETURN_PERIODS], ["kind", kind, RETURN_KINDS]] as const;
+  for (const [name, value, allowed] of choices) {
+    if (!(allowed as readonly unknown[]).includes(value)) {
+      throw new RangeError(
+        `${fn}: ${name} ${showValue(value)} is not allowed; allowed: ${allowed.join(", ")}${
+          didYouMean(value, allowed)
+        }`,
+      );
+    }
   }
   if (!Number.isInteger(minPitches) || minPitches < 1) {
     throw new RangeError(`${fn}: minPitches ${showValue(minPitches)} must be a whole number ≥ 1`);

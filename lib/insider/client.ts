@@ -152,6 +152,32 @@ function bad(param: string, value: unknown, allowed: string): ValidationIssue {
   return { param, value, message: `${showValue(value)} is not allowed; allowed: ${allowed}` };
 }
 
+/**
+ * The id of a named feed, or undefined with an issue in `issues` for its
+ * topic and its side, each under the parameter the caller wrote (`params`).
+ */
+function namedFeed(
+  topic: FeedTopic,
+  side: FeedSide,
+  params: [string, string],
+  issues: ValidationIssue[],
+): FeedId | undefined {
+  const sides = ["buy", "sell"];
+  const issue = (param: string, value: unknown, what: string, allowed: readonly string[]) =>
+    issues.push({
+      param,
+      value,
+      message: `${showValue(value)} is ${what}${didYouMean(value, allowed)}; allowed: ${
+        allowed.join(", ")
+      }`,
+    });
+  if (!FEED_TOPIC_NAMES.includes(topic)) {
+    issue(params[0], topic, "not a feed topic", FEED_TOPIC_NAMES);
+  }
+  if (!sides.includes(side)) issue(params[1], side, "not allowed", sides);
+  return FEED_TOPICS[topic]?.[side];
+}
+
 function filterIssues(f: InsiderFilter): ValidationIssue[] {
   const out: ValidationIssue[] = [];
   const period = f.tradeReturnPeriod ?? "";
@@ -247,20 +273,9 @@ export class InsiderClient extends ServiceClient {
   /** Rows of curated feeds, by id or by named topic and side. */
   feeds(params: FeedsParams, opts: ParallelListOptions = {}): FramedList<FeedRow> {
     const issues: ValidationIssue[] = [];
-    const named = (params.feeds ?? []).map(([topic, side], i) => {
-      if (!FEED_TOPIC_NAMES.includes(topic)) {
-        issues.push(
-          bad(
-            `feeds.${i}`,
-            topic,
-            FEED_TOPIC_NAMES.join(", ") + didYouMean(topic, FEED_TOPIC_NAMES),
-          ),
-        );
-      } else if (side !== "buy" && side !== "sell") {
-        issues.push(bad(`feeds.${i}`, side, "buy, sell" + didYouMean(side, ["buy", "sell"])));
-      } else return FEED_TOPICS[topic][side];
-      return undefined;
-    }).filter((x): x is FeedId => x !== undefined);
+    const named = (params.feeds ?? []).map(([topic, side], i) =>
+      namedFeed(topic, side, [`feeds.${i}`, `feeds.${i}`], issues)
+    ).filter((x): x is FeedId => x !== undefined);
     const { feedIds = [], feeds: _named, ...rest } = params;
     const query = { feed_id: [...feedIds, ...named], ...rest };
     // a mistyped topic is the whole story: no extra "feed_id is required"
@@ -311,24 +326,7 @@ export class InsiderClient extends ServiceClient {
   ): FramedList<FeedRow> {
     // name the argument the caller wrote (`side`, `topic`), not the feeds list it becomes
     const issues: ValidationIssue[] = [];
-    if (!FEED_TOPIC_NAMES.includes(topic)) {
-      issues.push({
-        param: "topic",
-        value: topic,
-        message: `${showValue(topic)} is not a feed topic${
-          didYouMean(topic, FEED_TOPIC_NAMES)
-        }; allowed: ${FEED_TOPIC_NAMES.join(", ")}`,
-      });
-    }
-    if (side !== "buy" && side !== "sell") {
-      issues.push({
-        param: "side",
-        value: side,
-        message: `${showValue(side)} is not allowed${
-          didYouMean(side, ["buy", "sell"])
-        }; allowed: buy, sell`,
-      });
-    }
+    namedFeed(topic, side, ["topic", "side"], issues);
     if (issues.length) throw new RequestValidationError(issues);
     return this.feeds({ ...params, feeds: [[topic, side]] }, opts);
   }
