@@ -9,7 +9,7 @@
  * √worlds). docs/validation.md quotes it.
  *
  * `deno run -A bench/author_shrinkage_bench.ts`; `SHRINK_SEEDS` worlds
- * (default 40) from `SHRINK_FIRST_SEED` (default 7601) at `SHRINK_SCALE`
+ * (default 60) from `SHRINK_FIRST_SEED` (default 7601) at `SHRINK_SCALE`
  * (default 1, the default world).
  *
  * @module
@@ -18,7 +18,7 @@ import { type ShrinkageCheck, shrinkageCheck } from "./author_shrinkage_lib.ts";
 
 const env = (k: string, d: number) => Number(Deno.env.get(k) ?? d);
 const [seeds, first, scale] = [
-  env("SHRINK_SEEDS", 40),
+  env("SHRINK_SEEDS", 60),
   env("SHRINK_FIRST_SEED", 7601),
   env("SHRINK_SCALE", 1),
 ];
@@ -66,4 +66,5 @@ row("overstatement, ranked by raw win_rate", (t) => t.rawOver);
 row("overstatement, ranked by win_rate_shrunk", (t) => t.shrunkOver);
 row("true win rate of the authors picked, raw ranking", (t) => t.rawTruth);
 row("true win rate of the authors picked, shrunk ranking", (t) => t.shrunkTruth);
+row("shrunk picks' true rate minus raw picks' (paired)", (t) => t.shrunkTruth - t.rawTruth);
 row("Wilson 95% interval covers the truth, raw top (%)", (t) => t.wilsonCover);

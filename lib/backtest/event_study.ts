@@ -66,8 +66,12 @@
  * `groupBy: "side"` groups by trade class (`buy`: code `P`, `sell`: code
  * `S`); trades of other codes get no group and are left out, with a notice
  * that counts them. `groupBy: "acquiredDisposed"` groups by the acquired /
- * disposed code (`acquired`, `disposed`). Any grouping whose key is null
- * for some trades leaves them out with the same notice.
+ * disposed code (`acquired`, `disposed`). `groupBy: "cluster"` groups by
+ * the service's flag `is_cluster_trade_30d` (`cluster`, `no cluster`): a
+ * trade is in a cluster when at least two different insiders of the same
+ * issuer traded in the same direction within the 30 days up to it
+ * (`cluster_insider_count_30d` ≥ 2; see `clusterChart`). Any grouping whose
+ * key is null for some trades leaves them out with the same notice.
  *
  * Clustering (`cluster`): trades close in time share market shocks and trades
  * in one stock share its news (and one stock's overlapping windows its

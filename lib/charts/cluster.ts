@@ -31,7 +31,14 @@ export interface ClusterChartOptions extends ChartText {
  * `P`), sells sales (code `S`); cluster trades of other codes are left out
  * and the subtitle counts them (`sides: "acquiredDisposed"` colours by the
  * acquired / disposed code instead). Issuers are ranked by the cluster
- * trades drawn. Needs `ticker_symbol`, `filed_at`, `is_cluster_trade_30d`,
+ * trades drawn.
+ *
+ * A **cluster trade** is one the service flags `is_cluster_trade_30d`: at
+ * least two different insiders of the same issuer traded in the same
+ * direction within the 30 days up to the trade (the trade's own insider
+ * counted; in the emulator, trades filed by then; the live service's exact
+ * rule is not shown). `cluster_insider_count_30d` is how many different
+ * insiders that is, `cluster_num_trades_30d` how many trades. Needs `ticker_symbol`, `filed_at`, `is_cluster_trade_30d`,
  * `cluster_insider_count_30d`, `code` (or `acquired_disposed_code` under
  * that option).
  *

@@ -9,6 +9,10 @@
  * both entries), and writes `out/`: charts as SVG
  * and PNG, stats and monthly portfolio returns as parquet and CSV, and
  * `report.md` with a generated conclusion, the tables and the caveats.
+ * Offline, every data file it writes (stats and portfolio parquet and CSV)
+ * ends with a column `source` holding "DEMO DATA · offline emulator, not
+ * the live service" on every row: a mark any CSV or parquet reader keeps,
+ * where a leading comment line would break most CSV readers.
  * It prints the table and the paths. With keys set, the same command reads
  * the real services.
  *

@@ -69,6 +69,12 @@ Deno.test({
     assert.equal(stats.height, 12);
     const csv = await Deno.readTextFile(join(out, "stats.csv"));
     assert.equal(csv.trim().split("\n").length, 13);
+    // the demo mark travels with the CSV: a last column `source` on every row, which any CSV
+    // reader keeps (a comment line would break them)
+    assert.match(csv.split("\n")[0], /,source$/);
+    for (const line of csv.trim().split("\n").slice(1)) {
+      assert.match(line, /,"DEMO DATA · offline emulator, not the live service"$/);
+    }
     for (const name of ["event-study", "forward-returns", "equity-curve", "drawdown"]) {
       const { width, height } = await decodePng(await Deno.readFile(join(out, `${name}.png`)));
       assert.ok(width > 1000 && height > 500);
