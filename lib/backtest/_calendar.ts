@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { columnSpecs } from "./_format.ts";
 import type pl from "npm:nodejs-polars@0.25.2";
 import { asFrame } from "../frames/list.ts";
 import { buildFrame } from "../frames/build.ts";
@@ -116,19 +117,10 @@ export function portfolioFromPositions(
   return withPortfolioDisplay({ monthly, stats });
 }
 
-const MONTHLY_COLUMNS = [
-  { name: "month", type: "date" },
-  { name: "n_positions", type: "integer" },
-  { name: "n_short", type: "integer" },
-  { name: "return", type: "decimal" },
-  { name: "market_return", type: "decimal" },
-  { name: "benchmark_return", type: "decimal" },
-  { name: "excess_return", type: "decimal" },
-  { name: "turnover", type: "decimal" },
-  { name: "cost", type: "decimal" },
-  { name: "equity", type: "decimal" },
-  { name: "drawdown", type: "decimal" },
-] as const;
+const MONTHLY_COLUMNS = columnSpecs(
+  "month:date n_positions:integer n_short return:decimal market_return benchmark_return " +
+    "excess_return turnover cost equity drawdown",
+);
 
 /**
  * The months from `first` to `last`, one row each: the open positions

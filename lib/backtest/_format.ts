@@ -4,6 +4,8 @@
  *
  * @module
  */
+import type { ColumnSpec } from "../frames/dtypes.ts";
+import { GRAMMARS, type ValueType } from "../shared/values/mod.ts";
 
 /** A number to `digits` decimals (integers as they are), "–" when missing or not finite. */
 export function fmt(v: unknown, digits = 2): string {
@@ -20,4 +22,29 @@ export function pct(v: unknown, digits = 2): string {
 /** A signed number: "+1.20", "-0.35". */
 export function signed(v: number, digits = 2): string {
   return `${v >= 0 ? "+" : "-"}${Math.abs(v).toFixed(digits)}`;
+}
+
+/**
+ * The column specs of a result frame from one line per group of columns:
+ * `"name:type"` words, a word without `:type` taking the type of the word
+ * before it (the types of `shared/values/`). An unknown type is an error.
+ *
+ * @example
+ * ```ts
+ * import { columnSpecs } from "./_format.ts";
+ * columnSpecs("group:code horizon n:integer mean:decimal");
+ * // [{ name: "group", type: "code" }, { name: "horizon", type: "code" }, { name: "n", type: "integer" }, …]
+ * ```
+ */
+export function columnSpecs(words: string): ColumnSpec[] {
+  let type: ValueType | undefined;
+  return words.trim().split(/\s+/).map((word) => {
+    const [name, t] = word.split(":");
+    if (t !== undefined && !(t in GRAMMARS)) {
+      throw new TypeError(`columnSpecs: ${t} is not a value type`);
+    }
+    type = (t as ValueType | undefined) ?? type;
+    if (!type) throw new TypeError(`columnSpecs: ${name} has no type`);
+    return { name, type };
+  });
 }

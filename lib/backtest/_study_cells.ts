@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { columnSpecs } from "./_format.ts";
 import { clusterBootstrap, type Observation } from "./bootstrap.ts";
 import { twoWayClusterSe, type TwoWayObservation, usableSe } from "./_cluster_se.ts";
 import { tQuantile } from "./_quantiles.ts";
@@ -354,43 +355,16 @@ export function studyColumns(adjust: StudySettings["adjust"]): readonly ColumnSp
   return adjust === "bonferroni" ? [...STUDY_COLUMNS, ...ADJUSTED_COLUMNS] : STUDY_COLUMNS;
 }
 
-const STUDY_COLUMNS = [
-  { name: "group", type: "code" },
-  { name: "horizon", type: "code" },
-  { name: "horizon_days", type: "integer" },
-  { name: "n", type: "integer" },
-  { name: "n_clusters", type: "integer" },
-  { name: "thin", type: "boolean" },
-  { name: "thin_reason", type: "code" },
-  { name: "mean_return", type: "decimal" },
-  { name: "median_return", type: "decimal" },
-  { name: "mean_excess", type: "decimal" },
-  { name: "median_excess", type: "decimal" },
-  { name: "trimmed_mean_excess", type: "decimal" },
-  { name: "hit_rate", type: "decimal" },
-  { name: "t_stat", type: "decimal" },
-  { name: "t_cluster", type: "decimal" },
-  { name: "ci_low", type: "decimal" },
-  { name: "ci_high", type: "decimal" },
-  { name: "side", type: "code" },
-  { name: "cluster", type: "code" },
-  { name: "entry", type: "code" },
-  { name: "baseline", type: "code" },
-  { name: "diff_vs_baseline", type: "decimal" },
-  { name: "diff_ci_low", type: "decimal" },
-  { name: "diff_ci_high", type: "decimal" },
-  { name: "n_nonfinite", type: "integer" },
-  { name: "n_missing_cluster", type: "integer" },
-  { name: "n_no_side", type: "integer" },
-] as const;
+const STUDY_COLUMNS = columnSpecs(
+  "group:code horizon horizon_days:integer n n_clusters thin:boolean thin_reason:code " +
+    "mean_return:decimal median_return mean_excess median_excess trimmed_mean_excess hit_rate " +
+    "t_stat t_cluster ci_low ci_high side:code cluster entry baseline diff_vs_baseline:decimal " +
+    "diff_ci_low diff_ci_high n_nonfinite:integer n_missing_cluster n_no_side",
+);
 
-const ADJUSTED_COLUMNS = [
-  { name: "ci_low_adj", type: "decimal" },
-  { name: "ci_high_adj", type: "decimal" },
-  { name: "diff_ci_low_adj", type: "decimal" },
-  { name: "diff_ci_high_adj", type: "decimal" },
-  { name: "n_comparisons", type: "integer" },
-] as const;
+const ADJUSTED_COLUMNS = columnSpecs(
+  "ci_low_adj:decimal ci_high_adj diff_ci_low_adj diff_ci_high_adj n_comparisons:integer",
+);
 
 function hash(s: string): number {
   let h = 2_166_136_261;

@@ -13,7 +13,7 @@ import { ResultTable, type ResultTableInit } from "../frames/result_table.ts";
 import { asFrame, type Frame } from "../frames/list.ts";
 import { buildFrame } from "../frames/build.ts";
 import { entryPairs } from "./event_study.ts";
-import { fmt, pct, signed } from "./_format.ts";
+import { columnSpecs, fmt, pct, signed } from "./_format.ts";
 
 type Row = Record<string, unknown>;
 
@@ -117,14 +117,7 @@ export function entryComparison(
 const ENTRY_NOTE =
   "The same trades from both entries (n paired: realized at both; a trade filed on or after the horizon's end is left out). Filing-date returns are approximated from the 1-week point. The interval is that of the trades' own differences, clustered as the study is.";
 
-const ENTRY_COLUMNS = [
-  { name: "group", type: "code" },
-  { name: "horizon", type: "code" },
-  { name: "n_paired", type: "integer" },
-  { name: "mean_trade", type: "decimal" },
-  { name: "mean_filing", type: "decimal" },
-  { name: "diff", type: "decimal" },
-  { name: "diff_low", type: "decimal" },
-  { name: "diff_high", type: "decimal" },
-  { name: "thin_reason", type: "code" },
-] as const;
+const ENTRY_COLUMNS = columnSpecs(
+  "group:code horizon n_paired:integer mean_trade:decimal mean_filing diff diff_low diff_high " +
+    "thin_reason:code",
+);

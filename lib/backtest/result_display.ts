@@ -17,35 +17,14 @@ import { ResultTable, TEXT_WIDTH, textWidth, wrap } from "../frames/result_table
 import { equityCurveChart } from "../charts/equity_curve.ts";
 import { escapeHtml as esc } from "../shared/html.ts";
 import { fmt, pct } from "./_format.ts";
+import type { PortfolioStats } from "./_portfolio_types.ts";
 
 const JUPYTER = Symbol.for("Jupyter.display");
 const DENO_INSPECT = Symbol.for("Deno.customInspect");
 const NODE_INSPECT = Symbol.for("nodejs.util.inspect.custom");
 
-/**
- * The statistics a portfolio display reads: a `PortfolioStats` has them all
- * (kept structural here, since portfolio.ts imports this module).
- */
-export type PortfolioSummaryStats =
-  & {
-    [k in "months" | "riskFree"]: number;
-  }
-  & {
-    [k in "maxDrawdown" | "turnover" | "costPaid" | "trades"]: number;
-  }
-  & {
-    // null with a reason (`nullReasons`) when there are too few months or no variance
-    [k in "cagr" | "vol" | "sharpe" | "informationRatio" | "hitRate" | "alpha"]: number | null;
-  }
-  & {
-    sharpeInterval: [number, number] | null;
-    alphaInterval: [number, number] | null;
-    alphaFit: { tStat: number; beta: number } | null;
-    droppedTrades?: number;
-    missingValueTrades?: number;
-    shortTrades?: number;
-    entry?: string;
-  };
+/** The statistics a portfolio display reads: a `portfolioBacktest` result's `stats`. */
+export type PortfolioSummaryStats = PortfolioStats;
 
 /** A portfolio result as the display reads it: `{ monthly, stats }`. */
 export interface PortfolioSummary {
