@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { cursorDigest, dropSeen, type Page, WalkCheck } from "./paginate.ts";
+import { cursorDigest, type Page, WalkCheck } from "./paginate.ts";
 import { InvalidResponseError, PaginationError } from "./errors.ts";
 import { joinGroup } from "./retry.ts";
 import { KeySet } from "./_key_set.ts";
@@ -160,7 +160,13 @@ export class WindowPull<Row> {
 
   /** `rows` (with their `keys`) without those whose key was handed out before (added to `sent`). */
   unique(rows: Row[], keys: readonly string[]): Row[] {
-    const out = dropSeen(rows, (i) => keys[i], this.sent);
+    const out = rows.filter((_, i) => {
+      const key = keys[i];
+      if (key === "") return true; // no key: never a duplicate
+      const again = this.sent.has(key);
+      this.sent.add(key);
+      return !again;
+    });
     this.twice += rows.length - out.length;
     return out;
   }

@@ -115,36 +115,6 @@ export function duplicateWarning(n: number): string {
     `already sent in this pull; each row was kept once`;
 }
 
-/**
- * `rows` without those whose key is in `seen` (the keys of the others are
- * added to it): what a walk hands out of a page when a row sent again under
- * a key is kept once. `keyAt(i)` is the key of `rows[i]`; "" is no key (such
- * a row is never taken for a duplicate). The same array when no row is dropped.
- *
- * @example
- * ```ts
- * import { dropSeen } from "./paginate.ts";
- * const seen = new Set(["a"]);
- * const rows = ["a", "b", "b", ""];
- * console.log(dropSeen(rows, (i) => rows[i], seen)); // ["b", ""]
- * ```
- */
-export function dropSeen<Row>(
-  rows: Row[],
-  keyAt: (i: number) => string,
-  seen: { has(key: string): boolean; add(key: string): unknown },
-): Row[] {
-  let out: Row[] | undefined;
-  for (let i = 0; i < rows.length; i++) {
-    const key = keyAt(i);
-    if (key === "" || !seen.has(key)) {
-      if (key !== "") seen.add(key);
-      out?.push(rows[i]);
-    } else out ??= rows.slice(0, i);
-  }
-  return out ?? rows;
-}
-
 const SIZED = "sbp1.";
 
 /**
@@ -633,11 +603,10 @@ export class Paginated<Row> implements AsyncIterable<Row> {
     if (this.#key) {
       // a row sent twice in the page is handed out once, with the warning
       const key = this.#key;
-      const rows = dropSeen(page.rows, (i) => key(page.rows[i]), new Set());
-      if (rows !== page.rows) {
-        console.warn(duplicateWarning(page.rows.length - rows.length));
-        page = { ...page, rows };
-      }
+      const check = new WalkCheck();
+      const rows = check.rows(page.rows, (i) => key(page.rows[i]), this.#start);
+      if (check.twice > 0) console.warn(duplicateWarning(check.twice));
+      page = { ...page, rows };
     }
     return want !== undefined && page.next !== null
       ? { ...page, next: sizedCursor(page.next, want) }
