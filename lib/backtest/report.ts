@@ -115,43 +115,29 @@ export function truthSection(stats: pl.DataFrame, truth: TruthRows): string {
   const body: string[][] = [];
   let covered = 0;
   let total = 0;
-  for (const r of rows) {
-    const t = find(r.group, r.horizon);
-    if (t === undefined) continue;
-    const lo = r.ci_low as number | null;
-    const hi = r.ci_high as number | null;
-    const inside = lo !== null && hi !== null ? lo <= t && t <= hi : null;
-    if (inside !== null) {
-      total++;
-      if (inside) covered++;
-    }
+  // one row of the table: an estimate, its interval, the truth and whether the interval covers it
+  const add = (label: string, r: Row, est: unknown, lo: unknown, hi: unknown, t: number) => {
+    const known = typeof lo === "number" && typeof hi === "number";
+    const inside = known ? lo <= t && t <= hi : null;
+    if (inside !== null) [total, covered] = [total + 1, covered + (inside ? 1 : 0)];
+    const ci = known ? `${fmt(lo)} to ${fmt(hi)}` : "–";
     body.push([
-      String(r.group),
+      label,
       String(r.horizon),
-      fmt(r.mean_excess),
-      lo !== null && hi !== null ? `${fmt(lo)} to ${fmt(hi)}` : "–",
+      fmt(est),
+      ci,
       fmt(t),
       inside === null ? "–" : inside ? "yes" : "no",
     ]);
+  };
+  for (const r of rows) {
+    const t = find(r.group, r.horizon);
+    if (t === undefined) continue;
+    add(String(r.group), r, r.mean_excess, r.ci_low, r.ci_high, t);
     const base = r.baseline as string | null;
     const tb = base ? find(base, r.horizon) : undefined;
     if (base && base !== r.group && tb !== undefined && r.diff_vs_baseline !== null) {
-      const dlo = r.diff_ci_low as number | null;
-      const dhi = r.diff_ci_high as number | null;
-      const dt = t - tb;
-      const dIn = dlo !== null && dhi !== null ? dlo <= dt && dt <= dhi : null;
-      if (dIn !== null) {
-        total++;
-        if (dIn) covered++;
-      }
-      body.push([
-        `${r.group} − ${base}`,
-        String(r.horizon),
-        fmt(r.diff_vs_baseline),
-        dlo !== null && dhi !== null ? `${fmt(dlo)} to ${fmt(dhi)}` : "–",
-        fmt(dt),
-        dIn === null ? "–" : dIn ? "yes" : "no",
-      ]);
+      add(`${r.group} − ${base}`, r, r.diff_vs_baseline, r.diff_ci_low, r.diff_ci_high, t - tb);
     }
   }
   return [
