@@ -71,6 +71,7 @@
  * @module
  */
 import { httpEvents } from "./events.ts";
+import { intOption, optionProblem } from "../shared/options.ts";
 
 /** Default maximum of requests in flight per client (see the module doc for why). */
 export const DEFAULT_MAX_IN_FLIGHT = 16;
@@ -161,20 +162,6 @@ interface Waiter {
   onAbort?: () => void;
 }
 
-function checkOption(name: string, v: number | undefined, lo: number, hi: number, int: boolean) {
-  if (v === undefined) return;
-  if (
-    typeof v !== "number" || !Number.isFinite(v) || (int && !Number.isInteger(v)) || v < lo ||
-    v > hi
-  ) {
-    throw new TypeError(
-      `${name} ${JSON.stringify(v)} is not allowed; allowed: ${
-        int ? "an integer" : "a number"
-      } from ${lo} to ${hi}`,
-    );
-  }
-}
-
 /**
  * The request budget of one client.
  *
@@ -226,9 +213,11 @@ export class RequestLimiter {
 
   /** Creates a budget; `now` is injectable for tests (default `performance.now`). */
   constructor(opts: LimiterOptions = {}, now: () => number = () => performance.now()) {
-    checkOption("maxInFlight", opts.maxInFlight, 1, 256, true);
-    checkOption("requestsPerSecond", opts.requestsPerSecond, 0.01, 100_000, false);
-    this.maxInFlight = opts.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
+    this.maxInFlight = intOption("maxInFlight", opts.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT, 1, 256);
+    const rps = opts.requestsPerSecond;
+    if (rps !== undefined && !(typeof rps === "number" && rps >= 0.01 && rps <= 100_000)) {
+      throw new TypeError(optionProblem("requestsPerSecond", rps, "a number from 0.01 to 100000"));
+    }
     this.requestsPerSecond = opts.requestsPerSecond;
     this.#limit = this.maxInFlight;
     this.#now = now;
