@@ -175,7 +175,7 @@ Deno.test("maxResponseBytes is checked: a bad value names itself and the allowed
     assert.throws(
       () => new InsiderClient({ apiKey: "k", baseUrl: "http://x/i", maxResponseBytes: bad }),
       (e: Error) =>
-        e instanceof TypeError && e.message.startsWith(`maxResponseBytes ${JSON.stringify(bad)}`) &&
+        e instanceof TypeError && e.message.startsWith(`maxResponseBytes ${String(bad)} `) &&
         /allowed: an integer from 1 to 524288000/.test(e.message),
     );
   }
