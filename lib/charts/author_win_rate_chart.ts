@@ -9,7 +9,7 @@ import defer * as Plot from "npm:@observablehq/plot@0.6.17";
 import { type Chart, type ChartText, PALETTE, render } from "./chart.ts";
 import { rowsOf } from "./_chart_data.ts";
 import { isFrame, wrongInput } from "../shared/wrong_input.ts";
-import type { AuthorWinRates } from "../families/author_win_rates.ts";
+import { AUTHOR_WIN_RATE_COLUMNS, type AuthorWinRates } from "../families/author_win_rates.ts";
 
 /** Options of {@link authorWinRateChart}; any other Plot option passes through. */
 export interface AuthorWinRateChartOptions extends ChartText {
@@ -64,15 +64,7 @@ export function authorWinRateChart(
   }
   const wanted = {
     pass: "the result of authorWinRates(...)",
-    columns: [
-      "author_username",
-      "pitches",
-      "wins",
-      "win_rate",
-      "win_rate_low",
-      "win_rate_high",
-      "win_rate_shrunk",
-    ],
+    columns: AUTHOR_WIN_RATE_COLUMNS,
   };
   // the result, or its frame
   const frame = isFrame(result) ? result : (result as { frame?: unknown } | null)?.frame;

@@ -5,7 +5,7 @@
  * @module
  */
 import type pl from "npm:nodejs-polars@0.25.2";
-import { type Chart, type ChartText, PALETTE } from "./chart.ts";
+import type { Chart, ChartText } from "./chart.ts";
 import { portfolioLines } from "./equity_curve.ts";
 
 /** Options of {@link drawdownChart}; any other Plot option passes through. */
@@ -40,21 +40,5 @@ export function drawdownChart(
     subtitle = "Percent below the running maximum of the equity curve (monthly points)",
     ...plot
   } = options;
-  return portfolioLines(
-    "drawdownChart",
-    data,
-    {
-      col: "drawdown",
-      origin: 0,
-      height: 300,
-      label: "Drawdown (%)",
-      color: PALETTE[1],
-      strokeWidth: 1.5,
-      digits: 1,
-      unit: "%",
-      area: true,
-    },
-    { title, subtitle },
-    plot,
-  );
+  return portfolioLines("drawdownChart", data, "drawdown", { title, subtitle }, plot);
 }

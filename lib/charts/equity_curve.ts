@@ -59,61 +59,45 @@ function portfolioRows(
   return { names, rows };
 }
 
-/** How {@link portfolioLines} draws one monthly column. */
-export interface PortfolioLook {
-  /** The column drawn and its value at the start (1 for equity, 0 for drawdown). */
-  col: "equity" | "drawdown";
-  origin: number;
-  /** Height, y label, line colour and width of the one-portfolio chart, tip decimals and unit. */
-  height: number;
-  label: string;
-  color: string;
-  strokeWidth: number;
-  digits: number;
-  unit: string;
-  /** A filled area under one portfolio's line. */
-  area: boolean;
-}
-
 /**
  * One line per portfolio of a monthly column (the equity curve and drawdown
- * charts): the rule at the origin, the line (coloured by portfolio when
- * there are several, with a legend), and a tip by month.
+ * charts): the rule at the origin (1 for equity, 0 for drawdown), the line
+ * (coloured by portfolio when there are several, with a legend; one
+ * drawdown is also a filled area), and a tip by month.
  */
 export function portfolioLines(
   fn: string,
   data: pl.DataFrame | Record<string, pl.DataFrame>,
-  look: PortfolioLook,
+  col: "equity" | "drawdown",
   text: ChartText,
   plot: Record<string, unknown>,
 ): Chart {
-  const { col, origin } = look;
+  const equity = col === "equity";
+  const [origin, color] = equity ? [1, PALETTE[0]] : [0, PALETTE[1]];
   const { names, rows } = portfolioRows(fn, data, col, origin);
   const several = names.length > 1;
   const at = { x: "month", y: col };
   const tip = (d: Record<string, unknown>) =>
     `${d.portfolio} ${(d.month as Date).toISOString().slice(0, 7)}: ${
-      (d[col] as number).toFixed(look.digits)
-    }${look.unit}`;
+      (d[col] as number).toFixed(equity ? 3 : 1)
+    }${equity ? "" : "%"}`;
   return render(
     {
       width: 720,
-      height: look.height,
+      height: equity ? 380 : 300,
       marginLeft: 55,
       x: { label: "Month", type: "utc" },
-      y: { label: look.label, grid: true },
+      y: { label: equity ? "Equity (growth of 1)" : "Drawdown (%)", grid: true },
       color: several
         ? { domain: names, range: PALETTE, label: "Portfolio", legend: true }
         : undefined,
       marks: [
-        look.area && !several
-          ? Plot.areaY(rows, { ...at, fill: look.color, fillOpacity: 0.25 })
-          : null,
+        !equity && !several ? Plot.areaY(rows, { ...at, fill: color, fillOpacity: 0.25 }) : null,
         Plot.ruleY([origin], { strokeOpacity: 0.5 }),
         Plot.line(rows, {
           ...at,
-          stroke: several ? "portfolio" : look.color,
-          strokeWidth: look.strokeWidth,
+          stroke: several ? "portfolio" : color,
+          strokeWidth: equity ? 2 : 1.5,
         }),
         Plot.tip(rows, Plot.pointerX({ ...at, title: tip })),
       ],
@@ -150,21 +134,5 @@ export function equityCurveChart(
     subtitle = "Calendar-time portfolio after costs, monthly rebalancing",
     ...plot
   } = options;
-  return portfolioLines(
-    "equityCurveChart",
-    data,
-    {
-      col: "equity",
-      origin: 1,
-      height: 380,
-      label: "Equity (growth of 1)",
-      color: PALETTE[0],
-      strokeWidth: 2,
-      digits: 3,
-      unit: "",
-      area: false,
-    },
-    { title, subtitle },
-    plot,
-  );
+  return portfolioLines("equityCurveChart", data, "equity", { title, subtitle }, plot);
 }

@@ -39,6 +39,10 @@ export interface AuthorWinRateOptions {
   asOf?: string;
 }
 
+/** The columns of an {@link authorWinRates} frame, in order. */
+export const AUTHOR_WIN_RATE_COLUMNS: readonly string[] =
+  "author_username pitches wins win_rate win_rate_low win_rate_high win_rate_shrunk".split(" ");
+
 /** The result of {@link authorWinRates}. */
 export interface AuthorWinRates {
   /**

@@ -158,15 +158,20 @@ function annotate(
   return asFrame(pl.DataFrame([...base.getColumns(), ...extra.getColumns()]), false, isDemo(base));
 }
 
+/** The slug prefix, filter parameter and column name of the two return floors. */
+const RETURN_BUCKETS = {
+  pitch: { prefix: PITCH_RETURN_PREFIX, param: "pitchReturn", name: "pitch_return" },
+  author: { prefix: AUTHOR_RETURN_PREFIX, param: "authorReturn", name: "author_return" },
+} as const;
+
 async function returnBuckets(
   catalog: CatalogClient,
   params: PitchListParams,
   by: BucketBy,
   floors: readonly string[],
-  prefix: string,
-  param: "pitchReturn" | "authorReturn",
-  name: string,
+  which: keyof typeof RETURN_BUCKETS,
 ): Promise<Buckets> {
+  const { prefix, param, name } = RETURN_BUCKETS[which];
   const base = await collect(catalog, params);
   let requests = base.requests;
   const level = new Map<string, number>();
@@ -228,15 +233,7 @@ export function pitchReturnFloors(
   by: BucketBy,
   floors: readonly PitchReturnFloor[],
 ): Promise<Buckets> {
-  return returnBuckets(
-    catalog,
-    params,
-    by,
-    floors,
-    PITCH_RETURN_PREFIX,
-    "pitchReturn",
-    "pitch_return",
-  );
+  return returnBuckets(catalog, params, by, floors, "pitch");
 }
 
 /**
@@ -254,15 +251,7 @@ export function authorReturnBuckets(
   params: PitchListParams,
   by: BucketBy,
 ): Promise<Buckets> {
-  return returnBuckets(
-    catalog,
-    params,
-    by,
-    AUTHOR_RETURN_FLOORS,
-    AUTHOR_RETURN_PREFIX,
-    "authorReturn",
-    "author_return",
-  );
+  return returnBuckets(catalog, params, by, AUTHOR_RETURN_FLOORS, "author");
 }
 
 /**
