@@ -33,16 +33,11 @@
  * @module
  */
 import {
-  AuthenticationError,
   errorFor,
   InvalidResponseError,
-  NotFoundError,
-  PermissionDeniedError,
-  PremiumRequiredError,
   type ProblemError,
   type ProblemInit,
   problemTypeIs,
-  ServerError,
 } from "../http/errors.ts";
 import { announceShape } from "../http/events.ts";
 import {
@@ -372,34 +367,16 @@ export function filterSetList(body: unknown): FilterSet[] {
  * ```
  */
 export function catalogProblem(init: ProblemInit): ProblemError {
-  switch (init.status) {
-    case 401:
-      return new AuthenticationError({
-        ...init,
-        meaning: "missing or invalid API key (check PITCH_API_KEY)",
-      });
-    case 403:
-      return problemTypeIs(init.type, "premium-required")
-        ? new PremiumRequiredError({
-          ...init,
-          meaning: "Premium required: the membership of this key has lapsed",
-        })
-        : new PermissionDeniedError({
-          ...init,
-          meaning: "no access to a paywalled pitch (the author's paywall applies)",
-        });
-    case 404:
-      return new NotFoundError({
-        ...init,
-        meaning: /\/pitches\/[^/?]+/.test(init.url)
-          ? "pitch or archive not found"
-          : "no such route: check PITCH_BASE_URL (it should end in /catalog)",
-      });
-    case 503:
-      return new ServerError({
-        ...init,
-        meaning: "archive delivery misconfigured or URL signing failed",
-      });
-  }
-  return errorFor(init);
+  const meaning = ({
+    401: "missing or invalid API key (check PITCH_API_KEY)",
+    403: problemTypeIs(init.type, "premium-required")
+      ? "Premium required: the membership of this key has lapsed"
+      : "no access to a paywalled pitch (the author's paywall applies)",
+    404: /\/pitches\/[^/?]+/.test(init.url)
+      ? "pitch or archive not found"
+      : "no such route: check PITCH_BASE_URL (it should end in /catalog)",
+    503: "archive delivery misconfigured or URL signing failed",
+  } as Record<number, string>)[init.status];
+  // errorFor picks the class (a 403 by its type, as the table says)
+  return errorFor(meaning === undefined ? init : { ...init, meaning });
 }

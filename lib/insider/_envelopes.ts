@@ -36,14 +36,11 @@
  * @module
  */
 import {
-  AuthenticationError,
   errorFor,
   InvalidResponseError,
-  NotFoundError,
   PremiumRequiredError,
   type ProblemError,
   type ProblemInit,
-  ServerError,
 } from "../http/errors.ts";
 import { announceShape } from "../http/events.ts";
 import { describe, type JsonObject, type ListSpec, readList, readOne } from "../http/_envelope.ts";
@@ -289,29 +286,17 @@ export function insiderHits(body: unknown): InsiderHit[] {
  * ```
  */
 export function insiderProblem(init: ProblemInit): ProblemError {
-  switch (init.status) {
-    case 401:
-      return new AuthenticationError({
-        ...init,
-        meaning: "missing or invalid API key (check INSIDER_API_KEY)",
-      });
-    case 403:
-      return new PremiumRequiredError({
-        ...init,
-        meaning: "Premium required: the membership of this key has lapsed",
-      });
-    case 404:
-      return new NotFoundError({
-        ...init,
-        meaning: /\/transactions\//.test(init.url)
-          ? "transaction not found"
-          : "no such route: check INSIDER_BASE_URL (it should end in /insider)",
-      });
-    case 503:
-      return new ServerError({
-        ...init,
-        meaning: "API keys not configured or key service unavailable",
-      });
-  }
-  return errorFor(init);
+  const meaning = ({
+    401: "missing or invalid API key (check INSIDER_API_KEY)",
+    403: "Premium required: the membership of this key has lapsed",
+    404: /\/transactions\//.test(init.url)
+      ? "transaction not found"
+      : "no such route: check INSIDER_BASE_URL (it should end in /insider)",
+    503: "API keys not configured or key service unavailable",
+  } as Record<number, string>)[init.status];
+  if (meaning === undefined) return errorFor(init);
+  // a 403 is Premium whatever its type; errorFor picks the other classes
+  return init.status === 403
+    ? new PremiumRequiredError({ ...init, meaning })
+    : errorFor({ ...init, meaning });
 }
