@@ -53,28 +53,13 @@ import { KeyIndex } from "../shared/field_keys.ts";
 import type { FilterSet, PitchDetail, PitchListRow, SearchResult, Tag, TagType } from "./types.ts";
 import { QUALITY_TYPE_KEYS } from "./vocab.ts";
 import { childrenOf, readArchive, readCriteria } from "./_nested.ts";
+import { PITCH_COLUMNS } from "./pitch_frames.ts";
 import { GRAMMARS, IGNORE, UNREADABLE } from "../shared/values/mod.ts";
 import { describeValue } from "../shared/describe.ts";
 
 const LIST_ROW = new KeyIndex(["pitch_id", "pitch_date", "added_on", "pitch"]);
-const SUMMARY_NAMES = [
-  "pitch_id",
-  "pitch_date",
-  "added_on",
-  "pitch_title",
-  "pitch_summary",
-  "author_user_id",
-  "author_username",
-  "author_display_name",
-  "author_tier",
-  "ticker_symbol",
-  "company_name",
-  "is_premium_pitch",
-  "is_locked",
-  "sentiment",
-  "position_decision_type",
-  "slugs",
-];
+// the summary fields of a pitch are the pitch frame's columns
+const SUMMARY_NAMES = PITCH_COLUMNS.map((c) => c.name);
 const SUMMARY = new KeyIndex(SUMMARY_NAMES);
 
 /** A page of `GET /pitches`: rows (each with its `pitch` object) and the next cursor. */

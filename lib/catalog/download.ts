@@ -63,8 +63,11 @@ function splitExt(name: string): [string, string] {
  */
 export function sanitizeFilename(name: string): string {
   if (typeof name !== "string") {
+    const shown = name === null || name === undefined
+      ? String(name)
+      : `${showValue(name)} (${Array.isArray(name) ? "an array" : `a ${typeof name}`})`;
     throw new TypeError(
-      `filename ${describe(name)} is not allowed; allowed: a string (the document's file name)`,
+      `filename ${shown} is not allowed; allowed: a string (the document's file name)`,
     );
   }
   // bidirectional controls (U+202A–U+202E, U+2066–U+2069, U+200E/F, U+061C) are removed
@@ -79,20 +82,6 @@ export function sanitizeFilename(name: string): string {
     s = fitName(stem, "", ext);
   }
   return s === "" || s.startsWith(".") ? "document" : s;
-}
-
-function describe(v: unknown): string {
-  if (v === null || v === undefined) return String(v);
-  const t = typeof v;
-  let shown: string;
-  try {
-    shown = JSON.stringify(v) ?? String(v);
-  } catch {
-    shown = String(v);
-  }
-  return `${shown.length > 60 ? shown.slice(0, 57) + "..." : shown} (${
-    Array.isArray(v) ? "an array" : `a ${t}`
-  })`;
 }
 
 /**
