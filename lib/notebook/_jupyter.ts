@@ -99,9 +99,9 @@ export interface ExecuteSummary {
   /** The kernel's peak resident memory, MiB (Linux `VmHWM` after the last cell); null where not measured. */
   kernelPeakMb?: number | null;
   /**
-   * The sum of the peaks of the kernel's child processes alive after the
-   * last cell (the offline emulator `connect()` starts in a kernel), MiB;
-   * 0 when there are none, null where not measured.
+   * The largest sum of the peaks (`VmHWM`) of the kernel's live child
+   * processes (a `query()`'s, any a cell starts), read every 0.1 s while
+   * the notebook runs, MiB; 0 when there are none, null where not measured.
    */
   childrenPeakMb?: number | null;
 }

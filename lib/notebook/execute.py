@@ -9,8 +9,8 @@ that fails, as "Run All" does in JupyterLab, and the notebook is still
 written with the outputs so far. Either way the last line on stdout is a
 JSON summary: {"cells": N, "errors": [{"cell": i, "ename": ..., "evalue": ...}],
 "kernelPeakMb": ..., "childrenPeakMb": ...} (i counts code cells from 1; the
-peaks are the kernel's and the sum of its child processes', such as the
-offline emulator, null where not measured).
+peaks are the kernel's and the largest sum of the peaks of its live child
+processes, such as a query's, read every 0.1 s; null where not measured).
 
 Why not plain `jupyter nbconvert --execute`: the Deno kernel can publish a
 cell's last outputs just after it reports "idle", and stock nbclient stops
@@ -21,6 +21,7 @@ import os
 import queue
 import re
 import sys
+import threading
 
 import nbformat
 from nbclient import NotebookClient
@@ -92,27 +93,31 @@ def _peak_kb(pid: int) -> int:
     return 0
 
 
-def _children(pid: int) -> list:
-    found = []
+def _parents() -> dict:
+    """Each process's parent, from one pass over /proc."""
+    parents = {}
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
         try:
             with open(f"/proc/{entry}/stat") as f:
                 # the field after the parenthesised command name is the state, then the parent
-                ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+                parents[int(entry)] = int(f.read().rsplit(")", 1)[1].split()[1])
         except Exception:  # exited while read
             continue
-        if ppid == pid:
-            found.append(int(entry))
-    return found
+    return parents
 
 
 def children_peak_mb(client) -> float | None:
     """The sum of the peaks (Linux VmHWM) of the kernel's descendant processes
-    alive now (the offline emulator `connect()` starts in a kernel), MiB."""
+    alive now (a DuckDB query's process, any the notebook starts), MiB."""
     try:
-        todo = _children(client.km.provisioner.process.pid)
+        kernel = client.km.provisioner.process.pid
+        parents = _parents()
+        below = {}
+        for pid, ppid in parents.items():
+            below.setdefault(ppid, []).append(pid)
+        todo = list(below.get(kernel, []))
         total = 0
         while todo:
             pid = todo.pop()
@@ -120,10 +125,31 @@ def children_peak_mb(client) -> float | None:
                 total += _peak_kb(pid)
             except Exception:  # exited while read
                 continue
-            todo.extend(_children(pid))
+            todo.extend(below.get(pid, []))
         return total / 1024
     except Exception:  # another OS, or no process to read: not measured
         return None
+
+
+class ChildrenSampler(threading.Thread):
+    """While the notebook runs, reads {@link children_peak_mb} every 0.1 s
+    and keeps the largest: a process that starts and exits within a cell
+    (a query's) is counted at its peak as last read before it exited."""
+
+    def __init__(self, client):
+        super().__init__(daemon=True)
+        self.client = client
+        self.best = None
+        self.done = threading.Event()
+
+    def sample(self) -> None:
+        mb = children_peak_mb(self.client)
+        if mb is not None:
+            self.best = mb if self.best is None else max(self.best, mb)
+
+    def run(self) -> None:
+        while not self.done.wait(0.1):
+            self.sample()
 
 
 def errors_of(nb) -> list:
@@ -155,28 +181,30 @@ def main() -> int:
         record_timing=False,
         resources={"metadata": {"path": os.path.dirname(os.path.abspath(src))}},
     )
-    peak = {"mb": None, "children": None}
+    peak = {"mb": None}
+    # the processes the kernel starts count beside it, each at its peak while it runs
+    sampler = ChildrenSampler(client)
 
     def note_peak(**_kwargs):
         # VmHWM only grows: its value after the last cell is the kernel's peak
         mb = kernel_peak_mb(client)
         if mb is not None:
             peak["mb"] = mb
-        # processes the kernel started (and still runs) count beside it: VmHWM after the last cell
-        children = children_peak_mb(client)
-        if children is not None:
-            peak["children"] = children
+        sampler.sample()
 
     client.on_cell_executed = note_peak
+    sampler.start()
     try:
         client.execute()
     except CellExecutionError:
         pass  # the error output is in the notebook; reported below
+    finally:
+        sampler.done.set()
     strip_ansi(nb)
     nbformat.write(nb, dst)
     code = [c for c in nb.cells if c.cell_type == "code"]
     print(json.dumps({"cells": len(code), "errors": errors_of(nb), "kernelPeakMb": peak["mb"],
-                      "childrenPeakMb": peak["children"]}))
+                      "childrenPeakMb": sampler.best}))
     return 0
 
 

@@ -1,8 +1,9 @@
 /**
  * What the notebook runner counts (`execute`, lib/notebook/execute.py): the
- * kernel's peak RSS and, beside it, the sum of the peaks of the processes
- * the kernel started that are alive after the last cell, so a notebook's
- * memory is counted whole (the light bench adds the two).
+ * kernel's peak RSS and, beside it, the largest sum of the peaks of the
+ * processes the kernel started while they run (read every 0.1 s: one that
+ * exits within its cell counts too), so a notebook's memory is counted
+ * whole (the light bench adds the two).
  */
 import assert from "node:assert/strict";
 import { execute, jupyterMissing } from "../../lib/notebook/_jupyter.ts";
@@ -23,6 +24,14 @@ await new Promise((r) => setTimeout(r, 1500));
 hold.pid > 0`;
     await Deno.writeTextFile(`${dir}/with.ipynb`, denoNotebook([child]));
     await Deno.writeTextFile(`${dir}/without.ipynb`, denoNotebook(["1 + 1"]));
+    // a child that holds about 40 MiB for a second and exits within its cell
+    const brief = `(await new Deno.Command(Deno.execPath(), {
+  args: ["eval", "const a = new Uint8Array(40 * 2 ** 20).fill(1); await new Promise((r) => setTimeout(r, 1000)); console.log(a.length)"],
+}).output()).success`;
+    await Deno.writeTextFile(`${dir}/brief.ipynb`, denoNotebook([brief, "1 + 1"]));
+    const withBrief = await execute(`${dir}/brief.ipynb`, `${dir}/brief.out.ipynb`);
+    assert.deepEqual(withBrief.errors, []);
+    assert.ok((withBrief.childrenPeakMb ?? 0) >= 40, `brief child ${withBrief.childrenPeakMb} MiB`);
     const withChild = await execute(`${dir}/with.ipynb`, `${dir}/with.out.ipynb`);
     const without = await execute(`${dir}/without.ipynb`, `${dir}/without.out.ipynb`);
     assert.deepEqual(withChild.errors, []);
