@@ -198,7 +198,9 @@ export async function main(args: string[] = Deno.args): Promise<void> {
       const peak =
         (summary.kernelPeakMb ? `, kernel peak ${Math.round(summary.kernelPeakMb)} MiB` : "") +
         (summary.childrenPeakMb
-          ? `, child processes peak ${Math.round(summary.childrenPeakMb)} MiB`
+          ? `, child processes peak ${Math.round(summary.childrenPeakMb)} MiB, together ${
+            Math.round(summary.wholePeakMb ?? NaN)
+          } MiB`
           : "");
       console.log(`${job.src}: ${summary.cells} code cells executed in ${secs} s${peak}${where}`);
     }

@@ -104,6 +104,12 @@ export interface ExecuteSummary {
    * the notebook runs, MiB; 0 when there are none, null where not measured.
    */
   childrenPeakMb?: number | null;
+  /**
+   * The largest resident memory of the kernel and its child processes
+   * together, read every 0.1 s, and at least the kernel's peak, MiB; null
+   * where not measured.
+   */
+  wholePeakMb?: number | null;
 }
 
 /** Options of {@link execute}. */

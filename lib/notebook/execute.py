@@ -8,9 +8,11 @@ every cell runs (allow_errors); with it, execution stops at the first cell
 that fails, as "Run All" does in JupyterLab, and the notebook is still
 written with the outputs so far. Either way the last line on stdout is a
 JSON summary: {"cells": N, "errors": [{"cell": i, "ename": ..., "evalue": ...}],
-"kernelPeakMb": ..., "childrenPeakMb": ...} (i counts code cells from 1; the
-peaks are the kernel's and the largest sum of the peaks of its live child
-processes, such as a query's, read every 0.1 s; null where not measured).
+"kernelPeakMb": ..., "childrenPeakMb": ..., "wholePeakMb": ...} (i counts code
+cells from 1; the peaks are the kernel's, the largest sum of the peaks of its
+live child processes (such as a query's) read every 0.1 s, and the largest
+resident memory of the kernel and its children together at one reading, at
+least the kernel's peak; null where not measured).
 
 Why not plain `jupyter nbconvert --execute`: the Deno kernel can publish a
 cell's last outputs just after it reports "idle", and stock nbclient stops
@@ -85,10 +87,10 @@ def kernel_peak_mb(client) -> float | None:
     return None
 
 
-def _peak_kb(pid: int) -> int:
+def _status_kb(pid: int, key: str) -> int:
     with open(f"/proc/{pid}/status") as f:
         for line in f:
-            if line.startswith("VmHWM:"):
+            if line.startswith(key + ":"):
                 return int(line.split()[1])
     return 0
 
@@ -108,9 +110,10 @@ def _parents() -> dict:
     return parents
 
 
-def children_peak_mb(client) -> float | None:
-    """The sum of the peaks (Linux VmHWM) of the kernel's descendant processes
-    alive now (a DuckDB query's process, any the notebook starts), MiB."""
+def children_mb(client, key: str = "VmHWM") -> float | None:
+    """The sum of `key` (VmHWM: each one's peak so far; VmRSS: now) over the
+    kernel's descendant processes alive now (a query's process, any the
+    notebook starts), MiB."""
     try:
         kernel = client.km.provisioner.process.pid
         parents = _parents()
@@ -122,7 +125,7 @@ def children_peak_mb(client) -> float | None:
         while todo:
             pid = todo.pop()
             try:
-                total += _peak_kb(pid)
+                total += _status_kb(pid, key)
             except Exception:  # exited while read
                 continue
             todo.extend(below.get(pid, []))
@@ -132,20 +135,30 @@ def children_peak_mb(client) -> float | None:
 
 
 class ChildrenSampler(threading.Thread):
-    """While the notebook runs, reads {@link children_peak_mb} every 0.1 s
-    and keeps the largest: a process that starts and exits within a cell
-    (a query's) is counted at its peak as last read before it exited."""
+    """While the notebook runs, reads the kernel's child processes every
+    0.1 s: `best`, the largest sum of their peaks (a process that starts and
+    exits within a cell, such as a query's, counts at its peak as last read
+    before it exited), and `whole`, the largest resident memory of the
+    kernel and its children together at one reading."""
 
     def __init__(self, client):
         super().__init__(daemon=True)
         self.client = client
         self.best = None
+        self.whole = None
         self.done = threading.Event()
 
     def sample(self) -> None:
-        mb = children_peak_mb(self.client)
+        mb = children_mb(self.client)
         if mb is not None:
             self.best = mb if self.best is None else max(self.best, mb)
+        now = children_mb(self.client, "VmRSS")
+        try:
+            kernel = _status_kb(self.client.km.provisioner.process.pid, "VmRSS") / 1024
+        except Exception:  # not started, or gone
+            return
+        if now is not None:
+            self.whole = max(self.whole or 0, kernel + now)
 
     def run(self) -> None:
         while not self.done.wait(0.1):
@@ -204,7 +217,10 @@ def main() -> int:
     nbformat.write(nb, dst)
     code = [c for c in nb.cells if c.cell_type == "code"]
     print(json.dumps({"cells": len(code), "errors": errors_of(nb), "kernelPeakMb": peak["mb"],
-                      "childrenPeakMb": sampler.best}))
+                      "childrenPeakMb": sampler.best,
+                      # the kernel's own peak can fall between readings: it bounds the whole from below
+                      "wholePeakMb": None if sampler.whole is None or peak["mb"] is None
+                      else max(sampler.whole, peak["mb"])}))
     return 0
 
 

@@ -72,10 +72,10 @@ Deno.test("the runner's lines give each notebook's kernel and child-process peak
   const text = [
     "/r/notebooks/01-quickstart.ipynb: 11 code cells executed in 9.1 s, kernel peak 333 MiB",
     "/r/notebooks/02-insider-event-study.ipynb: 18 code cells executed in 31.6 s, kernel peak " +
-    "380 MiB, child processes peak 117 MiB → /tmp/x/02-insider-event-study.ipynb",
+    "380 MiB, child processes peak 117 MiB, together 452 MiB → /tmp/x/02-insider-event-study.ipynb",
   ].join("\n");
   assert.deepEqual([...runnerPeaks(text)], [
-    ["01-quickstart.ipynb", { kernel: 333, children: 0 }],
-    ["02-insider-event-study.ipynb", { kernel: 380, children: 117 }],
+    ["01-quickstart.ipynb", { kernel: 333, children: 0, whole: 333 }],
+    ["02-insider-event-study.ipynb", { kernel: 380, children: 117, whole: 452 }],
   ]);
 });

@@ -32,6 +32,11 @@ hold.pid > 0`;
     const withBrief = await execute(`${dir}/brief.ipynb`, `${dir}/brief.out.ipynb`);
     assert.deepEqual(withBrief.errors, []);
     assert.ok((withBrief.childrenPeakMb ?? 0) >= 40, `brief child ${withBrief.childrenPeakMb} MiB`);
+    // the kernel and the child together at one reading: more than the kernel alone
+    assert.ok(
+      (withBrief.wholePeakMb ?? 0) > (withBrief.kernelPeakMb ?? Infinity),
+      `together ${withBrief.wholePeakMb}, kernel ${withBrief.kernelPeakMb} MiB`,
+    );
     const withChild = await execute(`${dir}/with.ipynb`, `${dir}/with.out.ipynb`);
     const without = await execute(`${dir}/without.ipynb`, `${dir}/without.out.ipynb`);
     assert.deepEqual(withChild.errors, []);
@@ -40,6 +45,7 @@ hold.pid > 0`;
       `children peak ${withChild.childrenPeakMb} MiB`,
     );
     assert.equal(without.childrenPeakMb, 0);
+    assert.equal(without.wholePeakMb, without.kernelPeakMb);
     assert.ok((without.kernelPeakMb ?? 0) > 50, `kernel peak ${without.kernelPeakMb} MiB`);
   } finally {
     await Deno.remove(dir, { recursive: true });
