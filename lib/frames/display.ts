@@ -83,8 +83,10 @@ function keep(value: unknown, name: string | symbol, demo: boolean): unknown {
   if (typeof name === "string" && GROUPERS.has(name) && typeof value === "object" && value) {
     return wrap(value as AnyObject, demo);
   }
-  // a demo frame's rows keep the mark: toRecords(), rows(), toObject()
-  if (demo && (Array.isArray(value) || isPlainObject(value))) markDemo(value as object);
+  // a demo frame's rows and columns keep the mark: toRecords(), rows(), toObject(), getColumn()
+  if (demo && (Array.isArray(value) || isPlainObject(value) || isSeries(value))) {
+    markDemo(value as object);
+  }
   return value;
 }
 
@@ -139,7 +141,9 @@ function wrap<T extends AnyObject>(frame: T, demo: boolean): T {
       const cached = methods.get(prop);
       if (cached?.raw === value) return cached.fn;
       const fn = function (...args: unknown[]) {
-        return keep(Reflect.apply(value, frame, args), prop, demo);
+        // demo data in, demo data out: live.vstack(demo), live.join(demo, …), hstack(demo columns)
+        const mixed = demo || args.some((a) => isDemo(a) || (Array.isArray(a) && a.some(isDemo)));
+        return keep(Reflect.apply(value, frame, args), prop, mixed);
       };
       methods.set(prop, { raw: value, fn });
       return fn;

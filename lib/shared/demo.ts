@@ -61,6 +61,18 @@ export const DEMO_BADGE_HTML =
  * levels deep at most, carries it (its `monthly` or `frame`). A result built from demo
  * data is demo data, whichever builder made it.
  *
+ * Where the mark follows: a frame signalbook hands out (a client's
+ * `.frame()`, `scan*`, `query()`) keeps it through its methods, and mixing
+ * demo data into one is demo data — `live.vstack(demo)`,
+ * `live.join(demo, …)`, `live.hstack(demoColumns)`, `pl.concat([live,
+ * demo])` — so `writeDataset` refuses it into a live dataset. Where it
+ * cannot follow (a mark is a property of an object, never of the rows):
+ * a frame signalbook did not make (`pl.DataFrame(…)`, `pl.readParquet`)
+ * calling the method or first in `pl.concat`, a lazy `pl.concat`, a
+ * column's own methods (`demo.getColumn("v").slice(…)`), and values
+ * copied out (numbers, strings, a CSV written by Polars). Wrap such a
+ * frame with `withDisplay(df)` to give it these rules.
+ *
  * @example
  * ```ts
  * import { isDemo, markDemo } from "./demo.ts";
