@@ -439,7 +439,7 @@ function plType(name: string): pl.DataType {
  * const df = withYearMonth(await insider.search({}).frame({ maxRows: 300 }), "filed_at");
  * await writeDataset(df, dir, { partitionBy: ["year", "month"] });
  * const lf = await scanDataset(dir);
- * const march = lf.filter(pl.col("year").eq(pl.lit("2025")).and(pl.col("month").eq(pl.lit("03")))).collectSync();
+ * const march = lf.filter(pl.col("year").eq(pl.lit(2025)).and(pl.col("month").eq(pl.lit(3)))).collectSync();
  * ```
  */
 export async function scanDataset(dir: string): Promise<pl.LazyDataFrame> {
