@@ -403,21 +403,10 @@ export async function readMeta(dir: string): Promise<DatasetMeta | null> {
   return v === undefined ? null : checkMeta(file, v);
 }
 
+/** The Polars type of a partition dtype name (`Bool`, `Int64`, `String`…). */
 function plType(name: string): pl.DataType {
-  const table: Record<string, pl.DataType> = {
-    String: pl.Utf8,
-    Utf8: pl.Utf8,
-    Int8: pl.Int8,
-    Int16: pl.Int16,
-    Int32: pl.Int32,
-    Int64: pl.Int64,
-    UInt8: pl.UInt8,
-    UInt16: pl.UInt16,
-    UInt32: pl.UInt32,
-    UInt64: pl.UInt64,
-    Bool: pl.Bool,
-  };
-  return table[name] ?? pl.Utf8;
+  return (pl as unknown as Record<string, pl.DataType>)[name === "String" ? "Utf8" : name] ??
+    pl.Utf8;
 }
 
 /**

@@ -70,6 +70,7 @@
 import pl from "npm:nodejs-polars@0.25.2";
 import { join, resolve, sep as SEP } from "node:path";
 import { readMeta } from "./dataset.ts";
+import { PARTITION_TYPES } from "./state.ts";
 import { datasetParts, type PartFile, partSchemas, UnsafeFileError } from "./_files.ts";
 import { DatasetFileError, QueryError, QueryLimitError, StateFileError } from "./errors.ts";
 import { QUERY_MEMORY_MARGIN, runBounded, sizeBytes } from "./_query_process.ts";
@@ -118,20 +119,6 @@ export const QUERY_MAX_SPILL = "4GiB";
 /** The views `query` knows and the sync dataset each reads. */
 export const QUERY_VIEWS = ["insider_trades", "pitches"] as const;
 
-const DUCK_TYPES: Record<string, string> = {
-  String: "VARCHAR",
-  Utf8: "VARCHAR",
-  Int8: "TINYINT",
-  Int16: "SMALLINT",
-  Int32: "INTEGER",
-  Int64: "BIGINT",
-  UInt8: "UTINYINT",
-  UInt16: "USMALLINT",
-  UInt32: "UINTEGER",
-  UInt64: "UBIGINT",
-  Bool: "BOOLEAN",
-};
-
 const quoteStr = (s: string) => `'${s.replaceAll("'", "''")}'`;
 const quoteId = (s: string) => `"${s.replaceAll('"', '""')}"`;
 
@@ -173,7 +160,8 @@ function viewSelect(
   partitions: { name: string; dtype: string }[],
   sql: string,
 ): string {
-  const typeOf = (p: { dtype: string }) => DUCK_TYPES[p.dtype] ?? "VARCHAR";
+  const typeOf = (p: { dtype: string }) =>
+    PARTITION_TYPES[p.dtype as keyof typeof PARTITION_TYPES] ?? "VARCHAR";
   const path = (part: PartFile) => quoteStr(literalPath(part.path, sql));
   const names = partitions.map((p) => quoteId(p.name)).join(", ");
   let from: string;

@@ -20,20 +20,25 @@ import { isIsoDate } from "../shared/schema.ts";
 export const MANIFEST_FORMAT = "signalbook-sync/1";
 /** The format marker of `_signalbook.json`. */
 export const META_FORMAT = "signalbook-hive-parquet/1";
-/** Partition dtypes a dataset may have. */
-export const PARTITION_DTYPES = [
-  "String",
-  "Utf8",
-  "Int8",
-  "Int16",
-  "Int32",
-  "Int64",
-  "UInt8",
-  "UInt16",
-  "UInt32",
-  "UInt64",
-  "Bool",
-] as const;
+/**
+ * Partition dtypes a dataset may have (Polars' names), each with the DuckDB
+ * type `query()` reads its folder values as.
+ */
+export const PARTITION_TYPES = {
+  String: "VARCHAR",
+  Utf8: "VARCHAR",
+  Int8: "TINYINT",
+  Int16: "SMALLINT",
+  Int32: "INTEGER",
+  Int64: "BIGINT",
+  UInt8: "UTINYINT",
+  UInt16: "USMALLINT",
+  UInt32: "UINTEGER",
+  UInt64: "UBIGINT",
+  Bool: "BOOLEAN",
+} as const;
+/** The partition dtypes, in a list. */
+export const PARTITION_DTYPES = Object.keys(PARTITION_TYPES) as (keyof typeof PARTITION_TYPES)[];
 /** The datasets `sync` keeps. */
 export const SYNC_DATASETS = ["insider_trades", "pitches"] as const;
 
