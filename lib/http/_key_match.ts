@@ -93,8 +93,10 @@ export function keyMatcher(key: string): KeyMatcher {
   // every hex dump holds each of its bytes' two digits side by side: one of them rules dumps out
   const hexes = k === "" ? [] : [...new Set([k, k.toUpperCase(), k.toLowerCase()].map(hexOf))];
   const hexProbes = hexes.map(probePair);
+  // no form is shorter than the key itself: a shorter text (a field's name) holds none
+  const shortest = Math.min(...needles.map((n) => n.text.length));
   const find = (text: string, data: boolean) =>
-    typeof text === "string" && text !== "" && needles.length > 0
+    typeof text === "string" && text.length >= shortest
       ? findAll(
         text,
         anchors,
