@@ -8,7 +8,7 @@
 import { expectFrame, type Wanted } from "../shared/wrong_input.ts";
 import { noteDemoData, SIDE_COLORS } from "./chart.ts";
 import { notice } from "../shared/notice.ts";
-import { sideLabels, sideNote, sideOf, type Sides } from "../families/side.ts";
+import { sideLabels, sideNote, type Sides } from "../families/side.ts";
 
 /**
  * Rows of the needed columns (`wanted.columns`, plus optional ones when
@@ -61,43 +61,15 @@ export function meanCi(values: number[]): { n: number; mean: number; lo: number;
 }
 
 /**
- * Rows with a `side` label under `sides` (see lib/families/side.ts: by
- * default "Buy" is code `P`, "Sell" code `S`), rows of neither side left out
- * and counted; the colour scale of the two labels; and the subtitle: the
- * chart's own line, then what the sides are and how many trades were left
- * out. A caller's own subtitle is kept as given, and the count is then said
- * in a notice, so it is never dropped unsaid. `count` turns the rows left
- * out into a number of trades (default: one row per trade).
- */
-export function sided<T extends Record<string, unknown>>(
-  fn: string,
-  rows: T[],
-  sides: Sides,
-  base: string,
-  subtitle: string | undefined,
-  count: (leftOut: T[]) => number = (l) => l.length,
-): {
-  rows: (T & { side: string })[];
-  leftOut: number;
-  color: { domain: string[]; range: string[]; label: string; legend: true };
-  subtitle: string;
-} {
-  const { kept, side, ...rest } = sidedBy(
-    fn,
-    rows,
-    (r) => sideOf(r, sides),
-    sides,
-    base,
-    subtitle,
-    count,
-  );
-  return { rows: kept.map((r, k) => ({ ...r, side: side[k] })), ...rest };
-}
-
-/**
- * {@link sided} over any items (row indexes of a chart drawn from columns):
- * `sideAt` gives an item's side; the items kept, in order, and each one's
- * side label.
+ * Items (rows, or row indexes of a chart drawn from columns) with a side
+ * label under `sides` (see lib/families/side.ts: by default "Buy" is code
+ * `P`, "Sell" code `S`; `sideAt` gives an item's side), items of neither
+ * side left out and counted: the items kept, in order, and each one's side
+ * label; the colour scale of the two labels; and the subtitle: the chart's
+ * own line, then what the sides are and how many trades were left out. A
+ * caller's own subtitle is kept as given, and the count is then said in a
+ * notice, so it is never dropped unsaid. `count` turns the items left out
+ * into a number of trades (default: one item per trade).
  */
 export function sidedBy<T>(
   fn: string,

@@ -6,8 +6,8 @@
 import defer * as Plot from "npm:@observablehq/plot@0.6.17";
 import type pl from "npm:nodejs-polars@0.25.2";
 import { type Chart, type ChartText, render } from "./chart.ts";
-import { rowsOf, sided } from "./_chart_data.ts";
-import { checkSides, sideColumn, type Sides } from "../families/side.ts";
+import { rowsOf, sidedBy } from "./_chart_data.ts";
+import { checkSides, sideColumn, sideOf, type Sides } from "../families/side.ts";
 import { TRADES_FRAME } from "../families/transactions.ts";
 
 /** Options of {@link clusterChart}; any other Plot option passes through. */
@@ -71,9 +71,10 @@ export function clusterChart(trades: pl.DataFrame, options: ClusterChartOptions 
   })
     .filter((r) => r.is_cluster_trade_30d === true)
     .map((r) => ({ ...r, ticker: String(r.ticker_symbol) }));
-  const { rows, color, subtitle: sub } = sided(
+  const { kept: rows, side, color, subtitle: sub } = sidedBy(
     "clusterChart",
     all,
+    (r) => sideOf(r, sides),
     sides,
     "Trades with 2+ insiders of the issuer trading the same way within 30 days; size: insiders",
     subtitle,
@@ -82,7 +83,7 @@ export function clusterChart(trades: pl.DataFrame, options: ClusterChartOptions 
   for (const r of rows) counts.set(r.ticker, (counts.get(r.ticker) ?? 0) + 1);
   const tickers = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, top)
     .map((e) => e[0]);
-  const shown = rows.filter((r) => tickers.includes(r.ticker));
+  const shown = rows.flatMap((r, k) => tickers.includes(r.ticker) ? [{ ...r, side: side[k] }] : []);
   return render(
     {
       width: 720,

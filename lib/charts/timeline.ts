@@ -6,8 +6,8 @@
 import defer * as Plot from "npm:@observablehq/plot@0.6.17";
 import type pl from "npm:nodejs-polars@0.25.2";
 import { type Chart, type ChartText, render } from "./chart.ts";
-import { rowsOf, sided } from "./_chart_data.ts";
-import { checkSides, sideColumn, type Sides } from "../families/side.ts";
+import { rowsOf, sidedBy } from "./_chart_data.ts";
+import { checkSides, sideColumn, sideOf, type Sides } from "../families/side.ts";
 import { TRADES_FRAME } from "../families/transactions.ts";
 
 /** Options of {@link tradeTimeline}; any other Plot option passes through. */
@@ -56,9 +56,10 @@ export function tradeTimeline(trades: pl.DataFrame, options: TradeTimelineOption
     { pass: TRADES_FRAME, columns: [time, "transaction_value", sideColumn(sides)], field: "frame" },
     ["ticker_symbol", "reporting_owner_name"],
   ).filter((r) => (r.transaction_value as number) > 0);
-  const { rows, color, subtitle: sub } = sided(
+  const { kept: rows, side, color, subtitle: sub } = sidedBy(
     "tradeTimeline",
     all,
+    (r) => sideOf(r, sides),
     sides,
     "Transaction value (USD, log scale); one dot per trade",
     subtitle,
@@ -75,7 +76,7 @@ export function tradeTimeline(trades: pl.DataFrame, options: TradeTimelineOption
         Plot.dot(rows, {
           x: time,
           y: "transaction_value",
-          stroke: "side",
+          stroke: side,
           r: 2.5,
           strokeOpacity: 0.7,
           tip: true,
