@@ -41,6 +41,7 @@ import {
 } from "../http/errors.ts";
 import { announceShape } from "../http/events.ts";
 import {
+  badValue,
   describe,
   findKey,
   isObject,
@@ -55,7 +56,6 @@ import { QUALITY_TYPE_KEYS } from "./vocab.ts";
 import { childrenOf, readArchive, readCriteria } from "./_nested.ts";
 import { PITCH_COLUMNS } from "./pitch_frames.ts";
 import { GRAMMARS, IGNORE, UNREADABLE } from "../shared/values/mod.ts";
-import { describeValue } from "../shared/describe.ts";
 
 const LIST_ROW = new KeyIndex(["pitch_id", "pitch_date", "added_on", "pitch"]);
 // the summary fields of a pitch are the pitch frame's columns
@@ -206,17 +206,8 @@ function typeOf(t: unknown, key?: string): TagType | null {
     ? null
     : GRAMMARS.boolean.read(t[closedKey], IGNORE);
   if (closed === UNREADABLE) {
-    throw new InvalidResponseError(
-      `GET /tags: type ${JSON.stringify(typeKey)} ${closedKey} expected a boolean; got ${
-        describeValue(t[closedKey!])
-      }`,
-      {
-        endpoint: "GET /tags",
-        field: closedKey,
-        expected: "a boolean",
-        got: describeValue(t[closedKey!]),
-      },
-    );
+    const where = `type ${JSON.stringify(typeKey)} ${closedKey}`;
+    throw badValue("GET /tags", where, "a boolean", t[closedKey!], { field: closedKey });
   }
   return {
     tagTypeKey: typeKey,
@@ -226,6 +217,11 @@ function typeOf(t: unknown, key?: string): TagType | null {
       x !== null
     ),
   };
+}
+
+/** A type known only by its key (label: the key; closed: the vocabulary's quality types). */
+function typeNamed(key: string, tags: Tag[]): TagType {
+  return { tagTypeKey: key, label: key, closed: CLOSED.has(key), tags };
 }
 
 /** Types from a list of types, or from a flat list of tags carrying their type key. */
@@ -243,12 +239,7 @@ function fromList(items: unknown[]): { types: TagType[]; shape: string } | null 
   }
   if (byType.size === 0) return null;
   return {
-    types: [...byType].map(([k, tags]) => ({
-      tagTypeKey: k,
-      label: k,
-      closed: CLOSED.has(k),
-      tags,
-    })),
+    types: [...byType].map(([k, tags]) => typeNamed(k, tags)),
     shape: "flat list of tags, grouped by their type key",
   };
 }
@@ -262,7 +253,7 @@ function fromGroups(obj: JsonObject): TagType[] | null {
     if (Array.isArray(v)) {
       const tags = v.map((x) => tagOf(x, k));
       if (tags.some((t) => t === null)) return null;
-      types.push({ tagTypeKey: k, label: k, closed: CLOSED.has(k), tags: tags as Tag[] });
+      types.push(typeNamed(k, tags as Tag[]));
     } else {
       const t = typeOf(v, k);
       if (t === null) return null;

@@ -40,42 +40,21 @@
  * @module
  */
 import { InvalidResponseError } from "../http/errors.ts";
-import { findKey, isObject, type JsonObject } from "../http/_envelope.ts";
+import { badValue, findKey, isObject, type JsonObject } from "../http/_envelope.ts";
 import { normKey } from "../shared/field_keys.ts";
-import { describeValue } from "../shared/describe.ts";
 import { GRAMMARS, IGNORE, readValue, UNREADABLE } from "../shared/values/mod.ts";
 import type { FilterSet, PitchArchive } from "./types.ts";
 import { DOCUMENT_FORMATS, type DocumentFormat } from "./vocab.ts";
 
-function bad(endpoint: string, where: string, expected: string, v: unknown): InvalidResponseError {
-  return new InvalidResponseError(
-    `${endpoint}: ${where} expected ${expected}; got ${describeValue(v)}`,
-    { endpoint, field: where, expected, got: describeValue(v) },
-  );
-}
-
 const squash = (k: string) => normKey(k).replaceAll("-", "");
 
-/** The key of `o` whose spelling-free name is one of `names`. */
-function keyOf(o: JsonObject, names: readonly string[]): string | undefined {
-  return findKey(o, names);
-}
-
 const DETAIL = "GET /pitches/{id}";
-
-function bool(o: JsonObject, names: readonly string[], where: string): boolean | null {
-  const k = keyOf(o, names);
-  if (k === undefined) return null;
-  const r = readValue(GRAMMARS.boolean, o[k], IGNORE);
-  if (r === UNREADABLE) throw bad(DETAIL, `${where}.${k}`, "a boolean (boolean grammar)", o[k]);
-  return r;
-}
 
 function formatName(x: unknown, where: string): DocumentFormat {
   const s = typeof x === "string" ? x.trim().toLowerCase() : undefined;
   const f = s === "markdown" ? "md" : s;
   if (f === undefined || !(DOCUMENT_FORMATS as readonly string[]).includes(f)) {
-    throw bad(DETAIL, where, `a format name (${DOCUMENT_FORMATS.join(", ")})`, x);
+    throw badValue(DETAIL, where, `a format name (${DOCUMENT_FORMATS.join(", ")})`, x);
   }
   return f as DocumentFormat;
 }
@@ -88,8 +67,10 @@ function formats(v: unknown, where: string): DocumentFormat[] | null {
   if (Array.isArray(v)) {
     out = v.map((x, i) => {
       if (isObject(x)) {
-        const k = keyOf(x, FORMAT_KEYS);
-        if (k === undefined) throw bad(DETAIL, `${where}[${i}]`, "an object naming its format", x);
+        const k = findKey(x, FORMAT_KEYS);
+        if (k === undefined) {
+          throw badValue(DETAIL, `${where}[${i}]`, "an object naming its format", x);
+        }
         return formatName(x[k], `${where}[${i}].${k}`);
       }
       return formatName(x, `${where}[${i}]`);
@@ -99,12 +80,14 @@ function formats(v: unknown, where: string): DocumentFormat[] | null {
     for (const [k, x] of Object.entries(v)) {
       const f = formatName(k, `${where} key`);
       const present = isObject(x) ? true : readValue(GRAMMARS.boolean, x, IGNORE);
-      if (present === UNREADABLE) throw bad(DETAIL, `${where}.${k}`, "true, false or an object", x);
+      if (present === UNREADABLE) {
+        throw badValue(DETAIL, `${where}.${k}`, "true, false or an object", x);
+      }
       if (present) out.push(f);
     }
   } else if (typeof v === "string") {
     out = v.trim() === "" ? [] : v.trim().split(/\s*[,;|]\s*|\s+/).map((x) => formatName(x, where));
-  } else throw bad(DETAIL, where, "a list of format names", v);
+  } else throw badValue(DETAIL, where, "a list of format names", v);
   return [...new Set(out)];
 }
 
@@ -114,9 +97,8 @@ function formats(v: unknown, where: string): DocumentFormat[] | null {
  */
 export function readArchive(v: unknown): PitchArchive | null {
   if (v === null || v === undefined) return null;
-  if (!isObject(v)) throw bad(DETAIL, "archive", "an object", v);
+  if (!isObject(v)) throw badValue(DETAIL, "archive", "an object", v);
   const where = "archive";
-  const fk = keyOf(v, ["formats", "available_formats", "document_formats", "format_list"]);
   const requestKeys = Object.keys(v).filter((k) => squash(k).includes("request"));
   if (requestKeys.length > 1) {
     throw new InvalidResponseError(
@@ -135,28 +117,35 @@ export function readArchive(v: unknown): PitchArchive | null {
       const b = readValue(GRAMMARS.boolean, x, IGNORE);
       const t = b === UNREADABLE ? readValue(GRAMMARS.timestamp, x, IGNORE) : null;
       if (b === UNREADABLE && (t === UNREADABLE || t === null)) {
-        throw bad(DETAIL, `${where}.${k}`, "a boolean or the timestamp of the request", x);
+        throw badValue(DETAIL, `${where}.${k}`, "a boolean or the timestamp of the request", x);
       }
       requested = b === UNREADABLE ? true : b;
     }
   }
   const used = new Set<string>(requestKeys);
   const at = (names: readonly string[]) => {
-    const k = keyOf(v, names);
+    const k = findKey(v, names);
     if (k !== undefined) used.add(k);
     return k;
   };
+  const bool = (names: readonly string[]) => {
+    const k = at(names);
+    const r = k === undefined ? null : readValue(GRAMMARS.boolean, v[k], IGNORE);
+    if (r === UNREADABLE) {
+      throw badValue(DETAIL, `${where}.${k}`, "a boolean (boolean grammar)", v[k!]);
+    }
+    return r;
+  };
+  const available = bool(["available", "is_available", "ready"]);
+  const fk = at(["formats", "available_formats", "document_formats", "format_list"]);
   const snapshots = at(["snapshots"]);
-  if (fk !== undefined) used.add(fk);
   const out = {
-    available: bool(v, ["available", "is_available", "ready"], where),
+    available,
     formats: fk === undefined ? null : formats(v[fk], `${where}.${fk}`),
-    has_attachment: bool(v, ["has_attachment", "attachment", "has_attachments"], where),
+    has_attachment: bool(["has_attachment", "attachment", "has_attachments"]),
     requested,
     snapshots: snapshots === undefined ? null : v[snapshots],
   };
-  at(["available", "is_available", "ready"]);
-  at(["has_attachment", "attachment", "has_attachments"]);
   // keys the spec does not name are kept as sent
   const rest = Object.fromEntries(Object.entries(v).filter(([k]) => !used.has(k)));
   return { ...rest, ...out } as unknown as PitchArchive;
@@ -172,7 +161,7 @@ const SLUGS = ["slugs", "tags", "any"];
 
 function slugList(v: unknown, where: string): string[] {
   if (!Array.isArray(v) || !v.every((x) => typeof x === "string")) {
-    throw bad(FILTER_SETS, where, "a list of slugs", v);
+    throw badValue(FILTER_SETS, where, "a list of slugs", v);
   }
   return v as string[];
 }
@@ -180,11 +169,11 @@ function slugList(v: unknown, where: string): string[] {
 /** The criteria of a saved filter set, read by structure (module doc). */
 export function readCriteria(v: unknown, set: number): FilterSet["criteria"] {
   const where = `filter set ${set} criteria`;
-  if (!isObject(v)) throw bad(FILTER_SETS, where, "an object", v);
+  if (!isObject(v)) throw badValue(FILTER_SETS, where, "an object", v);
   const out: FilterSet["criteria"] = { noneOf: [] };
   const known = new Set<string>();
   const take = (names: readonly string[]) => {
-    const k = keyOf(v, names);
+    const k = findKey(v, names);
     if (k !== undefined) known.add(k);
     return k;
   };
@@ -193,17 +182,17 @@ export function readCriteria(v: unknown, set: number): FilterSet["criteria"] {
     const t = v[tagsKey];
     if (Array.isArray(t)) out.tags = { any: slugList(t, `${where}.${tagsKey}`) };
     else if (isObject(t)) {
-      const k = keyOf(t, ANY);
+      const k = findKey(t, ANY);
       const others = Object.keys(t).filter((x) => x !== k);
       if (k === undefined || others.length) {
-        throw bad(FILTER_SETS, `${where}.${tagsKey}`, `an object with "any" alone`, t);
+        throw badValue(FILTER_SETS, `${where}.${tagsKey}`, `an object with "any" alone`, t);
       }
       out.tags = { any: slugList(t[k], `${where}.${tagsKey}.${k}`) };
-    } else throw bad(FILTER_SETS, `${where}.${tagsKey}`, "a list of slugs or { any }", t);
+    } else throw badValue(FILTER_SETS, `${where}.${tagsKey}`, "a list of slugs or { any }", t);
   }
   const anyKey = take(TOP_ANY);
   if (anyKey !== undefined) {
-    if (out.tags) throw bad(FILTER_SETS, `${where}.${anyKey}`, "one list of tags", v[anyKey]);
+    if (out.tags) throw badValue(FILTER_SETS, `${where}.${anyKey}`, "one list of tags", v[anyKey]);
     out.tags = { any: slugList(v[anyKey], `${where}.${anyKey}`) };
   }
   const byKey = take(BY_TYPE);
@@ -214,22 +203,22 @@ export function readCriteria(v: unknown, set: number): FilterSet["criteria"] {
       for (const [type, x] of Object.entries(b)) {
         const w = `${where}.${byKey}.${type}`;
         if (isObject(x)) {
-          const k = keyOf(x, ANY);
-          if (k === undefined) throw bad(FILTER_SETS, w, "a list of slugs or { any }", x);
+          const k = findKey(x, ANY);
+          if (k === undefined) throw badValue(FILTER_SETS, w, "a list of slugs or { any }", x);
           by[type] = slugList(x[k], `${w}.${k}`);
         } else by[type] = slugList(x, w);
       }
     } else if (Array.isArray(b)) {
       b.forEach((x, i) => {
         const w = `${where}.${byKey}[${i}]`;
-        const tk = isObject(x) ? keyOf(x, TYPE_KEY) : undefined;
-        const sk = isObject(x) ? keyOf(x, SLUGS) : undefined;
+        const tk = isObject(x) ? findKey(x, TYPE_KEY) : undefined;
+        const sk = isObject(x) ? findKey(x, SLUGS) : undefined;
         if (!isObject(x) || tk === undefined || sk === undefined || typeof x[tk] !== "string") {
-          throw bad(FILTER_SETS, w, "an object with a type key and its slugs", x);
+          throw badValue(FILTER_SETS, w, "an object with a type key and its slugs", x);
         }
         by[x[tk] as string] = slugList(x[sk], `${w}.${sk}`);
       });
-    } else throw bad(FILTER_SETS, `${where}.${byKey}`, "an object of slug lists by type", b);
+    } else throw badValue(FILTER_SETS, `${where}.${byKey}`, "an object of slug lists by type", b);
     out.tagsByType = by;
   }
   const noneKey = take(NONE);
@@ -267,7 +256,7 @@ export function childrenOf(
   if (Array.isArray(v)) {
     items = v.map((x, i) => {
       if (!isObject(x) || typeof x[findKey(x, ["slug"]) ?? "slug"] !== "string") {
-        throw bad("GET /tags", `${where}[${i}]`, "a tag (an object with a slug)", x);
+        throw badValue("GET /tags", `${where}[${i}]`, "a tag (an object with a slug)", x);
       }
       return x;
     });
@@ -275,8 +264,8 @@ export function childrenOf(
     items = Object.entries(v).map(([childSlug, x]) => {
       if (typeof x === "string") return { slug: childSlug, label: x };
       if (isObject(x)) return { slug: childSlug, ...x };
-      throw bad("GET /tags", `${where}.${childSlug}`, "a tag object or its label", x);
+      throw badValue("GET /tags", `${where}.${childSlug}`, "a tag object or its label", x);
     });
-  } else throw bad("GET /tags", where, "a list of tags or an object of tags by slug", v);
+  } else throw badValue("GET /tags", where, "a list of tags or an object of tags by slug", v);
   return { key: k, items };
 }

@@ -171,7 +171,7 @@ function cursorOf(v: unknown, spec: ListSpec, key: string): string | null {
     ? GRAMMARS.code.read(v, IGNORE)
     : UNREADABLE;
   if (c !== UNREADABLE) return c;
-  throw unreadablePaging(spec, key, "a cursor (text, or an integer within ±(2^53 − 1))", v);
+  throw badValue(spec.endpoint, key, "a cursor (text, or an integer within ±(2^53 − 1))", v);
 }
 
 /**
@@ -183,17 +183,29 @@ function flagOf(v: unknown, spec: ListSpec, key: string): boolean | null {
   if (v === null || v === undefined) return null;
   const b = GRAMMARS.boolean.read(v, IGNORE);
   if (b !== UNREADABLE) return b;
-  throw unreadablePaging(spec, key, `a has-more flag (${GRAMMARS.boolean.forms.join("; ")})`, v);
+  throw badValue(spec.endpoint, key, `a has-more flag (${GRAMMARS.boolean.forms.join("; ")})`, v);
 }
 
-/** The error for a paging field that does not read (the value described, never printed). */
-function unreadablePaging(spec: ListSpec, key: string, expected: string, v: unknown) {
+/**
+ * The error for a value of the wrong shape in an answer (a paging field, a
+ * nested object's key): `endpoint: where expected …; got …`, the value
+ * described, never printed. `more` adds to the details (`field` when it is
+ * not `where`, `row`).
+ */
+export function badValue(
+  endpoint: string,
+  where: string,
+  expected: string,
+  v: unknown,
+  more: { field?: string; row?: number } = {},
+): InvalidResponseError {
   const got = describeValue(v);
-  return new InvalidResponseError(`${spec.endpoint}: ${key} expected ${expected}; got ${got}`, {
-    endpoint: spec.endpoint,
-    field: key,
+  return new InvalidResponseError(`${endpoint}: ${where} expected ${expected}; got ${got}`, {
+    endpoint,
+    field: where,
     expected,
     got,
+    ...more,
   });
 }
 

@@ -43,11 +43,17 @@ import {
   type ProblemInit,
 } from "../http/errors.ts";
 import { announceShape } from "../http/events.ts";
-import { describe, type JsonObject, type ListSpec, readList, readOne } from "../http/_envelope.ts";
+import {
+  badValue,
+  describe,
+  type JsonObject,
+  type ListSpec,
+  readList,
+  readOne,
+} from "../http/_envelope.ts";
 import { KeyIndex, markDeclared, normKey } from "../shared/field_keys.ts";
 import { uniformRowKeys } from "../shared/wide_rows.ts";
 import { type Grammar, GRAMMARS, IGNORE, readValue, UNREADABLE } from "../shared/values/mod.ts";
-import { describeValue } from "../shared/describe.ts";
 import { TRANSACTION_FIELDS, type TransactionRow } from "./fields.ts";
 import type { FeedRow } from "./feeds.ts";
 
@@ -250,10 +256,7 @@ export function insiderHits(body: unknown): InsiderHit[] {
     const read = <T>(name: string, g: Grammar<T>, v = get(name)) => {
       const r = readValue(g, v, IGNORE);
       if (r !== UNREADABLE) return r;
-      throw new InvalidResponseError(
-        `${endpoint}: match ${i} ${name} expected ${g.type}; got ${describeValue(v)}`,
-        { endpoint, field: name, expected: g.type, got: describeValue(v), row: i },
-      );
+      throw badValue(endpoint, `match ${i} ${name}`, g.type, v, { field: name, row: i });
     };
     const count = read("trade_count", GRAMMARS.integer);
     const latest = read("latest_filed_at", GRAMMARS.timestamp);

@@ -157,6 +157,8 @@ Deno.test("tag children under another name or keyed by slug; a child that is not
     return { ...(b as Obj), data };
   }).tags().catch((e) => e);
   assert.match(e2.message, /closed expected a boolean; got text of 7 characters/);
+  // the structured details name the key itself, not the whole place
+  assert.equal(e2.field, "closed");
 });
 
 Deno.test("insider lookup hits: counts and times by their grammars, loud outside", async () => {
@@ -173,4 +175,9 @@ Deno.test("insider lookup hits: counts and times by their grammars, loud outside
   const e = await ins((h) => ({ ...h, trade_count: "many" })).catch((e) => e);
   assert.ok(e instanceof InvalidResponseError);
   assert.match(e.message, /match 0 trade_count expected integer; got text of 4 characters/);
+  assert.deepEqual([e.field, e.row, e.got], [
+    "trade_count",
+    0,
+    'text of 4 characters shaped "aaaa"',
+  ]);
 });
