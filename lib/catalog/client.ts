@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { type CursorWarnState, warnFullPageWithoutCursor } from "../http/_envelope.ts";
+import { warnedPages } from "../http/_envelope.ts";
 import {
   type DocumentParams,
   DocumentQuery,
@@ -129,18 +129,14 @@ export class CatalogClient extends ServiceClient {
   pitches(params: PitchListParams = {}, opts: ParallelListOptions = {}): FramedList<PitchListRow> {
     validate(PitchListQuery, asQuery(params));
     const { cursor: start, ...rest } = params;
-    const warned: CursorWarnState = {};
+    const read = warnedPages("GET /pitches", pitchPage);
     const send: PitchSender = (p, cursor, signal, size) =>
       this.transport.read({
         method: "GET",
         path: "/pitches",
         query: { ...p, limit: size ?? p.limit, cursor: cursor ?? undefined },
         signal,
-      }, (body) => {
-        const page = pitchPage(body);
-        warnFullPageWithoutCursor("GET /pitches", page, size ?? p.limit ?? PITCH_PAGE_SIZE, warned);
-        return page;
-      });
+      }, read(size ?? p.limit ?? PITCH_PAGE_SIZE));
     return listOf<PitchListRow>(
       (cursor, signal, want) =>
         send(rest, cursor ?? start ?? null, signal, pageSizeFor(rest.limit, want, PITCH_PAGE_SIZE)),

@@ -5,6 +5,14 @@
  */
 import type { Tag, TagType } from "./types.ts";
 
+/** Tags and their children, each tag before its children. */
+function* inTreeOrder(tags: readonly Tag[]): Generator<Tag> {
+  for (const t of tags) {
+    yield t;
+    if (t.children) yield* inTreeOrder(t.children);
+  }
+}
+
 /**
  * The tag tree served by `/tags`.
  *
@@ -23,13 +31,7 @@ export class Tags {
   /** Wraps the `/tags` data. */
   constructor(types: readonly TagType[]) {
     this.types = types;
-    const walk = (tags: Tag[]) => {
-      for (const t of tags) {
-        this.#bySlug.set(t.slug, t);
-        if (t.children) walk(t.children);
-      }
-    };
-    for (const t of types) walk(t.tags);
+    for (const type of types) for (const t of inTreeOrder(type.tags)) this.#bySlug.set(t.slug, t);
   }
   /** Every slug of a type, children included, in tree order. */
   slugs(typeKey: string): string[] {
@@ -41,15 +43,7 @@ export class Tags {
         }`,
       );
     }
-    const out: string[] = [];
-    const walk = (tags: Tag[]) => {
-      for (const t of tags) {
-        out.push(t.slug);
-        if (t.children) walk(t.children);
-      }
-    };
-    walk(type.tags);
-    return out;
+    return [...inTreeOrder(type.tags)].map((t) => t.slug);
   }
   /** The tag of a slug, if known. */
   find(slug: string): Tag | undefined {

@@ -21,7 +21,7 @@
  * naming that key. A key also naming the current or an earlier page
  * (`prev`, `previous`, `self`, `current`, `first`, `before`) is not read as
  * a next-page cursor. An answer with no cursor key at all is a last page;
- * a client warns when such a page is full ({@link warnFullPageWithoutCursor}).
+ * a client warns when such a page is full ({@link warnedPages}).
  *
  * @module
  */
@@ -343,38 +343,36 @@ export function readOne(
   return found;
 }
 
-/** Per-pull state of {@link warnFullPageWithoutCursor}: warned once already. */
-export interface CursorWarnState {
-  /** Set once the warning was given. */
-  warned?: boolean;
-}
-
 /**
- * Warns once per pull (`state`) when a page came back full (`rows` ≥ the
- * page size asked for) and its answer has no cursor key at all: the list
- * may continue, and the client cannot tell. The pull itself ends there, as
- * the paging rule says (a missing cursor is a last page).
+ * A page reader (`read`) for one pull that warns once (per pull: per
+ * reader) when a page came back full (`rows` ≥ the page size asked for)
+ * and its answer has no cursor key at all: the list may continue, and the
+ * client cannot tell. The pull itself ends there, as the paging rule says
+ * (a missing cursor is a last page). Give it the page size asked for; it
+ * gives the reader of that answer.
  *
  * @example
  * ```ts
- * import { warnFullPageWithoutCursor } from "./_envelope.ts";
- * const state = {};
+ * import { warnedPages } from "./_envelope.ts";
  * const page = { rows: new Array(10).fill({}), cursorKey: null, next: null };
- * warnFullPageWithoutCursor("GET /x", page, 10, state); // warns
- * warnFullPageWithoutCursor("GET /x", page, 10, state); // silent: once per pull
+ * const read = warnedPages("GET /x", () => page);
+ * read(10)({}); // warns
+ * read(10)({}); // silent: once per pull
  * ```
  */
-export function warnFullPageWithoutCursor(
-  endpoint: string,
-  page: { rows: readonly unknown[]; cursorKey: string | null; next: string | null },
-  pageSize: number,
-  state: CursorWarnState,
-): void {
-  if (state.warned || page.cursorKey !== null || page.next !== null) return;
-  if (page.rows.length < pageSize || pageSize <= 0) return;
-  state.warned = true;
-  console.warn(
-    `signalbook: ${endpoint} returned a full page (${page.rows.length} rows, the page size asked for) ` +
-      `with no cursor key at all; treated as the last page, but the list may continue.`,
-  );
+export function warnedPages<
+  P extends { rows: readonly unknown[]; cursorKey: string | null; next: string | null },
+>(endpoint: string, read: (body: unknown) => P): (pageSize: number) => (body: unknown) => P {
+  let warned = false;
+  return (pageSize) => (body) => {
+    const page = read(body);
+    if (warned || page.cursorKey !== null || page.next !== null) return page;
+    if (page.rows.length < pageSize || pageSize <= 0) return page;
+    warned = true;
+    console.warn(
+      `signalbook: ${endpoint} returned a full page (${page.rows.length} rows, the page size asked for) ` +
+        `with no cursor key at all; treated as the last page, but the list may continue.`,
+    );
+    return page;
+  };
 }

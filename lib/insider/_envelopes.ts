@@ -83,7 +83,7 @@ export interface ReadPage<Row> {
   next: string | null;
   /** The envelope as sent. */
   raw: unknown;
-  /** The cursor's key in the answer, or null when it has none (see `warnFullPageWithoutCursor`). */
+  /** The cursor's key in the answer, or null when it has none (see `warnedPages`). */
   cursorKey: string | null;
 }
 

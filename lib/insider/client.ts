@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { type CursorWarnState, warnFullPageWithoutCursor } from "../http/_envelope.ts";
+import { warnedPages } from "../http/_envelope.ts";
 import { type CallOptions, ServiceClient } from "../http/service_client.ts";
 import { appendReleasing, asFrame, type Frame, type FramedList } from "../frames/list.ts";
 import { listOf, type ParallelListOptions } from "../frames/windowed_list.ts";
@@ -249,18 +249,14 @@ export class InsiderClient extends ServiceClient {
   ): FramedList<SearchRow> {
     const body = { filter, pagination: { pageSize: opts.pageSize } };
     validate(InsiderSearchBody, body, filterIssues(filter));
-    const warned: CursorWarnState = {};
+    const read = warnedPages("POST /search", searchPage<SearchRow>);
     const send: SearchSender<SearchRow> = (f, cursor, signal, size = opts.pageSize) =>
       this.transport.read({
         method: "POST",
         path: "/search",
         body: { filter: f, pagination: { cursor, ...(size ? { pageSize: size } : {}) } },
         signal,
-      }, (body) => {
-        const page = searchPage<SearchRow>(body);
-        warnFullPageWithoutCursor("POST /search", page, size ?? SEARCH_PAGE_SIZE, warned);
-        return page;
-      });
+      }, read(size ?? SEARCH_PAGE_SIZE));
     return listOf<SearchRow>(
       (cursor, signal, want) =>
         send(filter, cursor, signal, pageSizeFor(opts.pageSize, want, SEARCH_PAGE_SIZE)),
@@ -290,23 +286,14 @@ export class InsiderClient extends ServiceClient {
       }
       throw e;
     }
-    const warned: CursorWarnState = {};
+    const read = warnedPages("GET /feeds", feedPage);
     const send: FeedSender = (range, cursor, signal, size) =>
       this.transport.read({
         method: "GET",
         path: "/feeds",
         query: { ...query, ...range, limit: size ?? query.limit, cursor: cursor ?? undefined },
         signal,
-      }, (body) => {
-        const page = feedPage(body);
-        warnFullPageWithoutCursor(
-          "GET /feeds",
-          page,
-          size ?? query.limit ?? FEED_PAGE_SIZE,
-          warned,
-        );
-        return page;
-      });
+      }, read(size ?? query.limit ?? FEED_PAGE_SIZE));
     const own = { from: query.from, to: query.to };
     return listOf<FeedRow>(
       (cursor, signal, want) =>
