@@ -245,7 +245,7 @@ function fromList(items: unknown[]): { types: TagType[]; shape: string } | null 
 }
 
 /** Types from an object keyed by type key (values: tag lists or type objects). */
-function fromGroups(obj: JsonObject): TagType[] | null {
+function fromGroups(obj: JsonObject): { types: TagType[]; shape: string } | null {
   const entries = Object.entries(obj);
   if (entries.length === 0) return null;
   const types: TagType[] = [];
@@ -260,31 +260,23 @@ function fromGroups(obj: JsonObject): TagType[] | null {
       types.push(t);
     }
   }
-  return types;
+  return { types, shape: "grouped by type key" };
 }
 
 /** The tag vocabulary of `GET /tags`, as types (see the module doc for the accepted forms). */
 export function tagTypes(body: unknown): TagType[] {
   const endpoint = "GET /tags";
   const containers = ["data", "tag_types", "types", "tags", "items", "results", "vocabulary"];
-  let found: { types: TagType[]; shape: string } | null = null;
-  if (Array.isArray(body)) {
-    const r = fromList(body);
-    if (r) found = { types: r.types, shape: `bare ${r.shape}` };
-  } else if (isObject(body)) {
-    const k = findKey(body, containers);
-    const v = k === undefined ? undefined : body[k];
-    if (Array.isArray(v)) {
-      const r = fromList(v);
-      if (r) found = { types: r.types, shape: `${r.shape} under ${JSON.stringify(k)}` };
-    } else if (isObject(v)) {
-      const g = fromGroups(v);
-      if (g) found = { types: g, shape: `grouped by type key under ${JSON.stringify(k)}` };
-    } else {
-      const g = fromGroups(body);
-      if (g) found = { types: g, shape: "grouped by type key" };
-    }
-  }
+  // a list is read by fromList, an object by fromGroups: the container's value, else the body
+  const typesIn = (v: unknown) =>
+    Array.isArray(v) ? fromList(v) : isObject(v) ? fromGroups(v) : null;
+  const k = isObject(body) ? findKey(body, containers) : undefined;
+  const v = k === undefined ? undefined : (body as JsonObject)[k];
+  const nested = Array.isArray(v) || isObject(v);
+  const r = typesIn(nested ? v : body);
+  const under = nested ? ` under ${JSON.stringify(k)}` : "";
+  const found = r &&
+    { types: r.types, shape: `${Array.isArray(body) ? "bare " : ""}${r.shape}${under}` };
   if (!found || found.types.length === 0) {
     throw unexpected(
       endpoint,

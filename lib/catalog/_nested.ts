@@ -166,6 +166,17 @@ function slugList(v: unknown, where: string): string[] {
   return v as string[];
 }
 
+/** Slugs as a list, or as an object naming them under `any` (with no other key when `alone`). */
+function anySlugs(x: unknown, where: string, alone = false): string[] {
+  if (!isObject(x)) return slugList(x, where);
+  const k = findKey(x, ANY);
+  if (k === undefined || (alone && Object.keys(x).some((y) => y !== k))) {
+    const expected = alone ? `an object with "any" alone` : "a list of slugs or { any }";
+    throw badValue(FILTER_SETS, where, expected, x);
+  }
+  return slugList(x[k], `${where}.${k}`);
+}
+
 /** The criteria of a saved filter set, read by structure (module doc). */
 export function readCriteria(v: unknown, set: number): FilterSet["criteria"] {
   const where = `filter set ${set} criteria`;
@@ -180,15 +191,10 @@ export function readCriteria(v: unknown, set: number): FilterSet["criteria"] {
   const tagsKey = take(["tags"]);
   if (tagsKey !== undefined) {
     const t = v[tagsKey];
-    if (Array.isArray(t)) out.tags = { any: slugList(t, `${where}.${tagsKey}`) };
-    else if (isObject(t)) {
-      const k = findKey(t, ANY);
-      const others = Object.keys(t).filter((x) => x !== k);
-      if (k === undefined || others.length) {
-        throw badValue(FILTER_SETS, `${where}.${tagsKey}`, `an object with "any" alone`, t);
-      }
-      out.tags = { any: slugList(t[k], `${where}.${tagsKey}.${k}`) };
-    } else throw badValue(FILTER_SETS, `${where}.${tagsKey}`, "a list of slugs or { any }", t);
+    if (!Array.isArray(t) && !isObject(t)) {
+      throw badValue(FILTER_SETS, `${where}.${tagsKey}`, "a list of slugs or { any }", t);
+    }
+    out.tags = { any: anySlugs(t, `${where}.${tagsKey}`, true) };
   }
   const anyKey = take(TOP_ANY);
   if (anyKey !== undefined) {
@@ -201,12 +207,7 @@ export function readCriteria(v: unknown, set: number): FilterSet["criteria"] {
     const by: Record<string, string[]> = {};
     if (isObject(b)) {
       for (const [type, x] of Object.entries(b)) {
-        const w = `${where}.${byKey}.${type}`;
-        if (isObject(x)) {
-          const k = findKey(x, ANY);
-          if (k === undefined) throw badValue(FILTER_SETS, w, "a list of slugs or { any }", x);
-          by[type] = slugList(x[k], `${w}.${k}`);
-        } else by[type] = slugList(x, w);
+        by[type] = anySlugs(x, `${where}.${byKey}.${type}`);
       }
     } else if (Array.isArray(b)) {
       b.forEach((x, i) => {

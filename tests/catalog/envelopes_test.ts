@@ -7,8 +7,10 @@
 import assert from "node:assert/strict";
 import {
   CatalogClient,
+  httpEvents,
   InvalidResponseError,
   PremiumRequiredError,
+  type ShapeInfo,
   type TagType,
 } from "../../mod.ts";
 import { createStub, DEMO_KEYS } from "../../lib/stub/mod.ts";
@@ -55,6 +57,30 @@ Deno.test("tags: grouped by type key (lists of tags, or type objects)", async ()
 
 Deno.test("tags: a flat list of tags, each carrying its type key", async () => {
   await sameTags(client((p, b) => p === "/tags" ? { tags: typesOf(b).flatMap((t) => t.tags) } : b));
+});
+
+Deno.test("tags: the form read is announced, with its container", async () => {
+  const shapeOf = async (rewrite: (b: unknown) => unknown) => {
+    const seen: ShapeInfo[] = [];
+    const on = (e: Event) => seen.push((e as CustomEvent<ShapeInfo>).detail);
+    httpEvents.addEventListener("shape", on);
+    try {
+      await client((p, b) => p === "/tags" ? rewrite(b) : b).tags();
+    } finally {
+      httpEvents.removeEventListener("shape", on);
+    }
+    return seen.filter((x) => x.endpoint === "GET /tags").map((x) => x.shape);
+  };
+  const grouped = (b: unknown) => Object.fromEntries(typesOf(b).map((t) => [t.tagTypeKey, t.tags]));
+  assert.deepEqual(await shapeOf((b) => typesOf(b)), ["bare list of types"]);
+  assert.deepEqual(await shapeOf((b) => b), ['list of types under "data"']);
+  assert.deepEqual(await shapeOf(grouped), ["grouped by type key"]);
+  assert.deepEqual(await shapeOf((b) => ({ vocabulary: grouped(b) })), [
+    'grouped by type key under "vocabulary"',
+  ]);
+  assert.deepEqual(await shapeOf((b) => ({ tags: typesOf(b).flatMap((t) => t.tags) })), [
+    'flat list of tags, grouped by their type key under "tags"',
+  ]);
 });
 
 Deno.test("tags: an unknown form or an empty vocabulary is InvalidResponseError naming the keys", async () => {

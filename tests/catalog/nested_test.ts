@@ -104,6 +104,30 @@ Deno.test("filter-set criteria in other nestings read as the plain criteria; unk
     return tags ? { ...rest, any_of: (tags as { any: string[] }).any } : c;
   });
   assert.deepEqual(anyTop, want);
+  // `{ any }` objects: under tags (with no other key), and per type
+  const anyObjects = await reshape((c) => ({
+    ...c,
+    ...(c.tags ? { tags: { any_of: (c.tags as { any: string[] }).any } } : {}),
+    ...(c.tagsByType
+      ? {
+        tagsByType: Object.fromEntries(
+          Object.entries(c.tagsByType as Obj).map(([type, slugs]) => [type, { any: slugs }]),
+        ),
+      }
+      : {}),
+  }));
+  assert.deepEqual(anyObjects, want);
+  const withTags = want.findIndex((s) => s.criteria.tags);
+  assert.ok(withTags >= 0, "the emulator serves a set with tags");
+  assert.ok(want.some((s) => s.criteria.tagsByType), "and one with tags by type");
+  const e3 = await reshape((c) => c.tags ? { ...c, tags: { any: [], all: [] } } : c).catch((e) =>
+    e
+  );
+  assert.ok(e3 instanceof InvalidResponseError);
+  assert.match(
+    e3.message,
+    /criteria\.tags expected an object with "any" alone; got an object of 2 keys/,
+  );
   const e = await reshape((c) => ({ ...c, minScore: 3 })).catch((e) => e);
   assert.ok(e instanceof InvalidResponseError);
   assert.match(e.message, /criteria has "minScore", not a criterion the client reads/);
