@@ -367,7 +367,8 @@ export class WindowPull<Row> {
           this.split(w);
         }
         w.state = "done";
-        w.check.forget();
+        // a walk a split ended may go on (its seam undone): its keys stay until the seam holds
+        if (!w.spill) w.check.forget();
       } finally {
         // the slots it frees (and a split's children) go out before anything else runs
         this.notify();

@@ -229,8 +229,10 @@ export async function* windowedPages<Row>(
           setFailedCursor(holds.error, pull.position(w, w.spill.at));
           throw holds.error;
         }
-        if (holds) w.spill = undefined;
-        else {
+        if (holds) {
+          w.spill = undefined;
+          w.check.forget();
+        } else {
           pull.unsplit(w);
           slots.dispatch();
           continue;
