@@ -12,7 +12,6 @@
  * @module
  */
 import pl from "npm:nodejs-polars@0.25.2";
-import { atomic } from "../shared/atomic.ts";
 import { writeAtomic } from "./disk.ts";
 
 /**
@@ -78,6 +77,3 @@ export function writeNdjson(df: pl.DataFrame, path: string): Promise<string> {
     df.writeJSON(tmp, { format: "lines" });
   });
 }
-
-/** @deprecated Moved to `lib/shared/atomic.ts`; kept as an alias. */
-export { atomic };
