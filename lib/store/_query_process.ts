@@ -3,7 +3,8 @@
  * outside: the process is killed (SIGKILL) when its resident memory passes
  * `rssBytes` (the query's `memoryLimit` plus {@link QUERY_MEMORY_MARGIN}),
  * read from `/proc/<pid>/status` every {@link RSS_POLL_MS} ms, or when
- * `timeoutMs` has passed since it started. DuckDB's own `memory_limit`
+ * the query's `timeoutMs` has passed since `query()` was called (what is
+ * left of it when the process starts). DuckDB's own `memory_limit`
  * bounds its operators, not a value it builds (one row holding a list of
  * 200 million numbers, a 1.5 GB string): the kill bounds everything, and
  * the caller's process never holds DuckDB's memory at all. Either kill is a
@@ -58,8 +59,10 @@ function rssOf(pid: number): number | null {
 
 /** The limits of one run. */
 export interface RunLimits {
-  /** Longest run, ms, from the start of the process. */
+  /** The query's `timeoutMs` (for messages). */
   timeoutMs: number;
+  /** What is left of it when the process starts, ms. */
+  leftMs: number;
   /** The `memoryLimit` as given (for messages). */
   memoryLimit: string;
   /** Most resident memory of the process, bytes. */
@@ -91,7 +94,7 @@ export async function runBounded(
       child.kill("SIGKILL");
     } catch { /* already gone */ }
   };
-  const timer = setTimeout(() => kill("time"), limits.timeoutMs);
+  const timer = setTimeout(() => kill("time"), limits.leftMs);
   const watch = setInterval(() => {
     const rss = rssOf(child.pid) ?? 0;
     peak.bytes = Math.max(peak.bytes, rss);

@@ -50,6 +50,7 @@ import {
 import { lockDataset } from "./lock.ts";
 import { asWriteError, writeAtomic } from "./disk.ts";
 import { withDisplay } from "../frames/display.ts";
+import { releaseNativeNow } from "../frames/_release.ts";
 import {
   checkMeta,
   META_FORMAT,
@@ -437,6 +438,7 @@ export async function scanDataset(dir: string): Promise<pl.LazyDataFrame> {
   const parts = await datasetParts(dir, meta.partitions);
   if (parts.length === 0) throw new Error(`scanDataset: ${dir} has no parquet parts yet`);
   partSchemas(parts); // every footer read, every column of one type: else the file is named
+  await releaseNativeNow(); // the footers, read as empty frames: freed now, not later
   // Polars reads `name=value` from every folder of a file's path: the partition folders give
   // the partition columns and prune files under a filter on them. A folder above the dataset
   // named `x=y` would add a column, so then the values are given as literals instead (read

@@ -79,6 +79,7 @@ import { formatBytes } from "./disk.ts";
 import { intOption, optionProblem } from "../shared/options.ts";
 import { holdsEmulatorRows } from "./provenance.ts";
 import { withDisplay } from "../frames/display.ts";
+import { releaseNativeNow } from "../frames/_release.ts";
 import { didYouMean } from "../shared/suggest.ts";
 
 export { QUERY_MEMORY_MARGIN, QueryError, QueryLimitError };
@@ -283,6 +284,7 @@ function lockDown(scratch: string, present: Map<string, View>): string[] {
  * ```
  */
 export async function query(sql: string, opts: QueryOptions): Promise<pl.DataFrame> {
+  const started = performance.now(); // timeoutMs counts from here, listing the parts included
   const refuse = (name: string, value: unknown, allowed: string) =>
     new QueryError(`query: ${optionProblem(name, value, allowed)}`, String(sql));
   if (typeof sql !== "string" || sql.trim() === "") throw refuse("sql", sql, "one SQL query");
@@ -301,6 +303,7 @@ export async function query(sql: string, opts: QueryOptions): Promise<pl.DataFra
   const memory = sizeBytes(memoryLimit);
   if (memory === null) throw refuse("memoryLimit", memoryLimit, 'a size such as "512MB" or "2GiB"');
   const present = await views(dir, sql);
+  await releaseNativeNow(); // the parts' footers, read as empty frames: freed now, not later
   if (present.size === 0) {
     const exists = await Deno.stat(dir).then(() => true, () => false);
     throw new QueryError(
@@ -321,7 +324,12 @@ export async function query(sql: string, opts: QueryOptions): Promise<pl.DataFra
   try {
     const out = join(tmp, "result.parquet");
     const job: QueryJob = { config, setup: lockDown(tmp, present), stmt, out, limit: maxRows + 1 };
-    const limits = { timeoutMs, memoryLimit, rssBytes: memory + QUERY_MEMORY_MARGIN };
+    const limits = {
+      timeoutMs,
+      leftMs: Math.max(1, timeoutMs - (performance.now() - started)),
+      memoryLimit,
+      rssBytes: memory + QUERY_MEMORY_MARGIN,
+    };
     const answer = await runBounded(job, limits, sql);
     const names = [...present.keys()];
     if (!answer.ok) throw refused(answer, stmt, sql, dir, names);
