@@ -37,9 +37,8 @@ import { pitchKey, type PitchSender, pitchWindows } from "./_windows.ts";
 import { PITCH_DETAIL_TYPING, PITCH_ROW_TYPING, pitchesSink } from "./pitch_frames.ts";
 import { typeRows } from "../frames/typed_rows.ts";
 import { InvalidResponseError, RequestValidationError } from "../http/errors.ts";
-import { asQuery, validate } from "../http/_validate.ts";
+import { asQuery, notAllowed, validate } from "../http/_validate.ts";
 import { pageSizeFor } from "../http/paginate.ts";
-import { showValue } from "../shared/schema.ts";
 
 /** Options of {@link CatalogClient.download}. */
 export interface DownloadOptions extends DocumentParams {
@@ -58,15 +57,14 @@ export interface DownloadOptions extends DocumentParams {
 
 export type { CallOptions };
 
+/** `v` when it is text that is not blank; a {@link RequestValidationError} otherwise. */
+function nonBlank(param: string, v: unknown, allowed: string): string {
+  if (typeof v === "string" && v.trim() !== "") return v;
+  throw new RequestValidationError([notAllowed(param, v, allowed)]);
+}
+
 function requireId(id: unknown): string {
-  if (typeof id !== "string" || id.trim() === "") {
-    throw new RequestValidationError([{
-      param: "id",
-      value: id,
-      message: `${showValue(id)} is not allowed; allowed: a pitch_id (non-empty string)`,
-    }]);
-  }
-  return encodeURIComponent(id);
+  return encodeURIComponent(nonBlank("id", id, "a pitch_id (non-empty string)"));
 }
 
 /**
@@ -91,13 +89,7 @@ export class CatalogClient extends ServiceClient {
 
   /** Fuzzy search of authors (username, display name) and companies (ticker, names). */
   async search(q: string, opts: CallOptions = {}): Promise<SearchResult> {
-    if (typeof q !== "string" || q.trim() === "") {
-      throw new RequestValidationError([{
-        param: "q",
-        value: q,
-        message: `${showValue(q)} is not allowed; allowed: non-empty text`,
-      }]);
-    }
+    nonBlank("q", q, "non-empty text");
     return await this.transport.read({
       method: "GET",
       path: "/search",

@@ -14,6 +14,7 @@ import { basename, join, resolve, sep } from "node:path";
 import { InvalidResponseError, RequestValidationError } from "../http/errors.ts";
 import { announcedLength, ResponseTooLargeError } from "../http/_body.ts";
 import { showValue } from "../shared/schema.ts";
+import { notAllowed } from "../http/_validate.ts";
 import type { DocumentInfo } from "./types.ts";
 
 /** The longest file name written, in bytes of UTF-8. */
@@ -188,13 +189,10 @@ export const DEFAULT_MAX_DOWNLOAD_BYTES = 1024 ** 3;
 export function checkMaxBytes(v: unknown): number {
   if (v === undefined) return DEFAULT_MAX_DOWNLOAD_BYTES;
   if (typeof v !== "number" || !Number.isSafeInteger(v) || v < 1) {
-    throw new RequestValidationError([{
-      param: "maxBytes",
-      value: v,
-      message: `${showValue(v)} is not allowed; allowed: a whole number of bytes from 1 (default ${
-        DEFAULT_MAX_DOWNLOAD_BYTES.toLocaleString("en-US")
-      }, 1 GiB)`,
-    }]);
+    const otherwise = `default ${DEFAULT_MAX_DOWNLOAD_BYTES.toLocaleString("en-US")}, 1 GiB`;
+    throw new RequestValidationError([
+      notAllowed("maxBytes", v, `a whole number of bytes from 1 (${otherwise})`),
+    ]);
   }
   return v;
 }

@@ -7,7 +7,7 @@
  */
 import type { z } from "npm:@hono/zod-openapi@1.6.3";
 import { RequestValidationError } from "./errors.ts";
-import { toIssues, type ValidationIssue } from "../shared/schema.ts";
+import { showValue, toIssues, type ValidationIssue } from "../shared/schema.ts";
 
 /** Query-string form of typed parameters (lists stay lists, scalars become strings). */
 export function asQuery(params: object): Record<string, string | string[]> {
@@ -30,4 +30,12 @@ export function validate<S extends z.ZodType>(
   const issues = [...(r.success ? [] : toIssues(r.error, input, prefix, schema)), ...extra];
   if (issues.length) throw new RequestValidationError(issues);
   return (r as { data: z.output<S> }).data;
+}
+
+/**
+ * The issue of one parameter a client method checks by hand:
+ * `<value> is not allowed; allowed: <allowed>`.
+ */
+export function notAllowed(param: string, value: unknown, allowed: string): ValidationIssue {
+  return { param, value, message: `${showValue(value)} is not allowed; allowed: ${allowed}` };
 }

@@ -37,7 +37,7 @@ import { mapPool, type PoolFailure } from "../http/pool.ts";
 import { callGroup } from "../http/retry.ts";
 import { RequestValidationError } from "../http/errors.ts";
 import { pageSizeFor } from "../http/paginate.ts";
-import { asQuery, validate } from "../http/_validate.ts";
+import { asQuery, notAllowed, validate } from "../http/_validate.ts";
 import { showValue, type ValidationIssue } from "../shared/schema.ts";
 import { checkColumns, isFrame, wrongInput } from "../shared/wrong_input.ts";
 import { didYouMean } from "../shared/suggest.ts";
@@ -143,13 +143,9 @@ export type { CallOptions };
 
 function checkConcurrency(value = 8): number {
   if (!Number.isInteger(value) || value < 1 || value > 64) {
-    throw new RequestValidationError([bad("concurrency", value, "an integer from 1 to 64")]);
+    throw new RequestValidationError([notAllowed("concurrency", value, "an integer from 1 to 64")]);
   }
   return value;
-}
-
-function bad(param: string, value: unknown, allowed: string): ValidationIssue {
-  return { param, value, message: `${showValue(value)} is not allowed; allowed: ${allowed}` };
 }
 
 /**
@@ -184,7 +180,7 @@ function filterIssues(f: InsiderFilter): ValidationIssue[] {
   for (const k of ["tradeReturnMin", "tradeReturnMax"] as const) {
     if ((f[k] ?? "") !== "" && period === "") {
       out.push(
-        bad(
+        notAllowed(
           `filter.${k}`,
           f[k],
           "a bound only together with filter.tradeReturnPeriod (1W…2Y, latest)",
@@ -203,7 +199,7 @@ function filterIssues(f: InsiderFilter): ValidationIssue[] {
     const a = typeof f[lo] === "string" ? parse(f[lo] as string) : undefined;
     const b = typeof f[hi] === "string" ? parse(f[hi] as string) : undefined;
     if (a !== undefined && b !== undefined && a > b) {
-      out.push(bad(`filter.${lo}`, f[lo], `at most filter.${hi} (${showValue(f[hi])})`));
+      out.push(notAllowed(`filter.${lo}`, f[lo], `at most filter.${hi} (${showValue(f[hi])})`));
     }
   }
   return out;
@@ -330,14 +326,14 @@ export class InsiderClient extends ServiceClient {
   ): Promise<TransactionRow> {
     const issues: ValidationIssue[] = [];
     if (typeof accessionNumber !== "string" || accessionNumber === "") {
-      issues.push(bad("accessionNumber", accessionNumber, "a filing accession number"));
+      issues.push(notAllowed("accessionNumber", accessionNumber, "a filing accession number"));
     }
     if (String(transactionId ?? "") === "") {
-      issues.push(bad("transactionId", transactionId, "a transaction id"));
+      issues.push(notAllowed("transactionId", transactionId, "a transaction id"));
     }
     for (const f of opts.fields ?? []) {
       if (!isTransactionField(f)) {
-        issues.push(bad("fields", f, "names of the transaction field catalog"));
+        issues.push(notAllowed("fields", f, "names of the transaction field catalog"));
       }
     }
     if (issues.length) throw new RequestValidationError(issues);
