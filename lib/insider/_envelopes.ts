@@ -134,8 +134,10 @@ const HIT_LIST: ListSpec = {
   bare: true,
 };
 
-const SNAKE = new KeyIndex(TRANSACTION_FIELDS.map((f) => f.name));
-const CAMEL = new KeyIndex(TRANSACTION_FIELDS.map((f) => f.camel));
+/** The transaction fields by meaning: snake_case names (details, feeds, frames). */
+export const SNAKE: KeyIndex = new KeyIndex(TRANSACTION_FIELDS.map((f) => f.name));
+/** The transaction fields by meaning: camelCase names (search rows). */
+export const CAMEL: KeyIndex = new KeyIndex(TRANSACTION_FIELDS.map((f) => f.camel));
 const FEED = new KeyIndex(["accession_number", "transaction_id", "filed_at"]);
 
 /**

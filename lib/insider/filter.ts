@@ -241,12 +241,9 @@ const percent = () =>
 const flag = () =>
   z.boolean({ error: (i) => `${showValue(i.input)} is not allowed; allowed: true, false` })
     .optional();
-function flags<const K extends readonly string[]>(
-  keys: K,
-): { [P in K[number]]: ReturnType<typeof flag> } {
-  return Object.fromEntries(keys.map((k) => [k, flag()])) as {
-    [P in K[number]]: ReturnType<typeof flag>;
-  };
+type Flags<K extends readonly string[]> = { [P in K[number]]: ReturnType<typeof flag> };
+function flags<const K extends readonly string[]>(keys: K): Flags<K> {
+  return Object.fromEntries(keys.map((k) => [k, flag()])) as Flags<K>;
 }
 
 const SECTOR_ALLOWED = `${INSIDER_SECTORS.join(", ")}, an industry id, "" or all`;

@@ -19,8 +19,8 @@
 import { isDemo } from "../shared/demo.ts";
 import type pl from "npm:nodejs-polars@0.25.2";
 import { buildFrame, type FrameReport, type RowSink, rowSink } from "../frames/build.ts";
-import { declaredAs, KeyIndex, type KeyMap } from "../shared/field_keys.ts";
-import { SEARCH_ROWS_DECLARED } from "./_envelopes.ts";
+import { declaredAs, type KeyMap } from "../shared/field_keys.ts";
+import { CAMEL, SEARCH_ROWS_DECLARED, SNAKE } from "./_envelopes.ts";
 import type { ColumnSpec } from "../frames/dtypes.ts";
 import { asFrame, type Frame } from "../frames/list.ts";
 import { type RowTyping, rowTyping } from "../frames/typed_rows.ts";
@@ -32,7 +32,6 @@ export const TRANSACTION_COLUMNS: readonly ColumnSpec[] = TRANSACTION_FIELDS.map
   name: f.name,
   type: f.type,
 }));
-const BY_MEANING = new KeyIndex(TRANSACTION_FIELDS.map((f) => f.name));
 
 /** How search rows (camelCase keys) are typed: every catalog field by its grammar. */
 export const SEARCH_ROW_TYPING: RowTyping = rowTyping(
@@ -109,7 +108,7 @@ export function transactionsSink(
       const list = rows as readonly Record<string, unknown>[];
       if (!plan) {
         const camel = familyOf(list[0]) === "camel";
-        const map = (camel ? BY_CAMEL : BY_MEANING).mapFor(list[0], { compact: false });
+        const map = (camel ? CAMEL : SNAKE).mapFor(list[0], { compact: false });
         plan = { camel, map };
       }
       const done = plan.camel && declaredAs(list) === SEARCH_ROWS_DECLARED;
@@ -122,7 +121,6 @@ export function transactionsSink(
   };
 }
 
-const BY_CAMEL = new KeyIndex(TRANSACTION_FIELDS.map((f) => f.camel));
 /** Snake_case column names, read from the camelCase keys of search rows. */
 const CAMEL_COLUMNS: readonly ColumnSpec[] = TRANSACTION_FIELDS.map((f) => ({
   name: f.name,
@@ -139,7 +137,7 @@ function familyOf(row: Record<string, unknown>): "camel" | "snake" {
   let other = 0;
   for (const key of Object.keys(row)) {
     if (CAMEL_ONLY.has(key)) camel++;
-    else if (BY_MEANING.nameOf(key) !== undefined) other++;
+    else if (SNAKE.nameOf(key) !== undefined) other++;
   }
   return camel > other ? "camel" : "snake";
 }
