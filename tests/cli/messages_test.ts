@@ -69,3 +69,31 @@ Deno.test("--dir at a symlink to nothing: one line naming the link and its targe
     await Deno.remove(d, { recursive: true });
   }
 });
+
+Deno.test({
+  name: "deno task sync --to 9999-12-31 says once that it syncs up to today, and does",
+  sanitizeResources: false,
+  fn: async () => {
+    const { connect } = await import("../../mod.ts");
+    const today = (await connect({ quiet: true })).offlineToday!;
+    const from = new Date(Date.parse(today) - 20 * 86_400_000).toISOString().slice(0, 10);
+    const dir = await Deno.makeTempDir();
+    try {
+      const out = await new Deno.Command(Deno.execPath(), {
+        args: ["task", "-q", "sync", "--dir", dir, "--from", from, "--to", "9999-12-31"],
+        stdout: "piped",
+        stderr: "piped",
+        env: { PITCH_API_KEY: "", INSIDER_API_KEY: "" },
+      }).output();
+      const [stdout, stderr] = [out.stdout, out.stderr].map((b) => new TextDecoder().decode(b));
+      assert.equal(out.code, 0, stderr);
+      assert.match(
+        stderr,
+        new RegExp(`sync: --to 9999-12-31 is after today \\(${today}\\); syncing up to ${today}`),
+      );
+      assert.match(stdout, new RegExp(`insider_trades: .* ${from} → ${today}`));
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
