@@ -248,14 +248,11 @@ export function insiderHits(body: unknown): InsiderHit[] {
       );
     }
     fields ||= `CIK ${JSON.stringify(cikKey)}, name ${JSON.stringify(nameKey)}`;
-    const more = HIT.mapFor(raw);
-    const get = (n: string) => {
-      const k = more.found.get(n);
-      return k === undefined ? undefined : raw[k];
-    };
+    // the optional fields by meaning (the hit itself stays as sent, in `raw`)
+    const o = HIT.mapFor(raw).apply(raw);
     // by the code, integer and timestamp grammars; a value they cannot read is loud
     // (a CIK sent as a number past 2^53 has lost its digits)
-    const read = <T>(name: string, g: Grammar<T>, v = get(name)) => {
+    const read = <T>(name: string, g: Grammar<T>, v = o[name]) => {
       const r = readValue(g, v, IGNORE);
       if (r !== UNREADABLE) return r;
       throw badValue(endpoint, `match ${i} ${name}`, g.type, v, { field: name, row: i });
@@ -265,8 +262,8 @@ export function insiderHits(body: unknown): InsiderHit[] {
     return {
       cik: read(cikKey, GRAMMARS.code, raw[cikKey]) as string,
       name: String(raw[nameKey]),
-      issuers: Array.isArray(get("issuers")) ? get("issuers") as InsiderHit["issuers"] : [],
-      titles: Array.isArray(get("titles")) ? get("titles") as string[] : [],
+      issuers: Array.isArray(o.issuers) ? o.issuers as InsiderHit["issuers"] : [],
+      titles: Array.isArray(o.titles) ? o.titles as string[] : [],
       trade_count: count,
       latest_filed_at: latest === null ? null : GRAMMARS.timestamp.row(latest) as string,
       raw,

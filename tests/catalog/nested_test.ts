@@ -194,6 +194,16 @@ Deno.test("insider lookup hits: counts and times by their grammars, loud outside
         p === "/insiders" ? { ...(b as Obj), data: ((b as Obj).data as Obj[]).map(f) } : b).fetch,
     }).insiders("smith", { limit: 3 });
   const want = await ins((h) => h);
+  assert.ok(want.some((h) => h.issuers.length > 0 && h.titles.length > 0));
+  // the optional fields under other spellings read the same (raw aside: as sent)
+  const renamed = await ins(({ issuers, titles, trade_count, latest_filed_at, ...h }) => ({
+    ...h,
+    Issuers: issuers,
+    Titles: titles,
+    tradeCount: trade_count,
+    latestFiledAt: latest_filed_at,
+  }));
+  assert.deepEqual(renamed.map(({ raw: _, ...h }) => h), want.map(({ raw: _, ...h }) => h));
   const text = await ins((h) => ({ ...h, trade_count: String(h.trade_count) }));
   assert.deepEqual(text.map((h) => h.trade_count), want.map((h) => h.trade_count));
   const e = await ins((h) => ({ ...h, trade_count: "many" })).catch((e) => e);
