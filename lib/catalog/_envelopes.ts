@@ -133,16 +133,11 @@ export function searchResult(body: unknown): SearchResult {
       const k = findKey(v, n);
       return k !== undefined && Array.isArray(v[k]);
     });
-  let where: JsonObject | undefined;
-  let shape = "top level";
-  if (hasBoth(body)) where = body;
-  else if (isObject(body)) {
-    const inner = Object.entries(body).find(([, v]) => hasBoth(v));
-    if (inner) {
-      where = inner[1] as JsonObject;
-      shape = `under ${JSON.stringify(inner[0])}`;
-    }
-  }
+  // at the top, else the first value one object down that has both
+  const inner = hasBoth(body) || !isObject(body)
+    ? undefined
+    : Object.entries(body).find(([, v]) => hasBoth(v));
+  const where = hasBoth(body) ? body : inner?.[1] as JsonObject | undefined;
   if (!where) {
     throw unexpected(
       endpoint,
@@ -150,6 +145,7 @@ export function searchResult(body: unknown): SearchResult {
       body,
     );
   }
+  const shape = inner ? `under ${JSON.stringify(inner[0])}` : "top level";
   announceShape({ endpoint, point: "lists", shape });
   const list = (name: string, index: KeyIndex) => {
     const items = where[findKey(where, [name])!] as unknown[];

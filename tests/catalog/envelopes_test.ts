@@ -24,6 +24,19 @@ const client = (rewrite: Rewrite, apiKey: string = DEMO_KEYS.catalog) =>
 const obj = (b: unknown) => b as Record<string, unknown>;
 const typesOf = (b: unknown) => obj(b).data as TagType[];
 
+/** The shapes announced for `endpoint` while `call` runs. */
+async function shapesOf(endpoint: string, call: () => Promise<unknown>): Promise<string[]> {
+  const seen: ShapeInfo[] = [];
+  const on = (e: Event) => seen.push((e as CustomEvent<ShapeInfo>).detail);
+  httpEvents.addEventListener("shape", on);
+  try {
+    await call();
+  } finally {
+    httpEvents.removeEventListener("shape", on);
+  }
+  return seen.filter((x) => x.endpoint === endpoint).map((x) => x.shape);
+}
+
 async function sameTags(c: CatalogClient): Promise<void> {
   const want = await plain.tags();
   const got = await c.tags();
@@ -60,17 +73,8 @@ Deno.test("tags: a flat list of tags, each carrying its type key", async () => {
 });
 
 Deno.test("tags: the form read is announced, with its container", async () => {
-  const shapeOf = async (rewrite: (b: unknown) => unknown) => {
-    const seen: ShapeInfo[] = [];
-    const on = (e: Event) => seen.push((e as CustomEvent<ShapeInfo>).detail);
-    httpEvents.addEventListener("shape", on);
-    try {
-      await client((p, b) => p === "/tags" ? rewrite(b) : b).tags();
-    } finally {
-      httpEvents.removeEventListener("shape", on);
-    }
-    return seen.filter((x) => x.endpoint === "GET /tags").map((x) => x.shape);
-  };
+  const shapeOf = (rewrite: (b: unknown) => unknown) =>
+    shapesOf("GET /tags", () => client((p, b) => p === "/tags" ? rewrite(b) : b).tags());
   const grouped = (b: unknown) => Object.fromEntries(typesOf(b).map((t) => [t.tagTypeKey, t.tags]));
   assert.deepEqual(await shapeOf((b) => typesOf(b)), ["bare list of types"]);
   assert.deepEqual(await shapeOf((b) => b), ['list of types under "data"']);
@@ -120,6 +124,10 @@ Deno.test("search: lists one object down, items in snake_case", async () => {
   ).search(co.name);
   assert.deepEqual(got.companies.map((c) => c.companyId), want.companies.map((c) => c.companyId));
   assert.deepEqual(got.authors.map((a) => a.username), want.authors.map((a) => a.username));
+  // the place of the lists is announced
+  assert.deepEqual(await shapesOf("GET /search", () => plain.search(co.name)), ["top level"]);
+  const under = client((p, b) => p === "/search" ? { results: b } : b);
+  assert.deepEqual(await shapesOf("GET /search", () => under.search(co.name)), ['under "results"']);
   await assert.rejects(
     client((p, b) => p === "/search" ? { authors: obj(b).authors } : b).search(co.name),
     /GET \/search: expected two lists "authors" and "companies" .*; got a JSON object with keys "authors"/,
