@@ -132,6 +132,12 @@ export const KEY_FORMS: readonly KeyForm[] = [
     encode: (k) =>
       DUMPS.map(([before, between]) => bytesOf(k).map((b) => before + hexPair(b)).join(between)),
   },
+  {
+    name:
+      "its bytes in decimal (`115,107`, `115, 107`: how `String()` and `join()` print a `Uint8Array`)",
+    match: "token",
+    encode: (k) => [bytesOf(k).join(","), bytesOf(k).join(", ")],
+  },
   { name: "base64", match: "inside", encode: base64Cores },
   {
     name: "base64url",

@@ -141,6 +141,18 @@ function isData(v: object): boolean {
     typeof (v as { then?: unknown }).then === "function";
 }
 
+/**
+ * A regular expression whose source holds the key, or bytes that hold it as
+ * UTF-8 text (`Deno.inspect` prints both): replaced by a placeholder, as
+ * {@link isOpaque}'s objects are. Bytes are decoded whole, however many.
+ */
+function printsKey(v: object, redact: Redactor): boolean {
+  if (v instanceof RegExp) return redact(v.source) !== v.source;
+  if (!ArrayBuffer.isView(v) && !(v instanceof ArrayBuffer)) return false;
+  const text = new TextDecoder().decode(v);
+  return redact(text) !== text;
+}
+
 /** Objects that print their hidden contents (headers, requests): replaced by a placeholder. */
 function isOpaque(v: object): boolean {
   return v instanceof Headers || v instanceof Request || v instanceof Response ||
@@ -167,7 +179,7 @@ export function redactError<E>(error: E, redact: Redactor): E {
   const clean = (v: unknown): unknown => {
     if (typeof v === "string") return redact(v);
     if (typeof v !== "object" || v === null) return v;
-    if (isOpaque(v)) return `[${v.constructor.name} redacted]`;
+    if (isOpaque(v) || printsKey(v, redact)) return `[${v.constructor.name} redacted]`;
     if (!seen.has(v) && !isData(v)) {
       seen.add(v);
       queue.push(v);
@@ -219,7 +231,7 @@ function cleanObject(o: object, clean: (v: unknown) => unknown, redact: Redactor
           const v = get.call(this);
           if (typeof v === "string") return redact(v);
           if (typeof v !== "object" || v === null) return v;
-          if (isOpaque(v)) return `[${v.constructor.name} redacted]`;
+          if (isOpaque(v) || printsKey(v, redact)) return `[${v.constructor.name} redacted]`;
           if (!walked.has(v)) redactError(v, redact);
           walked.add(v);
           return v;

@@ -240,3 +240,38 @@ Deno.test("a text full of a key's anchor character: the key is still found (each
     assert.ok(performance.now() - t0 < 10_000, `${filler}: ${performance.now() - t0} ms`);
   }
 });
+
+Deno.test("a key in a failed request's cause as a RegExp or as bytes is printed nowhere (message, String, JSON, Deno.inspect)", async () => {
+  const key = "sk_live_cause_secret_ABCDEF123456";
+  const bytes = [...new TextEncoder().encode(key)];
+  const causes: Record<string, () => unknown> = {
+    regexp: () => new RegExp(`token=${key}`),
+    bytes: () => new TextEncoder().encode(`{"key":"${key}"}`),
+    "bytes alone": () => new TextEncoder().encode(key),
+    "a buffer": () => new TextEncoder().encode(key).buffer,
+    "a view of a larger buffer": () => new DataView(new TextEncoder().encode(`..${key}..`).buffer),
+  };
+  for (const [name, cause] of Object.entries(causes)) {
+    const client = new InsiderClient({
+      apiKey: key,
+      baseUrl: "http://cause.test/insider",
+      maxRetries: 0,
+      fetch: () =>
+        Promise.reject(new TypeError(`fetch failed: ${String(cause())}`, { cause: cause() })),
+    });
+    const e = await client.feeds({ feedIds: [1] }).take(1).catch((e) => e);
+    assert.ok(e instanceof Error, name);
+    for (
+      const [where, text] of Object.entries({
+        message: e.message,
+        string: String(e),
+        json: JSON.stringify(e) ?? "",
+        inspect: Deno.inspect(e, { depth: 100 }),
+      })
+    ) {
+      assert.ok(!text.includes(key), `${name}: the key in ${where}`);
+      assert.ok(!text.includes(bytes.join(",")), `${name}: its bytes in ${where}`);
+      assert.ok(!text.includes(bytes.slice(0, 8).join(", ")), `${name}: its bytes in ${where}`);
+    }
+  }
+});
