@@ -27,13 +27,33 @@ const rss = (pid: number | string, field = "VmHWM") => {
   }
 };
 
-/** The most memory any child of this process held while `run` ran (VmHWM, read every 5 ms). */
+/** This process's child processes (test files run in parallel in it: theirs too). */
+const children = () =>
+  [...Deno.readDirSync("/proc/self/task")].flatMap((t) => {
+    const kids = Deno.readTextFileSync(`/proc/self/task/${t.name}/children`).trim();
+    return kids ? kids.split(" ") : [];
+  });
+
+/** Whether `pid` is a query's DuckDB process (`_query_child.ts`). */
+const isQueryChild = (pid: string) => {
+  try {
+    return Deno.readTextFileSync(`/proc/${pid}/cmdline`).includes("_query_child.ts");
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * The most memory any query process started while `run` ran held (VmHWM, read
+ * every 5 ms): other children of this process (other test files' kernels and
+ * workers, started before) are not counted.
+ */
 async function childPeak(run: () => Promise<unknown>): Promise<{ peak: number; error: unknown }> {
   const seen = { peak: 0 };
+  const earlier = new Set(children());
   const watch = setInterval(() => {
-    for (const t of Deno.readDirSync("/proc/self/task")) {
-      const kids = Deno.readTextFileSync(`/proc/self/task/${t.name}/children`).trim();
-      for (const pid of kids ? kids.split(" ") : []) seen.peak = Math.max(seen.peak, rss(pid));
+    for (const pid of children()) {
+      if (!earlier.has(pid) && isQueryChild(pid)) seen.peak = Math.max(seen.peak, rss(pid));
     }
   }, 5);
   try {
