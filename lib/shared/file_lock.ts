@@ -178,7 +178,14 @@ function tryOnce(path: string, opts: FileLockOptions): LockOutcome | number | nu
 function openLockFile(path: string, max: number): Deno.FsFile | null {
   const probe = openRegularSync(path, max, O_RDWR | O_CREAT);
   closeSync(probe.fd);
-  const file = Deno.openSync(path, { read: true, write: true });
+  let file: Deno.FsFile;
+  try {
+    file = Deno.openSync(path, { read: true, write: true });
+  } catch (e) {
+    // removed by a holder releasing it since the probe opened it: try again
+    if (e instanceof Deno.errors.NotFound) return null;
+    throw e;
+  }
   try {
     const now = file.statSync();
     const at = lstatSync(path, { throwIfNoEntry: false });

@@ -96,3 +96,15 @@ Deno.test("file lock: a symlink, FIFO or hard-linked file at the path is refused
   }
   assert.equal(Deno.readTextFileSync(victim), "IMPORTANT USER DATA");
 });
+
+Deno.test("file lock: two threads taking and releasing a lock removed on release never fail (a file removed between the tries' opens is tried again)", async () => {
+  const path = join(await Deno.makeTempDir(), ".lock");
+  const run = () =>
+    new Promise<{ held: number; error?: string }>((resolve) => {
+      const w = new Worker(new URL("./file_lock_worker.ts", import.meta.url), { type: "module" });
+      w.onmessage = (e) => resolve(e.data);
+      w.postMessage({ path, n: 3000 });
+    });
+  const results = await Promise.all([run(), run(), run()]);
+  for (const r of results) assert.deepEqual(r, { held: 3000 });
+});
