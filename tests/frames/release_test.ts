@@ -15,7 +15,9 @@ Deno.test("a completed native chunk runs a collection at once (intermediates fre
     specs: [{ name: "v", type: "decimal" }],
     opts: { chunkRows: 4 },
   }));
-  (() => registry.register({ big: new Array(1000).fill(0) }, "before-partial"))();
+  // large enough for V8's large-object space: only a full collection frees it, never one of the
+  // frequent young-generation scavenges that any allocation in the 20 ms below may start
+  (() => registry.register({ big: new Array(200_000).fill(0) }, "before-partial"))();
   assert.equal(await appendReleasing(sink, [{ v: 1 }, { v: 2 }]), false); // no chunk yet: no collection
   assert.equal(sink.chunks, 0);
   await new Promise((r) => setTimeout(r, 20));
