@@ -7,7 +7,14 @@
  */
 import { lockFileSync } from "../../lib/shared/file_lock.ts";
 
-self.onmessage = (e: MessageEvent<{ path: string; n: number }>) => {
+/** This worker's side of its messages (the module is type-checked with the window's globals). */
+const worker = self as unknown as {
+  onmessage: (e: MessageEvent<{ path: string; n: number }>) => void;
+  postMessage(message: { held: number; error?: string }): void;
+  close(): void;
+};
+
+worker.onmessage = (e) => {
   const { path, n } = e.data;
   let held = 0;
   try {
@@ -17,9 +24,9 @@ self.onmessage = (e: MessageEvent<{ path: string; n: number }>) => {
       held++;
       got.held.release();
     }
-    self.postMessage({ held });
+    worker.postMessage({ held });
   } catch (err) {
-    self.postMessage({ held, error: String(err) });
+    worker.postMessage({ held, error: String(err) });
   }
-  self.close();
+  worker.close();
 };
