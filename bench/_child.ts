@@ -17,10 +17,17 @@ export async function runChild<T>(
   flags: readonly string[] = [],
   env?: Record<string, string>,
 ): Promise<T> {
-  const out = await new Deno.Command(Deno.execPath(), {
+  return await lastJsonLine<T>({
     args: ["run", "-A", ...flags, new URL(script, import.meta.url).pathname, ...args.map(String)],
     // an environment given is the whole environment (see `childEnv` in _table.ts)
     ...(env ? { clearEnv: true, env } : {}),
+  }, failed);
+}
+
+/** Runs Deno with `options` and returns the JSON of the last line it prints; throws `Error(failed)` when it fails. */
+async function lastJsonLine<T>(options: Deno.CommandOptions, failed: string): Promise<T> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    ...options,
     stdout: "piped",
     stderr: "inherit",
   }).output();
@@ -83,17 +90,10 @@ export async function runChildOutside<T>(
     const from = new URL(script, import.meta.url);
     const copy = `${dir}/${from.pathname.split("/").pop()}`;
     await Deno.writeTextFile(copy, withAbsoluteImports(await Deno.readTextFile(from), from));
-    const out = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", copy, ...args.map(String)],
-      cwd: dir,
-      clearEnv: true,
-      env,
-      stdout: "piped",
-      stderr: "inherit",
-    }).output();
-    if (!out.success) throw new Error(failed);
-    const lines = new TextDecoder().decode(out.stdout).trim().split("\n");
-    return JSON.parse(lines[lines.length - 1]) as T;
+    return await lastJsonLine<T>(
+      { args: ["run", "-A", copy, ...args.map(String)], cwd: dir, clearEnv: true, env },
+      failed,
+    );
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
