@@ -27,11 +27,18 @@ const rss = (pid: number | string, field = "VmHWM") => {
   }
 };
 
-/** This process's child processes (test files run in parallel in it: theirs too). */
+/**
+ * This process's child processes (test files run in parallel in it: theirs
+ * too). A thread can end between the listing and the read: it has none.
+ */
 const children = () =>
   [...Deno.readDirSync("/proc/self/task")].flatMap((t) => {
-    const kids = Deno.readTextFileSync(`/proc/self/task/${t.name}/children`).trim();
-    return kids ? kids.split(" ") : [];
+    try {
+      const kids = Deno.readTextFileSync(`/proc/self/task/${t.name}/children`).trim();
+      return kids ? kids.split(" ") : [];
+    } catch {
+      return []; // the thread ended between the listing and the read
+    }
   });
 
 /** Whether `pid` is a query's DuckDB process (`_query_child.ts`). */
