@@ -25,7 +25,7 @@ export async function runChild<T>(
 }
 
 /** Runs Deno with `options` and returns the JSON of the last line it prints; throws `Error(failed)` when it fails. */
-async function lastJsonLine<T>(options: Deno.CommandOptions, failed: string): Promise<T> {
+export async function lastJsonLine<T>(options: Deno.CommandOptions, failed: string): Promise<T> {
   const out = await new Deno.Command(Deno.execPath(), {
     ...options,
     stdout: "piped",

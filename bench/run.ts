@@ -10,7 +10,9 @@ import { frameScaleBench } from "./frame_scale.ts";
 import { syncBench } from "./sync_bench.ts";
 import { queryBench } from "./query_bench.ts";
 import { coverageBench } from "./coverage_bench.ts";
-import { floorFigures, floorRunsTable, parallelBench } from "./parallel_bench.ts";
+import { floorRunsTable, parallelBench } from "./parallel_bench.ts";
+import { floorRepeated, floorRepeatedTable } from "./floor_runs.ts";
+import { frameVersusBench } from "./frame_versus.ts";
 import { portfolioTruthBench } from "./portfolio_truth_bench.ts";
 import { chartRasterBench } from "./chart_raster_bench.ts";
 import { portfolioMinimumBench } from "./portfolio_minimum_bench.ts";
@@ -24,11 +26,14 @@ if (import.meta.main) {
   console.log("signalbook benchmarks (same run, same data)");
   console.log(await framesBench());
   console.log(await frameScaleBench());
+  console.log(await frameVersusBench());
   console.log(await clientBench());
   console.log(await bodyScrubBench());
-  // the floor pulls once: their table here, their ratios again in the last table
-  const floor = await floorFigures();
-  console.log(floorRunsTable(floor.runs));
+  // the floor pulls 10 times: the first run's table, the medians with their
+  // spread, and the medians again in the last table
+  const floor = await floorRepeated(Number(Deno.env.get("SB_FLOOR_RUNS") ?? 10));
+  console.log(floorRunsTable(floor.runs[0]));
+  console.log(floorRepeatedTable(floor.repeated));
   console.log(await parallelBench(["ideal", "trace", "table", "rate", "scale"]));
   console.log(await windowRoundsBench());
   console.log(await syncBench());
