@@ -13,7 +13,8 @@
  *   Latin-1 and lone surrogates included, is carried exactly (JSON writes a
  *   lone surrogate as a `\u` escape, so its bytes are always well-formed
  *   UTF-8). How it then travels to the service is the serial pull's own
- *   (a lone surrogate in a URL query becomes U+FFFD there, as in any URL).
+ *   (a lone surrogate cannot go in a URL query as given: such a request is
+ *   refused naming the cursor, `toSearchParams` in `transport.ts`).
  * - Anything else after `sbw1.` (not base64url, not UTF-8, not that
  *   object, a day that is not a calendar day) is refused with a
  *   {@link RequestValidationError} naming the `cursor` parameter, before

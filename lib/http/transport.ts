@@ -14,6 +14,7 @@ import {
   errorFor,
   InvalidResponseError,
   type ProblemReader,
+  RequestValidationError,
   TimeoutError,
 } from "./errors.ts";
 import {
@@ -148,13 +149,31 @@ interface Call<T> {
   timeouts: number;
 }
 
-/** Builds the query string: arrays as repeated parameters. */
+/**
+ * Builds the query string: arrays as repeated parameters. A value a URL
+ * cannot carry as given — text holding a lone surrogate, which has no UTF-8
+ * form (a URL would send U+FFFD instead: another cursor than the service
+ * gave) — is a {@link RequestValidationError} naming the parameter, before
+ * anything is sent.
+ */
 export function toSearchParams(query: Query | undefined): URLSearchParams {
   const params = new URLSearchParams();
   for (const [k, v] of Object.entries(query ?? {})) {
     if (v === undefined) continue;
-    if (Array.isArray(v)) { for (const item of v) params.append(k, String(item)); }
-    else params.append(k, String(v));
+    for (const item of Array.isArray(v) ? v : [v]) {
+      const s = String(item);
+      if (!s.isWellFormed()) {
+        const at = [...s].findIndex((ch) => !ch.isWellFormed());
+        const shown = JSON.stringify(s.slice(0, 40)); // the key is taken out by #clean
+        throw new RequestValidationError([{
+          param: k,
+          value: shown,
+          message: `${shown} cannot be sent in a URL as given: it holds a lone surrogate ` +
+            `(${JSON.stringify([...s][at])} at code point ${at}), which has no UTF-8 form`,
+        }]);
+      }
+      params.append(k, s);
+    }
   }
   return params;
 }

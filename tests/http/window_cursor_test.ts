@@ -157,3 +157,19 @@ Deno.test("a hand-made window cursor is refused before any request, naming the c
     assert.equal(svc.counts.requests, 0);
   }
 });
+
+Deno.test("a cursor a URL cannot carry as given (a lone surrogate) is refused naming it, never sent as U+FFFD", async () => {
+  for (const parallel of [undefined, 8]) {
+    const svc = lyingFeeds({ days: 30, perDay: 7, cursorPrefix: "ab\ud800cd:" });
+    const error = await svc.insider.feeds({ feedIds: [1] }, { parallel }).frame({ progress: false })
+      .then(() => undefined, (e) => e);
+    const cause = error?.cause ?? error;
+    const found = [error, cause].find((e) => e instanceof RequestValidationError);
+    assert.ok(found instanceof RequestValidationError, `${parallel}: ${error}`);
+    assert.equal(found.issues[0].param, "cursor");
+    assert.match(found.message, /"ab\\ud800cd:.*lone surrogate/);
+  }
+  // what a URL can carry goes as it is: the surrogate pair of 𝄞
+  const ok = lyingFeeds({ days: 3, perDay: 7, cursorPrefix: "ab𝄞:" });
+  assert.equal((await ok.insider.feeds({ feedIds: [1] }).take(100)).length, 21);
+});
