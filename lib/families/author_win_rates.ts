@@ -17,7 +17,7 @@ import {
 import { asFrame, type Frame } from "../frames/list.ts";
 import { isDemo } from "../shared/demo.ts";
 import { isIsoDate, showValue } from "../shared/schema.ts";
-import { didYouMean } from "../shared/suggest.ts";
+import { refuse } from "../shared/options.ts";
 import { pitchReturnFloors } from "./pitch_buckets.ts";
 import { type BetaPrior, fitBetaPrior, shrunkRate } from "./_beta_binomial.ts";
 
@@ -114,13 +114,7 @@ function check(options: AuthorWinRateOptions): Required<Omit<AuthorWinRateOption
   const { period, kind, minPitches = 5 } = options ?? ({} as AuthorWinRateOptions);
   const choices = [["period", period, RETURN_PERIODS], ["kind", kind, RETURN_KINDS]] as const;
   for (const [name, value, allowed] of choices) {
-    if (!(allowed as readonly unknown[]).includes(value)) {
-      throw new RangeError(
-        `${fn}: ${name} ${showValue(value)} is not allowed; allowed: ${allowed.join(", ")}${
-          didYouMean(value, allowed)
-        }`,
-      );
-    }
+    if (!(allowed as readonly unknown[]).includes(value)) refuse(fn, name, value, allowed);
   }
   if (!Number.isInteger(minPitches) || minPitches < 1) {
     throw new RangeError(`${fn}: minPitches ${showValue(minPitches)} must be a whole number ≥ 1`);

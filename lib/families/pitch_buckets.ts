@@ -179,11 +179,7 @@ async function returnBuckets(
   for (const r of base.rows) {
     if (r.pitch.is_locked) continue;
     const have = new Set(r.pitch.slugs);
-    let best = -1;
-    slugs.forEach((s, i) => {
-      if (have.has(s)) best = i;
-    });
-    level.set(r.pitch_id, best);
+    level.set(r.pitch_id, slugs.findLastIndex((s) => have.has(s)));
   }
   const locked = base.rows.some((r) => r.pitch.is_locked);
   if (locked && params.isPremiumPitch !== false) {

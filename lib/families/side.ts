@@ -13,7 +13,7 @@
  *
  * @module
  */
-import { didYouMean } from "../shared/suggest.ts";
+import { refuse } from "../shared/options.ts";
 import { describeValue } from "../shared/describe.ts";
 import { code, IGNORE, readValue, UNREADABLE } from "../shared/values/mod.ts";
 
@@ -112,10 +112,7 @@ export function sideNote(sides: Sides, leftOut: number): string {
  * ```
  */
 export function checkSides(fn: string, value: unknown): Sides {
-  if ((SIDES as readonly unknown[]).includes(value)) return value as Sides;
-  throw new Error(
-    `${fn}: sides ${JSON.stringify(value)} is not allowed; allowed: ${SIDES.join(", ")}${
-      didYouMean(value, SIDES)
-    }`,
-  );
+  return (SIDES as readonly unknown[]).includes(value)
+    ? value as Sides
+    : refuse(fn, "sides", value, SIDES);
 }

@@ -55,24 +55,20 @@ export type TradeClass = typeof TRADE_CLASSES[number];
  * ```
  */
 export function tradeClassOf(row: { code?: unknown; is_10b51?: unknown }): TradeClass {
-  switch (row.code) {
-    case "P":
-      return "open_market_purchase";
-    case "S":
-      return row.is_10b51 === true ? "plan_sale" : "open_market_sale";
-    case "A":
-      return "award";
-    case "M":
-    case "X":
-      return "option_exercise";
-    case "F":
-      return "tax_withholding";
-    case "G":
-      return "gift";
-    default:
-      return "other";
-  }
+  if (row.code === "S" && row.is_10b51 === true) return "plan_sale";
+  return CLASS_OF_CODE.get(row.code) ?? "other";
 }
+
+/** The class of each code (a sale under a 10b5-1 plan is a `plan_sale`); any other is `other`. */
+const CLASS_OF_CODE = new Map<unknown, TradeClass>([
+  ["P", "open_market_purchase"],
+  ["S", "open_market_sale"],
+  ["A", "award"],
+  ["M", "option_exercise"],
+  ["X", "option_exercise"],
+  ["F", "tax_withholding"],
+  ["G", "gift"],
+]);
 
 /**
  * Adds the String column `trade_class` (see the module doc) to a
@@ -95,15 +91,16 @@ export function tradeClass(df: pl.DataFrame): Frame {
     field: "frame",
   });
   const code = pl.col("code");
-  const is = (c: string) => code.eq(pl.lit(c));
-  const expr = pl.when(is("P")).then(pl.lit("open_market_purchase"))
-    .when(is("S").and(pl.col("is_10b51").eq(pl.lit(true)))).then(pl.lit("plan_sale"))
-    .when(is("S")).then(pl.lit("open_market_sale"))
-    .when(is("A")).then(pl.lit("award"))
-    .when(is("M").or(is("X"))).then(pl.lit("option_exercise"))
-    .when(is("F")).then(pl.lit("tax_withholding"))
-    .when(is("G")).then(pl.lit("gift"))
-    .otherwise(pl.lit("other"))
+  const expr = pl.when(code.eq(pl.lit("S")).and(pl.col("is_10b51").eq(pl.lit(true))))
+    .then(pl.lit("plan_sale"))
+    .otherwise(
+      code.replaceStrict(
+        [...CLASS_OF_CODE.keys()] as string[],
+        [...CLASS_OF_CODE.values()],
+        "other",
+        pl.String,
+      ),
+    )
     .cast(pl.String)
     .alias("trade_class");
   // a cut pull stays marked as cut

@@ -58,16 +58,36 @@ export const FORWARD_COLUMNS: readonly string[] = [
   "returns_latest",
 ];
 
-function keys(df: pl.DataFrame): pl.Expr[] {
-  return KEYS.filter((k) => df.columns.includes(k)).map((k) => pl.col(k));
+/**
+ * One block of a long frame: the key columns the frame has, `labels` as
+ * constant columns (text as String, numbers and null as Int32), then `values`.
+ */
+function block(
+  df: pl.DataFrame,
+  labels: Record<string, string | number | null>,
+  values: pl.Expr[],
+): pl.DataFrame {
+  return df.select(
+    ...KEYS.filter((k) => df.columns.includes(k)).map((k) => pl.col(k)),
+    ...Object.entries(labels).map(([name, v]) =>
+      pl.lit(v).cast(typeof v === "string" ? pl.Utf8 : pl.Int32).alias(name)
+    ),
+    ...values,
+  );
 }
+
+/** The labels of a window: its name, its order and its length in days. */
+const windowLabels = (w: string, i: number) => ({
+  window: w,
+  window_order: i,
+  window_days: WINDOW_DAYS[w],
+});
 
 function stack(parts: pl.DataFrame[]): Frame {
   return asFrame(pl.concat(parts, { how: "vertical", rechunk: true }), false, parts.some(isDemo));
 }
 
-const lit = (v: string | number, name: string, dtype: pl.DataType) =>
-  pl.lit(v).cast(dtype).alias(name);
+const f64 = (e: pl.Expr, name: string) => e.cast(pl.Float64).alias(name);
 
 /**
  * Win rates in long form: one row per trade × scope (`all`, `bullish`,
@@ -88,16 +108,11 @@ export function winRates(df: pl.DataFrame): Frame {
   const parts = WIN_RATE_SCOPES.flatMap((s) =>
     WIN_RATE_WINDOWS.map((w, i) => {
       const p = `win_rate_${s}${w}_`;
-      return df.select(
-        ...keys(df),
-        lit(s === "" ? "all" : s.slice(0, -1), "scope", pl.Utf8),
-        lit(w, "window", pl.Utf8),
-        lit(i, "window_order", pl.Int32),
-        lit(WINDOW_DAYS[w], "window_days", pl.Int32),
-        pl.col(p + "pct").cast(pl.Float64).alias("pct"),
+      return block(df, { scope: s === "" ? "all" : s.slice(0, -1), ...windowLabels(w, i) }, [
+        f64(pl.col(p + "pct"), "pct"),
         pl.col(p + "wins").cast(pl.Int64).alias("wins"),
         pl.col(p + "total").cast(pl.Int64).alias("total"),
-      );
+      ]);
     })
   );
   const long = pl.concat(parts, { how: "vertical", rechunk: true }).withColumns(
@@ -132,16 +147,14 @@ export function forwardReturns(df: pl.DataFrame): Frame {
   need(df, FORWARD_COLUMNS, "forwardReturns");
   const horizons = [...FORWARD_WINDOWS, "latest"] as const;
   return stack(horizons.map((h, i) =>
-    df.select(
-      ...keys(df),
-      lit(h, "horizon", pl.Utf8),
-      lit(i, "horizon_order", pl.Int32),
-      (h === "latest" ? pl.lit(null) : pl.lit(WINDOW_DAYS[h])).cast(pl.Int32).alias("horizon_days"),
-      pl.col(`returns_${h}`).cast(pl.Float64).alias("return"),
-      (h === "latest" ? pl.lit(null) : pl.col(`excess_returns_${h}`)).cast(pl.Float64).alias(
-        "excess_return",
-      ),
-    )
+    block(df, {
+      horizon: h,
+      horizon_order: i,
+      horizon_days: h === "latest" ? null : WINDOW_DAYS[h],
+    }, [
+      f64(pl.col(`returns_${h}`), "return"),
+      f64(h === "latest" ? pl.lit(null) : pl.col(`excess_returns_${h}`), "excess_return"),
+    ])
   ));
 }
 
@@ -168,17 +181,10 @@ export function insiderReturns(df: pl.DataFrame): Frame {
   return stack(INSIDER_RETURN_WINDOWS.flatMap((w, i) =>
     dirs.map((d) => {
       const ex = `insider_excess_returns_${w}${d}`;
-      return df.select(
-        ...keys(df),
-        lit(w, "window", pl.Utf8),
-        lit(i, "window_order", pl.Int32),
-        lit(WINDOW_DAYS[w], "window_days", pl.Int32),
-        lit(d === "" ? "all" : d.slice(1), "direction", pl.Utf8),
-        pl.col(`insider_returns_${w}${d}`).cast(pl.Float64).alias("return"),
-        (df.columns.includes(ex) ? pl.col(ex) : pl.lit(null)).cast(pl.Float64).alias(
-          "excess_return",
-        ),
-      );
+      return block(df, { ...windowLabels(w, i), direction: d === "" ? "all" : d.slice(1) }, [
+        f64(pl.col(`insider_returns_${w}${d}`), "return"),
+        f64(df.columns.includes(ex) ? pl.col(ex) : pl.lit(null), "excess_return"),
+      ]);
     })
   ));
 }
@@ -196,13 +202,9 @@ export function insiderReturns(df: pl.DataFrame): Frame {
  */
 export function priorReturns(df: pl.DataFrame): Frame {
   need(df, PRIOR_WINDOWS.map((w) => `returns_${w}_ago`), "priorReturns");
-  return stack(PRIOR_WINDOWS.map((w, i) =>
-    df.select(
-      ...keys(df),
-      lit(w, "window", pl.Utf8),
-      lit(i, "window_order", pl.Int32),
-      lit(WINDOW_DAYS[w], "window_days", pl.Int32),
-      pl.col(`returns_${w}_ago`).cast(pl.Float64).alias("return"),
-    )
-  ));
+  return stack(
+    PRIOR_WINDOWS.map((w, i) =>
+      block(df, windowLabels(w, i), [f64(pl.col(`returns_${w}_ago`), "return")])
+    ),
+  );
 }
