@@ -50,6 +50,20 @@ export function columnsOf(
   return Object.fromEntries(wanted.columns.map((c) => [c, df.getColumn(c).toArray() as unknown[]]));
 }
 
+/**
+ * The labels of `[order, label]` pairs, one per order, by ascending order
+ * (e.g. horizons in time order from `[horizon_days, horizon]`).
+ *
+ * @example
+ * ```ts
+ * import { inOrder } from "./_chart_data.ts";
+ * inOrder([[365, "1y"], [30, "1m"], [365, "1y"]]); // ["1m", "1y"]
+ * ```
+ */
+export function inOrder<T>(pairs: [number, T][]): T[] {
+  return [...new Map(pairs)].sort((a, b) => a[0] - b[0]).map((e) => e[1]);
+}
+
 /** Mean and 95 % interval (normal approximation) of finite values. */
 export function meanCi(values: number[]): { n: number; mean: number; lo: number; hi: number } {
   const xs = values.filter((v) => Number.isFinite(v));

@@ -8,6 +8,7 @@
 import defer * as Plot from "npm:@observablehq/plot@0.6.17";
 import { type Chart, type ChartText, PALETTE, render } from "./chart.ts";
 import { rowsOf } from "./_chart_data.ts";
+import { choice } from "../shared/options.ts";
 import { isFrame, wrongInput } from "../shared/wrong_input.ts";
 import { AUTHOR_WIN_RATE_COLUMNS, type AuthorWinRates } from "../families/author_win_rates.ts";
 
@@ -51,17 +52,13 @@ export function authorWinRateChart(
   result: AuthorWinRates | AuthorWinRates["frame"],
   options: AuthorWinRateChartOptions = {},
 ): Chart {
-  const { top = 20, rankBy = "shrunk", title, subtitle, ...plot } = options;
+  const { top = 20, rankBy = "shrunk", ...plot } = options;
   if (!Number.isInteger(top) || top < 1) {
     throw new RangeError(
       `authorWinRateChart: top ${JSON.stringify(top)} must be a whole number ≥ 1`,
     );
   }
-  if (rankBy !== "shrunk" && rankBy !== "raw") {
-    throw new RangeError(
-      `authorWinRateChart: rankBy ${JSON.stringify(rankBy)} is not allowed; allowed: shrunk, raw`,
-    );
-  }
+  choice("authorWinRateChart", "rankBy", rankBy, ["shrunk", "raw"], "shrunk");
   const wanted = {
     pass: "the result of authorWinRates(...)",
     columns: AUTHOR_WIN_RATE_COLUMNS,
@@ -95,7 +92,7 @@ export function authorWinRateChart(
   const floor = period && kind
     ? `a ${PERIOD_WORDS[period]} ${kind === "abs" ? "absolute" : "excess"} return ≥ 0 %`
     : "a return ≥ 0 %";
-  const sub = subtitle ?? [
+  const sub = [
     `Share of each author's pitches with ${floor} (the catalog's 0 % floor). Orange dot: shrunk toward the pooled rate by the author's evidence (empirical Bayes); hollow blue dot: raw rate, bar: its Wilson 95% interval.`,
     `${rows.length < all.length ? `Top ${rows.length}` : `All ${rows.length}`} of ${all.length} ${
       all.length === 1 ? "author" : "authors"
@@ -147,7 +144,7 @@ export function authorWinRateChart(
       ],
     },
     {
-      title: title ?? `Authors ranked by ${rankBy === "raw" ? "raw" : "shrunk"} win rate`,
+      title: `Authors ranked by ${rankBy === "raw" ? "raw" : "shrunk"} win rate`,
       subtitle: sub,
     },
     plot,

@@ -319,7 +319,11 @@ export function render(
   extra: Record<string, unknown> = {},
   legend = true,
 ): Chart {
-  const { inline: extraInline, ...rest } = extra;
+  // the caller's own title and subtitle (in `extra`) win over the helper's (`text`)
+  const { inline: extraInline, title, subtitle, ...rest } = extra as
+    & ChartText
+    & Record<string, unknown>;
+  text = { ...text, title: title ?? text.title, subtitle: subtitle ?? text.subtitle };
   const inline = checkInlineFormat(
     text.title ? `chart "${text.title}"` : "chart",
     text.inline ?? extraInline ?? "auto",

@@ -50,13 +50,7 @@ export interface ClusterChartOptions extends ChartText {
  * ```
  */
 export function clusterChart(trades: pl.DataFrame, options: ClusterChartOptions = {}): Chart {
-  const {
-    top = 15,
-    title = "Cluster trades by issuer",
-    subtitle,
-    sides = "tradeClass",
-    ...plot
-  } = options;
+  const { top = 15, sides = "tradeClass", ...plot } = options;
   checkSides("clusterChart", sides);
   const all = rowsOf("clusterChart", trades, {
     pass: TRADES_FRAME,
@@ -77,11 +71,10 @@ export function clusterChart(trades: pl.DataFrame, options: ClusterChartOptions 
     (r) => sideOf(r, sides),
     sides,
     "Trades with 2+ insiders of the issuer trading the same way within 30 days; size: insiders",
-    subtitle,
+    plot.subtitle,
   );
-  const counts = new Map<string, number>();
-  for (const r of rows) counts.set(r.ticker, (counts.get(r.ticker) ?? 0) + 1);
-  const tickers = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, top)
+  const tickers = [...Map.groupBy(rows, (r) => r.ticker)]
+    .sort((a, b) => b[1].length - a[1].length || (a[0] < b[0] ? -1 : 1)).slice(0, top)
     .map((e) => e[0]);
   const shown = rows.flatMap((r, k) => tickers.includes(r.ticker) ? [{ ...r, side: side[k] }] : []);
   return render(
@@ -105,7 +98,7 @@ export function clusterChart(trades: pl.DataFrame, options: ClusterChartOptions 
         }),
       ],
     },
-    { title, subtitle: sub },
+    { title: "Cluster trades by issuer", subtitle: sub },
     plot,
   );
 }

@@ -35,10 +35,8 @@ export function drawdownChart(
   data: pl.DataFrame | Record<string, pl.DataFrame>,
   options: DrawdownOptions = {},
 ): Chart {
-  const {
-    title = "Drawdown: distance below the previous peak",
-    subtitle = "Percent below the running maximum of the equity curve (monthly points)",
-    ...plot
-  } = options;
-  return portfolioLines("drawdownChart", data, "drawdown", { title, subtitle }, plot);
+  return portfolioLines("drawdownChart", data, "drawdown", {
+    title: "Drawdown: distance below the previous peak",
+    subtitle: "Percent below the running maximum of the equity curve (monthly points)",
+  }, options);
 }

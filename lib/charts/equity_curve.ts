@@ -129,10 +129,8 @@ export function equityCurveChart(
   data: pl.DataFrame | Record<string, pl.DataFrame>,
   options: EquityCurveOptions = {},
 ): Chart {
-  const {
-    title = "Equity curve: growth of 1",
-    subtitle = "Calendar-time portfolio after costs, monthly rebalancing",
-    ...plot
-  } = options;
-  return portfolioLines("equityCurveChart", data, "equity", { title, subtitle }, plot);
+  return portfolioLines("equityCurveChart", data, "equity", {
+    title: "Equity curve: growth of 1",
+    subtitle: "Calendar-time portfolio after costs, monthly rebalancing",
+  }, options);
 }

@@ -8,7 +8,8 @@
 import defer * as Plot from "npm:@observablehq/plot@0.6.17";
 import type pl from "npm:nodejs-polars@0.25.2";
 import { type Chart, type ChartText, PALETTE, render } from "./chart.ts";
-import { rowsOf } from "./_chart_data.ts";
+import { inOrder, rowsOf } from "./_chart_data.ts";
+import { choice } from "../shared/options.ts";
 
 /** Options of {@link eventStudyChart}; any other Plot option passes through. */
 export interface EventStudyChartOptions extends ChartText {
@@ -67,13 +68,8 @@ const THIN = "#595959";
  * ```
  */
 export function eventStudyChart(stats: pl.DataFrame, options: EventStudyChartOptions = {}): Chart {
-  const { value: own = "mean_excess", vs = "zero", title, subtitle, ...plot } = options;
-  if (vs !== "zero" && vs !== "baseline") {
-    throw new RangeError(
-      `eventStudyChart: vs ${JSON.stringify(vs)} is not allowed; allowed: zero, baseline`,
-    );
-  }
-  const diff = vs === "baseline";
+  const { value: own = "mean_excess", vs = "zero", ...plot } = options;
+  const diff = choice("eventStudyChart", "vs", vs, ["zero", "baseline"], "zero") === "baseline";
   const [value, lowCol, highCol] = diff
     ? ["diff_vs_baseline", "diff_ci_low", "diff_ci_high"]
     : [own, "ci_low", "ci_high"];
@@ -93,8 +89,7 @@ export function eventStudyChart(stats: pl.DataFrame, options: EventStudyChartOpt
       `eventStudyChart: vs "baseline" needs a study with a baseline group: eventStudy(trades, { baseline: "…" }); this study has none`,
     );
   }
-  const horizons = [...new Map(all.map((r) => [r.horizon_days as number, r.horizon])).entries()]
-    .sort((a, b) => a[0] - b[0]).map((h) => h[1]);
+  const horizons = inOrder(all.map((r) => [r.horizon_days as number, r.horizon as string]));
   const groups = [...new Set(all.map((r) => r.group))].filter((g) => !diff || g !== baseline);
   const rows = all.filter((r) => Number.isFinite(r[value]));
   const empty = horizons.filter((h) => !rows.some((r) => r.horizon === h));
@@ -121,7 +116,7 @@ export function eventStudyChart(stats: pl.DataFrame, options: EventStudyChartOpt
     : value === "mean_excess"
     ? "Mean excess return vs the market (%)"
     : `${value} (%)`;
-  const sub = subtitle ?? [
+  const sub = [
     `${what}, from the ${entry} date; dot: ${
       diff ? "difference" : value === "mean_excess" ? "mean" : value
     }, bar: 95% interval of the ${diff ? "difference" : "mean"}`,
@@ -189,10 +184,9 @@ export function eventStudyChart(stats: pl.DataFrame, options: EventStudyChartOpt
       ],
     },
     {
-      title: title ??
-        (diff
-          ? `Event study: excess return vs ${baseline}`
-          : "Event study: excess return after the trade"),
+      title: diff
+        ? `Event study: excess return vs ${baseline}`
+        : "Event study: excess return after the trade",
       subtitle: sub,
     },
     plot,

@@ -37,13 +37,7 @@ export interface FeedComparisonOptions extends ChartText {
  * ```
  */
 export function feedComparison(trades: pl.DataFrame, options: FeedComparisonOptions = {}): Chart {
-  const {
-    feed = "feed",
-    value = "excess_returns_3m",
-    title = "Mean excess return by feed",
-    subtitle,
-    ...plot
-  } = options;
+  const { feed = "feed", value = "excess_returns_3m", ...plot } = options;
   const rows = rowsOf("feedComparison", trades, {
     pass: `a trades frame with a ${JSON.stringify(feed)} column`,
     columns: [feed, value],
@@ -91,7 +85,7 @@ export function feedComparison(trades: pl.DataFrame, options: FeedComparisonOpti
         Plot.ruleX([0]),
       ],
     },
-    { title, subtitle: subtitle ?? "Bars: mean; lines: 95% interval" },
+    { title: "Mean excess return by feed", subtitle: "Bars: mean; lines: 95% interval" },
     plot,
   );
 }

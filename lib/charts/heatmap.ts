@@ -6,7 +6,7 @@
 import defer * as Plot from "npm:@observablehq/plot@0.6.17";
 import pl from "npm:nodejs-polars@0.25.2";
 import { type Chart, type ChartText, render } from "./chart.ts";
-import { rowsOf } from "./_chart_data.ts";
+import { inOrder, rowsOf } from "./_chart_data.ts";
 import { expectFrame } from "../shared/wrong_input.ts";
 import { WIN_RATE_COLUMNS, winRates } from "../families/transactions.ts";
 
@@ -30,11 +30,6 @@ export interface WinRateHeatmapOptions extends ChartText {
  * ```
  */
 export function winRateHeatmap(data: pl.DataFrame, options: WinRateHeatmapOptions = {}): Chart {
-  const {
-    title = "Insider win rates by scope and window",
-    subtitle = "Mean win rate of the insiders' earlier trades (%), n = trades with a record",
-    ...plot
-  } = options;
   const wanted = { pass: "a trades frame or winRates(trades)", field: "frame" };
   expectFrame("winRateHeatmap", data, wanted);
   const isLong = data.columns.includes("scope");
@@ -62,10 +57,7 @@ export function winRateHeatmap(data: pl.DataFrame, options: WinRateHeatmapOption
   }
   const means = cells.map((c) => c.mean);
   const bright = Math.min(...means) + 0.6 * (Math.max(...means) - Math.min(...means));
-  const windows = [...new Map(cells.map((c) => [c.window_order, c.window])).entries()].sort((
-    a,
-    b,
-  ) => a[0] - b[0]).map((e) => e[1]);
+  const windows = inOrder(cells.map((c) => [c.window_order, c.window]));
   return render(
     {
       width: 560,
@@ -87,7 +79,10 @@ export function winRateHeatmap(data: pl.DataFrame, options: WinRateHeatmapOption
         }),
       ],
     },
-    { title, subtitle },
-    plot,
+    {
+      title: "Insider win rates by scope and window",
+      subtitle: "Mean win rate of the insiders' earlier trades (%), n = trades with a record",
+    },
+    options,
   );
 }

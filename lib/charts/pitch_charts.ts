@@ -7,7 +7,7 @@
 import defer * as Plot from "npm:@observablehq/plot@0.6.17";
 import type pl from "npm:nodejs-polars@0.25.2";
 import { type Chart, type ChartText, render } from "./chart.ts";
-import { rowsOf } from "./_chart_data.ts";
+import { inOrder, rowsOf } from "./_chart_data.ts";
 import { expectFrame, wrongInput } from "../shared/wrong_input.ts";
 
 /** Sentiment colours (Okabe–Ito). */
@@ -39,12 +39,7 @@ export function pitchesOverTime(
   pitches: pl.DataFrame,
   options: PitchesOverTimeOptions = {},
 ): Chart {
-  const {
-    date = "added_on",
-    title = "Pitches per month by sentiment",
-    subtitle = "Count of write-ups added",
-    ...plot
-  } = options;
+  const { date = "added_on", ...plot } = options;
   const rows = rowsOf("pitchesOverTime", pitches, {
     pass: "a pitches frame (catalog.pitches(...).frame())",
     columns: [date, "sentiment"],
@@ -71,7 +66,7 @@ export function pitchesOverTime(
         Plot.ruleY([0]),
       ],
     },
-    { title, subtitle },
+    { title: "Pitches per month by sentiment", subtitle: "Count of write-ups added" },
     plot,
   );
 }
@@ -111,20 +106,12 @@ export function bucketChart(buckets: pl.DataFrame, options: BucketChartOptions =
   const fill = options.fill === undefined
     ? (buckets.columns.includes("sentiment") ? "sentiment" : null)
     : options.fill;
-  const {
-    title = `Pitches by ${bucket.replace(/_bucket$/, "").replaceAll("_", " ")} bucket`,
-    subtitle,
-    bucket: _b,
-    fill: _f,
-    ...plot
-  } = options;
+  const { bucket: _b, fill: _f, ...plot } = options;
   const rows = rowsOf("bucketChart", buckets, {
     ...wanted,
     columns: [bucket, `${bucket}_order`, ...(fill ? [fill] : [])],
   });
-  const order = [
-    ...new Map(rows.map((r) => [r[`${bucket}_order`] as number, r[bucket] as string])).entries(),
-  ].sort((a, b) => a[0] - b[0]).map((e) => e[1]);
+  const order = inOrder(rows.map((r) => [r[`${bucket}_order`] as number, r[bucket] as string]));
   const none = rows.find((r) => (r[`${bucket}_order`] as number) < 0)?.[bucket] as
     | string
     | undefined;
@@ -149,8 +136,8 @@ export function bucketChart(buckets: pl.DataFrame, options: BucketChartOptions =
       ],
     },
     {
-      title,
-      subtitle: subtitle ?? `Highest floor met; '${none ?? "below 0"}': no floor met`,
+      title: `Pitches by ${bucket.replace(/_bucket$/, "").replaceAll("_", " ")} bucket`,
+      subtitle: `Highest floor met; '${none ?? "below 0"}': no floor met`,
     },
     plot,
   );

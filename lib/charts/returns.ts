@@ -7,7 +7,7 @@
 import defer * as Plot from "npm:@observablehq/plot@0.6.17";
 import type pl from "npm:nodejs-polars@0.25.2";
 import { type Chart, type ChartText, render } from "./chart.ts";
-import { columnsOf, meanCi, sidedBy } from "./_chart_data.ts";
+import { columnsOf, inOrder, meanCi, sidedBy } from "./_chart_data.ts";
 import { expectFrame } from "../shared/wrong_input.ts";
 import { checkSides, sideColumn, sideOf, type Sides } from "../families/side.ts";
 import { FORWARD_COLUMNS, forwardReturns } from "../families/transactions.ts";
@@ -47,13 +47,7 @@ export function forwardReturnsChart(
   data: pl.DataFrame,
   options: ForwardReturnsOptions = {},
 ): Chart {
-  const {
-    value = "excess_return",
-    title = "Forward returns after insider trades",
-    subtitle,
-    sides = "tradeClass",
-    ...plot
-  } = options;
+  const { value = "excess_return", sides = "tradeClass", ...plot } = options;
   checkSides("forwardReturnsChart", sides);
   const col = sideColumn(sides);
   const wanted = { pass: "a trades frame or forwardReturns(trades)", field: "frame" };
@@ -76,10 +70,7 @@ export function forwardReturnsChart(
     c[value],
     c[col],
   ];
-  const points: number[] = [];
-  for (let i = 0; i < hs.length; i++) {
-    if (hs[i] !== "latest" && typeof vs[i] === "number") points.push(i);
-  }
+  const points = [...hs.keys()].filter((i) => hs[i] !== "latest" && typeof vs[i] === "number");
   // trades left out, not trade × horizon rows: the most at any one horizon
   const perHorizon = (left: number[]) =>
     Math.max(0, ...Map.groupBy(left, (i) => hs[i]).values().map((g) => g.length));
@@ -89,15 +80,13 @@ export function forwardReturnsChart(
     (i) => sideOf({ [col]: codes[i] }, sides),
     sides,
     "Box: distribution (axis clipped to the 1st–99th percentile); dot and bar: mean and 95% interval",
-    subtitle,
+    plot.subtitle,
     perHorizon,
   );
   const horizon = kept.map((i) => hs[i]);
   const v = kept.map((i) => vs[i] as number);
   const labels = color.domain;
-  const horizons = [...new Map(kept.map((i) => [orders[i], hs[i]])).entries()].sort((a, b) =>
-    a[0] - b[0]
-  ).map((e) => e[1]);
+  const horizons = inOrder(kept.map((i) => [orders[i], hs[i]]));
   const stats = horizons.flatMap((h) =>
     labels.map((s) => ({
       horizon: h,
@@ -110,51 +99,52 @@ export function forwardReturnsChart(
     sorted[Math.min(sorted.length - 1, Math.max(0, Math.round(p * (sorted.length - 1))))];
   const lo = Math.min(q(0.01), ...stats.map((s) => s.lo).filter(Number.isFinite));
   const hi = Math.max(q(0.99), ...stats.map((s) => s.hi).filter(Number.isFinite));
-  return render({
-    width: 720,
-    height: 400,
-    marginLeft: 55,
-    fx: { domain: horizons, label: "Horizon" },
-    x: { domain: labels, axis: null },
-    y: {
-      label: value === "excess_return" ? "Excess return vs market (%)" : "Return (%)",
-      grid: true,
-      clamp: true,
-      domain: [lo, hi],
-      nice: true,
+  return render(
+    {
+      width: 720,
+      height: 400,
+      marginLeft: 55,
+      fx: { domain: horizons, label: "Horizon" },
+      x: { domain: labels, axis: null },
+      y: {
+        label: value === "excess_return" ? "Excess return vs market (%)" : "Return (%)",
+        grid: true,
+        clamp: true,
+        domain: [lo, hi],
+        nice: true,
+      },
+      color,
+      marks: [
+        Plot.ruleY([0], { strokeOpacity: 0.5 }),
+        Plot.boxY(v, {
+          fx: horizon,
+          x: side,
+          stroke: side,
+          fill: side,
+          fillOpacity: 0.15,
+          r: 1,
+        }),
+        Plot.ruleX(stats, {
+          fx: "horizon",
+          x: "side",
+          y1: "lo",
+          y2: "hi",
+          stroke: "currentColor",
+          className: "interval",
+          strokeWidth: 3,
+        }),
+        Plot.dot(stats, {
+          fx: "horizon",
+          x: "side",
+          y: "mean",
+          fill: "currentColor",
+          r: 3.5,
+          tip: true,
+          channels: { n: "n" },
+        }),
+      ],
     },
-    color,
-    marks: [
-      Plot.ruleY([0], { strokeOpacity: 0.5 }),
-      Plot.boxY(v, {
-        fx: horizon,
-        x: side,
-        stroke: side,
-        fill: side,
-        fillOpacity: 0.15,
-        r: 1,
-      }),
-      Plot.ruleX(stats, {
-        fx: "horizon",
-        x: "side",
-        y1: "lo",
-        y2: "hi",
-        stroke: "currentColor",
-        className: "interval",
-        strokeWidth: 3,
-      }),
-      Plot.dot(stats, {
-        fx: "horizon",
-        x: "side",
-        y: "mean",
-        fill: "currentColor",
-        r: 3.5,
-        tip: true,
-        channels: { n: "n" },
-      }),
-    ],
-  }, {
-    title,
-    subtitle: sub,
-  }, plot);
+    { title: "Forward returns after insider trades", subtitle: sub },
+    plot,
+  );
 }

@@ -42,13 +42,7 @@ export interface TradeTimelineOptions extends ChartText {
  * ```
  */
 export function tradeTimeline(trades: pl.DataFrame, options: TradeTimelineOptions = {}): Chart {
-  const {
-    title = "Insider trades over time",
-    subtitle,
-    time = "filed_at",
-    sides = "tradeClass",
-    ...plot
-  } = options;
+  const { time = "filed_at", sides = "tradeClass", ...plot } = options;
   checkSides("tradeTimeline", sides);
   const all = rowsOf(
     "tradeTimeline",
@@ -62,7 +56,7 @@ export function tradeTimeline(trades: pl.DataFrame, options: TradeTimelineOption
     (r) => sideOf(r, sides),
     sides,
     "Transaction value (USD, log scale); one dot per trade",
-    subtitle,
+    plot.subtitle,
   );
   return render(
     {
@@ -84,7 +78,7 @@ export function tradeTimeline(trades: pl.DataFrame, options: TradeTimelineOption
         }),
       ],
     },
-    { title, subtitle: sub },
+    { title: "Insider trades over time", subtitle: sub },
     plot,
   );
 }
