@@ -230,13 +230,8 @@ const firstDayOf = (m: number) => Date.UTC(Math.floor(m / 12), m % 12, 1) / DAY;
 
 /** Growth at day t since entry under the booking rule. */
 function grow(points: [number, number][], t: number, spread: typeof SPREADS[number]): number {
-  if (spread === "geometric") return growthAt(points, t);
-  let g = 1;
-  for (const [d, v] of points) {
-    if (d <= t) g = v;
-    else break;
-  }
-  return g;
+  // step: the growth at the last known point on or before t (points ascend from day 0)
+  return spread === "geometric" ? growthAt(points, t) : points.findLast(([d]) => d <= t)?.[1] ?? 1;
 }
 
 /**
@@ -258,10 +253,7 @@ export function monthlyPath(
   months: number,
   spread: typeof SPREADS[number] = "step",
 ): number[] {
-  const knots: [number, number][] = [[0, 1], ...points.map(([m, r]) => [m, 1 + r / 100])] as [
-    number,
-    number,
-  ][];
+  const knots = [[0, 1], ...points.map(([m, r]) => [m, 1 + r / 100])] as [number, number][];
   const out: number[] = [];
   let prev = 1;
   const known = new Set(knots.map(([m]) => m));

@@ -18,9 +18,7 @@
  *
  * @module
  */
-import { KNOTS } from "./entry.ts";
-
-const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : null);
+import { KNOTS, num } from "./entry.ts";
 
 /**
  * The market's log level by day (relative to an arbitrary day), from rows

@@ -1,6 +1,6 @@
 /**
  * Ordinary least squares with Newey-West (HAC, Bartlett weights)
- * standard errors, for the multi-factor alpha of a portfolio backtest:
+ * standard errors, for the market and multi-factor alphas of a portfolio backtest:
  * cov = (X'X)⁻¹ S (X'X)⁻¹ with S = Σ_k w_k Σ_t (x_t e_t)(x_{t−k} e_{t−k})'
  * (both orders for k > 0), w_k = 1 − k/(L+1), L = ⌊4·(n/100)^(2/9)⌋ by
  * default — statsmodels' `cov_type="HAC"` without small-sample correction.
@@ -16,6 +16,10 @@ export interface Fit {
   se: number[];
   /** Lags used. */
   lags: number;
+  /** The sum of squared residuals (for classical standard errors: `ssr / df · inv[i][i]`). */
+  ssr: number;
+  /** (X'X)⁻¹. */
+  inv: number[][];
 }
 
 /** Inverse of a small symmetric positive-definite matrix (Gauss-Jordan with pivoting). */
@@ -68,8 +72,10 @@ export function olsNeweyWest(y: readonly number[], X: readonly number[][], lags?
   }
   const inv = invert(xtx);
   const coef = inv.map((row) => row.reduce((s, v, j) => s + v * xty[j], 0));
+  let ssr = 0;
   const u = X.map((row, t) => {
     const e = y[t] - row.reduce((s, v, j) => s + v * coef[j], 0);
+    ssr += e * e;
     return row.map((v) => v * e);
   });
   const S = Array.from({ length: k }, () => new Array<number>(k).fill(0));
@@ -87,5 +93,5 @@ export function olsNeweyWest(y: readonly number[], X: readonly number[][], lags?
   const mul = (a: number[][], b: number[][]) =>
     a.map((row) => b[0].map((_, j) => row.reduce((s, v, r) => s + v * b[r][j], 0)));
   const cov = mul(mul(inv, S), inv);
-  return { coef, se: cov.map((row, i) => Math.sqrt(Math.max(row[i], 0))), lags: L };
+  return { coef, se: cov.map((row, i) => Math.sqrt(Math.max(row[i], 0))), lags: L, ssr, inv };
 }

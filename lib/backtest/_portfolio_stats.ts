@@ -33,7 +33,7 @@
  *
  * @module
  */
-import { mean, neweyWestSe, sd } from "./_stats.ts";
+import { mean, sd } from "./_stats.ts";
 import { normalQuantile, t975 } from "./_quantiles.ts";
 import { usableSe } from "./_cluster_se.ts";
 import { plural } from "../shared/plural.ts";
@@ -183,15 +183,14 @@ export function alphaStats(
       reason: `${plural(rets.length, "month")} < ${minMonths}: no alpha`,
     };
   }
-  const fit = alphaOf(rets, market);
+  const { alpha: fit, ols } = marketFit(rets, market);
   const n = rets.length;
-  // the larger of the Newey-West SE with Stata's n/(n − 2) factor and the classical OLS SE (the
-  // Newey-West SE is read back from t, which says nothing when alpha is exactly 0: then OLS alone)
-  const nw = fit.tStat !== 0 && Number.isFinite(fit.tStat)
-    ? Math.abs(fit.monthly / fit.tStat) * Math.sqrt(n / (n - 2))
-    : NaN;
-  const ols = olsSe(rets, market, fit);
-  const se = Number.isFinite(nw) ? Math.max(nw, ols) : ols;
+  // the larger of the Newey-West SE with Stata's n/(n − 2) factor and the classical OLS SE
+  // (the residual variance on n − 2 degrees of freedom)
+  const se = Math.max(
+    ols.se[0] * Math.sqrt(n / (n - 2)),
+    Math.sqrt((ols.ssr / (n - 2)) * ols.inv[0][0]),
+  );
   // a fit that leaves no residual has a standard error of rounding noise (a flat series on a
   // flat market): no interval and no t, never a zero-width interval or a t of 10^15
   const scale = Math.max(...rets.map(Math.abs), ...market.map(Math.abs), Math.abs(fit.monthly));
@@ -211,20 +210,6 @@ export function alphaStats(
   };
 }
 
-/** The classical OLS standard error of the intercept (residual variance on n − 2 degrees of freedom). */
-function olsSe(y: readonly number[], x: readonly number[], fit: Alpha): number {
-  const n = y.length;
-  const mx = mean(x);
-  let sxx = 0;
-  let ss = 0;
-  for (let t = 0; t < n; t++) {
-    sxx += (x[t] - mx) ** 2;
-    ss += (y[t] - fit.monthly - fit.beta * x[t]) ** 2;
-  }
-  const s2 = ss / (n - 2);
-  return Math.sqrt(s2 * (1 / n + (sxx > 1e-12 ? mx * mx / sxx : 0)));
-}
-
 /**
  * OLS of y on x with a Newey-West standard error of the intercept.
  *
@@ -235,38 +220,36 @@ function olsSe(y: readonly number[], x: readonly number[], fit: Alpha): number {
  * ```
  */
 export function alphaOf(y: readonly number[], x: readonly number[], lags?: number): Alpha {
+  return marketFit(y, x, lags).alpha;
+}
+
+/** {@link alphaOf} and the regression behind it (`_ols.ts`). */
+function marketFit(y: readonly number[], x: readonly number[], lags?: number) {
   const n = y.length;
   const L = lags ?? Math.floor(4 * (n / 100) ** (2 / 9));
   const mx = mean(x);
-  if (!(x.reduce((s, v) => s + (v - mx) ** 2, 0) > 1e-12)) {
-    // no variation in the market series (e.g. one month): alpha is the mean
-    const a = mean(y);
-    return { monthly: a, annualized: a * 12, tStat: a / neweyWestSe(y, L), beta: 0, lags: L };
-  }
+  // no variation in the market series (e.g. one month): alpha is the mean (a constant alone)
+  const flat = !(x.reduce((s, v) => s + (v - mx) ** 2, 0) > 1e-12);
   // HAC covariance of (a, b): (X'X)^-1 S (X'X)^-1 with Bartlett weights (`_ols.ts`)
-  const fit = olsNeweyWest(y, x.map((v) => [1, v]), L);
-  const [a, beta] = fit.coef;
-  const tStat = fit.se[0] > 0 ? a / fit.se[0] : NaN;
-  return { monthly: a, annualized: a * 12, tStat, beta, lags: L };
+  const ols = olsNeweyWest(y, x.map((v) => flat ? [1] : [1, v]), L);
+  const [a, beta = 0] = ols.coef;
+  const tStat = ols.se[0] > 0 ? a / ols.se[0] : NaN;
+  return { alpha: { monthly: a, annualized: a * 12, tStat, beta, lags: L }, ols };
 }
 
 /** The figures of a portfolio's months: `PortfolioStats` but for the counts of its trades. */
-export type PortfolioFigures = Pick<
+export type PortfolioFigures = Omit<
   PortfolioStats,
-  | "months"
-  | "cagr"
-  | "vol"
-  | "sharpe"
-  | "sharpeInterval"
-  | "informationRatio"
-  | "maxDrawdown"
-  | "hitRate"
-  | "alpha"
-  | "alphaInterval"
-  | "alphaFit"
-  | "nullReasons"
-  | "turnover"
-  | "costPaid"
+  | "riskFree"
+  | "trades"
+  | "droppedTrades"
+  | "missingValueTrades"
+  | "shortTrades"
+  | "noSideTrades"
+  | "trimmedMonths"
+  | "entry"
+  | "spread"
+  | "factorAlpha"
 >;
 
 /**

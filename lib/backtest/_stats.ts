@@ -1,7 +1,7 @@
 /**
  * Small statistics shared by the event study and the portfolio backtest:
- * mean, sample standard deviation, median, trimmed mean, percentile, and the
- * Newey-West (HAC) standard error of a mean.
+ * mean, sample standard deviation, median, trimmed mean and percentile (the
+ * Newey-West standard errors are `_ols.ts`'s).
  *
  * @module
  */
@@ -50,23 +50,4 @@ export function percentile(sorted: ArrayLike<number>, p: number): number {
   const lo = Math.floor(h);
   const hi = Math.min(n - 1, lo + 1);
   return sorted[lo] + (h - lo) * (sorted[hi] - sorted[lo]);
-}
-
-/**
- * Newey-West standard error of the mean of a series, with Bartlett weights
- * and `lags` lags (default `floor(4 · (n/100)^(2/9))`, the usual rule).
- */
-export function neweyWestSe(xs: ArrayLike<number>, lags?: number): number {
-  const n = xs.length;
-  if (n < 2) return NaN;
-  const m = mean(xs);
-  const L = lags ?? Math.floor(4 * (n / 100) ** (2 / 9));
-  const gamma = (k: number) => {
-    let s = 0;
-    for (let t = k; t < n; t++) s += (xs[t] - m) * (xs[t - k] - m);
-    return s / n;
-  };
-  let v = gamma(0);
-  for (let k = 1; k <= Math.min(L, n - 1); k++) v += 2 * (1 - k / (L + 1)) * gamma(k);
-  return Math.sqrt(Math.max(v, 0) / n);
 }

@@ -35,7 +35,22 @@ export const ENTRIES = ["trade", "filing"] as const;
 /** Where a position opens: the trade date or the filing date. */
 export type Entry = typeof ENTRIES[number];
 
-const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : null);
+/** A finite number, else null. */
+export const num = (
+  v: unknown,
+): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
+
+/**
+ * Whether a trade is old enough for horizon `h`: it has a value (even NaN) at `h`, or at any
+ * longer window (the service's windows are nested: a trade with a 1y value has its 6m value).
+ * A realized trade missing a value the figures need is counted in `n_nonfinite`, whichever
+ * value it lacks; only a trade with nothing at `h` or later is young.
+ */
+export function realizedAt(row: Record<string, unknown>, h: string): boolean {
+  return KNOTS.some(([w, day]) =>
+    day >= WINDOW_DAYS[h] && (row[`returns_${w}`] != null || row[`excess_returns_${w}`] != null)
+  );
+}
 
 /** Growth at day `d` from known points `[day, growth]` (first [0, 1]), log-linear between. */
 export function growthAt(points: readonly (readonly [number, number])[], d: number): number {

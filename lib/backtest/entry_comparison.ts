@@ -87,32 +87,30 @@ export function entryComparison(
       thin_reason: r.thin_reason,
     };
   });
-  const rows = figures.map((f) => [
-    String(f.group),
-    String(f.horizon),
-    fmt(f.n_paired),
-    pct(f.mean_trade),
-    pct(f.mean_filing),
-    f.diff === null ? "–" : signed(f.diff),
-    f.thin_reason ? `thin: ${f.thin_reason}` : `[${fmt(f.diff_low)}, ${fmt(f.diff_high)}]`,
-  ]);
-  const head = [
-    "group",
-    "horizon",
-    "n paired",
-    "mean excess, trade date",
-    "mean excess, filing date",
-    "filing − trade (pp)",
-    "95% CI of filing − trade",
-  ];
-  const frame = asFrame(buildFrame(ENTRY_COLUMNS, figures), false, isDemo(study));
-  const note = ENTRY_NOTE;
-  const table = new EntryComparison(
-    { head, rows, numericFrom: 2, keyColumns: 2, demo: isDemo(study), note },
-    frame,
-  );
+  const table = new EntryComparison({
+    head: ENTRY_TABLE.map(([head]) => head),
+    rows: figures.map((f) => ENTRY_TABLE.map(([, cell]) => cell(f))),
+    numericFrom: 2,
+    keyColumns: 2,
+    demo: isDemo(study),
+    note: ENTRY_NOTE,
+  }, asFrame(buildFrame(ENTRY_COLUMNS, figures), false, isDemo(study)));
   return format === "markdown" ? table.toMarkdown() : table;
 }
+
+/** The table's columns: each header and how a row of figures reads. */
+const ENTRY_TABLE: [string, (f: Row) => string][] = [
+  ["group", (f) => String(f.group)],
+  ["horizon", (f) => String(f.horizon)],
+  ["n paired", (f) => fmt(f.n_paired)],
+  ["mean excess, trade date", (f) => pct(f.mean_trade)],
+  ["mean excess, filing date", (f) => pct(f.mean_filing)],
+  ["filing − trade (pp)", (f) => f.diff === null ? "–" : signed(f.diff as number)],
+  [
+    "95% CI of filing − trade",
+    (f) => f.thin_reason ? `thin: ${f.thin_reason}` : `[${fmt(f.diff_low)}, ${fmt(f.diff_high)}]`,
+  ],
+];
 
 const ENTRY_NOTE =
   "The same trades from both entries (n paired: realized at both; a trade filed on or after the horizon's end is left out). Filing-date returns are approximated from the 1-week point. The interval is that of the trades' own differences, clustered as the study is.";

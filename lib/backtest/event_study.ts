@@ -128,7 +128,7 @@ import { buildFrame } from "../frames/build.ts";
 import { DEFAULT_HORIZONS, FORWARD_WINDOWS, WINDOW_DAYS } from "../insider/fields.ts";
 import { didYouMean } from "../shared/suggest.ts";
 import { requireColumns } from "../frames/columns.ts";
-import { ENTRIES, type Entry, FILING_COLUMNS, fromFiling } from "./entry.ts";
+import { ENTRIES, type Entry, FILING_COLUMNS, fromFiling, realizedAt } from "./entry.ts";
 import { notice } from "../shared/notice.ts";
 import { sideColumn, sideOf, SIDES, type Sides } from "../families/side.ts";
 import { DAY_FORMS, monthTextOfDay, readDay, unreadable } from "./_month.ts";
@@ -246,17 +246,37 @@ function winRate(r: Record<string, unknown>): string {
   return pct < 50 ? "win rate < 50%" : pct < 65 ? "win rate 50–65%" : "win rate ≥ 65%";
 }
 
-const BUILT_IN: Record<string, [string[], (r: Record<string, unknown>) => string | null]> = {
-  role: [["is_ceo", "is_cfo", "is_director", "is_10_percent_owner", "is_officer"], role],
-  size: [["transaction_value"], size],
-  winRate: [["win_rate_1y_pct", "win_rate_1y_total"], winRate],
-  cluster: [["is_cluster_trade_30d"], (r) => r.is_cluster_trade_30d ? "cluster" : "no cluster"],
-  "10b5-1": [["is_10b51"], (r) => r.is_10b51 ? "10b5-1 plan" : "no plan"],
+/** Each built-in grouping: the columns it reads, its row → group function, its groups' natural order. */
+const BUILT_IN: Record<
+  string,
+  [string[], (r: Record<string, unknown>) => string | null, string[]]
+> = {
+  role: [
+    ["is_ceo", "is_cfo", "is_director", "is_10_percent_owner", "is_officer"],
+    role,
+    ["CEO", "CFO", "Director", "10% owner", "Other officer", "Other"],
+  ],
+  size: [["transaction_value"], size, ["< $100k", "$100k–1m", "≥ $1m"]],
+  winRate: [
+    ["win_rate_1y_pct", "win_rate_1y_total"],
+    winRate,
+    ["no record (< 3 trades)", "win rate < 50%", "win rate 50–65%", "win rate ≥ 65%"],
+  ],
+  cluster: [
+    ["is_cluster_trade_30d"],
+    (r) => r.is_cluster_trade_30d ? "cluster" : "no cluster",
+    ["no cluster", "cluster"],
+  ],
+  "10b5-1": [["is_10b51"], (r) => r.is_10b51 ? "10b5-1 plan" : "no plan", [
+    "no plan",
+    "10b5-1 plan",
+  ]],
   // trade classes: code P buys, code S sells (open-market and 10b5-1); other codes have no group
-  side: [["code"], (r) => ["sell", null, "buy"][sideOf(r) + 1]],
+  side: [["code"], (r) => ["sell", null, "buy"][sideOf(r) + 1], ["buy", "sell"]],
   acquiredDisposed: [
     ["acquired_disposed_code"],
     (r) => ["disposed", null, "acquired"][sideOf(r, "acquiredDisposed") + 1],
+    ["acquired", "disposed"],
   ],
 };
 
@@ -280,17 +300,6 @@ export function groupColumns(name: typeof GROUPINGS[number]): string[] {
   return BUILT_IN[name][0];
 }
 
-/** Natural order of the groups of each built-in grouping. */
-const NATURAL: Record<string, string[]> = {
-  role: ["CEO", "CFO", "Director", "10% owner", "Other officer", "Other"],
-  size: ["< $100k", "$100k–1m", "≥ $1m"],
-  winRate: ["no record (< 3 trades)", "win rate < 50%", "win rate 50–65%", "win rate ≥ 65%"],
-  cluster: ["no cluster", "cluster"],
-  "10b5-1": ["no plan", "10b5-1 plan"],
-  side: ["buy", "sell"],
-  acquiredDisposed: ["acquired", "disposed"],
-};
-
 /**
  * The natural order of a built-in grouping's groups (size ascending, roles
  * in a fixed order).
@@ -302,7 +311,7 @@ const NATURAL: Record<string, string[]> = {
  * ```
  */
 export function groupOrder(name: typeof GROUPINGS[number]): string[] {
-  return [...NATURAL[name]];
+  return [...BUILT_IN[name][2]];
 }
 
 /**
@@ -332,14 +341,9 @@ export function eventStudy(trades: pl.DataFrame, opts: EventStudyOptions = {}): 
   const data = studyData(trades, opts, settings);
   const { rows, missing } = studyRows(data, settings);
   if (missing) {
-    const c = settings.cluster;
     notice(
       `eventStudy: ${missing} trade-horizon rows lack a cluster key (${
-        c === "two-way"
-          ? "transaction_date or issuer_cik"
-          : c === "month"
-          ? "transaction_date"
-          : "issuer_cik"
+        CLUSTER_COLUMNS[settings.cluster].join(" or ")
       }) and count as clusters of their own (column n_missing_cluster; \`cluster\` names the clustering really used)`,
     );
   }
@@ -369,10 +373,6 @@ export function resolveStudyOptions(opts: EventStudyOptions): StudySettings {
       : refuse(fn, "horizon", h, STUDY_HORIZONS)
   );
   horizons.sort((a, b) => WINDOW_DAYS[a] - WINDOW_DAYS[b]);
-  const benchmark = opts.benchmark ?? "market";
-  if (benchmark !== "market" && benchmark !== "none") {
-    refuse(fn, "benchmark", benchmark, ["market", "none"]);
-  }
   return {
     horizons,
     samples: wholeNumber(fn, "samples", opts.samples, 10, 1000),
@@ -381,7 +381,7 @@ export function resolveStudyOptions(opts: EventStudyOptions): StudySettings {
     cluster: choice(fn, "cluster", opts.cluster, CLUSTERS, DEFAULT_CLUSTER),
     entry: choice(fn, "entry", opts.entry, ENTRIES, "trade"),
     adjust: choice(fn, "adjust", opts.adjust, ADJUSTMENTS, "none"),
-    benchmark,
+    benchmark: choice(fn, "benchmark", opts.benchmark, ["market", "none"], "market"),
     seed: opts.seed ?? 42,
   };
 }
@@ -392,7 +392,9 @@ function grouping(trades: pl.DataFrame, g: GroupBy | undefined) {
     return { keyOf: () => "all", needCols: [] as string[], natural: [] as string[] };
   }
   if (typeof g === "function") return { keyOf: g, needCols: [] as string[], natural: [] };
-  if (BUILT_IN[g]) return { keyOf: BUILT_IN[g][1], needCols: BUILT_IN[g][0], natural: NATURAL[g] };
+  if (BUILT_IN[g]) {
+    return { keyOf: BUILT_IN[g][1], needCols: BUILT_IN[g][0], natural: BUILT_IN[g][2] };
+  }
   if (typeof g !== "string" || !trades.columns.includes(g)) {
     throw new RangeError(
       `eventStudy: groupBy ${JSON.stringify(g)} is neither a grouping (${
@@ -406,6 +408,14 @@ function grouping(trades: pl.DataFrame, g: GroupBy | undefined) {
     r[g] === null || r[g] === undefined ? null : String(r[g]);
   return { keyOf, needCols: [g], natural: [] as string[] };
 }
+
+/** The key columns of each clustering. */
+const CLUSTER_COLUMNS: Record<ClusterBy, string[]> = {
+  "two-way": ["transaction_date", "issuer_cik"],
+  month: ["transaction_date"],
+  issuer: ["issuer_cik"],
+  none: [],
+};
 
 /** The columns a study reads: values, the realized check, the side and the cluster keys. */
 function studyColumnsOf(
@@ -427,12 +437,7 @@ function studyColumnsOf(
   const laterCols = FORWARD_WINDOWS.filter((w) => WINDOW_DAYS[w] > WINDOW_DAYS[o.horizons[0]])
     .flatMap((w) => [`returns_${w}`, `excess_returns_${w}`])
     .filter((c) => trades.columns.includes(c) && !valueCols.includes(c));
-  const clusterCols = {
-    "two-way": ["transaction_date", "issuer_cik"],
-    month: ["transaction_date"],
-    issuer: ["issuer_cik"],
-    none: [],
-  }[o.cluster];
+  const clusterCols = CLUSTER_COLUMNS[o.cluster];
   const lacking = clusterCols.filter((c) => !trades.columns.includes(c));
   if (lacking.length) {
     throw new Error(
@@ -458,13 +463,10 @@ function groupTrades(
   natural: string[],
   order: string[] | undefined,
 ): { names: string[]; members: number[][] } {
-  const groups = new Map<string, number[]>();
-  let ungrouped = 0;
-  rows.forEach((r, i) => {
-    const k = keyOf(r);
-    if (k === null) ungrouped++;
-    else groups.set(k, [...groups.get(k) ?? [], i]);
-  });
+  // each group's row indices, groups in order of first appearance; null: no group
+  const groups = Map.groupBy(rows.keys(), (i) => keyOf(rows[i]));
+  const ungrouped = groups.get(null)?.length ?? 0;
+  groups.delete(null);
   if (groups.size === 0) {
     throw new Error("eventStudy: no trades to study (empty frame or every group key null)");
   }
@@ -486,7 +488,7 @@ function groupTrades(
     return n >= 0 ? 10_000 + n : 20_000;
   };
   // stable sort: ties keep first appearance
-  const names = [...groups.keys()].sort((a, b) => rank(a) - rank(b));
+  const names = ([...groups.keys()] as string[]).sort((a, b) => rank(a) - rank(b));
   return { names, members: names.map((n) => groups.get(n)!) };
 }
 
@@ -542,21 +544,10 @@ function studyData(
 function entryValues(
   rows: Record<string, unknown>[],
 ): Record<Entry, (i: number, h: string) => StudyValue | null> {
-  const present = (v: unknown) => v !== null && v !== undefined;
-  /**
-   * Whether a trade is old enough for horizon `h`: it has a value (even NaN) at `h`, or at any
-   * longer window. A realized trade missing a value the figures need is counted in
-   * `n_nonfinite`, whichever value it lacks; only a trade with nothing at `h` or later is young.
-   */
-  const realized = (r: Record<string, unknown>, h: string) =>
-    FORWARD_WINDOWS.some((w) =>
-      WINDOW_DAYS[w] >= WINDOW_DAYS[h] &&
-      (present(r[`returns_${w}`]) || present(r[`excess_returns_${w}`]))
-    );
   return {
     trade: (i, h) => {
       const r = rows[i];
-      return realized(r, h) ? { ret: r[`returns_${h}`], excess: r[`excess_returns_${h}`] } : null;
+      return realizedAt(r, h) ? { ret: r[`returns_${h}`], excess: r[`excess_returns_${h}`] } : null;
     },
     filing: (i, h) => {
       const r = rows[i];
@@ -567,7 +558,7 @@ function entryValues(
       if (typeof d === "number" && Number.isFinite(d) && d >= WINDOW_DAYS[h]) return null;
       // realized, but lacking a value the approximation needs (a return, an excess, a usable
       // filing delay) or with a non-finite one: counted
-      return realized(r, h) ? { ret: NaN, excess: NaN } : null;
+      return realizedAt(r, h) ? { ret: NaN, excess: NaN } : null;
     },
   };
 }

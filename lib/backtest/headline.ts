@@ -19,10 +19,9 @@
 import { tradesInput } from "./_inputs.ts";
 import { DEFAULT_HORIZONS } from "../insider/fields.ts";
 import pl from "npm:nodejs-polars@0.25.2";
-import { type ADJUSTMENTS, type ClusterBy, eventStudy, type StudyHorizon } from "./event_study.ts";
-import { portfolioBacktest, type PortfolioHorizon, type PortfolioResult } from "./portfolio.ts";
+import { eventStudy, type EventStudyOptions, type StudyHorizon } from "./event_study.ts";
+import { portfolioBacktest, type PortfolioOptions, type PortfolioResult } from "./portfolio.ts";
 import type { Frame } from "../frames/list.ts";
-import type { Entry } from "./entry.ts";
 import { tradeClass } from "../families/trade_class.ts";
 
 /**
@@ -39,14 +38,10 @@ import { tradeClass } from "../families/trade_class.ts";
 export function headlineStudy(
   trades: pl.DataFrame,
   horizons: readonly StudyHorizon[] = DEFAULT_HORIZONS,
-  options: {
-    cluster?: ClusterBy;
-    minN?: number;
-    minClusters?: number;
-    entry?: Entry;
-    samples?: number;
-    adjust?: typeof ADJUSTMENTS[number];
-  } = {},
+  options: Pick<
+    EventStudyOptions,
+    "cluster" | "minN" | "minClusters" | "entry" | "samples" | "adjust"
+  > = {},
 ): Frame {
   tradesInput("headlineStudy", trades);
   const { buys, planSales } = headlineSets(trades);
@@ -86,7 +81,7 @@ function headlineSets(
  */
 export function headlinePortfolios(
   trades: pl.DataFrame,
-  options: { horizon?: PortfolioHorizon; costBps?: number; entry?: Entry; riskFree?: number } = {},
+  options: Pick<PortfolioOptions, "horizon" | "costBps" | "entry"> & { riskFree?: number } = {},
 ): Record<string, PortfolioResult> {
   tradesInput("headlinePortfolios", trades);
   const { buys } = headlineSets(trades);

@@ -24,8 +24,7 @@
  */
 import type { InsiderClient, InsiderHit } from "../insider/client.ts";
 import type { Frame } from "../frames/list.ts";
-import { eventStudy, type StudyHorizon } from "./event_study.ts";
-import { tradeClassOf } from "../families/trade_class.ts";
+import { eventStudy, groupKey, type StudyHorizon } from "./event_study.ts";
 import { sideOf } from "../families/side.ts";
 
 /** Options of {@link insiderProfile}. */
@@ -83,17 +82,10 @@ export async function insiderProfile(
   const trades = await client.search({ reportingOwnerCik: hit.cik }).frame({ progress: false });
   const realized = trades.height > 0 &&
     trades.getColumn("code").toArray().some((code) => sideOf({ code }) !== 0);
-  const side = (r: Record<string, unknown>) => {
-    const c = tradeClassOf(r);
-    return c === "open_market_purchase"
-      ? "buy"
-      : c === "open_market_sale" || c === "plan_sale"
-      ? "sell"
-      : null;
-  };
   const study = realized
     ? eventStudy(trades, {
-      groupBy: side,
+      // buy: an open-market purchase (code P); sell: a sale (code S), 10b5-1 plan sales included
+      groupBy: groupKey("side"),
       order: ["buy", "sell"],
       horizons,
       cluster: "month",
@@ -147,7 +139,7 @@ function verdictOf(study: Frame, minN: number): string {
     const mine = rows.filter((r) => r.group === side);
     if (mine.length === 0) continue;
     // the longest horizon with realized trades says the most
-    const r = [...mine].reverse().find((x) => (x.n as number) > 0);
+    const r = mine.findLast((x) => (x.n as number) > 0);
     if (!r) {
       out.push(`No ${side} has a realized return yet.`);
       continue;

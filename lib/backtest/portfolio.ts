@@ -176,11 +176,19 @@
 import { tradesInput } from "./_inputs.ts";
 import { isDemo, markDemo } from "../shared/demo.ts";
 import { withDisplay } from "../frames/display.ts";
-import { DEFAULT_HORIZONS, WINDOW_DAYS } from "../insider/fields.ts";
+import { DEFAULT_HORIZONS, FORWARD_WINDOWS, WINDOW_DAYS } from "../insider/fields.ts";
 import type pl from "npm:nodejs-polars@0.25.2";
 import type { Frame } from "../frames/list.ts";
 import { requireColumns } from "../frames/columns.ts";
-import { ENTRIES, type Entry, growthAt, hasNonFiniteKnot, rowPoints } from "./entry.ts";
+import {
+  ENTRIES,
+  type Entry,
+  growthAt,
+  hasNonFiniteKnot,
+  num,
+  realizedAt,
+  rowPoints,
+} from "./entry.ts";
 import type { RiskFree } from "./_risk_free.ts";
 import { sideColumn, sideOf, SIDES, type Sides } from "./event_study.ts";
 import { marketPath } from "./_market_path.ts";
@@ -268,22 +276,12 @@ export interface PortfolioOptions {
 }
 
 /** The choices of {@link PortfolioOptions}, defaults applied. */
-export interface ResolvedPortfolioOptions {
-  /** Holding period. */
-  horizon: PortfolioHorizon;
-  /** Position weighting. */
-  weighting: typeof WEIGHTINGS[number];
-  /** Long only, or follow the insiders' sides. */
-  direction: typeof DIRECTIONS[number];
-  /** What buy and sell mean. */
-  sides: Sides;
-  /** Booking between known points. */
-  spread: typeof SPREADS[number];
-  /** Where positions open. */
-  entry: Entry;
-  /** The ramp-down months. */
-  edges: typeof EDGES[number];
-}
+export type ResolvedPortfolioOptions = Required<
+  Pick<
+    PortfolioOptions,
+    "horizon" | "weighting" | "direction" | "sides" | "spread" | "entry" | "edges"
+  >
+>;
 
 /**
  * The choices of {@link portfolioBacktest}'s options with their defaults,
@@ -331,10 +329,10 @@ export function portfolioBacktest(
   tradesInput("portfolioBacktest", trades);
   const o = resolvePortfolioOptions(options);
   const { horizon, weighting, direction, entry } = o;
-  const knots = KNOTS.filter(([m]) => m <= HORIZON_MONTHS[horizon]);
   const cols = [
     "transaction_date",
-    ...knots.flatMap(([, w]) => [`returns_${w}`, `excess_returns_${w}`]),
+    ...PORTFOLIO_HORIZONS.filter((w) => HORIZON_MONTHS[w] <= HORIZON_MONTHS[horizon])
+      .flatMap((w) => [`returns_${w}`, `excess_returns_${w}`]),
     ...(weighting === "value" ? ["transaction_value"] : []),
     ...(direction === "follow" ? [sideColumn(o.sides)] : []),
     ...(entry === "filing" ? ["filing_delay_days"] : []),
@@ -342,9 +340,7 @@ export function portfolioBacktest(
   requireColumns("portfolioBacktest", trades, cols);
   // every window the frame has: 1w sharpens the early path and the filing
   // entry, and all windows (whatever the horizon) link the market's path
-  const extra = ["1w", "1m", "3m", "6m", "1y"].flatMap((
-    w,
-  ) => [`returns_${w}`, `excess_returns_${w}`])
+  const extra = FORWARD_WINDOWS.flatMap((w) => [`returns_${w}`, `excess_returns_${w}`])
     .filter((c) => trades.columns.includes(c) && !cols.includes(c));
   const rows = trades.select(...cols, ...extra).toRecords() as Record<string, unknown>[];
   const dayAt = tradeDays(rows);
@@ -378,8 +374,6 @@ export function portfolioBacktest(
     : result;
 }
 
-const KNOTS: [number, string][] = [[1, "1m"], [3, "3m"], [6, "6m"], [12, "1y"]];
-
 /** The day of each trade's `transaction_date` (`_month.ts`); an unreadable one is an error naming it. */
 function tradeDays(rows: Record<string, unknown>[]): (number | null)[] {
   return rows.map((r, i) => {
@@ -405,19 +399,14 @@ function positionsOf(
   let dropped = 0;
   let nonFinite = 0;
   let noSide = 0;
-  const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : null);
-  const present = (v: unknown) => v !== null && v !== undefined;
-  // realized at the horizon: a value (even NaN) there or at a longer window (they are nested)
-  const later = ["1m", "3m", "6m", "1y"].filter((w) => WINDOW_DAYS[w] >= days);
-  const realized = (r: Record<string, unknown>) =>
-    later.some((w) => present(r[`returns_${w}`]) || present(r[`excess_returns_${w}`]));
   for (const [i, r] of rows.entries()) {
     const sign = o.direction === "follow" ? sideOf(r, o.sides) : 1;
     if (sign === 0) {
       noSide++;
       continue;
     }
-    if (!realized(r)) {
+    // realized at the horizon: a value (even NaN) there or at a longer window (they are nested)
+    if (!realizedAt(r, o.horizon)) {
       dropped++; // young: no return yet at the horizon
       continue;
     }

@@ -21,6 +21,7 @@ import pl from "npm:nodejs-polars@0.25.2";
 import { join } from "node:path";
 import type { Chart } from "../charts/chart.ts";
 import { saveChart } from "../charts/save.ts";
+import { inOrder } from "../charts/_chart_data.ts";
 import { atomic } from "../shared/atomic.ts";
 import { plural } from "../shared/plural.ts";
 import { writeCsv, writeParquet } from "../store/write.ts";
@@ -152,37 +153,42 @@ export function truthSection(stats: pl.DataFrame, truth: TruthRows): string {
 
 type Row = Record<string, unknown>;
 
-const HEAD = [
-  "group",
-  "horizon",
-  "n (clusters)",
-  "mean excess",
-  "median",
-  "trimmed mean",
-  "95% CI of mean",
-  "hit rate",
-  "t (cluster)",
-  "vs baseline (95% CI)",
+/** The stats table's columns: each header and how a row's cell reads. */
+const COLUMNS: [string, (r: Row) => string][] = [
+  ["group", (r) => String(r.group)],
+  ["horizon", (r) => String(r.horizon)],
+  [
+    "n (clusters)",
+    (r) => `${fmt(r.n)}${typeof r.n_clusters === "number" ? ` (${r.n_clusters})` : ""}`,
+  ],
+  ["mean excess", (r) => pct(r.mean_excess)],
+  ["median", (r) => pct(r.median_excess)],
+  ["trimmed mean", (r) => pct(r.trimmed_mean_excess)],
+  [
+    "95% CI of mean",
+    (r) => r.thin ? `thin: ${r.thin_reason ?? "none"}` : `[${fmt(r.ci_low)}, ${fmt(r.ci_high)}]`,
+  ],
+  [
+    "hit rate",
+    (r) =>
+      r.hit_rate === null || r.hit_rate === undefined ? "–" : `${fmt(r.hit_rate as number, 0)}%`,
+  ],
+  ["t (cluster)", (r) => fmt(r.t_cluster)],
+  [
+    "vs baseline (95% CI)",
+    (r) =>
+      r.diff_vs_baseline === null || r.diff_vs_baseline === undefined
+        ? r.baseline === r.group ? "baseline" : "–"
+        : `${signed(r.diff_vs_baseline as number)} ${
+          r.diff_ci_low === null ? "(no CI)" : `[${fmt(r.diff_ci_low)}, ${fmt(r.diff_ci_high)}]`
+        }`,
+  ],
 ];
+const HEAD = COLUMNS.map(([head]) => head);
 
 /** Rows of the stats as display cells. */
 function cells(stats: pl.DataFrame): string[][] {
-  return (stats.toRecords() as Row[]).map((r) => [
-    String(r.group),
-    String(r.horizon),
-    `${fmt(r.n)}${typeof r.n_clusters === "number" ? ` (${r.n_clusters})` : ""}`,
-    pct(r.mean_excess),
-    pct(r.median_excess),
-    pct(r.trimmed_mean_excess),
-    r.thin ? `thin: ${r.thin_reason ?? "none"}` : `[${fmt(r.ci_low)}, ${fmt(r.ci_high)}]`,
-    r.hit_rate === null || r.hit_rate === undefined ? "–" : `${fmt(r.hit_rate as number, 0)}%`,
-    fmt(r.t_cluster),
-    r.diff_vs_baseline === null || r.diff_vs_baseline === undefined
-      ? r.baseline === r.group ? "baseline" : "–"
-      : `${signed(r.diff_vs_baseline as number)} ${
-        r.diff_ci_low === null ? "(no CI)" : `[${fmt(r.diff_ci_low)}, ${fmt(r.diff_ci_high)}]`
-      }`,
-  ]);
+  return (stats.toRecords() as Row[]).map((r) => COLUMNS.map(([, cell]) => cell(r)));
 }
 
 function mdTable(head: string[], rows: string[][]): string {
@@ -249,9 +255,7 @@ function interval(lo: unknown, hi: unknown): string {
 }
 
 /** "a", "a and b", "a, b and c". */
-function andList(items: string[]): string {
-  return items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
-}
+const andList = (items: string[]) => new Intl.ListFormat("en-GB").format(items);
 
 /**
  * A conclusion paragraph generated from an event study's numbers: at the
@@ -279,16 +283,14 @@ export function conclusion(stats: pl.DataFrame): string {
     : cluster === "none"
     ? "an i.i.d. bootstrap (trades treated as independent)"
     : `a bootstrap that resamples whole ${cluster === "month" ? "calendar months" : "issuers"}`;
-  const horizons = [...new Map(rows.map((r) => [r.horizon_days as number, String(r.horizon)]))]
-    .sort((a, b) => a[0] - b[0]).map((h) => h[1]);
+  const horizons = inOrder(rows.map((r) => [r.horizon_days as number, String(r.horizon)]));
   const usable = (h: string) => rows.filter((r) => r.horizon === h && !r.thin && r.n);
   // with a baseline: the longest horizon where the baseline and another group both have
   // intervals; otherwise the longest with any group that has one
   const compared = (h: string) =>
     usable(h).some((r) => r.group === r.baseline) &&
     usable(h).some((r) => r.baseline !== null && r.group !== r.baseline);
-  const longest = [...horizons].reverse();
-  const main = longest.find(compared) ?? longest.find((h) => usable(h).length >= 1) ??
+  const main = horizons.findLast(compared) ?? horizons.findLast((h) => usable(h).length >= 1) ??
     horizons.at(-1)!;
   const at = rows.filter((r) => r.horizon === main);
   const baseline = at.find((r) => r.baseline !== null && r.group === r.baseline);

@@ -34,24 +34,6 @@ export interface PortfolioSummary {
   stats: PortfolioSummaryStats;
 }
 
-/** Headers of the portfolio table (`*`: estimated, see {@link PORTFOLIO_ESTIMATES}). */
-export const PORTFOLIO_HEAD = [
-  "portfolio",
-  "entry",
-  "months",
-  "trades",
-  "CAGR",
-  "vol*",
-  "Sharpe [95% CI]",
-  "IR*",
-  "max DD*",
-  "hit rate*",
-  "alpha / yr [95% CI] (NW t)",
-  "beta",
-  "turnover",
-  "cost paid",
-];
-
 /**
  * The measured bias of the estimated figures, as `bench/portfolio_truth_bench.ts`
  * prints it (100 emulator worlds from seed 9001; the mean bias of the
@@ -83,26 +65,44 @@ export function bookName(name: string, s: PortfolioSummaryStats): string {
   return side && !/short/i.test(name) ? `${name} (${side})` : name;
 }
 
+/**
+ * The portfolio table's columns: each header (`*`: estimated, see
+ * {@link PORTFOLIO_ESTIMATES}) and how a portfolio's cell reads.
+ */
+const PORTFOLIO_COLUMNS: [string, (name: string, s: PortfolioSummaryStats) => string][] = [
+  ["portfolio", (name, s) => bookName(name, s)],
+  ["entry", (_, s) => s.entry ?? "trade"],
+  ["months", (_, s) => String(s.months)],
+  ["trades", (_, s) => String(s.trades)],
+  ["CAGR", (_, s) => pct(s.cagr, 1)],
+  ["vol*", (_, s) => pct(s.vol, 1)],
+  [
+    "Sharpe [95% CI]",
+    (_, s) => `${fmt(s.sharpe)} [${fmt(s.sharpeInterval?.[0])}, ${fmt(s.sharpeInterval?.[1])}]`,
+  ],
+  ["IR*", (_, s) => fmt(s.informationRatio)],
+  ["max DD*", (_, s) => pct(s.maxDrawdown, 1)],
+  ["hit rate*", (_, s) => pct(s.hitRate, 0)],
+  [
+    "alpha / yr [95% CI] (NW t)",
+    (_, s) =>
+      `${pct(s.alpha, 1)} [${fmt(s.alphaInterval?.[0], 1)}, ${fmt(s.alphaInterval?.[1], 1)}] (${
+        fmt(s.alphaFit?.tStat)
+      })`,
+  ],
+  ["beta", (_, s) => fmt(s.alphaFit?.beta)],
+  ["turnover", (_, s) => `${fmt(s.turnover, 1)}×`],
+  ["cost paid", (_, s) => pct(s.costPaid, 1)],
+];
+
+/** Headers of the portfolio table (`*`: estimated, see {@link PORTFOLIO_ESTIMATES}). */
+export const PORTFOLIO_HEAD: string[] = PORTFOLIO_COLUMNS.map(([head]) => head);
+
 /** One row of cells per portfolio, in {@link PORTFOLIO_HEAD}'s order. */
 export function portfolioCells(results: Record<string, PortfolioSummary>): string[][] {
-  return Object.entries(results).map(([name, { stats: s }]) => [
-    bookName(name, s),
-    s.entry ?? "trade",
-    String(s.months),
-    String(s.trades),
-    pct(s.cagr, 1),
-    pct(s.vol, 1),
-    `${fmt(s.sharpe)} [${fmt(s.sharpeInterval?.[0])}, ${fmt(s.sharpeInterval?.[1])}]`,
-    fmt(s.informationRatio),
-    pct(s.maxDrawdown, 1),
-    pct(s.hitRate, 0),
-    `${pct(s.alpha, 1)} [${fmt(s.alphaInterval?.[0], 1)}, ${fmt(s.alphaInterval?.[1], 1)}] (${
-      fmt(s.alphaFit?.tStat)
-    })`,
-    fmt(s.alphaFit?.beta),
-    `${fmt(s.turnover, 1)}×`,
-    pct(s.costPaid, 1),
-  ]);
+  return Object.entries(results).map(([name, { stats }]) =>
+    PORTFOLIO_COLUMNS.map(([, cell]) => cell(name, stats))
+  );
 }
 
 /**
