@@ -30,7 +30,12 @@ export function dayNumber(y: number, m: number, d: number): number {
  * ```
  */
 export function isoDay(s: string): number {
-  if (s.length !== 10 || s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45) return NaN;
+  return s.length === 10 ? leadingDay(s) : NaN;
+}
+
+/** The day number of the `YYYY-MM-DD` that `s` starts with, calendar-checked, or NaN. */
+export function leadingDay(s: string): number {
+  if (s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45) return NaN;
   const y = digits(s, 0, 4);
   const m = digits(s, 5, 2);
   const d = digits(s, 8, 2);

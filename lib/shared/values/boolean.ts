@@ -14,24 +14,19 @@
  */
 import { type Grammar, type Note, UNREADABLE } from "./_grammar.ts";
 
+/** The texts read (trimmed, lower-cased), and their values. */
+const TEXT = new Map([["true", true], ["1", true], ["false", false], ["0", false]]);
+
 function read(v: unknown, note: Note): boolean | typeof UNREADABLE {
   if (typeof v === "boolean") return v;
   if (v === 1 || v === 0) {
     note("number");
     return v === 1;
   }
-  if (typeof v === "string") {
-    const t = v.trim().toLowerCase();
-    if (t === "true" || t === "1") {
-      note("text");
-      return true;
-    }
-    if (t === "false" || t === "0") {
-      note("text");
-      return false;
-    }
-  }
-  return UNREADABLE;
+  const b = typeof v === "string" ? TEXT.get(v.trim().toLowerCase()) : undefined;
+  if (b === undefined) return UNREADABLE;
+  note("text");
+  return b;
 }
 
 /** The boolean grammar (module doc). */

@@ -52,26 +52,18 @@ export function dayText(days: number): string {
 function read(v: unknown, note: Note): number | typeof UNREADABLE {
   if (typeof v === "string") {
     const s = v.trim();
-    let d = isoDay(s);
+    const d = isoDay(s);
     if (d === d) {
       if (s !== v) note("text with blanks");
       return d;
     }
     const m = OTHER.exec(s);
-    if (m) {
-      d = dayNumber(+m[1], +m[3], +m[4]);
-      if (d !== d) return UNREADABLE;
-      note(m[2] ? "YYYY/MM/DD" : "YYYYMMDD");
-      return d;
-    }
+    if (m) return noted(dayNumber(+m[1], +m[3], +m[4]), note, m[2] ? "YYYY/MM/DD" : "YYYYMMDD");
     if (/^\d{9,}$/.test(s)) return fromEpoch(Number(s), note, " as text");
     const t = timestampParts(s);
     if (t === null || t.cut) return UNREADABLE;
     if (t.h === 0 && t.min === 0 && t.s === 0 && t.ms === 0) {
-      d = dayNumber(t.y, t.m, t.d);
-      if (d !== d) return UNREADABLE;
-      note("midnight timestamp");
-      return d;
+      return noted(dayNumber(t.y, t.m, t.d), note, "midnight timestamp");
     }
     return t.offset === null ? UNREADABLE : fromInstant(msOf(t), note, "timestamp");
   }
@@ -80,12 +72,16 @@ function read(v: unknown, note: Note): number | typeof UNREADABLE {
     Array.isArray(v) && v.length === 3 &&
     v.every((x) => typeof x === "number" && Number.isInteger(x))
   ) {
-    const d = dayNumber(v[0], v[1], v[2]);
-    if (d !== d) return UNREADABLE;
-    note("[year, month, day]");
-    return d;
+    return noted(dayNumber(v[0], v[1], v[2]), note, "[year, month, day]");
   }
   return UNREADABLE;
+}
+
+/** A day number (NaN: not a calendar day, unreadable), noted as read from `form`. */
+function noted(d: number, note: Note, form: string): number | typeof UNREADABLE {
+  if (d !== d) return UNREADABLE;
+  note(form);
+  return d;
 }
 
 /** The day of a whole epoch number at UTC or New York midnight (module doc). */

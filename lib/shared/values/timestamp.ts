@@ -33,7 +33,7 @@
  * @module
  */
 import { type Grammar, type Note, UNREADABLE } from "./_grammar.ts";
-import { digits, monthDays } from "./_calendar.ts";
+import { dayNumber, digits, leadingDay } from "./_calendar.ts";
 
 /** Epoch seconds from here (1973-03-03T09:46:40Z) up to {@link EPOCH_MS_FROM}. */
 export const EPOCH_S_FROM = 1e8;
@@ -97,8 +97,7 @@ export function timestampParts(s: string): TimestampParts | null {
       p.offset = (zone[0] === "-" ? -1 : 1) * (oh * 60 + om);
     }
   }
-  const t = new Date(Date.UTC(p.y, p.m - 1, p.d));
-  if (p.y < 100 || t.getUTCMonth() !== p.m - 1 || t.getUTCDate() !== p.d) return null;
+  if (Number.isNaN(dayNumber(p.y, p.m, p.d))) return null; // calendar-checked, years 100–9999
   return p;
 }
 
@@ -120,13 +119,7 @@ export function isoMs(s: string): number {
     s.length === 24 && s.charCodeAt(23) === 90 && s.charCodeAt(10) === 84 &&
     s.charCodeAt(19) === 46 && s.charCodeAt(13) === 58 && s.charCodeAt(16) === 58
   ) {
-    const y = digits(s, 0, 4);
-    const mo = digits(s, 5, 2);
-    const d = digits(s, 8, 2);
-    const day = s.charCodeAt(4) === 45 && s.charCodeAt(7) === 45 && mo >= 1 && mo <= 12 &&
-        d >= 1 && d <= monthDays(y, mo) && y >= 100
-      ? Date.UTC(y, mo - 1, d) / 86_400_000
-      : NaN;
+    const day = leadingDay(s);
     const h = digits(s, 11, 2);
     const mi = digits(s, 14, 2);
     const se = digits(s, 17, 2);
@@ -181,12 +174,8 @@ function read(v: unknown, note: Note): number | typeof UNREADABLE {
   if (typeof v === "number") return epochMs(v, note);
   if (typeof v !== "string") return UNREADABLE;
   const s = v.trim();
-  if (/^\d{9,}(\.\d+)?$/.test(s)) {
-    let unit = "";
-    const ms = epochMs(Number(s), (u) => unit = u);
-    if (ms !== UNREADABLE) note(`${unit} as text`);
-    return ms;
-  }
+  // epochMs names the unit only for a number it reads
+  if (/^\d{9,}(\.\d+)?$/.test(s)) return epochMs(Number(s), (u) => note(`${u} as text`));
   const p = timestampParts(s);
   if (p === null) return UNREADABLE;
   if (!p.time) note("date without a time (read as UTC midnight)");
