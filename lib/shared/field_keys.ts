@@ -135,33 +135,20 @@ export class KeyIndex {
     const identity = rename.length === 0;
     const nameOf = (key: string) => this.nameOf(key);
     const renamed = (row: Record<string, unknown>) => {
-      const out: Record<string, unknown> = {};
+      // the first key of each name wins
+      const named = new Map<string, unknown>();
       for (const key of Object.keys(row)) {
         const name = nameOf(key) ?? key;
-        if (Object.hasOwn(out, name)) continue;
-        // a plain store, except `__proto__`, which would set the prototype instead
-        if (name !== "__proto__") out[name] = row[key];
-        else {
-          Object.defineProperty(out, name, {
-            value: row[key],
-            enumerable: true,
-            writable: true,
-            configurable: true,
-          });
-        }
+        if (!named.has(name)) named.set(name, row[key]);
       }
-      return out;
+      // own data properties, `__proto__` included (a store would set the prototype instead)
+      return Object.fromEntries(named);
     };
     // wide rows (V8's dictionary form when parsed) are copied compact, renamed on the way
     // a row keeps its own object when none of its keys needs renaming: decided
     // per row, never from the sample (a row may carry keys the sample lacked)
-    const asDeclared = (row: Record<string, unknown>) => {
-      for (const key of Object.keys(row)) {
-        const name = nameOf(key);
-        if (name !== undefined && name !== key) return renamed(row);
-      }
-      return row;
-    };
+    const asDeclared = (row: Record<string, unknown>) =>
+      Object.keys(row).some((key) => (nameOf(key) ?? key) !== key) ? renamed(row) : row;
     // rows already compact (a second reader of the same rows) are not copied again
     const wide = opts.compact === false
       ? undefined

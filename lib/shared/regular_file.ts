@@ -79,10 +79,7 @@ export async function checkPath(path: string, max = Number.MAX_SAFE_INTEGER): Pr
   try {
     st = await lstat(path);
   } catch (e) {
-    if ((e as { code?: string })?.code === "ENOENT") {
-      throw new Deno.errors.NotFound(`no such file: ${path}`);
-    }
-    throw e;
+    throw openError(path, e);
   }
   check(path, nodeKind(st), max);
 }
@@ -103,16 +100,19 @@ export function nodeKind(st: Stats): FileKind {
   return { isFile: st.isFile(), size: st.size, what, nlink: st.nlink };
 }
 
+/** The error of a failed open: a symlink (`ELOOP`) is an {@link UnsafeFileError}, a missing file `NotFound`. */
+function openError(path: string, e: unknown): unknown {
+  const code = (e as { code?: string })?.code;
+  if (code === "ELOOP") return new UnsafeFileError(path, "is a symlink");
+  return code === "ENOENT" ? new Deno.errors.NotFound(`no such file: ${path}`) : e;
+}
+
 /** Opens with `O_NOFOLLOW | O_NONBLOCK`: a symlink is an {@link UnsafeFileError}, a FIFO does not block. */
 export async function openSafe(path: string, flags: number): Promise<FileHandle> {
   try {
     return await fsOpen(path, flags | SAFE);
   } catch (e) {
-    if ((e as { code?: string })?.code === "ELOOP") throw new UnsafeFileError(path, "is a symlink");
-    if ((e as { code?: string })?.code === "ENOENT") {
-      throw new Deno.errors.NotFound(`no such file: ${path}`);
-    }
-    throw e;
+    throw openError(path, e);
   }
 }
 
@@ -183,11 +183,7 @@ export function openRegularSync(
   try {
     fd = openSync(path, flags | SAFE);
   } catch (e) {
-    if ((e as { code?: string })?.code === "ELOOP") throw new UnsafeFileError(path, "is a symlink");
-    if ((e as { code?: string })?.code === "ENOENT") {
-      throw new Deno.errors.NotFound(`no such file: ${path}`);
-    }
-    throw e;
+    throw openError(path, e);
   }
   try {
     const st = fstatSync(fd);

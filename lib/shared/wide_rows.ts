@@ -260,29 +260,20 @@ export class WideJson {
 }
 
 /** The first list of wide rows in `body` (itself, one key down or two), and its first row's keys. */
-function wideList(body: unknown): { path: string[]; keys: string[] } | undefined {
-  const keysOf = (list: unknown): string[] | undefined => {
-    if (!Array.isArray(list) || list.length === 0) return undefined;
-    const first = list[0];
-    if (first === null || typeof first !== "object" || Array.isArray(first)) return undefined;
-    const keys = Object.keys(first);
-    return keys.length >= WIDE_KEYS && keys.length <= MAX_KEYS ? keys : undefined;
-  };
-  const own = keysOf(body);
-  if (own) return { path: [], keys: own };
-  if (body === null || typeof body !== "object" || Array.isArray(body)) return undefined;
-  const top = body as Record<string, unknown>;
-  for (const k of Object.keys(top)) {
-    const v = top[k];
-    const keys = keysOf(v);
-    if (keys) return { path: [k], keys };
-    if (v !== null && typeof v === "object" && !Array.isArray(v)) {
-      const inner = v as Record<string, unknown>;
-      for (const k2 of Object.keys(inner)) {
-        const keys2 = keysOf(inner[k2]);
-        if (keys2) return { path: [k, k2], keys: keys2 };
-      }
-    }
+function wideList(
+  body: unknown,
+  path: string[] = [],
+): { path: string[]; keys: string[] } | undefined {
+  const isObject = (x: unknown): x is Record<string, unknown> =>
+    x !== null && typeof x === "object" && !Array.isArray(x);
+  if (Array.isArray(body) && isObject(body[0])) {
+    const keys = Object.keys(body[0]);
+    return keys.length >= WIDE_KEYS && keys.length <= MAX_KEYS ? { path, keys } : undefined;
+  }
+  if (path.length === 2 || !isObject(body)) return undefined;
+  for (const k of Object.keys(body)) {
+    const found = wideList(body[k], [...path, k]);
+    if (found) return found;
   }
   return undefined;
 }
