@@ -147,15 +147,15 @@ export function pitchesFrame(
  * ```
  */
 export function pitchesSink(opts: PitchesFrameOptions = {}): RowSink<PitchListRow | PitchDetail> {
-  let seen = 0;
-  let detail: boolean | undefined;
-  const inner = rowSink<PitchListRow | PitchDetail>((first) =>
+  // every row of an append is checked (by `map`) before any is copied: a malformed one names itself
+  return rowSink<PitchListRow | PitchDetail>((first) =>
     first !== undefined && isDetail(first)
       ? {
         specs: PITCH_DETAIL_COLUMNS,
         // the spec does not show the detail's fields: absent ones are not drift
         opts: { reportMissing: false, onReport: opts.onReport },
-        map: (r) => {
+        map: (r, i) => {
+          checkRow(r, `pitch detail ${i + 1}`, true);
           const { archive, ...rest } = r as PitchDetail;
           return {
             ...rest,
@@ -168,21 +168,10 @@ export function pitchesSink(opts: PitchesFrameOptions = {}): RowSink<PitchListRo
       : {
         specs: PITCH_COLUMNS,
         opts: { onReport: opts.onReport },
-        map: (r) => (r as PitchListRow).pitch as unknown as Record<string, unknown>,
+        map: (r, i) => {
+          checkRow(r, `pitch list row ${i + 1}`, false);
+          return (r as PitchListRow).pitch as unknown as Record<string, unknown>;
+        },
       }
   );
-  return {
-    append(rows) {
-      if (rows.length > 0) detail ??= isDetail(rows[0]);
-      // every row is checked before any is copied: a malformed one names itself
-      const what = detail ? "pitch detail" : "pitch list row";
-      for (let i = 0; i < rows.length; i++) checkRow(rows[i], `${what} ${seen + i + 1}`, detail!);
-      inner.append(rows);
-      seen += rows.length;
-    },
-    finish: () => inner.finish(),
-    get chunks() {
-      return inner.chunks;
-    },
-  };
 }

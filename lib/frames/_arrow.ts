@@ -37,32 +37,12 @@ export type NumericType = Exclude<ValueType, PlainType>;
  * 0/1, `date` as days, `timestamp` as ms) in a `Float64Array` with `NaN` for
  * null; text and lists already encoded, in a {@link PlainBuffer}.
  */
-export type ArrowColumn = NumericColumn | PlainColumn;
+export type ArrowColumn =
+  // a column of numbers
+  | { name: string; type: NumericType; values: Float64Array }
+  // a column of text or lists
+  | { name: string; type: PlainType; values: PlainBuffer };
 
-/** A column of numbers (see {@link ArrowColumn}). */
-export interface NumericColumn {
-  name: string;
-  type: NumericType;
-  values: Float64Array;
-}
-
-/** A column of text or lists (see {@link ArrowColumn}). */
-export interface PlainColumn {
-  name: string;
-  type: PlainType;
-  values: PlainBuffer;
-}
-
-const isPlain = (c: ArrowColumn): c is PlainColumn => c.values instanceof PlainBuffer;
-
-/** Arrow type union tags (Schema.fbs `Type`). */
-const T_INT = 2;
-const T_FLOAT = 3;
-const T_UTF8 = 5;
-const T_BOOL = 6;
-const T_DATE = 8;
-const T_TIMESTAMP = 10;
-const T_LIST = 12;
 /** Message header tags and the metadata version. */
 const H_SCHEMA = 1;
 const H_RECORD_BATCH = 3;
@@ -94,7 +74,10 @@ interface Body {
  */
 export function arrowStream(columns: readonly ArrowColumn[], n: number): Uint8Array {
   const body: Body = { nodes: [], buffers: [] };
-  for (const c of columns) writeColumn(c, n, body);
+  for (const c of columns) {
+    if (c.values instanceof PlainBuffer) c.values.write(body, n, c.name);
+    else writeNumbers(c.values, c.type as NumericType, n, body);
+  }
   const schema = schemaMessage(columns);
   const { meta, bodyLength, offsets } = batchMessage(body, n);
   const out = new Uint8Array(
@@ -134,24 +117,12 @@ function bitmap(n: number, isNull: (i: number) => boolean): { bits: Uint8Array; 
 
 const NO_BUFFER = new Uint8Array(0);
 
-function writeColumn(c: ArrowColumn, n: number, body: Body): void {
-  if (isPlain(c)) {
-    if (c.values.length !== n) {
-      throw new RangeError(`column ${c.name} holds ${c.values.length} values, not ${n}`);
-    }
-    c.values.write(body);
-    return;
-  }
-  writeNumbers(c, n, body);
-}
-
-function writeNumbers(c: NumericColumn, n: number, body: Body): void {
-  const v = c.values;
+function writeNumbers(v: Float64Array, type: NumericType, n: number, body: Body): void {
   // NaN is the only value not equal to itself
   const { bits, nulls } = bitmap(n, (i) => v[i] !== v[i]);
   body.nodes.push([n, nulls]);
   body.buffers.push(nulls ? bits : NO_BUFFER);
-  switch (c.type) {
+  switch (type) {
     case "decimal": {
       body.buffers.push(bytesOf(v.slice(0, n)));
       return;
@@ -213,51 +184,49 @@ function field(b: flatbuffers.Builder, name: string, t: ValueType): number {
   if (t === "list") children.push(field(b, "item", "integer"));
   if (t === "text_list") children.push(field(b, "item", "code"));
   const nameAt = b.createString(name);
-  const [tag, type] = typeTable(b, t);
+  const type = typeTable(b, t);
   const kids = offsetVector(b, children);
   b.startObject(7);
   b.addFieldOffset(0, nameAt, 0);
   b.addFieldInt8(1, 1, 0); // nullable
-  b.addFieldInt8(2, tag, 0);
+  b.addFieldInt8(2, TYPE_TAGS[t], 0);
   b.addFieldOffset(3, type, 0);
   b.addFieldOffset(5, kids, 0);
   return b.endObject();
 }
 
-/** The type union's tag and table of a value type. */
-function typeTable(b: flatbuffers.Builder, t: ValueType): [number, number] {
+/** The Arrow type union's tag of each value type (Schema.fbs `Type`). */
+const TYPE_TAGS: Record<ValueType, number> = {
+  decimal: 3, // FloatingPoint
+  integer: 2, // Int
+  boolean: 6, // Bool
+  date: 8, // Date
+  timestamp: 10, // Timestamp
+  code: 5, // Utf8
+  list: 12, // List
+  text_list: 12, // List
+};
+
+/** The type table of a value type (its fields; types without any get an empty table). */
+function typeTable(b: flatbuffers.Builder, t: ValueType): number {
+  const zone = t === "timestamp" ? b.createString("UTC") : 0;
+  b.startObject(2); // the widest type table written here; unset trailing fields are trimmed
   switch (t) {
     case "decimal":
-      b.startObject(1);
       b.addFieldInt16(0, 2, 0); // DOUBLE
-      return [T_FLOAT, b.endObject()];
+      break;
     case "integer":
-      b.startObject(2);
       b.addFieldInt32(0, 64, 0);
       b.addFieldInt8(1, 1, 0); // signed
-      return [T_INT, b.endObject()];
-    case "boolean":
-      b.startObject(0);
-      return [T_BOOL, b.endObject()];
+      break;
     case "date":
-      b.startObject(1);
       b.addFieldInt16(0, 0, 1); // DAY (the default is MILLISECOND)
-      return [T_DATE, b.endObject()];
-    case "timestamp": {
-      const zone = b.createString("UTC");
-      b.startObject(2);
+      break;
+    case "timestamp":
       b.addFieldInt16(0, 1, 0); // MILLISECOND
       b.addFieldOffset(1, zone, 0);
-      return [T_TIMESTAMP, b.endObject()];
-    }
-    case "code":
-      b.startObject(0);
-      return [T_UTF8, b.endObject()];
-    case "list":
-    case "text_list":
-      b.startObject(0);
-      return [T_LIST, b.endObject()];
   }
+  return b.endObject();
 }
 
 /** The record batch message of `body`, the body's length and each buffer's offset in it. */
@@ -472,9 +441,9 @@ export class PlainBuffer {
     this.#text.reset();
   }
 
-  /** Its field nodes and buffers, in IPC order. */
-  write(body: Body): void {
-    const n = this.#n;
+  /** Its field nodes and buffers, in IPC order (a `RangeError` unless it holds `n` values). */
+  write(body: Body, n: number, name: string): void {
+    if (this.#n !== n) throw new RangeError(`column ${name} holds ${this.#n} values, not ${n}`);
     body.nodes.push([n, this.#nulls]);
     body.buffers.push(this.#nulls ? this.#valid.subarray(0, (n + 7) >> 3) : NO_BUFFER);
     if (this.type === "code") {

@@ -181,8 +181,38 @@ function renderTable(t: Table): MediaBundle {
   return { "text/html": html, "text/plain": text };
 }
 
-function rowsToShow(height: number, head: number, tail: number): [number, number][] {
-  return height <= head + tail ? [[0, height]] : [[0, head], [height - tail, height]];
+/**
+ * The shown part of a table of `height` rows and the columns `names` (of
+ * `types`): at most `maxColumns` columns around `…`, the head and tail rows
+ * around a `…` row, each shown row's cells (of the shown columns, by
+ * index) from `cells(shown, from, to)` for rows `[from, to)`.
+ */
+function shownTable(
+  names: readonly string[],
+  types: readonly string[],
+  height: number,
+  opts: DisplayOptions,
+  maxColumns: number,
+  cells: (shown: number[], from: number, to: number) => string[][],
+): Omit<Table, "width"> {
+  const cols = pickColumns(names.length, Math.max(2, maxColumns));
+  const shown = cols.filter((j) => j >= 0);
+  const [head, tail] = [opts.head ?? 10, opts.tail ?? 5];
+  const blocks = height <= head + tail ? [[0, height]] : [[0, head], [height - tail, height]];
+  const rows = blocks.flatMap(([from, to], p) => [
+    ...(p > 0 ? [null] : []),
+    ...cells(shown, from, to).map((r) => {
+      let k = 0;
+      return cols.map((j) => (j < 0 ? "…" : r[k++]));
+    }),
+  ]);
+  return {
+    height,
+    header: cols.map((j) => (j < 0 ? "…" : names[j])),
+    dtypes: cols.map((j) => (j < 0 ? "…" : types[j])),
+    rows,
+    elided: names.length - shown.length,
+  };
 }
 
 /**
@@ -226,32 +256,18 @@ export function frameBundle(
   }
   const names = order.map((j) => df.columns[j]);
   const types = order.map((j) => allTypes[j]);
+  const cells = (shown: number[], from: number, to: number) => {
+    const series = df.select(...shown.map((j) => names[j])).slice(from, to - from).getColumns();
+    return Array.from(
+      { length: to - from },
+      (_, i) =>
+        series.map((c, k) => formatCell(c.getIndex(i), types[shown[k]], maxChars, decimals)),
+    );
+  };
   // a result view shows all its key columns unless told otherwise
-  const cols = pickColumns(names.length, Math.max(2, opts.maxColumns ?? (view ? Infinity : 12)));
-  const small = df.select(...cols.filter((j) => j >= 0).map((j) => names[j]));
-  const rows: (string[] | null)[] = [];
-  rowsToShow(height, opts.head ?? 10, opts.tail ?? 5).forEach(([from, to], p) => {
-    if (p > 0) rows.push(null);
-    const series = small.slice(from, to - from).getColumns();
-    for (let i = 0; i < to - from; i++) {
-      let k = 0;
-      rows.push(
-        cols.map((j) =>
-          j < 0 ? "…" : formatCell(series[k++].getIndex(i), types[j], maxChars, decimals)
-        ),
-      );
-    }
-  });
-  return renderTable({
-    height,
-    width,
-    header: cols.map((j) => (j < 0 ? "…" : names[j])),
-    dtypes: cols.map((j) => (j < 0 ? "…" : types[j])),
-    rows,
-    elided: names.length - small.width,
-    notes: [...more, ...notes],
-    demo: opts.demo === true,
-  });
+  const max = opts.maxColumns ?? (view ? Infinity : 12);
+  const table = shownTable(names, types, height, opts, max, cells);
+  return renderTable({ ...table, width, notes: [...more, ...notes], demo: opts.demo === true });
 }
 
 /**
@@ -282,22 +298,12 @@ export function recordsBundle(
     const kinds = [...new Set(records.map((r) => kind(r[n])).filter(Boolean))];
     return kinds.length === 1 ? kinds[0] : kinds.length ? "mixed" : "null";
   });
-  const cols = pickColumns(names.length, Math.max(2, opts.maxColumns ?? 12));
-  const rows: (string[] | null)[] = [];
-  rowsToShow(records.length, opts.head ?? 10, opts.tail ?? 5).forEach(([from, to], p) => {
-    if (p > 0) rows.push(null);
-    for (const r of records.slice(from, to)) {
-      rows.push(cols.map((j) => (j < 0 ? "…" : formatCell(r[names[j]], allTypes[j], maxChars))));
-    }
-  });
-  return renderTable({
-    height: records.length,
-    width: names.length,
-    header: cols.map((j) => (j < 0 ? "…" : names[j])),
-    dtypes: cols.map((j) => (j < 0 ? "…" : allTypes[j])),
-    rows,
-    elided: cols.filter((j) => j < 0).length ? names.length - cols.length + 1 : 0,
-  });
+  const cells = (shown: number[], from: number, to: number) =>
+    records.slice(from, to).map((r) =>
+      shown.map((j) => formatCell(r[names[j]], allTypes[j], maxChars))
+    );
+  const table = shownTable(names, allTypes, records.length, opts, opts.maxColumns ?? 12, cells);
+  return renderTable({ ...table, width: names.length });
 }
 
 /**

@@ -106,9 +106,7 @@ export function reportLines(r: FrameReport, declared?: number): string[] {
       }`,
     );
   }
-  const byFrom = new Map<string, { column: string; rows: number }[]>();
-  for (const c of r.coerced) (byFrom.get(c.from) ?? byFrom.set(c.from, []).get(c.from)!).push(c);
-  for (const [from, cols] of byFrom) {
+  for (const [from, cols] of Map.groupBy(r.coerced, (c) => c.from)) {
     cols.sort((a, b) => b.rows - a.rows);
     const what = from.startsWith("empty") ? "read as null from empty text" : `coerced from ${from}`;
     out.push(

@@ -47,16 +47,19 @@ function okList(v: unknown[], ints: boolean): boolean {
 /** What the generated row loop calls: the canonical readers of `shared/values/`. */
 const FAST = { isoDay, isoMs, okList };
 
-export type Filler = (
+/** What both the row loop and each of its generated parts take first: rows `[from, to)` into the buffers from offset `off`. */
+type Rows = [
   rows: readonly Record<string, unknown>[],
   from: number,
   to: number,
   off: number,
   num: Float64Array[],
   plain: unknown[][],
-  redo: (row: Record<string, unknown>, o: number) => void,
-  scan: ((row: Record<string, unknown>, o: number) => void) | null,
-) => void;
+];
+/** A row the row loop hands back to the builder, at buffer offset `o`. */
+type RowCall = (row: Record<string, unknown>, o: number) => void;
+
+export type Filler = (...args: [...Rows, redo: RowCall, scan: RowCall | null]) => void;
 
 /**
  * Compiled per column list, keyed by its content (name, type and key of
@@ -140,13 +143,4 @@ for (let r = from, o = off; r < to; r++, o++) {
 const GROUP_COLUMNS = 32;
 
 /** One generated part of the row loop: sets `flagged[r - from]` for a row it could not take. */
-type Group = (
-  rows: readonly Record<string, unknown>[],
-  from: number,
-  to: number,
-  off: number,
-  num: Float64Array[],
-  plain: unknown[][],
-  fast: typeof FAST,
-  flagged: Uint8Array,
-) => void;
+type Group = (...args: [...Rows, fast: typeof FAST, flagged: Uint8Array]) => void;

@@ -424,13 +424,9 @@ function concatChunks(chunks: pl.DataFrame[]): pl.DataFrame {
       return pl.concat(chunks, { how: "vertical", rechunk: false });
     }
   }
-  const dtypes = new Map<string, Set<string>>();
-  for (const c of chunks) {
-    for (const [k, t] of Object.entries(c.schema)) {
-      (dtypes.get(k) ?? dtypes.set(k, new Set()).get(k)!).add(String(t));
-    }
-  }
-  const conflicting = [...dtypes].filter(([, t]) => t.size > 1).map(([k]) => k);
+  const typed = chunks.flatMap((c) => Object.entries(c.schema).map(([k, t]) => [k, String(t)]));
+  const conflicting = [...Map.groupBy(typed, ([k]) => k)]
+    .filter(([, ts]) => new Set(ts.map(([, t]) => t)).size > 1).map(([k]) => k);
   const aligned = chunks.map((c) =>
     conflicting.some((k) => c.columns.includes(k))
       ? c.withColumns(
@@ -448,20 +444,18 @@ function extraSeries(name: string, vals: unknown[]): { series: pl.Series; label:
       typeof v === "number" && Number.isFinite(v) ? "number" : typeof v
     ),
   );
-  const kind = kinds.size === 1 ? [...kinds][0] : "json";
-  const dtype = kind === "string"
-    ? pl.Utf8
-    : kind === "boolean"
-    ? pl.Bool
-    : kind === "number"
-    ? pl.Float64
-    : pl.Utf8;
-  const data = kind === "string" || kind === "boolean" || kind === "number"
-    ? vals
-    : vals.map((v) => v === null ? null : JSON.stringify(v));
-  const label = `${dtypeName(dtype)}${dtype === pl.Utf8 && kind !== "string" ? ", JSON text" : ""}`;
-  return { series: pl.Series(name, data, dtype), label };
+  const dtype = kinds.size === 1 ? EXTRA_DTYPES[[...kinds][0]] : undefined;
+  if (dtype) return { series: pl.Series(name, vals, dtype), label: dtypeName(dtype) };
+  const json = vals.map((v) => v === null ? null : JSON.stringify(v));
+  return { series: pl.Series(name, json, pl.Utf8), label: `${dtypeName(pl.Utf8)}, JSON text` };
 }
+
+/** The dtype of an extra column whose values are all of one kind (other kinds: JSON text). */
+const EXTRA_DTYPES: Record<string, pl.DataType | undefined> = {
+  string: pl.Utf8,
+  boolean: pl.Bool,
+  number: pl.Float64,
+};
 
 /** An empty frame with the full schema. */
 export function emptyFrame(specs: readonly ColumnSpec[]): pl.DataFrame {
@@ -474,8 +468,12 @@ export interface SinkPlan<Row> {
   specs: readonly ColumnSpec[];
   /** Build options. */
   opts?: FrameBuilderOptions;
-  /** Turns an input row into the record the columns read (default: as is). */
-  map?: (row: Row) => Record<string, unknown>;
+  /**
+   * Turns an input row into the record the columns read (default: as is);
+   * `index` counts the rows of every append (0 for the first row of all).
+   * Every row of an append is mapped before any is copied.
+   */
+  map?: (row: Row, index: number) => Record<string, unknown>;
 }
 
 /**
@@ -493,7 +491,8 @@ export interface SinkPlan<Row> {
  */
 export function rowSink<Row>(plan: (first: Row | undefined) => SinkPlan<Row>): RowSink<Row> {
   let b: FrameBuilder | undefined;
-  let map: ((row: Row) => Record<string, unknown>) | undefined;
+  let map: SinkPlan<Row>["map"];
+  let seen = 0;
   const start = (first: Row | undefined) => {
     const p = plan(first);
     map = p.map;
@@ -504,7 +503,11 @@ export function rowSink<Row>(plan: (first: Row | undefined) => SinkPlan<Row>): R
     append(rows) {
       if (rows.length === 0) return;
       const builder = b ?? start(rows[0]);
-      builder.append(map ? rows.map(map) : rows as readonly Record<string, unknown>[]);
+      const [m, at] = [map, seen];
+      builder.append(
+        m ? rows.map((r, i) => m(r, at + i)) : rows as readonly Record<string, unknown>[],
+      );
+      seen += rows.length;
     },
     finish() {
       return (b ?? start(undefined)).finish();

@@ -10,7 +10,7 @@
 import type { Page, PageFetcher, PagesOptions } from "../http/paginate.ts";
 import { decodeWindowCursor, windowedPages, type WindowSource } from "../http/windows.ts";
 import { RequestValidationError } from "../http/errors.ts";
-import { showValue } from "../shared/schema.ts";
+import { notAllowed } from "../http/_validate.ts";
 import { FramedList, type FrameMaker, type RawListOptions } from "./list.ts";
 
 /** List options with `parallel`: date windows in flight at once (1–32, default 1: serial). */
@@ -28,11 +28,7 @@ export interface ParallelListOptions extends RawListOptions {
 export function checkParallel(value: unknown): number {
   if (value === undefined) return 1;
   if (typeof value !== "number" || !Number.isInteger(value) || value < 1 || value > 32) {
-    throw new RequestValidationError([{
-      param: "parallel",
-      value,
-      message: `${showValue(value)} is not allowed; allowed: an integer from 1 to 32`,
-    }]);
+    throw new RequestValidationError([notAllowed("parallel", value, "an integer from 1 to 32")]);
   }
   return value;
 }
