@@ -48,6 +48,15 @@ import { DOCUMENT_FORMATS, type DocumentFormat } from "./vocab.ts";
 
 const squash = (k: string) => normKey(k).replaceAll("-", "");
 
+/** `findKey` on `v` that adds each key it finds to `used`. */
+function taker(v: JsonObject, used: Set<string>): (names: readonly string[]) => string | undefined {
+  return (names) => {
+    const k = findKey(v, names);
+    if (k !== undefined) used.add(k);
+    return k;
+  };
+}
+
 const DETAIL = "GET /pitches/{id}";
 
 function formatName(x: unknown, where: string): DocumentFormat {
@@ -123,11 +132,7 @@ export function readArchive(v: unknown): PitchArchive | null {
     }
   }
   const used = new Set<string>(requestKeys);
-  const at = (names: readonly string[]) => {
-    const k = findKey(v, names);
-    if (k !== undefined) used.add(k);
-    return k;
-  };
+  const at = taker(v, used);
   const bool = (names: readonly string[]) => {
     const k = at(names);
     const r = k === undefined ? null : readValue(GRAMMARS.boolean, v[k], IGNORE);
@@ -183,11 +188,7 @@ export function readCriteria(v: unknown, set: number): FilterSet["criteria"] {
   if (!isObject(v)) throw badValue(FILTER_SETS, where, "an object", v);
   const out: FilterSet["criteria"] = { noneOf: [] };
   const known = new Set<string>();
-  const take = (names: readonly string[]) => {
-    const k = findKey(v, names);
-    if (k !== undefined) known.add(k);
-    return k;
-  };
+  const take = taker(v, known);
   const tagsKey = take(["tags"]);
   if (tagsKey !== undefined) {
     const t = v[tagsKey];

@@ -184,9 +184,8 @@ export class CatalogClient extends ServiceClient {
     const maxBytes = checkMaxBytes(max);
     const doc = await signFresh(() => this.document(id, params, { signal }), id);
     if (typeof doc?.url !== "string" || typeof doc.filename !== "string") {
-      const [field, value] = typeof doc?.url !== "string"
-        ? ["url", doc?.url]
-        : ["filename", doc.filename];
+      const field = typeof doc?.url !== "string" ? "url" : "filename";
+      const value = doc?.[field];
       throw new InvalidResponseError(
         `GET /pitches/${requireId(id)}/document: the answer's ${field} is ${
           JSON.stringify(value) ?? String(value)

@@ -23,18 +23,13 @@ export const MAX_NAME_BYTES = 255;
 const encoder = new TextEncoder();
 const bytesOf = (s: string) => encoder.encode(s).length;
 
-/** `s` cut to at most `max` bytes of UTF-8, never inside a character. */
+/**
+ * `s` cut to at most `max` bytes of UTF-8, never inside a character:
+ * `encodeInto` writes whole code points only (a surrogate pair stays whole)
+ * and says how much of `s` it read.
+ */
 function cutBytes(s: string, max: number): string {
-  if (bytesOf(s) <= max) return s;
-  let out = "";
-  let used = 0;
-  for (const ch of s) { // by code point: surrogate pairs stay whole
-    const n = bytesOf(ch);
-    if (used + n > max) break;
-    out += ch;
-    used += n;
-  }
-  return out;
+  return s.slice(0, encoder.encodeInto(s, new Uint8Array(Math.max(max, 0))).read);
 }
 
 /** `stem + suffix + ext` within {@link MAX_NAME_BYTES}, the stem cut first. */

@@ -304,13 +304,13 @@ export function toCamel(snake: string): string {
 
 function specs(
   names: readonly string[],
-  type: ValueType,
+  type: ValueType | ((name: string) => ValueType),
   family: FieldSpec["family"] = null,
 ): FieldSpec[] {
   return names.map((name) => ({
     name: name as TransactionField,
     camel: toCamel(name),
-    type,
+    type: typeof type === "function" ? type(name) : type,
     family,
     nullable: true,
   }));
@@ -330,13 +330,7 @@ export const TRANSACTION_FIELDS: readonly FieldSpec[] = [
   ...specs(FORWARD_RETURN_FIELDS, "decimal", "forward_return"),
   ...specs(EXCESS_RETURN_FIELDS, "decimal", "excess_return"),
   ...specs(PRIOR_RETURN_FIELDS, "decimal", "prior_return"),
-  ...WIN_RATE_FIELDS.map((name): FieldSpec => ({
-    name,
-    camel: toCamel(name),
-    type: name.endsWith("_pct") ? "decimal" : "integer",
-    family: "win_rate",
-    nullable: true,
-  })),
+  ...specs(WIN_RATE_FIELDS, (name) => name.endsWith("_pct") ? "decimal" : "integer", "win_rate"),
   ...specs(INSIDER_RETURN_FIELDS, "decimal", "insider_return"),
   ...specs(INSIDER_EXCESS_RETURN_FIELDS, "decimal", "insider_excess_return"),
   ...specs(ZSCORE_FIELDS, "decimal", "value_zscore"),
