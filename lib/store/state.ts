@@ -11,6 +11,7 @@
  *
  * @module
  */
+import { z } from "npm:@hono/zod-openapi@1.6.3";
 import { readSmallText } from "./_files.ts";
 import { FILE, StateFileError } from "./errors.ts";
 import { type DatasetSource, SOURCE_KINDS } from "./provenance.ts";
@@ -64,59 +65,58 @@ export async function readStateJson(file: string): Promise<unknown> {
   }
 }
 
-/** Checks one state file's fields; each failure names the field. */
-class Fields {
-  constructor(readonly file: string) {}
-  fail(field: string, problem: string): never {
-    throw new StateFileError(this.file, field, problem);
-  }
-  object(v: unknown, field: string, what: string): Record<string, unknown> {
-    if (typeof v !== "object" || v === null || Array.isArray(v)) {
-      this.fail(field, `is ${shown(v)}; expected ${what}`);
-    }
-    return v as Record<string, unknown>;
-  }
-  format(v: Record<string, unknown>, want: string): void {
-    if (v.format !== want) {
-      this.fail(
-        "format",
-        `is ${shown(v.format)}; expected ${JSON.stringify(want)} (a foreign or newer format ` +
-          `is not read)`,
-      );
-    }
-  }
-  date(v: unknown, field: string): string {
-    if (typeof v !== "string" || !isIsoDate(v)) {
-      this.fail(field, `is ${shown(v)}; expected a YYYY-MM-DD date`);
-    }
-    return v;
-  }
-  timestamp(v: unknown, field: string): string {
-    if (typeof v !== "string" || !/^\d{4}-\d\d-\d\dT/.test(v) || Number.isNaN(Date.parse(v))) {
-      this.fail(field, `is ${shown(v)}; expected an ISO 8601 time`);
-    }
-    return v;
-  }
-  sources(v: unknown, field: string): DatasetSource[] | undefined {
-    if (v === undefined) return undefined;
-    if (!Array.isArray(v)) this.fail(field, `is ${shown(v)}; expected a list of sources`);
-    return v.map((s, i) => {
-      const f = `${field}[${i}]`;
-      const o = this.object(s, f, "a source ({ kind, host, first, last })");
-      if (!SOURCE_KINDS.includes(o.kind as never)) {
-        this.fail(`${f}.kind`, `is ${shown(o.kind)}; expected "emulator" or "live"`);
-      }
-      if (o.host !== null && (typeof o.host !== "string" || o.host === "")) {
-        this.fail(`${f}.host`, `is ${shown(o.host)}; expected a host or null`);
-      }
-      return {
-        kind: o.kind as DatasetSource["kind"],
-        host: o.host as string | null,
-        first: this.timestamp(o.first, `${f}.first`),
-        last: this.timestamp(o.last, `${f}.last`),
-      };
-    });
-  }
+/**
+ * The zod params of a check whose failure reads `is <value>; expected
+ * <what>` (the value as the file holds it, see {@link parseState}).
+ */
+const expected = (what: string) => ({ error: `; expected ${what}` });
+
+/** A value that passes `ok`, else `is <value>; expected <what>`. */
+const valid = <T>(ok: (v: unknown) => boolean, what: string) =>
+  z.custom<T>((v) => ok(v), expected(what));
+
+const isoDay = valid<string>((v) => typeof v === "string" && isIsoDate(v), "a YYYY-MM-DD date");
+const isoTime = valid<string>(
+  (v) => typeof v === "string" && /^\d{4}-\d\d-\d\dT/.test(v) && !Number.isNaN(Date.parse(v)),
+  "an ISO 8601 time",
+);
+const format = <F extends string>(want: F) =>
+  z.literal(want, expected(`${JSON.stringify(want)} (a foreign or newer format is not read)`));
+const sourcesSchema = z.array(
+  z.object({
+    kind: z.enum(SOURCE_KINDS, expected('"emulator" or "live"')),
+    host: valid<string | null>(
+      (v) => v === null || (typeof v === "string" && v !== ""),
+      "a host or null",
+    ),
+    first: isoTime,
+    last: isoTime,
+  }, expected("a source ({ kind, host, first, last })")),
+  expected("a list of sources"),
+).optional();
+
+/**
+ * `v` checked by `schema`, or a {@link StateFileError} naming `file` and
+ * the field of the first problem: `is <value>; expected <what>`, or the
+ * check's own sentence.
+ */
+function parseState<T>(schema: z.ZodType<T>, file: string, v: unknown): T {
+  const got = schema.safeParse(v);
+  if (got.success) return got.data;
+  const issue = got.error.issues[0];
+  // a key a record does not own is named as a field of its own; a bad key, by its record
+  const path = issue.code === "unrecognized_keys"
+    ? [...issue.path, issue.keys[0]]
+    : issue.code === "invalid_key"
+    ? issue.path.slice(0, -1)
+    : issue.path;
+  const field = path.map((k) => typeof k === "number" ? `[${k}]` : `.${String(k)}`).join("")
+    .replace(/^\./, "");
+  const value = path.reduce((o: unknown, k) => (o as Record<PropertyKey, unknown>)?.[k], v);
+  const problem = /^[;,]/.test(issue.message)
+    ? `is ${shown(value)}${issue.message}`
+    : issue.message;
+  throw new StateFileError(file, field || FILE, problem);
 }
 
 /** `v` for a message: short JSON, `null`, `[]`, "missing". */
@@ -136,29 +136,21 @@ export interface MetaState {
   sources?: DatasetSource[];
 }
 
+const META_SCHEMA = z.object({
+  format: format(META_FORMAT),
+  partitions: z.array(
+    z.object({
+      name: valid<string>((v) => typeof v === "string" && /^[^/\\=]+$/.test(v), "a column name"),
+      dtype: z.enum(PARTITION_DTYPES, expected(`one of ${PARTITION_DTYPES.join(", ")}`)),
+    }, expected("{ name, dtype }")),
+    expected("a list of { name, dtype }"),
+  ).min(1, expected("a list of { name, dtype }")),
+  sources: sourcesSchema,
+}, expected('an object with "format" and "partitions"'));
+
 /** Checks the JSON of a `_signalbook.json` (see the module doc). */
 export function checkMeta(file: string, v: unknown): MetaState {
-  const f = new Fields(file);
-  const o = f.object(v, FILE, 'an object with "format" and "partitions"');
-  f.format(o, META_FORMAT);
-  if (!Array.isArray(o.partitions) || o.partitions.length === 0) {
-    f.fail("partitions", `is ${shown(o.partitions)}; expected a list of { name, dtype }`);
-  }
-  const partitions = (o.partitions as unknown[]).map((p, i) => {
-    const po = f.object(p, `partitions[${i}]`, "{ name, dtype }");
-    if (typeof po.name !== "string" || !/^[^/\\=]+$/.test(po.name)) {
-      f.fail(`partitions[${i}].name`, `is ${shown(po.name)}; expected a column name`);
-    }
-    if (!PARTITION_DTYPES.includes(po.dtype as never)) {
-      f.fail(
-        `partitions[${i}].dtype`,
-        `is ${shown(po.dtype)}; expected one of ${PARTITION_DTYPES.join(", ")}`,
-      );
-    }
-    return { name: po.name as string, dtype: po.dtype as string };
-  });
-  const sources = f.sources(o.sources, "sources");
-  return { format: META_FORMAT, partitions, ...(sources ? { sources } : {}) };
+  return parseState(META_SCHEMA, file, v);
 }
 
 /** One dataset's entry in `manifest.json`. */
@@ -181,6 +173,8 @@ export interface ManifestState {
   datasets: Partial<Record<(typeof SYNC_DATASETS)[number], ManifestEntry>>;
 }
 
+const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
+
 /** The latest `syncedTo` a manifest may hold: tomorrow (UTC), for clocks a day apart. */
 function latestSyncedTo(now: number): string {
   return new Date(now + 86_400_000).toISOString().slice(0, 10);
@@ -188,52 +182,39 @@ function latestSyncedTo(now: number): string {
 
 /** Checks the JSON of a `manifest.json` (see the module doc); `now` is the clock (ms). */
 export function checkManifest(file: string, v: unknown, now = Date.now()): ManifestState {
-  const f = new Fields(file);
-  const o = f.object(v, FILE, 'an object with "format" and "datasets"');
-  f.format(o, MANIFEST_FORMAT);
-  const ds = f.object(o.datasets, "datasets", "an object of datasets");
-  const datasets: ManifestState["datasets"] = {};
-  for (const [name, raw] of Object.entries(ds)) {
-    const at = `datasets.${name}`;
-    if (!SYNC_DATASETS.includes(name as never)) {
-      f.fail(at, `is not a dataset sync keeps; expected ${SYNC_DATASETS.join(" or ")}`);
-    }
-    const e = f.object(raw, at, "an object with done, run and syncedTo");
-    const doneObj = f.object(e.done, `${at}.done`, 'an object of months ("YYYY-MM": rows)');
-    const done: Record<string, number> = {};
-    for (const [month, rows] of Object.entries(doneObj)) {
-      if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(month)) {
-        f.fail(`${at}.done`, `has the key ${JSON.stringify(month)}; expected YYYY-MM months`);
-      }
-      if (typeof rows !== "number" || !Number.isInteger(rows) || rows < 0) {
-        f.fail(`${at}.done.${month}`, `is ${shown(rows)}; expected a row count`);
-      }
-      done[month] = rows as number;
-    }
-    const runObj = f.object(e.run, `${at}.run`, "an object { from, to }");
-    const run = {
-      from: f.date(runObj.from, `${at}.run.from`),
-      to: f.date(runObj.to, `${at}.run.to`),
-    };
-    if (run.from > run.to) f.fail(`${at}.run`, `goes from ${run.from} back to ${run.to}`);
-    const entry: ManifestEntry = { done, run };
-    if (e.syncedTo !== undefined) {
-      const syncedTo = f.date(e.syncedTo, `${at}.syncedTo`);
-      const latest = latestSyncedTo(now);
-      if (syncedTo > latest) {
-        f.fail(
-          `${at}.syncedTo`,
-          `is ${
-            JSON.stringify(syncedTo)
-          }, in the future (the latest allowed is ${latest}); a sync ` +
-            `never records a day it has not seen`,
-        );
-      }
-      entry.syncedTo = syncedTo;
-    }
-    const sources = f.sources(e.sources, `${at}.sources`);
-    if (sources) entry.sources = sources;
-    datasets[name as (typeof SYNC_DATASETS)[number]] = entry;
-  }
-  return { format: MANIFEST_FORMAT, datasets };
+  const latest = latestSyncedTo(now);
+  const entry = z.object({
+    done: z.record(
+      z.string().regex(MONTH),
+      valid<number>((n) => Number.isInteger(n) && n as number >= 0, "a row count"),
+      {
+        error: (i) =>
+          i.code === "invalid_key"
+            ? `has the key ${JSON.stringify(i.input)}; expected YYYY-MM months`
+            : `; expected an object of months ("YYYY-MM": rows)`,
+      },
+    ),
+    run: z.object({ from: isoDay, to: isoDay }, expected("an object { from, to }"))
+      .refine((r) => r.from <= r.to, {
+        error: (i) => {
+          const r = i.input as { from: string; to: string };
+          return `goes from ${r.from} back to ${r.to}`;
+        },
+      }),
+    syncedTo: isoDay.refine((d) => d <= latest, {
+      error:
+        `, in the future (the latest allowed is ${latest}); a sync never records a day it has not seen`,
+    }).optional(),
+    sources: sourcesSchema,
+  }, expected("an object with done, run and syncedTo"));
+  const schema = z.object({
+    format: format(MANIFEST_FORMAT),
+    datasets: z.partialRecord(z.enum(SYNC_DATASETS), entry, {
+      error: (i) =>
+        (i.code as string) === "unrecognized_keys"
+          ? `is not a dataset sync keeps; expected ${SYNC_DATASETS.join(" or ")}`
+          : "; expected an object of datasets",
+    }),
+  }, expected('an object with "format" and "datasets"'));
+  return parseState(schema, file, v);
 }
