@@ -6,8 +6,8 @@
  * @module
  */
 import pl from "npm:nodejs-polars@0.25.2";
-import { lstat } from "node:fs/promises";
-import { join, relative, sep } from "node:path";
+import { lstat, readdir } from "node:fs/promises";
+import { basename, join, relative, sep } from "node:path";
 import {
   check,
   checkPath,
@@ -65,35 +65,26 @@ export async function datasetParts(
   if (top.isSymlink) throw new UnsafeFileError(root, "is a symlink");
   if (!top.isDirectory) throw new UnsafeFileError(root, "is not a folder");
   const out: PartFile[] = [];
-  const walk = async (d: string) => {
-    const names: string[] = [];
-    for await (const e of Deno.readDir(d)) names.push(e.name);
-    for (const name of names.sort()) {
-      const p = join(d, name);
-      // one lstat per entry: it says whether to walk in, and is what the guard judges
-      const st = await lstat(p).catch((e) => {
-        if ((e as { code?: string })?.code === "ENOENT") return null; // removed meanwhile (a temporary file)
-        throw e;
-      });
-      if (!st) continue;
-      if (st.isDirectory()) {
-        await walk(p);
-        continue;
+  for (const p of await filesUnder(root, () => true)) {
+    // one lstat per entry: it is what the guard judges
+    const st = await lstat(p).catch((e) => {
+      if ((e as { code?: string })?.code === "ENOENT") return null; // removed meanwhile (a temporary file)
+      throw e;
+    });
+    if (!st) continue;
+    check(p, nodeKind(st), Number.MAX_SAFE_INTEGER);
+    const name = basename(p);
+    if (partitions && name.endsWith(".parquet")) {
+      if (name !== PART_NAME) {
+        throw new DatasetFileError(
+          p,
+          `is not a part this dataset wrote (each partition folder holds one ${PART_NAME}); ` +
+            `move it out of ${root}`,
+        );
       }
-      check(p, nodeKind(st), Number.MAX_SAFE_INTEGER);
-      if (partitions && name.endsWith(".parquet")) {
-        if (name !== PART_NAME) {
-          throw new DatasetFileError(
-            p,
-            `is not a part this dataset wrote (each partition folder holds one ${PART_NAME}); ` +
-              `move it out of ${root}`,
-          );
-        }
-        out.push({ path: p, values: partitionValues(root, p, partitions) });
-      }
+      out.push({ path: p, values: partitionValues(root, p, partitions) });
     }
-  };
-  await walk(root);
+  }
   const order = (a: PartFile, b: PartFile) => {
     for (const [i, p] of (partitions ?? []).entries()) {
       const [x, y] = [a.values[i], b.values[i]];
@@ -180,22 +171,22 @@ function partitionValues(
   return values as (string | null)[];
 }
 
-/** Every file under `dir` (recursively) whose name passes `keep`, sorted; none when `dir` is missing. */
-export async function filesUnder(dir: string, keep: (name: string) => boolean): Promise<string[]> {
-  const out: string[] = [];
-  const walk = async (d: string) => {
-    for await (const e of Deno.readDir(d)) {
-      const p = join(d, e.name);
-      if (e.isDirectory) await walk(p);
-      else if (keep(e.name)) out.push(p);
-    }
-  };
-  try {
-    await walk(dir);
-  } catch (e) {
-    if (!(e instanceof Deno.errors.NotFound)) throw e;
-  }
-  return out.sort();
+/**
+ * Every entry under `dir` (recursively, or only its own with `deep` false)
+ * that is not a folder and whose name passes `keep`, sorted; none when `dir`
+ * is missing. Links are listed, never followed.
+ */
+export async function filesUnder(
+  dir: string,
+  keep: (name: string) => boolean,
+  deep = true,
+): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: deep, withFileTypes: true }).catch((e) => {
+    if ((e as { code?: string })?.code === "ENOENT") return [];
+    throw e;
+  });
+  return entries.filter((e) => !e.isDirectory() && keep(e.name))
+    .map((e) => join(e.parentPath, e.name)).sort();
 }
 
 /** The text of a small regular file (see {@link readRegular}); at most `maxBytes` are read. */

@@ -60,8 +60,6 @@ import {
 } from "./state.ts";
 import { addSource, frameSource, holdsEmulatorRows, type SourceOf } from "./provenance.ts";
 
-export { filesUnder };
-
 /** How {@link writeDataset} treats an existing dataset. */
 export type WriteMode = "error" | "overwrite" | "replace-partitions" | "append";
 
@@ -292,9 +290,8 @@ async function writeLocked(
       await new Promise((r) => setTimeout(r, 0));
     }
   }
-  const kept = new Set(written);
   for (const f of before) {
-    if (kept.has(f) || written.some((w) => dirname(w) === dirname(f))) continue;
+    if (written.some((w) => dirname(w) === dirname(f))) continue; // rewritten in place
     await Deno.remove(f);
     await removeEmptyDirs(dirname(f), dir);
   }
@@ -327,11 +324,7 @@ async function swapPartition(sub: string, rows: pl.DataFrame, append: boolean): 
 /** Removes `from` and its parents up to (not including) `root` while they are empty. */
 async function removeEmptyDirs(from: string, root: string): Promise<void> {
   for (let d = from; d.length > root.length && d.startsWith(root); d = dirname(d)) {
-    try {
-      await Deno.remove(d);
-    } catch {
-      return;
-    }
+    if (!await Deno.remove(d).then(() => true, () => false)) return; // not empty
   }
 }
 

@@ -145,26 +145,15 @@ export async function lockDataset(dirs: string[], opts: LockOptions): Promise<Da
     );
   }
   const deadline = Date.now() + timeoutMs;
-  const held: (() => Promise<void>)[] = [];
-  const releaseAll = async () => {
-    while (held.length) await held.pop()!().catch(() => {});
-  };
-  try {
-    for (const dir of dirs) {
-      await Deno.mkdir(dir, { recursive: true });
-      held.push(await take({ dir, caller: opts.caller, deadline, timeoutMs }));
-      await removeStaleTemps(dir, opts.temps ?? "tree");
-    }
-  } catch (e) {
-    await releaseAll();
-    throw e;
+  // on a failure, what was taken is released (in reverse order) as the scope ends
+  await using held = new AsyncDisposableStack();
+  for (const dir of dirs) {
+    await Deno.mkdir(dir, { recursive: true });
+    held.defer(await take({ dir, caller: opts.caller, deadline, timeoutMs }));
+    await removeStaleTemps(dir, opts.temps ?? "tree");
   }
-  let released = false;
-  const release = async () => {
-    if (released) return;
-    released = true;
-    await releaseAll();
-  };
+  const locks = held.move();
+  const release = () => locks.disposeAsync(); // idempotent
   return { dirs: [...dirs], release, [Symbol.asyncDispose]: release };
 }
 
@@ -237,13 +226,8 @@ async function takePidFile(at: Attempt): Promise<() => Promise<void>> {
   const path = join(dir, PID_LOCK_FILE);
   for (let delay = 25;; delay = await pause(deadline, delay)) {
     try {
-      const file = await Deno.open(path, { write: true, createNew: true });
       const mine = holderBytes(caller);
-      try {
-        await writeAll(file, mine);
-      } finally {
-        file.close();
-      }
+      await Deno.writeFile(path, mine, { createNew: true });
       const beat = setInterval(() => {
         const now = new Date();
         Deno.utime(path, now, now).catch(() => {});
@@ -306,9 +290,7 @@ const TEMP = /\.(\d+)\.[0-9a-f-]{36}\.tmp$/;
  */
 export async function removeStaleTemps(dir: string, scope: "tree" | "top"): Promise<void> {
   const now = Date.now();
-  const temps = scope === "tree"
-    ? await filesUnder(dir, (name) => name.endsWith(".tmp"))
-    : await topTemps(dir);
+  const temps = await filesUnder(dir, (name) => name.endsWith(".tmp"), scope === "tree");
   for (const f of temps) {
     const st = await Deno.lstat(f).catch(() => null);
     if (!st?.isFile) continue;
@@ -318,12 +300,4 @@ export async function removeStaleTemps(dir: string, scope: "tree" | "top"): Prom
       (pid === undefined ? age > 10 * 60_000 : !alive(Number(pid)));
     if (stale) await Deno.remove(f).catch(() => {});
   }
-}
-
-async function topTemps(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  for await (const e of Deno.readDir(dir)) {
-    if (e.isFile && e.name.endsWith(".tmp")) out.push(join(dir, e.name));
-  }
-  return out;
 }

@@ -315,12 +315,9 @@ export async function sync(opts: SyncOptions): Promise<SyncReport> {
     );
     progress?.done();
     if (found) warnReport(found);
-    if (fatal) {
-      if (started) await saveManifest();
-      throw fatal;
-    }
+    if (failed.length && started) await saveManifest();
+    if (fatal) throw fatal;
     if (failed.length) {
-      if (started) await saveManifest();
       // a run of months ends at its first failure: each distinct error once
       throw new AggregateError(
         [...new Set(failed.map((f) => f.error))],
@@ -371,11 +368,7 @@ async function writeMonth(
       how: "vertical",
     });
   } catch (e) {
-    if (e instanceof Deno.errors.NotFound) {
-      // a new month
-    } else if (!String((e as Error)?.message ?? e).match(/No such file|not found|os error 2/i)) {
-      throw e;
-    }
+    if (!(e instanceof Deno.errors.NotFound)) throw e; // else a new month
   }
   // a copy of the month's columns only when a key repeats (a row the service sent twice)
   if (merged.select(...keys).isDuplicated().any()) {
