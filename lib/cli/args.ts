@@ -16,6 +16,8 @@
  */
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { closeMatches, didYouMean } from "../shared/suggest.ts";
+import { optionProblem } from "../shared/options.ts";
+import { isIsoDate } from "../shared/schema.ts";
 import { redactKnownKeys, type Redactor, redactorFor } from "../http/_redact.ts";
 import { envKeys, readEnvironment, SERVICE_VARS } from "../connect/env.ts";
 import {
@@ -91,30 +93,38 @@ export class Flags<T extends Options> {
    * (`0x10`, `1e3`, `1.0`, ` 5` are refused), or `def` when not given.
    */
   int(name: string, raw: string | undefined, def: number, lo: number, hi: number): number {
-    if (raw === undefined) return def;
-    const n = /^[0-9]+$/.test(raw) ? Number(raw) : NaN;
-    if (!Number.isSafeInteger(n) || n < lo || n > hi) {
-      this.fail(
-        `--${name} ${
-          JSON.stringify(raw)
-        } is not allowed; allowed: an integer from ${lo} to ${hi} in decimal digits`,
-      );
-      return def;
-    }
-    return n;
+    return this.#number(name, raw, def, [lo, hi], true);
   }
 
   /** A decimal number from `lo` to `hi` (`12`, `2.5`; no hex, exponents or blanks). */
   num(name: string, raw: string | undefined, def: number, lo: number, hi: number): number {
+    return this.#number(name, raw, def, [lo, hi], false);
+  }
+
+  #number(name: string, raw: string | undefined, def: number, [lo, hi]: number[], int: boolean) {
     if (raw === undefined) return def;
-    const n = /^[0-9]+(\.[0-9]+)?$/.test(raw) ? Number(raw) : NaN;
-    if (!Number.isFinite(n) || n < lo || n > hi) {
-      this.fail(
-        `--${name} ${JSON.stringify(raw)} is not allowed; allowed: a number from ${lo} to ${hi}`,
-      );
-      return def;
+    const n = (int ? /^[0-9]+$/ : /^[0-9]+(\.[0-9]+)?$/).test(raw) ? Number(raw) : NaN;
+    if (n >= lo && n <= hi) return n;
+    const allowed = int
+      ? `an integer from ${lo} to ${hi} in decimal digits`
+      : `a number from ${lo} to ${hi}`;
+    this.fail(`--${optionProblem(name, raw, allowed)}`);
+    return def;
+  }
+
+  /**
+   * `--from` and `--to` dates (`YYYY-MM-DD`, either may be absent), the
+   * first not after the second.
+   */
+  dates(from: string | undefined, to: string | undefined): void {
+    for (const [k, v] of [["from", from], ["to", to]] as const) {
+      if (v !== undefined && !isIsoDate(v)) {
+        this.fail(`--${optionProblem(k, v, "a date YYYY-MM-DD")}`);
+      }
     }
-    return n;
+    if (from && to && isIsoDate(from) && isIsoDate(to) && from > to) {
+      this.fail(`--from ${from} is after --to ${to}; give --from on or before --to`);
+    }
   }
 
   /**
@@ -126,11 +136,7 @@ export class Flags<T extends Options> {
     const seen = new Set<string>();
     for (const item of items) {
       if (!(allowed as readonly string[]).includes(item)) {
-        this.fail(
-          `--${name}: ${JSON.stringify(item)} is not allowed; allowed: ${allowed.join(", ")}${
-            didYouMean(item, allowed, 3)
-          }`,
-        );
+        this.fail(notAllowed(`${name}:`, item, allowed));
       } else if (seen.has(item)) {
         this.fail(`--${name}: ${JSON.stringify(item)} is given twice; give each once`);
       }
@@ -167,9 +173,7 @@ export class Flags<T extends Options> {
  * ```
  */
 export function notAllowed(name: string, raw: string, allowed: readonly string[]): string {
-  return `--${name} ${JSON.stringify(raw)} is not allowed; allowed: ${allowed.join(", ")}${
-    didYouMean(raw, allowed, 3)
-  }`;
+  return `--${optionProblem(name, raw, allowed.join(", "))}${didYouMean(raw, allowed, 3)}`;
 }
 
 /**
@@ -281,16 +285,14 @@ export function describeFailure(
       : `${command}: ${first} (first of ${n} failures: ${head})`;
   }
   const e = error instanceof Error ? error : new Error(String(error));
-  const pathFlag = (path: string | undefined) => {
-    if (!path) return undefined;
-    for (const [flag, p] of Object.entries(ctx.paths ?? {})) {
-      if (path === p || path.startsWith(p.replace(/\/+$/, "") + "/")) return flag;
-    }
-    return undefined;
-  };
   const fsPath = (e as { path?: string }).path ??
     /'([^']+)'\s*$/.exec(e.message)?.[1]; // Deno: "… (os error 28): writefile '/path'"
-  const flag = pathFlag(fsPath) ?? Object.keys(ctx.paths ?? {})[0];
+  const paths = Object.entries(ctx.paths ?? {});
+  const inside = (p: string) => fsPath === p || !!fsPath?.startsWith(p.replace(/\/+$/, "") + "/");
+  const flag = (paths.find(([, p]) => inside(p)) ?? paths[0])?.[0];
+  // where a file system failure happened: ` /out/x (--out)`, and what to choose instead
+  const named = flag ? ` (${flag})` : "";
+  const [at, dir] = [`${fsPath ? ` ${fsPath}` : ""}${named}`, flag ?? "directory"];
   let line: string;
   if (e instanceof CliError) {
     line = e.message;
@@ -317,17 +319,11 @@ export function describeFailure(
   } else if (e instanceof DiskFullError || e instanceof DatasetLockedError) {
     line = firstLine(e.message).replace(/^\w+: /, ""); // it names the path (and free space or holder)
   } else if (/os error 28|ENOSPC|No space left/i.test(e.message)) {
-    line = `the disk is full while writing${fsPath ? ` ${fsPath}` : ""}${
-      flag ? ` (${flag})` : ""
-    }; free some space or choose another ${flag ?? "directory"}`;
+    line = `the disk is full while writing${at}; free some space or choose another ${dir}`;
   } else if (e instanceof Deno.errors.PermissionDenied || /EACCES|os error 13/.test(e.message)) {
-    line = `permission denied writing${fsPath ? ` ${fsPath}` : ""}${
-      flag ? ` (${flag})` : ""
-    }; choose a writable ${flag ?? "directory"}`;
+    line = `permission denied writing${at}; choose a writable ${dir}`;
   } else if (e instanceof Deno.errors.NotADirectory || /ENOTDIR|os error 20/.test(e.message)) {
-    line = `${fsPath ?? "a path"}${
-      flag ? ` (${flag})` : ""
-    } is not a directory; choose a directory`;
+    line = `${fsPath ?? "a path"}${named} is not a directory; choose a directory`;
   } else if (e instanceof Deno.errors.AddrInUse) {
     line = `${firstLine(e.message)}; the port is in use, choose another --port`;
   } else {

@@ -68,7 +68,6 @@ import { drawdownChart } from "../charts/drawdown.ts";
 import { eventStudyChart } from "../charts/event_study_chart.ts";
 import { feedComparison } from "../charts/feed_comparison.ts";
 import type { Chart } from "../charts/chart.ts";
-import { isIsoDate } from "../shared/schema.ts";
 import { checkWritableDir, CliError, type Flags, parseFlags, runCli, usageError } from "./args.ts";
 import { type FeedFlag, parseFeedFlag } from "./feed_flag.ts";
 import { feedPeriod, MARKET_BASELINE, pullMarketBaseline } from "./market_baseline.ts";
@@ -199,23 +198,15 @@ const FLAG_SPECS = {
 function readPlan(args: string[]) {
   const flags = parseFlags("backtest", HELP, FLAG_SPECS, args);
   const v = flags.values;
-  const fail = (m: string) => flags.fail(m);
   const feeds: FeedFlag[] = [];
   for (const f of v.feed ?? ["ceo-trades:buy"]) {
     const feed = parseFeedFlag(f);
-    if (typeof feed === "string") fail(feed);
+    if (typeof feed === "string") flags.fail(feed);
     else if (feeds.some((x) => x.label === feed.label)) {
-      fail(`--feed ${JSON.stringify(f)} is given twice; give each feed once`);
+      flags.fail(`--feed ${JSON.stringify(f)} is given twice; give each feed once`);
     } else feeds.push(feed);
   }
-  for (const k of ["from", "to"] as const) {
-    if (v[k] !== undefined && !isIsoDate(v[k]!)) {
-      fail(`--${k} ${JSON.stringify(v[k])} is not allowed; allowed: a date YYYY-MM-DD`);
-    }
-  }
-  if (v.from && v.to && isIsoDate(v.from) && isIsoDate(v.to) && v.from > v.to) {
-    fail(`--from ${v.from} is after --to ${v.to}`);
-  }
+  flags.dates(v.from, v.to);
   const plan = {
     feeds,
     from: v.from,
@@ -234,7 +225,7 @@ function readPlan(args: string[]) {
     out: v.out ?? "out/backtest",
   };
   for (const k of ["horizon", "cost-bps", "weighting", "direction", "risk-free"] as const) {
-    if (v[k] !== undefined && !v.portfolio) fail(`--${k} needs --portfolio`);
+    if (v[k] !== undefined && !v.portfolio) flags.fail(`--${k} needs --portfolio`);
   }
   const portfolio = {
     horizon: flags.oneOf("horizon", v.horizon, PORTFOLIO_HORIZONS, "6m"),
@@ -243,7 +234,7 @@ function readPlan(args: string[]) {
     weighting: flags.oneOf("weighting", v.weighting, WEIGHTINGS, "equal"),
     direction: flags.oneOf("direction", v.direction, DIRECTIONS, "long"),
   };
-  if (plan.out.trim() === "") fail(`--out "" is not allowed; allowed: a directory path`);
+  if (plan.out.trim() === "") flags.fail(`--out "" is not allowed; allowed: a directory path`);
   flags.done();
   return { ...plan, portfolio: v.portfolio ? portfolio : undefined };
 }

@@ -51,14 +51,8 @@ export interface FilingPeriod {
  * ```
  */
 export function feedPeriod(rows: readonly Pick<FeedRow, "filed_at">[]): FilingPeriod | undefined {
-  let from: string | undefined, to: string | undefined;
-  for (const r of rows) {
-    const d = easternDate(r.filed_at);
-    if (d === undefined) continue;
-    if (from === undefined || d < from) from = d;
-    if (to === undefined || d > to) to = d;
-  }
-  return from && to ? { from, to } : undefined;
+  const days = rows.map((r) => easternDate(r.filed_at)).filter((d) => d !== undefined).sort();
+  return days.length ? { from: days[0], to: days.at(-1)! } : undefined;
 }
 
 /**

@@ -11,7 +11,6 @@
  */
 import { connect } from "../connect.ts";
 import { sync, type SyncDataset } from "../store/sync.ts";
-import { isIsoDate } from "../shared/schema.ts";
 import { checkWritableDir, CliError, parseFlags, runCli } from "./args.ts";
 
 const HELP = `Usage: deno task sync [options]
@@ -50,14 +49,7 @@ export async function main(args: string[] = Deno.args): Promise<void> {
     "lock-timeout-ms": { type: "string" },
   }, args);
   const v = flags.values;
-  for (const k of ["from", "to"] as const) {
-    if (v[k] !== undefined && !isIsoDate(v[k]!)) {
-      flags.fail(`--${k} ${JSON.stringify(v[k])} is not allowed; allowed: a date YYYY-MM-DD`);
-    }
-  }
-  if (v.from && v.to && isIsoDate(v.from) && isIsoDate(v.to) && v.from > v.to) {
-    flags.fail(`--from ${v.from} is after --to ${v.to}; give --from on or before --to`);
-  }
+  flags.dates(v.from, v.to);
   const datasets = flags.list(
     "datasets",
     v.datasets ?? "insider_trades,pitches",
