@@ -112,24 +112,14 @@ export const CONNECT_KEPT_ROWS = 1_000;
  * ```
  */
 export function connect(opts: ConnectOptions = {}): Promise<Connection> {
-  try {
-    return Promise.resolve(open(opts));
-  } catch (e) {
-    return Promise.reject(e);
-  }
+  return Promise.try(open, opts); // a configuration error is a rejection, never a throw
 }
 
 function open(opts: ConnectOptions): Connection {
   const env = readEnvironment(opts.env);
-  const common = {
-    maxRetries: opts.maxRetries,
-    timeoutMs: opts.timeoutMs,
-    onRetry: opts.onRetry,
-    cache: opts.cache,
-    maxInFlight: opts.maxInFlight,
-    requestsPerSecond: opts.requestsPerSecond,
-    maxResponseBytes: opts.maxResponseBytes,
-  };
+  // the client options connect() passes on as they are (the ones ConnectOptions picks)
+  const { env: _env, stub: _stub, quiet: _quiet, fetch: _fetch, instrument: _wrap, ...common } =
+    opts;
   // one emulator per connect(): both services share it. Custom emulator
   // options make a private one; without them, one emulator per process.
   let stub: Stub | undefined;
@@ -146,27 +136,15 @@ function open(opts: ConnectOptions): Connection {
   };
   const pick = (service: "catalog" | "insider") => {
     const config = configs[service];
-    if (config.live) {
-      return {
-        offline: false,
-        options: {
-          apiKey: config.apiKey,
-          baseUrl: config.baseUrl,
-          fetch: wrap(opts.fetch, service),
-          ...common,
-        } as ClientOptions,
-      };
-    }
-    return {
-      offline: true,
-      options: {
-        apiKey: service === "catalog" ? DEMO_KEYS.catalog : DEMO_KEYS.insider,
+    const options: ClientOptions = config.live
+      ? { apiKey: config.apiKey, baseUrl: config.baseUrl, fetch: wrap(opts.fetch, service) }
+      : {
+        apiKey: DEMO_KEYS[service],
         baseUrl: `http://signalbook.offline/${service}`,
         // marked, so what the client builds from it is marked as demo data
         fetch: markDemo(wrap(emulator().fetch, service)!),
-        ...common,
-      } as ClientOptions,
-    };
+      };
+    return { offline: !config.live, options: { ...options, ...common } };
   };
   const c = pick("catalog");
   const i = pick("insider");

@@ -127,9 +127,7 @@ export function firstFew(names: readonly string[], n = 5): string {
 /** `2 columns coerced from text: transaction_value (2 rows), …`, or `none`. */
 export function describeCoercions(cs: readonly Coercion[]): string {
   if (cs.length === 0) return "none";
-  const byFrom = new Map<string, Coercion[]>();
-  for (const c of cs) byFrom.set(c.from, [...(byFrom.get(c.from) ?? []), c]);
-  return [...byFrom].map(([from, list]) =>
+  return [...Map.groupBy(cs, (c) => c.from)].map(([from, list]) =>
     `${list.length} column${list.length === 1 ? "" : "s"} sent as ${from}: ${
       firstFew(list.map((c) => `${c.field} (${c.rows} row${c.rows === 1 ? "" : "s"})`), 3)
     }`

@@ -111,12 +111,7 @@ export function diagnose(s: ServiceSeen, base: string | undefined): Diagnosis | 
     );
   }
   if (all((c) => c.statuses.length === 0 && NO_ANSWER.has(c.errorName ?? ""))) {
-    let host = base ?? "";
-    try {
-      host = new URL(base ?? "").host;
-    } catch {
-      // keep the text
-    }
+    const host = URL.parse(base ?? "")?.host ?? base ?? ""; // not a URL: the text as it is
     return d(
       "unreachable",
       `no call got an answer from ${host} (check ${v.url} and the network): ${made[0].error}`,
@@ -126,11 +121,8 @@ export function diagnose(s: ServiceSeen, base: string | undefined): Diagnosis | 
 }
 
 function suggestBase(base: string, path: string): string {
-  try {
-    const u = new URL(base);
-    const p = u.pathname.replace(/\/+$/, "");
-    return `${u.origin}${p.endsWith(path) ? p : `${p}${path}`}`;
-  } catch {
-    return `${base.replace(/\/+$/, "")}${path}`;
-  }
+  const u = URL.parse(base);
+  if (!u) return `${base.replace(/\/+$/, "")}${path}`;
+  const p = u.pathname.replace(/\/+$/, "");
+  return `${u.origin}${p.endsWith(path) ? p : `${p}${path}`}`;
 }

@@ -332,16 +332,12 @@ class Calls {
       report.error = this.scrub(oneLine(e));
       report.errorName = e instanceof Error ? e.name : typeof e;
       value = undefined;
-    } finally {
-      this.#current = undefined;
     }
     report.statuses = cap.statuses;
-    const seen = new Set<string>();
-    for (const s of cap.shapes) {
-      const k = `${s.point}\u0000${s.shape}`;
-      if (!seen.has(k)) {
-        seen.add(k), report.shapes.push({ point: s.point, shape: this.scrub(s.shape) });
-      }
+    // each form once, in the order first seen
+    const shapes = new Map(cap.shapes.map((s) => [`${s.point}\u0000${s.shape}`, s]));
+    for (const { point, shape } of shapes.values()) {
+      report.shapes.push({ point, shape: this.scrub(shape) });
     }
     return value;
   }

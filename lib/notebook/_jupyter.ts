@@ -11,19 +11,24 @@ export function python(): string {
   return envVar("SIGNALBOOK_PYTHON");
 }
 
+/** Runs `cmd` to its end: success and both outputs as text (`env`: the whole environment). */
+async function run(cmd: string, args: string[], env?: Record<string, string>) {
+  const clearEnv = env !== undefined;
+  const out = await new Deno.Command(cmd, { args, env, clearEnv, stdout: "piped", stderr: "piped" })
+    .output();
+  const [stdout, stderr] = [out.stdout, out.stderr].map((b) => new TextDecoder().decode(b));
+  return { success: out.success, stdout, stderr };
+}
+
 /** Why Jupyter cannot run here, or null when it can. */
 export async function jupyterMissing(): Promise<string | null> {
   try {
-    const out = await new Deno.Command(python(), {
-      args: [
-        "-c",
-        "import nbclient, nbformat, jupyter_client.kernelspec as k; print('deno' in k.KernelSpecManager().find_kernel_specs())",
-      ],
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
+    const out = await run(python(), [
+      "-c",
+      "import nbclient, nbformat, jupyter_client.kernelspec as k; print('deno' in k.KernelSpecManager().find_kernel_specs())",
+    ]);
     if (!out.success) return `${python()} cannot import nbclient/nbformat/jupyter_client`;
-    if (new TextDecoder().decode(out.stdout).trim() !== "True") {
+    if (out.stdout.trim() !== "True") {
       return "the Deno kernel is not installed (deno jupyter --install)";
     }
     return null;
@@ -71,14 +76,8 @@ export const KERNEL_ENV: Readonly<Record<string, string>> = {
 export async function installKernel(
   env: Record<string, string> = Deno.env.toObject(),
 ): Promise<string> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["jupyter", "--install", "--force"],
-    env,
-    clearEnv: true,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
+  const out = await run(Deno.execPath(), ["jupyter", "--install", "--force"], env);
+  const text = out.stdout + out.stderr;
   const dir = /installed successfully at (.+?)\.?\s*$/m.exec(text)?.[1];
   if (!out.success || dir === undefined) {
     throw new Error(`deno jupyter --install failed: ${text.trim()}`);
@@ -134,9 +133,8 @@ export interface ExecuteOptions {
 export async function execute(
   src: string,
   dst: string,
-  options: number | ExecuteOptions = {},
+  opts: ExecuteOptions = {},
 ): Promise<ExecuteSummary> {
-  const opts = typeof options === "number" ? { timeoutS: options } : options;
   const env = { ...Deno.env.toObject() };
   if (!opts.keepKeys) {
     for (const k of ["PITCH_API_KEY", "PITCH_BASE_URL", "INSIDER_API_KEY", "INSIDER_BASE_URL"]) {
@@ -147,22 +145,14 @@ export async function execute(
   // the kernel inherits this environment: a kernel spec installed without `deno task notebooks
   // --install` runs with the same allocator settings as one installed with it
   for (const [k, v] of Object.entries(KERNEL_ENV)) env[k] ??= v;
-  const out = await new Deno.Command(python(), {
-    args: [
-      new URL("./execute.py", import.meta.url).pathname,
-      src,
-      dst,
-      String(opts.timeoutS ?? 600),
-      ...(opts.stopOnError ? ["--stop-on-error"] : []),
-    ],
-    env,
-    clearEnv: true,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  if (!out.success) {
-    throw new Error(`executing ${src} failed:\n${new TextDecoder().decode(out.stderr)}`);
-  }
-  const last = new TextDecoder().decode(out.stdout).trim().split("\n").at(-1) ?? "";
+  const out = await run(python(), [
+    new URL("./execute.py", import.meta.url).pathname,
+    src,
+    dst,
+    String(opts.timeoutS ?? 600),
+    ...(opts.stopOnError ? ["--stop-on-error"] : []),
+  ], env);
+  if (!out.success) throw new Error(`executing ${src} failed:\n${out.stderr}`);
+  const last = out.stdout.trim().split("\n").at(-1) ?? "";
   return JSON.parse(last) as ExecuteSummary;
 }

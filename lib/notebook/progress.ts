@@ -10,6 +10,7 @@
  * @module
  */
 import { type ProgressSink, type ProgressState, provideAutoSink } from "../http/progress_hook.ts";
+import { escapeHtml } from "../shared/html.ts";
 
 export {
   Progress,
@@ -57,9 +58,7 @@ export function jupyterSink(
       const text = describe(s);
       const message = {
         data: {
-          "text/html": `<div>${bar} <code>${
-            text.replace(/&/g, "&amp;").replace(/</g, "&lt;")
-          }</code></div>`,
+          "text/html": `<div>${bar} <code>${escapeHtml(text)}</code></div>`,
           "text/plain": text,
         },
         metadata: {},
