@@ -108,14 +108,17 @@ export const PAGING_WORDS: readonly string[] = [
  */
 const NOT_NEXT = ["prev", "previous", "self", "current", "first", "before", "head"];
 
-/** The keys of `obj` (an object holding rows or paging) that look like an unrecognised cursor. */
-function pagingLike(obj: JsonObject): string[] {
-  return Object.keys(obj).filter((k) => {
-    const v = obj[k];
+/**
+ * The keys of `obj` (an object holding rows or paging) that look like an
+ * unrecognised cursor, as paths under `holder` (the key of `obj` in the
+ * answer, when it is one level down).
+ */
+function pagingLike(obj: unknown, holder?: string): string[] {
+  return Object.entries(obj as JsonObject).filter(([k, v]) => {
     if (typeof v !== "string" || v === "") return false;
     const n = normKey(k).replaceAll("-", "");
     return PAGING_WORDS.some((w) => n.includes(w)) && !NOT_NEXT.some((w) => n.includes(w));
-  });
+  }).map(([k]) => (holder === undefined ? k : `${holder}.${k}`));
 }
 
 /** A list as read: rows, the next cursor (null on the last page) and the forms found. */
@@ -132,7 +135,8 @@ export interface ListRead {
   cursorKey: string | null;
 }
 
-type Found = { path: string; value: unknown };
+/** A value found in an answer: its path, and the key of the object one level down holding it. */
+type Found = { path: string; value: unknown; holder?: string };
 
 function locate(body: JsonObject, names: readonly string[], accept: (v: unknown) => boolean) {
   const top = findKey(body, names);
@@ -140,7 +144,9 @@ function locate(body: JsonObject, names: readonly string[], accept: (v: unknown)
   for (const [k, v] of Object.entries(body)) {
     if (!isObject(v)) continue;
     const inner = findKey(v, names);
-    if (inner !== undefined && accept(v[inner])) return { path: `${k}.${inner}`, value: v[inner] };
+    if (inner !== undefined && accept(v[inner])) {
+      return { path: `${k}.${inner}`, value: v[inner], holder: k };
+    }
   }
   return undefined;
 }
@@ -153,6 +159,7 @@ function onlyList(body: JsonObject): Found | undefined {
     Object.entries(v as JsonObject).filter(([, x]) => Array.isArray(x)).map(([j, x]) => ({
       path: `${k}.${j}`,
       value: x,
+      holder: k,
     }))
   );
   return nested.length === 1 ? nested[0] : undefined;
@@ -223,89 +230,69 @@ export function badValue(
  * ```
  */
 export function readList(body: unknown, spec: ListSpec): ListRead {
-  // what an error says was expected (made only for an error)
-  const expected = () =>
-    `${spec.what} as a list (under ${
-      spec.containers.map((c) => JSON.stringify(c)).join(", ")
-    }, or the only list in the answer${spec.bare ? ", or a bare list" : ""})`;
-  let rows: unknown[];
-  let container: string;
-  let cursorKey: string | undefined;
-  let flagKey: string | undefined;
-  let next: string | null = null;
-  let flag: boolean | null = null;
-  if (Array.isArray(body)) {
-    if (!spec.bare) throw unexpected(spec.endpoint, expected(), body);
-    rows = body;
-    container = "bare list";
-  } else if (isObject(body)) {
-    const found = locate(body, spec.containers, Array.isArray) ?? onlyList(body);
-    if (!found) throw unexpected(spec.endpoint, expected(), body);
-    rows = found.value as unknown[];
-    container = JSON.stringify(found.path);
-    const cur = spec.cursors?.length ? locate(body, spec.cursors, () => true) : undefined;
-    const fl = spec.flags?.length ? locate(body, spec.flags, () => true) : undefined;
-    cursorKey = cur?.path;
-    flagKey = fl?.path;
-    if (spec.cursors?.length && cur === undefined) {
-      // a cursor under a name this endpoint does not accept: loud, never a last page
-      const dot = found.path.indexOf(".");
-      const holder = dot < 0 ? body : body[found.path.slice(0, dot)] as JsonObject;
-      const odd = [
-        ...pagingLike(body),
-        ...(holder === body
-          ? []
-          : pagingLike(holder).map((k) => `${found.path.slice(0, dot)}.${k}`)),
-      ];
-      if (odd.length > 0) {
-        throw new InvalidResponseError(
-          `${spec.endpoint}: the answer has ${odd.map((k) => JSON.stringify(k)).join(", ")}, ${
-            odd.length > 1 ? "which look" : "which looks"
-          } like a next-page cursor, but no cursor under a name the client reads (${
-            spec.cursors.map((c) => JSON.stringify(c)).join(", ")
-          }); stopping here would return a first page alone. Got ${describe(body)}`,
-        );
-      }
-    }
-    next = cur ? cursorOf(cur.value, spec, cur.path) : null;
-    flag = fl ? flagOf(fl.value, spec, fl.path) : null;
-  } else throw unexpected(spec.endpoint, expected(), body);
-  for (let i = 0; i < rows.length; i++) {
-    if (!isObject(rows[i])) {
-      throw new InvalidResponseError(
-        `${spec.endpoint}: ${spec.what} ${i} of ${rows.length} (under ${container}) is ${
-          describe(rows[i])
-        }, not a JSON object`,
-      );
-    }
+  const { endpoint, what, cursors = [], flags = [] } = spec;
+  const obj = isObject(body) ? body : {};
+  const found: Found | undefined = Array.isArray(body)
+    ? (spec.bare ? { path: "", value: body } : undefined)
+    : isObject(body)
+    ? locate(body, spec.containers, Array.isArray) ?? onlyList(body)
+    : undefined;
+  if (!found) {
+    throw unexpected(
+      endpoint,
+      `${what} as a list (under ${spec.containers.map((c) => JSON.stringify(c)).join(", ")}, ` +
+        `or the only list in the answer${spec.bare ? ", or a bare list" : ""})`,
+      body,
+    );
+  }
+  const rows = found.value as unknown[];
+  const container = Array.isArray(body) ? "bare list" : JSON.stringify(found.path);
+  const cur = cursors.length ? locate(obj, cursors, () => true) : undefined;
+  const fl = flags.length ? locate(obj, flags, () => true) : undefined;
+  // a cursor under a name this endpoint does not accept: loud, never a last page
+  const odd = cursors.length && !cur
+    ? [...pagingLike(obj), ...(found.holder ? pagingLike(obj[found.holder], found.holder) : [])]
+    : [];
+  if (odd.length > 0) {
+    throw new InvalidResponseError(
+      `${endpoint}: the answer has ${odd.map((k) => JSON.stringify(k)).join(", ")}, ${
+        odd.length > 1 ? "which look" : "which looks"
+      } like a next-page cursor, but no cursor under a name the client reads (${
+        cursors.map((c) => JSON.stringify(c)).join(", ")
+      }); stopping here would return a first page alone. Got ${describe(body)}`,
+    );
+  }
+  const next = cur ? cursorOf(cur.value, spec, cur.path) : null;
+  const flag = fl ? flagOf(fl.value, spec, fl.path) : null;
+  const bad = rows.findIndex((r) => !isObject(r));
+  if (bad >= 0) {
+    throw new InvalidResponseError(
+      `${endpoint}: ${what} ${bad} of ${rows.length} (under ${container}) is ${
+        describe(rows[bad])
+      }, not a JSON object`,
+    );
   }
   if (flag === true && next === null) {
     throw new InvalidResponseError(
-      `${spec.endpoint}: the answer says more ${spec.what} exist (${flagKey}: true) but gives no cursor; got ${
-        describe(body)
-      }`,
+      `${endpoint}: the answer says more ${what} exist (${
+        fl!.path
+      }: true) but gives no cursor; got ${describe(body)}`,
     );
   }
-  if (flag === false) next = null;
-  announceShape({ endpoint: spec.endpoint, point: "list container", shape: container });
-  if (spec.cursors?.length || spec.flags?.length) {
-    announceShape({
-      endpoint: spec.endpoint,
-      point: "cursor",
-      shape: cursorKey ? JSON.stringify(cursorKey) : "none",
-    });
-    announceShape({
-      endpoint: spec.endpoint,
-      point: "has-more flag",
-      shape: flagKey ? JSON.stringify(flagKey) : "none (pages while a cursor is present)",
-    });
+  const shapes = [["list container", container]];
+  if (cursors.length || flags.length) {
+    shapes.push(
+      ["cursor", cur ? JSON.stringify(cur.path) : "none"],
+      ["has-more flag", fl ? JSON.stringify(fl.path) : "none (pages while a cursor is present)"],
+    );
   }
+  for (const [point, shape] of shapes) announceShape({ endpoint, point, shape });
   return {
     rows: rows as JsonObject[],
-    next,
+    next: flag === false ? null : next,
     container,
-    flag: flagKey ?? null,
-    cursorKey: cursorKey ?? null,
+    flag: fl?.path ?? null,
+    cursorKey: cur?.path ?? null,
   };
 }
 
@@ -328,17 +315,11 @@ export function readOne(
   isIt: (v: JsonObject) => boolean,
 ): JsonObject {
   const ok = (v: unknown): v is JsonObject => isObject(v) && isIt(v);
-  let found: JsonObject | undefined;
-  let shape = "bare";
-  if (ok(body)) found = body;
-  else if (isObject(body)) {
-    const inner = Object.entries(body).filter(([, v]) => ok(v));
-    if (inner.length === 1) {
-      found = inner[0][1] as JsonObject;
-      shape = `wrapped in ${JSON.stringify(inner[0][0])}`;
-    }
-  }
+  // bare, or the one object in it that is one
+  const inner = ok(body) ? [] : Object.entries(isObject(body) ? body : {}).filter(([, v]) => ok(v));
+  const found = ok(body) ? body : inner.length === 1 ? (inner[0][1] as JsonObject) : undefined;
   if (!found) throw unexpected(endpoint, `${expected}, bare or wrapped in one object`, body);
+  const shape = found === body ? "bare" : `wrapped in ${JSON.stringify(inner[0][0])}`;
   announceShape({ endpoint, point: "detail envelope", shape });
   return found;
 }
@@ -366,13 +347,14 @@ export function warnedPages<
   let warned = false;
   return (pageSize) => (body) => {
     const page = read(body);
-    if (warned || page.cursorKey !== null || page.next !== null) return page;
-    if (page.rows.length < pageSize || pageSize <= 0) return page;
-    warned = true;
-    console.warn(
-      `signalbook: ${endpoint} returned a full page (${page.rows.length} rows, the page size asked for) ` +
-        `with no cursor key at all; treated as the last page, but the list may continue.`,
-    );
+    const full = pageSize > 0 && page.rows.length >= pageSize;
+    if (!warned && full && page.cursorKey === null && page.next === null) {
+      warned = true;
+      console.warn(
+        `signalbook: ${endpoint} returned a full page (${page.rows.length} rows, the page size asked for) ` +
+          `with no cursor key at all; treated as the last page, but the list may continue.`,
+      );
+    }
     return page;
   };
 }

@@ -89,17 +89,6 @@ export function cursorDigest(cursor: string): string {
   return (a >>> 0).toString(16).padStart(8, "0") + (b >>> 0).toString(16).padStart(8, "0");
 }
 
-/** `next` when it is an acceptable cursor; throws {@link InvalidResponseError} when it is too long. */
-export function checkCursor(next: string): string {
-  if (next.length > MAX_CURSOR_CHARS) {
-    throw new InvalidResponseError(
-      `the service sent a cursor of ${next.length} characters; at most ${MAX_CURSOR_CHARS} are ` +
-        `accepted (a cursor names a position, it does not carry data); stopped`,
-    );
-  }
-  return next;
-}
-
 /**
  * The warning a pull ends with when the service sent `n` rows again under
  * a key it had already sent (each was handed out once).
@@ -264,12 +253,19 @@ export class WalkCheck {
   /**
    * After a page of `count` rows whose cursor is `next`: the error the walk
    * stops with there (a cursor sent again, {@link MAX_EMPTY_PAGES} empty
-   * pages in a row), else null. A cursor too long throws (see {@link checkCursor}).
+   * pages in a row), else null. A cursor longer than {@link MAX_CURSOR_CHARS}
+   * throws an {@link InvalidResponseError} (it is not sent back).
    */
   next(count: number, next: string | null): PaginationError | null {
     this.#empty = count === 0 && next !== null ? this.#empty + 1 : 0;
     if (next === null) return null;
-    const digest = cursorDigest(checkCursor(next));
+    if (next.length > MAX_CURSOR_CHARS) {
+      throw new InvalidResponseError(
+        `the service sent a cursor of ${next.length} characters; at most ${MAX_CURSOR_CHARS} are ` +
+          `accepted (a cursor names a position, it does not carry data); stopped`,
+      );
+    }
+    const digest = cursorDigest(next);
     if (this.#cursors.has(digest)) {
       return new PaginationError(
         `the service sent cursor ${quoteCursor(next)} again after ${this.pages} pages ` +
@@ -351,9 +347,10 @@ export function failedCursor(error: unknown): string | null | undefined {
   return typeof error === "object" && error !== null ? failedAt.get(error) : undefined;
 }
 
-/** Records the cursor to resume at after `error` (for lists that page otherwise, e.g. `windows.ts`). */
-export function setFailedCursor(error: unknown, cursor: string | null): void {
+/** Records the cursor to resume at after `error` (for lists that page otherwise, e.g. `windows.ts`); returns the error. */
+export function setFailedCursor<E>(error: E, cursor: string | null): E {
   if (typeof error === "object" && error !== null) failedAt.set(error, cursor);
+  return error;
 }
 
 /** Attaches `{ rows, cursor }` to a list failure as `error.partial`; returns the error. */
@@ -484,8 +481,7 @@ export class Paginated<Row> implements AsyncIterable<Row> {
     // a failing page remembers its cursor (with the walk's page size), for error.partial
     this.#fetch = (cursor, signal, want) =>
       fetchPage(cursor, signal, want).catch((e) => {
-        if (typeof e === "object" && e !== null) failedAt.set(e, resumable(cursor, want));
-        throw e;
+        throw setFailedCursor(e, resumable(cursor, want));
       });
   }
 
@@ -496,7 +492,11 @@ export class Paginated<Row> implements AsyncIterable<Row> {
    * before, or the last of {@link MAX_EMPTY_PAGES} empty pages claiming more.
    */
   async *pages(opts: PagesOptions = {}): AsyncGenerator<Page<Row>, void, undefined> {
-    const limit = opts.limit ?? Infinity;
+    yield* this.#walk(opts.limit ?? Infinity, false);
+  }
+
+  /** The walk of {@link Paginated.pages}; `first`: its first page only (no request after it). */
+  async *#walk(limit: number, first: boolean): AsyncGenerator<Page<Row>, void, undefined> {
     const ac = new AbortController();
     // one walk is one call group: its requests share a retry budget (see `retry.ts`)
     const signal = joinGroup(
@@ -517,40 +517,36 @@ export class Paginated<Row> implements AsyncIterable<Row> {
       while (pending) {
         const raw: Page<Row> = await pending;
         pending = null;
-        let page = raw;
+        const next = raw.next;
+        let rows: Row[];
         try {
-          const rows = check.rows(
+          // (a first page alone is no end of the walk: an overlap may go on after it)
+          rows = check.rows(
             raw.rows,
             (i) => keyOf?.(raw.rows[i]) ?? "",
             at,
-            raw.next === null,
+            !first && next === null,
           );
-          if (rows !== raw.rows) page = { ...raw, rows };
         } catch (e) {
-          failedAt.set(e as object, resumable(at, want));
-          throw e;
+          throw setFailedCursor(e, resumable(at, want));
         }
-        const next = raw.next;
-        const stop = next !== null && check.received < limit
-          ? check.next(raw.rows.length, next)
-          : null;
-        if (next !== null && check.received < limit && !stop && this.#prefetch) {
-          pending = this.#fetch(next, signal, want);
+        const more = !first && next !== null && check.received < limit;
+        const stop = more ? check.next(raw.rows.length, next) : null;
+        const ask = more && !stop ? () => this.#fetch(next!, signal, want) : undefined;
+        if (ask && this.#prefetch) {
+          pending = ask();
           // an unobserved rejection of the prefetch must not crash the process
           pending.catch(() => {});
         }
         // a small-page walk hands out its cursors with their page size
-        yield want !== undefined && next !== null
-          ? { ...page, next: sizedCursor(next, want) }
-          : page;
-        if (stop) {
-          failedAt.set(stop, resumable(next, want));
-          throw stop;
-        }
+        yield {
+          ...raw,
+          rows,
+          next: want !== undefined && next !== null ? sizedCursor(next, want) : next,
+        };
+        if (stop) throw setFailedCursor(stop, resumable(next, want));
         at = next;
-        if (!this.#prefetch && next !== null && check.received < limit) {
-          pending = this.#fetch(next, signal, want);
-        }
+        if (ask && !this.#prefetch) pending = ask();
       }
     } finally {
       if (pending) ac.abort(new DOMException("pagination stopped", "AbortError"));
@@ -573,15 +569,11 @@ export class Paginated<Row> implements AsyncIterable<Row> {
     if (n === 0) return out;
     try {
       for await (const page of this.pages({ limit: n })) {
-        for (const row of page.rows) {
-          if (out.length === n) {
-            out.truncated = true;
-            return out;
-          }
-          out.push(row);
-        }
+        const room = n - out.length;
+        for (const row of page.rows.slice(0, room)) out.push(row);
         if (out.length === n) {
-          out.truncated = page.next !== null;
+          // more existed: rows past the ones taken, or a page after them
+          out.truncated = page.rows.length > room || page.next !== null;
           return out;
         }
       }
@@ -593,23 +585,12 @@ export class Paginated<Row> implements AsyncIterable<Row> {
 
   /** The first page only (or the page at the `cursor` option, at the page size it carries). */
   async firstPage(): Promise<Page<Row>> {
-    const ac = new AbortController();
-    const signal = joinGroup(
-      this.#signal ? AbortSignal.any([this.#signal, ac.signal]) : ac.signal,
-      this.#signal,
-    );
-    const want = this.#start === null ? undefined : this.#startWant;
-    let page = await this.#fetch(this.#start, signal, want);
-    if (this.#key) {
-      // a row sent twice in the page is handed out once, with the warning
-      const key = this.#key;
-      const check = new WalkCheck();
-      const rows = check.rows(page.rows, (i) => key(page.rows[i]), this.#start);
-      if (check.twice > 0) console.warn(duplicateWarning(check.twice));
-      page = { ...page, rows };
+    // (its checks are a walk's: a row sent twice in the page is handed out once, with the warning)
+    const walk = this.#walk(Infinity, true);
+    try {
+      return (await walk.next()).value as Page<Row>;
+    } finally {
+      await walk.return();
     }
-    return want !== undefined && page.next !== null
-      ? { ...page, next: sizedCursor(page.next, want) }
-      : page;
   }
 }
