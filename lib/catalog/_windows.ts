@@ -11,11 +11,9 @@
  *
  * @module
  */
-import { type DayRange, narrow, type PageSender, type WindowSource } from "../http/windows.ts";
+import { datedSource, type DayRange, type PageSender, type WindowSource } from "../http/windows.ts";
 import { PITCH_PAGE_SIZE, type PitchListParams } from "./params.ts";
 import type { PitchListRow } from "./types.ts";
-
-const EMPTY = { rows: [], next: null, raw: null };
 
 /** The key of a pitch-list row: its id ("" when it has none). */
 export function pitchKey(row: PitchListRow): string {
@@ -38,19 +36,13 @@ export function pitchWindows(
     from: params.addedOnFrom ?? params.addedOnTo,
     to: params.addedOnTo ?? params.addedOnFrom,
   };
-  return {
+  return datedSource({
     pageSize: params.limit ?? PITCH_PAGE_SIZE,
     bounds: own,
     day: (row) => (typeof row.added_on === "string" ? row.added_on.slice(0, 10) : undefined),
     key: pitchKey,
-    fetch: (range, cursor, signal, size) => {
-      if (range.from === undefined && range.to === undefined) {
-        return send(params, cursor, signal, size);
-      }
-      const r = narrow(range, own);
-      if (!r) return Promise.resolve(EMPTY);
-      const window = { addedOnFrom: r.from ?? FIRST, addedOnTo: r.to ?? LAST };
-      return send({ ...params, ...window }, cursor, signal, size);
-    },
-  };
+  }, (r, cursor, signal, size) => {
+    const window = r ? { addedOnFrom: r.from ?? FIRST, addedOnTo: r.to ?? LAST } : {};
+    return send({ ...params, ...window }, cursor, signal, size);
+  });
 }

@@ -8,9 +8,6 @@
  */
 import { type Page, WalkCheck } from "./paginate.ts";
 import type { KeySet } from "./_key_set.ts";
-import type { Gap } from "./_window_guard.ts";
-import type { PlanCut, WindowView } from "./_window_plan.ts";
-import type { SlotWindow } from "./_window_slots.ts";
 
 /** An inclusive range of days (`YYYY-MM-DD`); a missing end is the list's own bound. */
 export interface DayRange {
@@ -79,8 +76,28 @@ export interface Spill<Row> {
   at: string | null;
 }
 
+/**
+ * A cut of the plan (`_window_plan.ts`): the window's rows end at `end`
+ * (with `expect` rows, when given); the window after it takes the rest of
+ * its range, from `end + 1`, expected to hold `restExpect` rows at `hint`
+ * rows a day.
+ */
+export interface PlanCut {
+  readonly end: number;
+  readonly expect?: number;
+  readonly restExpect: number;
+  readonly hint: number;
+}
+
+/** The rest of a window where rows may still be, and the rows on its first day already read (`endGap` in `_window_guard.ts`). */
+export interface Gap {
+  a: number;
+  b: number;
+  skip: number;
+}
+
 /** One window (see the module doc). */
-export class Window<Row> implements WindowView, SlotWindow {
+export class Window<Row> {
   /**
    * First and last position (undefined: the list's own bound). `b` is where
    * the window's rows end; a split may move it nearer while the window runs
@@ -144,8 +161,8 @@ export class Window<Row> implements WindowView, SlotWindow {
 
   /** Applies a cut of the plan: its rows end at `cut.end`; the window after it is returned. */
   cut(cut: PlanCut): Window<Row> {
-    const rest = new Window<Row>(cut.rest.a, cut.rest.b, cut.rest.expect);
-    rest.hint = cut.rest.hint;
+    const rest = new Window<Row>(cut.end + 1, this.b, cut.restExpect);
+    rest.hint = cut.hint;
     this.b = cut.end;
     if (cut.expect !== undefined) this.expect = cut.expect;
     return rest;
@@ -166,19 +183,17 @@ export class Window<Row> implements WindowView, SlotWindow {
         next: page.next,
         at: this.cursor,
       };
-      [rows, rowKeys] = [rows.slice(0, own), keys.slice(0, own)];
     }
-    if (this.dedupe?.size) {
-      // after a fallback, on the root: the rows already handed out are skipped
-      const keep = keys.map((key) => !this.dedupe!.delete(key));
-      rows = rows.filter((_, i) => keep[i]);
-      rowKeys = keys.filter((_, i) => keep[i]);
-    }
-    if (this.skip) {
-      // a resume inside a page: the rows before it were handed out
-      const i = Math.min(this.skip, rows.length);
-      this.skip -= i;
-      [rows, rowKeys] = [rows.slice(i), rowKeys.slice(i)];
+    if (own < rows.length || this.dedupe?.size || this.skip) {
+      // after a fallback, on the root: the rows already handed out are skipped; a resume inside
+      // a page: the rows before it were handed out
+      const kept: number[] = [];
+      for (let i = 0; i < own; i++) {
+        if (this.dedupe?.delete(keys[i])) continue;
+        if (this.skip > 0) this.skip--;
+        else kept.push(i);
+      }
+      [rows, rowKeys] = [kept.map((i) => page.rows[i]), kept.map((i) => keys[i])];
     }
     this.rows += rows.length;
     // its last page (rows past its end) leads the reader to the next window

@@ -10,6 +10,7 @@
  *
  * @module
  */
+import type { Gap, Window } from "./_window.ts";
 
 /** A range of positions (undefined: an open end, not checked). */
 export interface PosRange {
@@ -33,23 +34,15 @@ export function inRange<Row>(
   posOf: (row: Row) => number | undefined,
 ): boolean {
   if (range.a === undefined && range.b === undefined) return true;
-  for (const row of rows) {
+  const { a = -Infinity, b = Infinity } = range;
+  return rows.every((row) => {
     const p = posOf(row);
-    if (
-      p === undefined || (range.a !== undefined && p < range.a) ||
-      (range.b !== undefined && p > range.b)
-    ) {
-      return false;
-    }
-  }
-  return true;
+    return p !== undefined && p >= a && p <= b;
+  });
 }
 
 /** What the seam check reads of a window after the split one: the keys of its pages, and its state. */
-export interface SeamWindow {
-  readonly pageKeys: readonly (readonly string[])[];
-  readonly state: "queued" | "running" | "done" | "failed";
-}
+export type SeamWindow = Readonly<Pick<Window<unknown>, "pageKeys" | "state">>;
 
 /**
  * The verdict on a seam: `holds` (the keys read past the split window's end
@@ -87,26 +80,6 @@ export function seamVerdict(want: readonly string[], after: readonly SeamWindow[
   return { verdict: want.every((key, n) => got[n] === key) ? "holds" : "differs" };
 }
 
-/** What {@link endGap} reads of a window whose walk ended. */
-export interface GapWindow extends PosRange {
-  /** Position of the last row of its own it received. */
-  readonly lastPos?: number;
-  readonly pagesRead: number;
-  /** Rows it was planned to hold, rows fetched, rows skipped at its start. */
-  readonly expect: number;
-  readonly rows: number;
-  readonly skipTotal: number;
-  /** Its trailing run (last day read, keys of its rows there). */
-  readonly run?: { readonly day: number; readonly keys: readonly string[] };
-}
-
-/** The rest of a window where rows may still be, and the rows on its first day already read. */
-export interface Gap {
-  a: number;
-  b: number;
-  skip: number;
-}
-
 /**
  * When window `w`'s walk ends (has-more false) on a page whose rows are at
  * `rawPos` (positions), the rest of its range where rows may still be, worth
@@ -116,7 +89,7 @@ export interface Gap {
  * quiet day or two). `sign` is the order's (see `_window_plan.ts`).
  */
 export function endGap(
-  w: GapWindow,
+  w: Readonly<Window<unknown>>,
   rawPos: readonly (number | undefined)[],
   pageSize: number,
   sign: 1 | -1,
@@ -132,10 +105,8 @@ export function endGap(
   const expect = density * (w.b - last);
   if (rawPos.length < pageSize && expect < Math.max(4, pageSize / 4)) return undefined;
   // the rows on the last day already read (a resume there skips them)
-  let skip = 0;
-  if (w.run && sign * w.run.day === last) skip = w.run.keys.length;
-  else {
-    for (let i = rawPos.length - 1; i >= 0 && rawPos[i] === last; i--) skip++;
-  }
+  const skip = w.run && sign * w.run.day === last
+    ? w.run.keys.length
+    : rawPos.length - 1 - rawPos.findLastIndex((p) => p !== last);
   return { a: last + 1, b: w.b, skip };
 }

@@ -10,6 +10,7 @@
  *
  * @module
  */
+import type { PlanCut, Window } from "./_window.ts";
 
 /** Most pages a window is given (its share, see the module doc of `windows.ts`); windows of an open end without a row limit get this many. */
 export const TARGET_PAGES = 12;
@@ -30,31 +31,14 @@ export const MIN_PART = 1.5;
 /** Widest window planned at an open end, in days (a sparse list's estimate can be near 0 rows a day). */
 const MAX_WIDTH = 3_660;
 
-/** What the plan reads of a window. */
-export interface WindowView {
-  /** First and last position (undefined: the list's own bound). */
-  readonly a?: number;
-  readonly b?: number;
-  readonly state: "queued" | "running" | "done" | "failed";
-  /** Rows fetched (after skipping), and rows expected from the density its parent saw. */
-  readonly rows: number;
-  readonly expect: number;
-  /** Day number of its first row, and the trailing run (last day, keys of its rows). */
-  readonly firstDay?: number;
-  readonly run?: { readonly day: number; readonly keys: readonly string[] };
-  /** Set once its walk ended with a probe of the rest in flight (it holds what it read). */
-  readonly probe?: unknown;
-  /** Pages fetched, not yet handed out. */
-  readonly pages: readonly unknown[];
-  /** Pages it has read. */
-  readonly pagesRead: number;
-  /** The list's own request. */
-  readonly root?: boolean;
-  /** Rows per day its parent saw. */
-  readonly hint?: number;
-  /** The rest after an empty window: read whole, not cut. */
-  readonly whole?: boolean;
-}
+/**
+ * What the plan reads of a window: a snapshot of one (its fields: see
+ * `Window`). It reads the range (`a`, `b`), `state`, the rows fetched and
+ * expected, the first day and the trailing run, whether a probe of its rest
+ * is out, the pages held and read, whether it is the list's own request,
+ * the density its parent saw (`hint`) and `whole`.
+ */
+export type WindowView = Readonly<Window<unknown>>;
 
 /** What the plan knows of the pull. */
 export interface PlanContext {
@@ -71,18 +55,6 @@ export interface PlanContext {
   readonly parallel: number;
   /** Rows wanted (Infinity: all). */
   readonly limit: number;
-}
-
-/** A cut: the window's rows end at `end` (with `expect` rows, when given); `rest` is the window after it. */
-export interface PlanCut {
-  readonly end: number;
-  readonly expect?: number;
-  readonly rest: {
-    readonly a: number;
-    readonly b?: number;
-    readonly expect: number;
-    readonly hint: number;
-  };
 }
 
 /**
@@ -118,12 +90,8 @@ export function sumBefore(
   w: WindowView,
   f: (x: WindowView) => number,
 ): number {
-  let n = 0;
-  for (const x of windows) {
-    if (x === w) return n;
-    n += f(x);
-  }
-  return n;
+  const i = windows.indexOf(w);
+  return (i < 0 ? windows : windows.slice(0, i)).reduce((n, x) => n + f(x), 0);
 }
 
 /** Rows per day over every window read so far, each weighted by the days it spans; undefined before any. */
@@ -149,8 +117,7 @@ export function overallDensity(windows: readonly WindowView[], c: PlanContext): 
 export function share(windows: readonly WindowView[], c: PlanContext): number {
   let rest = 0;
   if (c.limit < Infinity) {
-    let fetched = 0;
-    for (const x of windows) fetched += x.rows;
+    const fetched = windows.reduce((n, x) => n + x.rows, 0);
     rest = Math.max(0, c.limit - fetched) / c.pageSize;
   } else {
     for (const x of windows) {
@@ -201,11 +168,7 @@ export function cutAt(
   const days = daysOf(pages, density, c.pageSize);
   if (days >= span) return undefined;
   const expect = b === undefined ? density * days : density * (span - days);
-  return {
-    end: x.a + days - 1,
-    expect: density * days,
-    rest: { a: x.a + days, b: x.b, expect, hint: density },
-  };
+  return { end: x.a + days - 1, expect: density * days, restExpect: expect, hint: density };
 }
 
 /**
@@ -245,7 +208,7 @@ export function splitAt(
   const days = daysOf(pages + run.keys.length / c.pageSize, density, c.pageSize);
   if (remaining !== undefined && days >= remaining) return undefined;
   const expect = density * (remaining === undefined ? days : remaining - days);
-  return { end: p + days - 1, rest: { a: p + days, b: w.b, expect, hint: density } };
+  return { end: p + days - 1, restExpect: expect, hint: density };
 }
 
 /** A window visited by {@link eligible}: whether it may send now, and the rows fetched before it. */
@@ -276,7 +239,6 @@ export function* eligible<W extends WindowView>(
   for (const w of windows) total += w === head ? 0 : w.pages.length;
   let before = 0;
   let fetched = 0;
-  let held = 0;
   let seen = false;
   let first = true;
   /** Pages the reader can take before the window visited. */
@@ -294,7 +256,8 @@ export function* eligible<W extends WindowView>(
     const active = w.state === "queued" || w.state === "running";
     const waitedFor = active && first && ready === 0;
     ready += w.pages.length;
-    if (w !== head) held += w.pages.length;
+    // (the pages held from the head up to it, the head's own not counted)
+    const held = ready - head.pages.length;
     const ok = waitedFor || (before + w.rows < c.limit && held < cap && total < 2 * cap);
     if (active) first = false;
     if (w.state !== "done") yield { w, ok, fetched };

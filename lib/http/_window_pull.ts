@@ -17,20 +17,16 @@ import { encodeWindowCursor } from "./_window_cursor.ts";
 import { endGap, inRange, type PosRange, seamVerdict } from "./_window_guard.ts";
 import { cutAt, eligible, type PlanContext, splitAt, sumBefore } from "./_window_plan.ts";
 import { WindowSlots } from "./_window_slots.ts";
-import { type DayRange, Window, type WindowedOptions, type WindowSource } from "./_window.ts";
+import { Window } from "./_window.ts";
+import type { DayRange, PlanCut, WindowedOptions, WindowSource } from "./_window.ts";
 
-/** Day numbers of the days read so far (rows of a pull share few days; bounded: cleared when full). */
-const dayNumbers = new Map<string, number | undefined>();
-
-/** The day number of a `YYYY-MM-DD…` text (calendar-checked by the date grammar), or undefined. */
+/**
+ * The day number of a `YYYY-MM-DD…` text (calendar-checked by the date
+ * grammar's allocation-free fast path, `isoDay`), or undefined.
+ */
 export function dayNumber(day: string | undefined): number | undefined {
-  if (day === undefined) return undefined;
-  if (dayNumbers.has(day)) return dayNumbers.get(day);
-  const d = isoDay(day.slice(0, 10));
-  const n = d === d ? d : undefined;
-  if (dayNumbers.size >= 10_000) dayNumbers.clear();
-  dayNumbers.set(day, n);
-  return n;
+  const d = day === undefined ? NaN : isoDay(day.slice(0, 10));
+  return d === d ? d : undefined;
 }
 
 /** One parallel pull's windows and the changes that span them (see the module doc). */
@@ -52,8 +48,6 @@ export class WindowPull<Row> {
   serial = false;
   /** Set by a fallback: the reader starts again from the first window (the root). */
   restart = false;
-  /** Keys of rows handed out from windows other than the root, made by a fallback. */
-  handed: KeySet = new KeySet();
   /** Keys of every row handed out, and rows sent again under one of them. */
   readonly sent: KeySet = new KeySet();
   twice = 0;
@@ -78,17 +72,16 @@ export class WindowPull<Row> {
       stopped: (w, fetched) =>
         signal.aborted || w.ac.signal.aborted || fetched + w.rows >= this.limit,
       start: (w) => {
-        this.cut(w);
+        // a window about to start is cut to its share
+        this.#apply(w, cutAt(w, this.windows, this.context()));
         this.walk(w);
       },
     });
     if (start) {
       // a resumed window and everything after it
       this.order.value = start.o === "a" ? "asc" : "desc";
-      const [x, y] = [dayNumber(start.f), dayNumber(start.t)];
-      const w = this.order.value === "asc"
-        ? new Window<Row>(x, y)
-        : new Window<Row>(this.toPos(y), this.toPos(x));
+      const { a, b } = this.bound({ from: start.f, to: start.t });
+      const w = new Window<Row>(a, b);
       w.cursor = start.c;
       w.skip = w.skipTotal = start.s;
       this.windows.push(w);
@@ -114,9 +107,9 @@ export class WindowPull<Row> {
   }
   posOf = (row: Row): number | undefined => this.toPos(dayNumber(this.src.day(row)));
 
-  /** The list's own bounds, in position space once the order is known. */
-  bound(): PosRange {
-    const [lo, hi] = [dayNumber(this.src.bounds?.from), dayNumber(this.src.bounds?.to)];
+  /** The list's own bounds (or range `r`), in position space once the order is known. */
+  bound(r: DayRange | undefined = this.src.bounds): PosRange {
+    const [lo, hi] = [dayNumber(r?.from), dayNumber(r?.to)];
     return this.order.value === "asc" ? { a: lo, b: hi } : { a: this.toPos(hi), b: this.toPos(lo) };
   }
 
@@ -192,20 +185,12 @@ export class WindowPull<Row> {
     this.slots.dispatch();
   }
 
-  #insertAfter(w: Window<Row>, rest: Window<Row>): void {
-    this.windows.splice(this.windows.indexOf(w) + 1, 0, rest);
-  }
-
-  /** Cuts a window about to start to its share (`cutAt`): the rest becomes the next window. */
-  cut(x: Window<Row>): void {
-    const cut = cutAt(x, this.windows, this.context());
-    if (cut) this.#insertAfter(x, x.cut(cut));
-  }
-
-  /** Splits the rest of a running window after a page when the plan says so (`splitAt`). */
-  split(w: Window<Row>): void {
-    const cut = splitAt(w, this.windows, this.context(), () => this.slots.idle(w));
-    if (cut) this.#insertAfter(w, w.cut(cut));
+  /**
+   * Applies a cut of the plan to `w` (`cutAt` when it starts, `splitAt` after
+   * a page): the rest becomes the window after it.
+   */
+  #apply(w: Window<Row>, cut: PlanCut | undefined): void {
+    if (cut) this.windows.splice(this.windows.indexOf(w) + 1, 0, w.cut(cut));
   }
 
   /** Drops `list`'s windows (aborted, their slot waits answered). */
@@ -241,13 +226,11 @@ export class WindowPull<Row> {
    */
   unsplit(w: Window<Row>): void {
     const spill = w.takeBack();
-    const at = this.windows.indexOf(w) + 1;
-    let end = at;
     const { windows } = this;
-    while (end < windows.length && (w.b === undefined || (windows[end].a ?? -Infinity) <= w.b)) {
-      end++;
-    }
-    this.#drop(windows.splice(at, end - at), "window dropped");
+    const at = windows.indexOf(w) + 1;
+    // the windows after it that start past the end of its requests' range stay
+    const stay = windows.slice(at).findIndex((x) => w.b !== undefined && (x.a ?? -Infinity) > w.b);
+    this.#drop(windows.splice(at, stay < 0 ? Infinity : stay), "window dropped");
     if (spill.next !== null) {
       w.state = "queued";
       w.whole = true;
@@ -264,14 +247,6 @@ export class WindowPull<Row> {
     );
   }
 
-  /** The error of a resumed pull whose windows cannot be trusted (there is no list walk to go back to). */
-  misread(why: string): InvalidResponseError {
-    return new InvalidResponseError(
-      `a parallel pull resumed at a window cursor cannot go on: ${why}; ` +
-        "start the pull again without the cursor (or with parallel: 1)",
-    );
-  }
-
   /**
    * The service reads the date filter (or its cursors) otherwise: drop every
    * window but the root and go on with the root's own cursor walk, skipping
@@ -279,7 +254,13 @@ export class WindowPull<Row> {
    */
   fallback(why: string): void {
     const root = this.root;
-    if (!root) throw this.misread(why);
+    if (!root) {
+      // a resumed pull has no list walk to go back to
+      throw new InvalidResponseError(
+        `a parallel pull resumed at a window cursor cannot go on: ${why}; ` +
+          "start the pull again without the cursor (or with parallel: 1)",
+      );
+    }
     if (this.serial) return;
     this.serial = true;
     this.splittable = false;
@@ -289,8 +270,7 @@ export class WindowPull<Row> {
     if (root.spill) root.takeBack();
     else if (root.filter) root.b = root.filter.b;
     // the rows handed out from other windows: all but the root's own
-    this.handed = new KeySet([...this.sent].filter((key) => !root.check.has(key)));
-    root.dedupe = this.handed;
+    root.dedupe = new KeySet([...this.sent].filter((key) => !root.check.has(key)));
     if (root.state === "done") root.state = root.cursor === null ? "done" : "queued";
     this.head = root;
     this.restart = true;
@@ -330,59 +310,60 @@ export class WindowPull<Row> {
     );
   }
 
-  /** Pages window `w` serially, one slot per request; it ends when done, past its end, dropped or failed. */
-  walk(w: Window<Row>): void {
+  /**
+   * Pages window `w` serially, one slot per request; it ends when done, past
+   * its end, dropped or failed (it never rejects: a failure is the window's).
+   */
+  async walk(w: Window<Row>): Promise<void> {
     w.state = "running";
     const filter = w.filter ??= { a: w.a, b: w.b };
     // one walk is one call group: its requests share a retry budget (see `retry.ts`)
     const signal = joinGroup(AbortSignal.any([this.signal, w.ac.signal]), this.signal);
     w.check.sent(w.cursor);
-    (async () => {
-      try {
-        for (;;) {
-          if (!(await this.slots.take(w))) {
-            if (this.signal.aborted) throw this.signal.reason;
-            // stopped by an earlier window's failure: not done (its rows stop short of its end)
-            if (w.ac.signal.aborted) throw w.ac.signal.reason;
-            break; // the rows before it reach the limit
-          }
-          let page: Page<Row>;
-          try {
-            page = await this.src.fetch(this.rangeOf(filter), w.cursor, signal);
-          } finally {
-            this.slots.release();
-          }
-          if (!this.#receive(w, filter, page)) return; // a fallback: the pull goes on without it
-          if (
-            page.next === null && w.gap && !this.serial && this.rowsBefore(w) + w.rows < this.limit
-          ) {
-            // the probe of the rest goes now if a slot is free, while the other windows read: sent
-            // when the reader reached this page, it took a round trip of its own at each such
-            // window (a week's quiet weekend), most of them at the end of the pull
-            const probe = w.probe = this.#probe(w);
-            // (its error, if any, is the reader's to throw, as when the reader sent it)
-            await probe.catch(() => undefined);
-          }
-          if (page.next === null || w.spill || this.rowsBefore(w) + w.rows >= this.limit) break;
-          this.split(w);
+    try {
+      for (;;) {
+        if (!(await this.slots.take(w))) {
+          if (this.signal.aborted) throw this.signal.reason;
+          // stopped by an earlier window's failure: not done (its rows stop short of its end)
+          if (w.ac.signal.aborted) throw w.ac.signal.reason;
+          break; // the rows before it reach the limit
         }
-        w.state = "done";
-        // a walk a split ended may go on (its seam undone): its keys stay until the seam holds
-        if (!w.spill) w.check.forget();
-      } finally {
-        // the slots it frees (and a split's children) go out before anything else runs
-        this.notify();
-        this.slots.dispatch();
+        let page: Page<Row>;
+        try {
+          page = await this.src.fetch(this.rangeOf(filter), w.cursor, signal);
+        } finally {
+          this.slots.release();
+        }
+        if (!this.#receive(w, filter, page)) return; // a fallback: the pull goes on without it
+        if (
+          page.next === null && w.gap && !this.serial && this.rowsBefore(w) + w.rows < this.limit
+        ) {
+          // the probe of the rest goes now if a slot is free, while the other windows read: sent
+          // when the reader reached this page, it took a round trip of its own at each such
+          // window (a week's quiet weekend), most of them at the end of the pull
+          const probe = w.probe = this.#probe(w);
+          // (its error, if any, is the reader's to throw, as when the reader sent it)
+          await probe.catch(() => undefined);
+        }
+        if (page.next === null || w.spill || this.rowsBefore(w) + w.rows >= this.limit) break;
+        // the rest of a running window is split after a page when the plan says so
+        this.#apply(w, splitAt(w, this.windows, this.context(), () => this.slots.idle(w)));
       }
-    })().catch((e) => {
-      if (!this.windows.includes(w)) return; // dropped by an undo
-      w.fail(e);
-      // nothing after a failure is needed: the pull stops there
-      this.#drop(this.windows.slice(this.windows.indexOf(w) + 1), "an earlier window failed");
-    }).finally(() => {
+      w.state = "done";
+      // a walk a split ended may go on (its seam undone): its keys stay until the seam holds
+      if (!w.spill) w.check.forget();
+    } catch (e) {
+      // (a window dropped by an undo is gone: its failure is no one's)
+      if (this.windows.includes(w)) {
+        w.fail(e);
+        // nothing after a failure is needed: the pull stops there
+        this.#drop(this.windows.slice(this.windows.indexOf(w) + 1), "an earlier window failed");
+      }
+    } finally {
+      // the slots it frees (and a split's children) go out before anything else runs
       this.notify();
       this.slots.dispatch();
-    });
+    }
   }
 
   /** Keeps one page of `w`'s walk; false when a fallback ended its walk (the pull goes on without it). */
@@ -466,7 +447,8 @@ export class WindowPull<Row> {
     const check = new WalkCheck(c);
     while (c !== null) {
       const page = await this.src.fetch({}, c, this.signal);
-      const j = page.rows.findIndex((r) => !this.handed.has(this.src.key(r)));
+      // (the keys of rows handed out from windows other than the root, made by the fallback)
+      const j = page.rows.findIndex((r) => !this.root!.dedupe!.has(this.src.key(r)));
       if (j >= 0) return this.cursorAt({}, c, j);
       const stop = check.next(page.rows.length, page.next);
       if (stop) throw stop;

@@ -8,15 +8,10 @@
  * @module
  */
 import type { Eligible } from "./_window_plan.ts";
+import type { Window } from "./_window.ts";
 
-/** A window as the slots see it: waiting for a slot (`want`) or not. */
-export interface SlotWindow {
-  /** Set while the window waits for a slot: called with true when granted, false to stop. */
-  want?: (go: boolean) => void;
-  state: "queued" | "running" | "done" | "failed";
-  /** Set while its gap probe waits for a slot. */
-  probing?: boolean;
-}
+/** A window as the slots see it: waiting for a slot (`want`) or not, its gap probe waiting or not. */
+export type SlotWindow = Pick<Window<unknown>, "want" | "state" | "probing">;
 
 /** What the slots ask of the pull. */
 export interface SlotHooks<W> {

@@ -144,7 +144,7 @@ import { duplicateWarning, failedCursor, type Page, setFailedCursor } from "./pa
 import { joinGroup } from "./retry.ts";
 import { decodeWindowCursor } from "./_window_cursor.ts";
 import { WindowPull } from "./_window_pull.ts";
-import type { DayRange, WindowedOptions, WindowSource } from "./_window.ts";
+import type { DayRange, PageSender, WindowedOptions, WindowSource } from "./_window.ts";
 
 export { decodeWindowCursor } from "./_window_cursor.ts";
 export { MAX_BUFFERED_PAGES, MIN_PART, TARGET_PAGES } from "./_window_plan.ts";
@@ -155,6 +155,39 @@ export function narrow(range: DayRange, own: DayRange): DayRange | undefined {
   const from = [range.from, own.from].filter((d) => d !== undefined).sort().at(-1);
   const to = [range.to, own.to].filter((d) => d !== undefined).sort()[0];
   return from !== undefined && to !== undefined && from > to ? undefined : { from, to };
+}
+
+/**
+ * The {@link WindowSource} of a list whose windows are its own request with
+ * the date range narrowed: `send` is given a window's range narrowed to the
+ * list's `bounds` ({@link narrow}), or undefined for the list's own request
+ * (both ends undefined); a window outside the bounds is an empty page, sent
+ * nowhere.
+ *
+ * @example
+ * ```ts
+ * import { datedSource } from "./windows.ts";
+ * const src = datedSource<string>({
+ *   pageSize: 10,
+ *   bounds: { from: "2025-01-01" },
+ *   day: (r) => r,
+ *   key: (r) => r,
+ * }, (range) => Promise.resolve({ rows: [JSON.stringify(range)], next: null, raw: null }));
+ * console.log((await src.fetch({ to: "2025-02-01" }, null, new AbortController().signal)).rows);
+ * ```
+ */
+export function datedSource<Row>(
+  src: Omit<WindowSource<Row>, "fetch">,
+  send: PageSender<DayRange | undefined, Row>,
+): WindowSource<Row> {
+  const fetch: WindowSource<Row>["fetch"] = (range, cursor, signal, size) => {
+    if (range.from === undefined && range.to === undefined) {
+      return send(undefined, cursor, signal, size);
+    }
+    const r = narrow(range, src.bounds ?? {});
+    return r ? send(r, cursor, signal, size) : Promise.resolve({ rows: [], next: null, raw: null });
+  };
+  return { ...src, fetch };
 }
 
 /**
@@ -226,8 +259,7 @@ export async function* windowedPages<Row>(
         if (pull.restart || windows[i] !== w || !w.spill) continue;
         if (typeof holds === "object") {
           // its last page is not handed out: a resume reads it again, within its own filter
-          setFailedCursor(holds.error, pull.position(w, w.spill.at));
-          throw holds.error;
+          throw setFailedCursor(holds.error, pull.position(w, w.spill.at));
         }
         if (holds) {
           w.spill = undefined;
@@ -255,10 +287,7 @@ export async function* windowedPages<Row>(
         if (early) next = early.cursor;
         yield { ...page, rows, next };
         lastNext = next;
-        if (early) {
-          setFailedCursor(early, early.cursor);
-          throw early;
-        }
+        if (early) throw setFailedCursor(early, early.cursor);
         if (handedOut >= limit) return;
         continue;
       }
@@ -266,8 +295,7 @@ export async function* windowedPages<Row>(
         // after a fallback the list's own walk skips the rows other windows handed out: a
         // resume at its cursor skips them too
         const ahead = pull.serial && w === pull.root ? Math.max(0, handedOut - w.received) : 0;
-        setFailedCursor(w.error, pull.position(w, w.cursor, ahead || undefined));
-        throw w.error;
+        throw setFailedCursor(w.error, pull.position(w, w.cursor, ahead || undefined));
       }
       if (w.state === "done") {
         i++;

@@ -15,7 +15,7 @@
  *
  * @module
  */
-import { type DayRange, narrow, type PageSender, type WindowSource } from "../http/windows.ts";
+import { datedSource, type DayRange, type PageSender, type WindowSource } from "../http/windows.ts";
 import type { FeedRow } from "./feeds.ts";
 import { type InsiderFilter, SEARCH_PAGE_SIZE } from "./filter.ts";
 import { FEED_PAGE_SIZE } from "./params.ts";
@@ -76,8 +76,6 @@ export function easternDate(iso: unknown): string | undefined {
   return day;
 }
 
-const EMPTY = { rows: [], next: null, raw: null };
-
 /** `a/b`, or "" (no key: never taken for a duplicate) when either is missing. */
 function pair(a: unknown, b: unknown): string {
   return a === undefined || a === null || a === "" || b === undefined || b === null || b === ""
@@ -106,34 +104,21 @@ export function searchWindows<Row>(
   send: SearchSender<Row>,
 ): WindowSource<Row> | undefined {
   if ((filter.sortBy ?? "filedAt") !== "filedAt") return undefined;
-  const own = { from: filter.filingDateFrom ?? undefined, to: filter.filingDateTo ?? undefined };
-  return {
+  // "All time" bounds nothing: a window's range is a custom one; any other preset is refined
+  const preset = filter.filingDatePreset ?? "All time";
+  const windowed = (r: DayRange): InsiderFilter => ({
+    ...filter,
+    filingDatePreset: preset === "All time" ? "custom" : preset,
+    filingDateFrom: r.from,
+    filingDateTo: r.to,
+  });
+  return datedSource<Row>({
     pageSize: pageSize ?? SEARCH_PAGE_SIZE,
     order: filter.sortDirection ?? "desc",
-    bounds: own,
+    bounds: { from: filter.filingDateFrom ?? undefined, to: filter.filingDateTo ?? undefined },
     day: (row) => easternDate((row as { filedAt?: unknown }).filedAt),
     key: searchKey,
-    fetch: (range, cursor, signal, size) => {
-      if (range.from === undefined && range.to === undefined) {
-        return send(filter, cursor, signal, size);
-      }
-      const r = narrow(range, own);
-      if (!r) return Promise.resolve(EMPTY);
-      const preset = filter.filingDatePreset ?? "All time";
-      return send(
-        {
-          ...filter,
-          // "All time" bounds nothing: the window's range is a custom one; any other preset is refined
-          filingDatePreset: preset === "All time" ? "custom" : preset,
-          filingDateFrom: r.from,
-          filingDateTo: r.to,
-        },
-        cursor,
-        signal,
-        size,
-      );
-    },
-  };
+  }, (r, cursor, signal, size) => send(r ? windowed(r) : filter, cursor, signal, size));
 }
 
 /** Sends one feeds page with these date bounds. */
@@ -145,7 +130,7 @@ export function feedWindows(
   limit: number | undefined,
   send: FeedSender,
 ): WindowSource<FeedRow> {
-  return {
+  return datedSource({
     pageSize: limit ?? FEED_PAGE_SIZE,
     // feeds list the newest filings first: known before any row, so a first page that holds one
     // day (a busy day fills a feed page) can be split at once instead of after a second page
@@ -153,9 +138,5 @@ export function feedWindows(
     bounds: own,
     day: (row) => easternDate(row.filed_at),
     key: feedKey,
-    fetch: (range, cursor, signal, size) => {
-      const r = narrow(range, own);
-      return r ? send(r, cursor, signal, size) : Promise.resolve(EMPTY);
-    },
-  };
+  }, (r, cursor, signal, size) => send(r ?? own, cursor, signal, size));
 }
