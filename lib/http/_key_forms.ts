@@ -45,7 +45,6 @@ export interface KeyForm {
 
 const bytesOf = (k: string) => [...new TextEncoder().encode(k)];
 const hexPair = (b: number) => b.toString(16).padStart(2, "0");
-const PY_SAFE = /[A-Za-z0-9_.~-]/;
 /** The hex of `k`'s UTF-8 bytes, two digits a byte. */
 export const hexOf = (k: string): string => bytesOf(k).map(hexPair).join("");
 /** How dumps write bytes: what stands before each, and between two. */
@@ -64,16 +63,12 @@ const DUMPS = [
   ["0x", ", "],
 ];
 
-/** Percent-encoding of `text`'s UTF-8 bytes, leaving the characters `safe` accepts. */
-function percent(text: string, safe: (c: string) => boolean, space = "%20"): string {
-  let out = "";
-  for (const c of text) {
-    if (c === " ") out += space;
-    else if (safe(c)) out += c;
-    else for (const b of bytesOf(c)) out += "%" + hexPair(b).toUpperCase();
-  }
-  return out;
-}
+/**
+ * `encodeURIComponent` with `!'()*` escaped too: what Python's `quote_plus`
+ * leaves of `A-Za-z0-9_.~-` (before `+` for a space).
+ */
+const quoted = (k: string) =>
+  encodeURIComponent(k).replace(/[!'()*]/g, (c) => "%" + hexPair(c.charCodeAt(0)));
 
 /**
  * The parts of base64 texts that hold `key` whatever its byte offset in the
@@ -104,19 +99,23 @@ export const KEY_FORMS: readonly KeyForm[] = [
   {
     name: "Python quote()",
     match: "token",
-    encode: (k) => [percent(k, (c) => PY_SAFE.test(c) || c === "/")],
+    encode: (k) => [quoted(k).replace(/%2F/g, "/")],
   },
   {
     name: "Python quote_plus()",
     match: "token",
-    encode: (k) => [percent(k, (c) => PY_SAFE.test(c), "+")],
+    encode: (k) => [quoted(k).replace(/%20/g, "+")],
   },
   {
     name: "a form field",
     match: "token",
     encode: (k) => [new URLSearchParams({ k }).toString().slice(2)],
   },
-  { name: "every byte escaped", match: "token", encode: (k) => [percent(k, () => false)] },
+  {
+    name: "every byte escaped",
+    match: "token",
+    encode: (k) => [bytesOf(k).map((b) => "%" + hexPair(b)).join("")],
+  },
   { name: "JSON-escaped", match: "token", encode: (k) => [JSON.stringify(k).slice(1, -1)] },
   {
     name: "JSON-escaped with \\/ (PHP)",

@@ -22,6 +22,16 @@
  *   are found inside a longer base64 text (`Basic` credentials, an encoded
  *   cursor), since their characters are the key's own bits.
  *
+ * **Data is never damaged.** In a body, only a match that is a whole value
+ * (a whole JSON string, or a bare value outside strings) is the key echoed
+ * and is replaced by `[redacted]` (a bare one by `"[redacted]"`, so the
+ * answer still parses). A match inside a longer value (`"echo <key>"`, a
+ * field named `x_<key>`, `"Stock Option (Right to Buy)"` for a key made of
+ * those words) cannot be taken out without changing the value: nothing is
+ * replaced there, it is counted (`Scrubbed.inside`), and the transport
+ * refuses the answer with an `InvalidResponseError` (without the key; a
+ * pull hands back the rows read before it).
+ *
  * A shorter key is matched only as a whole token, in messages only: its
  * answers are not scanned, since a short key of digits or a field's name
  * would match real data (the client warns once when it is made).
@@ -39,12 +49,18 @@ export const KEY_MIN_LENGTH = 16;
 /** What replaces the key. */
 export const REDACTED = "[redacted]";
 
-/** An answer body without the key, and how many were replaced. */
+/** An answer body without the values that are the key, and what was found. */
 export interface Scrubbed {
-  /** The text, each occurrence of the key (any form) replaced by `[redacted]`. */
+  /** The text, each whole value that is the key (any form) replaced by `[redacted]`. */
   text: string;
-  /** Occurrences replaced (0: `text` is the text given). */
+  /** Values replaced (0 and no `inside`: `text` is the text given). */
   count: number;
+  /**
+   * Occurrences inside a longer value (a text, a field's name), left as
+   * they are: the key cannot be taken out of them without changing the
+   * value, so the answer must be refused.
+   */
+  inside: number;
 }
 
 /** The matcher of one key (see the module doc). */
@@ -56,8 +72,10 @@ export interface KeyMatcher {
   /** Whether an answer body holds the key (as {@link KeyMatcher.scrub} finds it). */
   holds(text: string): boolean;
   /**
-   * An answer body with the key replaced by `[redacted]` (a match outside a
-   * JSON string by `"[redacted]"`, so the answer still parses).
+   * An answer body with each whole value that is the key replaced by
+   * `[redacted]` (a bare value outside a JSON string by `"[redacted]"`, so
+   * the answer still parses); the key inside a longer value is counted in
+   * `inside` and never replaced.
    */
   scrub(text: string): Scrubbed;
 }
@@ -79,7 +97,7 @@ for (const c of "0123456789.eE+-") NUMBER_CHARS[c.charCodeAt(0)] = 1;
  * const key = keyMatcher("sk-live-0123456789abcdef");
  * key.redact("invalid key SK-LIVE-0123456789ABCDEF!"); // "invalid key [redacted]!"
  * key.scrub('{"echo":"sk-live-0123456789abcdef","id":"sk-live-0123456789abcdef-2"}');
- * // { text: '{"echo":"[redacted]","id":"sk-live-0123456789abcdef-2"}', count: 1 }
+ * // { text: '{"echo":"[redacted]","id":"sk-live-0123456789abcdef-2"}', count: 1, inside: 0 }
  * ```
  */
 export function keyMatcher(key: string): KeyMatcher {
@@ -108,9 +126,9 @@ export function keyMatcher(key: string): KeyMatcher {
       : [];
   return {
     scansData,
-    redact: (text) => replace(text, find(text, false), false).text,
+    redact: (text) => replaceAt(text, find(text, false), () => REDACTED),
     holds: (text) => scansData && find(text, true).length > 0,
-    scrub: (text) => scansData ? replace(text, find(text, true), true) : { text, count: 0 },
+    scrub: (text) => scansData ? scrub(text, find(text, true)) : { text, count: 0, inside: 0 },
   };
 }
 
@@ -376,6 +394,24 @@ function jsonStringIndex(text: string): (at: number) => boolean {
   };
 }
 
+/** `text` with each range replaced by what `by` gives for it (undefined: left as it is). */
+function replaceAt(
+  text: string,
+  ranges: number[][],
+  by: (start: number, end: number) => string | undefined,
+): string {
+  if (ranges.length === 0) return text;
+  let out = "";
+  let done = 0;
+  for (const [s, e] of ranges) {
+    const put = by(s, e);
+    if (put === undefined) continue;
+    out += text.slice(done, s) + put;
+    done = e;
+  }
+  return out + text.slice(done);
+}
+
 /** Whether a JSON value starts at `at`: after `:`, `[`, `,` or nothing (blanks aside). */
 function atValue(text: string, at: number): boolean {
   let i = at - 1;
@@ -383,16 +419,27 @@ function atValue(text: string, at: number): boolean {
   return i < 0 || text[i] === ":" || text[i] === "[" || text[i] === ",";
 }
 
-/** `text` with each range replaced (in data, at a JSON value outside a string, by a quoted placeholder). */
-function replace(text: string, ranges: number[][], data: boolean): Scrubbed {
-  if (ranges.length === 0) return { text, count: 0 };
-  const inString = data ? jsonStringIndex(text) : undefined;
-  let out = "";
-  let done = 0;
-  for (const [s, e] of ranges) {
-    const quote = inString && !inString(s) && atValue(text, s);
-    out += text.slice(done, s) + (quote ? JSON.stringify(REDACTED) : REDACTED);
-    done = e;
-  }
-  return { text: out + text.slice(done), count: ranges.length };
+/**
+ * An answer body with each whole value that is the key replaced: a whole
+ * JSON string's text by `[redacted]`, a bare value by `"[redacted]"` (at a
+ * JSON value's place; elsewhere in a text that is not JSON, unquoted); a
+ * match inside a longer string (`"echo <key>"`, a field named `x_<key>`)
+ * is counted in `inside` and left as it is (see the module doc).
+ */
+function scrub(text: string, ranges: number[][]): Scrubbed {
+  const inString = jsonStringIndex(text);
+  let count = 0;
+  let inside = 0;
+  const out = replaceAt(text, ranges, (s, e) => {
+    // outside any string, or a whole string: its opening quote at s - 1, its closing one at e
+    const opened = !inString(s - 1);
+    const bare = !inString(s);
+    if (bare || (opened && text.charCodeAt(e) === 34 && !inString(e + 1))) {
+      count++;
+      return bare && atValue(text, s) ? JSON.stringify(REDACTED) : REDACTED;
+    }
+    inside++;
+    return undefined;
+  });
+  return { text: out, count, inside };
 }

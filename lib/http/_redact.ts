@@ -21,9 +21,9 @@
  *   token characters), whoever's token it is.
  *
  * Answer bodies are scanned for the key before they are parsed (the
- * transport, with `KeyMatcher.scrub`; only the key itself as a whole token
- * is replaced, never data that merely holds its characters); see
- * `_key_match.ts`.
+ * transport, with `KeyMatcher.scrub`: a whole value that is the key is
+ * replaced, an answer holding it inside a longer value is refused, and data
+ * that merely holds its characters is left alone); see `_key_match.ts`.
  *
  * Errors built above the transport from server data (a malformed row, an
  * unknown envelope) never pass through a client's redactor, so every

@@ -342,16 +342,29 @@ export class Transport {
   /**
    * The body parsed as JSON, within `maxResponseBytes` (see `_body.ts`);
    * lists of wide rows without building 174-key objects (see
-   * `shared/wide_rows.ts`, `WideJson`). Before it is parsed, every occurrence of this
-   * client's key in it (any form `_redact.ts` knows) is replaced by
-   * `[redacted]`, with one warning naming the request and the count: a
-   * service that echoes the key in a 200 answer gets it into no row,
-   * frame, display, event or file.
+   * `shared/wide_rows.ts`, `WideJson`). Before it is parsed, every value of
+   * it that is this client's key (any form `_key_forms.ts` knows) is replaced
+   * by `[redacted]`, with one warning naming the request and the count; an
+   * answer holding the key inside a longer value is refused with an
+   * {@link InvalidResponseError} (see `_key_match.ts`): a service that echoes
+   * the key in a 200 answer gets it into no row, frame, display, event or
+   * file, and no value is changed.
    */
   async #json(res: Response, label: string): Promise<unknown> {
     const bytes = await readBody(res, this.maxResponseBytes, label, this.#largeBodies);
     // the text itself when it holds no key
-    const { text, count } = this.#scrub(new TextDecoder().decode(bytes));
+    const { text, count, inside } = this.#scrub(new TextDecoder().decode(bytes));
+    // an answer that is not JSON says so first (its excerpt without any key)
+    const parsed = parseJson(text, label, this.#wideJson);
+    if (inside > 0) {
+      throw new InvalidResponseError(
+        `${label}: ${
+          inside === 1 ? "a value of the answer holds" : `${inside} values of the answer hold`
+        } this client's API key inside a longer text (or a field's name); the answer is refused, ` +
+          "since the key cannot be taken out without changing the value (a service should never " +
+          "echo the key)",
+      );
+    }
     if (count > 0) {
       const what = count === 1 ? "1 value of the answer was" : `${count} values of the answer were`;
       console.warn(
@@ -359,7 +372,7 @@ export class Transport {
           "before it was read (a service should never echo the key)",
       );
     }
-    return parseJson(text, label, this.#wideJson);
+    return parsed;
   }
 
   /** `p`, with this client's key removed from any error it throws (see `_redact.ts`). */

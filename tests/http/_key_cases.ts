@@ -13,8 +13,11 @@ export interface KeyCase {
   text: string;
   /** `redact(text)`. */
   message: string;
-  /** `scrub(text).text` (a body). */
-  body: string;
+  /**
+   * `scrub(text).text` (a body), or null when the key stands inside a longer
+   * value: nothing may be cut out of it, so the answer is refused.
+   */
+  body: string | null;
 }
 
 const K = "sk-live-0123456789abcdef"; // 24 characters
@@ -35,7 +38,7 @@ export const KEY_CASES: KeyCase[] = [
     key: K,
     text: `{"a":"you are ${K.toUpperCase()}!"}`,
     message: `{"a":"you are [redacted]!"}`,
-    body: `{"a":"you are [redacted]!"}`,
+    body: null,
   },
   {
     name: "a value holding the key and more of its alphabet is data",
@@ -49,7 +52,7 @@ export const KEY_CASES: KeyCase[] = [
     key: K,
     text: `{"x_${K}":1}`,
     message: `{"x_[redacted]":1}`,
-    body: `{"x_[redacted]":1}`,
+    body: null,
   },
   {
     name: "hex, packed",
@@ -64,6 +67,20 @@ export const KEY_CASES: KeyCase[] = [
     text: `{"a":1234567890123456,"b":91234567890123456,"c":1234567890123456.5}`,
     message: `{"a":[redacted],"b":9[redacted],"c":[redacted].5}`,
     body: `{"a":"[redacted]","b":91234567890123456,"c":1234567890123456.5}`,
+  },
+  {
+    name: "a key made of words, as a whole value: the key itself",
+    key: "Stock Option (Right to Buy",
+    text: `{"t":"Stock Option (Right to Buy","n":1}`,
+    message: `{"t":"[redacted]","n":1}`,
+    body: `{"t":"[redacted]","n":1}`,
+  },
+  {
+    name: "a key made of words inside a longer value: never cut out of it",
+    key: "Stock Option (Right to Buy",
+    text: `{"t":"Stock Option (Right to Buy)","u":"Stock Option (Right to Buy"}`,
+    message: `{"t":"[redacted])","u":"[redacted]"}`,
+    body: null,
   },
   {
     name: "an 8-digit key is too short to look for in a body; in a message only as a token",
@@ -86,7 +103,9 @@ export function runKeyCases(make: (key: string) => KeyMatcher): void {
   for (const c of KEY_CASES) {
     const m = make(c.key);
     assert.equal(m.redact(c.text), c.message, `${c.name}: message`);
-    assert.equal(m.scrub(c.text).text, c.body, `${c.name}: body`);
+    const { text, inside } = m.scrub(c.text);
+    if (c.body === null) assert.ok(inside > 0, `${c.name}: refused`);
+    else assert.deepEqual({ text, inside }, { text: c.body, inside: 0 }, `${c.name}: body`);
     assert.equal(m.holds(c.text), c.body !== c.text, `${c.name}: holds`);
   }
 }

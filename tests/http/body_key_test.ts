@@ -1,12 +1,20 @@
 /**
  * A key echoed inside a normal 200 answer: the transport replaces every
- * occurrence (raw, upper-cased, hex, as a field's name) by `[redacted]`
- * before the answer is parsed, with one warning giving the count, so the key
- * reaches no frame value, column name, `toRecords()`, `take()` row, notebook
- * display, nor the parquet files a `sync` writes.
+ * value that is the key (raw, upper-cased, hex, a field's name) by
+ * `[redacted]` before the answer is parsed, with one warning giving the
+ * count, so the key reaches no frame value, column name, `toRecords()`,
+ * `take()` row, notebook display, nor the parquet files a `sync` writes. An
+ * answer holding the key inside a longer text is refused: nothing is cut.
  */
 import assert from "node:assert/strict";
-import { createStub, DEMO_KEYS, InsiderClient, query, sync } from "../../mod.ts";
+import {
+  createStub,
+  DEMO_KEYS,
+  InsiderClient,
+  InvalidResponseError,
+  query,
+  sync,
+} from "../../mod.ts";
 import { displayBundle } from "../_util.ts";
 import { KEY_MIN_LENGTH, keyMatcher } from "../../lib/http/_key_match.ts";
 import { loopback } from "../_loopback.ts";
@@ -44,10 +52,10 @@ function assertClean(text: string, what: string) {
 
 /**
  * The emulator behind a loopback proxy that adds to every trade the key it
- * was sent: in `issuerName`, in a text field holding its raw, upper-cased
- * and hex forms, and in the names of two fields.
+ * was sent: as `issuerName`, as fields holding its raw, upper-cased and hex
+ * forms, and as the name of a field; with `inText`, inside a longer text.
  */
-function echoingStub() {
+function echoingStub(inText = false) {
   const stub = createStub({ seed: 2, scale: 0.1 });
   return loopback(async (req) => {
     const sent = (req.headers.get("authorization") ?? "").replace(/^Bearer\s+/i, "");
@@ -69,12 +77,12 @@ function echoingStub() {
           ...Object.fromEntries(Object.entries(o).map(([k, v]) => [k, inject(v)])),
           ...("accessionNumber" in o
             ? {
-              issuerName: `ECHO ${sent}`,
-              echoNote: `raw=${sent} upper=${sent.toUpperCase()} hex=${hex(sent)} HEX=${
-                hex(sent).toUpperCase()
-              }`,
-              [`echo_${ident(sent).toUpperCase()}`]: 1,
-              [`k_${sent}`]: 2,
+              issuerName: inText ? `ECHO ${sent}` : sent,
+              echoNote: sent,
+              echoUpper: sent.toUpperCase(),
+              echoHex: hex(sent),
+              echoHexUpper: hex(sent).toUpperCase(),
+              [sent]: 2,
             }
             : {}),
         }
@@ -114,7 +122,7 @@ Deno.test("a key echoed in 200 answers (raw, upper-cased, hex, as field names; c
     assert.ok(df.columns.some((c) => c.includes("[redacted]")), "the key's column is renamed");
     const records = JSON.stringify(df.toRecords());
     assertClean(records, "toRecords()");
-    assert.match(records, /ECHO \[redacted\]/, "the rest of the value is kept");
+    assert.ok(records.includes('"[redacted]"'), records.slice(0, 300));
     assertClean(html(df), "the notebook display");
     const rows = await insider.search({}).take(50);
     assert.equal(rows.length, 50);
@@ -147,7 +155,29 @@ Deno.test("a key echoed in 200 answers (raw, upper-cased, hex, as field names; c
   assert.match(said[0], /^signalbook: POST \/search: \d+ values of the answer were this client's/);
 });
 
-Deno.test("keyMatcher.scrub: every form replaced and counted; a clean text comes back as is; toy keys are not searched", () => {
+Deno.test("a key echoed inside a longer text of a 200 answer: the pull is refused with a typed error, nothing cut, the key nowhere", async () => {
+  const srv = echoingStub(true);
+  const warn = console.warn;
+  const warnings: string[] = [];
+  console.warn = (...a: unknown[]) => warnings.push(a.map(String).join(" "));
+  try {
+    const insider = new InsiderClient({
+      apiKey: KEY,
+      baseUrl: `${srv.base}/insider`,
+      maxRetries: 0,
+    });
+    const e = await insider.search({}).take(50).catch((e) => e);
+    assert.ok(e instanceof InvalidResponseError, String(e));
+    assert.match(e.message, /^POST \/search: .*API key inside a longer text/);
+    assertClean([e.message, JSON.stringify(e), Deno.inspect(e, { depth: 50 })].join("\n"), "error");
+  } finally {
+    console.warn = warn;
+    await srv.close();
+  }
+  assertClean(warnings.join("\n"), "warnings");
+});
+
+Deno.test("keyMatcher.scrub: every whole value that is a form replaced and counted, the key inside a longer value counted and left; a clean text comes back as is; toy keys are not searched", () => {
   const scrub = keyMatcher(`${KEY}\r\n`).scrub;
   const body = JSON.stringify({
     a: KEY,
@@ -156,14 +186,20 @@ Deno.test("keyMatcher.scrub: every form replaced and counted; a clean text comes
     d: hex(KEY).toUpperCase().match(/../g)!.join(" "),
     [`e_${ident(KEY)}`]: btoa(`user:${KEY}`),
   });
-  const { text, count } = scrub(body);
-  assert.equal(count, 6, text);
-  assertClean(text, "scrubbed body");
-  assert.deepEqual(Object.keys(JSON.parse(text)), ["a", "b", "c", "d", "e_[redacted]"]);
-  assert.equal(JSON.parse(text).b, "x [redacted] y");
+  const { text, count, inside } = scrub(body);
+  assert.deepEqual({ count, inside }, { count: 3, inside: 3 }, text);
+  const back = JSON.parse(text);
+  assert.deepEqual([back.a, back.c, back.d], ["[redacted]", "[redacted]", "[redacted]"]);
+  // inside longer values (a text, a field's name, base64): left as they are, never cut
+  assert.equal(back.b, `x ${KEY.toUpperCase()} y`);
+  assert.deepEqual(Object.keys(back), ["a", "b", "c", "d", `e_${ident(KEY)}`]);
   const clean = '{"data":[{"a":"sk-live"}]}';
   assert.equal(scrub(clean).text, clean);
   assert.equal(scrub(clean).count, 0);
   const toy = "k".repeat(KEY_MIN_LENGTH - 1);
-  assert.deepEqual(keyMatcher(toy).scrub(`{"${toy}":1}`), { text: `{"${toy}":1}`, count: 0 });
+  assert.deepEqual(keyMatcher(toy).scrub(`{"${toy}":1}`), {
+    text: `{"${toy}":1}`,
+    count: 0,
+    inside: 0,
+  });
 });

@@ -9,7 +9,13 @@
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { InsiderClient, InvalidResponseError, SignalbookError, Transport } from "../../mod.ts";
+import {
+  InsiderClient,
+  InvalidResponseError,
+  partialOf,
+  SignalbookError,
+  Transport,
+} from "../../mod.ts";
 import { KEY_MIN_LENGTH, keyMatcher } from "../../lib/http/_key_match.ts";
 import { knownKeys, redactError, redactKnownKeys } from "../../lib/http/_redact.ts";
 import { CIRCUIT_ROUNDS } from "../../lib/http/limiter.ts";
@@ -41,7 +47,7 @@ Deno.test("a body whose values hold the key as a proper part (beside more of its
         const body = JSON.stringify({
           data: parts.map(([a, b], i) => ({ [`f${i}`]: `${a}${key}${b}`, n: i })),
         });
-        assert.deepEqual(keyMatcher(key).scrub(body), { text: body, count: 0 });
+        assert.deepEqual(keyMatcher(key).scrub(body), { text: body, count: 0, inside: 0 });
         assert.equal(keyMatcher(key).holds(body), false);
       },
     ),
@@ -49,7 +55,7 @@ Deno.test("a body whose values hold the key as a proper part (beside more of its
   );
 });
 
-Deno.test("a body that echoes the key (a value, a word of a value, a field name, upper-cased) is never returned with it", () => {
+Deno.test("a body that echoes the key is never returned with it: a whole value (upper-cased too) is replaced; a word of a value or of a field name is refused, nothing cut", () => {
   fc.assert(
     fc.property(keyArb, fc.constantFrom("v", "word", "field", "upper"), (key, how) => {
       const echo = how === "upper" ? key.toUpperCase() : key;
@@ -61,8 +67,13 @@ Deno.test("a body that echoes the key (a value, a word of a value, a field name,
           },
         ],
       });
-      const { text, count } = keyMatcher(key).scrub(body);
+      const { text, count, inside } = keyMatcher(key).scrub(body);
+      if (how === "word" || how === "field") {
+        assert.deepEqual({ text, count, inside }, { text: body, count: 0, inside: 1 }, body);
+        return;
+      }
       assert.ok(count >= 1, body);
+      assert.equal(inside, 0, body);
       assert.ok(!text.toLowerCase().includes(key.toLowerCase()), text);
       JSON.parse(text);
     }),
@@ -273,5 +284,39 @@ Deno.test("a key in a failed request's cause as a RegExp or as bytes is printed 
       assert.ok(!text.includes(bytes.join(",")), `${name}: its bytes in ${where}`);
       assert.ok(!text.includes(bytes.slice(0, 8).join(", ")), `${name}: its bytes in ${where}`);
     }
+  }
+});
+
+Deno.test("a key made of words: a whole value that is the key is replaced; inside a longer value it is never cut out, the answer is refused with the rows read before it", async () => {
+  const key = "Stock Option (Right to Buy";
+  const row = (id: number, title: string) => ({
+    accessionNumber: `0000000001-24-00000${id}`,
+    transactionId: id,
+    filedAt: "2024-05-01T15:00:00Z",
+    securityTitle: title,
+  });
+  const pages = [
+    { data: [row(1, key), row(2, "Common Stock")], nextCursor: "p2", hasMore: true },
+    { data: [row(3, `${key})`)], nextCursor: null, hasMore: false },
+  ];
+  let sent = 0;
+  const client = new InsiderClient({
+    apiKey: key,
+    baseUrl: "http://words.test/insider",
+    maxRetries: 0,
+    fetch: () => Promise.resolve(Response.json(pages[Math.min(sent++, 1)])),
+  });
+  const warn = console.warn;
+  console.warn = () => {};
+  try {
+    const e = await client.search({}).take(10).catch((e) => e);
+    assert.ok(e instanceof InvalidResponseError, String(e));
+    assert.match(e.message, /API key inside a longer text .*the answer is refused/);
+    const rows = partialOf<Record<string, unknown>[]>(e)?.rows ?? [];
+    assert.deepEqual(rows.map((r) => r.securityTitle), ["[redacted]", "Common Stock"]);
+    const shown = [e.message, JSON.stringify(e), Deno.inspect(e, { showHidden: true, depth: 50 })];
+    assert.ok(!shown.join("\n").includes(key), shown.join("\n"));
+  } finally {
+    console.warn = warn;
   }
 });
