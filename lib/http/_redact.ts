@@ -153,6 +153,22 @@ function printsKey(v: object, redact: Redactor): boolean {
   return redact(text) !== text;
 }
 
+/**
+ * An object with an own property holding the key that cannot be changed (a
+ * frozen object, a property defined read-only, enumerable or not, which
+ * `Deno.inspect` with `showHidden` prints): replaced whole, as
+ * {@link isOpaque}'s objects are.
+ */
+function keepsKey(v: object, redact: Redactor): boolean {
+  try {
+    return Object.values(Object.getOwnPropertyDescriptors(v)).some((d) =>
+      typeof d.value === "string" && !d.writable && !d.configurable && redact(d.value) !== d.value
+    );
+  } catch {
+    return false; // a hostile proxy: walked as far as it lets
+  }
+}
+
 /** Objects that print their hidden contents (headers, requests): replaced by a placeholder. */
 function isOpaque(v: object): boolean {
   return v instanceof Headers || v instanceof Request || v instanceof Response ||
@@ -169,23 +185,21 @@ function isOpaque(v: object): boolean {
  * of a `Set` — each object once, however many there are (no count past which
  * a key survives). A `Headers`, `Request`, `Response`, `URL` or
  * `URLSearchParams` found there (whose inspection would show the key) is
- * replaced by a placeholder string. Accessor properties (such as `partial`)
+ * replaced by a placeholder string, and so is an object whose property
+ * holding the key cannot be changed (frozen, or read-only and hidden from
+ * enumeration). Accessor properties (such as `partial`)
  * are not invoked: each is wrapped so that what it gives is cleaned the
  * same way when it is read. Returns `error`.
  */
 export function redactError<E>(error: E, redact: Redactor): E {
   const seen = new Set<object>();
   const queue: object[] = [];
-  const clean = (v: unknown): unknown => {
-    if (typeof v === "string") return redact(v);
-    if (typeof v !== "object" || v === null) return v;
-    if (isOpaque(v) || printsKey(v, redact)) return `[${v.constructor.name} redacted]`;
-    if (!seen.has(v) && !isData(v)) {
-      seen.add(v);
-      queue.push(v);
-    }
-    return v;
-  };
+  const clean = (v: unknown) =>
+    shown(v, redact, (o) => {
+      if (seen.has(o)) return;
+      seen.add(o);
+      queue.push(o);
+    });
   clean(error);
   for (let next = 0; next < queue.length; next++) {
     try {
@@ -195,6 +209,21 @@ export function redactError<E>(error: E, redact: Redactor): E {
     }
   }
   return error;
+}
+
+/**
+ * `v` as an error may show it: a string redacted; an object that would
+ * print the key (see {@link isOpaque}, {@link printsKey}) as a placeholder;
+ * any other object (not bytes or a promise) handed to `walk`, as it is.
+ */
+function shown(v: unknown, redact: Redactor, walk: (o: object) => void): unknown {
+  if (typeof v === "string") return redact(v);
+  if (typeof v !== "object" || v === null) return v;
+  if (isOpaque(v) || printsKey(v, redact) || keepsKey(v, redact)) {
+    return `[${v.constructor?.name ?? "Object"} redacted]`;
+  }
+  if (!isData(v)) walk(v);
+  return v;
 }
 
 /** One object of a {@link redactError} walk: its stack, entries, members and own properties. */
@@ -228,13 +257,11 @@ function cleanObject(o: object, clean: (v: unknown) => unknown, redact: Redactor
       Object.defineProperty(o, k, {
         ...d,
         get() {
-          const v = get.call(this);
-          if (typeof v === "string") return redact(v);
-          if (typeof v !== "object" || v === null) return v;
-          if (isOpaque(v) || printsKey(v, redact)) return `[${v.constructor.name} redacted]`;
-          if (!walked.has(v)) redactError(v, redact);
-          walked.add(v);
-          return v;
+          return shown(get.call(this), redact, (o) => {
+            if (walked.has(o)) return;
+            walked.add(o);
+            redactError(o, redact);
+          });
         },
       });
     }

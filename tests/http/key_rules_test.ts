@@ -287,6 +287,27 @@ Deno.test("a key in a failed request's cause as a RegExp or as bytes is printed 
   }
 });
 
+Deno.test("a key in a read-only property of a failed request's cause (non-enumerable, or of a frozen object) is printed nowhere, Deno.inspect with showHidden included", async () => {
+  const key = "sk_live_hidden_secret_ABCDEF123456";
+  const causes: Record<string, () => unknown> = {
+    "a non-enumerable property": () => Object.defineProperty({}, "h", { value: key }),
+    "a frozen object": () => Object.freeze({ authorization: `Bearer ${key}` }),
+  };
+  for (const [name, cause] of Object.entries(causes)) {
+    const client = new InsiderClient({
+      apiKey: key,
+      baseUrl: "http://hidden.test/insider",
+      maxRetries: 0,
+      fetch: () => Promise.reject(new TypeError("fetch failed", { cause: cause() })),
+    });
+    const e = await client.feeds({ feedIds: [1] }).take(1).catch((e) => e);
+    assert.ok(e instanceof Error, name);
+    const shown = Deno.inspect(e, { showHidden: true, depth: 100 });
+    assert.ok(!shown.includes(key), `${name}: the key in ${shown}`);
+    assert.match(shown, /\[Object redacted\]/, `${name}: ${shown}`);
+  }
+});
+
 Deno.test("a key made of words: a whole value that is the key is replaced; inside a longer value it is never cut out, the answer is refused with the rows read before it", async () => {
   const key = "Stock Option (Right to Buy";
   const row = (id: number, title: string) => ({
