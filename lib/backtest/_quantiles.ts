@@ -1,11 +1,14 @@
 /**
  * Quantiles of Student's t and the standard normal, to double precision.
  *
- * The normal quantile is Wichura's AS 241 (PPND16), accurate to about
- * 1e-16. The t quantile starts from jStat's (`npm:jstat`, one file, about
- * 1 MiB imported, where stdlib's t quantile brought about a hundred packages
- * and 11 MiB into every process that imported signalbook; jStat's is within
- * 1.3e-6 relative over the grid below) and takes Newton steps on the t
+ * Both take Newton steps from jStat's quantile (one loop, `newton`). The
+ * normal quantile's steps read erfc (`upperGammaHalf`), to within 1.6e-15
+ * relative of mpmath's (Wichura's AS 241, which it replaced, was within
+ * 5.6e-16; at 0.975 the Newton value is the closer one). The t quantile
+ * starts from jStat's (`npm:jstat`, one file, about 1 MiB imported, where
+ * stdlib's t quantile brought about a hundred packages and 11 MiB into
+ * every process that imported signalbook; jStat's is within 1.3e-6
+ * relative over the grid below) and takes Newton steps on the t
  * distribution, read to a few ulps: the front factor of the incomplete beta
  * is a product of terms each exact to an ulp or two (no difference of
  * log-Gammas, whose cancellation cost jStat's betaln 1e-10 at large df);
@@ -23,7 +26,7 @@
  * below 0.1 df, against stdlib's at nine points to 1e-13 (1e-12 at 0.01 df)
  * and against mpmath where stdlib overflows; `normalQuantile` against
  * stdlib's (0.3.1) at the same 24 p and against mpmath from p = 1e-300 to
- * 1 − 1e-10, each to 1e-14 (worst 5.4e-16); the closed forms at 1, 2 and
+ * 1 − 1e-10, each to 1e-14 (worst 1.6e-15); the closed forms at 1, 2 and
  * 4 df to 1e-12; symmetry, the normal's quantile at infinite df and NaN
  * outside the domain. Printed table values from 1 to 1,000 df are checked
  * in `intervals_test.ts`.
@@ -35,6 +38,7 @@ import jStatModule from "npm:jstat@1.9.6";
 /** What signalbook uses of jStat (the package ships no types). */
 interface JStat {
   studentt: { inv(p: number, df: number): number };
+  normal: { inv(p: number, mean: number, sd: number): number };
 }
 const jStat = jStatModule as unknown as JStat;
 
@@ -101,9 +105,10 @@ function betaFraction(x: number, y: number, a: number, b: number): number {
  * series of P(½, u) below u = 1.2 (Q > 0.12 there, so 1 − P loses at most
  * three bits), Legendre's continued fraction (modified Lentz) above
  * (Numerical Recipes, 3rd ed., 6.2.5 and 6.2.7); within 5e-15 of mpmath's
- * erfc from u = 0.05 to 6.
+ * erfc from u = 0.05 to 6. With `lower`, P(½, u) = erf(√u) = 1 − Q instead,
+ * read from the series below u = 1.2 (so a small P is not a difference near 1).
  */
-function upperGammaHalf(u: number): number {
+function upperGammaHalf(u: number, lower = false): number {
   if (u < 1.2) {
     let term = 1;
     let sum = 1;
@@ -112,7 +117,8 @@ function upperGammaHalf(u: number): number {
       sum += term;
       if (term < sum * 1e-17) break;
     }
-    return 1 - sum * Math.exp(-u) * Math.sqrt(u) * 2 / Math.sqrt(Math.PI);
+    const lowerP = sum * Math.exp(-u) * Math.sqrt(u) * 2 / Math.sqrt(Math.PI);
+    return lower ? lowerP : 1 - lowerP;
   }
   const tiny = 1e-300;
   let b = u + 0.5;
@@ -131,7 +137,8 @@ function upperGammaHalf(u: number): number {
     h *= del;
     if (Math.abs(del - 1) < 1e-16) break;
   }
-  return Math.exp(-u) * Math.sqrt(u) / Math.sqrt(Math.PI) * h;
+  const upper = Math.exp(-u) * Math.sqrt(u) / Math.sqrt(Math.PI) * h;
+  return lower ? 1 - upper : upper;
 }
 
 /**
@@ -181,19 +188,25 @@ function largeATail(a: number, lx: number): number {
  * x^a·√y / B(a, ½) = (1 + s²/df)^(−a) · √(a·y/π) · g(a). The tail at
  * a ≥ 10 with x ≥ ½ comes from BGRAT, whose input is ln x, not x.
  */
-function tPart(s: number, df: number, centre: boolean): { value: number; density: number } {
+function tPart(
+  s: number,
+  df: number,
+  centre: boolean,
+): { centre: boolean; value: number; density: number } {
   const a = df / 2;
   const logPower = Math.log1p(s * s / df);
   const g = gammaHalfRatio(a);
   const density = Math.exp(-(a + 0.5) * logPower) * g / Math.sqrt(2 * Math.PI);
   const y = s * s / (df + s * s);
   const x = df / (df + s * s);
-  if (!centre && a >= 10 && x >= 0.5) return { value: largeATail(a, -logPower) / 2, density };
+  if (!centre && a >= 10 && x >= 0.5) {
+    return { centre, value: largeATail(a, -logPower) / 2, density };
+  }
   const front = Math.exp(-a * logPower) * Math.sqrt(a * y / Math.PI) * g;
   const value = centre
     ? front * betaFraction(y, x, 0.5, a) / 0.5 / 2
     : front * betaFraction(x, y, a, 0.5) / a / 2;
-  return { value, density };
+  return { centre, value, density };
 }
 
 /**
@@ -214,7 +227,6 @@ export function tQuantile(p: number, df: number): number {
   if (p === 0.5) return 0;
   const sign = p < 0.5 ? -1 : 1;
   const tail = p < 0.5 ? p : 1 - p; // exact
-  const centre = Math.abs(p - 0.5); // exact
   const a = df / 2;
   // Far out (below about 0.05 df), from the tail's leading term x^a / (2a·B(a, ½)) (its
   // next is x times smaller): past 1e150, where s² would overflow, or past the largest double
@@ -224,25 +236,45 @@ export function tQuantile(p: number, df: number): number {
   if (lnFar > 345) return sign * Math.exp(lnFar);
   let s = Math.abs(jStat.studentt.inv(p, df));
   if (!(s > 0 && s < 1e150)) s = Math.abs(normalQuantile(p));
-  // Newton on whichever of the tail and the centre is the smaller, the centre while its
-  // continued fraction converges fast (y < (b + 1)/(a + b + 2))
+  // the centre while its continued fraction converges fast (y < (b + 1)/(a + b + 2))
+  return sign *
+    newton(
+      s,
+      p,
+      (s, fromCentre) => tPart(s, df, fromCentre && s * s / (df + s * s) < 1.5 / (a + 2.5)),
+    );
+}
+
+/**
+ * |quantile| at `p` by Newton steps from `s` on whichever of the tail
+ * P(X > s) and the centre P(0 < X < s) is the smaller (the centre only
+ * when the tail is above ¼, and `part` may still read the tail): `part`
+ * gives the one it read, its value and the density at s.
+ */
+function newton(
+  s: number,
+  p: number,
+  part: (s: number, centre: boolean) => { centre: boolean; value: number; density: number },
+): number {
+  const tail = p < 0.5 ? p : 1 - p; // exact
+  const centre = Math.abs(p - 0.5); // exact
   for (let k = 0; k < 100; k++) {
-    const fromCentre = tail > 0.25 && s * s / (df + s * s) < 1.5 / (a + 2.5);
-    const at = tPart(s, df, fromCentre);
-    const step = (fromCentre ? centre - at.value : at.value - tail) / at.density;
+    const at = part(s, tail > 0.25);
+    const step = (at.centre ? centre - at.value : at.value - tail) / at.density;
     if (!Number.isFinite(step)) break;
     const next = Math.max(s + step, s / 8);
     const moved = Math.abs(next - s);
     s = next;
     if (moved <= 4e-16 * s) break;
   }
-  return sign * s;
+  return s;
 }
 
 /**
  * The `p` quantile of the standard normal distribution (±Infinity at p = 0
- * and 1, NaN outside [0, 1]): Wichura's AS 241, PPND16 (Applied Statistics
- * 37(3), 1988, 477–484), with the coefficients as printed there.
+ * and 1, NaN outside [0, 1]): from jStat's, Newton steps on the smaller of
+ * the tail P(Z > |z|) = Q(½, z²/2)/2 and the centre P(0 < Z < |z|) =
+ * P(½, z²/2)/2, as for {@link tQuantile}.
  *
  * @example
  * ```ts
@@ -253,45 +285,16 @@ export function tQuantile(p: number, df: number): number {
 export function normalQuantile(p: number): number {
   if (!(p >= 0 && p <= 1)) return NaN;
   if (p === 0 || p === 1) return p === 0 ? -Infinity : Infinity;
-  const q = p - 0.5;
-  if (Math.abs(q) <= 0.425) {
-    const r = 0.180625 - q * q;
-    return q *
-      (((((((2509.0809287301226727 * r + 33430.575583588128105) * r + 67265.770927008700853) *
-                          r + 45921.953931549871457) * r + 13731.693765509461125) * r +
-                1971.5909503065514427) * r + 133.14166789178437745) * r + 3.387132872796366608) /
-      (((((((5226.495278852854561 * r + 28729.085735721942674) * r + 39307.89580009271061) * r +
-                        21213.794301586595867) * r + 5394.1960214247511077) * r +
-                687.1870074920579083) *
-              r + 42.313330701600911252) * r + 1);
-  }
-  let r = Math.sqrt(-Math.log(q < 0 ? p : 1 - p));
-  let x: number;
-  if (r <= 5) {
-    r -= 1.6;
-    x = (((((((7.7454501427834140764e-4 * r + 0.0227238449892691845833) * r +
-                          0.24178072517745061177) * r + 1.27045825245236838258) * r +
-                  3.64784832476320460504) * r + 5.7694972214606914055) * r +
-          4.6303378461565452959) *
-        r + 1.42343711074968357734) /
-      (((((((1.05075007164441684324e-9 * r + 5.475938084995344946e-4) * r +
-                            0.0151986665636164571966) * r + 0.14810397642748007459) * r +
-                    0.68976733498510000455) * r + 1.6763848301838038494) * r +
-            2.05319162663775882187) *
-          r + 1);
-  } else {
-    r -= 5;
-    x = (((((((2.01033439929228813265e-7 * r + 2.71155556874348757815e-5) * r +
-                          0.0012426609473880784386) * r + 0.026532189526576123093) * r +
-                  0.29656057182850489123) * r + 1.7848265399172913358) * r +
-          5.4637849111641143699) *
-        r + 6.6579046435011037772) /
-      (((((((2.04426310338993978564e-15 * r + 1.4215117583164458887e-7) * r +
-                            1.8463183175100546818e-5) * r + 7.868691311456132591e-4) * r +
-                    0.0148753612908506148525) * r + 0.13692988092273580531) * r +
-            0.59983220655588793769) * r + 1);
-  }
-  return q < 0 ? -x : x;
+  if (p === 0.5) return 0;
+  let s = Math.abs(jStat.normal.inv(p, 0, 1));
+  if (!(s > 0 && s < 40)) s = Math.sqrt(-2 * Math.log(p < 0.5 ? p : 1 - p));
+  // the tail is Q(½, s²/2)/2, the centre P(½, s²/2)/2
+  s = newton(s, p, (s, centre) => ({
+    centre,
+    value: upperGammaHalf(s * s / 2, centre) / 2,
+    density: Math.exp(-s * s / 2) / Math.sqrt(2 * Math.PI),
+  }));
+  return p < 0.5 ? -s : s;
 }
 
 /**
