@@ -18,6 +18,7 @@
  *
  * @module
  */
+import sortedLastIndex from "npm:lodash-es@4.17.21/sortedLastIndex.js";
 import { KNOTS, num } from "./entry.ts";
 
 /**
@@ -41,10 +42,8 @@ export function marketPath(
 ): ((day: number) => number) | null {
   const adj = new Map<number, [number, number][]>();
   const link = (a: number, b: number, v: number) => {
-    if (!adj.has(a)) adj.set(a, []);
-    if (!adj.has(b)) adj.set(b, []);
-    adj.get(a)!.push([b, v]);
-    adj.get(b)!.push([a, -v]);
+    (adj.get(a) ?? adj.set(a, []).get(a)!).push([b, v]);
+    (adj.get(b) ?? adj.set(b, []).get(b)!).push([a, -v]);
   };
   for (const r of rows) {
     for (const [w, days] of KNOTS) {
@@ -79,13 +78,9 @@ export function marketPath(
   return (day: number) => {
     if (day <= days[0]) return lv[0];
     if (day >= days[days.length - 1]) return lv[days.length - 1];
-    let lo = 0;
-    let hi = days.length - 1;
-    while (hi - lo > 1) {
-      const mid = (lo + hi) >> 1;
-      if (days[mid] <= day) lo = mid;
-      else hi = mid;
-    }
+    // days[lo] ≤ day < days[hi]
+    const hi = sortedLastIndex(days, day);
+    const lo = hi - 1;
     const f = (day - days[lo]) / (days[hi] - days[lo]);
     return lv[lo] + f * (lv[hi] - lv[lo]);
   };

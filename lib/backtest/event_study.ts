@@ -224,14 +224,16 @@ export interface EventStudyOptions {
   sides?: Sides;
 }
 
-function role(r: Record<string, unknown>): string {
-  if (r.is_ceo) return "CEO";
-  if (r.is_cfo) return "CFO";
-  if (r.is_director) return "Director";
-  if (r.is_10_percent_owner) return "10% owner";
-  if (r.is_officer) return "Other officer";
-  return "Other";
-}
+/** Each role's flag column, in the order a trade's role is read (the first flag set wins; else "Other"). */
+const ROLES = [
+  ["is_ceo", "CEO"],
+  ["is_cfo", "CFO"],
+  ["is_director", "Director"],
+  ["is_10_percent_owner", "10% owner"],
+  ["is_officer", "Other officer"],
+] as const;
+
+const role = (r: Record<string, unknown>) => ROLES.find(([flag]) => r[flag])?.[1] ?? "Other";
 
 function size(r: Record<string, unknown>): string | null {
   const v = r.transaction_value as number | null;
@@ -251,11 +253,7 @@ const BUILT_IN: Record<
   string,
   [string[], (r: Record<string, unknown>) => string | null, string[]]
 > = {
-  role: [
-    ["is_ceo", "is_cfo", "is_director", "is_10_percent_owner", "is_officer"],
-    role,
-    ["CEO", "CFO", "Director", "10% owner", "Other officer", "Other"],
-  ],
+  role: [ROLES.map(([flag]) => flag), role, [...ROLES.map(([, name]) => name), "Other"]],
   size: [["transaction_value"], size, ["< $100k", "$100k–1m", "≥ $1m"]],
   winRate: [
     ["win_rate_1y_pct", "win_rate_1y_total"],

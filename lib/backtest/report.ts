@@ -191,12 +191,9 @@ function cells(stats: pl.DataFrame): string[][] {
   return (stats.toRecords() as Row[]).map((r) => COLUMNS.map(([, cell]) => cell(r)));
 }
 
+/** A markdown table, every column left-aligned (`ResultTable`'s markdown). */
 function mdTable(head: string[], rows: string[][]): string {
-  return [
-    "| " + head.join(" | ") + " |",
-    "|" + head.map(() => "---").join("|") + "|",
-    ...rows.map((r) => "| " + r.map((c) => c.replaceAll("|", "\\|")).join(" | ") + " |"),
-  ].join("\n");
+  return new ResultTable({ head, rows, numericFrom: head.length }).toMarkdown();
 }
 
 /**
