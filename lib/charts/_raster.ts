@@ -8,6 +8,7 @@
  */
 import defer * as resvgLib from "npm:@resvg/resvg-js@2.6.2";
 import defer * as upngLib from "npm:upng-js@2.1.0";
+import { existsSync } from "node:fs";
 
 const FONT_FILES = [
   "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
@@ -15,13 +16,7 @@ const FONT_FILES = [
 ];
 
 function fontFiles(): string[] {
-  return FONT_FILES.filter((f) => {
-    try {
-      return Deno.statSync(f).isFile;
-    } catch {
-      return false;
-    }
-  });
+  return FONT_FILES.filter((f) => existsSync(f));
 }
 
 function resvg(svg: string, scale: number, crisp: boolean): resvgLib.Resvg {

@@ -71,20 +71,12 @@ export function resolveInline(own: InlineFormat | undefined, svg: string): "svg"
   return markCount(svg) > RASTER_ABOVE ? "png" : "svg";
 }
 
-function base64(bytes: Uint8Array): string {
-  let bin = "";
-  for (let i = 0; i < bytes.length; i += 0x8000) {
-    bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  }
-  return btoa(bin);
-}
-
 /** The data URL of a compact 2× PNG of a standalone SVG. */
 export function pngDataUrl(standalone: string): string {
-  return `data:image/png;base64,${base64(compactPng(standalone, 2))}`;
+  return `data:image/png;base64,${compactPng(standalone, 2).toBase64()}`;
 }
 
 /** The data URL of an SVG. */
 export function svgDataUrl(svg: string): string {
-  return `data:image/svg+xml;base64,${base64(new TextEncoder().encode(svg))}`;
+  return `data:image/svg+xml;base64,${new TextEncoder().encode(svg).toBase64()}`;
 }
