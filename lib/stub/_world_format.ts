@@ -96,13 +96,16 @@ export interface WorldMeta {
 
 /** The trades' index fields: one typed array each, in this order (`StoredInsider`'s fields). */
 export const INDEX_FIELDS = [
+  // per trade: transaction day; filing instant, epoch ms; Eastern filing day
   ["day", "Int32Array"],
   ["filedMs", "Float64Array"],
   ["etDay", "Int32Array"],
+  // per trade: issuer index; insider index; +1, −1 or 0; the informed signal
   ["company", "Int32Array"],
   ["insider", "Int32Array"],
   ["dir", "Int8Array"],
   ["signal", "Float64Array"],
+  // per trade: 1 when in a 90-day cluster
   ["cluster90", "Uint8Array"],
 ] as const satisfies readonly (readonly [string, ArrayType])[];
 
@@ -228,19 +231,14 @@ function bad(what: string): never {
 /** The file is not (or no longer) the one written: cut short, changed, replaced. */
 export class WorldFileChanged extends Error {}
 
-/** The first {@link DIGEST_BYTES} bytes of the SHA-256 of `parts`, one after another. */
-function digestOf(...parts: Uint8Array[]): Uint8Array {
+/**
+ * The first {@link DIGEST_BYTES} bytes of the SHA-256 of `parts`, one after
+ * another (a node `Buffer`: compared with `equals`, written with `toString("hex")`).
+ */
+function digestOf(...parts: Uint8Array[]): Buffer {
   const h = createHash("sha256");
   for (const p of parts) h.update(p);
   return h.digest().subarray(0, DIGEST_BYTES);
-}
-
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return a.length === b.length && a.every((x, i) => x === b[i]);
-}
-
-function hex(bytes: Uint8Array): string {
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 /** The header's JSON: the format's name and version, the meta, the digest table's digest. */
@@ -293,7 +291,12 @@ export function encodeWorldFile(
       );
     });
   }
-  const header: Header = { magic: MAGIC, version, meta, tableDigest: hex(digestOf(table)) };
+  const header: Header = {
+    magic: MAGIC,
+    version,
+    meta,
+    tableDigest: digestOf(table).toString("hex"),
+  };
   const head = new TextEncoder().encode(JSON.stringify(header));
   const start = Math.ceil((PREFIX_BYTES + head.length) / 8) * 8;
   const out = new Uint8Array(start + body.length);
@@ -375,7 +378,7 @@ export class WorldFile {
     }
     const head = exactly(read, PREFIX_BYTES, start - PREFIX_BYTES);
     const at = HEADER_DIGEST_AT;
-    if (!sameBytes(digestOf(prefix.subarray(0, at), head), prefix.subarray(at, PREFIX_BYTES))) {
+    if (!digestOf(prefix.subarray(0, at), head).equals(prefix.subarray(at, PREFIX_BYTES))) {
       throw new WorldFileChanged("has changed bytes in its header (digest differs)");
     }
     const h = JSON.parse(new TextDecoder().decode(head.subarray(0, headLen)));
@@ -383,7 +386,7 @@ export class WorldFile {
     const plan = planOf(checkedMeta(h.meta));
     if (plan.bodyBytes !== bodyLen) bad(`its arrays take ${plan.bodyBytes} bytes, not ${bodyLen}`);
     const table = exactly(read, start + plan.tableAt, plan.digests * DIGEST_BYTES);
-    if (hex(digestOf(table)) !== h.tableDigest) {
+    if (digestOf(table).toString("hex") !== h.tableDigest) {
       throw new WorldFileChanged("has changed bytes in its digest table");
     }
     return new WorldFile(h.meta, plan, start, table);
@@ -438,7 +441,7 @@ export class WorldFile {
 
   #verify(p: Place, u: number, bytes: Uint8Array, what: string): void {
     const at = (p.digest + u) * DIGEST_BYTES;
-    if (!sameBytes(digestOf(bytes), this.#table.subarray(at, at + DIGEST_BYTES))) {
+    if (!digestOf(bytes).equals(this.#table.subarray(at, at + DIGEST_BYTES))) {
       throw new WorldFileChanged(`has changed bytes in ${what} (digest differs)`);
     }
   }

@@ -166,14 +166,9 @@ function encodeOne(name: string, vals: unknown[]): ColumnData {
       values: Float64Array.from(vals, (v) => v === null ? NaN : Date.parse(v as string)),
     };
   }
-  if (every((v) => Array.isArray(v) && sameArray(idsOf(maskOf(v)), v))) {
-    const values = new Uint32Array(n);
-    let ok = true;
-    vals.forEach((v, i) => {
-      if (v === null) ok = false;
-      else values[i] = maskOf(v as unknown[]);
-    });
-    if (ok) return { name, kind: "ids", values };
+  // ids only where no value is null
+  if (present.length === n && every((v) => Array.isArray(v) && sameArray(idsOf(maskOf(v)), v))) {
+    return { name, kind: "ids", values: Uint32Array.from(vals, (v) => maskOf(v as unknown[])) };
   }
   const text = every((v) => typeof v === "string");
   const key = (v: unknown) => text ? v as string : JSON.stringify(v);
@@ -221,46 +216,29 @@ function indexer(v: ColumnArray | BlockValues): (i: number) => number {
   return v instanceof BlockValues ? (i) => v.at(i) : (i) => v[i];
 }
 
-function reader(c: ColumnData): (i: number) => unknown {
+/** Per kind: a stored number (value or code) as the row's value; the null mask aside. */
+const DECODE: Record<ColumnKind, (x: number, dict: readonly string[]) => unknown> = {
+  int: (x) => x,
+  num: (x) => x,
+  bool: (x) => x === 2 ? null : x === 1,
+  day: (x) => x === NULL_DAY ? null : isoOf(x),
+  iso: (x) => Number.isNaN(x) ? null : new Date(x).toISOString(),
+  ids: idsOf,
+  str: (x, dict) => x === 0 ? null : dict[x - 1],
+  json: (x, dict) => x === 0 ? null : JSON.parse(dict[x - 1]),
+};
+
+/** A column's values (by row), read through its null mask when it has one. */
+function through<T>(c: ColumnData, nul: T, f: (x: number) => T): (i: number) => T {
   const v = indexer(c.values);
-  switch (c.kind) {
-    case "int":
-    case "num": {
-      const nulls = c.nulls && indexer(c.nulls);
-      return nulls ? (i) => nulls(i) ? null : v(i) : v;
-    }
-    case "bool":
-      return (i) => {
-        const x = v(i);
-        return x === 2 ? null : x === 1;
-      };
-    case "day":
-      return (i) => {
-        const x = v(i);
-        return x === NULL_DAY ? null : isoOf(x);
-      };
-    case "iso":
-      return (i) => {
-        const x = v(i);
-        return Number.isNaN(x) ? null : new Date(x).toISOString();
-      };
-    case "ids":
-      return (i) => idsOf(v(i));
-    case "str": {
-      const dict = c.dict!;
-      return (i) => {
-        const x = v(i);
-        return x === 0 ? null : dict[x - 1];
-      };
-    }
-    case "json": {
-      const dict = c.dict!;
-      return (i) => {
-        const x = v(i);
-        return x === 0 ? null : JSON.parse(dict[x - 1]);
-      };
-    }
-  }
+  const nulls = c.nulls && indexer(c.nulls);
+  return nulls ? (i) => nulls(i) ? nul : f(v(i)) : (i) => f(v(i));
+}
+
+function reader(c: ColumnData): (i: number) => unknown {
+  const decode = DECODE[c.kind];
+  const dict = c.dict ?? [];
+  return through<unknown>(c, null, (x) => decode(x, dict));
 }
 
 /** A string's JSON text is the string in quotes unless it holds a quote, backslash, control or surrogate. */
@@ -270,63 +248,49 @@ const PLAIN = /^[^"\\\u0000-\u001f\ud800-\udfff]*$/;
 /** Most entries in the small text caches of `day` and `ids` columns (their values are few). */
 const TEXTS_KEPT = 4096;
 
+/**
+ * Per kind, where the JSON text is written faster than `JSON.stringify` of
+ * the decoded value (the other kinds' text): from the stored number, or
+ * kept per value for the kinds whose values are few.
+ */
+const TEXTS: Partial<Record<ColumnKind, (dict: readonly string[]) => (x: number) => string>> = {
+  int: () => String,
+  num: () => (x) => Number.isFinite(x) ? String(x) : "null",
+  bool: () => (x) => x === 2 ? "null" : x === 1 ? "true" : "false",
+  day: () => kept((x) => x === NULL_DAY ? "null" : `"${isoOf(x)}"`),
+  ids: () => kept((x) => `[${idsOf(x).join(",")}]`),
+  str: (dict) => {
+    // per entry: 0 not yet seen, 1 plain (quotes suffice), 2 escaped by JSON.stringify
+    const plain = new Uint8Array(dict.length);
+    return (x) => {
+      if (x === 0) return "null";
+      const s = dict[x - 1];
+      const p = plain[x - 1] ||= PLAIN.test(s) ? 1 : 2;
+      return p === 1 ? `"${s}"` : JSON.stringify(s);
+    };
+  },
+  // the dictionary holds each value's JSON text
+  json: (dict) => (x) => x === 0 ? "null" : dict[x - 1],
+};
+
+/** `text` with its results kept, up to {@link TEXTS_KEPT} of them. */
+function kept(text: (x: number) => string): (x: number) => string {
+  const texts = new Map<number, string>();
+  return (x) => {
+    let t = texts.get(x);
+    if (t === undefined) {
+      t = text(x);
+      if (texts.size < TEXTS_KEPT) texts.set(x, t);
+    }
+    return t;
+  };
+}
+
 /** Value `i` of a column as JSON text: what `JSON.stringify` gives for the value {@link reader} reads. */
 function textReader(c: ColumnData): (i: number) => string {
-  const v = indexer(c.values);
-  const kept = (text: (x: number) => string) => {
-    const texts = new Map<number, string>();
-    return (i: number) => {
-      const x = v(i);
-      let t = texts.get(x);
-      if (t === undefined) {
-        t = text(x);
-        if (texts.size < TEXTS_KEPT) texts.set(x, t);
-      }
-      return t;
-    };
-  };
-  switch (c.kind) {
-    case "int":
-    case "num": {
-      const nulls = c.nulls && indexer(c.nulls);
-      const num = (x: number) => Number.isFinite(x) ? String(x) : "null";
-      return nulls ? (i) => nulls(i) ? "null" : num(v(i)) : (i) => num(v(i));
-    }
-    case "bool":
-      return (i) => {
-        const x = v(i);
-        return x === 2 ? "null" : x === 1 ? "true" : "false";
-      };
-    case "day":
-      return kept((x) => x === NULL_DAY ? "null" : `"${isoOf(x)}"`);
-    case "iso":
-      return (i) => {
-        const x = v(i);
-        return Number.isNaN(x) ? "null" : `"${new Date(x).toISOString()}"`;
-      };
-    case "ids":
-      return kept((x) => `[${idsOf(x).join(",")}]`);
-    case "str": {
-      const dict = c.dict!;
-      // per entry: 0 not yet seen, 1 plain (quotes suffice), 2 escaped by JSON.stringify
-      const plain = new Uint8Array(dict.length);
-      return (i) => {
-        const x = v(i);
-        if (x === 0) return "null";
-        const s = dict[x - 1];
-        const p = plain[x - 1] ||= PLAIN.test(s) ? 1 : 2;
-        return p === 1 ? `"${s}"` : JSON.stringify(s);
-      };
-    }
-    case "json": {
-      // the dictionary holds each value's JSON text
-      const dict = c.dict!;
-      return (i) => {
-        const x = v(i);
-        return x === 0 ? "null" : dict[x - 1];
-      };
-    }
-  }
+  const dict = c.dict ?? [];
+  const decode = DECODE[c.kind];
+  return through(c, "null", TEXTS[c.kind]?.(dict) ?? ((x) => JSON.stringify(decode(x, dict))));
 }
 
 /**

@@ -29,7 +29,7 @@
  *
  * @module
  */
-import type { TransactionRow } from "../insider/fields.ts";
+import { FORWARD_WINDOWS, type TransactionRow, WINDOW_DAYS } from "../insider/fields.ts";
 import type { World } from "./world.ts";
 import type { InsiderData, Trade } from "./insider/insider_data.ts";
 import { INSIDER_SKILL } from "./insider/insider_data.ts";
@@ -37,10 +37,9 @@ import { fieldsOf } from "./insider/stored_trades.ts";
 import { PRICE_MODEL } from "./world.ts";
 
 /** Horizons of the forward excess-return fields (`excess_returns_<h>`). */
-export const TRUTH_HORIZONS = ["1w", "1m", "3m", "6m", "1y"] as const;
+export const TRUTH_HORIZONS: typeof FORWARD_WINDOWS = FORWARD_WINDOWS;
 /** A horizon of {@link Truth}. */
 export type TruthHorizon = typeof TRUTH_HORIZONS[number];
-const DAYS: Record<TruthHorizon, number> = { "1w": 7, "1m": 30, "3m": 91, "6m": 182, "1y": 365 };
 
 /** Identifies a trade: the two key fields of a transaction row. */
 export interface TradeKey {
@@ -104,13 +103,13 @@ export interface Truth {
  */
 export function makeTruth(world: World, data: InsiderData): Truth {
   const cache = new Map<Trade, Float64Array>();
-  const growth = TRUTH_HORIZONS.map((h) => world.expectedMarketGrowth(DAYS[h]));
+  const growth = TRUTH_HORIZONS.map((h) => world.expectedMarketGrowth(WINDOW_DAYS[h]));
   const perTrade = (t: Trade): Float64Array => {
     let v = cache.get(t);
     if (!v) {
       v = new Float64Array(TRUTH_HORIZONS.length);
       TRUTH_HORIZONS.forEach((h, i) => {
-        const end = t.day + DAYS[h];
+        const end = t.day + WINDOW_DAYS[h];
         v![i] = end > world.asOf ? NaN : 100 * growth[i] *
           (Math.exp(world.effect(t.company, end) - world.effect(t.company, t.day)) - 1);
       });
@@ -153,8 +152,7 @@ export function makeTruth(world: World, data: InsiderData): Truth {
 function roleOf(r: TransactionRow): string {
   if (r.is_ceo) return "ceo";
   if (r.is_cfo) return "cfo";
-  if (r.is_coo || r.is_cto) return "other officer";
-  if (r.is_officer) return "other officer";
+  if (r.is_coo || r.is_cto || r.is_officer) return "other officer";
   if (r.is_director) return "director";
   if (r.is_10_percent_owner) return "10% owner";
   return "other";
@@ -177,13 +175,9 @@ function buildTable(data: InsiderData, perTrade: (t: Trade) => Float64Array): Tr
   ) => {
     const key = `${dimension}|${group}|${side}`;
     let a = acc.get(key);
+    const zeros = () => TRUTH_HORIZONS.map(() => 0);
     if (!a) {
-      a = {
-        row: { dimension, group, side, horizon: "1y" },
-        s: TRUTH_HORIZONS.map(() => 0),
-        n: TRUTH_HORIZONS.map(() => 0),
-      };
-      acc.set(key, a);
+      acc.set(key, a = { row: { dimension, group, side, horizon: "1y" }, s: zeros(), n: zeros() });
     }
     v.forEach((x, i) => {
       if (!Number.isNaN(x)) {

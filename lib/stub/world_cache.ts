@@ -172,10 +172,7 @@ export function openWorld(opts: OpenWorldOptions = {}): OpenedWorld {
   };
   const ready = cached();
   if (ready) return ready;
-  const generate = () => {
-    const parts = generateWorld({ seed, scale, asOf });
-    return { parts, stored: storeInsider(makeInsiderData(assembleWorld(parts))) };
-  };
+  const generate = () => generated(seed, scale, asOf);
   // one process generates a given world at a time; the others wait for it and read its file
   const lock = file ? generationLock(file, LOCK_WAIT_MS_PER_SCALE * Math.max(1, scale)) : null;
   if (lock && "refused" in lock) {
@@ -196,6 +193,12 @@ export function openWorld(opts: OpenWorldOptions = {}): OpenedWorld {
   writeAtomically(file, encodeWorld(parts, stored, storeCatalog(catalog)));
   removeOtherVersions(dirname(file));
   return opened(parts, stored, "generated", file, () => catalog);
+}
+
+/** The world generated, and its insider dataset stored in columns. */
+function generated(seed: number, scale: number, asOf: string) {
+  const parts = generateWorld({ seed, scale, asOf });
+  return { parts, stored: storeInsider(makeInsiderData(assembleWorld(parts))) };
 }
 
 /**
@@ -230,17 +233,10 @@ function opened(
   storedCatalog: () => CatalogData | null,
 ): OpenedWorld {
   const blocks = () => {
-    let read = 0;
-    let total = 0;
-    for (const c of stored.rows) {
-      for (const v of [c.values, c.nulls]) {
-        if (v instanceof BlockValues) {
-          read += v.blocksRead;
-          total += v.blockCount;
-        }
-      }
-    }
-    return { read, total };
+    const byBlocks = stored.rows.flatMap((c) => [c.values, c.nulls])
+      .filter((v) => v instanceof BlockValues);
+    const sum = (f: (v: BlockValues) => number) => byBlocks.reduce((n, v) => n + f(v), 0);
+    return { read: sum((v) => v.blocksRead), total: sum((v) => v.blockCount) };
   };
   const world = assembleWorld(parts);
   let catalog: CatalogData | undefined;
@@ -380,9 +376,10 @@ function encodeWorld(
   const nDays = parts.market.length;
   const withAbnormal = [...parts.abnormal.keys()].sort((a, b) => a - b);
   const catalog = catalogText === null ? null : new TextEncoder().encode(catalogText);
-  const { seed, scale, asOf, start, firstDay, companies, betas, vols, landmark } = parts;
+  // the world's scalars and lists, in the order the parts hold them (the prices go in the body)
+  const { market: _m, paths: _p, abnormal: _a, ...world } = parts;
   const meta: WorldMeta = {
-    world: { seed, scale, asOf, start, firstDay, companies, betas, vols, landmark, withAbnormal },
+    world: { ...world, withAbnormal },
     insiders: stored.insiders,
     trades: stored.day.length,
     rows: stored.rows.map((c) => ({
@@ -451,8 +448,7 @@ function readWorld(
   let regenerated: { parts: WorldParts; stored: StoredInsider } | undefined;
   const regenerate = () => {
     if (regenerated) return regenerated;
-    const parts = generateWorld({ seed, scale, asOf: isoOf(asOf) });
-    const stored = storeInsider(makeInsiderData(assembleWorld(parts)));
+    const { parts, stored } = generated(seed, scale, isoOf(asOf));
     // its codes are read against the file's dictionaries: they must be the same columns
     const shape = (rows: readonly { name: string; kind: string; dict?: string[] }[]) =>
       JSON.stringify(rows.map((c) => [c.name, c.kind, c.dict ?? null]));
@@ -516,13 +512,9 @@ function readWorld(
       abnormal: new Map(w.withAbnormal.map((c, k) => [c, rows(read.get("abnormal")!, k)])),
     };
   };
-  const parts: WorldParts = {
-    seed: w.seed,
-    scale: w.scale,
-    asOf: w.asOf,
-    start: w.start,
-    firstDay: w.firstDay,
-    companies: w.companies as WorldParts["companies"],
+  // the header's world (its `withAbnormal` list too), the prices read when first asked for
+  const parts = {
+    ...w,
     get market() {
       return loadPrices().market;
     },
@@ -532,10 +524,7 @@ function readWorld(
     get abnormal() {
       return loadPrices().abnormal;
     },
-    betas: w.betas,
-    vols: w.vols,
-    landmark: w.landmark,
-  };
+  } as WorldParts;
   const stored = {
     insiders: m.insiders as StoredInsider["insiders"],
     ...Object.fromEntries(INDEX_FIELDS.map(([k]) => [k, index.get(k)])),

@@ -168,6 +168,11 @@ function tagsOf(
 }
 const spaced = (s: string) => s.replace("_", " ");
 
+/** An open tag type of listed names: its label, and its tags (`<prefix>_<name>`, labels spaced). */
+function named(type: string, label: string, prefix: string, names: string) {
+  return { label, tags: tagsOf(type, prefix, list(names), spaced) };
+}
+
 /** Catalog tag vocabularies (open types), built from the world's sectors. */
 export const CATALOG_TAGS: Record<string, { label: string; tags: Tag[] }> = {
   market_cap: {
@@ -196,32 +201,26 @@ export const CATALOG_TAGS: Record<string, { label: string; tags: Tag[] }> = {
     label: "Country or region",
     tags: COUNTRIES.map((c) => ({ slug: c.slug, tagTypeKey: "country_region", label: c.label })),
   },
-  pitch_category: {
-    label: "Pitch category",
-    tags: tagsOf(
-      "pitch_category",
-      "category",
-      list("long_idea, short_idea, special_situation, earnings, macro"),
-      spaced,
-    ),
-  },
-  strategy: {
-    label: "Strategy",
-    tags: tagsOf(
-      "strategy",
-      "strategy",
-      list("value, growth, momentum, dividend, turnaround"),
-      (s) => s,
-    ),
-  },
-  content_format: {
-    label: "Content format",
-    tags: tagsOf("content_format", "format", list("long_form, short_form, thread, video"), spaced),
-  },
-  source: {
-    label: "Source",
-    tags: tagsOf("source", "source", list("blog, newsletter, forum, fund_letter"), spaced),
-  },
+  // labels from the names, underscore spaced (strategy names have none)
+  pitch_category: named(
+    "pitch_category",
+    "Pitch category",
+    "category",
+    "long_idea, short_idea, special_situation, earnings, macro",
+  ),
+  strategy: named(
+    "strategy",
+    "Strategy",
+    "strategy",
+    "value, growth, momentum, dividend, turnaround",
+  ),
+  content_format: named(
+    "content_format",
+    "Content format",
+    "format",
+    "long_form, short_form, thread, video",
+  ),
+  source: named("source", "Source", "source", "blog, newsletter, forum, fund_letter"),
 };
 
 const QUALITY_LABELS: Record<string, string> = {
@@ -326,18 +325,15 @@ export function makeCatalogData(world: World): CatalogData {
     if (author.badge) q.push(qualitySlug.badge(author.badge));
     for (const per of RETURN_PERIODS) {
       for (const k of RETURN_KINDS) {
-        const ar = author.returns[`${per}_${k}`];
-        if (ar !== undefined) {
-          for (const f of AUTHOR_RETURN_FLOORS) {
-            if (ar >= floorPercent(f)) q.push(qualitySlug.author_return(`${per}_${k}_gte_${f}`));
-          }
+        // a return the author or pitch does not have passes no floor
+        const ar = author.returns[`${per}_${k}`] ?? -Infinity;
+        for (const f of AUTHOR_RETURN_FLOORS) {
+          if (ar >= floorPercent(f)) q.push(qualitySlug.author_return(`${per}_${k}_gte_${f}`));
         }
-        const pr = p.returns[`${per}_${k}`];
-        if (pr !== undefined) {
-          for (const f of PITCH_RETURN_FLOORS) {
-            if (pr >= floorPercent(f)) {
-              q.push(qualitySlug.pitch_return(`${per}_${k as ReturnKind}_gte_${f}`));
-            }
+        const pr = p.returns[`${per}_${k}`] ?? -Infinity;
+        for (const f of PITCH_RETURN_FLOORS) {
+          if (pr >= floorPercent(f)) {
+            q.push(qualitySlug.pitch_return(`${per}_${k as ReturnKind}_gte_${f}`));
           }
         }
       }
@@ -384,54 +380,35 @@ export function makeCatalogData(world: World): CatalogData {
   };
   for (const t of tagTypes) walk(t.tags);
 
+  type Criteria = Omit<FilterSet["criteria"], "noneOf">;
+  const set = (id: string, displayName: string, criteria: Criteria, noneOf: string[] = []) => ({
+    id,
+    displayName,
+    criteria: { ...criteria, noneOf },
+  });
   const filterSets: FilterSet[] = [
-    {
-      id: "fs_elite_tech_longs",
-      displayName: "Elite tech longs",
-      criteria: {
-        tagsByType: {
-          badge: ["badge_elite"],
-          sector_industry: ["sector_technology"],
-          sentiment: ["sentiment_bullish"],
-        },
-        noneOf: [],
+    set("fs_elite_tech_longs", "Elite tech longs", {
+      tagsByType: {
+        badge: ["badge_elite"],
+        sector_industry: ["sector_technology"],
+        sentiment: ["sentiment_bullish"],
       },
-    },
-    {
-      id: "fs_small_caps_no_shorts",
-      displayName: "Small caps, no shorts",
-      criteria: {
-        tags: { any: ["market_cap_small", "market_cap_micro", "sentiment_bearish"] },
-        noneOf: ["sentiment"],
+    }),
+    set("fs_small_caps_no_shorts", "Small caps, no shorts", {
+      tags: { any: ["market_cap_small", "market_cap_micro", "sentiment_bearish"] },
+    }, ["sentiment"]),
+    set("fs_proven_value", "Proven authors, value", {
+      tagsByType: { win_rate: ["win_rate_gte_60"], strategy: ["strategy_value"] },
+    }),
+    set("fs_healthcare_biotech", "Health care and biotech", {
+      tags: { any: ["sector_healthcare", "sector_biotech"] },
+    }),
+    set("fs_free_doublers", "Free write-ups that doubled", {
+      tagsByType: {
+        pitch_return: ["col_pitch_return_1y_abs_gte_x2"],
+        premium: ["premium_false"],
       },
-    },
-    {
-      id: "fs_proven_value",
-      displayName: "Proven authors, value",
-      criteria: {
-        tagsByType: { win_rate: ["win_rate_gte_60"], strategy: ["strategy_value"] },
-        noneOf: [],
-      },
-    },
-    {
-      id: "fs_healthcare_biotech",
-      displayName: "Health care and biotech",
-      criteria: {
-        tags: { any: ["sector_healthcare", "sector_biotech"] },
-        noneOf: [],
-      },
-    },
-    {
-      id: "fs_free_doublers",
-      displayName: "Free write-ups that doubled",
-      criteria: {
-        tagsByType: {
-          pitch_return: ["col_pitch_return_1y_abs_gte_x2"],
-          premium: ["premium_false"],
-        },
-        noneOf: [],
-      },
-    },
+    }),
   ];
 
   return catalogOf({ authors, pitches, slugType, tagTypes, filterSets, following, access });
@@ -535,20 +512,18 @@ function writePitch(
     ? "market_cap_small"
     : "market_cap_micro";
   const sectorSlug = `sector_${company.sector}`;
+  const pick = (type: string, except?: string) =>
+    rng.pick(CATALOG_TAGS[type].tags.filter((t) => t.slug !== except)).slug;
   const slugs = [
     capSlug,
     sectorSlug,
     company.industry.slug,
     company.country,
-    sentiment === "bearish" ? "category_short_idea" : rng.pick([
-      "category_long_idea",
-      "category_special_situation",
-      "category_earnings",
-      "category_macro",
-    ]),
-    `strategy_${rng.pick(["value", "growth", "momentum", "dividend", "turnaround"])}`,
-    `format_${rng.pick(["long_form", "short_form", "thread", "video"])}`,
-    `source_${rng.pick(["blog", "newsletter", "forum", "fund_letter"])}`,
+    // one tag of each listed type, drawn from its list (a bearish pitch is a short idea)
+    sentiment === "bearish" ? "category_short_idea" : pick("pitch_category", "category_short_idea"),
+    pick("strategy"),
+    pick("content_format"),
+    pick("source"),
   ];
   const premium = paywalled && rng.chance(0.7);
   const available = rng.chance(0.9);

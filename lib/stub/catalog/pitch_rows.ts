@@ -163,12 +163,8 @@ export function pitchDetail(p: Pitch, data: CatalogData, world: World): Record<s
     ...pitchSummary(p, data, world),
     company_id: locked ? null : world.companies[p.company].companyId,
     author_badge: data.authors[p.author].badge,
-    archive: locked ? null : {
-      available: p.archive.available,
-      formats: p.archive.formats,
-      has_attachment: p.archive.has_attachment,
-      requested: p.archive.requested,
-      snapshots: p.archive.snapshots,
-    },
+    // the archive's fields as the catalog holds them (available, formats, has_attachment,
+    // requested, snapshots)
+    archive: locked ? null : { ...p.archive },
   };
 }

@@ -28,8 +28,19 @@
  * @module
  */
 import { list } from "../words.ts";
-import type { TransactionRow } from "../../insider/fields.ts";
-import { TRANSACTION_FIELD_NAMES } from "../../insider/fields.ts";
+import {
+  FORWARD_WINDOWS,
+  INSIDER_RETURN_DIRECTIONS,
+  INSIDER_RETURN_WINDOWS,
+  PRIOR_WINDOWS,
+  TRANSACTION_FIELD_NAMES,
+  type TransactionRow,
+  VALUE_WINDOWS,
+  WIN_RATE_KINDS,
+  WIN_RATE_SCOPES,
+  WIN_RATE_WINDOWS,
+  WINDOW_DAYS,
+} from "../../insider/fields.ts";
 import { easternDayOf, easternToUtcMs, isoOf, weekday } from "../calendar.ts";
 import { Rng } from "../../shared/random.ts";
 import type { World } from "../world.ts";
@@ -160,30 +171,15 @@ const LAST = list(`
   Campbell, Mitchell, Carter, Roberts, Chen, Patel, Kim, Okafor, Novak, Schmidt, Rossi, Silva,
   Kowalski, Larsen,
 `);
-const WINDOW_DAYS = { "1w": 7, "1m": 30, "3m": 91, "6m": 182, "1y": 365, "2y": 730 } as const;
-const WR_WINDOWS = ["1w", "1m", "3m", "6m", "1y", "2y"] as const;
-const IR_WINDOWS = ["1m", "3m", "6m", "1y", "2y"] as const;
-const FWD_WINDOWS = ["1w", "1m", "3m", "6m", "1y"] as const;
-const PRIOR = { "1d": 1, "1w": 7, "1m": 30, "3m": 91, "6m": 182 } as const;
-const VALUE_WINDOWS = { "3m": 91, "6m": 182, "1y": 365 } as const;
 const FILER_AGENTS = ["0001209191", "0000899243", "0001127602", "0001225208", "0001437749"];
 
-// the history fields' names, made once (a name built per trade and field cost more than the rest
-// of the point-in-time pass)
-const WR_KEYS: Record<string, [string, string, string][]> = Object.fromEntries(
-  ["", "bullish_", "bearish_"].map((s) => [
-    s,
-    WR_WINDOWS.map((w) =>
-      [`win_rate_${s}${w}_wins`, `win_rate_${s}${w}_total`, `win_rate_${s}${w}_pct`] as [
-        string,
-        string,
-        string,
-      ]
-    ),
-  ]),
+// the history fields' names by scope (all, bullish, bearish) and window, made once (a name built
+// per trade and field cost more than the rest of the point-in-time pass)
+const WR_KEYS = WIN_RATE_SCOPES.map((s) =>
+  WIN_RATE_WINDOWS.map((w) => WIN_RATE_KINDS.map((k) => `win_rate_${s}${w}_${k}`))
 );
-const IR_KEYS: Record<string, string[]> = Object.fromEntries(
-  ["", "_bullish", "_bearish"].map((s) => [s, IR_WINDOWS.map((w) => `insider_returns_${w}${s}`)]),
+const IR_KEYS = INSIDER_RETURN_DIRECTIONS.map((s) =>
+  INSIDER_RETURN_WINDOWS.map((w) => `insider_returns_${w}${s}`)
 );
 
 const TEMPLATE = Object.fromEntries(
@@ -481,7 +477,7 @@ function pickCode(u: number, rng: Rng, holdings: number): string {
 
 function fillReturns(row: TransactionRow, world: World, c: number, day: number): void {
   const r = row as unknown as Record<string, number | null>;
-  for (const w of FWD_WINDOWS) {
+  for (const w of FORWARD_WINDOWS) {
     const end = day + WINDOW_DAYS[w];
     if (end <= world.asOf) {
       const ret = world.ret(c, day, end);
@@ -490,8 +486,8 @@ function fillReturns(row: TransactionRow, world: World, c: number, day: number):
     }
   }
   r.returns_latest = round(world.ret(c, day, world.asOf), 4);
-  for (const [w, n] of Object.entries(PRIOR)) {
-    r[`returns_${w}_ago`] = round(world.ret(c, day - n, day), 4);
+  for (const w of PRIOR_WINDOWS) {
+    r[`returns_${w}_ago`] = round(world.ret(c, day - WINDOW_DAYS[w], day), 4);
   }
   const p = world.price(c, day);
   const p5 = world.price(c, day - 5);
@@ -507,11 +503,10 @@ function fillReturns(row: TransactionRow, world: World, c: number, day: number):
 interface Past {
   day: number;
   dir: number;
-  company: number;
   value: number;
-  /** Per win-rate window (WR_WINDOWS order): 1 when the direction-adjusted return is above 0. */
+  /** Per win-rate window (WIN_RATE_WINDOWS order): 1 when the direction-adjusted return is above 0. */
   win: number[];
-  /** Per insider-return window (IR_WINDOWS order): the direction-adjusted return. */
+  /** Per insider-return window (INSIDER_RETURN_WINDOWS order): the direction-adjusted return. */
   ret: number[];
   /** Per insider-return window: the direction-adjusted excess return. */
   ex: number[];
@@ -519,8 +514,7 @@ interface Past {
 
 /** Point-in-time order of one insider's trades: filing instant, accession, transaction id. */
 function filingOrder(a: Trade, b: Trade): number {
-  return a.filedMs - b.filedMs || cmp(a.row.accession_number, b.row.accession_number) ||
-    (a.row.transaction_id ?? 0) - (b.row.transaction_id ?? 0);
+  return a.filedMs - b.filedMs || newestFirst(a, b);
 }
 
 /**
@@ -547,27 +541,19 @@ function pointInTime(trades: Trade[], world: World): void {
         for (const p of pending) {
           // each past trade's returns once, not once per later trade (the same values and
           // the same order of sums as before: the generated data are unchanged)
-          const on = p.dir !== 0;
+          // the direction-adjusted return over a window (none for a trade without direction)
+          const adj = (w: string) => p.dir * world.ret(p.company, p.day, p.day + WINDOW_DAYS[w]);
+          const ret = p.dir !== 0 ? INSIDER_RETURN_WINDOWS.map(adj) : [];
           past.push({
             day: p.day,
             dir: p.dir,
-            company: p.company,
             value: p.row.transaction_value ?? 0,
-            win: on
-              ? WR_WINDOWS.map((w) =>
-                p.dir * world.ret(p.company, p.day, p.day + WINDOW_DAYS[w]) > 0 ? 1 : 0
-              )
-              : [],
-            ret: on
-              ? IR_WINDOWS.map((w) => p.dir * world.ret(p.company, p.day, p.day + WINDOW_DAYS[w]))
-              : [],
-            ex: on
-              ? IR_WINDOWS.map((w) => {
-                const end = p.day + WINDOW_DAYS[w];
-                return p.dir * world.ret(p.company, p.day, end) -
-                  p.dir * world.marketRet(p.day, end);
-              })
-              : [],
+            win: p.dir !== 0 ? WIN_RATE_WINDOWS.map((w) => adj(w) > 0 ? 1 : 0) : [],
+            ret,
+            ex: ret.map((x, k) => {
+              const end = p.day + WINDOW_DAYS[INSIDER_RETURN_WINDOWS[k]];
+              return x - p.dir * world.marketRet(p.day, end);
+            }),
           });
           if (p.dir !== 0) dirs.push(p.dir);
         }
@@ -575,52 +561,45 @@ function pointInTime(trades: Trade[], world: World): void {
       }
       pending.push(t);
       const r = t.row as unknown as Record<string, number | string | boolean | null>;
-      for (const [wi, w] of WR_WINDOWS.entries()) {
-        const acc = { "": [0, 0], "bullish_": [0, 0], "bearish_": [0, 0] } as Record<
-          string,
-          number[]
-        >;
+      // per scope (all, bullish, bearish: the past trade's direction) and window: the sums over
+      // the past trades whose window had closed, each in the order of `past`
+      for (const [wi, w] of WIN_RATE_WINDOWS.entries()) {
+        const wins = [0, 0, 0];
+        const totals = [0, 0, 0];
         for (const p of past) {
           if (p.dir === 0 || p.day + WINDOW_DAYS[w] > t.day) continue;
-          const win = p.win[wi];
-          for (const s of ["", p.dir > 0 ? "bullish_" : "bearish_"]) {
-            acc[s][0] += win;
-            acc[s][1] += 1;
+          for (const k of [0, p.dir > 0 ? 1 : 2]) {
+            wins[k] += p.win[wi];
+            totals[k] += 1;
           }
         }
-        for (const s of ["", "bullish_", "bearish_"]) {
-          const [wins, total] = acc[s];
-          const [kWins, kTotal, kPct] = WR_KEYS[s][wi];
-          r[kWins] = wins;
-          r[kTotal] = total;
-          r[kPct] = total > 0 ? (100 * wins) / total : null;
-        }
+        WR_KEYS.forEach((keys, k) => {
+          const [kPct, kWins, kTotal] = keys[wi];
+          r[kWins] = wins[k];
+          r[kTotal] = totals[k];
+          r[kPct] = totals[k] > 0 ? (100 * wins[k]) / totals[k] : null;
+        });
       }
-      for (const [wi, w] of IR_WINDOWS.entries()) {
-        const sums = { "": [0, 0, 0], "_bullish": [0, 0, 0], "_bearish": [0, 0, 0] } as Record<
-          string,
-          number[]
-        >;
+      for (const [wi, w] of INSIDER_RETURN_WINDOWS.entries()) {
+        const sums = [[0, 0, 0], [0, 0, 0], [0, 0, 0]];
         for (const p of past) {
-          const end = p.day + WINDOW_DAYS[w];
-          if (p.dir === 0 || end > t.day) continue;
-          const ret = p.ret[wi];
-          const ex = p.ex[wi];
-          for (const s of ["", p.dir > 0 ? "_bullish" : "_bearish"]) {
-            sums[s][0] += ret;
-            sums[s][1] += ex;
-            sums[s][2] += 1;
+          if (p.dir === 0 || p.day + WINDOW_DAYS[w] > t.day) continue;
+          for (const k of [0, p.dir > 0 ? 1 : 2]) {
+            sums[k][0] += p.ret[wi];
+            sums[k][1] += p.ex[wi];
+            sums[k][2] += 1;
           }
         }
-        for (const s of ["", "_bullish", "_bearish"]) {
-          const [ret, ex, n] = sums[s];
-          r[IR_KEYS[s][wi]] = n > 0 ? round(ret / n, 4) : null;
+        INSIDER_RETURN_DIRECTIONS.forEach((s, k) => {
+          const [ret, ex, n] = sums[k];
+          r[IR_KEYS[k][wi]] = n > 0 ? round(ret / n, 4) : null;
           if (w === "3m" || (w === "1y" && s === "")) {
             r[`insider_excess_returns_${w}${s}`] = n > 0 ? round(ex / n, 4) : null;
           }
-        }
+        });
       }
-      for (const [w, n] of Object.entries(VALUE_WINDOWS)) {
+      for (const w of VALUE_WINDOWS) {
+        const n = WINDOW_DAYS[w];
         const vals = past.filter((p) => p.value > 0 && p.day >= t.day - n && p.day <= t.day)
           .map((p) => p.value);
         if (vals.length > 0) {

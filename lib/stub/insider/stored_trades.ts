@@ -14,55 +14,35 @@
 import type { TransactionRow } from "../../insider/fields.ts";
 import { type ColumnData, encodeColumns, RecordColumns } from "../columns.ts";
 import type { Insider, InsiderData, Trade } from "./insider_data.ts";
+import { ARRAY_TYPES, INDEX_FIELDS } from "../_world_format.ts";
 
-/** The insider dataset as columns and plain arrays. */
-export interface StoredInsider {
-  /** Reporting owners. */
-  insiders: Insider[];
-  /** Per trade: transaction day. */
-  day: Int32Array;
-  /** Per trade: filing instant, epoch ms. */
-  filedMs: Float64Array;
-  /** Per trade: Eastern filing day. */
-  etDay: Int32Array;
-  /** Per trade: issuer index. */
-  company: Int32Array;
-  /** Per trade: insider index. */
-  insider: Int32Array;
-  /** Per trade: +1, −1 or 0. */
-  dir: Int8Array;
-  /** Per trade: the informed signal. */
-  signal: Float64Array;
-  /** Per trade: 1 when in a 90-day cluster. */
-  cluster90: Uint8Array;
-  /** The rows, one column per field. */
-  rows: ColumnData[];
-}
+/** One of a trade's index fields (`INDEX_FIELDS`: `day`, `filedMs`, …). */
+type IndexField = typeof INDEX_FIELDS[number][0];
+
+/**
+ * The insider dataset as columns and plain arrays: the reporting owners,
+ * per index field (`INDEX_FIELDS`) one typed array holding it for every
+ * trade (`cluster90` as 1 or 0), and the rows, one column per field.
+ */
+export type StoredInsider =
+  & { insiders: Insider[]; rows: ColumnData[] }
+  & {
+    [F in typeof INDEX_FIELDS[number] as F[0]]: InstanceType<typeof ARRAY_TYPES[F[1]]>;
+  };
 
 const VIEW = Symbol("fields view");
 const TEXT = Symbol("row text");
 
+// the index fields, set from the stored arrays by the constructor
+interface StoredTrade extends Omit<Trade, "row"> {}
+
 class StoredTrade implements Trade {
-  day: number;
-  filedMs: number;
-  etDay: number;
-  company: number;
-  insider: number;
-  dir: number;
-  signal: number;
-  cluster90: boolean;
   readonly #cols: RecordColumns<TransactionRow>;
   readonly #i: number;
   #row?: TransactionRow;
 
   constructor(s: StoredInsider, cols: RecordColumns<TransactionRow>, i: number) {
-    this.day = s.day[i];
-    this.filedMs = s.filedMs[i];
-    this.etDay = s.etDay[i];
-    this.company = s.company[i];
-    this.insider = s.insider[i];
-    this.dir = s.dir[i];
-    this.signal = s.signal[i];
+    for (const [k] of INDEX_FIELDS) (this as Record<IndexField, unknown>)[k] = s[k][i];
     this.cluster90 = s.cluster90[i] === 1;
     this.#cols = cols;
     this.#i = i;
@@ -150,16 +130,11 @@ export function storeInsider(data: InsiderData): StoredInsider {
   const ts = data.trades;
   return {
     insiders: data.insiders,
-    day: Int32Array.from(ts, (t) => t.day),
-    filedMs: Float64Array.from(ts, (t) => t.filedMs),
-    etDay: Int32Array.from(ts, (t) => t.etDay),
-    company: Int32Array.from(ts, (t) => t.company),
-    insider: Int32Array.from(ts, (t) => t.insider),
-    dir: Int8Array.from(ts, (t) => t.dir),
-    signal: Float64Array.from(ts, (t) => t.signal),
-    cluster90: Uint8Array.from(ts, (t) => t.cluster90 ? 1 : 0),
+    ...Object.fromEntries(
+      INDEX_FIELDS.map(([k, type]) => [k, ARRAY_TYPES[type].from(ts.map((t) => Number(t[k])))]),
+    ),
     rows: encodeColumns(ts.map((t) => t.row as unknown as Record<string, unknown>)),
-  };
+  } as StoredInsider;
 }
 
 /** The dataset read back from its columns; rows are built when first asked for. */
