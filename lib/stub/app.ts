@@ -5,8 +5,6 @@
  *
  * @module
  */
-import { rowDialect } from "./dialect_rows.ts";
-import { valueDialect } from "./dialect_values.ts";
 import { DEMO_HEADER, markDemo } from "../shared/demo.ts";
 import { Hono, type MiddlewareHandler } from "npm:hono@4.13.19";
 import { HTTPException } from "npm:hono@4.13.19/http-exception";
@@ -22,7 +20,7 @@ import type { InsiderData } from "./insider/insider_data.ts";
 import { insiderService } from "./insider/insider_service.ts";
 import { makeTruth, type Truth } from "./truth.ts";
 import { type Dialect, type DialectSpec, resolveDialect } from "./dialect.ts";
-import { problemTypes, rateLimitHeaders } from "./dialect_wire.ts";
+import { answerDialect, rateLimitHeaders } from "./dialect_wire.ts";
 
 /** Demo keys of the emulator (fixed contract). */
 export const DEMO_KEYS = {
@@ -175,23 +173,14 @@ export function createStub(opts: StubOptions = {}): Stub {
     : undefined;
   const root = new Hono();
   // every answer says it is demo data (see shared/demo.ts): clients mark what they build from it
+  // (after the answer is made, `c.header` sets it on a copy of the answer: a redirect's headers
+  // cannot be changed in place)
   root.use("*", async (c, next) => {
     await next();
-    try {
-      c.res.headers.set(DEMO_HEADER, "offline emulator");
-    } catch {
-      // immutable headers (a redirect): the same answer with mutable ones
-      const res = c.res;
-      c.res = new Response(res.body, { status: res.status, headers: new Headers(res.headers) });
-      c.res.headers.set(DEMO_HEADER, "offline emulator");
-    }
+    c.header(DEMO_HEADER, "offline emulator");
   });
-  const problemForm = problemTypes(dialect);
-  if (problemForm) root.use("*", problemForm);
-  const rowForm = rowDialect(dialect);
-  if (rowForm) root.use("*", rowForm);
-  const valueForm = valueDialect(dialect);
-  if (valueForm) root.use("*", valueForm);
+  const answers = answerDialect(dialect);
+  if (answers) root.use("*", answers);
   root.use("*", bodyLimit({ maxSize: MAX_BODY_BYTES, onError: () => tooLarge() }));
   const rateHeaders = rateLimitHeaders(dialect, opts, now);
   const services: [string, OpenAPIHono, Parameters<typeof bearer>[0], () => boolean][] = [

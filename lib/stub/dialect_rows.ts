@@ -14,8 +14,6 @@
  *
  * @module
  */
-import type { MiddlewareHandler } from "npm:hono@4.13.19";
-import type { Dialect } from "./dialect.ts";
 
 type Json = unknown;
 
@@ -27,7 +25,7 @@ function isRowList(key: string, x: Json): boolean {
   return x.length === 0 ? CONTAINERS.has(key) : typeof x[0] === "object" && x[0] !== null;
 }
 
-function omitNulls(v: Json, envelope: boolean): Json {
+export function omitNulls(v: Json, envelope: boolean): Json {
   if (Array.isArray(v)) return v.map((x) => omitNulls(x, false));
   if (v === null || typeof v !== "object") return v;
   const obj = v as Record<string, Json>;
@@ -55,7 +53,7 @@ function notRequired(v: Json): void {
 
 const CURSOR_KEYS = ["next_cursor", "nextCursor"];
 
-function renameCursor(v: Json): Json {
+export function renameCursor(v: Json): Json {
   if (v === null || typeof v !== "object" || Array.isArray(v)) return v;
   const out: Record<string, Json> = {};
   for (const [k, x] of Object.entries(v as Record<string, Json>)) {
@@ -64,32 +62,11 @@ function renameCursor(v: Json): Json {
   return out;
 }
 
-/** The answer rewrite for `nulls` and `cursorName`; undefined for the default choices. */
-export function rowDialect(d: Dialect): MiddlewareHandler | undefined {
-  if (d.nulls === "keep" && d.cursorName === "next_cursor") return undefined;
-  return async (c, next) => {
-    await next();
-    const res = c.res;
-    if (
-      res.status !== 200 || !(res.headers.get("content-type") ?? "").includes("application/json")
-    ) {
-      return;
-    }
-    if (!new URL(c.req.url).pathname.includes("/api/v1/")) return;
-    if (new URL(c.req.url).pathname.endsWith("/openapi.json")) {
-      if (d.nulls !== "omit") return;
-      const doc = await res.clone().json() as Record<string, Json>;
-      notRequired(doc.paths);
-      const schemas = (doc.components as Record<string, Record<string, Json>> | undefined)?.schemas;
-      for (const [name, schema] of Object.entries(schemas ?? {})) {
-        if (name !== "Problem") notRequired(schema);
-      }
-      c.res = new Response(JSON.stringify(doc), { status: res.status, headers: res.headers });
-      return;
-    }
-    let body = await res.clone().json() as Json;
-    if (d.nulls === "omit") body = omitNulls(body, true);
-    if (d.cursorName === "cursor") body = renameCursor(body);
-    c.res = new Response(JSON.stringify(body), { status: res.status, headers: res.headers });
-  };
+/** The description of answers that omit null keys: no answer schema requires a key (in place). */
+export function noneRequired(doc: Json): void {
+  notRequired((doc as Record<string, Json>).paths);
+  const schemas = (doc as { components?: { schemas?: Record<string, Json> } }).components?.schemas;
+  for (const [name, schema] of Object.entries(schemas ?? {})) {
+    if (name !== "Problem") notRequired(schema);
+  }
 }

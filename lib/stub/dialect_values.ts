@@ -22,7 +22,6 @@
  *
  * @module
  */
-import type { MiddlewareHandler } from "npm:hono@4.13.19";
 import type { Dialect } from "./dialect.ts";
 import { newYorkMidnight } from "../shared/values/mod.ts";
 
@@ -34,44 +33,29 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/;
 /** The value points of a dialect. */
 type ValuePoints = Pick<Dialect, "timestamps" | "dates" | "booleans" | "numbers" | "lists">;
 
-function timestamp(s: string, d: ValuePoints): Json {
-  const ms = Date.parse(s);
-  switch (d.timestamps) {
-    case "iso":
-      return s;
-    case "naive":
-      return ms % 1000 === 0 ? s.slice(0, 19) : s.slice(0, 23) + "000";
-    case "offset":
-      return new Date(ms + 330 * 60_000).toISOString().slice(0, 23) + "+05:30";
-    case "epoch-ms":
-      return ms;
-    case "epoch-s":
-      return ms / 1000;
-  }
-}
+/** Per `timestamps` choice: a canonical timestamp (text and epoch ms) as it is written. */
+const TIMESTAMPS: Record<Dialect["timestamps"], (s: string, ms: number) => Json> = {
+  iso: (s) => s,
+  naive: (s, ms) => ms % 1000 === 0 ? s.slice(0, 19) : s.slice(0, 23) + "000",
+  offset: (_, ms) => new Date(ms + 330 * 60_000).toISOString().slice(0, 23) + "+05:30",
+  "epoch-ms": (_, ms) => ms,
+  "epoch-s": (_, ms) => ms / 1000,
+};
 
-function date(s: string, d: ValuePoints): Json {
-  const ms = Date.parse(s + "T00:00:00Z");
-  switch (d.dates) {
-    case "iso":
-      return s;
-    case "basic":
-      return s.replaceAll("-", "");
-    case "epoch-ms":
-      return ms;
-    case "epoch-s":
-      return ms / 1000;
-    case "midnight":
-      return s + "T00:00:00";
-    case "eastern":
-      return new Date(newYorkMidnight(ms / 86_400_000)).toISOString();
-  }
-}
+/** Per `dates` choice: a `YYYY-MM-DD` date (text and epoch ms of its UTC midnight) as it is written. */
+const DATES: Record<Dialect["dates"], (s: string, ms: number) => Json> = {
+  iso: (s) => s,
+  basic: (s) => s.replaceAll("-", ""),
+  "epoch-ms": (_, ms) => ms,
+  "epoch-s": (_, ms) => ms / 1000,
+  midnight: (s) => s + "T00:00:00",
+  eastern: (_, ms) => new Date(newYorkMidnight(ms / 86_400_000)).toISOString(),
+};
 
 function value(v: Json, d: ValuePoints, pythonic: boolean): Json {
   if (typeof v === "string") {
-    if (TS.test(v)) return timestamp(v, d);
-    if (DAY.test(v)) return date(v, d);
+    if (TS.test(v)) return TIMESTAMPS[d.timestamps](v, Date.parse(v));
+    if (DAY.test(v)) return DATES[d.dates](v, Date.parse(v + "T00:00:00Z"));
     return v;
   }
   if (typeof v === "boolean") {
@@ -114,7 +98,7 @@ const CONTAINERS = ["data", "items", "results", "feeds", "rows", "pitches"];
  * (components and paths, problem details aside) also allows the form the
  * dialect writes it in, so the served OpenAPI still describes what is sent.
  */
-function widen(v: Json, d: ValuePoints): void {
+export function widen(v: Json, d: ValuePoints): void {
   if (Array.isArray(v)) return v.forEach((x) => widen(x, d));
   if (v === null || typeof v !== "object") return;
   const o = v as Record<string, Json>;
@@ -158,44 +142,26 @@ function alsoAs(s: Record<string, Json>, d: ValuePoints): string[] {
   return [...out].filter((t) => !types.includes(t));
 }
 
-/** The answer rewrite for the value points; undefined for the default choices. */
-export function valueDialect(d: Dialect): MiddlewareHandler | undefined {
-  if (
-    d.timestamps === "iso" && d.dates === "iso" && d.booleans === "json" &&
-    d.numbers === "json" && d.lists === "json"
-  ) return undefined;
-  return async (c, next) => {
-    await next();
-    const res = c.res;
-    if (
-      res.status !== 200 || !(res.headers.get("content-type") ?? "").includes("application/json")
-    ) return;
-    const path = new URL(c.req.url).pathname;
-    if (path.endsWith("/openapi.json")) {
-      const doc = await res.clone().json() as Json;
-      widen(doc, d);
-      c.res = new Response(JSON.stringify(doc), { status: res.status, headers: res.headers });
-      return;
+/** Whether a dialect writes every value as the default does. */
+export function plainValues(d: Dialect): boolean {
+  return d.timestamps === "iso" && d.dates === "iso" && d.booleans === "json" &&
+    d.numbers === "json" && d.lists === "json";
+}
+
+/** An answer at `path` with the values of its rows (or of the detail it is) rewritten. */
+export function valueRows(body: Json, path: string, d: ValuePoints): Json {
+  const list = LIST_ROWS.test(path) && !path.includes("/catalog/api/v1/search");
+  if (list && body !== null && typeof body === "object" && !Array.isArray(body)) {
+    const b = { ...(body as Record<string, Json>) };
+    for (const k of CONTAINERS) {
+      if (Array.isArray(b[k])) b[k] = (b[k] as Json[]).map((r) => row(r, d));
     }
-    const list = LIST_ROWS.test(path) && !path.includes("/catalog/api/v1/search");
-    if (!list && !DETAIL.test(path)) return;
-    const body = await res.clone().json() as Json;
-    let out: Json = body;
-    if (list && body !== null && typeof body === "object" && !Array.isArray(body)) {
-      const b = { ...(body as Record<string, Json>) };
-      for (const k of CONTAINERS) {
-        if (Array.isArray(b[k])) b[k] = (b[k] as Json[]).map((r) => row(r, d));
-      }
-      out = b;
-    } else if (!list) {
-      const b = body as Record<string, Json>;
-      // a detail bare or wrapped in one object (`{ data: {...} }`)
-      out = b && typeof b === "object" && "data" in b && Object.keys(b).length === 1
-        ? { data: row(b.data, d) }
-        : row(b, d);
-    }
-    const headers = new Headers(res.headers);
-    headers.delete("content-length");
-    c.res = new Response(JSON.stringify(out), { status: res.status, headers });
-  };
+    return b;
+  }
+  if (list || !DETAIL.test(path)) return body;
+  const b = body as Record<string, Json>;
+  // a detail bare or wrapped in one object (`{ data: {...} }`)
+  return b && typeof b === "object" && "data" in b && Object.keys(b).length === 1
+    ? { data: row(b.data, d) }
+    : row(b, d);
 }

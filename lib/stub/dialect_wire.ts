@@ -1,8 +1,9 @@
 /**
- * The two dialect points that concern every answer rather than one endpoint
- * (see `dialect.ts`): the form of problem `type`s, and rate-limit headers.
- * Both are middleware installed only for a dialect that asks for them, so
- * the default dialect's answers cost nothing extra.
+ * The dialect points that concern every answer rather than one endpoint
+ * (see `dialect.ts`): the form of problem `type`s and the other rewrites of
+ * answers' bodies ({@link answerDialect}), and rate-limit headers. Both are
+ * middleware installed only for a dialect that asks for them, so the
+ * default dialect's answers cost nothing extra.
  *
  * @module
  */
@@ -10,31 +11,64 @@ import { RateLimiter } from "./guard.ts";
 import type { MiddlewareHandler } from "npm:hono@4.13.19";
 import type { Dialect } from "./dialect.ts";
 import type { Faults } from "./guard.ts";
+import { plainValues, valueRows, widen } from "./dialect_values.ts";
+import { noneRequired, omitNulls, renameCursor } from "./dialect_rows.ts";
 
 /** Base of problem type URIs in the `uri` dialect (`.invalid` never resolves). */
 export const PROBLEM_TYPE_BASE = "https://problems.signalbook.invalid/";
 
 /** A problem type name in the dialect's form. */
 export function problemTypeIn(type: string, d: Pick<Dialect, "problemTypes">): string {
-  return d.problemTypes === "uri"
-    ? PROBLEM_TYPE_BASE + type
-    : d.problemTypes === "path"
-    ? "/problems/" + type
-    : d.problemTypes === "about-blank"
-    ? "about:blank"
-    : type;
+  return PROBLEM_TYPES[d.problemTypes](type);
 }
 
-/** Rewrites the `type` of every problem answer; undefined for the default form. */
-export function problemTypes(d: Dialect): MiddlewareHandler | undefined {
-  if (d.problemTypes === "name") return undefined;
+/** Per `problemTypes` choice: a problem type's name as it is written. */
+const PROBLEM_TYPES: Record<Dialect["problemTypes"], (type: string) => string> = {
+  name: (type) => type,
+  uri: (type) => PROBLEM_TYPE_BASE + type,
+  path: (type) => "/problems/" + type,
+  "about-blank": () => "about:blank",
+};
+
+/**
+ * The one rewrite of answers' bodies for the dialect points that change
+ * them, installed only when the dialect asks: the `type` of every problem
+ * answer; on `200` answers under `/api/v1/`, the values of rows and details
+ * (`dialect_values.ts`), then `nulls` and `cursorName` (`dialect_rows.ts`);
+ * and the OpenAPI description to match. Undefined for a dialect that
+ * changes no body.
+ */
+export function answerDialect(d: Dialect): MiddlewareHandler | undefined {
+  const values = !plainValues(d);
+  const nulls = d.nulls === "omit";
+  const cursor = d.cursorName === "cursor";
+  const problems = d.problemTypes !== "name";
+  if (!values && !nulls && !cursor && !problems) return undefined;
   return async (c, next) => {
     await next();
     const res = c.res;
-    if (res.headers.get("content-type") !== "application/problem+json") return;
-    const body = await res.clone().json() as { type: string };
-    body.type = problemTypeIn(body.type, d);
-    c.res = new Response(JSON.stringify(body), { status: res.status, headers: res.headers });
+    const type = res.headers.get("content-type") ?? "";
+    const path = new URL(c.req.url).pathname;
+    let body = res.status === 200 && type.includes("application/json") &&
+        path.includes("/api/v1/") && (values || nulls || cursor)
+      ? await res.clone().json()
+      : undefined;
+    if (type === "application/problem+json" && problems) {
+      body = await res.clone().json();
+      body.type = problemTypeIn(body.type, d);
+    } else if (body === undefined) return;
+    else if (path.endsWith("/openapi.json")) {
+      if (!values && !nulls) return;
+      if (values) widen(body, d);
+      if (nulls) noneRequired(body);
+    } else {
+      if (values) body = valueRows(body, path, d);
+      if (nulls) body = omitNulls(body, true);
+      if (cursor) body = renameCursor(body);
+    }
+    const headers = new Headers(res.headers);
+    headers.delete("content-length");
+    c.res = new Response(JSON.stringify(body), { status: res.status, headers });
   };
 }
 
