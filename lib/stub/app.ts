@@ -224,7 +224,10 @@ export function createStub(opts: StubOptions = {}): Stub {
   root.notFound((c) => problem(404, "not-found", `no route for ${c.req.method} ${c.req.path}`));
   root.onError((err) => {
     if (err instanceof HTTPException) {
-      return problem(err.status, err.status === 400 ? "invalid-request" : "error", err.message);
+      // a problem the handlers threw (`fail`) is answered as it is
+      return err.res
+        ? err.getResponse()
+        : problem(err.status, err.status === 400 ? "invalid-request" : "error", err.message);
     }
     return problem(500, "internal-error", "unexpected emulator error");
   });

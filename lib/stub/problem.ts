@@ -13,6 +13,7 @@
  *
  * @module
  */
+import { HTTPException } from "npm:hono@4.13.19/http-exception";
 
 const TITLES: Record<number, string> = {
   400: "Bad Request",
@@ -52,7 +53,22 @@ export function problem(
   });
 }
 
-/** A 400 `invalid-request` problem. */
-export function badRequest(detail: string): Response {
-  return problem(400, "invalid-request", detail);
+/**
+ * Ends the request with a problem: thrown as Hono's `HTTPException` holding
+ * the problem response, which Hono (and the app's error handler) answers as
+ * it is.
+ */
+export function fail(
+  status: number,
+  type: string,
+  detail: string,
+  headers?: Record<string, string>,
+): never {
+  const res = problem(status, type, detail, headers);
+  throw new HTTPException(status as ConstructorParameters<typeof HTTPException>[0], { res });
+}
+
+/** Ends the request with a 400 `invalid-request` problem (thrown, see {@link fail}). */
+export function badRequest(detail: string): never {
+  return fail(400, "invalid-request", detail);
 }

@@ -21,16 +21,8 @@ export function rawQuery(c: Context): Record<string, string | string[]> {
   return out;
 }
 
-/** The outcome of {@link check}. */
-export type Checked<T> = { ok: true; value: T } | { ok: false; response: Response };
-
-/** Validates `input` with `schema`; on failure a `400` problem listing every issue. */
-export function check<S extends z.ZodType>(
-  schema: S,
-  input: unknown,
-  prefix = "",
-): Checked<z.output<S>> {
+/** `input` validated with `schema`; on failure a `400` problem listing every issue is thrown. */
+export function check<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
   const r = schema.safeParse(input);
-  if (r.success) return { ok: true, value: r.data };
-  return { ok: false, response: badRequest(describeIssues(toIssues(r.error, input, prefix))) };
+  return r.success ? r.data : badRequest(describeIssues(toIssues(r.error, input)));
 }

@@ -218,6 +218,10 @@ Deno.test("percentChange bounds are divided by 100", async () => {
   const rows = await allTrades({ percentChangeMin: "50" });
   assert.ok(rows.length > 0);
   for (const r of rows) assert.ok((r.percentChange as number) >= 0.5);
+  // a max of 50 keeps changes up to 0.5 (undivided it would let 0.5..50 through)
+  const capped = await allTrades({ percentChangeMax: "50" });
+  assert.ok(capped.length > 0);
+  for (const r of capped) assert.ok((r.percentChange as number) <= 0.5, String(r.percentChange));
 });
 
 Deno.test("insider fields: reportingOwnerCik exact", async () => {

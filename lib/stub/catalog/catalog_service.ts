@@ -27,10 +27,11 @@ import Fuse from "npm:fuse.js@7.5.0";
 import { DocumentQuery, PitchListQuery } from "../../catalog/params.ts";
 import { AUTHOR_BADGES, DOCUMENT_FORMATS, SENTIMENTS } from "../../catalog/vocab.ts";
 import { showValue } from "../../shared/schema.ts";
+import { toCamel } from "../../insider/fields.ts";
 import { Cursors, Pages } from "../cursor.ts";
 import { DEFAULT_DIALECT, type Dialect } from "../dialect.ts";
 import { allowOnly } from "../methods.ts";
-import { badRequest, problem } from "../problem.ts";
+import { badRequest, fail } from "../problem.ts";
 import { check, rawQuery } from "../query_check.ts";
 import type { World } from "../world.ts";
 import type { CatalogData, Pitch } from "./catalog_data.ts";
@@ -111,13 +112,10 @@ const DetailFields = {
   author_badge: z.enum(AUTHOR_BADGES).nullable(),
 };
 
-/** `snake_case` → `camelCase`, for the `camel` choice of `detailKeys`. */
-const camelKey = (k: string) => k.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
-
-/** An object's keys in the dialect's spelling (one level). */
+/** An object's keys in the dialect's spelling (one level; `camel`: as the insider's `toCamel`). */
 function spelled<T>(obj: Record<string, T>, d: Dialect): Record<string, T> {
   return d.detailKeys === "camel"
-    ? Object.fromEntries(Object.entries(obj).map(([k, v]) => [camelKey(k), v]))
+    ? Object.fromEntries(Object.entries(obj).map(([k, v]) => [toCamel(k), v]))
     : obj;
 }
 
@@ -189,20 +187,23 @@ const TagGroup = z.object({
   tags: z.array(TagSchema),
 });
 
-function tagList(d: Dialect) {
-  switch (d.tags) {
-    case "groups":
-      return z.array(TagGroup).openapi("TagList");
-    case "flat":
-      return z.array(TagSchema).openapi("TagList");
-    case "by-type":
-      return z.record(z.string(), z.array(TagSchema)).openapi("TagList", {
+/** Per `tags` choice: the `/tags` body from the tag types, and its (named) schema. */
+const TAG_LISTS: Record<Dialect["tags"], [(types: TagTypes) => unknown, () => z.ZodType]> = {
+  grouped: [
+    (types) => ({ data: types }),
+    () => z.object({ data: z.array(TagGroup) }).openapi("TagList"),
+  ],
+  groups: [(types) => types, () => z.array(TagGroup).openapi("TagList")],
+  flat: [(types) => types.flatMap((t) => t.tags), () => z.array(TagSchema).openapi("TagList")],
+  "by-type": [
+    (types) => Object.fromEntries(types.map((t) => [t.tagTypeKey, t.tags])),
+    () =>
+      z.record(z.string(), z.array(TagSchema)).openapi("TagList", {
         description: "Tags grouped by tagTypeKey",
-      });
-    default:
-      return z.object({ data: z.array(TagGroup) }).openapi("TagList");
-  }
-}
+      }),
+  ],
+};
+type TagTypes = CatalogData["tagTypes"];
 
 function filterSetList(d: Dialect) {
   const sets = z.array(z.object({
@@ -218,20 +219,12 @@ function filterSetList(d: Dialect) {
     .openapi("FilterSetList");
 }
 
-/** The `/tags` body in a dialect. */
-function tagsBody(types: CatalogData["tagTypes"], d: Dialect): unknown {
-  switch (d.tags) {
-    case "groups":
-      return types;
-    case "flat":
-      return types.flatMap((t) => t.tags);
-    case "by-type":
-      return Object.fromEntries(types.map((t) => [t.tagTypeKey, t.tags]));
-    default:
-      return { data: types };
-  }
-}
 const IdParam = z.object({ id: z.string().min(1) });
+
+/** The pitch with that id, else a `404` problem (thrown). */
+function pitchOf(data: CatalogData, id: string): Pitch {
+  return data.byId.get(id) ?? fail(404, "not-found", `pitch ${showValue(id)} does not exist`);
+}
 
 /** Builds the catalog service app. */
 export function catalogService(ctx: CatalogContext): OpenAPIHono {
@@ -243,7 +236,7 @@ export function catalogService(ctx: CatalogContext): OpenAPIHono {
     const data = ctx.data();
     return {
       data,
-      tags: tagsBody(data.tagTypes, d),
+      tags: TAG_LISTS[d.tags][0](data.tagTypes),
       filterSets: d.filterSets === "bare" ? data.filterSets : { [d.filterSets]: data.filterSets },
       fuseAuthors: new Fuse(data.authors, {
         keys: ["username", "displayName"],
@@ -274,7 +267,7 @@ export function catalogService(ctx: CatalogContext): OpenAPIHono {
       query: SearchQuery,
       body: searchResult(d),
     },
-    { path: "/tags", summary: "Tag vocabulary grouped by type", body: tagList(d) },
+    { path: "/tags", summary: "Tag vocabulary grouped by type", body: TAG_LISTS[d.tags][1]() },
     { path: "/filter-sets", summary: "Saved filter sets of the key owner", body: filterSetList(d) },
     { path: "/pitches", summary: "Page of pitches", query: PitchListQuery, body: Envelope },
     { path: "/pitches/{id}", summary: "One pitch", params: IdParam, body: detailSchema(d) },
@@ -289,9 +282,7 @@ export function catalogService(ctx: CatalogContext): OpenAPIHono {
   ], d);
 
   app.get("/api/v1/search", (c) => {
-    const q = check(SearchQuery, rawQuery(c));
-    if (!q.ok) return q.response;
-    const text = q.value.q;
+    const text = check(SearchQuery, rawQuery(c)).q;
     const k = ENTITY_KEYS[d.entityFields];
     const lists = {
       authors: ready().fuseAuthors.search(text, { limit: 10 }).map(({ item: a }) => ({
@@ -313,23 +304,20 @@ export function catalogService(ctx: CatalogContext): OpenAPIHono {
   });
 
   app.get("/api/v1/tags", (c) => {
-    const q = check(NoQuery, rawQuery(c));
-    return q.ok ? c.json(ready().tags) : q.response;
+    check(NoQuery, rawQuery(c));
+    return c.json(ready().tags);
   });
   app.get("/api/v1/filter-sets", (c) => {
-    const q = check(NoQuery, rawQuery(c));
-    return q.ok ? c.json(ready().filterSets) : q.response;
+    check(NoQuery, rawQuery(c));
+    return c.json(ready().filterSets);
   });
 
   app.get("/api/v1/pitches", (c) => {
     const { data } = ready();
-    const raw = rawQuery(c);
-    const r = check(PitchListQuery, raw);
-    if (!r.ok) return r.response;
-    const q = r.value;
+    const q = check(PitchListQuery, rawQuery(c));
     const rule = tagRule(q, data);
     if ("unknown" in rule) {
-      return badRequest(
+      badRequest(
         `extraTags: unknown tag slug ${
           rule.unknown.map(showValue).join(", ")
         }; allowed: slugs from GET /api/v1/tags`,
@@ -339,7 +327,7 @@ export function catalogService(ctx: CatalogContext): OpenAPIHono {
       !data.filterSets.some((f) => f.id === id)
     );
     if (badSets.length) {
-      return badRequest(
+      badRequest(
         `filterSetIds: unknown filter set ${
           badSets.map(showValue).join(", ")
         }; allowed: ids from GET /api/v1/filter-sets`,
@@ -353,7 +341,7 @@ export function catalogService(ctx: CatalogContext): OpenAPIHono {
       limit: limit ?? 20,
       make: () => selectPitches(q, rule, data, world),
     });
-    if ("error" in page) return badRequest(`cursor: ${page.error}`);
+    if ("error" in page) badRequest(`cursor: ${page.error}`);
     return c.json({
       data: page.rows.map((p) => pitchRow(p, data, world)),
       has_more: page.hasMore,
@@ -364,68 +352,46 @@ export function catalogService(ctx: CatalogContext): OpenAPIHono {
 
   app.get("/api/v1/pitches/:id", (c) => {
     const { data } = ready();
-    const q = check(NoQuery, rawQuery(c));
-    if (!q.ok) return q.response;
-    const p = data.byId.get(c.req.param("id"));
-    if (!p) {
-      return problem(404, "not-found", `pitch ${showValue(c.req.param("id"))} does not exist`);
-    }
-    return c.json(detailBody(pitchDetail(p, data, world), d));
+    check(NoQuery, rawQuery(c));
+    return c.json(detailBody(pitchDetail(pitchOf(data, c.req.param("id")), data, world), d));
   });
 
   app.get("/api/v1/pitches/:id/document", (c) => {
     const { data } = ready();
-    const r = check(DocumentQuery, rawQuery(c));
-    if (!r.ok) return r.response;
-    const q = r.value;
+    const q = check(DocumentQuery, rawQuery(c));
     const id = c.req.param("id");
-    const p = data.byId.get(id);
-    if (!p) return problem(404, "not-found", `pitch ${showValue(id)} does not exist`);
+    const p = pitchOf(data, id);
     if (data.locked(p)) {
-      return problem(
+      fail(
         403,
         "author-access-required",
         `pitch ${showValue(id)} is by a paywalled author this account has no access to`,
       );
     }
     const a = p.archive;
+    const missing = (what: string) => fail(404, "archive-not-found", what);
     if (!a.available || a.snapshots.length === 0) {
-      return problem(404, "archive-not-found", `pitch ${showValue(id)} has no finished archive`);
+      missing(`pitch ${showValue(id)} has no finished archive`);
     }
     const snap = q.snapshot ?? a.snapshots[a.snapshots.length - 1].id;
     if (!a.snapshots.some((s) => s.id === snap)) {
-      return problem(
-        404,
-        "archive-not-found",
-        `snapshot ${showValue(snap)} does not exist for pitch ${showValue(id)}`,
+      missing(`snapshot ${showValue(snap)} does not exist for pitch ${showValue(id)}`);
+    }
+    if (q.artifact === "attachment" && !a.has_attachment) {
+      missing(`pitch ${showValue(id)} has no captured attachment`);
+    }
+    if (q.artifact !== "attachment" && q.format !== undefined && !a.formats.includes(q.format)) {
+      missing(
+        `format ${showValue(q.format)} is not archived for pitch ${showValue(id)}; available: ${
+          a.formats.join(", ")
+        }`,
       );
     }
-    let kind: Signed["kind"];
-    if (q.artifact === "attachment") {
-      if (!a.has_attachment) {
-        return problem(
-          404,
-          "archive-not-found",
-          `pitch ${showValue(id)} has no captured attachment`,
-        );
-      }
-      kind = "attachment";
-    } else if (q.format !== undefined) {
-      if (!a.formats.includes(q.format)) {
-        return problem(
-          404,
-          "archive-not-found",
-          `format ${showValue(q.format)} is not archived for pitch ${showValue(id)}; available: ${
-            a.formats.join(", ")
-          }`,
-        );
-      }
-      kind = q.format;
-    } else {
-      kind = DOCUMENT_FORMATS.find((f) => a.formats.includes(f))!;
-    }
+    const kind: Signed["kind"] = q.artifact === "attachment"
+      ? "attachment"
+      : q.format ?? DOCUMENT_FORMATS.find((f) => a.formats.includes(f))!;
     if (ctx.signingFails) {
-      return problem(
+      fail(
         503,
         "signing-failed",
         "URL signing failed; archive delivery is misconfigured",
@@ -466,7 +432,7 @@ export function catalogService(ctx: CatalogContext): OpenAPIHono {
       ctx.now() / 1000,
     );
     if ("error" in v) {
-      return problem(
+      fail(
         403,
         v.error,
         v.error === "url-expired"

@@ -23,6 +23,7 @@
  */
 import { OpenAPIHono, z } from "npm:@hono/zod-openapi@1.6.3";
 import Fuse from "npm:fuse.js@7.5.0";
+import { LRUCache } from "npm:lru-cache@11.5.4";
 import {
   isTransactionField,
   TRANSACTION_FIELDS,
@@ -36,11 +37,11 @@ import { Cursors, Pages } from "../cursor.ts";
 import { DEFAULT_DIALECT, type Dialect } from "../dialect.ts";
 import { searchKey } from "../search_keys.ts";
 import { registerDocs } from "../openapi.ts";
-import { badRequest, problem } from "../problem.ts";
+import { badRequest, fail } from "../problem.ts";
 import { check, rawQuery } from "../query_check.ts";
 import type { World } from "../world.ts";
 import type { InsiderData, Trade } from "./insider_data.ts";
-import { filedBetween, searchTrades, withDefaults } from "./search.ts";
+import { filedBetween, searchTrades, sectorTest, withDefaults } from "./search.ts";
 import { fieldsOf, rowTextWriter } from "./stored_trades.ts";
 import { dayOf } from "../calendar.ts";
 
@@ -178,26 +179,22 @@ export function insiderService(ctx: InsiderContext): OpenAPIHono {
   // 4 KB each): a page asked for again (a retry, a second pull of the same window) is joined
   // from strings, while a full pull of the world does not keep every row's text alive in the
   // process that pulls it (the in-process emulator would keep all 23,000, about 95 MB).
-  const serialized = new Map<Trade, string>();
+  // (the least recently served go first: `lru-cache`, whose own index finds them in constant
+  // time, where a Map's first key is found by skipping the holes its deletions left)
   const kept = ctx.keepServedRows ?? SERIALIZED_KEPT;
-  const order: Trade[] = [];
-  let oldest = 0;
+  const serialized = kept === 0
+    ? undefined
+    : Number.isFinite(kept)
+    ? new LRUCache<Trade, string>({ max: Math.ceil(kept) })
+    : new Map<Trade, string>();
   const rowJson = camelJsonOf(d);
   // a stored trade's text is written from its columns (no row object, no value made)
   const storedJson = rowTextWriter(camelKeys(d));
   const camelJson = (t: Trade): string => {
-    let s = serialized.get(t);
+    let s = serialized?.get(t);
     if (s === undefined) {
       s = storedJson(t) ?? rowJson(t.row);
-      if (kept === 0) return s;
-      if (serialized.size >= kept) {
-        // the oldest goes (a ring of the kept trades: a Map's first key is found by skipping
-        // the holes its deletions left, a scan that grows with them)
-        serialized.delete(order[oldest]);
-        order[oldest] = t;
-        oldest = (oldest + 1) % kept;
-      } else if (Number.isFinite(kept)) order.push(t);
-      serialized.set(t, s);
+      serialized?.set(t, s);
     }
     return s;
   };
@@ -249,10 +246,9 @@ export function insiderService(ctx: InsiderContext): OpenAPIHono {
   ], d);
 
   app.get("/api/v1/insiders", (c) => {
-    const r = check(InsidersQuery, rawQuery(c));
-    if (!r.ok) return r.response;
+    const q = check(InsidersQuery, rawQuery(c));
     const { stats, fuse } = looked ??= lookup();
-    const hits = fuse.search(r.value.q, { limit: r.value.limit ?? 10 });
+    const hits = fuse.search(q.q, { limit: q.limit ?? 10 });
     const [cik, name, count, latest] = LOOKUP_KEYS[d.lookupFields];
     const list = hits.map(({ item }) => {
       const ins = data.insiders[item.i];
@@ -276,24 +272,21 @@ export function insiderService(ctx: InsiderContext): OpenAPIHono {
     try {
       body = text.trim() === "" ? {} : JSON.parse(text);
     } catch {
-      return badRequest(`body: not valid JSON; allowed: an object with "filter" and "pagination"`);
+      badRequest(`body: not valid JSON; allowed: an object with "filter" and "pagination"`);
     }
     if (body === null || typeof body !== "object" || Array.isArray(body)) {
-      return badRequest(
-        `body: ${showValue(body)} is not an object; allowed: { filter, pagination }`,
-      );
+      badRequest(`body: ${showValue(body)} is not an object; allowed: { filter, pagination }`);
     }
-    const r = check(InsiderSearchBody, body);
-    if (!r.ok) return r.response;
-    const filter = withDefaults(r.value.filter);
+    const { filter: given, pagination } = check(InsiderSearchBody, body);
+    const filter = withDefaults(given);
     const page = pages.page({
-      cursor: r.value.pagination?.cursor,
+      cursor: pagination?.cursor,
       sort: `${filter.sortBy}:${filter.sortDirection}`,
       hash: Cursors.hash(filter),
-      limit: r.value.pagination?.pageSize ?? 100,
+      limit: pagination?.pageSize ?? 100,
       make: () => searchTrades(data.trades, filter, world),
     });
-    if ("error" in page) return badRequest(`pagination.cursor: ${page.error}`);
+    if ("error" in page) badRequest(`pagination.cursor: ${page.error}`);
     const { next, prev, hasMore } = page;
     return c.body(
       `{"data":[${page.rows.map(camelJson).join(",")}],"nextCursor":${
@@ -305,9 +298,7 @@ export function insiderService(ctx: InsiderContext): OpenAPIHono {
   });
 
   app.get("/api/v1/feeds", (c) => {
-    const r = check(FeedsQuery, rawQuery(c));
-    if (!r.ok) return r.response;
-    const q = r.value;
+    const q = check(FeedsQuery, rawQuery(c));
     const { cursor: _c, limit: _l, "x-hosting-protection-bypass": _x, ...filters } = q;
     const ids = new Set(q.feed_id);
     const page = pages.page({
@@ -317,7 +308,7 @@ export function insiderService(ctx: InsiderContext): OpenAPIHono {
       limit: q.limit ?? 10,
       make: () => {
         const ticker = q.ticker?.toUpperCase();
-        const sector = q.sector;
+        const inSector = q.sector === undefined ? () => true : sectorTest(q.sector, world);
         const inRange = filedBetween(
           data.trades,
           q.from === undefined ? undefined : dayOf(q.from),
@@ -325,22 +316,12 @@ export function insiderService(ctx: InsiderContext): OpenAPIHono {
         );
         return inRange.filter((t) => {
           const r = fieldsOf(t);
-          if (!r.feed_ids.some((f) => ids.has(f))) return false;
-          if (ticker && r.ticker_symbol !== ticker) return false;
-          if (sector !== undefined) {
-            if (
-              /^\d+$/.test(sector)
-                ? r.simple_industry_id !== Number(sector)
-                : world.companies[t.company].sector !== sector
-            ) {
-              return false;
-            }
-          }
-          return true;
+          return r.feed_ids.some((f) => ids.has(f)) && (!ticker || r.ticker_symbol === ticker) &&
+            inSector(t, r);
         });
       },
     });
-    if ("error" in page) return badRequest(`cursor: ${page.error}`);
+    if ("error" in page) badRequest(`cursor: ${page.error}`);
     const body: Record<string, unknown> = {
       [d.feedContainer]: page.rows.map((t) => {
         const r = fieldsOf(t);
@@ -357,23 +338,22 @@ export function insiderService(ctx: InsiderContext): OpenAPIHono {
   });
 
   app.get("/api/v1/transactions/:accessionNumber/:transactionId", (c) => {
-    const r = check(DetailQuery, rawQuery(c));
-    if (!r.ok) return r.response;
+    const { fields } = check(DetailQuery, rawQuery(c));
     const { accessionNumber, transactionId } = c.req.param();
     const t = /^\d{1,9}$/.test(transactionId)
       ? data.byKey.get(`${accessionNumber}/${Number(transactionId)}`)
       : undefined;
-    const names = (r.value.fields ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "");
+    const names = (fields ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "");
     const unknown = names.filter((n) => !isTransactionField(n));
     if (unknown.length) {
-      return badRequest(
+      badRequest(
         `fields: unknown field ${
           unknown.map(showValue).join(", ")
         }; allowed: snake_case names of the transaction catalog`,
       );
     }
     if (!t) {
-      return problem(
+      fail(
         404,
         "not-found",
         `transaction ${showValue(accessionNumber)}/${showValue(transactionId)} does not exist`,

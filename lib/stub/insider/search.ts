@@ -108,19 +108,29 @@ export function presetStart(preset: string, today: number): number | undefined {
   return Math.round(d.getTime() / 86_400_000);
 }
 
-function bounds(
-  min: string | undefined,
-  max: string | undefined,
+/**
+ * The test of a numeric range filter on `field`: its bounds' text parsed,
+ * divided by `per` (the field's unit); undefined when neither bound is set
+ * (or parses). A row without the value fails it.
+ */
+function range(
+  field: string | undefined,
+  [min, max]: (string | undefined)[],
   parse: (s: string) => number | undefined,
-) {
-  const lo = min === undefined ? undefined : parse(min);
-  const hi = max === undefined ? undefined : parse(max);
-  return lo === undefined && hi === undefined ? undefined : { lo, hi };
-}
-
-function inBounds(v: number | null, b: { lo?: number; hi?: number }): boolean {
-  if (v === null || v === undefined || Number.isNaN(v)) return false;
-  return (b.lo === undefined || v >= b.lo) && (b.hi === undefined || v <= b.hi);
+  per = 1,
+): ((t: Trade, r: TransactionRow) => boolean) | undefined {
+  const read = (s: string | undefined) => {
+    const v = s === undefined ? undefined : parse(s);
+    return v === undefined ? undefined : v / per;
+  };
+  const lo = read(min);
+  const hi = read(max);
+  if (field === undefined || (lo === undefined && hi === undefined)) return undefined;
+  return (_, r) => {
+    const v = (r as unknown as Num)[field];
+    if (v === null || v === undefined || Number.isNaN(v)) return false;
+    return (lo === undefined || v >= lo) && (hi === undefined || v <= hi);
+  };
 }
 
 function sameCik(a: string | null, b: string): boolean {
@@ -148,6 +158,16 @@ export function filedBetween(trades: readonly Trade[], lo?: number, hi?: number)
   return start === 0 && end === trades.length ? trades : trades.slice(start, end);
 }
 
+/** The test of a sector: an industry id (digits) or an insider-service sector slug. */
+export function sectorTest(
+  sector: string,
+  world: World,
+): (t: Trade, r: TransactionRow) => boolean {
+  return /^\d+$/.test(sector)
+    ? (_, r) => r.simple_industry_id === Number(sector)
+    : (t) => world.companies[t.company].sector === sector;
+}
+
 /** Every trade matching a filter (defaults applied), sorted. */
 export function searchTrades(all: readonly Trade[], filter: Filter, world: World): Trade[] {
   const f = withDefaults(filter);
@@ -161,15 +181,7 @@ export function searchTrades(all: readonly Trade[], filter: Filter, world: World
     }
   }
   const sector = f.sector ?? "";
-  if (sector !== "" && sector !== "all") {
-    if (/^\d+$/.test(sector)) tests.push((_, r) => r.simple_industry_id === Number(sector));
-    else tests.push((t) => world.companies[t.company].sector === sector);
-  }
-  const cap = bounds(f.marketCapMin, f.marketCapMax, (s) => {
-    const v = parseAmount(s);
-    return v === undefined ? undefined : v / 1e6;
-  });
-  if (cap) tests.push((_, r) => inBounds(r.market_cap_at_filing, cap));
+  if (sector !== "" && sector !== "all") tests.push(sectorTest(sector, world));
   if (f.reportingOwnerCik) {
     tests.push((_, r) => sameCik(r.reporting_owner_cik, f.reportingOwnerCik!));
   }
@@ -186,25 +198,21 @@ export function searchTrades(all: readonly Trade[], filter: Filter, world: World
   for (const [k, on] of Object.entries(pos)) {
     if (on) tests.push((_, r) => r[posField[k]] === true);
   }
-  const ir = bounds(f.insiderReturnMin, f.insiderReturnMax, parsePercent);
-  if (ir) {
-    const field = insiderReturnField(f);
-    tests.push((_, r) => inBounds((r as unknown as Num)[field], ir));
-  }
   if (f.tradeType === "purchase") tests.push((_, r) => r.acquired_disposed_code === "A");
   if (f.tradeType === "sale") tests.push((_, r) => r.acquired_disposed_code === "D");
-  const tr = bounds(f.tradeReturnMin, f.tradeReturnMax, parsePercent);
-  if (tr && f.tradeReturnPeriod) {
-    const field = TR_SERIES[f.tradeReturnPeriod];
-    tests.push((_, r) => inBounds((r as unknown as Num)[field], tr));
-  }
-  const value = bounds(f.purchaseMin, f.purchaseMax, parseAmount);
-  if (value) tests.push((_, r) => inBounds(r.transaction_value, value));
-  const pc = bounds(f.percentChangeMin, f.percentChangeMax, (s) => {
-    const v = parsePercent(s);
-    return v === undefined ? undefined : v / 100;
-  });
-  if (pc) tests.push((_, r) => inBounds(r.percent_change, pc));
+  // market caps are in millions of dollars, percent changes fractions
+  const ranges = [
+    range("market_cap_at_filing", [f.marketCapMin, f.marketCapMax], parseAmount, 1e6),
+    range(insiderReturnField(f), [f.insiderReturnMin, f.insiderReturnMax], parsePercent),
+    range(
+      f.tradeReturnPeriod && TR_SERIES[f.tradeReturnPeriod],
+      [f.tradeReturnMin, f.tradeReturnMax],
+      parsePercent,
+    ),
+    range("transaction_value", [f.purchaseMin, f.purchaseMax], parseAmount),
+    range("percent_change", [f.percentChangeMin, f.percentChangeMax], parsePercent, 100),
+  ];
+  for (const test of ranges) if (test) tests.push(test);
   const drop: [boolean | undefined, (r: TransactionRow) => boolean][] = [
     [f.excludeEspp, (r) => r.is_espp === true],
     [f.exclude10b51, (r) => r.is_10b51 === true],
