@@ -17,8 +17,9 @@
  * proportion to the values present), and past {@link MAX_EXTRA_COLUMNS}
  * extra columns the rest are left out and counted. The rule: a column whose
  * non-null values are all strings is Utf8, all booleans Bool, all finite
- * numbers Float64; anything else (objects, arrays, mixed kinds) becomes Utf8
- * holding the JSON text.
+ * numbers Float64; numbers with literals a double would round (which come as
+ * their text, `shared/json_numbers.ts`) Utf8 holding their digits; anything
+ * else (objects, arrays, mixed kinds) becomes Utf8 holding the JSON text.
  *
  * Values are read by their column's grammar (`shared/values/`, chosen by
  * its value type: `GRAMMARS`). The generated row loop (`_row_loop.ts`) takes canonical values inline
@@ -437,6 +438,9 @@ function concatChunks(chunks: pl.DataFrame[]): pl.DataFrame {
   return pl.concat(aligned, { how: "diagonal", rechunk: false });
 }
 
+/** A JSON number literal. */
+const JSON_NUMBER = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
+
 /** An extra column's series by the rule in the module doc, and its dtype label. */
 function extraSeries(name: string, vals: unknown[]): { series: pl.Series; label: string } {
   const kinds = new Set(
@@ -446,8 +450,12 @@ function extraSeries(name: string, vals: unknown[]): { series: pl.Series; label:
   );
   const dtype = kinds.size === 1 ? EXTRA_DTYPES[[...kinds][0]] : undefined;
   if (dtype) return { series: pl.Series(name, vals, dtype), label: dtypeName(dtype) };
-  const json = vals.map((v) => v === null ? null : JSON.stringify(v));
-  return { series: pl.Series(name, json, pl.Utf8), label: `${dtypeName(pl.Utf8)}, JSON text` };
+  // numbers and the literals a double would round, which come as their text (`shared/json_numbers.ts`)
+  const digits = kinds.size === 2 && kinds.has("number") &&
+    vals.every((v) => typeof v !== "string" || JSON_NUMBER.test(v));
+  const json = vals.map((v) => v === null ? null : digits ? String(v) : JSON.stringify(v));
+  const how = digits ? "numbers as their digits" : "JSON text";
+  return { series: pl.Series(name, json, pl.Utf8), label: `${dtypeName(pl.Utf8)}, ${how}` };
 }
 
 /** The dtype of an extra column whose values are all of one kind (other kinds: JSON text). */

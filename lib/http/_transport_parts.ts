@@ -17,6 +17,7 @@ import { serverDelayMs } from "./retry.ts";
 import { jsonProblem, readPrefix } from "./_body.ts";
 import { redactKnownKeys, type Redactor } from "./_redact.ts";
 import type { WideJson } from "../shared/wide_rows.ts";
+import { parseExactJson, roundsNumbers } from "../shared/json_numbers.ts";
 
 /**
  * The error that ends a call group whose retry budget is spent: the last
@@ -133,10 +134,14 @@ export function typeOf(v: unknown): string {
   return v === null ? "null" : Array.isArray(v) ? "an array" : `a ${typeof v}`;
 }
 
-/** The parsed JSON answer, or an {@link InvalidResponseError} saying it is not JSON. */
+/**
+ * The parsed JSON answer, or an {@link InvalidResponseError} saying it is
+ * not JSON. A number literal a double does not hold as written is its text
+ * (`shared/json_numbers.ts`), for the grammars to read exactly or refuse.
+ */
 export function parseJson(text: string, label: string, json: WideJson): unknown {
   try {
-    return json.parse(text, label);
+    return roundsNumbers(text) ? parseExactJson(text) : json.parse(text, label);
   } catch (e) {
     throw new InvalidResponseError(
       `${label}: the answer is not valid JSON (${jsonProblem(e)}; ${text.length} characters${

@@ -196,7 +196,6 @@ export const CASES: Record<CaseType, readonly Case[]> = {
     [" P ", " P ", "blanks kept"],
     [320193, "320193", "number"],
     [9007199254740991, "9007199254740991", "2^53 - 1"],
-    [12345678901234567890, UNREADABLE, "past 2^53 (digits lost)"],
     [1e21, UNREADABLE, "exponent (would read 1e+21)"],
     [1.5, UNREADABLE, "fraction"],
     [true, UNREADABLE, "boolean"],
@@ -286,6 +285,9 @@ const grammarReader: CaseReader = (type, values) => {
 
 Deno.test("the grammars read every case of their table", async (t) => {
   await runGrammarCases(t, grammarReader);
+  // a double past 2^53 has lost its digits (an answer's literal never reaches a grammar so: it
+  // comes as its text, shared/json_numbers.ts, and is kept; tests/http/exact_numbers_test.ts)
+  assert.equal(readValue(GRAMMARS.code, 12345678901234567890, () => {}), UNREADABLE);
 });
 
 /** A day number between 1973-03-04 and 2100-12-31, as `YYYY-MM-DD`, and its forms. */

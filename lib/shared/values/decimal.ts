@@ -5,6 +5,11 @@
  * - Numeric text, blanks around it allowed: `"412.5"`, `"-3e2"`, `".5"`,
  *   `"+1"` (what a server that quotes decimals to keep their digits sends).
  *
+ * A JSON number in an answer that a double would round reaches this
+ * grammar as its text (`shared/json_numbers.ts`) and is read by the text
+ * rule: `1e-400` is refused, not 0; `0.30000000000000004441` is the double
+ * nearest it, as its text would be.
+ *
  * Refused: text past the range of a double (`"1e400"`), or so small it
  * would read as zero (`"1e-400"`: a value sent that is not zero never
  * reads as 0), text with a thousands separator or a decimal comma (`"1,234"`

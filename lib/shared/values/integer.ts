@@ -9,6 +9,11 @@
  *   double: `"4503599627370496.5"`, `"0.99999999999999999"` and `"1e-400"`
  *   are fractions, refused (`Number()` would give 4503599627370496, 1 and 0).
  *
+ * A JSON number in an answer that a double would round
+ * (`4503599627370496.5`, `2.9999999999999999`, `1e-400`, any integer past
+ * 2^53) reaches this grammar as its text (`shared/json_numbers.ts`), so it
+ * too is decided from its digits: refused, never rounded to an integer.
+ *
  * Refused: numbers with a fraction (`12.5` is not a count), integers past
  * 2^53 − 1 (as numbers or as text: refused rather than rounded), and
  * everything the decimal grammar refuses.

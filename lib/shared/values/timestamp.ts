@@ -103,8 +103,8 @@ export function timestampParts(s: string): TimestampParts | null {
 
 /**
  * Milliseconds of a timestamp text with a zone, or NaN: the builders' fast
- * path (no note; a text without a zone is NaN here and goes to the full
- * grammar).
+ * path (no note; a text without a zone, or with digits past the millisecond,
+ * is NaN here and goes to the full grammar, which notes it).
  *
  * @example
  * ```ts
@@ -130,7 +130,8 @@ export function isoMs(s: string): number {
     return NaN;
   }
   const p = timestampParts(s);
-  if (p === null || p.offset === null || !p.time) return NaN;
+  // digits past the millisecond: the full grammar cuts them and notes it
+  if (p === null || p.offset === null || !p.time || p.cut) return NaN;
   return msOf(p);
 }
 
@@ -174,8 +175,16 @@ function read(v: unknown, note: Note): number | typeof UNREADABLE {
   if (typeof v === "number") return epochMs(v, note);
   if (typeof v !== "string") return UNREADABLE;
   const s = v.trim();
-  // epochMs names the unit only for a number it reads
-  if (/^\d{9,}(\.\d+)?$/.test(s)) return epochMs(Number(s), (u) => note(`${u} as text`));
+  if (/^\d{9,}(\.\d+)?$/.test(s)) {
+    // read from its digits: Number() would round `1704067200.9999999` up a second
+    const [int, frac = ""] = s.split(".");
+    const seconds = Number(int) < EPOCH_MS_FROM;
+    if (!seconds && /[1-9]/.test(frac)) return UNREADABLE; // fractional milliseconds
+    const cut = seconds && /[1-9]/.test(frac.slice(3)) ? ", digits past the millisecond cut" : "";
+    // epochMs names the unit only for a number it reads
+    const n = Number(`${int}.${seconds ? frac.slice(0, 3) : frac}0`);
+    return epochMs(n, (u) => note(`${u} as text${cut}`));
+  }
   const p = timestampParts(s);
   if (p === null) return UNREADABLE;
   if (!p.time) note("date without a time (read as UTC midnight)");
