@@ -139,15 +139,12 @@ export function warnReport(r: FrameReport, declared?: number): void {
 
 /** One report for several pulls of the same columns (e.g. the months of a sync). */
 export function mergeReports(a: FrameReport, b: FrameReport): FrameReport {
-  const sum = <T extends { rows: number }>(xs: T[], key: (x: T) => string): T[] => {
-    const m = new Map<string, T>();
-    for (const x of xs) {
-      const k = key(x);
-      const had = m.get(k);
-      m.set(k, had ? { ...had, rows: had.rows + x.rows } : { ...x });
-    }
-    return [...m.values()];
-  };
+  // one entry per key (the first's fields), its rows summed
+  const sum = <T extends { rows: number }>(xs: T[], key: (x: T) => string): T[] =>
+    [...Map.groupBy(xs, key).values()].map((g) => ({
+      ...g[0],
+      rows: g.reduce((n, x) => n + x.rows, 0),
+    }));
   if (a.rows === 0 || b.rows === 0) {
     const [full, empty] = a.rows === 0 ? [b, a] : [a, b];
     return {

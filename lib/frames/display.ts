@@ -37,7 +37,6 @@
 import type pl from "npm:nodejs-polars@0.25.2";
 import {
   type DisplayOptions,
-  formatCell,
   frameBundle,
   lazyBundle,
   type MediaBundle,
@@ -49,14 +48,7 @@ import { isFrame } from "../shared/wrong_input.ts";
 import { DEMO, isDemo, markDemo } from "../shared/demo.ts";
 import { type FrameReport, summaryLines } from "./_report.ts";
 
-export {
-  type DisplayOptions,
-  formatCell,
-  frameBundle,
-  lazyBundle,
-  type MediaBundle,
-  recordsBundle,
-};
+export * from "./_display_html.ts";
 
 const JUPYTER = Symbol.for("Jupyter.display");
 const WRAPPED = Symbol.for("signalbook.display");

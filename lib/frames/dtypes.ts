@@ -28,25 +28,20 @@ export interface ColumnSpec {
  * ```
  */
 export function polarsType(t: ValueType): pl.DataType {
-  switch (t) {
-    case "code":
-      return pl.String;
-    case "date":
-      return pl.Date;
-    case "timestamp":
-      return pl.Datetime("ms", "UTC");
-    case "boolean":
-      return pl.Bool;
-    case "decimal":
-      return pl.Float64;
-    case "integer":
-      return pl.Int64;
-    case "text_list":
-      return pl.List(pl.String);
-    case "list":
-      return pl.List(pl.Int64);
-  }
+  return POLARS_TYPES[t];
 }
+
+/** The Polars type of each value type (a total map: a type added without one fails the check). */
+const POLARS_TYPES: Record<ValueType, pl.DataType> = {
+  code: pl.String,
+  date: pl.Date,
+  timestamp: pl.Datetime("ms", "UTC"),
+  boolean: pl.Bool,
+  decimal: pl.Float64,
+  integer: pl.Int64,
+  text_list: pl.List(pl.String),
+  list: pl.List(pl.Int64),
+};
 
 /**
  * The short name of a Polars dtype: `List(Int64)` for
