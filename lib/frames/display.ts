@@ -231,11 +231,7 @@ export function show(value: unknown, opts: DisplayOptions = {}): Displayable {
   } else {
     bundle = () => ({ "text/plain": Deno.inspect(value, { colors: false, depth: 4 }) });
   }
-  const view: Displayable & Record<symbol, unknown> = {
-    toString: () => bundle()["text/plain"],
-  };
-  view[JUPYTER] = bundle;
-  return view;
+  return { toString: () => bundle()["text/plain"], [JUPYTER]: bundle } as Displayable;
 }
 
 function isSeries(x: unknown): x is pl.Series {

@@ -122,26 +122,19 @@ export class FramedList<Row> extends Paginated<Row> {
   }
 
   /** Pages in order, their rows typed (unless `raw`). */
-  override pages(opts: PagesOptions = {}): AsyncGenerator<Page<Row>, void, undefined> {
-    const sent = this.sentPages(opts);
-    return this.#typing ? this.#typed(sent, this.#typing) : sent;
+  override async *pages(opts: PagesOptions = {}): AsyncGenerator<Page<Row>, void, undefined> {
+    for await (const page of this.sentPages(opts)) yield this.#typed(page);
   }
 
-  async *#typed(
-    sent: AsyncGenerator<Page<Row>, void, undefined>,
-    t: RowTyping,
-  ): AsyncGenerator<Page<Row>, void, undefined> {
-    for await (const page of sent) yield this.#typePage(page, t);
-  }
-
-  #typePage(page: Page<Row>, t: RowTyping): Page<Row> {
-    return { ...page, rows: typeRows(t, page.rows, this.#warned) };
+  /** A page with its rows typed (unless `raw`). */
+  #typed(page: Page<Row>): Page<Row> {
+    const t = this.#typing;
+    return t ? { ...page, rows: typeRows(t, page.rows, this.#warned) } : page;
   }
 
   /** The first page only (or the page at the `cursor` option), its rows typed (unless `raw`). */
   override async firstPage(): Promise<Page<Row>> {
-    const page = await super.firstPage();
-    return this.#typing ? this.#typePage(page, this.#typing) : page;
+    return this.#typed(await super.firstPage());
   }
 
   /** The first `n` rows; marked as demo data when they are the offline emulator's. */

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { plural } from "./plural.ts";
 
 const SHAPE_CHARS = 24;
 
@@ -27,9 +28,7 @@ export function describeValue(v: unknown): string {
     const shape = v.slice(0, SHAPE_CHARS).replace(/[0-9]/g, "9").replace(/[a-z]/g, "a")
       .replace(/[A-Z]/g, "A").replace(/[^\x20-\x7e]/g, "?");
     const more = v.length > SHAPE_CHARS ? "…" : "";
-    return `text of ${v.length} character${v.length === 1 ? "" : "s"} shaped ${
-      JSON.stringify(shape + more)
-    }`;
+    return `text of ${plural(v.length, "character")} shaped ${JSON.stringify(shape + more)}`;
   }
   if (typeof v === "number") {
     return Number.isFinite(v)
@@ -41,8 +40,7 @@ export function describeValue(v: unknown): string {
   if (v === undefined) return "nothing";
   if (Array.isArray(v)) return `a list of ${v.length}`;
   if (typeof v === "object") {
-    const n = Object.keys(v).length;
-    return `an object of ${n} key${n === 1 ? "" : "s"}`;
+    return `an object of ${plural(Object.keys(v).length, "key")}`;
   }
   return `a ${typeof v}`;
 }
