@@ -160,6 +160,11 @@ Deno.test("bad feed parameters are caught before the network", () => {
       () => insider.feed("penny-stocks" as "ceo-trades", "buy"),
       /topic: "penny-stocks" is not a feed topic; allowed: top-trades/,
     ],
+    [
+      // a mistyped named feed is the whole story: no "feed_id is required" for the list it emptied
+      () => insider.feeds({ feeds: [["penny-stocks" as "ceo-trades", "buy"]] }),
+      /^(?![\s\S]*feed_id)[\s\S]*feeds\.0: "penny-stocks" is not a feed topic/,
+    ],
     [() => insider.feed("ceo-trades", "hold" as "buy"), /side: "hold" is not allowed/],
     [
       () => insider.feed("ceo-trades", "buys" as "buy"),
