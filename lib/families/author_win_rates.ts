@@ -31,10 +31,12 @@ export interface AuthorWinRateOptions {
   minPitches?: number;
   /**
    * The day the period must have ended by, `YYYY-MM-DD` (default: the
-   * latest `added_on` among the pitches read, the newest day the pull shows
-   * the catalog at: the data's as-of). A day after the data's as-of is an
-   * error naming both days: the periods ending after it have not ended in
-   * the data, and counting them would call them losses.
+   * latest `added_on` of the catalog, the newest day the pull shows it at:
+   * the data's as-of; with a filter in `params`, read from one more page
+   * of the newest pitches, unfiltered, so a filter never moves it). A day
+   * after the data's as-of is an error naming both days: the periods ending
+   * after it have not ended in the data, and counting them would call them
+   * losses.
    */
   asOf?: string;
 }
@@ -171,7 +173,8 @@ const isoDay = (day: number) => new Date(day * 86_400_000).toISOString().slice(0
  * swing are not, so it is a lower bound on the uncertainty.
  *
  * Requests: the pitches of `params` (50 a page), plus, when some are locked,
- * the pages of one `pitchReturn` query narrowed to paywalled pitches.
+ * the pages of one `pitchReturn` query narrowed to paywalled pitches, and,
+ * when `params` filters, one page of the newest pitches (the data's as-of).
  *
  * @example
  * ```ts
@@ -204,7 +207,14 @@ export async function authorWinRates(
       added_on: Date | null;
       pitch_return_bucket_order: number;
     }[];
-  const latest = Math.max(...rows.map((r) => dayOf(r.added_on)).filter(Number.isFinite));
+  const added = rows.map((r) => dayOf(r.added_on));
+  // the data's as-of is the catalog's, not the filter's: with a filter, its newest pitches too
+  const filtered = Object.entries(params).some(([k, v]) =>
+    v !== undefined && k !== "sort" && k !== "limit"
+  );
+  const newest = filtered ? await catalog.pitches({ sort: "post_date" }).take(50) : [];
+  for (const r of newest) added.push(dayOf(new Date(`${r.added_on}T00:00:00Z`)));
+  const latest = Math.max(...added.filter(Number.isFinite));
   const asOfDay = options.asOf
     ? dayOf(new Date(`${options.asOf}T00:00:00Z`))
     : Number.isFinite(latest)
@@ -214,7 +224,7 @@ export async function authorWinRates(
   if (Number.isFinite(latest) && asOfDay > latest) {
     const last = isoDay(latest);
     throw new RangeError(
-      `authorWinRates: asOf ${asOf} is after the data's as-of ${last} (the latest added_on of the ${rows.length} pitches read); periods ending after ${last} have not ended in the data: leave asOf out or set it on or before ${last}`,
+      `authorWinRates: asOf ${asOf} is after the data's as-of ${last} (the catalog's latest added_on); periods ending after ${last} have not ended in the data: leave asOf out or set it on or before ${last}`,
     );
   }
   const tally = new Map<string, { pitches: number; wins: number }>();
@@ -252,7 +262,7 @@ export async function authorWinRates(
   return {
     frame: asFrame(out, false, isDemo(frame)),
     prior,
-    requests,
+    requests: requests + (filtered ? 1 : 0),
     asOf,
     tooRecent,
     fewPitches: tally.size - kept.length,

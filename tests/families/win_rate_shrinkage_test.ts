@@ -172,10 +172,24 @@ Deno.test("authorWinRates: an asOf after the data's as-of is an error naming bot
   await assert.rejects(
     () => authorWinRates(catalog, {}, { period: "1y", kind: "abs", asOf: later }),
     new RegExp(
-      `^RangeError: authorWinRates: asOf ${later} is after the data's as-of ${result.asOf} \\(the latest added_on of the \\d+ pitches read\\)`,
+      `^RangeError: authorWinRates: asOf ${later} is after the data's as-of ${result.asOf} \\(the catalog's latest added_on\\)`,
     ),
   );
   // the data's own as-of is allowed, and gives the default's result
   const same = await authorWinRates(catalog, {}, { period: "1y", kind: "abs", asOf: result.asOf });
   assert.equal(same.frame.height, result.frame.height);
+});
+
+Deno.test("authorWinRates: a filter does not move the data's as-of (the catalog's, not the filtered pitches')", async () => {
+  const all = await authorWinRates(catalog, {}, { period: "1y", kind: "abs" });
+  for (const sentiment of ["bearish", "neutral"] as const) {
+    const opts = { period: "1y", kind: "abs" } as const;
+    const some = await authorWinRates(catalog, { sentiment: [sentiment] }, opts);
+    assert.equal(some.asOf, all.asOf, sentiment);
+    const same = await authorWinRates(catalog, { sentiment: [sentiment] }, {
+      ...opts,
+      asOf: all.asOf,
+    });
+    assert.equal(same.tooRecent, some.tooRecent, sentiment);
+  }
 });
