@@ -25,17 +25,8 @@
  */
 import { ConfigurationError } from "./errors.ts";
 
-/**
- * The first character of `s` a key may not hold (C0 controls: newline, CR,
- * tab, NUL, …; DEL; anything past ASCII), as a code point, or -1.
- */
-function firstBad(s: string): number {
-  for (const ch of s) {
-    const c = ch.codePointAt(0)!;
-    if (c < 0x20 || c >= 0x7f) return c;
-  }
-  return -1;
-}
+/** A character a key may not hold: C0 controls (newline, CR, tab, NUL, …), DEL, anything past ASCII. */
+const NOT_IN_KEY = /[^\x20-\x7e]/u;
 
 const CONTROL_NAMES: Record<number, string> = {
   0: "a NUL",
@@ -65,8 +56,8 @@ export function checkApiKey(value: unknown, name: string): string {
       `${name} is ${value === "" ? "empty" : "blank (only whitespace)"}; set it to your API key`,
     );
   }
-  const c = firstBad(key);
-  if (c >= 0) {
+  const c = NOT_IN_KEY.exec(key)?.[0].codePointAt(0);
+  if (c !== undefined) {
     const code = `U+${c.toString(16).toUpperCase().padStart(4, "0")}`;
     const what = CONTROL_NAMES[c] ??
       (c < 0x20 || (c >= 0x7f && c <= 0x9f)
@@ -99,10 +90,8 @@ export function checkBaseUrl(value: unknown, name: string): string {
     );
   }
   const raw = value.trim();
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
+  const url = URL.parse(raw);
+  if (!url) {
     throw new ConfigurationError(
       `${name} is not an absolute URL (${raw.length} characters); give one like https://host/insider`,
     );

@@ -77,33 +77,26 @@ export type ProblemReader = (init: ProblemInit) => ProblemError;
  */
 export class ProblemError extends SignalbookError {
   /** HTTP status. */
-  readonly status: number;
+  readonly status!: number;
   /** Problem type. */
-  readonly type: string;
+  readonly type!: string;
   /** Problem title. */
-  readonly title: string;
+  readonly title!: string;
   /** Problem detail. */
-  readonly detail: string;
+  readonly detail!: string;
   /** HTTP method. */
-  readonly method: string;
+  readonly method!: string;
   /** URL (no credentials). */
-  readonly url: string;
+  readonly url!: string;
   /** Seconds the server asked to wait, if it said. */
   readonly retryAfter?: number;
   /** What the status means for this service (its spec's status table), when known. */
   readonly meaning?: string;
-  /** Creates the error from problem details. */
+  /** Creates the error from problem details (each becomes the field of its name). */
   constructor(init: ProblemInit) {
     const meaning = init.meaning && !init.detail.includes(init.meaning) ? `; ${init.meaning}` : "";
     super(`${init.status} ${init.title}: ${init.detail}${meaning} (${init.method} ${init.url})`);
-    this.meaning = init.meaning;
-    this.status = init.status;
-    this.type = init.type;
-    this.title = init.title;
-    this.detail = init.detail;
-    this.method = init.method;
-    this.url = init.url;
-    this.retryAfter = init.retryAfter;
+    Object.assign(this, init);
   }
 }
 
@@ -149,6 +142,15 @@ export function problemTypeIs(type: string, name: string): boolean {
   return flat(last) === want;
 }
 
+/** The subclass of each status with one of its own (5xx: {@link ServerError}). */
+const BY_STATUS: Record<number, typeof ProblemError> = {
+  400: BadRequestError,
+  401: AuthenticationError,
+  403: PermissionDeniedError,
+  404: NotFoundError,
+  429: RateLimitError,
+};
+
 /**
  * The subclass of {@link ProblemError} for a status and problem type.
  * Unknown types map by status; `premium-required` (whole type or last
@@ -164,17 +166,11 @@ export function problemTypeIs(type: string, name: string): boolean {
  */
 export function errorFor(init: ProblemInit): ProblemError {
   const s = init.status;
-  if (s === 400) return new BadRequestError(init);
-  if (s === 401) return new AuthenticationError(init);
-  if (s === 403) {
-    return problemTypeIs(init.type, "premium-required")
-      ? new PremiumRequiredError(init)
-      : new PermissionDeniedError(init);
-  }
-  if (s === 404) return new NotFoundError(init);
-  if (s === 429) return new RateLimitError(init);
-  if (s >= 500) return new ServerError(init);
-  return new ProblemError(init);
+  const premium = s === 403 && problemTypeIs(init.type, "premium-required");
+  const Class = premium
+    ? PremiumRequiredError
+    : BY_STATUS[s] ?? (s >= 500 ? ServerError : ProblemError);
+  return new Class(init);
 }
 
 /** The request never got an answer (DNS, refused connection, reset). */
@@ -255,11 +251,7 @@ export class InvalidResponseError extends SignalbookError {
   /** Creates the error; `detail` sets the structured fields. */
   constructor(message: string, detail: InvalidResponseDetail = {}, options?: ErrorOptions) {
     super(message, options);
-    this.endpoint = detail.endpoint;
-    this.field = detail.field;
-    this.expected = detail.expected;
-    this.got = detail.got;
-    this.row = detail.row;
+    Object.assign(this, detail);
   }
 
   /** The error for a field none of whose values reads: one wording everywhere. */

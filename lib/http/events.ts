@@ -75,15 +75,11 @@ function clean(v: unknown, depth: number): unknown {
   }
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return v;
-  let changed = false;
-  const out: Record<string, unknown> = {};
-  for (const [k, x] of Object.entries(v)) {
-    const ck = redactKnownKeys(k);
-    const cx = clean(x, depth + 1);
-    if (ck !== k || cx !== x) changed = true;
-    out[ck] = cx;
-  }
-  return changed ? out : v;
+  const sent = Object.entries(v);
+  const out = sent.map(([k, x]) => [redactKnownKeys(k), clean(x, depth + 1)] as const);
+  return out.some(([k, x], i) => k !== sent[i][0] || x !== sent[i][1])
+    ? Object.fromEntries(out)
+    : v;
 }
 
 /** Where transports announce retries (and other observers' events; details redacted). */

@@ -149,12 +149,6 @@ export interface Slot {
   release(): void;
 }
 
-/** A request started: when, and whether the server refused it (`429`). */
-interface Sent {
-  t: number;
-  refused: boolean;
-}
-
 interface Waiter {
   resolve: (slot: Slot) => void;
   reject: (reason: unknown) => void;
@@ -197,9 +191,9 @@ export class RequestLimiter {
   /** The rate that drew the last `429` (requests/s), and when. */
   #refusedRate = Infinity;
   #refusedAt = -Infinity;
-  /** Requests started in the last 2 s, in start order (for the learned rate). */
-  #sent: Sent[] = [];
-  #sentOf = new WeakMap<Slot, Sent>();
+  /** Requests started in the last 2 s, in start order, and those refused (for the learned rate). */
+  #sent: Slot[] = [];
+  #refusedSlots = new WeakSet<Slot>();
   #timer: ReturnType<typeof setTimeout> | undefined;
   #now: () => number;
   /**
@@ -288,8 +282,7 @@ export class RequestLimiter {
   throttled(slot: Slot, retryAfterMs: number | undefined): void {
     this.#throttled++;
     const now = this.#now();
-    const sent = this.#sentOf.get(slot);
-    if (sent) sent.refused = true;
+    this.#refusedSlots.add(slot);
     this.refused(slot, 429, retryAfterMs);
     if (slot.startedAt > this.#lastDecrease) {
       this.#limit = Math.max(1, Math.floor(this.#limit / 2));
@@ -299,10 +292,9 @@ export class RequestLimiter {
       // in that span before this one, less those refused, are what it accepts per window
       const span = Math.min(1000, Math.max(100, retryAfterMs ?? 1000));
       const from = slot.startedAt - span;
-      let accepted = 0;
-      for (const x of this.#sent) {
-        if (x.t >= from && x.t < slot.startedAt && !x.refused) accepted++;
-      }
+      const accepted = this.#sent.filter((x) =>
+        x.startedAt >= from && x.startedAt < slot.startedAt && !this.#refusedSlots.has(x)
+      ).length;
       if (accepted > 0) {
         this.#refusedRate = (accepted * 1000) / span;
         this.#refusedAt = now;
@@ -310,7 +302,6 @@ export class RequestLimiter {
         this.#learnedAt = now;
       }
     }
-    this.#pausedUntil = Math.max(this.#pausedUntil, now + (retryAfterMs ?? DEFAULT_THROTTLE_MS));
     this.#publish();
   }
 
@@ -364,11 +355,9 @@ export class RequestLimiter {
     this.#inFlight++;
     let released = false;
     const startedAt = this.#now();
-    const sent = { t: startedAt, refused: false };
     let old = 0;
-    while (old < this.#sent.length && this.#sent[old].t < startedAt - 2000) old++;
+    while (old < this.#sent.length && this.#sent[old].startedAt < startedAt - 2000) old++;
     if (old > 0) this.#sent.splice(0, old);
-    this.#sent.push(sent);
     const slot: Slot = {
       startedAt,
       release: () => {
@@ -379,7 +368,7 @@ export class RequestLimiter {
         this.#publish();
       },
     };
-    this.#sentOf.set(slot, sent);
+    this.#sent.push(slot);
     w.resolve(slot);
   }
 

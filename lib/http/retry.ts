@@ -32,21 +32,13 @@ export const MAX_SERVER_DELAY_MS = 60_000;
 
 /** The server's requested wait in ms, when it gave a usable one (0–60 s). */
 export function serverDelayMs(headers: Headers | undefined, now = Date.now()): number | undefined {
-  if (!headers) return undefined;
-  const ms = headers.get("retry-after-ms");
-  if (ms !== null && ms.trim() !== "") {
-    const n = Number(ms);
-    if (Number.isFinite(n) && n >= 0 && n <= MAX_SERVER_DELAY_MS) return n;
-  }
-  const ra = headers.get("retry-after");
-  if (ra === null || ra.trim() === "") return undefined;
-  let wait = Number(ra) * 1000;
-  if (!Number.isFinite(wait)) {
-    const at = Date.parse(ra);
-    if (Number.isNaN(at)) return undefined;
-    wait = at - now;
-  }
-  return wait >= 0 && wait <= MAX_SERVER_DELAY_MS ? wait : undefined;
+  const usable = (wait: number) => (wait >= 0 && wait <= MAX_SERVER_DELAY_MS ? wait : undefined);
+  const ms = headers?.get("retry-after-ms")?.trim();
+  const ra = headers?.get("retry-after")?.trim();
+  // Retry-After: seconds, or else an HTTP date
+  const seconds = Number(ra) * 1000;
+  return (ms ? usable(Number(ms)) : undefined) ??
+    (!ra ? undefined : usable(Number.isFinite(seconds) ? seconds : Date.parse(ra) - now));
 }
 
 /** Exponential backoff with jitter for the n-th retry (n from 0), in ms. */
