@@ -97,14 +97,9 @@ export function hasNonFiniteKnot(
   maxDay: number,
   fields: readonly ("returns" | "excess_returns")[] = ["returns", "excess_returns"],
 ): boolean {
-  for (const [w, day] of KNOTS) {
-    if (day > maxDay) break;
-    for (const f of fields) {
-      const v = row[`${f}_${w}`];
-      if (typeof v === "number" && !Number.isFinite(v)) return true;
-    }
-  }
-  return false;
+  // a number that is not finite (NaN or ±Infinity); null and missing are not
+  const nonFinite = (v: unknown) => typeof v === "number" && !Number.isFinite(v);
+  return KNOTS.some(([w, day]) => day <= maxDay && fields.some((f) => nonFinite(row[`${f}_${w}`])));
 }
 
 /**

@@ -101,16 +101,10 @@ export function sidedBy<T>(
   subtitle: string;
 } {
   const labels = sideLabels(sides);
-  const kept: T[] = [];
-  const side: string[] = [];
-  const none: T[] = [];
-  for (const r of items) {
-    const s = sideAt(r);
-    if (s !== 0) {
-      kept.push(r);
-      side.push(labels[s === 1 ? 0 : 1]);
-    } else none.push(r);
-  }
+  const at = items.map(sideAt);
+  const kept = items.filter((_, i) => at[i] !== 0);
+  const side = at.filter((s) => s !== 0).map((s) => labels[s === 1 ? 0 : 1]);
+  const none = items.filter((_, i) => at[i] === 0);
   const leftOut = count(none);
   if (kept.length === 0 && none.length > 0) {
     throw new Error(

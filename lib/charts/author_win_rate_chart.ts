@@ -8,7 +8,7 @@
 import defer * as Plot from "npm:@observablehq/plot@0.6.17";
 import { type Chart, type ChartText, PALETTE, render } from "./chart.ts";
 import { rowsOf } from "./_chart_data.ts";
-import { choice } from "../shared/options.ts";
+import { choice, wholeNumber } from "../shared/options.ts";
 import { isFrame, wrongInput } from "../shared/wrong_input.ts";
 import { AUTHOR_WIN_RATE_COLUMNS, type AuthorWinRates } from "../families/author_win_rates.ts";
 
@@ -52,12 +52,8 @@ export function authorWinRateChart(
   result: AuthorWinRates | AuthorWinRates["frame"],
   options: AuthorWinRateChartOptions = {},
 ): Chart {
-  const { top = 20, rankBy = "shrunk", ...plot } = options;
-  if (!Number.isInteger(top) || top < 1) {
-    throw new RangeError(
-      `authorWinRateChart: top ${JSON.stringify(top)} must be a whole number ≥ 1`,
-    );
-  }
+  const { top: given, rankBy = "shrunk", ...plot } = options;
+  const top = wholeNumber("authorWinRateChart", "top", given, 1, 20);
   choice("authorWinRateChart", "rankBy", rankBy, ["shrunk", "raw"], "shrunk");
   const wanted = {
     pass: "the result of authorWinRates(...)",
