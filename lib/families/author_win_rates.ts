@@ -227,25 +227,21 @@ export async function authorWinRates(
       `authorWinRates: asOf ${asOf} is after the data's as-of ${last} (the catalog's latest added_on); periods ending after ${last} have not ended in the data: leave asOf out or set it on or before ${last}`,
     );
   }
-  const tally = new Map<string, { pitches: number; wins: number }>();
-  let tooRecent = 0;
-  for (const r of rows) {
-    if (!(dayOf(r.pitch_date) + PERIOD_DAYS[period] <= asOfDay)) {
-      tooRecent++;
-      continue;
-    }
-    const author = r.author_username ?? "(no author)";
-    const t = tally.get(author) ?? { pitches: 0, wins: 0 };
-    t.pitches++;
-    if (r.pitch_return_bucket_order >= 0) t.wins++;
-    tally.set(author, t);
-  }
-  const counted = [...tally].filter(([, t]) => t.pitches >= minPitches);
-  const prior = fitBetaPrior(counted.map(([, t]) => t.wins), counted.map(([, t]) => t.pitches));
-  const kept = counted.map(([author, t]) => {
+  // pitches whose period has ended by asOf, by author (a pitch meeting the floor is a win)
+  const ended = rows.filter((r) => dayOf(r.pitch_date) + PERIOD_DAYS[period] <= asOfDay);
+  const tally = [...Map.groupBy(ended, (r) => r.author_username ?? "(no author)")].map((
+    [author, own],
+  ) => ({
+    author,
+    pitches: own.length,
+    wins: own.filter((r) => r.pitch_return_bucket_order >= 0).length,
+  }));
+  const counted = tally.filter((t) => t.pitches >= minPitches);
+  const prior = fitBetaPrior(counted.map((t) => t.wins), counted.map((t) => t.pitches));
+  const kept = counted.map((t) => {
     const [low, high] = wilsonInterval(t.wins, t.pitches);
     const shrunk = shrunkRate(t.wins, t.pitches, prior);
-    return { author, ...t, rate: t.wins / t.pitches, low, high, shrunk };
+    return { ...t, rate: t.wins / t.pitches, low, high, shrunk };
   }).sort((a, b) =>
     b.shrunk - a.shrunk || b.rate - a.rate || b.pitches - a.pitches ||
     (a.author < b.author ? -1 : 1)
@@ -264,8 +260,8 @@ export async function authorWinRates(
     prior,
     requests: requests + (filtered ? 1 : 0),
     asOf,
-    tooRecent,
-    fewPitches: tally.size - kept.length,
+    tooRecent: rows.length - ended.length,
+    fewPitches: tally.length - kept.length,
     period,
     kind,
     minPitches,
