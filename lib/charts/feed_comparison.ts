@@ -43,11 +43,8 @@ export function feedComparison(trades: pl.DataFrame, options: FeedComparisonOpti
     columns: [feed, value],
     field: "frame",
   });
-  const feeds = [...new Set(rows.map((r) => String(r[feed])))];
-  const stats = feeds.map((f) => ({
-    feed: f,
-    ...meanCi(rows.filter((r) => String(r[feed]) === f).map((r) => r[value] as number)),
-  }))
+  const stats = [...Map.groupBy(rows, (r) => String(r[feed]))]
+    .map(([f, own]) => ({ feed: f, ...meanCi(own.map((r) => r[value] as number)) }))
     .filter((s) => s.n > 0)
     .sort((a, b) => b.mean - a.mean);
   return render(
