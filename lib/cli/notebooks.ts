@@ -149,11 +149,8 @@ export async function main(args: string[] = Deno.args): Promise<void> {
     if (positionals.length) {
       fail(`--install takes no notebook (got ${JSON.stringify(positionals[0])})`);
     }
-    try {
-      console.log(`Deno kernel installed: ${await installKernel()}`);
-    } catch (e) {
-      fail((e as Error).message, 1);
-    }
+    const dir = await installKernel().catch((e: Error) => fail(e.message, 1));
+    console.log(`Deno kernel installed: ${dir}`);
     return;
   }
   const timeoutS = values.timeout === undefined ? 600 : Number(values.timeout);

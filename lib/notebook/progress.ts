@@ -64,13 +64,10 @@ export function jupyterSink(
         metadata: {},
         transient: { display_id: id },
       };
-      try {
-        // the kernel's broadcast may or may not return a promise
-        const sent = broadcast(first ? "display_data" : "update_display_data", message) as unknown;
-        if (sent instanceof Promise) sent.catch(() => {});
-      } catch {
-        // a display failure must never break the work it reports on
-      }
+      // the kernel's broadcast may or may not return a promise, and may throw: a display
+      // failure must never break the work it reports on
+      Promise.try(broadcast, first ? "display_data" : "update_display_data", message)
+        .catch(() => {});
     },
   };
 }

@@ -100,3 +100,28 @@ Deno.test("frame() and hydrate() report progress through the sink when in a note
     useProgressSink(undefined);
   }
 });
+
+Deno.test("Jupyter progress: a broadcast that throws or rejects never breaks the work", async () => {
+  const state: ProgressState = {
+    label: "x",
+    rows: 1,
+    pages: 1,
+    retries: 0,
+    seconds: 1,
+    done: false,
+  } as ProgressState;
+  let calls = 0;
+  const throwing = jupyterSink(() => {
+    calls++;
+    throw new Error("kernel gone");
+  });
+  assert.doesNotThrow(() => throwing.show(state, true));
+  // a rejection is caught too: an unhandled one would fail this test
+  const rejecting = jupyterSink(() => {
+    calls++;
+    return Promise.reject(new Error("kernel gone"));
+  });
+  rejecting.show(state, true);
+  await new Promise((r) => setTimeout(r, 10));
+  assert.equal(calls, 2);
+});
