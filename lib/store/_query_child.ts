@@ -40,8 +40,10 @@ export type QueryAnswer =
     count?: number;
   };
 
-const quoteId = (s: string) => `"${s.replaceAll('"', '""')}"`;
-const quoteStr = (s: string) => `'${s.replaceAll("'", "''")}'`;
+/** A DuckDB identifier, quoted. */
+export const quoteId = (s: string): string => `"${s.replaceAll('"', '""')}"`;
+/** A DuckDB text literal, quoted. */
+export const quoteStr = (s: string): string => `'${s.replaceAll("'", "''")}'`;
 
 /** The select-list expression that brings a DuckDB column to a type Polars keeps. */
 function castFor(name: string, type: string): string {
@@ -67,57 +69,45 @@ function sizeOf(id: string, type: string): string {
   return n;
 }
 
-const message = (e: unknown) => String((e as Error)?.message ?? e);
-
 /** Runs one job (see the module doc). */
 export async function runJob(job: QueryJob): Promise<QueryAnswer> {
   const { DuckDBInstance } = await import("npm:@duckdb/node-api@1.5.5-r.5");
   const db = await DuckDBInstance.create(":memory:", job.config);
   const con = await db.connect();
+  // the step under way: a failure is answered with it ("prepare": a parse or a run error)
+  let stage: "setup" | "prepare" | "run" = "setup";
   try {
-    try {
-      for (const s of job.setup) await con.run(s);
-    } catch (e) {
-      return { ok: false, stage: "setup", message: message(e) };
-    }
-    let count: number;
-    try {
-      count = (await con.extractStatements(job.stmt)).count;
-    } catch (e) {
-      return { ok: false, stage: "run", message: message(e) };
-    }
+    for (const s of job.setup) await con.run(s);
+    stage = "run";
+    const count = (await con.extractStatements(job.stmt)).count;
     if (count !== 1) return { ok: false, stage: "count", message: "", count };
-    let names: string[], types: string[];
-    try {
-      // only a query parses inside SELECT * FROM (…): EXPORT, COPY, ATTACH, SET are refused
-      // before DuckDB binds them (binding EXPORT alone creates its folder)
-      const p = await con.prepare(`SELECT * FROM (${job.stmt}\n) AS q`);
-      names = Array.from({ length: p.columnCount }, (_, i) => p.columnName(i));
-      types = names.map((_, i) => String(p.columnType(i)));
-      p.destroySync?.();
-    } catch (e) {
-      const m = message(e);
-      return { ok: false, stage: /^Parser Error/.test(m) ? "parse" : "run", message: m };
-    }
-    try {
-      const list = names.map((n, i) => castFor(n, types[i])).join(", ");
-      await con.run(
-        `COPY (SELECT ${list} FROM (${job.stmt}\n) AS q LIMIT ${job.limit}) TO ${
-          quoteStr(job.out)
-        } (FORMAT parquet, COMPRESSION zstd)`,
-      );
-      // the result's rows and its size once read as columns, from the file written
-      const sizes = names.map((n, i) => sizeOf(quoteId(n), types[i]));
-      const meta = await con.runAndReadAll(
-        `SELECT count(*), ${sizes.length ? sizes.join(" + ") : "0"} FROM read_parquet(${
-          quoteStr(job.out)
-        })`,
-      );
-      const [height, bytes] = meta.getRows()[0].map((v) => Number(v ?? 0));
-      return { ok: true, names, types, height, bytes };
-    } catch (e) {
-      return { ok: false, stage: "run", message: message(e) };
-    }
+    stage = "prepare";
+    // only a query parses inside SELECT * FROM (…): EXPORT, COPY, ATTACH, SET are refused
+    // before DuckDB binds them (binding EXPORT alone creates its folder)
+    const p = await con.prepare(`SELECT * FROM (${job.stmt}\n) AS q`);
+    const names = Array.from({ length: p.columnCount }, (_, i) => p.columnName(i));
+    const types = names.map((_, i) => String(p.columnType(i)));
+    p.destroySync?.();
+    stage = "run";
+    const list = names.map((n, i) => castFor(n, types[i])).join(", ");
+    await con.run(
+      `COPY (SELECT ${list} FROM (${job.stmt}\n) AS q LIMIT ${job.limit}) TO ${
+        quoteStr(job.out)
+      } (FORMAT parquet, COMPRESSION zstd)`,
+    );
+    // the result's rows and its size once read as columns, from the file written
+    const sizes = names.map((n, i) => sizeOf(quoteId(n), types[i]));
+    const meta = await con.runAndReadAll(
+      `SELECT count(*), ${sizes.length ? sizes.join(" + ") : "0"} FROM read_parquet(${
+        quoteStr(job.out)
+      })`,
+    );
+    const [height, bytes] = meta.getRows()[0].map((v) => Number(v ?? 0));
+    return { ok: true, names, types, height, bytes };
+  } catch (e) {
+    const m = String((e as Error)?.message ?? e);
+    const parse = stage === "prepare" && /^Parser Error/.test(m);
+    return { ok: false, stage: parse ? "parse" : stage === "prepare" ? "run" : stage, message: m };
   } finally {
     con.closeSync();
     db.closeSync();

@@ -74,7 +74,7 @@ import { PARTITION_TYPES } from "./state.ts";
 import { datasetParts, type PartFile, partSchemas, UnsafeFileError } from "./_files.ts";
 import { DatasetFileError, QueryError, QueryLimitError, StateFileError } from "./errors.ts";
 import { QUERY_MEMORY_MARGIN, runBounded, sizeBytes } from "./_query_process.ts";
-import type { QueryAnswer, QueryJob } from "./_query_child.ts";
+import { type QueryAnswer, type QueryJob, quoteId, quoteStr } from "./_query_child.ts";
 import { formatBytes } from "./disk.ts";
 import { intOption, optionProblem } from "../shared/options.ts";
 import { holdsEmulatorRows } from "./provenance.ts";
@@ -119,9 +119,6 @@ export const QUERY_MAX_SPILL = "4GiB";
 
 /** The views `query` knows and the sync dataset each reads. */
 export const QUERY_VIEWS = ["insider_trades", "pitches"] as const;
-
-const quoteStr = (s: string) => `'${s.replaceAll("'", "''")}'`;
-const quoteId = (s: string) => `"${s.replaceAll('"', '""')}"`;
 
 /** A path DuckDB reads literally: its glob characters escaped (`[*]`, `[?]`, `[[]`, `[{]`, `[}]`). */
 function literalPath(path: string, sql: string): string {
