@@ -46,7 +46,8 @@ export interface SyncMonth {
   ended: boolean;
 }
 
-function nextMonth(m: string): string {
+/** The month after `m` (`YYYY-MM`). */
+export function nextMonth(m: string): string {
   const [y, mo] = [+m.slice(0, 4), +m.slice(5, 7)];
   return mo === 12 ? `${y + 1}-01` : `${y}-${String(mo + 1).padStart(2, "0")}`;
 }

@@ -168,12 +168,9 @@ function holderBytes(caller: string): Uint8Array {
 }
 
 async function readHolder(path: string): Promise<LockHolder | null> {
-  try {
-    const h = JSON.parse(await readSmallText(path, 64 * 1024));
-    return typeof h?.pid === "number" ? h : null;
-  } catch {
-    return null;
-  }
+  // missing, unsafe or not JSON: not known
+  const h = await readSmallText(path, 64 * 1024).then(JSON.parse).catch(() => null);
+  return typeof h?.pid === "number" ? h : null;
 }
 
 async function writeAll(file: Deno.FsFile, bytes: Uint8Array): Promise<void> {

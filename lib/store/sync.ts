@@ -71,7 +71,7 @@ import { join } from "node:path";
 import { checkPath } from "./_files.ts";
 import type { CatalogClient } from "../catalog/client.ts";
 import type { InsiderClient } from "../insider/client.ts";
-import { pullMonths, type SyncMonth } from "./_sync_pull.ts";
+import { nextMonth, pullMonths, type SyncMonth } from "./_sync_pull.ts";
 import { type FrameReport, mergeReports, warnReport } from "../frames/build.ts";
 import { releaseNativeIfGrown } from "../frames/_release.ts";
 import { AuthenticationError, PermissionDeniedError } from "../http/errors.ts";
@@ -151,17 +151,13 @@ const KEYS: Record<SyncDataset, string[]> = {
  */
 export function syncMonths(from: string, to: string, today: string): SyncMonth[] {
   const out: SyncMonth[] = [];
-  for (let y = +from.slice(0, 4), m = +from.slice(5, 7); `${y}-${pad(m)}` <= to.slice(0, 7); m++) {
-    if (m === 13) [y, m] = [y + 1, 1];
-    const key = `${y}-${pad(m)}`;
-    const last = new Date(Date.UTC(y, m, 0)).toISOString().slice(0, 10);
-    const first = key + "-01" < from ? from : key + "-01";
-    out.push({ month: key, from: first, to: last > to ? to : last, ended: last < today });
+  for (let m = from.slice(0, 7); m <= to.slice(0, 7); m = nextMonth(m)) {
+    const last = new Date(Date.UTC(+m.slice(0, 4), +m.slice(5, 7), 0)).toISOString().slice(0, 10);
+    const first = m + "-01" < from ? from : m + "-01";
+    out.push({ month: m, from: first, to: last > to ? to : last, ended: last < today });
   }
   return out;
 }
-
-const pad = (m: number) => String(m).padStart(2, "0");
 
 function shiftDays(day: string, n: number): string {
   return new Date(Date.parse(day + "T00:00:00Z") + n * 86_400_000).toISOString().slice(0, 10);
