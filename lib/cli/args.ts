@@ -383,9 +383,7 @@ export async function checkWritableDir(flag: string, path: string): Promise<stri
       return `${named} is a file, not a directory; choose a directory`;
     }
     await Deno.mkdir(path, { recursive: true });
-    const probe = `${path.replace(/\/+$/, "")}/.signalbook-write-check-${crypto.randomUUID()}`;
-    await Deno.writeTextFile(probe, "");
-    await Deno.remove(probe);
+    await Deno.remove(await Deno.makeTempFile({ dir: path, prefix: ".signalbook-write-check-" }));
   } catch (e) {
     const err = e as Error;
     if (

@@ -142,9 +142,7 @@ export async function main(args: string[] = Deno.args): Promise<void> {
       Object.entries(byTrade).map(([k, v]) => [k, v.monthly]),
     );
     const market = trades.filter(
-      pl.col("code").eq(pl.lit("P")).or(pl.col("code").eq(pl.lit("S"))).and(
-        pl.col("is_anomalous_transaction").eq(pl.lit(false)),
-      ),
+      pl.col("code").isIn(["P", "S"]).and(pl.col("is_anomalous_transaction").eq(pl.lit(false))),
     );
     const charts = {
       "event-study": eventStudyChart(stats, {
