@@ -234,6 +234,7 @@ export class WindowPull<Row> {
     if (spill.next !== null) {
       w.state = "queued";
       w.whole = true;
+      w.gap = undefined;
     } else if (spill.rows.length > 0) {
       // its walk ended there: short of the end of its filter, the rest may hold rows
       w.lastPos = this.posOf(spill.rows.at(-1)!);
@@ -408,6 +409,9 @@ export class WindowPull<Row> {
     }
     w.keep(page, keys, own);
     if (page.next === null && !w.spill) w.gap = this.endGap(w, page.rows);
+    // a page wholly past its end: its walk ended between two pages, where a page the service
+    // skipped would leave no trace but a quiet stretch (its rest is probed as at an end)
+    else if (own === 0 && w.spill) w.gap = this.endGap(w, []);
     if (page.next === null && w.rows === 0 && !w.spill) this.#mergeRest(w);
     this.notify();
     if (stop) throw stop;

@@ -112,6 +112,13 @@
  *   window ending on a gap followed only by empty windows (a range that
  *   starts before the data) costs one probe the reader would have skipped;
  *   the rows are the same either way.
+ * - Skipped pages: a window whose walk reads a page wholly past its end
+ *   after its last row of its own, short of that end by a quarter page or
+ *   more, has the same probe over the rest, before its seam is checked: a
+ *   row there was skipped by its walk (`"early-end"`, not a seam read
+ *   otherwise). A skip inside one walk (serial, or within a window's range)
+ *   leaves no trace: no row comes again, and neither service states a
+ *   total count to compare with.
  *
  * Cost: every window ends on a part-filled page (a split one on the page
  * that shows its end), so a parallel pull makes a few percent more requests
@@ -265,6 +272,10 @@ export async function* windowedPages<Row>(
           w.spill = undefined;
           w.check.forget();
         } else {
+          // a page wholly past its end after a quiet stretch: rows there (a probe says) are rows
+          // its walk skipped, lost rows, not rows dated otherwise
+          const early = w.gap && !pull.serial ? await pull.earlyEnd(w) : undefined;
+          if (early) throw setFailedCursor(early, early.cursor);
           pull.unsplit(w);
           slots.dispatch();
           continue;

@@ -20,7 +20,10 @@
  *   (not retried: the pull fails there);
  * - `flipOdd: true`: every other page (the 2nd, 4th, …) is served from the
  *   opposite end of the list: page `k` holds the `k`-th page counted from
- *   its end (pages then overlap, and rows between them never come).
+ *   its end (pages then overlap, and rows between them never come);
+ * - `skipPages: k`: the list's own request (no date bounds) serves page `n`
+ *   (after the first) as page `n + k`: `k` pages are skipped, nothing is
+ *   sent again (date-bounded requests are honest).
  *
  * Not a lie: `cursorPrefix` opens every cursor with that text (any Unicode:
  * cursors are opaque), and a cursor sent back without it is refused with a
@@ -40,6 +43,7 @@ export interface Lies {
   failOnce?: number;
   cursorPrefix?: string;
   flipOdd?: boolean;
+  skipPages?: number;
 }
 
 /** The first (newest) day of the list. */
@@ -104,7 +108,8 @@ export function lyingFeeds(lies: Lies): LyingFeeds {
       return (!from || d >= from) && (!to || d <= to);
     });
     const pages = Math.ceil(list.length / limit);
-    const at = lies.loopAfter !== undefined ? n % lies.loopAfter : n;
+    const skip = !from && !to && n > 0 ? lies.skipPages ?? 0 : 0;
+    const at = (lies.loopAfter !== undefined ? n % lies.loopAfter : n) + skip;
     let rows = lies.flipOdd && at % 2 === 1
       ? list.slice(Math.max(0, list.length - (at + 1) * limit), list.length - at * limit)
       : list.slice(at * limit, (at + 1) * limit);

@@ -137,6 +137,32 @@ Deno.test("a window that ends early while a later window has rows stops with rea
   assert.deepEqual(serial.rows, upTo(1001));
 });
 
+Deno.test("a list whose own walk skips pages past a window's end stops with early-end, not a seam read otherwise", async () => {
+  // the list's own request serves page n as page n + 20: its second page is wholly past the first
+  // window's end, after a stretch of days that hold rows (a probe finds them)
+  const lies = { days: 100, perDay: 20, skipPages: 20 };
+  for (const parallel of [2, 8]) {
+    const par = await pull(lies, parallel);
+    assert.equal(par.error?.name, "PaginationError", `parallel ${parallel}`);
+    assert.equal(par.error?.reason, "early-end");
+    assert.deepEqual(par.rows, upTo(25));
+    assert.match(par.error?.cursor ?? "", /^sbw1\./);
+    // resumed at the cut against the same service: its date-bounded requests give the rest once
+    const rest: number[] = [];
+    const list = lyingFeeds(lies).insider.feeds({ feedIds: [1], limit: 25 }, {
+      parallel,
+      cursor: par.error!.cursor!,
+    });
+    for await (const r of list) rest.push(Number(r.accession_number.slice(-6)));
+    assert.deepEqual(rest, upTo(2000).slice(25));
+  }
+  // what cannot be seen (documented): a skip inside one walk (serial, or within a window's
+  // range) leaves no row sent again and no quiet stretch past an end; no total count is sent
+  const serial = await pull(lies, 1);
+  assert.equal(serial.error, null);
+  assert.equal(serial.rows.length, 2000 - 20 * 25);
+});
+
 Deno.test("generated lies: what a pull hands out is a prefix of the list, in order, each row once; loops end", async () => {
   assert.equal(await child("property", "80"), "ok");
 });
