@@ -98,13 +98,6 @@ export interface Gap {
 
 /** One window (see the module doc). */
 export class Window<Row> {
-  /**
-   * First and last position (undefined: the list's own bound). `b` is where
-   * the window's rows end; a split may move it nearer while the window runs
-   * (its requests keep their `filter`).
-   */
-  a?: number;
-  b?: number;
   /** The range its requests are sent with, fixed when it starts (a cursor names its filter). */
   filter?: { a?: number; b?: number };
   /** Rows its walk read past `b`: checked against the next window's rows at the seam, or taken back. */
@@ -120,8 +113,6 @@ export class Window<Row> {
   skipTotal = 0;
   /** Rows fetched (after skipping). */
   rows = 0;
-  /** Rows expected, from the density its parent saw. */
-  expect: number;
   /** Day number of the first row fetched. */
   firstDay?: number;
   /** Trailing run: the day of the last row fetched and the keys of the rows on it. */
@@ -153,11 +144,17 @@ export class Window<Row> {
   probing?: boolean;
 
   /** A window over positions `a`..`b`, expected to hold `expect` rows. */
-  constructor(a?: number, b?: number, expect = 0) {
-    this.a = a;
-    this.b = b;
-    this.expect = expect;
-  }
+  constructor(
+    /**
+     * First and last position (undefined: the list's own bound). `b` is where
+     * the window's rows end; a split may move it nearer while the window runs
+     * (its requests keep their `filter`).
+     */
+    public a?: number,
+    public b?: number,
+    /** Rows expected, from the density its parent saw. */
+    public expect = 0,
+  ) {}
 
   /** Applies a cut of the plan: its rows end at `cut.end`; the window after it is returned. */
   cut(cut: PlanCut): Window<Row> {

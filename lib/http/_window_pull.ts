@@ -31,10 +31,7 @@ export function dayNumber(day: string | undefined): number | undefined {
 
 /** One parallel pull's windows and the changes that span them (see the module doc). */
 export class WindowPull<Row> {
-  readonly src: WindowSource<Row>;
-  readonly opts: WindowedOptions;
   readonly limit: number;
-  readonly signal: AbortSignal;
   /** The list's order (`value` undefined until known: learned from the rows). */
   readonly order: { value?: "asc" | "desc" };
   readonly windows: Window<Row>[] = [];
@@ -57,15 +54,12 @@ export class WindowPull<Row> {
 
   /** The pull of `src` with `opts`, under `signal`, from `start` (a decoded window cursor) or the list's start. */
   constructor(
-    src: WindowSource<Row>,
-    opts: WindowedOptions,
-    signal: AbortSignal,
+    readonly src: WindowSource<Row>,
+    readonly opts: WindowedOptions,
+    readonly signal: AbortSignal,
     start: { o: "a" | "d"; f?: string; t?: string; c: string | null; s: number } | undefined,
   ) {
-    this.src = src;
-    this.opts = opts;
     this.limit = opts.limit ?? Infinity;
-    this.signal = signal;
     this.order = { value: src.order };
     this.slots = new WindowSlots(opts.parallel, {
       eligible: () => eligible(this.windows, this.head, this.context()),

@@ -41,16 +41,11 @@ export interface SlotHooks<W> {
 export class WindowSlots<W extends SlotWindow> {
   /** Requests in flight. */
   inFlight = 0;
-  readonly size: number;
-  #hooks: SlotHooks<W>;
   #granting = false;
   #again = false;
 
   /** Slots for `size` requests at once. */
-  constructor(size: number, hooks: SlotHooks<W>) {
-    this.size = size;
-    this.#hooks = hooks;
-  }
+  constructor(readonly size: number, private readonly hooks: SlotHooks<W>) {}
 
   /** Waits for a slot for `w`'s next request; false: the window stops. */
   take(w: W): Promise<boolean> {
@@ -98,9 +93,9 @@ export class WindowSlots<W extends SlotWindow> {
   #grant(): void {
     /** Windows whose gap probe waits: they take only the slots no window wants. */
     const probes: W[] = [];
-    for (const { w, ok, fetched } of this.#hooks.eligible()) {
+    for (const { w, ok, fetched } of this.hooks.eligible()) {
       if (this.inFlight >= this.size) break;
-      if (w.want && this.#hooks.stopped(w, fetched)) {
+      if (w.want && this.hooks.stopped(w, fetched)) {
         // done (the rows before it reach the limit) or stopped: let its loop end
         this.answer(w, false);
         continue;
@@ -110,7 +105,7 @@ export class WindowSlots<W extends SlotWindow> {
         probes.push(w);
         continue;
       }
-      if (w.state === "queued") this.#hooks.start(w);
+      if (w.state === "queued") this.hooks.start(w);
       this.#give(w);
     }
     for (const w of probes) {
@@ -122,7 +117,7 @@ export class WindowSlots<W extends SlotWindow> {
   /** Slots no window near the head would use now (besides `w`, about to ask for one). */
   idle(w: W): number {
     let busy = this.inFlight + 1;
-    for (const x of this.#hooks.eligible()) {
+    for (const x of this.hooks.eligible()) {
       if (!x.ok) break;
       if (x.w !== w && (x.w.state === "queued" || x.w.want)) busy++;
     }
