@@ -127,18 +127,12 @@ function writeNumbers(v: Float64Array, type: NumericType, n: number, body: Body)
       body.buffers.push(bytesOf(v.slice(0, n)));
       return;
     }
-    case "boolean": {
-      const data = new Uint8Array(pad8((n + 7) >> 3));
-      for (let i = 0; i < n; i++) if (v[i] === 1) data[i >> 3] |= 1 << (i & 7);
-      body.buffers.push(data);
+    case "boolean": // a bit set for true: the values' bitmap
+      body.buffers.push(bitmap(n, (i) => v[i] !== 1).bits);
       return;
-    }
-    case "date": {
-      const data = new Int32Array(n);
-      for (let i = 0; i < n; i++) data[i] = v[i] === v[i] ? v[i] : 0;
-      body.buffers.push(bytesOf(data));
+    case "date": // whole day numbers; an Int32Array holds NaN (null) as 0
+      body.buffers.push(bytesOf(new Int32Array(v.subarray(0, n))));
       return;
-    }
     case "integer":
     case "timestamp": // whole numbers within ±(2^53 − 1)
       body.buffers.push(bytesOf(int64s(v, n)));
