@@ -58,6 +58,7 @@ import {
   UNREADABLE,
 } from "../shared/values/mod.ts";
 import { InvalidResponseError } from "../http/errors.ts";
+import { declaredAs } from "../shared/field_keys.ts";
 
 export { type FrameReport, mergeReports, reportLines, warnReport };
 
@@ -482,6 +483,8 @@ export interface SinkPlan<Row> {
    * Every row of an append is mapped before any is copied.
    */
   map?: (row: Row, index: number) => Record<string, unknown>;
+  /** An append whose rows are marked with this tag (`markDeclared`) is taken as it is, not mapped. */
+  declared?: string;
 }
 
 /**
@@ -499,11 +502,10 @@ export interface SinkPlan<Row> {
  */
 export function rowSink<Row>(plan: (first: Row | undefined) => SinkPlan<Row>): RowSink<Row> {
   let b: FrameBuilder | undefined;
-  let map: SinkPlan<Row>["map"];
+  let p: SinkPlan<Row> | undefined;
   let seen = 0;
   const start = (first: Row | undefined) => {
-    const p = plan(first);
-    map = p.map;
+    p = plan(first);
     b = new FrameBuilder(p.specs, p.opts);
     return b;
   };
@@ -511,10 +513,10 @@ export function rowSink<Row>(plan: (first: Row | undefined) => SinkPlan<Row>): R
     append(rows) {
       if (rows.length === 0) return;
       const builder = b ?? start(rows[0]);
-      const [m, at] = [map, seen];
-      builder.append(
-        m ? rows.map((r, i) => m(r, at + i)) : rows as readonly Record<string, unknown>[],
-      );
+      const [m, at] = [p!.map, seen];
+      const list = rows as readonly Record<string, unknown>[];
+      const asIs = !m || (p!.declared !== undefined && declaredAs(list) === p!.declared);
+      builder.append(asIs ? list : rows.map((r, i) => m(r, at + i)));
       seen += rows.length;
     },
     finish() {

@@ -19,7 +19,6 @@
 import { isDemo } from "../shared/demo.ts";
 import type pl from "npm:nodejs-polars@0.25.2";
 import { buildFrame, type FrameReport, type RowSink, rowSink } from "../frames/build.ts";
-import { declaredAs, type KeyMap } from "../shared/field_keys.ts";
 import { CAMEL, SEARCH_ROWS_DECLARED, SNAKE } from "./_envelopes.ts";
 import type { ColumnSpec } from "../frames/dtypes.ts";
 import { asFrame, type Frame } from "../frames/list.ts";
@@ -97,28 +96,17 @@ export function transactionsSink(
   // spelt otherwise lands on its column, never in an extra one. Rows the
   // search's envelope reader already keyed by camelCase names (marked) skip
   // the per-row check.
-  let plan: { camel: boolean; map: KeyMap } | undefined;
-  const inner = rowSink<Record<string, unknown>>(() => ({
-    specs: plan?.camel ? CAMEL_COLUMNS : TRANSACTION_COLUMNS,
-    opts: { reportMissing: !opts.selected, onReport: opts.onReport },
-  }));
-  return {
-    append(rows) {
-      if (rows.length === 0) return;
-      const list = rows as readonly Record<string, unknown>[];
-      if (!plan) {
-        const camel = familyOf(list[0]) === "camel";
-        const map = (camel ? CAMEL : SNAKE).mapFor(list[0], { compact: false });
-        plan = { camel, map };
-      }
-      const done = plan.camel && declaredAs(list) === SEARCH_ROWS_DECLARED;
-      inner.append(done ? list : list.map(plan.map.apply));
-    },
-    finish: () => inner.finish(),
-    get chunks() {
-      return inner.chunks;
-    },
-  };
+  return rowSink((first) => {
+    const row = first as Record<string, unknown> | undefined;
+    const camel = row !== undefined && familyOf(row) === "camel";
+    const map = row && (camel ? CAMEL : SNAKE).mapFor(row, { compact: false });
+    return {
+      specs: camel ? CAMEL_COLUMNS : TRANSACTION_COLUMNS,
+      opts: { reportMissing: !opts.selected, onReport: opts.onReport },
+      map: map && ((r) => map.apply(r as Record<string, unknown>)),
+      declared: camel ? SEARCH_ROWS_DECLARED : undefined,
+    };
+  });
 }
 
 /** Snake_case column names, read from the camelCase keys of search rows. */
