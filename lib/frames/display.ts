@@ -45,7 +45,8 @@ import {
 import dataframeModule from "npm:nodejs-polars@0.25.2/bin/dataframe.js";
 import { inJupyter } from "../shared/jupyter.ts";
 import { isFrame } from "../shared/wrong_input.ts";
-import { DEMO, isDemo, markDemo } from "../shared/demo.ts";
+import { carriesDemoMark, DEMO, isDemo, markDemo } from "../shared/demo.ts";
+import "./_demo_trace.ts";
 import { type FrameReport, summaryLines } from "./_report.ts";
 
 export * from "./_display_html.ts";
@@ -70,7 +71,10 @@ const GROUPERS = new Set(["groupBy", "groupByRolling", "groupByDynamic", "rollin
 type AnyObject = Record<string | symbol, unknown>;
 
 function keep(value: unknown, name: string | symbol, demo: boolean): unknown {
-  if (isDataFrame(value) || isLazyFrame(value)) return wrap(value as unknown as AnyObject, demo);
+  if (isDataFrame(value) || isLazyFrame(value)) {
+    // demo data in, demo data out: live.vstack(demo) holds demo data (frames/_demo_trace.ts)
+    return wrap(value as unknown as AnyObject, demo || carriesDemoMark(value));
+  }
   if (value instanceof Promise) return value.then((v) => keep(v, name, demo));
   if (typeof name === "string" && GROUPERS.has(name) && typeof value === "object" && value) {
     return wrap(value as AnyObject, demo);
@@ -114,6 +118,7 @@ function wrap<T extends AnyObject>(frame: T, demo: boolean): T {
     // already wrapped: a demo mark is added (never taken away) by wrapping once more
     if (!demo || frame[DEMO] === true) return frame;
   }
+  if (demo) markDemo(frame); // its data too: what Polars derives from it is demo data
   const display = () => bundleOf(frame, demo);
   const displayable = isDataFrame(frame) || isLazyFrame(frame);
   const shadow: AnyObject = {
@@ -133,9 +138,7 @@ function wrap<T extends AnyObject>(frame: T, demo: boolean): T {
       const cached = methods.get(prop);
       if (cached?.raw === value) return cached.fn;
       const fn = function (...args: unknown[]) {
-        // demo data in, demo data out: live.vstack(demo), live.join(demo, …), hstack(demo columns)
-        const mixed = demo || args.some((a) => isDemo(a) || (Array.isArray(a) && a.some(isDemo)));
-        return keep(Reflect.apply(value, frame, args), prop, mixed);
+        return keep(Reflect.apply(value, frame, args), prop, demo);
       };
       methods.set(prop, { raw: value, fn });
       return fn;

@@ -104,9 +104,27 @@ const RESULT_FIELDS = 32;
 export function carriesDemoMark(x: unknown): boolean {
   if ((typeof x !== "object" && typeof x !== "function") || x === null) return false;
   try {
-    return (x as { [DEMO]?: unknown })[DEMO] === true;
+    if ((x as { [DEMO]?: unknown })[DEMO] === true) return true;
   } catch {
-    return false; // a Proxy that refuses unknown keys (nodejs-polars frames)
+    // a Proxy that refuses unknown keys (nodejs-polars frames): its data is looked at below
+  }
+  const data = nativeOf(x);
+  return data !== undefined && carriesDemoMark(data);
+}
+
+/**
+ * The native object holding a nodejs-polars frame's, lazy frame's or
+ * series' data (`_df`, `_ldf`, `_s`), which carries the mark of frames
+ * derived from it by any Polars call (`frames/_demo_trace.ts`); undefined
+ * for anything else.
+ */
+function nativeOf(x: object): object | undefined {
+  try {
+    const o = x as { _df?: unknown; _ldf?: unknown; _s?: unknown };
+    const data = o._df ?? o._ldf ?? o._s;
+    return typeof data === "object" && data !== null && data !== x ? data : undefined;
+  } catch {
+    return undefined;
   }
 }
 
@@ -140,10 +158,13 @@ function demoWithin(x: unknown, depth: number): boolean {
  * ```
  */
 export function markDemo<T extends object>(x: T): T {
-  try {
-    Object.defineProperty(x, DEMO, { value: true, enumerable: false, configurable: true });
-  } catch {
-    // frozen or exotic: left unmarked (frames are marked through their display instead)
+  // a frame's own data too: what Polars derives from it is demo data (`frames/_demo_trace.ts`)
+  for (const o of [x, nativeOf(x)]) {
+    try {
+      if (o) Object.defineProperty(o, DEMO, { value: true, enumerable: false, configurable: true });
+    } catch {
+      // frozen or exotic: left unmarked (frames are marked through their display instead)
+    }
   }
   return x;
 }
