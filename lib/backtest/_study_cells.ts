@@ -14,7 +14,7 @@ import { twoWayClusterSe, type TwoWayObservation, usableSe } from "./_cluster_se
 import { tQuantile } from "./_quantiles.ts";
 import { mean, median, percentile, sd, trimmedMean } from "./_stats.ts";
 import { WINDOW_DAYS } from "../insider/fields.ts";
-import type { Entry } from "./entry.ts";
+import { type Entry, num } from "./entry.ts";
 import type { ColumnSpec } from "../frames/dtypes.ts";
 
 /** Clusterings of the intervals. */
@@ -89,9 +89,6 @@ interface Cell {
 }
 
 const finite = (x: unknown): x is number => typeof x === "number" && Number.isFinite(x);
-const num = (
-  x: number | undefined | null,
-) => (x !== undefined && x !== null && Number.isFinite(x) ? x : null);
 
 /** Per group at one horizon: the trades' values and counts. */
 function collect(d: StudyData, o: StudySettings, h: string) {

@@ -429,13 +429,10 @@ function positionsOf(
     }
     const pts = rowPoints(r, days);
     // from the entry day: divide by the (interpolated) growth up to it
-    const from = (p: [number, number][]): [number, number][] => {
-      const g0 = growthAt(p, delay);
-      const rest = p.filter(([d]) => d > delay).map((
-        [d, g],
-      ): [number, number] => [d - delay, g / g0]);
-      return [[0, 1], ...rest];
-    };
+    const from = (p: [number, number][], g0 = growthAt(p, delay)): [number, number][] => [
+      [0, 1],
+      ...p.filter(([d]) => d > delay).map(([d, g]): [number, number] => [d - delay, g / g0]),
+    ];
     positions.push({
       start: day + delay,
       end: day + days,
