@@ -156,3 +156,20 @@ Deno.test("property: a literal is its double when the double holds it as written
     { numRuns: 2000 },
   );
 });
+
+Deno.test("the scan finds a rounded literal of any length from 16 characters, at any place in the text", () => {
+  // 16 and 17 digits past 2^53, 17 characters with a point, a 3-digit exponent; each with a
+  // run of padding before it so its digits start at every place relative to the scan's steps
+  for (const lit of ["9007199254740993", "-12345678901234567", "0.99999999999999999", "1e-400"]) {
+    for (let pad = 0; pad < 17; pad++) {
+      const text = `{"s":"${"x".repeat(pad)}","a":[1, ${lit} ],"b":2}`;
+      assert.equal(roundsNumbers(text), true, `${lit} after ${pad}`);
+      // right after a long literal a double holds
+      const next = `{"s":"${"x".repeat(pad)}","a":[0.30000000000000004,${lit}]}`;
+      assert.equal(roundsNumbers(next), true, `${lit} after 0.30000000000000004 and ${pad}`);
+      // the same digits in a string, or a literal a double holds, are not reported
+      assert.equal(roundsNumbers(`{"s":"${"x".repeat(pad)}","a":"${lit}"}`), false, lit);
+      assert.equal(roundsNumbers(`{"s":"${"x".repeat(pad)}","a":0.30000000000000004}`), false);
+    }
+  }
+});
