@@ -131,16 +131,9 @@ export function makeTruth(world: World, data: InsiderData): Truth {
     model: { prices: PRICE_MODEL, skill: INSIDER_SKILL },
     expected,
     mean(rows, h) {
-      let s = 0;
-      let n = 0;
-      for (const k of rows) {
-        const x = expected(k, h);
-        if (x !== null) {
-          s += x;
-          n++;
-        }
-      }
-      return n > 0 ? s / n : null;
+      // summed in the rows' order, those without a value left out
+      const xs = Array.from(rows, (k) => expected(k, h)).filter((x) => x !== null);
+      return xs.length > 0 ? xs.reduce((s, x) => s + x, 0) / xs.length : null;
     },
     table() {
       table ??= buildTable(data, perTrade);

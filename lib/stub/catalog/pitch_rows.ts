@@ -49,14 +49,9 @@ export function tagRule(q: Query, data: CatalogData): TagRule | { unknown: strin
 }
 
 function group(slugs: readonly string[], data: CatalogData): Map<string, Set<string>> {
-  const groups = new Map<string, Set<string>>();
-  for (const s of slugs) {
-    const t = data.slugType.get(s);
-    if (t === undefined) continue;
-    if (!groups.has(t)) groups.set(t, new Set());
-    groups.get(t)!.add(s);
-  }
-  return groups;
+  const known = slugs.filter((s) => data.slugType.has(s));
+  const byType = Map.groupBy(known, (s) => data.slugType.get(s)!);
+  return new Map([...byType].map(([t, ss]) => [t, new Set(ss)]));
 }
 
 /** Rules 2–4: per type OR, across types AND, `noneOf` types inverted. */

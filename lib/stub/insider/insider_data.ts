@@ -525,13 +525,7 @@ function filingOrder(a: Trade, b: Trade): number {
  * transacted within the window up to this trade's transaction date.
  */
 function pointInTime(trades: Trade[], world: World): void {
-  const byInsider = new Map<number, Trade[]>();
-  for (const t of trades) {
-    const list = byInsider.get(t.insider);
-    if (list) list.push(t);
-    else byInsider.set(t.insider, [t]);
-  }
-  for (const list of byInsider.values()) {
+  for (const list of Map.groupBy(trades, (t) => t.insider).values()) {
     list.sort(filingOrder);
     const past: Past[] = [];
     const dirs: number[] = [];
@@ -563,36 +557,27 @@ function pointInTime(trades: Trade[], world: World): void {
       const r = t.row as unknown as Record<string, number | string | boolean | null>;
       // per scope (all, bullish, bearish: the past trade's direction) and window: the sums over
       // the past trades whose window had closed, each in the order of `past`
+      // (the insider-return windows are the win-rate windows but 1w: `ii` −1 there)
       for (const [wi, w] of WIN_RATE_WINDOWS.entries()) {
-        const wins = [0, 0, 0];
-        const totals = [0, 0, 0];
+        const ii = (INSIDER_RETURN_WINDOWS as readonly string[]).indexOf(w);
+        // per scope: wins, returns, excess returns, trades
+        const sums = [[0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]];
         for (const p of past) {
           if (p.dir === 0 || p.day + WINDOW_DAYS[w] > t.day) continue;
           for (const k of [0, p.dir > 0 ? 1 : 2]) {
-            wins[k] += p.win[wi];
-            totals[k] += 1;
-          }
-        }
-        WR_KEYS.forEach((keys, k) => {
-          const [kPct, kWins, kTotal] = keys[wi];
-          r[kWins] = wins[k];
-          r[kTotal] = totals[k];
-          r[kPct] = totals[k] > 0 ? (100 * wins[k]) / totals[k] : null;
-        });
-      }
-      for (const [wi, w] of INSIDER_RETURN_WINDOWS.entries()) {
-        const sums = [[0, 0, 0], [0, 0, 0], [0, 0, 0]];
-        for (const p of past) {
-          if (p.dir === 0 || p.day + WINDOW_DAYS[w] > t.day) continue;
-          for (const k of [0, p.dir > 0 ? 1 : 2]) {
-            sums[k][0] += p.ret[wi];
-            sums[k][1] += p.ex[wi];
-            sums[k][2] += 1;
+            sums[k][0] += p.win[wi];
+            if (ii >= 0) sums[k][1] += p.ret[ii];
+            if (ii >= 0) sums[k][2] += p.ex[ii];
+            sums[k][3] += 1;
           }
         }
         INSIDER_RETURN_DIRECTIONS.forEach((s, k) => {
-          const [ret, ex, n] = sums[k];
-          r[IR_KEYS[k][wi]] = n > 0 ? round(ret / n, 4) : null;
+          const [wins, ret, ex, n] = sums[k];
+          const [kPct, kWins, kTotal] = WR_KEYS[k][wi];
+          r[kWins] = wins;
+          r[kTotal] = n;
+          r[kPct] = n > 0 ? (100 * wins) / n : null;
+          if (ii >= 0) r[IR_KEYS[k][ii]] = n > 0 ? round(ret / n, 4) : null;
           if (w === "3m" || (w === "1y" && s === "")) {
             r[`insider_excess_returns_${w}${s}`] = n > 0 ? round(ex / n, 4) : null;
           }

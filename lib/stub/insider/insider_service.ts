@@ -66,19 +66,15 @@ const DetailQuery = z.object({
   "x-hosting-protection-bypass": z.string().optional(),
 }).strict();
 
+/** A field's schema by its value type (text for the other types). */
 function zodOf(type: ValueType): z.ZodType {
-  switch (type) {
-    case "boolean":
-      return z.boolean().nullable();
-    case "decimal":
-      return z.number().nullable();
-    case "integer":
-      return z.number().int().nullable();
-    case "list":
-      return z.array(z.number().int());
-    default:
-      return z.string().nullable();
-  }
+  const of: Partial<Record<ValueType, () => z.ZodType>> = {
+    boolean: () => z.boolean().nullable(),
+    decimal: () => z.number().nullable(),
+    integer: () => z.number().int().nullable(),
+    list: () => z.array(z.number().int()),
+  };
+  return of[type]?.() ?? z.string().nullable();
 }
 
 const Transaction = z.object(

@@ -185,18 +185,10 @@ export function searchTrades(all: readonly Trade[], filter: Filter, world: World
   if (f.reportingOwnerCik) {
     tests.push((_, r) => sameCik(r.reporting_owner_cik, f.reportingOwnerCik!));
   }
-  const pos = f.position ?? {};
-  const posField: Record<string, keyof TransactionRow> = {
-    officer: "is_officer",
-    director: "is_director",
-    owner: "is_10_percent_owner",
-    ceo: "is_ceo",
-    cfo: "is_cfo",
-    cto: "is_cto",
-    coo: "is_coo",
-  };
-  for (const [k, on] of Object.entries(pos)) {
-    if (on) tests.push((_, r) => r[posField[k]] === true);
+  // each position's flag is `is_<position>`, the owner's `is_10_percent_owner`
+  for (const [k, on] of Object.entries(f.position ?? {})) {
+    const field = (k === "owner" ? "is_10_percent_owner" : `is_${k}`) as keyof TransactionRow;
+    if (on) tests.push((_, r) => r[field] === true);
   }
   if (f.tradeType === "purchase") tests.push((_, r) => r.acquired_disposed_code === "A");
   if (f.tradeType === "sale") tests.push((_, r) => r.acquired_disposed_code === "D");
