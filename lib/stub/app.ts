@@ -6,7 +6,8 @@
  * @module
  */
 import { DEMO_HEADER, markDemo } from "../shared/demo.ts";
-import { Hono, type MiddlewareHandler } from "npm:hono@4.13.19";
+import { type Context, Hono } from "npm:hono@4.13.19";
+import { except } from "npm:hono@4.13.19/combine";
 import { HTTPException } from "npm:hono@4.13.19/http-exception";
 import type { OpenAPIHono } from "npm:@hono/zod-openapi@1.6.3";
 import { bearer, type Faults, faults, rateLimit, RateLimiter } from "./guard.ts";
@@ -123,10 +124,6 @@ function tooLarge(): Response {
   );
 }
 
-function exceptOpenapi(mw: MiddlewareHandler): MiddlewareHandler {
-  return (c, next) => c.req.path.endsWith("/api/v1/openapi.json") ? next() : mw(c, next);
-}
-
 /**
  * Builds the emulator of both services.
  *
@@ -213,11 +210,16 @@ export function createStub(opts: StubOptions = {}): Stub {
   ];
   for (const [prefix, service, keys, available] of services) {
     const sub = new Hono();
-    sub.use("/api/v1/*", exceptOpenapi(faults(opts)));
-    sub.use("/api/v1/*", exceptOpenapi(bearer(keys, available)));
-    // after authentication: unknown keys never reach its (bounded) map
-    if (rateHeaders) sub.use("/api/v1/*", exceptOpenapi(rateHeaders));
-    if (limiter) sub.use("/api/v1/*", exceptOpenapi(rateLimit(limiter)));
+    // in this order, for every answer but the (public) OpenAPI description; the rate limits
+    // after authentication: unknown keys never reach their (bounded) maps
+    const guards = [
+      faults(opts),
+      bearer(keys, available),
+      rateHeaders,
+      limiter && rateLimit(limiter),
+    ];
+    const openapi = (c: Context) => c.req.path.endsWith("/api/v1/openapi.json");
+    sub.use("/api/v1/*", except(openapi, ...guards.filter((g) => g !== undefined)));
     sub.route("/", service);
     root.route(prefix, sub);
   }

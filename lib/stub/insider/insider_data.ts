@@ -327,14 +327,7 @@ export function makeInsiderData(world: World): InsiderData {
         company_name: company.name,
         is_aggregated: false,
         is_synthetic: false,
-        is_director: ins.roles.director,
-        is_officer: ins.roles.officer,
-        is_other: ins.roles.other,
-        is_ceo: ins.roles.ceo,
-        is_cfo: ins.roles.cfo,
-        is_cto: ins.roles.cto,
-        is_coo: ins.roles.coo,
-        is_10_percent_owner: ins.roles.owner,
+        ...Object.fromEntries(Object.entries(ins.roles).map(([k, on]) => [roleField(k), on])),
         is_direct_ownership: direct,
         equity_swap_involved: rng.chance(0.003),
         is_derivative: code === "M",
@@ -393,6 +386,11 @@ export function makeInsiderData(world: World): InsiderData {
     trades.map((t) => [`${t.row.accession_number}/${t.row.transaction_id}`, t]),
   );
   return { insiders, trades, byKey };
+}
+
+/** A role's (or position's) flag in a row: `is_<role>`, the owner's `is_10_percent_owner`. */
+export function roleField(role: string): keyof TransactionRow {
+  return role === "owner" ? "is_10_percent_owner" : `is_${role}` as keyof TransactionRow;
 }
 
 /** Newest filing first, then accession number and transaction id: the service's default order. */

@@ -38,7 +38,7 @@ import {
 } from "../../insider/filter.ts";
 import { dayOf } from "../calendar.ts";
 import type { World } from "../world.ts";
-import { newestFirst, type Trade } from "./insider_data.ts";
+import { newestFirst, roleField, type Trade } from "./insider_data.ts";
 import { fieldsOf } from "./stored_trades.ts";
 
 type Filter = z.output<typeof InsiderFilterSchema>;
@@ -185,10 +185,8 @@ export function searchTrades(all: readonly Trade[], filter: Filter, world: World
   if (f.reportingOwnerCik) {
     tests.push((_, r) => sameCik(r.reporting_owner_cik, f.reportingOwnerCik!));
   }
-  // each position's flag is `is_<position>`, the owner's `is_10_percent_owner`
   for (const [k, on] of Object.entries(f.position ?? {})) {
-    const field = (k === "owner" ? "is_10_percent_owner" : `is_${k}`) as keyof TransactionRow;
-    if (on) tests.push((_, r) => r[field] === true);
+    if (on) tests.push((_, r) => r[roleField(k)] === true);
   }
   if (f.tradeType === "purchase") tests.push((_, r) => r.acquired_disposed_code === "A");
   if (f.tradeType === "sale") tests.push((_, r) => r.acquired_disposed_code === "D");
@@ -267,24 +265,21 @@ function keyed(t: Trade): Trade {
   return { filedMs: t.filedMs, row: fieldsOf(t) } as Trade;
 }
 
+/** A numeric field of a trade's row, by name. */
+const numField = (field: string) => (t: Trade) => (fieldsOf(t) as unknown as Num)[field];
+
+/** Per `sortBy` but `filedAt`: the key a filter sorts by. */
+const SORT_KEYS: Record<string, (f: Filter) => (t: Trade) => number | null> = {
+  insiderReturn: (f) => numField(insiderReturnField(f)),
+  tradeReturn: (f) =>
+    numField(f.tradeReturnPeriod ? TR_SERIES[f.tradeReturnPeriod] : "returns_latest"),
+  percentChange: () => (t) => {
+    const pc = fieldsOf(t).percent_change;
+    return pc === null ? null : Math.abs(pc);
+  },
+  transactionValue: () => numField("transaction_value"),
+};
+
 function sortKey(by: string, f: Filter): (t: Trade) => number | null {
-  switch (by) {
-    case "insiderReturn": {
-      const field = insiderReturnField(f);
-      return (t) => (fieldsOf(t) as unknown as Num)[field];
-    }
-    case "tradeReturn": {
-      const field = f.tradeReturnPeriod ? TR_SERIES[f.tradeReturnPeriod] : "returns_latest";
-      return (t) => (fieldsOf(t) as unknown as Num)[field];
-    }
-    case "percentChange":
-      return (t) => {
-        const pc = fieldsOf(t).percent_change;
-        return pc === null ? null : Math.abs(pc);
-      };
-    case "transactionValue":
-      return (t) => fieldsOf(t).transaction_value;
-    default:
-      return (t) => t.filedMs;
-  }
+  return Object.hasOwn(SORT_KEYS, by) ? SORT_KEYS[by](f) : (t) => t.filedMs;
 }
