@@ -9,17 +9,11 @@
  *
  * @module
  */
-import {
-  ConnectionError,
-  InvalidResponseError,
-  type ProblemReader,
-  SignalbookError,
-  TimeoutError,
-} from "./errors.ts";
+import { InvalidResponseError, type ProblemReader, SignalbookError } from "./errors.ts";
 import type { Redactor } from "./_redact.ts";
 import {
   checkScheme,
-  messageOf,
+  failureOf,
   nextUrl,
   problemOf,
   redact,
@@ -49,97 +43,46 @@ export async function fetchUnsigned(
 ): Promise<Response> {
   let current = checkScheme(url);
   for (let hop = 0;; hop++) {
+    const label = `GET ${redact(current.href)}`;
     // a timer, not AbortSignal.timeout: the signal handed to fetch stays tied
     // to the body, so it must not fire once the headers are in
     const headers = new AbortController();
     const timer = setTimeout(
-      () =>
-        headers.abort(
-          new DOMException(`no answer within ${d.timeoutMs} ms`, "TimeoutError"),
-        ),
+      () => headers.abort(new DOMException(`no answer within ${d.timeoutMs} ms`, "TimeoutError")),
       d.timeoutMs,
     );
     const both = signal ? AbortSignal.any([signal, headers.signal]) : headers.signal;
+    let res: unknown;
     try {
-      const res = await unsignedHop(d, current, both, signal, headers.signal);
-      if (res.status >= 300 && res.status < 400 && res.headers.has("location")) {
+      res = await within(d.fetch(current.href, { redirect: "manual", signal: both }), both);
+      if (!(res instanceof Response)) {
+        throw new InvalidResponseError(`${label}: fetch gave ${typeOf(res)}, not a Response`);
+      }
+      if (res.status < 300) return res;
+      const failed = res;
+      if (res.status < 400 && res.headers.has("location")) {
         await res.body?.cancel().catch(() => {});
-        if (hop >= 5) {
-          throw new InvalidResponseError(`GET ${redact(url)}: more than 5 redirects`);
-        }
+        if (hop >= 5) throw new InvalidResponseError(`GET ${redact(url)}: more than 5 redirects`);
         current = checkScheme(nextUrl(current, res.headers.get("location")!).href);
         continue;
       }
-      if (res.status >= 300) {
-        throw await unsignedProblem(d, res, current, both, signal);
-      }
-      return res;
+      // an error answer: its first bytes read within the same deadline
+      throw await within(
+        problemOf(res, "GET", redact(current.href), label, d.redact, d.problem, d.keyTail),
+        both,
+        () => failed.body?.cancel().catch(() => {}),
+      );
+    } catch (e) {
+      if (e instanceof SignalbookError) throw e;
+      throw failureOf(e, signal, `${label} failed`, [
+        [
+          headers.signal,
+          `${label} timed out after ${d.timeoutMs} ms${res ? " reading its error" : ""}`,
+        ],
+      ]);
     } finally {
       clearTimeout(timer);
     }
-  }
-}
-
-/** One unsigned request: its response, or a typed error. */
-async function unsignedHop(
-  d: Download,
-  url: URL,
-  both: AbortSignal,
-  signal: AbortSignal | undefined,
-  timeout: AbortSignal,
-): Promise<Response> {
-  try {
-    const r: unknown = await within(
-      d.fetch(url.href, { redirect: "manual", signal: both }),
-      both,
-    );
-    if (!(r instanceof Response)) {
-      throw new InvalidResponseError(
-        `GET ${redact(url.href)}: fetch gave ${typeOf(r)}, not a Response`,
-      );
-    }
-    return r;
-  } catch (e) {
-    if (signal?.aborted) throw signal.reason;
-    if (e instanceof InvalidResponseError) throw e;
-    if (timeout.aborted) {
-      throw new TimeoutError(`GET ${redact(url.href)} timed out after ${d.timeoutMs} ms`, {
-        cause: e,
-      });
-    }
-    throw new ConnectionError(`GET ${redact(url.href)} failed: ${messageOf(e)}`, { cause: e });
-  }
-}
-
-/** The typed error of an unsigned error answer (its first bytes read within the timeout). */
-async function unsignedProblem(
-  d: Download,
-  failed: Response,
-  url: URL,
-  both: AbortSignal,
-  signal: AbortSignal | undefined,
-): Promise<SignalbookError> {
-  try {
-    return await within(
-      problemOf(
-        failed,
-        "GET",
-        redact(url.href),
-        `GET ${redact(url.href)}`,
-        d.redact,
-        d.problem,
-        d.keyTail,
-      ),
-      both,
-      () => failed.body?.cancel().catch(() => {}),
-    );
-  } catch (e) {
-    if (e instanceof SignalbookError) return e;
-    if (signal?.aborted) throw signal.reason;
-    return new TimeoutError(
-      `GET ${redact(url.href)} timed out after ${d.timeoutMs} ms reading its error`,
-      { cause: e },
-    );
   }
 }
 
@@ -160,16 +103,9 @@ export async function* bodyChunks(
       try {
         r = await within(reader.read(), both);
       } catch (e) {
-        if (signal?.aborted) throw signal.reason;
-        if (timeout.aborted) {
-          throw new TimeoutError(
-            `${label}: no data for ${d.timeoutMs} ms while reading the body`,
-            { cause: e },
-          );
-        }
-        throw new ConnectionError(`${label}: reading the body failed: ${messageOf(e)}`, {
-          cause: e,
-        });
+        throw failureOf(e, signal, `${label}: reading the body failed`, [
+          [timeout, `${label}: no data for ${d.timeoutMs} ms while reading the body`],
+        ]);
       }
       if (r.done) return;
       if (!(r.value instanceof Uint8Array)) {

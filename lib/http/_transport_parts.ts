@@ -7,10 +7,12 @@
  * @module
  */
 import {
+  ConnectionError,
   errorFor,
   InvalidResponseError,
   ProblemError,
   type ProblemReader,
+  TimeoutError,
   UnsupportedUrlError,
 } from "./errors.ts";
 import { serverDelayMs } from "./retry.ts";
@@ -56,23 +58,17 @@ export function rebuilt(res: Response, bytes: Uint8Array<ArrayBuffer>): Response
 
 /** The target of a redirect, or an {@link InvalidResponseError} naming the bad location. */
 export function nextUrl(current: URL, location: string): URL {
-  try {
-    return new URL(location, current);
-  } catch {
-    throw new InvalidResponseError(
-      `GET ${redact(current.href)} redirected to an invalid URL ${
-        JSON.stringify(redact(location))
-      }`,
-    );
-  }
+  const next = URL.parse(location, current);
+  if (next) return next;
+  throw new InvalidResponseError(
+    `GET ${redact(current.href)} redirected to an invalid URL ${JSON.stringify(redact(location))}`,
+  );
 }
 
 /** Only `http:` and `https:` URLs are read. */
 export function checkScheme(raw: string): URL {
-  let u: URL;
-  try {
-    u = new URL(raw);
-  } catch {
+  const u = URL.parse(raw);
+  if (!u) {
     throw new InvalidResponseError(
       `the service gave an invalid URL ${JSON.stringify(redact(raw))}`,
     );
@@ -95,28 +91,37 @@ export function checkScheme(raw: string): URL {
  * body stream that ignores the signal cannot hang the caller).
  */
 export function within<T>(p: Promise<T>, signal: AbortSignal, onAbort?: () => void): Promise<T> {
-  if (signal.aborted) {
-    p.catch(() => {});
-    onAbort?.();
-    return Promise.reject(signal.reason);
-  }
-  return new Promise<T>((resolve, reject) => {
-    const abort = () => {
+  let abort = () => {};
+  const aborted = new Promise<never>((_, reject) => {
+    abort = () => {
       onAbort?.();
       reject(signal.reason);
     };
-    signal.addEventListener("abort", abort, { once: true });
-    p.then(
-      (v) => {
-        signal.removeEventListener("abort", abort);
-        resolve(v);
-      },
-      (e) => {
-        signal.removeEventListener("abort", abort);
-        reject(e);
-      },
-    );
+    if (signal.aborted) abort();
+    else signal.addEventListener("abort", abort, { once: true });
   });
+  return Promise.race([p, aborted]).finally(() => signal.removeEventListener("abort", abort));
+}
+
+/**
+ * What failed a request (a fetch, a body read) as a typed error: the
+ * caller's abort is thrown as its reason and an {@link InvalidResponseError}
+ * as it is; past a deadline it is the {@link TimeoutError} worded for the
+ * first of `deadlines` whose signal fired; else a {@link ConnectionError}
+ * `<failed>: <message with its causes>`.
+ */
+export function failureOf(
+  e: unknown,
+  caller: AbortSignal | undefined,
+  failed: string,
+  deadlines: [AbortSignal, string][],
+): Error {
+  if (caller?.aborted) throw caller.reason;
+  if (e instanceof InvalidResponseError) throw e;
+  const late = deadlines.find(([signal]) => signal.aborted);
+  return late
+    ? new TimeoutError(late[1], { cause: e })
+    : new ConnectionError(`${failed}: ${messageOf(e)}`, { cause: e });
 }
 
 /** An error's message with its causes ("fetch failed: dns error: …"). */

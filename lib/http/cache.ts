@@ -52,9 +52,12 @@
  */
 import { createHash } from "node:crypto";
 import { join } from "node:path";
+import { z } from "npm:@hono/zod-openapi@1.6.3";
 import { httpEvents } from "./events.ts";
 import { holdsKnownKey } from "./_redact.ts";
 import { readRegular } from "../shared/regular_file.ts";
+import { atomic } from "../shared/atomic.ts";
+import { intOption, optionProblem } from "../shared/options.ts";
 
 /** Room for an entry's header line on top of its body's cap. */
 const HEADER_SLACK = 64 * 1024;
@@ -122,18 +125,24 @@ export function cacheStats(opts: { reset?: boolean } = {}): CacheStats {
   return now;
 }
 
-interface EntryHeader {
-  v: 1;
-  method: string;
-  url: string;
-  bodySha256: string;
-  status: number;
-  contentType: string | null;
-  storedAt: number;
-  expiresAt: number;
-  length: number;
-  sha256: string;
-}
+/**
+ * An entry's header line, checked like its body: what can make a Response
+ * (a 2xx status that has a body, a short content type that is a header
+ * value, times that are numbers).
+ */
+const ENTRY_HEADER = z.object({
+  v: z.literal(1),
+  method: z.string(),
+  url: z.string(),
+  bodySha256: z.string(),
+  status: z.number().int().min(200).max(299).refine((s) => s !== 204 && s !== 205),
+  contentType: z.string().max(200).regex(/^[\x20-\x7e]*$/).nullable(),
+  storedAt: z.number(),
+  expiresAt: z.number(),
+  length: z.number(),
+  sha256: z.string(),
+});
+type EntryHeader = z.infer<typeof ENTRY_HEADER>;
 
 const sha256 = (data: string | Uint8Array) => createHash("sha256").update(data).digest("hex");
 
@@ -187,22 +196,10 @@ export class ResponseCache {
   ) {
     this.#holdsKey = holdsKey;
     if (!opts || typeof opts.dir !== "string" || opts.dir.trim() === "") {
-      throw new TypeError(
-        `cache.dir ${
-          JSON.stringify(opts?.dir)
-        } is not allowed; allowed: a folder path (or cache: false)`,
-      );
-    }
-    const ttl = opts.ttlMs ?? DAY_MS;
-    if (!Number.isInteger(ttl) || ttl < 1 || ttl > 365 * DAY_MS) {
-      throw new TypeError(
-        `cache.ttlMs ${JSON.stringify(opts.ttlMs)} is not allowed; allowed: an integer from 1 to ${
-          365 * DAY_MS
-        } (ms)`,
-      );
+      throw new TypeError(optionProblem("cache.dir", opts?.dir, "a folder path (or cache: false)"));
     }
     this.dir = opts.dir;
-    this.ttlMs = ttl;
+    this.ttlMs = intOption("cache.ttlMs", opts.ttlMs ?? DAY_MS, 1, 365 * DAY_MS);
     this.maxBodyBytes = maxBodyBytes;
   }
 
@@ -254,15 +251,12 @@ export class ResponseCache {
     const nl = bytes.indexOf(10);
     let header: EntryHeader | undefined;
     try {
-      if (nl > 0) header = JSON.parse(new TextDecoder().decode(bytes.subarray(0, nl)));
+      header = ENTRY_HEADER.parse(JSON.parse(new TextDecoder().decode(bytes.subarray(0, nl))));
     } catch {
-      header = undefined;
+      return await this.#drop(key);
     }
-    const body: Uint8Array<ArrayBuffer> = nl > 0 ? bytes.slice(nl + 1) : new Uint8Array();
-    if (
-      !header || header.v !== 1 || body.length !== header.length ||
-      sha256(body) !== header.sha256 || !validHeader(header)
-    ) {
+    const body: Uint8Array<ArrayBuffer> = bytes.slice(nl + 1);
+    if (body.length !== header.length || sha256(body) !== header.sha256) {
       return await this.#drop(key);
     }
     const now = Date.now();
@@ -281,12 +275,6 @@ export class ResponseCache {
     } catch {
       return await this.#drop(key);
     }
-  }
-
-  /** True when the body, read as text, holds a key in any form the redactor knows. */
-  #holdsSecret(body: Uint8Array): boolean {
-    const text = new TextDecoder().decode(body);
-    return this.#holdsKey(text) || holdsKnownKey(text);
   }
 
   /** Counts and removes a corrupt or unreadable entry (a link itself, never its target): a miss. */
@@ -308,18 +296,20 @@ export class ResponseCache {
    * an equivalent Response to use in its place.
    */
   async put(key: CacheKey, res: Response): Promise<Response> {
+    // (204 and 205 carry no body: nothing worth a file, and not a valid entry)
+    if (res.status < 200 || res.status >= 300 || res.status === 204 || res.status === 205) {
+      return res;
+    }
     const body = new Uint8Array(await res.arrayBuffer());
     const copy = new Response(body, {
       status: res.status,
       statusText: res.statusText,
       headers: res.headers,
     });
-    // (204 and 205 carry no body: nothing worth a file, and not a valid entry)
-    if (res.status < 200 || res.status >= 300 || res.status === 204 || res.status === 205) {
-      return copy;
-    }
     const lifetime = lifetimeMs(res.headers.get("cache-control"), this.ttlMs);
-    if (lifetime <= 0 || this.#holdsSecret(body)) {
+    // the body, read as text, holding a key in any form the matcher knows: never written
+    const text = lifetime > 0 ? new TextDecoder().decode(body) : "";
+    if (lifetime <= 0 || this.#holdsKey(text) || holdsKnownKey(text)) {
       totals.notStored++;
       return copy;
     }
@@ -336,20 +326,14 @@ export class ResponseCache {
       length: body.length,
       sha256: sha256(body),
     };
-    const head = new TextEncoder().encode(JSON.stringify(header) + "\n");
-    const entry = new Uint8Array(head.length + body.length);
-    entry.set(head);
-    entry.set(body, head.length);
-    const tmp = `${key.file}.${crypto.randomUUID()}.tmp`;
+    const entry = new Blob([JSON.stringify(header) + "\n", body]);
     try {
       await this.#sweepOnce();
-      await Deno.mkdir(join(key.file, ".."), { recursive: true });
-      await Deno.writeFile(tmp, entry);
-      await Deno.rename(tmp, key.file);
+      // written beside its place and renamed into it: no reader ever sees half an entry
+      await atomic(key.file, (tmp) => Deno.writeFile(tmp, entry.stream()));
       totals.stores++;
     } catch (e) {
       // a cache that cannot be written must not fail the request it would have saved
-      await Deno.remove(tmp).catch(() => {});
       if (!warned.has(this.dir)) {
         warned.add(this.dir);
         console.warn(
@@ -370,30 +354,22 @@ export class ResponseCache {
  */
 export async function sweepStaleTemps(dir: string, now = Date.now()): Promise<number> {
   let removed = 0;
+  // a folder's entries, none when it cannot be read (housekeeping only)
+  const list = (d: string) => Array.fromAsync(Deno.readDir(d)).catch(() => []);
   const root = join(dir, "v1");
-  const shards: string[] = [];
-  try {
-    for await (const e of Deno.readDir(root)) if (e.isDirectory) shards.push(join(root, e.name));
-  } catch {
-    return 0;
-  }
-  for (const shard of shards) {
-    try {
-      for await (const e of Deno.readDir(shard)) {
-        if (!e.isFile || !e.name.endsWith(".tmp")) continue;
-        const path = join(shard, e.name);
-        try {
-          const mtime = (await Deno.lstat(path)).mtime?.getTime() ?? now;
-          if (now - mtime > STALE_TEMP_MS) {
-            await Deno.remove(path);
-            removed++;
-          }
-        } catch {
-          // gone already (another process swept it or renamed it into place)
+  for (const shard of (await list(root)).filter((e) => e.isDirectory)) {
+    for (const e of await list(join(root, shard.name))) {
+      if (!e.isFile || !e.name.endsWith(".tmp")) continue;
+      const path = join(root, shard.name, e.name);
+      try {
+        const mtime = (await Deno.lstat(path)).mtime?.getTime() ?? now;
+        if (now - mtime > STALE_TEMP_MS) {
+          await Deno.remove(path);
+          removed++;
         }
+      } catch {
+        // gone already (another process swept it or renamed it into place)
       }
-    } catch {
-      // housekeeping only
     }
   }
   return removed;
@@ -418,24 +394,4 @@ export function lifetimeMs(cacheControl: string | null, ttlMs: number): number {
   if (/(^|[,\s])(no-store|no-cache)([,\s=]|$)/.test(cc)) return 0;
   const m = /(^|[,\s])max-age\s*=\s*"?(\d+)"?/.exec(cc);
   return m ? Math.min(Number(m[2]) * 1000, ttlMs) : ttlMs;
-}
-
-/** Whether an entry's header fields can make a Response: a 2xx status, a short content type, times. */
-function validHeader(h: EntryHeader): boolean {
-  return Number.isInteger(h.status) && h.status >= 200 && h.status <= 299 &&
-    h.status !== 204 && h.status !== 205 &&
-    (h.contentType === null ||
-      (typeof h.contentType === "string" && h.contentType.length <= 200 &&
-        /^[\x20-\x7e]*$/.test(h.contentType))) &&
-    Number.isFinite(h.storedAt) && Number.isFinite(h.expiresAt) &&
-    typeof h.method === "string" && typeof h.url === "string";
-}
-
-/** The cache of a client's options: a {@link ResponseCache}, or null when off. */
-export function openCache(
-  opts: CacheOptions | false | undefined,
-  maxBodyBytes?: number,
-  holdsKey?: (text: string) => boolean,
-): ResponseCache | null {
-  return opts ? new ResponseCache(opts, maxBodyBytes, holdsKey) : null;
 }

@@ -10,7 +10,6 @@
  * @module
  */
 import {
-  ConnectionError,
   errorFor,
   InvalidResponseError,
   type ProblemReader,
@@ -31,9 +30,8 @@ import { DEFAULT_MAX_RESPONSE_BYTES, LargeBodyGate, readBody } from "./_body.ts"
 import { bodyChunks, type Download, fetchUnsigned } from "./_download.ts";
 import {
   budgetSpent,
+  failureOf,
   MAX_RESPONSE_BYTES,
-  messageOf,
-  NULL_BODY,
   objectBody,
   parseJson,
   problemOf,
@@ -43,14 +41,13 @@ import {
   within,
 } from "./_transport_parts.ts";
 import { knownKeys, redactError, type Redactor, redactorFor } from "./_redact.ts";
-import type { Scrubbed } from "./_key_match.ts";
+import type { KeyMatcher } from "./_key_match.ts";
 import { checkApiKey, checkBaseUrl } from "./_config.ts";
-import type { CacheKey } from "./cache.ts";
 import { DEMO_HEADER, isDemo, isLoopbackUrl, markDemo } from "../shared/demo.ts";
 import { announceRetry, type RetryInfo } from "./events.ts";
 import { WideJson } from "../shared/wide_rows.ts";
 import { intOption } from "../shared/options.ts";
-import { type CacheOptions, openCache, type ResponseCache } from "./cache.ts";
+import { type CacheKey, type CacheOptions, ResponseCache } from "./cache.ts";
 import {
   CircuitOpenError,
   type LimiterOptions,
@@ -157,25 +154,22 @@ interface Call<T> {
  * anything is sent.
  */
 export function toSearchParams(query: Query | undefined): URLSearchParams {
-  const params = new URLSearchParams();
-  for (const [k, v] of Object.entries(query ?? {})) {
-    if (v === undefined) continue;
-    for (const item of Array.isArray(v) ? v : [v]) {
-      const s = String(item);
-      if (!s.isWellFormed()) {
-        const at = [...s].findIndex((ch) => !ch.isWellFormed());
-        const shown = JSON.stringify(s.slice(0, 40)); // the key is taken out by #clean
-        throw new RequestValidationError([{
-          param: k,
-          value: shown,
-          message: `${shown} cannot be sent in a URL as given: it holds a lone surrogate ` +
-            `(${JSON.stringify([...s][at])} at code point ${at}), which has no UTF-8 form`,
-        }]);
-      }
-      params.append(k, s);
-    }
+  const pairs = Object.entries(query ?? {}).flatMap(([k, v]) =>
+    (v === undefined ? [] : [v].flat()).map((item) => [k, String(item)])
+  );
+  const bad = pairs.find(([, s]) => !s.isWellFormed());
+  if (bad) {
+    const [k, s] = bad;
+    const at = [...s].findIndex((ch) => !ch.isWellFormed());
+    const shown = JSON.stringify(s.slice(0, 40)); // the key is taken out by #clean
+    throw new RequestValidationError([{
+      param: k,
+      value: shown,
+      message: `${shown} cannot be sent in a URL as given: it holds a lone surrogate ` +
+        `(${JSON.stringify([...s][at])} at code point ${at}), which has no UTF-8 form`,
+    }]);
   }
-  return params;
+  return new URLSearchParams(pairs);
 }
 
 /**
@@ -192,8 +186,8 @@ export function toSearchParams(query: Query | undefined): URLSearchParams {
 export class Transport {
   #key: string;
   #redact: Redactor;
-  /** Replaces the key in answer bodies before they are parsed (see `_key_match.ts`). */
-  #scrub: (text: string) => Scrubbed;
+  /** The key's one matcher: the body scan before an answer is parsed (see `_key_match.ts`). */
+  #matcher: KeyMatcher;
   /** Longest form of the key (a dump writes a byte in up to 6 characters): a cut text drops that much. */
   get #keyTail(): number {
     return 6 * this.#key.length;
@@ -237,37 +231,30 @@ export class Transport {
     this.baseUrl = checkBaseUrl(opts.baseUrl, "baseUrl");
     // one matcher of the key: registered for the process (a short key is warned about once),
     // the redactor of this client's errors, the body scan and the cache's check
-    const key = knownKeys.register(this.#key);
-    this.#redact = redactorFor(key);
-    this.#scrub = key.scrub;
-    const holds = key.holds;
+    this.#matcher = knownKeys.register(this.#key);
+    this.#redact = redactorFor(this.#matcher);
     this.#fetch = opts.fetch ?? ((input, init) => fetch(input, init));
     this.#onRetry = opts.onRetry;
     this.#headerMarks = isLoopbackUrl(new URL(this.baseUrl));
-    this.maxRetries = intOption("maxRetries", opts.maxRetries ?? 4, 0, 20);
-    this.retryBudgetMs = intOption(
-      "retryBudgetMs",
-      opts.retryBudgetMs ?? DEFAULT_RETRY_BUDGET_MS,
-      0,
-      3_600_000,
-    );
-    this.timeoutMs = intOption("timeoutMs", opts.timeoutMs ?? 30_000, 1, 3_600_000);
+    // each a whole number within its bounds, named in the error (see `shared/options.ts`)
+    const int = (name: keyof ClientOptions, fallback: number, min: number, max: number) =>
+      intOption(name, opts[name] ?? fallback, min, max);
+    this.maxRetries = int("maxRetries", 4, 0, 20);
+    this.retryBudgetMs = int("retryBudgetMs", DEFAULT_RETRY_BUDGET_MS, 0, 3_600_000);
+    this.timeoutMs = int("timeoutMs", 30_000, 1, 3_600_000);
     this.firstByteTimeoutMs = Math.min(
       this.timeoutMs,
-      intOption(
-        "firstByteTimeoutMs",
-        opts.firstByteTimeoutMs ?? DEFAULT_FIRST_BYTE_TIMEOUT_MS,
-        1,
-        3_600_000,
-      ),
+      int("firstByteTimeoutMs", DEFAULT_FIRST_BYTE_TIMEOUT_MS, 1, 3_600_000),
     );
-    this.maxResponseBytes = intOption(
+    this.maxResponseBytes = int(
       "maxResponseBytes",
-      opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+      DEFAULT_MAX_RESPONSE_BYTES,
       1,
       MAX_RESPONSE_BYTES,
     );
-    this.#cache = openCache(opts.cache, this.maxResponseBytes, holds);
+    this.#cache = opts.cache
+      ? new ResponseCache(opts.cache, this.maxResponseBytes, this.#matcher.holds)
+      : null;
     this.limiter = new RequestLimiter(opts);
   }
 
@@ -297,7 +284,7 @@ export class Transport {
    * {@link Transport.json}.
    */
   async read<T>(spec: RequestSpec, accept: (body: unknown, label: string) => T): Promise<T> {
-    return await this.#attempts(spec, async (res, label) => {
+    return await this.#clean(this.#tryAll(spec, async (res, label) => {
       if (res.status >= 300) {
         await res.body?.cancel().catch(() => {});
         throw new InvalidResponseError(
@@ -315,7 +302,7 @@ export class Transport {
         if (Array.isArray(rows)) markDemo(rows);
       }
       return out;
-    });
+    }));
   }
 
   /**
@@ -334,9 +321,9 @@ export class Transport {
    * timeout and within `maxResponseBytes`), or throws a typed error.
    */
   async send(spec: RequestSpec): Promise<Response> {
-    return await this.#attempts(spec, async (res, label) => {
+    return await this.#clean(this.#tryAll(spec, async (res, label) => {
       return rebuilt(res, await readBody(res, this.maxResponseBytes, label, this.#largeBodies));
-    });
+    }));
   }
 
   /**
@@ -353,7 +340,7 @@ export class Transport {
   async #json(res: Response, label: string): Promise<unknown> {
     const bytes = await readBody(res, this.maxResponseBytes, label, this.#largeBodies);
     // the text itself when it holds no key
-    const { text, count, inside } = this.#scrub(new TextDecoder().decode(bytes));
+    const { text, count, inside } = this.#matcher.scrub(new TextDecoder().decode(bytes));
     // an answer that is not JSON says so first (its excerpt without any key)
     const parsed = parseJson(text, label, this.#wideJson);
     if (inside > 0) {
@@ -385,29 +372,16 @@ export class Transport {
   }
 
   /**
-   * Reads a successful answer once (within `maxResponseBytes`), hands it to
-   * `read`, and stores it in the cache only once `read` accepted it.
+   * Hands a successful answer to the call's reader. A cacheable one is read
+   * once (within `maxResponseBytes`) and stored in the cache only once the
+   * reader accepted it (the cache keeps no answer without a body).
    */
-  async #readAndStore<T>(
-    res: Response,
-    key: CacheKey,
-    label: string,
-    read: (res: Response, label: string) => Promise<T>,
-  ): Promise<T> {
-    const bytes = await readBody(res, this.maxResponseBytes, label, this.#largeBodies);
-    const value = await read(rebuilt(res, bytes), label);
-    if (res.status >= 200 && res.status < 300 && !NULL_BODY.has(res.status)) {
-      await this.#cache!.put(key, rebuilt(res, bytes));
-    }
+  async #accept<T>(call: Call<T>, res: Response): Promise<T> {
+    if (!call.cacheKey || res.status >= 300) return await call.read(res, call.label);
+    const bytes = await readBody(res, this.maxResponseBytes, call.label, this.#largeBodies);
+    const value = await call.read(rebuilt(res, bytes), call.label);
+    await this.#cache!.put(call.cacheKey, rebuilt(res, bytes));
     return value;
-  }
-
-  /** {@link Transport.#tryAll}, with this client's key removed from any error it throws. */
-  async #attempts<T>(
-    spec: RequestSpec,
-    read: (res: Response, label: string) => Promise<T>,
-  ): Promise<T> {
-    return await this.#clean(this.#tryAll(spec, read));
   }
 
   /**
@@ -488,10 +462,11 @@ export class Transport {
       const res = await this.#fetchOnce(call, signal);
       clearTimeout(firstByte);
       if (res.status < 400) {
-        const done = call.cacheKey && res.status < 300
-          ? this.#readAndStore(res, call.cacheKey, label, call.read)
-          : call.read(res, label);
-        const value = await within(done, signal, () => res.body?.cancel().catch(() => {}));
+        const value = await within(
+          this.#accept(call, res),
+          signal,
+          () => res.body?.cancel().catch(() => {}),
+        );
         this.limiter.succeeded(slot);
         return { value };
       }
@@ -510,18 +485,13 @@ export class Transport {
       );
       return { failure, res };
     } catch (e) {
-      if (spec.signal?.aborted) throw spec.signal.reason;
-      if (e instanceof InvalidResponseError) throw e;
-      const failure = headers.signal.aborted
-        ? new TimeoutError(
+      const failure = failureOf(e, spec.signal, `${label} to ${new URL(call.url).host} failed`, [
+        [
+          headers.signal,
           `${label}: no answer within ${this.firstByteTimeoutMs} ms (firstByteTimeoutMs)`,
-          { cause: e },
-        )
-        : timeout.aborted
-        ? new TimeoutError(`${label} timed out after ${this.timeoutMs} ms`, { cause: e })
-        : new ConnectionError(`${label} to ${new URL(call.url).host} failed: ${messageOf(e)}`, {
-          cause: e,
-        });
+        ],
+        [timeout, `${label} timed out after ${this.timeoutMs} ms`],
+      ]);
       return { failure };
     } finally {
       clearTimeout(firstByte);

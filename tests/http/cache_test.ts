@@ -5,6 +5,7 @@ import {
   CatalogClient,
   InsiderClient,
   ResponseCache,
+  Transport,
   useProgressSink,
 } from "../../mod.ts";
 import { describe } from "../../lib/notebook/progress.ts";
@@ -258,4 +259,25 @@ Deno.test("cache on connect(): both clients share it; a rerun is served from it"
   await off.catalog.tags();
   assert.equal(cacheStats().misses, after.misses, "cache: false does not consult the cache");
   await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("cache: a 204 or 205 answer (no body) to a cached request passes through and is not stored", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    for (const status of [204, 205]) {
+      const t = new Transport({
+        apiKey: DEMO_KEYS.insider,
+        baseUrl: "http://s/insider",
+        cache: { dir },
+        maxRetries: 0,
+        fetch: () => Promise.resolve(new Response(null, { status })),
+      });
+      const res = await t.send({ method: "GET", path: `/empty/${status}` });
+      assert.equal(res.status, status);
+      assert.equal(res.body, null);
+    }
+    assert.deepEqual(await filesOf(dir).catch(() => []), []);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
