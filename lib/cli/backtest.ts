@@ -74,17 +74,10 @@ import { feedPeriod, MARKET_BASELINE, pullMarketBaseline } from "./market_baseli
 import { didYouMean } from "../shared/suggest.ts";
 
 /** Words after a help column, wrapped to 80 characters with the column's indent. */
-function column(words: string, first: number): string {
-  const out: string[] = [];
-  let line = "";
-  for (const w of words.split(" ")) {
-    const width = out.length ? 80 - 22 : 80 - first;
-    if (line && line.length + 1 + w.length > width) {
-      out.push(line);
-      line = w;
-    } else line = line ? `${line} ${w}` : w;
-  }
-  return [...out, line].join(`\n${" ".repeat(22)}`);
+function column(words: string): string {
+  // greedy: each line as many words as fit in the 58 columns after the indent
+  const lines = words.replace(/(?![^\n]{1,58}$)([^\n]{1,58})\s/g, "$1\n");
+  return lines.replaceAll("\n", `\n${" ".repeat(22)}`);
 }
 
 const HELP = `Usage: deno task backtest --feed TOPIC:SIDE [--feed …] [options]
@@ -95,17 +88,16 @@ trades by horizon.
 
 Options:
   --feed TOPIC:SIDE   a curated feed, repeatable (default ceo-trades:buy)
-                      ${column(`TOPIC: ${FEED_TOPIC_NAMES.join(", ")}`, 22)}
+                      ${column(`TOPIC: ${FEED_TOPIC_NAMES.join(", ")}`)}
                       SIDE: buy, sell
   --from YYYY-MM-DD   first filing date (inclusive)
   --to YYYY-MM-DD     last filing date (inclusive)
   --group-by G        ${
-  column(`${GROUPINGS.join(", ")} (default: feed with several feeds, role with one)`, 22)
+  column(`${GROUPINGS.join(", ")} (default: feed with several feeds, role with one)`)
 }
   --horizons LIST     ${
   column(
     `comma-separated, from ${STUDY_HORIZONS.join(", ")} (default ${DEFAULT_HORIZONS.join(",")})`,
-    22,
   )
 }
   --max-rows N        rows per feed, 1 to 100000 (default 1000); a feed with
@@ -126,7 +118,7 @@ Options:
                       purchases for :buy feeds, sales for :sell feeds)
   --portfolio         also backtest a calendar-time portfolio per group
   --horizon H         ${
-  column(`holding period with --portfolio: ${PORTFOLIO_HORIZONS.join(", ")} (default 6m)`, 22)
+  column(`holding period with --portfolio: ${PORTFOLIO_HORIZONS.join(", ")} (default 6m)`)
 }
   --cost-bps N        cost per side in basis points with --portfolio
                       (default 10)
