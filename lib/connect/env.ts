@@ -195,15 +195,11 @@ const list = (names: readonly string[]) => names.join(", ");
 export function serviceConfig(env: Env, vars: ServiceVars): ServiceConfig {
   const apiKey = env.get(vars.key);
   const baseUrl = env.get(vars.url);
-  const near = (kind: "key" | "url") => env.names ? nearMisses(env.names, vars, kind) : [];
-  const hint = (kind: "key" | "url") => {
-    const n = near(kind);
-    return n.length
-      ? ` (${list(n)} ${n.length > 1 ? "are" : "is"} set: did you mean ${
-        kind === "key" ? vars.key : vars.url
-      }?)`
-      : "";
-  };
+  const kinds = ["key", "url"] as const;
+  const near = Object.fromEntries(kinds.map((k) => [k, nearMisses(env.names ?? [], vars, k)]));
+  const areSet = (names: string[]) => `${list(names)} ${names.length > 1 ? "are" : "is"} set`;
+  const hint = (k: "key" | "url") =>
+    near[k].length ? ` (${areSet(near[k])}: did you mean ${vars[k]}?)` : "";
   const offlineHow = `unset ${vars.url} and ${vars.key} to use the offline emulator`;
   if (apiKey && baseUrl) {
     return {
@@ -225,13 +221,12 @@ export function serviceConfig(env: Env, vars: ServiceVars): ServiceConfig {
         `A base URL asks for the live service, so signalbook will not answer with demo data.`,
     );
   }
-  const misses = [...near("key"), ...near("url")];
+  const misses = [...near.key, ...near.url];
   if (misses.length) {
-    const meant = [near("key").length ? vars.key : "", near("url").length ? vars.url : ""]
-      .filter(Boolean).join(" and ");
+    const meant = kinds.filter((k) => near[k].length).map((k) => vars[k]).join(" and ");
     const them = misses.length > 1 ? "them" : "it";
     throw new ConfigurationError(
-      `${list(misses)} ${misses.length > 1 ? "are" : "is"} set, but signalbook reads ` +
+      `${areSet(misses)}, but signalbook reads ` +
         `${vars.key} and ${vars.url}: did you mean ${meant}? Rename ${them}, or unset ${them} ` +
         `to use the offline emulator.`,
     );

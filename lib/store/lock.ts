@@ -44,6 +44,7 @@ import process from "node:process";
 import { join } from "node:path";
 import { filesUnder, readSmallText } from "./_files.ts";
 import { lockFile } from "../shared/file_lock.ts";
+import { optionProblem } from "../shared/options.ts";
 
 /** Name of the lock file in a locked folder. */
 export const LOCK_FILE = ".signalbook.lock";
@@ -138,11 +139,8 @@ export function _useKernelLocks(on: boolean): void {
 export async function lockDataset(dirs: string[], opts: LockOptions): Promise<DatasetLock> {
   const timeoutMs = opts.timeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
   if (typeof timeoutMs !== "number" || !(timeoutMs >= 0)) {
-    throw new RangeError(
-      `${opts.caller}: lockTimeoutMs ${
-        JSON.stringify(timeoutMs)
-      } is not allowed; allowed: 0 or more milliseconds`,
-    );
+    const problem = optionProblem("lockTimeoutMs", timeoutMs, "0 or more milliseconds");
+    throw new RangeError(`${opts.caller}: ${problem}`);
   }
   const deadline = Date.now() + timeoutMs;
   // on a failure, what was taken is released (in reverse order) as the scope ends
