@@ -184,16 +184,9 @@ const SEARCH_FIELDS: DeclaredField[] = TRANSACTION_FIELDS.map((f) => ({
 /** The raw row list of an answer, where the client's reader said it found it. */
 function rawRows(body: unknown, shapes: readonly ShapeInfo[]): Record<string, unknown>[] {
   const where = shapes.find((s) => s.point === "list container")?.shape;
-  let list: unknown = body;
-  if (where && where !== "bare list") {
-    try {
-      for (const k of (JSON.parse(where) as string).split(".")) {
-        list = (list as Record<string, unknown>)[k];
-      }
-    } catch {
-      list = undefined;
-    }
-  }
+  // where the reader found the list: a JSON path such as "data.items", or the body itself
+  const path = where && where !== "bare list" ? String(JSON.parse(where)).split(".") : [];
+  const list = path.reduce((o: unknown, k) => (o as Record<string, unknown> | null)?.[k], body);
   return Array.isArray(list)
     ? list.filter((r): r is Record<string, unknown> => typeof r === "object" && r !== null)
     : [];
