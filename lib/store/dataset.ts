@@ -48,7 +48,7 @@ import {
   partSchemas,
 } from "./_files.ts";
 import { lockDataset } from "./lock.ts";
-import { asWriteError, writeAtomic } from "./disk.ts";
+import { asWriteError, writeJsonAtomic, writeParquetAtomic } from "./disk.ts";
 import { withDisplay } from "../frames/display.ts";
 import { releaseNativeNow } from "../frames/_release.ts";
 import {
@@ -315,9 +315,7 @@ async function swapPartition(sub: string, rows: pl.DataFrame, append: boolean): 
     }
   }
   await Deno.mkdir(sub, { recursive: true });
-  await writeAtomic(file, "writeDataset", (tmp) => {
-    out.writeParquet(tmp, { compression: "zstd" });
-  });
+  await writeParquetAtomic(file, "writeDataset", out);
   return file;
 }
 
@@ -362,11 +360,7 @@ export async function ensureMeta(
   if (source) meta.sources = addSource(caller, dir, existing?.sources, source);
   if (!existing || source || widened) {
     await Deno.mkdir(dir, { recursive: true });
-    await writeAtomic(
-      join(dir, META),
-      caller,
-      (tmp) => Deno.writeTextFile(tmp, JSON.stringify(meta, null, 2) + "\n"),
-    );
+    await writeJsonAtomic(join(dir, META), caller, meta);
   }
   return meta;
 }

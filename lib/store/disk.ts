@@ -20,6 +20,7 @@
  */
 import { statfs } from "node:fs/promises";
 import { dirname } from "node:path";
+import type pl from "npm:nodejs-polars@0.25.2";
 import { atomic } from "../shared/atomic.ts";
 import { DatasetFileError } from "./errors.ts";
 
@@ -125,6 +126,21 @@ export async function writeAtomic(
     }
     throw e;
   }
+}
+
+/** Writes `df` to `path` as zstd parquet, atomically (see {@link writeAtomic}). */
+export function writeParquetAtomic(
+  path: string,
+  caller: string,
+  df: pl.DataFrame,
+): Promise<string> {
+  return writeAtomic(path, caller, (tmp) => df.writeParquet(tmp, { compression: "zstd" }));
+}
+
+/** Writes `value` to `path` as indented JSON, atomically (see {@link writeAtomic}). */
+export function writeJsonAtomic(path: string, caller: string, value: unknown): Promise<string> {
+  const text = JSON.stringify(value, null, 2) + "\n";
+  return writeAtomic(path, caller, (tmp) => Deno.writeTextFile(tmp, text));
 }
 
 /**

@@ -79,7 +79,7 @@ import { Progress } from "../http/progress_hook.ts";
 import { isIsoDate } from "../shared/schema.ts";
 import { ensureMeta, readMeta, scanDataset } from "./dataset.ts";
 import { lockDataset } from "./lock.ts";
-import { DiskFullError, writeAtomic } from "./disk.ts";
+import { DiskFullError, writeJsonAtomic, writeParquetAtomic } from "./disk.ts";
 import { StateFileError } from "./errors.ts";
 import { addSource, clientSource, MixedSourcesError, type SourceOf } from "./provenance.ts";
 import { checkManifest, MANIFEST_FORMAT, type ManifestState, readStateJson } from "./state.ts";
@@ -230,12 +230,7 @@ export async function sync(opts: SyncOptions): Promise<SyncReport> {
   let writing = Promise.resolve();
   const saveManifest = () => {
     writing = writing.then(() =>
-      writeAtomic(
-        join(opts.dir, "manifest.json"),
-        "sync",
-        (tmp) => Deno.writeTextFile(tmp, JSON.stringify(manifest, null, 2) + "\n"),
-      )
-        .then(() => {})
+      writeJsonAtomic(join(opts.dir, "manifest.json"), "sync", manifest).then(() => {})
     );
     return writing;
   };
@@ -372,9 +367,7 @@ async function writeMonth(
   }
   if (merged.height === 0) return 0;
   await Deno.mkdir(dir, { recursive: true });
-  await writeAtomic(file, "sync", (tmp) => {
-    merged.writeParquet(tmp, { compression: "zstd" });
-  });
+  await writeParquetAtomic(file, "sync", merged);
   return merged.height;
 }
 

@@ -12,7 +12,7 @@
  * @module
  */
 import pl from "npm:nodejs-polars@0.25.2";
-import { writeAtomic } from "./disk.ts";
+import { writeAtomic, writeParquetAtomic } from "./disk.ts";
 
 /**
  * Writes a frame as zstd parquet, atomically; returns the path.
@@ -25,9 +25,7 @@ import { writeAtomic } from "./disk.ts";
  * ```
  */
 export function writeParquet(df: pl.DataFrame, path: string): Promise<string> {
-  return writeAtomic(path, "writeParquet", (tmp) => {
-    df.writeParquet(tmp, { compression: "zstd" });
-  });
+  return writeParquetAtomic(path, "writeParquet", df);
 }
 
 /**
