@@ -7,9 +7,15 @@
  * left of it when the process starts). DuckDB's own `memory_limit`
  * bounds its operators, not a value it builds (one row holding a list of
  * 200 million numbers, a 1.5 GB string): the kill bounds everything, and
- * the caller's process never holds DuckDB's memory at all. Either kill is a
- * {@link QueryLimitError} naming the limit. Where `/proc` cannot be read
- * (not Linux), only the time limit and DuckDB's own limit hold.
+ * the caller's process never holds DuckDB's memory at all. The bound also
+ * holds by construction, without the poll winning a race: the process
+ * starts with a data limit of `rssBytes` (`ulimit -d`; the kernel refuses
+ * an allocation past it, and DuckDB answers "Out of Memory") and V8's heap
+ * capped alike (`--max-old-space-size`; `--jitless`, so V8 reserves no
+ * code range counted in that limit). Either kill, and an allocation refused
+ * at the bound, is a {@link QueryLimitError} naming the limit. On Windows
+ * (no `/proc`, no `ulimit`) only the time limit, V8's cap and DuckDB's own
+ * limit hold.
  *
  * @module
  */
@@ -80,8 +86,17 @@ export async function runBounded(
   sql: string,
   peak: { bytes: number } = { bytes: 0 },
 ): Promise<QueryAnswer> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--no-config", CHILD.href],
+  // bounded by construction too, whatever the poll sees: the kernel refuses the process memory
+  // past rssBytes (RLIMIT_DATA counts every private writable mapping; V8 without its JIT reserves
+  // no code range there) and V8's heap has the same bound
+  const mib = Math.ceil(limits.rssBytes / 2 ** 20);
+  const flags = `--v8-flags=--jitless,--max-old-space-size=${mib}`;
+  const deno = ["run", "-A", "--no-config", flags, CHILD.href];
+  const posix = Deno.build.os !== "windows";
+  const child = new Deno.Command(posix ? "/bin/sh" : Deno.execPath(), {
+    args: posix
+      ? ["-c", `ulimit -d ${mib * 1024} && exec "$0" "$@"`, Deno.execPath(), ...deno]
+      : deno,
     stdin: "piped",
     stdout: "piped",
     stderr: "piped",
@@ -122,26 +137,32 @@ export async function runBounded(
       sql,
     );
   }
+  const line = out.trim().split("\n").at(-1) ?? "";
+  let answer: QueryAnswer | undefined;
+  try {
+    answer = JSON.parse(line);
+  } catch {
+    // no answer: the process ended before it wrote one
+  }
+  // an allocation refused at the bound (by DuckDB, by the kernel) is the memory limit too
+  const refused = answer ? !answer.ok && answer.message : err;
+  if (refused && /out of memory|bad.alloc/i.test(refused)) stop = "memory";
   if (stop === "memory") {
     throw new QueryLimitError(
       "memoryLimit",
       limits.memoryLimit,
-      `stopped: DuckDB's process held more than memoryLimit ${limits.memoryLimit} plus ${
+      `stopped: DuckDB's process needed more than memoryLimit ${limits.memoryLimit} plus ${
         formatBytes(QUERY_MEMORY_MARGIN)
       } (${formatBytes(peak.bytes)}); a large value (a long list or string) or result ` +
         `cannot be built within it: narrow the query or raise memoryLimit`,
       sql,
     );
   }
-  const line = out.trim().split("\n").at(-1) ?? "";
-  try {
-    return JSON.parse(line) as QueryAnswer;
-  } catch {
-    throw new QueryError(
-      `query: DuckDB's process ended without an answer: ${
-        err.trim().split("\n").slice(-3).join(" ") || "(nothing on stderr)"
-      }\nSQL: ${sql}`,
-      sql,
-    );
-  }
+  if (answer) return answer;
+  throw new QueryError(
+    `query: DuckDB's process ended without an answer: ${
+      err.trim().split("\n").slice(-3).join(" ") || "(nothing on stderr)"
+    }\nSQL: ${sql}`,
+    sql,
+  );
 }

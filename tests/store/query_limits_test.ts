@@ -157,3 +157,31 @@ Deno.test("memoryLimit that is not a size is refused naming it", async () => {
   assert.equal(sizeBytes("1.5GB"), 1.5e9);
   assert.equal((await query("select 1 as one", { dir, memoryLimit: "64MiB" })).height, 1);
 });
+
+Deno.test("the query process is bounded by construction: the kernel's data limit and V8's heap, not the poll alone", async () => {
+  const earlier = new Set(children());
+  const seen: { limits?: string; cmdline?: string } = {};
+  const watch = setInterval(() => {
+    for (const pid of children()) {
+      if (earlier.has(pid) || !isQueryChild(pid) || seen.limits) continue;
+      try {
+        seen.limits = Deno.readTextFileSync(`/proc/${pid}/limits`);
+        seen.cmdline = Deno.readTextFileSync(`/proc/${pid}/cmdline`);
+      } catch { /* ended */ }
+    }
+  }, 5);
+  try {
+    const e = await query("select count(*) from range(0, 100000000000)", {
+      dir,
+      timeoutMs: 2_000,
+      memoryLimit: "44MiB",
+    }).catch((e) => e);
+    assert.ok(e instanceof QueryLimitError, String(e));
+  } finally {
+    clearInterval(watch);
+  }
+  const cap = 44 * MB + QUERY_MEMORY_MARGIN;
+  const data = /Max data size\s+(\d+)\s+(\d+)\s+bytes/.exec(seen.limits ?? "");
+  assert.deepEqual(data?.slice(1).map(Number), [cap, cap], seen.limits);
+  assert.ok(seen.cmdline?.includes(`--max-old-space-size=${cap / MB}`), seen.cmdline);
+});
