@@ -94,8 +94,8 @@ const finite = (x: unknown): x is number => typeof x === "number" && Number.isFi
 function collect(d: StudyData, o: StudySettings, h: string) {
   const usesMonth = o.cluster === "two-way" || o.cluster === "month";
   const usesIssuer = o.cluster === "two-way" || o.cluster === "issuer";
-  const obs: Observation[] = [];
-  const two: TwoWayObservation[] = [];
+  // each trade's keys for either interval (the bootstrap reads `cluster`, two-way the two keys)
+  const obs: (Observation & TwoWayObservation)[] = [];
   const groups = d.members.map((idx, gi) => {
     const g = { vals: [] as number[], raws: [] as number[], buys: 0, sales: 0, noSide: 0, hits: 0 };
     const miss = { nonfinite: 0, missing: 0, noMonth: 0, noIssuer: 0 };
@@ -126,18 +126,12 @@ function collect(d: StudyData, o: StudySettings, h: string) {
       // a trade without a cluster key is its own cluster (counted in n_missing_cluster)
       const m = month ?? `#${i}`;
       const s = issuer ?? `#${i}`;
-      if (o.cluster === "two-way") two.push({ value: v, group: gi, month: m, issuer: s });
-      else {
-        obs.push({
-          value: v,
-          group: gi,
-          cluster: o.cluster === "month" ? m : o.cluster === "issuer" ? s : `#${i}`,
-        });
-      }
+      const cluster = o.cluster === "month" ? m : o.cluster === "issuer" ? s : `#${i}`;
+      obs.push({ value: v, group: gi, month: m, issuer: s, cluster });
     }
     return { ...g, ...miss };
   });
-  return { groups, obs, two };
+  return { groups, obs };
 }
 
 /** The spread of each group's mean and of its difference from another, for the intervals. */
@@ -214,9 +208,9 @@ export function thinReason(
 
 /** The rows of one horizon, one per group, with the bands behind their intervals. */
 function horizonCells(d: StudyData, o: StudySettings, h: string): Cell[] {
-  const { groups, obs, two } = collect(d, o, h);
+  const { groups, obs } = collect(d, o, h);
   const spread = o.cluster === "two-way"
-    ? twoWaySpread(two, d.names.length)
+    ? twoWaySpread(obs, d.names.length)
     : bootSpread(obs, d.names.length, o, h);
   const fig = groups.map((g, gi) => {
     const n = g.vals.length;
