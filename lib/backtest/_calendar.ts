@@ -177,11 +177,11 @@ function bookMonths(
     }
     // a month without positions holds cash, which earns the risk-free rate (its benchmark too)
     if (w.size === 0) gross = mkt = bench = rfMonthly[m - first] / 100;
-    const after = new Map<number, number>();
-    for (const [i, wi] of w) {
-      // a position that closes this month is sold at its close: drift to 0 weight next month
-      after.set(i, (wi * (1 + positions[i].sign * own.get(i)!)) / (1 + gross));
-    }
+    // each weight drifted by the month (a position that closes this month is sold at its close:
+    // drift to 0 weight next month)
+    const after = new Map(
+      [...w].map(([i, wi]) => [i, (wi * (1 + positions[i].sign * own.get(i)!)) / (1 + gross)]),
+    );
     if (m === last) { for (const wi of after.values()) turnover += Math.abs(wi); }
     drifted = after;
     const c = turnover * cost;
