@@ -402,8 +402,7 @@ function grouping(trades: pl.DataFrame, g: GroupBy | undefined) {
         didYouMean(g, GROUPINGS) || didYouMean(g, trades.columns, 3)}`,
     );
   }
-  const keyOf = (r: Record<string, unknown>) =>
-    r[g] === null || r[g] === undefined ? null : String(r[g]);
+  const keyOf = (r: Record<string, unknown>) => r[g] == null ? null : String(r[g]);
   return { keyOf, needCols: [g], natural: [] as string[] };
 }
 
@@ -531,10 +530,7 @@ function studyData(
       }
       return d === null ? null : monthTextOfDay(d);
     },
-    issuerOf: (i) => {
-      const v = rows[i].issuer_cik;
-      return v === null || v === undefined ? null : String(v);
-    },
+    issuerOf: (i) => rows[i].issuer_cik == null ? null : String(rows[i].issuer_cik),
   };
 }
 

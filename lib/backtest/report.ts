@@ -170,14 +170,13 @@ const COLUMNS: [string, (r: Row) => string][] = [
   ],
   [
     "hit rate",
-    (r) =>
-      r.hit_rate === null || r.hit_rate === undefined ? "–" : `${fmt(r.hit_rate as number, 0)}%`,
+    (r) => r.hit_rate == null ? "–" : `${fmt(r.hit_rate as number, 0)}%`,
   ],
   ["t (cluster)", (r) => fmt(r.t_cluster)],
   [
     "vs baseline (95% CI)",
     (r) =>
-      r.diff_vs_baseline === null || r.diff_vs_baseline === undefined
+      r.diff_vs_baseline == null
         ? r.baseline === r.group ? "baseline" : "–"
         : `${signed(r.diff_vs_baseline as number)} ${
           r.diff_ci_low === null ? "(no CI)" : `[${fmt(r.diff_ci_low)}, ${fmt(r.diff_ci_high)}]`
