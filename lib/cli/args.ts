@@ -179,18 +179,21 @@ export function notAllowed(name: string, raw: string, allowed: readonly string[]
 /**
  * Parses flags; every unknown flag, missing value or stray argument is
  * collected (see {@link Flags}). `--help` and `--debug` are always accepted;
- * `--help` prints `help` and exits 0.
+ * `--help` prints `help` and exits 0. With `positionals`, the arguments
+ * that are not flags are collected there instead of being problems.
  */
 export function parseFlags<T extends Options>(
   command: string,
   help: string,
   options: T,
   args: string[] = Deno.args,
+  positionals?: string[],
 ): Flags<T> {
+  // a command may give its own --help (e.g. with a short -h)
   const all: Options = {
-    ...options,
     help: { type: "boolean" },
     debug: { type: "boolean" },
+    ...options,
   };
   const issues: string[] = [];
   const { tokens } = parseArgs({
@@ -207,7 +210,10 @@ export function parseFlags<T extends Options>(
   for (const t of tokens) {
     if (t.kind === "positional" && t.index === valueOfUnknown) continue;
     if (t.kind === "positional") {
-      issues.push(`unexpected argument ${JSON.stringify(t.value)}; flags look like --name value`);
+      if (positionals) positionals.push(t.value);
+      else {
+        issues.push(`unexpected argument ${JSON.stringify(t.value)}; flags look like --name value`);
+      }
       continue;
     }
     if (t.kind !== "option") continue;

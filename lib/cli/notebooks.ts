@@ -22,10 +22,10 @@
  *
  * @module
  */
-import { parseArgs } from "node:util";
 import { isAbsolute, join, resolve } from "node:path";
 import { execute, installKernel, jupyterMissing, KERNEL_ENV } from "../notebook/_jupyter.ts";
 import { closeMatches } from "../shared/suggest.ts";
+import { parseFlags } from "./args.ts";
 import { envVar } from "../shared/env.ts";
 
 /** The help text of `deno task notebooks`. */
@@ -48,7 +48,13 @@ Executes notebooks through Jupyter (Deno kernel) and writes their outputs back.
 Exit code: 0 when every cell ran, 1 when a cell failed (its notebook is still
 written), 2 for a usage error.`;
 
-const FLAGS = ["out", "timeout", "keep-going", "install", "help"];
+const FLAG_SPECS = {
+  out: { type: "string" },
+  timeout: { type: "string" },
+  "keep-going": { type: "boolean" },
+  install: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const;
 
 /** One notebook to run: where it is read, where it is written, whether it is the repo's. */
 interface Job {
@@ -57,9 +63,10 @@ interface Job {
   repo: boolean;
 }
 
-function fail(message: string, code = 2): never {
-  console.error(`notebooks: ${message}${code === 2 ? " (deno task notebooks --help)" : ""}`);
-  Deno.exit(code);
+/** A runtime failure: one line, exit 1 (usage errors go through {@link parseFlags}). */
+function fail(message: string): never {
+  console.error(`notebooks: ${message}`);
+  Deno.exit(1);
 }
 
 /** The notebooks the arguments name, or a usage error. */
@@ -117,59 +124,36 @@ export function plan(
 
 /** `deno task notebooks [NOTEBOOK…] [--out PATH] [--timeout S] [--keep-going]`. */
 export async function main(args: string[] = Deno.args): Promise<void> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        out: { type: "string" },
-        timeout: { type: "string" },
-        "keep-going": { type: "boolean" },
-        install: { type: "boolean" },
-        help: { type: "boolean", short: "h" },
-      },
-    });
-  } catch (e) {
-    const flag = /'(--?[^']+)'/.exec((e as Error).message)?.[1];
-    const close = flag ? closeMatches(flag.replace(/^-+/, ""), FLAGS) : [];
-    fail(
-      flag
-        ? `unknown flag ${flag}${close.length ? ` (did you mean --${close[0]}?)` : ""}`
-        : (e as Error).message,
-    );
-  }
-  const { values, positionals } = parsed;
-  if (values.help) {
-    console.log(NOTEBOOKS_HELP);
-    return;
-  }
+  // bad flags are usage errors as in every command (see args.ts): all at once, exit 2
+  const positionals: string[] = [];
+  const flags = parseFlags("notebooks", NOTEBOOKS_HELP, FLAG_SPECS, args, positionals);
+  const values = flags.values;
   if (values.install) {
     if (positionals.length) {
-      fail(`--install takes no notebook (got ${JSON.stringify(positionals[0])})`);
+      flags.fail(`--install takes no notebook (got ${JSON.stringify(positionals[0])})`);
     }
-    const dir = await installKernel().catch((e: Error) => fail(e.message, 1));
+    flags.done();
+    const dir = await installKernel().catch((e: Error) => fail(e.message));
     console.log(`Deno kernel installed: ${dir}`);
     return;
   }
   const timeoutS = values.timeout === undefined ? 600 : Number(values.timeout);
   if (!Number.isFinite(timeoutS) || timeoutS <= 0) {
-    fail(`--timeout ${JSON.stringify(values.timeout)} must be a positive number of seconds`);
+    flags.fail(`--timeout ${JSON.stringify(values.timeout)} must be a positive number of seconds`);
   }
   const cwd = envVar("INIT_CWD") ?? Deno.cwd();
   const repoDir = new URL("../../notebooks/", import.meta.url).pathname;
-  let jobs: Job[];
+  let jobs: Job[] = [];
   try {
     jobs = plan(positionals, values.out, cwd, repoDir);
   } catch (e) {
-    fail((e as Error).message);
+    flags.fail((e as Error).message);
   }
+  flags.done();
   const missing = await jupyterMissing();
   if (missing) {
     fail(
       `${missing}. Install: apt-get install python3-nbclient python3-nbformat jupyter-client && deno task notebooks --install`,
-      1,
     );
   }
   let failed = 0;

@@ -28,6 +28,11 @@ Deno.test("every command: a bad flag is the problem, then one line naming --help
       /^demo: Unknown option '--ouut'; did you mean --out\?$/,
     ],
     ["lib/cli/doctor.ts", ["--jsn"], /^doctor: Unknown option '--jsn'; did you mean --json\?$/],
+    [
+      "lib/cli/notebooks.ts",
+      ["--keep-goin"],
+      /^notebooks: Unknown option '--keep-goin'; did you mean --keep-going\?$/,
+    ],
     ["lib/stub/cli.ts", ["--prot", "1"], /^stub: Unknown option '--prot'; did you mean --port\?$/],
   ];
   for (const [script, args, re] of cases) {
