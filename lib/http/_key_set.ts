@@ -208,32 +208,18 @@ export class KeySet implements Iterable<string> {
     if (this.#entries * 2 > this.#table.length) this.#rebuild();
   }
 
-  /** Drops deleted entries (compacting the arena) and sizes the table for the live ones. */
+  /**
+   * Sizes the table for the entries, deleted ones left out of it. Their
+   * units stay in the arena until `clear()`: the pulls only delete from a
+   * set they no longer add to (a seam's rows already handed out).
+   */
   #rebuild(): void {
-    if (this.#size < this.#entries) {
-      const arena = new Uint8Array(Math.max(FIRST * 32, this.#arena.length));
-      let used = 0;
-      let n = 0;
-      for (let e = 0; e < this.#entries; e++) {
-        const meta = this.#meta[e];
-        if (meta === DELETED) continue;
-        const bytes = (meta >>> 1) * (meta & 1 ? 2 : 1);
-        arena.set(this.#arena.subarray(this.#start[e], this.#start[e] + bytes), used);
-        this.#start[n] = used;
-        this.#meta[n] = meta;
-        this.#hash[n] = this.#hash[e];
-        used += bytes;
-        n++;
-      }
-      this.#arena = arena;
-      this.#used = used;
-      this.#entries = n;
-    }
     let cap = FIRST * 2;
     while (cap < this.#entries * 4) cap *= 2;
     const table = new Uint32Array(cap);
     const mask = cap - 1;
     for (let e = 0; e < this.#entries; e++) {
+      if (this.#meta[e] === DELETED) continue;
       let slot = this.#hash[e] & mask;
       while (table[slot] !== 0) slot = (slot + 1) & mask;
       table[slot] = e + 1;

@@ -100,15 +100,12 @@ export class KeyRegistry {
   /** `text` without any key registered, nor any credential-like bearer token. */
   redact(text: string): string {
     if (typeof text !== "string" || text === "") return text;
-    let out = withoutBearer(text);
-    for (const m of this.#keys.values()) out = m.redact(out);
-    return out;
+    return [...this.#keys.values()].reduce((out, m) => m.redact(out), withoutBearer(text));
   }
 
   /** Whether an answer body holds a registered key (as the body scan finds it). */
   holds(text: string): boolean {
-    for (const m of this.#keys.values()) if (m.holds(text)) return true;
-    return false;
+    return [...this.#keys.values()].some((m) => m.holds(text));
   }
 }
 

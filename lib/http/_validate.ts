@@ -11,12 +11,10 @@ import { showValue, toIssues, type ValidationIssue } from "../shared/schema.ts";
 
 /** Query-string form of typed parameters (lists stay lists, scalars become strings). */
 export function asQuery(params: object): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
-  for (const [k, v] of Object.entries(params)) {
-    if (v === undefined) continue;
-    out[k] = Array.isArray(v) ? v.map(String) : String(v);
-  }
-  return out;
+  return Object.fromEntries(
+    Object.entries(params).filter(([, v]) => v !== undefined)
+      .map(([k, v]) => [k, Array.isArray(v) ? v.map(String) : String(v)]),
+  );
 }
 
 /** Validates `input`; throws with every issue (plus `extra`) when anything is wrong. */

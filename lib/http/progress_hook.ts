@@ -112,19 +112,15 @@ export class Progress {
     }
     this.#draw(false);
   };
+  #listening = new AbortController();
   #limiters = new Map<unknown, { inFlight: number; waiting: number }>();
   #onLimiter = (e: Event) => {
     const d = (e as CustomEvent<{ inFlight: number; waiting: number; source: unknown }>).detail;
     if (!d) return;
     this.#limiters.set(d.source, { inFlight: d.inFlight, waiting: d.waiting });
-    let inFlight = 0;
-    let waiting = 0;
-    for (const v of this.#limiters.values()) {
-      inFlight += v.inFlight;
-      waiting += v.waiting;
-    }
-    this.#s.inFlight = inFlight;
-    this.#s.waiting = waiting;
+    const all = [...this.#limiters.values()];
+    this.#s.inFlight = all.reduce((n, v) => n + v.inFlight, 0);
+    this.#s.waiting = all.reduce((n, v) => n + v.waiting, 0);
     this.#draw(false);
   };
   #onCache = (e: Event) => {
@@ -142,9 +138,11 @@ export class Progress {
       ? defaultSink
       : autoFactory?.() ?? null;
     this.#interval = opts.intervalMs ?? 150;
-    httpEvents.addEventListener("retry", this.#onRetry);
-    httpEvents.addEventListener("cache", this.#onCache);
-    httpEvents.addEventListener("limiter", this.#onLimiter);
+    // until done(): one abort takes the three listeners off
+    const signal = this.#listening.signal;
+    httpEvents.addEventListener("retry", this.#onRetry, { signal });
+    httpEvents.addEventListener("cache", this.#onCache, { signal });
+    httpEvents.addEventListener("limiter", this.#onLimiter, { signal });
     this.#draw(true);
   }
   /** The current state. */
@@ -164,9 +162,7 @@ export class Progress {
   done(): void {
     if (this.#s.done) return;
     this.#s.done = true;
-    httpEvents.removeEventListener("retry", this.#onRetry);
-    httpEvents.removeEventListener("cache", this.#onCache);
-    httpEvents.removeEventListener("limiter", this.#onLimiter);
+    this.#listening.abort();
     this.#draw(true);
   }
   #draw(force: boolean): void {
