@@ -84,14 +84,9 @@ export function mertensSe(xs: readonly number[]): number {
   const m = mean(xs);
   const s = sd(xs);
   if (!(s > 0) || n < 3) return NaN;
-  let m3 = 0;
-  let m4 = 0;
-  for (const x of xs) {
-    m3 += ((x - m) / s) ** 3;
-    m4 += ((x - m) / s) ** 4;
-  }
-  const skew = m3 / n;
-  const kurt = m4 / n;
+  const z = xs.map((x) => (x - m) / s);
+  const skew = z.reduce((a, v) => a + v ** 3, 0) / n;
+  const kurt = z.reduce((a, v) => a + v ** 4, 0) / n;
   const sr = m / s;
   const v = 1 + sr ** 2 / 2 - skew * sr + ((kurt - 3) / 4) * sr ** 2;
   return v > 0 ? Math.sqrt(v / n) : NaN;
@@ -121,28 +116,22 @@ export function sharpeStats(
   over: readonly number[],
   minMonths: number = MIN_INTERVAL_MONTHS,
 ): SharpeStats {
-  if (over.length < 2) {
-    return { sharpe: null, interval: null, reason: `${over.length} month: no Sharpe ratio` };
-  }
+  // no interval, for a reason (and no Sharpe ratio either until it is known)
+  const without = (reason: string, sharpe: number | null = null) => ({
+    sharpe,
+    interval: null,
+    reason,
+  });
+  if (over.length < 2) return without(`${over.length} month: no Sharpe ratio`);
   if (!varies(over)) {
-    return {
-      sharpe: null,
-      interval: null,
-      reason: "monthly returns over the risk-free rate do not vary: no Sharpe ratio",
-    };
+    return without("monthly returns over the risk-free rate do not vary: no Sharpe ratio");
   }
   const sharpe = (mean(over) / sd(over)) * Math.sqrt(12);
   if (over.length < minMonths) {
-    return {
-      sharpe,
-      interval: null,
-      reason: `${plural(over.length, "month")} < ${minMonths}: no Sharpe interval`,
-    };
+    return without(`${plural(over.length, "month")} < ${minMonths}: no Sharpe interval`, sharpe);
   }
   const se = mertensSe(over) * Math.sqrt(12);
-  if (!(se > 0)) {
-    return { sharpe, interval: null, reason: "Sharpe standard error not positive: no interval" };
-  }
+  if (!(se > 0)) return without("Sharpe standard error not positive: no interval", sharpe);
   const z = normalQuantile(0.975);
   return { sharpe, interval: [sharpe - z * se, sharpe + z * se], reason: null };
 }

@@ -12,7 +12,7 @@ import {
   portfolioFromPositions,
   type PortfolioPosition,
 } from "../../lib/backtest/portfolio.ts";
-import { alphaStats, sharpeStats } from "../../lib/backtest/_portfolio_stats.ts";
+import { alphaStats, mertensSe, sharpeStats } from "../../lib/backtest/_portfolio_stats.ts";
 import { portfolioConclusion } from "../../lib/backtest/report.ts";
 
 const DAY = 86_400_000;
@@ -43,6 +43,13 @@ Deno.test("sharpe: a series that does not vary has no Sharpe and no interval, wi
   assert.equal(s.interval, null);
   assert.match(s.reason!, /not positive/);
   assert.ok(Number.isFinite(s.sharpe!));
+});
+
+Deno.test("mertensSe: the skewness and kurtosis terms of Mertens (2002)", () => {
+  // computed once in Python (statistics.stdev) from v = 1 + SR²/2 − skew·SR + (kurt − 3)/4·SR²,
+  // skew and kurt the means of z³ and z⁴, z = (x − mean)/sd, and se = √(v/n)
+  const xs = [1.2, -0.4, 2.1, 0.3, 1.8, -1.1, 0.7, 3.0, -2.2, 0.9];
+  assert.ok(Math.abs(mertensSe(xs) - 0.33966537909940053) < 1e-14, String(mertensSe(xs)));
 });
 
 Deno.test(`alpha and both intervals need ${MIN_INTERVAL_MONTHS} months; below, null with a reason`, () => {
