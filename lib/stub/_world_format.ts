@@ -26,6 +26,7 @@
  */
 import { createHash } from "node:crypto";
 import { BLOCK_ROWS, type ColumnKind } from "./columns.ts";
+import type { WorldParts } from "./world.ts";
 
 /** The typed arrays a world file holds, by the name the header gives their type. */
 export const ARRAY_TYPES = {
@@ -71,16 +72,8 @@ export function maxFileBytes(scale: number): number {
 /** What the header holds: the world's scalars and lists, the insiders, the columns' shapes. */
 export interface WorldMeta {
   /** The world's parts that are not arrays of prices. */
-  world: {
-    seed: number;
-    scale: number;
-    asOf: number;
-    start: number;
-    firstDay: number;
+  world: Omit<WorldParts, "market" | "paths" | "abnormal" | "companies"> & {
     companies: unknown[];
-    betas: number[];
-    vols: number[];
-    landmark: number;
     /** Companies with abnormal returns, ascending: the order of the `abnormal` array's rows. */
     withAbnormal: number[];
   };

@@ -168,12 +168,23 @@ function tagsOf(
 }
 const spaced = (s: string) => s.replace("_", " ");
 
-/** An open tag type of listed names: its label, and its tags (`<prefix>_<name>`, labels spaced). */
-function named(type: string, label: string, prefix: string, names: string) {
-  return { label, tags: tagsOf(type, prefix, list(names), spaced) };
-}
+/**
+ * The open tag types of listed names: type key, label, slug prefix, names
+ * (tags `<prefix>_<name>`, labels the names with the underscore spaced;
+ * strategy names have none).
+ */
+const LISTED = [
+  [
+    "pitch_category",
+    "Pitch category",
+    "category",
+    "long_idea, short_idea, special_situation, earnings, macro",
+  ],
+  ["strategy", "Strategy", "strategy", "value, growth, momentum, dividend, turnaround"],
+  ["content_format", "Content format", "format", "long_form, short_form, thread, video"],
+  ["source", "Source", "source", "blog, newsletter, forum, fund_letter"],
+];
 
-/** Catalog tag vocabularies (open types), built from the world's sectors. */
 export const CATALOG_TAGS: Record<string, { label: string; tags: Tag[] }> = {
   market_cap: {
     label: "Market cap",
@@ -201,26 +212,10 @@ export const CATALOG_TAGS: Record<string, { label: string; tags: Tag[] }> = {
     label: "Country or region",
     tags: COUNTRIES.map((c) => ({ slug: c.slug, tagTypeKey: "country_region", label: c.label })),
   },
-  // labels from the names, underscore spaced (strategy names have none)
-  pitch_category: named(
-    "pitch_category",
-    "Pitch category",
-    "category",
-    "long_idea, short_idea, special_situation, earnings, macro",
-  ),
-  strategy: named(
-    "strategy",
-    "Strategy",
-    "strategy",
-    "value, growth, momentum, dividend, turnaround",
-  ),
-  content_format: named(
-    "content_format",
-    "Content format",
-    "format",
-    "long_form, short_form, thread, video",
-  ),
-  source: named("source", "Source", "source", "blog, newsletter, forum, fund_letter"),
+  ...Object.fromEntries(LISTED.map(([type, label, prefix, names]) => [
+    type,
+    { label, tags: tagsOf(type, prefix, list(names), spaced) },
+  ])),
 };
 
 const QUALITY_LABELS: Record<string, string> = {
@@ -371,14 +366,11 @@ export function makeCatalogData(world: World): CatalogData {
       tags: qualityTags(k),
     })),
   ];
-  const slugType = new Map<string, string>();
-  const walk = (tags: Tag[]) => {
-    for (const t of tags) {
-      slugType.set(t.slug, t.tagTypeKey);
-      if (t.children) walk(t.children);
-    }
-  };
-  for (const t of tagTypes) walk(t.tags);
+  // every tag, each before its children
+  const flat = (tags: Tag[]): Tag[] => tags.flatMap((t) => [t, ...flat(t.children ?? [])]);
+  const slugType = new Map(
+    flat(tagTypes.flatMap((t) => t.tags)).map((t) => [t.slug, t.tagTypeKey]),
+  );
 
   type Criteria = Omit<FilterSet["criteria"], "noneOf">;
   const set = (id: string, displayName: string, criteria: Criteria, noneOf: string[] = []) => ({
@@ -491,7 +483,7 @@ function writePitch(
   paywalled: boolean,
 ): Pitch {
   const company = world.companies[c];
-  const position = pickPosition(sentiment, rng);
+  const position = rng.pick(POSITIONS[sentiment]);
   const returns: Record<string, number> = {};
   const dir = sentiment === "bearish" ? -1 : 1;
   for (const p of RETURN_PERIODS) {
@@ -502,15 +494,9 @@ function writePitch(
     returns[`${p}_excess`] = round2(dir * (r - world.marketRet(day, end)));
   }
   const mcap = world.price(c, day) * company.sharesOutstanding;
-  const capSlug = mcap >= 2e11
-    ? "market_cap_mega"
-    : mcap >= 1e10
-    ? "market_cap_large"
-    : mcap >= 2e9
-    ? "market_cap_mid"
-    : mcap >= 3e8
-    ? "market_cap_small"
-    : "market_cap_micro";
+  // the floors of mega, large, mid and small caps; micro (the last tag: `at(-1)`) below them
+  const cap = [2e11, 1e10, 2e9, 3e8].findIndex((floor) => mcap >= floor);
+  const capSlug = CATALOG_TAGS.market_cap.tags.at(cap)!.slug;
   const sectorSlug = `sector_${company.sector}`;
   const pick = (type: string, except?: string) =>
     rng.pick(CATALOG_TAGS[type].tags.filter((t) => t.slug !== except)).slug;
@@ -562,29 +548,19 @@ function writePitch(
   };
 }
 
-const BULLISH_POSITIONS: readonly PositionDecision[] = [
-  "initiate_long",
-  "increase_long",
-  "hold",
-  "initiate_long",
-  "initiate_long",
-  "increase_long",
-  "reduce_short",
-  "close_short",
-];
-
-function pickPosition(s: Sentiment, rng: Rng): PositionDecision {
-  if (s === "bullish") {
-    // covering a short (reduce_short, close_short) is a bullish act
-    return rng.pick(BULLISH_POSITIONS);
-  }
-  if (s === "bearish") {
-    return rng.pick(["initiate_short", "increase_short", "reduce_long", "close_long"]);
-  }
-  return rng.pick(
-    POSITION_DECISIONS.filter((p) => ["hold", "monitor", "pass_idea", "not_specified"].includes(p)),
-  );
-}
+/**
+ * Per sentiment, the positions a pitch draws one of (covering a short,
+ * reduce_short or close_short, is a bullish act).
+ */
+const POSITIONS: Record<Sentiment, readonly PositionDecision[]> = {
+  bullish: list(
+    "initiate_long, increase_long, hold, initiate_long, initiate_long, increase_long, reduce_short, close_short",
+  ) as PositionDecision[],
+  bearish: ["initiate_short", "increase_short", "reduce_long", "close_long"],
+  neutral: POSITION_DECISIONS.filter((p) =>
+    list("hold, monitor, pass_idea, not_specified").includes(p)
+  ),
+};
 
 function mean(xs: number[]): number {
   return xs.reduce((a, b) => a + b, 0) / xs.length;

@@ -56,16 +56,10 @@ export interface Insider {
   /** Officer title or role text. */
   title: string;
   /** Role flags. */
-  roles: {
-    ceo: boolean;
-    cfo: boolean;
-    cto: boolean;
-    coo: boolean;
-    officer: boolean;
-    director: boolean;
-    owner: boolean;
-    other: boolean;
-  };
+  roles: Record<
+    "ceo" | "cfo" | "cto" | "coo" | "officer" | "director" | "owner" | "other",
+    boolean
+  >;
   /**
    * Size of the news (abnormal log return over a year) this insider trades
    * ahead of; 0 = no skill (see {@link INSIDER_SKILL}).
