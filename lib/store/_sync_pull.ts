@@ -42,7 +42,7 @@ export interface SyncMonth {
   from: string;
   /** Last day. */
   to: string;
-  /** Whether the month has ended (only an ended month is recorded as done). */
+  /** Whether the month is pulled whole and has ended (only such a month is recorded as done). */
   ended: boolean;
 }
 

@@ -55,9 +55,10 @@
  * - Days to come: a `to` after today (UTC) is clamped to today (the
  *   report's `to` says so; a `from` after it is a `RangeError` naming
  *   both), so nothing is asked for days no service has seen and `syncedTo`
- *   never records one. Only a month that has ended is recorded as done:
- *   the month holding today is written but pulled again by the next sync,
- *   or by a rerun of an interrupted one.
+ *   never records one. Only a month that has ended and was pulled whole is
+ *   recorded as done: the month holding today, and one cut by `from` or
+ *   `to` (a `to` before its end, such as the emulator's today), is written
+ *   but pulled again by the next sync, or by a rerun of an interrupted one.
  * - Memory: parsed pages are short-lived garbage, and on a large machine V8
  *   collects it lazily, so a long sync's RSS can climb well past what is
  *   live. `deno task sync` (and `deno task demo`) run with
@@ -138,14 +139,15 @@ const KEYS: Record<SyncDataset, string[]> = {
 /**
  * The calendar months from `from` to `to`, each with its first and last day
  * inside that range (the first month starts at `from`, not on the 1st), and
- * whether it has ended by `today`: only an ended month is recorded as done,
- * so the month holding `today` is pulled again by the next sync.
+ * whether it is pulled whole and has ended by `today`: only such a month is
+ * recorded as done, so the month holding `today`, and a month cut by `from`
+ * or `to`, is pulled again by the next sync.
  *
  * @example
  * ```ts
  * import { syncMonths } from "./sync.ts";
  * syncMonths("2026-10-15", "2026-12-07", "2026-12-07").map((m) => [m.from, m.to, m.ended]);
- * // [["2026-10-15", "2026-10-31", true], ["2026-11-01", "2026-11-30", true],
+ * // [["2026-10-15", "2026-10-31", false], ["2026-11-01", "2026-11-30", true],
  * //  ["2026-12-01", "2026-12-07", false]]
  * ```
  */
@@ -154,7 +156,10 @@ export function syncMonths(from: string, to: string, today: string): SyncMonth[]
   for (let m = from.slice(0, 7); m <= to.slice(0, 7); m = nextMonth(m)) {
     const last = new Date(Date.UTC(+m.slice(0, 4), +m.slice(5, 7), 0)).toISOString().slice(0, 10);
     const first = m + "-01" < from ? from : m + "-01";
-    out.push({ month: m, from: first, to: last > to ? to : last, ended: last < today });
+    // done only when pulled whole and ended: a month cut by from or to (the emulator's today before
+    // the month's end) would be skipped by the next sync and its other days never pulled
+    const whole = first === m + "-01" && last <= to;
+    out.push({ month: m, from: first, to: last > to ? to : last, ended: whole && last < today });
   }
   return out;
 }

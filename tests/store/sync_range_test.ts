@@ -26,9 +26,10 @@ Deno.test("syncMonths: each month's days lie inside the range, the first starts 
       for (const [i, m] of ms.entries()) {
         assert.ok(m.from <= m.to && m.from.startsWith(m.month) && m.to.startsWith(m.month));
         if (i > 0) assert.equal(m.from, `${m.month}-01`);
-        // ended: the month's last day is before today
+        // ended: pulled whole (not cut by from or to) and its last day is before today
         const last = day(Date.UTC(+m.month.slice(0, 4), +m.month.slice(5, 7), 0));
-        assert.equal(m.ended, last < now, `${m.month} ended by ${now}`);
+        const whole = m.from === `${m.month}-01` && m.to === last;
+        assert.equal(m.ended, whole && last < now, `${m.month} ended by ${now}`);
       }
     }),
   );
@@ -119,6 +120,31 @@ Deno.test("a from after the clamped to is refused naming both days", async () =>
       sync({ dir, from: "2025-03-02", to: "2025-03-01", insider, progress: false }),
       /from 2025-03-02 is after to 2025-03-01/,
     );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a month cut by from or to is written but not done; the next sync completes it", async () => {
+  const stub = createStub({ seed: 4, scale: 0.02 });
+  const insider = new InsiderClient({
+    apiKey: DEMO_KEYS.insider,
+    baseUrl: "http://s/insider",
+    fetch: stub.fetch,
+  });
+  const dir = await Deno.makeTempDir();
+  try {
+    // as the CLI does offline: to is the emulator's today, before the month's end
+    await sync({ dir, from: "2025-06-15", to: "2025-08-10", insider, progress: false });
+    const entry = (await readManifest(dir)).datasets.insider_trades!;
+    assert.deepEqual(Object.keys(entry.done), ["2025-07"]);
+    await sync({ dir, to: "2025-08-31", insider, progress: false });
+    const rows = (await scanInsiderTrades(dir)).collectSync().height;
+    const want = stub.insider.trades.filter((t) => {
+      const d = easternDate(t.row.filed_at)!;
+      return d >= "2025-06-15" && d <= "2025-08-31";
+    });
+    assert.equal(rows, want.length);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
