@@ -9,30 +9,24 @@
  *
  * @module
  */
-import { InvalidResponseError, type ProblemReader, SignalbookError } from "./errors.ts";
-import type { Redactor } from "./_redact.ts";
+import { InvalidResponseError, SignalbookError } from "./errors.ts";
 import {
   checkScheme,
   failureOf,
   nextUrl,
   problemOf,
+  type ProblemReading,
   redact,
   typeOf,
   within,
 } from "./_transport_parts.ts";
 
 /** What a download needs of its client. */
-export interface Download {
+export interface Download extends ProblemReading {
   /** The client's `fetch`. */
   fetch: (input: string, init?: RequestInit) => Promise<Response>;
   /** Longest wait for the headers, and for each chunk of the body, ms. */
   timeoutMs: number;
-  /** The client's redactor (error excerpts). */
-  redact: Redactor;
-  /** The service's reading of error answers. */
-  problem: ProblemReader;
-  /** Characters a cut error body drops at its end (see `problemOf`). */
-  keyTail: number;
 }
 
 /** An unsigned download's response (see the module doc), or a typed error. */
@@ -68,7 +62,7 @@ export async function fetchUnsigned(
       }
       // an error answer: its first bytes read within the same deadline
       throw await within(
-        problemOf(res, "GET", redact(current.href), label, d.redact, d.problem, d.keyTail),
+        problemOf(res, "GET", redact(current.href), label, d),
         both,
         () => failed.body?.cancel().catch(() => {}),
       );

@@ -179,6 +179,16 @@ export function redact(url: string): string {
   return url.replace(/([?&]signature=)[^&]+/, "$1…");
 }
 
+/** How a client reads an error answer: its redactor, its service's reading, its key's tail. */
+export interface ProblemReading {
+  /** The client's redactor (error excerpts). */
+  redact: Redactor;
+  /** The service's reading of error answers. */
+  problem: ProblemReader;
+  /** Characters a cut error body drops at its end (see {@link excerpt}). */
+  keyTail: number;
+}
+
 /**
  * The typed error of an error answer, from at most the first
  * `ERROR_PREFIX_BYTES` of its body (the rest is never downloaded).
@@ -188,9 +198,7 @@ export async function problemOf(
   method: string,
   url: string,
   label: string,
-  secrets: Redactor,
-  read: ProblemReader,
-  keyTail: number,
+  { redact: secrets, problem: read, keyTail }: ProblemReading,
 ): Promise<ProblemError> {
   let body: Record<string, unknown> = {};
   let text = "";

@@ -471,15 +471,7 @@ export class Transport {
         return { value };
       }
       const failure = await within(
-        problemOf(
-          res,
-          spec.method,
-          redact(call.url),
-          label,
-          this.#redact,
-          this.#problem,
-          this.#keyTail,
-        ),
+        problemOf(res, spec.method, redact(call.url), label, this.#download),
         signal,
         () => res.body?.cancel().catch(() => {}),
       );
@@ -592,7 +584,7 @@ export class Transport {
     }
   }
 
-  /** What the unsigned download path needs of this client (see `_download.ts`). */
+  /** What the unsigned download path and error answers need of this client (see `_download.ts`). */
   get #download(): Download {
     return {
       fetch: this.#fetch,
