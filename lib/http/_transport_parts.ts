@@ -128,11 +128,20 @@ export function failureOf(
 export function messageOf(e: unknown): string {
   const parts: string[] = [];
   for (let x: unknown = e, i = 0; x !== undefined && x !== null && i < 4; i++) {
-    const m = x instanceof Error ? x.message : String(x);
+    const m = x instanceof Error ? x.message : textOf(x);
     if (m && !parts.some((p) => p.includes(m))) parts.push(m);
     x = x instanceof Error ? x.cause : undefined;
   }
   return parts.join(": ");
+}
+
+/** `String(v)`, or `[object Object]` for an object that has no string form (no prototype). */
+function textOf(v: unknown): string {
+  try {
+    return String(v);
+  } catch {
+    return Object.prototype.toString.call(v);
+  }
 }
 
 export function typeOf(v: unknown): string {
