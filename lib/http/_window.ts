@@ -94,6 +94,8 @@ export interface Gap {
   a: number;
   b: number;
   skip: number;
+  /** Set when its walk read a page wholly past its end: rows there were skipped (`"skipped-rows"`). */
+  skipped?: boolean;
 }
 
 /** One window (see the module doc). */

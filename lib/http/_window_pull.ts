@@ -295,12 +295,16 @@ export class WindowPull<Row> {
     if (page.rows.length === 0 || !inRange(gap, page.rows, this.posOf)) return undefined;
     const { from, to } = this.rangeOf(w);
     const cut = this.rangeOf({ a: gap.a - 1, b: gap.b });
+    const range = `${from ?? "…"} to ${to ?? "…"}`;
+    const what = gap.skipped
+      ? `skipped pages of the date window ${range}: a page wholly past its end came right`
+      : `ended the date window ${range} (no more pages)`;
     return new PaginationError(
-      `the service ended the date window ${from ?? "…"} to ${to ?? "…"} (no more pages) ` +
+      `the service ${what} ` +
         `after its rows of ${this.order.value === "asc" ? cut.from : cut.to}, but it holds ` +
         `rows after that day (a one-row probe found one); stopped instead of leaving a hole ` +
         `(error.partial.cursor resumes at the cut)`,
-      "early-end",
+      gap.skipped ? "skipped-rows" : "early-end",
       this.cursorAt({ a: gap.a - 1, b: gap.b }, null, gap.skip),
     );
   }
@@ -405,7 +409,10 @@ export class WindowPull<Row> {
     if (page.next === null && !w.spill) w.gap = this.endGap(w, page.rows);
     // a page wholly past its end: its walk ended between two pages, where a page the service
     // skipped would leave no trace but a quiet stretch (its rest is probed as at an end)
-    else if (own === 0 && w.spill) w.gap = this.endGap(w, []);
+    else if (own === 0 && w.spill) {
+      const gap = this.endGap(w, []);
+      w.gap = gap && { ...gap, skipped: true };
+    }
     if (page.next === null && w.rows === 0 && !w.spill) this.#mergeRest(w);
     this.notify();
     if (stop) throw stop;

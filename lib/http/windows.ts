@@ -115,7 +115,7 @@
  * - Skipped pages: a window whose walk reads a page wholly past its end
  *   after its last row of its own, short of that end by a quarter page or
  *   more, has the same probe over the rest, before its seam is checked: a
- *   row there was skipped by its walk (`"early-end"`, not a seam read
+ *   row there was skipped by its walk (`"skipped-rows"`, not a seam read
  *   otherwise). A skip inside one walk (serial, or within a window's range)
  *   leaves no trace: no row comes again, and neither service states a
  *   total count to compare with.

@@ -137,14 +137,14 @@ Deno.test("a window that ends early while a later window has rows stops with rea
   assert.deepEqual(serial.rows, upTo(1001));
 });
 
-Deno.test("a list whose own walk skips pages past a window's end stops with early-end, not a seam read otherwise", async () => {
+Deno.test("a list whose own walk skips pages past a window's end stops with skipped-rows, not a seam read otherwise", async () => {
   // the list's own request serves page n as page n + 20: its second page is wholly past the first
   // window's end, after a stretch of days that hold rows (a probe finds them)
   const lies = { days: 100, perDay: 20, skipPages: 20 };
   for (const parallel of [2, 8]) {
     const par = await pull(lies, parallel);
     assert.equal(par.error?.name, "PaginationError", `parallel ${parallel}`);
-    assert.equal(par.error?.reason, "early-end");
+    assert.equal(par.error?.reason, "skipped-rows");
     assert.deepEqual(par.rows, upTo(25));
     assert.match(par.error?.cursor ?? "", /^sbw1\./);
     // resumed at the cut against the same service: its date-bounded requests give the rest once
