@@ -122,7 +122,9 @@ function check(options: AuthorWinRateOptions): Required<Omit<AuthorWinRateOption
     throw new RangeError(`${fn}: minPitches ${showValue(minPitches)} must be a whole number ≥ 1`);
   }
   if (options.asOf !== undefined && !isIsoDate(options.asOf)) {
-    throw new RangeError(`${fn}: asOf ${showValue(options.asOf)} must be a date YYYY-MM-DD`);
+    throw new RangeError(
+      `${fn}: asOf ${showValue(options.asOf)} must be a calendar date YYYY-MM-DD, years 100–9999`,
+    );
   }
   return { period, kind, minPitches };
 }
