@@ -230,19 +230,16 @@ function cleanObject(o: object, clean: (v: unknown) => unknown, redact: Redactor
     const stack = o.stack;
     if (typeof stack === "string" && redact(stack) !== stack) o.stack = redact(stack);
   }
-  if (o instanceof Map) {
-    const entries = [...o];
-    const cleaned = entries.map(([k, v]) => [clean(k), clean(v)]);
-    if (cleaned.some(([k, v], i) => k !== entries[i][0] || v !== entries[i][1])) {
+  if (o instanceof Map || o instanceof Set) {
+    // a Set's entries are [member, member]: one rule for both
+    const was: [unknown, unknown][] = [...o.entries()];
+    const now = was.map(([k, v]) => [clean(k), clean(v)]);
+    if (now.some(([k, v], i) => k !== was[i][0] || v !== was[i][1])) {
       o.clear();
-      for (const [k, v] of cleaned) o.set(k, v);
-    }
-  } else if (o instanceof Set) {
-    const members = [...o];
-    const cleaned = members.map(clean);
-    if (cleaned.some((v, i) => v !== members[i])) {
-      o.clear();
-      for (const v of cleaned) o.add(v);
+      for (const [k, v] of now) {
+        if (o instanceof Map) o.set(k, v);
+        else o.add(v);
+      }
     }
   }
   for (const k of Reflect.ownKeys(o)) {
