@@ -146,14 +146,17 @@ export async function runBounded(
   }
   // an allocation refused at the bound (by DuckDB, by the kernel) is the memory limit too
   const refused = answer ? !answer.ok && answer.message : err;
-  if (refused && /out of memory|bad.alloc/i.test(refused)) stop = "memory";
-  if (stop === "memory") {
+  const denied = !!refused && /out of memory|bad.alloc/i.test(refused);
+  if (stop === "memory" || denied) {
+    const seen = denied
+      ? "an allocation past it was refused"
+      : `it held ${formatBytes(peak.bytes)}`;
     throw new QueryLimitError(
       "memoryLimit",
       limits.memoryLimit,
       `stopped: DuckDB's process needed more than memoryLimit ${limits.memoryLimit} plus ${
         formatBytes(QUERY_MEMORY_MARGIN)
-      } (${formatBytes(peak.bytes)}); a large value (a long list or string) or result ` +
+      } (${seen}); a large value (a long list or string) or result ` +
         `cannot be built within it: narrow the query or raise memoryLimit`,
       sql,
     );
