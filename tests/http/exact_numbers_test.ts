@@ -53,6 +53,21 @@ Deno.test("a JSON number a double rounds is refused where it must be an integer,
   }
 });
 
+Deno.test("a list sent as JSON text reads its numbers exactly too: a rounded item is refused", async () => {
+  for (const lit of ["4503599627370496.5", "2.9999999999999999", "12345678901234567890"]) {
+    // (a later member of the same name wins in JSON.parse)
+    const rows = [row(1, `"feed_ids":"[1, 2]"`), row(2, `"feed_ids":"[1, ${lit}]"`)];
+    const { value: df } = await warned(() => rawClient(rows).search({}).frame({ progress: false }));
+    assert.deepEqual(
+      (df.getColumn("feed_ids").toArray() as unknown as (number[] | null)[]).map((l) =>
+        l && [...l]
+      ),
+      [[1, 2], null],
+      lit,
+    );
+  }
+});
+
 Deno.test("an identifier sent as a long JSON number keeps its digits; 1e21 is still refused", async () => {
   const rows = [row(1, `"issuer_cik":320193`), row(2, `"issuer_cik":12345678901234567890`)];
   const { value: df } = await warned(() => rawClient(rows).search({}).frame({ progress: false }));

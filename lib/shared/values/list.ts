@@ -18,6 +18,7 @@
  * @module
  */
 import { type Grammar, type Note, UNREADABLE } from "./_grammar.ts";
+import { parseExactJson, roundsNumbers } from "../json_numbers.ts";
 
 const JOINED = /^[+-]?\d+(?:\s*([,;|])\s*[+-]?\d+)*$|^[+-]?\d+(?:\s+[+-]?\d+)*$/;
 
@@ -50,7 +51,8 @@ export function listOf<T>(item: Grammar<T>): Grammar<T[]> {
     if (s.startsWith("[")) {
       let parsed: unknown;
       try {
-        parsed = JSON.parse(s);
+        // a number a double would round stays its text, for the item grammar (`json_numbers.ts`)
+        parsed = roundsNumbers(s) ? parseExactJson(s) : JSON.parse(s);
       } catch {
         return UNREADABLE;
       }
