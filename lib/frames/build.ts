@@ -364,18 +364,14 @@ export class FrameBuilder implements RowSink<Record<string, unknown>> {
   /** What this builder's rows looked like (see {@link FrameReport}). */
   report(): FrameReport {
     const rows = this.#rows;
-    const missing: string[] = [];
-    const partly: string[] = [];
-    if ((this.#opts.reportMissing ?? true) && rows > 0) {
-      this.#miss.forEach((m, i) => {
-        if (m === rows) missing.push(this.#specs[i].name);
-        else if (m > 0) partly.push(this.#specs[i].name);
-      });
-    }
+    // the declared columns whose count of rows lacking them is `lacking`
+    const counted = (this.#opts.reportMissing ?? true) && rows > 0;
+    const names = (lacking: (m: number) => boolean) =>
+      counted ? this.#specs.filter((_, i) => lacking(this.#miss[i])).map((s) => s.name) : [];
     return {
       rows,
-      missing,
-      partlyMissing: partly,
+      missing: names((m) => m === rows),
+      partlyMissing: names((m) => m > 0 && m < rows),
       extra: [...this.#extraTypes].map(([name, dtype]) => ({ name, dtype: dtype || "String" })),
       droppedExtra: { count: this.#droppedCount, names: [...this.#dropped].slice(0, 8) },
       coerced: this.#log.noted(),

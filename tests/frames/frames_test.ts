@@ -256,3 +256,19 @@ Deno.test("hydrateFrame: a bad concurrency names the value", async () => {
     (e: Error) => /concurrency/.test(e.message) && /\b0\b/.test(e.message),
   );
 });
+
+Deno.test("a builder's report: columns absent from every row are missing, from some rows partly missing", async () => {
+  const { FrameBuilder } = await import("../../lib/frames/build.ts");
+  const specs = [
+    { name: "a", type: "integer" as const },
+    { name: "b", type: "integer" as const },
+    { name: "c", type: "integer" as const },
+  ];
+  const b = new FrameBuilder(specs, { onReport: () => {} });
+  b.append([{ a: 1 }, { a: 2, b: 3 }, { a: 4 }]);
+  const r = b.report();
+  assert.deepEqual([r.missing, r.partlyMissing], [["c"], ["b"]]);
+  const off = new FrameBuilder(specs, { reportMissing: false, onReport: () => {} });
+  off.append([{ a: 1 }]);
+  assert.deepEqual([off.report().missing, off.report().partlyMissing], [[], []]);
+});
