@@ -290,162 +290,136 @@ export function conclusion(stats: pl.DataFrame): string {
     horizons.at(-1)!;
   const at = rows.filter((r) => r.horizon === main);
   const baseline = at.find((r) => r.baseline !== null && r.group === r.baseline);
-  const out: string[] = [];
-  // the statements "the interval excludes 0" made below
-  let tests = 0;
-  const joint = typeof rows[0].n_comparisons === "number";
-  const adjusted = (r: Row, sure: boolean) => {
-    if (!joint || typeof r.diff_ci_low_adj !== "number") return "";
-    const [lo, hi] = [r.diff_ci_low_adj as number, r.diff_ci_high_adj as number];
-    const still = lo > 0 || hi < 0;
-    return `; after a Bonferroni adjustment over the study's ${r.n_comparisons} intervals, ${
-      interval(lo, hi).replace("95% interval", "the joint interval")
-    }, which ${sure ? (still ? "still excludes 0" : "no longer excludes 0") : "includes 0 too"}`;
-  };
   // sales are spoken of as sales: after a sale a lower excess return is the seller's way, so a
   // higher one is not a "beat"
-  const sides = new Set(at.map((r) => r.side));
-  const event = sides.size === 1 && sides.has("sell")
-    ? "sale"
-    : sides.size === 1 && sides.has("buy")
-    ? "purchase"
-    : "trade";
-  const gap = (r: Row, d: number) =>
-    r.side === "sell"
-      ? `After ${r.group}${/sale/i.test(String(r.group)) ? "" : " sales"} the stock did ${
-        Math.abs(d).toFixed(2)
-      } percentage points ${
-        d >= 0 ? "better" : "worse"
-      } against the market than after the baseline (${baseline?.group}), on the mean`
-      : `${r.group} ${d >= 0 ? "beat" : "trailed"} it by ${
-        Math.abs(d).toFixed(2)
-      } percentage points on the mean`;
-  if (baseline) {
-    out.push(
-      `${main} after the ${event}, ${baseline.group} (the baseline) averaged ${
-        pct(baseline.mean_excess)
-      } excess return (median ${pct(baseline.median_excess)}, n ${baseline.n}).`,
-    );
-    for (const r of at.filter((r) => r !== baseline && typeof r.diff_vs_baseline === "number")) {
-      const d = r.diff_vs_baseline as number;
-      if (r.thin || baseline.thin || r.diff_ci_low === null || r.diff_ci_high === null) {
-        const why = r.thin
-          ? r.thin_reason
-          : baseline.thin
-          ? `the baseline: ${baseline.thin_reason}`
-          : null;
-        out.push(
-          `${gap(r, d)}, but the evidence is too thin for an interval${
-            why ? ` (${why})` : ` (n ${r.n})`
-          }.`,
-        );
-        continue;
-      }
-      const lo = r.diff_ci_low as number;
-      const hi = r.diff_ci_high as number;
-      if (baseline.thin || !(hi - lo > 1e-9 * Math.max(1, Math.abs(d)))) {
-        out.push(
-          `${gap(r, d)}, but the interval is degenerate (zero width), so nothing is established.`,
-        );
-        continue;
-      }
-      const sure = lo > 0 || hi < 0;
-      tests++;
-      out.push(
-        `${gap(r, d)} (${interval(lo, hi)}; ${
-          sure
-            ? "the interval excludes 0"
-            : "the interval includes 0, so the gap is not established"
-        }${adjusted(r, sure)}); its median was ${pct(r.median_excess)} against ${
-          pct(baseline.median_excess)
-        }${
-          r.side === "sell"
-            ? ` (these are sales: a lower excess return after them means the sellers timed them well${
-              // timing is compared only against other sales, never against a baseline of purchases
-              baseline.side === "sell"
-                ? `, so these sellers timed theirs ${
-                  d >= 0 ? "worse" : "better"
-                } than the baseline's`
-                : ""})`
-            : ""
-        }.`,
-      );
-    }
-  } else {
-    const ranked = at.filter((r) => typeof r.mean_excess === "number" && !r.thin)
-      .sort((a, b) => (b.mean_excess as number) - (a.mean_excess as number));
-    if (ranked.length) {
-      const top = ranked[0];
-      out.push(
-        `${main} after the ${event}, the highest mean excess return was ${top.group}'s ${
-          pct(top.mean_excess)
-        } (95% interval ${fmt(top.ci_low)} to ${fmt(top.ci_high)}%, median ${
-          pct(top.median_excess)
-        }, n ${top.n}).`,
-      );
-      const low = ranked.at(-1)!;
-      if (low !== top) {
-        out.push(
-          `The lowest was ${low.group}'s ${pct(low.mean_excess)} (median ${
-            pct(low.median_excess)
-          }).`,
-        );
-      }
-    }
-    out.push("No baseline was chosen, so no difference was tested.");
+  const sides = [...new Set(at.map((r) => r.side))];
+  const event = (sides.length === 1 && EVENT_OF_SIDE[String(sides[0])]) || "trade";
+  // one statement per compared group; `tested`: the statements "the interval excludes 0" made
+  const compare = baseline
+    ? at.filter((r) => r !== baseline && typeof r.diff_vs_baseline === "number")
+    : [];
+  const tested = compare.filter((r) => differenceKnown(r, baseline!)).length;
+  const ranked = at.filter((r) => typeof r.mean_excess === "number" && !r.thin)
+    .sort((a, b) => (b.mean_excess as number) - (a.mean_excess as number));
+  const [top, low] = [ranked[0], ranked.at(-1)];
+  return [
+    baseline &&
+    `${main} after the ${event}, ${baseline.group} (the baseline) averaged ${
+      pct(baseline.mean_excess)
+    } excess return (median ${pct(baseline.median_excess)}, n ${baseline.n}).`,
+    ...compare.map((r) => difference(r, baseline!)),
+    !baseline && top &&
+    `${main} after the ${event}, the highest mean excess return was ${top.group}'s ${
+      pct(top.mean_excess)
+    } (95% interval ${fmt(top.ci_low)} to ${fmt(top.ci_high)}%, median ${
+      pct(top.median_excess)
+    }, n ${top.n}).`,
+    !baseline && low !== top &&
+    `The lowest was ${low!.group}'s ${pct(low!.mean_excess)} (median ${pct(low!.median_excess)}).`,
+    !baseline && "No baseline was chosen, so no difference was tested.",
+    ...caveats(rows, at, horizons, cluster),
+    tested && comparisonsNote(rows, tested),
+    `Intervals come from ${how}, which allows trades in the same cluster to move together.`,
+  ].filter((s) => typeof s === "string").join(" ");
+}
+
+/** What a study's trades are called when all of them are on one side. */
+const EVENT_OF_SIDE: Record<string, string> = { buy: "purchase", sell: "sale" };
+
+/** Whether the difference of `r` from the baseline has an interval of width (not thin, not degenerate). */
+function differenceKnown(r: Row, baseline: Row): boolean {
+  const [lo, hi] = [r.diff_ci_low, r.diff_ci_high] as (number | null)[];
+  const d = r.diff_vs_baseline as number;
+  return !r.thin && !baseline.thin && lo !== null && hi !== null &&
+    hi - lo > 1e-9 * Math.max(1, Math.abs(d));
+}
+
+/** The conclusion's statement of one group against the baseline (at the main horizon). */
+function difference(r: Row, baseline: Row): string {
+  const d = r.diff_vs_baseline as number;
+  const points = `${Math.abs(d).toFixed(2)} percentage points`;
+  const gap = r.side === "sell"
+    ? `After ${r.group}${/sale/i.test(String(r.group)) ? "" : " sales"} the stock did ${points} ${
+      d >= 0 ? "better" : "worse"
+    } against the market than after the baseline (${baseline.group}), on the mean`
+    : `${r.group} ${d >= 0 ? "beat" : "trailed"} it by ${points} on the mean`;
+  const [lo, hi] = [r.diff_ci_low, r.diff_ci_high] as number[];
+  if (r.thin || baseline.thin || lo === null || hi === null) {
+    const why = r.thin
+      ? r.thin_reason
+      : baseline.thin
+      ? `the baseline: ${baseline.thin_reason}`
+      : null;
+    return `${gap}, but the evidence is too thin for an interval (${why || `n ${r.n}`}).`;
   }
-  out.push(...caveats(rows, at, horizons, cluster));
-  if (tests) out.push(comparisonsNote(rows, tests));
-  out.push(`Intervals come from ${how}, which allows trades in the same cluster to move together.`);
-  return out.join(" ");
+  if (!differenceKnown(r, baseline)) {
+    return `${gap}, but the interval is degenerate (zero width), so nothing is established.`;
+  }
+  const sure = lo > 0 || hi < 0;
+  return `${gap} (${interval(lo, hi)}; ${
+    sure ? "the interval excludes 0" : "the interval includes 0, so the gap is not established"
+  }${adjusted(r, sure)}); its median was ${pct(r.median_excess)} against ${
+    pct(baseline.median_excess)
+  }${
+    r.side === "sell"
+      ? ` (these are sales: a lower excess return after them means the sellers timed them well${
+        // timing is compared only against other sales, never against a baseline of purchases
+        baseline.side === "sell"
+          ? `, so these sellers timed theirs ${d >= 0 ? "worse" : "better"} than the baseline's`
+          : ""})`
+      : ""
+  }.`;
+}
+
+/** The Bonferroni-adjusted interval of a difference, when the study has one ("" otherwise). */
+function adjusted(r: Row, sure: boolean): string {
+  if (typeof r.n_comparisons !== "number" || typeof r.diff_ci_low_adj !== "number") return "";
+  const [lo, hi] = [r.diff_ci_low_adj as number, r.diff_ci_high_adj as number];
+  const still = lo > 0 || hi < 0;
+  return `; after a Bonferroni adjustment over the study's ${r.n_comparisons} intervals, ${
+    interval(lo, hi).replace("95% interval", "the joint interval")
+  }, which ${sure ? (still ? "still excludes 0" : "no longer excludes 0") : "includes 0 too"}`;
 }
 
 /** The conclusion's caveats: skewed means, horizons with no trade, thin rows, few clusters. */
-function caveats(rows: Row[], at: Row[], horizons: string[], cluster: string): string[] {
-  const out: string[] = [];
+function caveats(rows: Row[], at: Row[], horizons: string[], cluster: string): unknown[] {
   // signs as printed (2 decimals): a mean of +0.0019 % reads 0.00 %, which is not "positive"
   const shown = (v: unknown) => Number((v as number).toFixed(2));
   const skew = at.filter((r) =>
     !r.thin && typeof r.mean_excess === "number" && typeof r.median_excess === "number" &&
     shown(r.mean_excess) > 0 && shown(r.median_excess) <= 0
   );
-  if (skew.length) {
-    out.push(
-      `For ${
-        andList(skew.map((r) =>
-          `${r.group} (mean ${pct(r.mean_excess)}, median ${pct(r.median_excess)})`
-        ))
-      } the mean is positive while the median is not: a few large winners carry the mean, and the typical trade did not beat the market.`,
-    );
-  }
   const empty = horizons.filter((h) => rows.every((r) => r.horizon !== h || !r.n));
-  if (empty.length) {
-    out.push(`No trade is old enough yet for a ${empty.join(", ")} return.`);
-  }
-  const thinBy = new Map<string, string[]>();
-  for (const r of rows.filter((r) => r.thin && !empty.includes(String(r.horizon)))) {
-    const k = String(r.group);
-    const why = r.thin_reason ? String(r.thin_reason) : `n ${r.n}`;
-    thinBy.set(k, [...(thinBy.get(k) ?? []), `${r.horizon}: ${why}`]);
-  }
-  if (thinBy.size) {
-    out.push(
-      `Evidence is too thin (too few trades or clusters) for ${
-        [...thinBy].map(([g, hs]) => `${g} (${hs.join("; ")})`).join("; ")
-      }: those rows carry no t-statistic or interval.`,
-    );
-  }
+  const thinBy = Map.groupBy(
+    rows.filter((r) => r.thin && !empty.includes(String(r.horizon))),
+    (r) => String(r.group),
+  );
   const fewClusters = at.filter((r) =>
     !r.thin && typeof r.n_clusters === "number" && (r.n_clusters as number) < 30
   );
-  if (fewClusters.length && cluster !== "none") {
-    out.push(
-      `Intervals rest on few clusters for ${
-        fewClusters.map((r) => `${r.group} (${r.n_clusters})`).join(", ")
-      }, so read them as rough.`,
-    );
-  }
-  return out;
+  return [
+    skew.length > 0 &&
+    `For ${
+      andList(skew.map((r) =>
+        `${r.group} (mean ${pct(r.mean_excess)}, median ${pct(r.median_excess)})`
+      ))
+    } the mean is positive while the median is not: a few large winners carry the mean, and the typical trade did not beat the market.`,
+    empty.length > 0 && `No trade is old enough yet for a ${empty.join(", ")} return.`,
+    thinBy.size > 0 &&
+    `Evidence is too thin (too few trades or clusters) for ${
+      [...thinBy].map(([g, rs]) =>
+        `${g} (${
+          rs.map((r) => `${r.horizon}: ${r.thin_reason ? String(r.thin_reason) : `n ${r.n}`}`).join(
+            "; ",
+          )
+        })`
+      ).join("; ")
+    }: those rows carry no t-statistic or interval.`,
+    fewClusters.length > 0 && cluster !== "none" &&
+    `Intervals rest on few clusters for ${
+      fewClusters.map((r) => `${r.group} (${r.n_clusters})`).join(", ")
+    }, so read them as rough.`,
+  ];
 }
 
 /** How many comparisons the conclusion makes, against the study's intervals in all. */
