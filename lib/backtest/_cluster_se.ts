@@ -19,8 +19,6 @@
  *
  * @module
  */
-export { t975 } from "./_quantiles.ts";
-
 /** One observation: value, group, and its two cluster keys. */
 export interface TwoWayObservation {
   /** The value (e.g. an excess return in percent). */

@@ -44,13 +44,12 @@ export function headlineStudy(
   > = {},
 ): Frame {
   tradesInput("headlineStudy", trades);
-  const { buys, planSales } = headlineSets(trades);
-  const label = (df: pl.DataFrame, name: string) => df.withColumns(pl.lit(name).alias("group"));
-  const groups = pl.concat([
-    label(buys.filter(pl.col("is_ceo")), "CEO buys"),
-    label(buys, "All purchases"),
-    label(planSales, "10b5-1 sales"),
-  ], { how: "vertical" });
+  const groups = pl.concat(
+    Object.entries(headlineGroups(trades)).map(([name, df]) =>
+      df.withColumns(pl.lit(name).alias("group"))
+    ),
+    { how: "vertical" },
+  );
   return eventStudy(groups, {
     groupBy: "group",
     horizons,
@@ -59,12 +58,20 @@ export function headlineStudy(
   });
 }
 
-function headlineSets(
-  trades: pl.DataFrame,
-): { clean: pl.DataFrame; buys: pl.DataFrame; planSales: pl.DataFrame } {
+/**
+ * The headline groups' trades, by name, in the study's order (see the module
+ * doc): the one definition the study, the portfolios and the demo's truth
+ * (`cli/demo.ts`) read.
+ */
+export function headlineGroups(trades: pl.DataFrame): Record<string, pl.DataFrame> {
   const clean = tradeClass(trades).filter(pl.col("is_anomalous_transaction").eq(pl.lit(false)));
   const cls = (c: string) => clean.filter(pl.col("trade_class").eq(pl.lit(c)));
-  return { clean, buys: cls("open_market_purchase"), planSales: cls("plan_sale") };
+  const buys = cls("open_market_purchase");
+  return {
+    "CEO buys": buys.filter(pl.col("is_ceo")),
+    "All purchases": buys,
+    "10b5-1 sales": cls("plan_sale"),
+  };
 }
 
 /**
@@ -84,7 +91,7 @@ export function headlinePortfolios(
   options: Pick<PortfolioOptions, "horizon" | "costBps" | "entry"> & { riskFree?: number } = {},
 ): Record<string, PortfolioResult> {
   tradesInput("headlinePortfolios", trades);
-  const { buys } = headlineSets(trades);
+  const groups = headlineGroups(trades);
   const opts = {
     horizon: options.horizon ?? "6m",
     costBps: options.costBps ?? 10,
@@ -92,7 +99,7 @@ export function headlinePortfolios(
     riskFree: options.riskFree,
   } as const;
   return {
-    "CEO buys": portfolioBacktest(buys.filter(pl.col("is_ceo")), opts),
-    "All purchases": portfolioBacktest(buys, opts),
+    "CEO buys": portfolioBacktest(groups["CEO buys"], opts),
+    "All purchases": portfolioBacktest(groups["All purchases"], opts),
   };
 }

@@ -25,7 +25,7 @@ import { releaseNativeNow } from "../frames/_release.ts";
 import { sync } from "../store/sync.ts";
 import { scanInsiderTrades } from "../store/sync.ts";
 import { FORWARD_COLUMNS } from "../families/transactions.ts";
-import { headlinePortfolios, headlineStudy } from "../backtest/headline.ts";
+import { headlineGroups, headlinePortfolios, headlineStudy } from "../backtest/headline.ts";
 import {
   conclusion,
   entryComparison,
@@ -80,23 +80,13 @@ export async function demoTrades(dir: string): Promise<pl.DataFrame> {
 
 /** The truth of the headline groups, for exactly the synced trades (offline only). */
 export function demoTruth(trades: pl.DataFrame, stub: Stub): TruthRows {
-  const clean = trades.filter(pl.col("is_anomalous_transaction").eq(pl.lit(false)));
-  const buys = clean.filter(pl.col("code").eq(pl.lit("P")));
-  const keys = (df: pl.DataFrame) =>
-    df.select("accession_number", "transaction_id").toRecords() as unknown as TradeKey[];
-  const groups: Record<string, TradeKey[]> = {
-    "CEO buys": keys(buys.filter(pl.col("is_ceo"))),
-    "All purchases": keys(buys),
-    "10b5-1 sales": keys(
-      clean.filter(pl.col("code").eq(pl.lit("S")).and(pl.col("is_10b51"))),
-    ),
-  };
-  const rows = Object.entries(groups).flatMap(([group, ks]) =>
-    (["1m", "3m", "6m", "1y"] as const).flatMap((horizon) => {
+  const rows = Object.entries(headlineGroups(trades)).flatMap(([group, df]) => {
+    const ks = df.select("accession_number", "transaction_id").toRecords() as unknown as TradeKey[];
+    return (["1m", "3m", "6m", "1y"] as const).flatMap((horizon) => {
       const e = stub.truth.mean(ks, horizon);
       return e === null ? [] : [{ group, horizon, expected_excess: e }];
-    })
-  );
+    });
+  });
   return { source: `the offline emulator (seed ${stub.world.seed})`, rows };
 }
 

@@ -197,7 +197,6 @@ async function take(at: Attempt): Promise<() => Promise<void>> {
   const got = kernelLocks
     ? await lockFile(path, {
       timeoutMs: Math.max(0, deadline - Date.now()),
-      pauseMs: [25, 500],
       removeOnRelease: true,
     })
     : { unsupported: true as const };

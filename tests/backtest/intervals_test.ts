@@ -6,8 +6,8 @@
 import assert from "node:assert/strict";
 import pl from "nodejs-polars";
 import { conclusion, eventStudy, statsTable } from "../../mod.ts";
-import { t975, twoWayClusterSe, usableSe } from "../../lib/backtest/_cluster_se.ts";
-import { normalQuantile, tQuantile } from "../../lib/backtest/_quantiles.ts";
+import { twoWayClusterSe, usableSe } from "../../lib/backtest/_cluster_se.ts";
+import { normalQuantile, t975, tQuantile } from "../../lib/backtest/_quantiles.ts";
 import { fromFiling } from "../../lib/backtest/entry.ts";
 import { Rng } from "../../lib/shared/random.ts";
 
