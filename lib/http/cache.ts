@@ -240,28 +240,23 @@ export class ResponseCache {
   }
 
   async #read(key: CacheKey): Promise<Response | null> {
-    let bytes: Uint8Array<ArrayBuffer>;
+    let header: EntryHeader;
+    let body: Uint8Array<ArrayBuffer>;
     try {
       // only a regular file within the cap: a FIFO would block, a huge file fill the memory
-      bytes = await readRegular(key.file, this.maxBodyBytes + HEADER_SLACK);
+      const bytes = await readRegular(key.file, this.maxBodyBytes + HEADER_SLACK);
+      const nl = bytes.indexOf(10);
+      header = ENTRY_HEADER.parse(JSON.parse(new TextDecoder().decode(bytes.subarray(0, nl))));
+      body = bytes.slice(nl + 1);
     } catch (e) {
       if (e instanceof Deno.errors.NotFound) return null;
       return await this.#drop(key);
     }
-    const nl = bytes.indexOf(10);
-    let header: EntryHeader | undefined;
-    try {
-      header = ENTRY_HEADER.parse(JSON.parse(new TextDecoder().decode(bytes.subarray(0, nl))));
-    } catch {
-      return await this.#drop(key);
-    }
-    const body: Uint8Array<ArrayBuffer> = bytes.slice(nl + 1);
-    if (body.length !== header.length || sha256(body) !== header.sha256) {
-      return await this.#drop(key);
-    }
     const now = Date.now();
     // stored later than now: a clock set back or a forged entry, never fresh
-    if (header.storedAt > now) return await this.#drop(key);
+    if (body.length !== header.length || sha256(body) !== header.sha256 || header.storedAt > now) {
+      return await this.#drop(key);
+    }
     if (
       header.method !== key.method || header.url !== key.url ||
       header.bodySha256 !== key.bodySha256 || now >= header.expiresAt ||

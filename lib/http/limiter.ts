@@ -355,9 +355,8 @@ export class RequestLimiter {
     this.#inFlight++;
     let released = false;
     const startedAt = this.#now();
-    let old = 0;
-    while (old < this.#sent.length && this.#sent[old].startedAt < startedAt - 2000) old++;
-    if (old > 0) this.#sent.splice(0, old);
+    const old = this.#sent.findIndex((x) => x.startedAt >= startedAt - 2000);
+    this.#sent.splice(0, old === -1 ? this.#sent.length : old);
     const slot: Slot = {
       startedAt,
       release: () => {
