@@ -415,12 +415,11 @@ export class FrameBuilder implements RowSink<Record<string, unknown>> {
 
 /** Joins chunks whose extra (uncatalogued) columns may differ. */
 function concatChunks(chunks: pl.DataFrame[]): pl.DataFrame {
-  const first = chunks[0].columns.join("\u0000");
-  if (chunks.every((c) => c.columns.join("\u0000") === first)) {
-    const types = chunks.map((c) => c.dtypes.map(String).join());
-    if (types.every((t) => t === types[0])) {
-      return pl.concat(chunks, { how: "vertical", rechunk: false });
-    }
+  // the same columns of the same dtypes in every chunk: joined as they are
+  const shape = (c: pl.DataFrame) => `${c.columns.join("\u0000")}\u0001${c.dtypes.map(String)}`;
+  const first = shape(chunks[0]);
+  if (chunks.every((c) => shape(c) === first)) {
+    return pl.concat(chunks, { how: "vertical", rechunk: false });
   }
   const typed = chunks.flatMap((c) => Object.entries(c.schema).map(([k, t]) => [k, String(t)]));
   const conflicting = [...Map.groupBy(typed, ([k]) => k)]

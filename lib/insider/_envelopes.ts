@@ -148,11 +148,10 @@ const FEED = new KeyIndex(["accession_number", "transaction_id", "filed_at"]);
 function byMeaning(endpoint: string, rows: JsonObject[], index: KeyIndex): JsonObject[] {
   if (rows.length === 0) return rows;
   const map = index.mapFor(rows[0]);
-  let shape = "as declared";
-  if (!map.identity) {
-    const [name, key] = [...map.found].find(([n, k]) => n !== k)!;
-    shape = `renamed by meaning, e.g. ${JSON.stringify(key)} → ${JSON.stringify(name)}`;
-  }
+  const [name, key] = [...map.found].find(([n, k]) => n !== k) ?? [];
+  const shape = map.identity
+    ? "as declared"
+    : `renamed by meaning, e.g. ${JSON.stringify(key)} → ${JSON.stringify(name)}`;
   announceShape({ endpoint, point: "row field names", shape });
   if (!map.identity) return rows.map(map.apply);
   // rows the transport's decoder joined (shared/wide_rows.ts, WideJson) are compact
