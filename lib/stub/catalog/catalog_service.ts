@@ -23,7 +23,6 @@
  * @module
  */
 import { OpenAPIHono, z } from "npm:@hono/zod-openapi@1.6.3";
-import Fuse from "npm:fuse.js@7.5.0";
 import { DocumentQuery, PitchListQuery } from "../../catalog/params.ts";
 import { AUTHOR_BADGES, DOCUMENT_FORMATS, SENTIMENTS } from "../../catalog/vocab.ts";
 import { showValue } from "../../shared/schema.ts";
@@ -38,6 +37,7 @@ import type { CatalogData, Pitch } from "./catalog_data.ts";
 import { artifact, filenameOf, type Signed, Signer, URL_LIFETIME_SECONDS } from "./documents.ts";
 import { pitchDetail, pitchRow, selectPitches, tagRule } from "./pitch_rows.ts";
 import { registerDocs } from "../openapi.ts";
+import { fuzzy } from "../fuzzy.ts";
 
 /** What the catalog service needs. */
 export interface CatalogContext {
@@ -238,12 +238,7 @@ export function catalogService(ctx: CatalogContext): OpenAPIHono {
       data,
       tags: TAG_LISTS[d.tags][0](data.tagTypes),
       filterSets: d.filterSets === "bare" ? data.filterSets : { [d.filterSets]: data.filterSets },
-      fuseAuthors: new Fuse(data.authors, {
-        keys: ["username", "displayName"],
-        threshold: 0.34,
-        ignoreLocation: true,
-        includeScore: true,
-      }),
+      fuseAuthors: fuzzy(data.authors, ["username", "displayName"], 0.34),
     };
   };
   let built: ReturnType<typeof build> | undefined;
@@ -251,14 +246,9 @@ export function catalogService(ctx: CatalogContext): OpenAPIHono {
   const pages = new Pages<Pitch>("catalog:" + ctx.secret, 32);
   const signer = new Signer("files:" + ctx.secret);
   const origin = new URL(ctx.origin ?? "http://signalbook.offline").origin;
-  let companies: Fuse<typeof world.companies[number]> | undefined;
+  let companies: ReturnType<typeof fuzzy<typeof world.companies[number]>> | undefined;
   const fuseCompanies = () =>
-    companies ??= new Fuse(world.companies, {
-      keys: ["ticker", "name", "alternateNames"],
-      threshold: 0.34,
-      ignoreLocation: true,
-      includeScore: true,
-    });
+    companies ??= fuzzy(world.companies, ["ticker", "name", "alternateNames"], 0.34);
 
   registerDocs(app, "Pitch Catalog API", [
     {

@@ -165,6 +165,8 @@ const LAST = list(`
   Campbell, Mitchell, Carter, Roberts, Chen, Patel, Kim, Okafor, Novak, Schmidt, Rossi, Silva,
   Kowalski, Larsen,
 `);
+/** Share of uninformed sales and purchases made under a 10b5-1 plan (other codes: none). */
+const PLAN_SHARES: Record<string, number> = { S: 0.35, P: 0.02 };
 const FILER_AGENTS = ["0001209191", "0000899243", "0001127602", "0001225208", "0001437749"];
 
 // the history fields' names by scope (all, bullish, bearish) and window, made once (a name built
@@ -240,13 +242,9 @@ export function makeInsiderData(world: World): InsiderData {
       const minutes = rng.chance(0.8)
         ? rng.int(16 * 60, 21 * 60 + 59)
         : rng.int(6 * 60, 15 * 60 + 59);
-      const tenb51 = signal !== 0
-        ? false
-        : code === "S"
-        ? rng.chance(0.35)
-        : code === "P"
-        ? rng.chance(0.02)
-        : false;
+      // informed trades are never under a plan
+      const planShare = signal !== 0 ? 0 : PLAN_SHARES[code] ?? 0;
+      const tenb51 = planShare > 0 && rng.chance(planShare);
       const acquire = code === "P" || code === "A" || code === "M";
       const shares: Lot[] = [];
       for (let t = 1; t <= nTx; t++) {

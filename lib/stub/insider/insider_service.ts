@@ -22,7 +22,6 @@
  * @module
  */
 import { OpenAPIHono, z } from "npm:@hono/zod-openapi@1.6.3";
-import Fuse from "npm:fuse.js@7.5.0";
 import { LRUCache } from "npm:lru-cache@11.5.4";
 import {
   isTransactionField,
@@ -37,6 +36,7 @@ import { Cursors, Pages } from "../cursor.ts";
 import { DEFAULT_DIALECT, type Dialect } from "../dialect.ts";
 import { searchKey } from "../search_keys.ts";
 import { registerDocs } from "../openapi.ts";
+import { fuzzy } from "../fuzzy.ts";
 import { badRequest, fail } from "../problem.ts";
 import { check, rawQuery } from "../query_check.ts";
 import type { World } from "../world.ts";
@@ -208,12 +208,7 @@ export function insiderService(ctx: InsiderContext): OpenAPIHono {
       natural: ins.name.split(" ").slice(1).concat(ins.name.split(" ")[0]).join(" "),
       cik: ins.cik,
     }));
-    const fuse = new Fuse(people, {
-      keys: ["name", "natural", "cik"],
-      threshold: 0.3,
-      ignoreLocation: true,
-    });
-    return { stats, fuse };
+    return { stats, fuse: fuzzy(people, ["name", "natural", "cik"], 0.3) };
   };
   let looked: ReturnType<typeof lookup> | undefined;
 
