@@ -26,29 +26,29 @@ export function problemSchema(d: Dialect = DEFAULT_DIALECT): z.ZodObject {
   }).openapi("Problem");
 }
 
-/** Rate-limit response headers a dialect sends on every answer. */
+/** Rate-limit response headers a dialect sends on every answer, with what each says. */
+const RATE_LIMIT_HEADERS: Record<Dialect["rateLimitHeaders"], Record<string, string>> = {
+  none: {},
+  "x-ratelimit": {
+    "X-RateLimit-Limit": "Requests allowed per window",
+    "X-RateLimit-Remaining": "Requests left in this window",
+    "X-RateLimit-Reset": "End of the window, epoch seconds",
+  },
+  ratelimit: {
+    "RateLimit-Limit": "Requests allowed per window",
+    "RateLimit-Remaining": "Requests left in this window",
+    "RateLimit-Reset": "Seconds until the window ends",
+    "RateLimit-Policy": "Quota policy, `<limit>;w=<seconds>`",
+  },
+};
+
+/** The headers' descriptions: integers, but the policy's text. */
 function rateLimitHeaderDocs(d: Dialect): Record<string, { description: string; schema: object }> {
-  const int = { type: "integer" };
-  switch (d.rateLimitHeaders) {
-    case "x-ratelimit":
-      return {
-        "X-RateLimit-Limit": { description: "Requests allowed per window", schema: int },
-        "X-RateLimit-Remaining": { description: "Requests left in this window", schema: int },
-        "X-RateLimit-Reset": { description: "End of the window, epoch seconds", schema: int },
-      };
-    case "ratelimit":
-      return {
-        "RateLimit-Limit": { description: "Requests allowed per window", schema: int },
-        "RateLimit-Remaining": { description: "Requests left in this window", schema: int },
-        "RateLimit-Reset": { description: "Seconds until the window ends", schema: int },
-        "RateLimit-Policy": {
-          description: "Quota policy, `<limit>;w=<seconds>`",
-          schema: { type: "string" },
-        },
-      };
-    default:
-      return {};
-  }
+  const headers = Object.entries(RATE_LIMIT_HEADERS[d.rateLimitHeaders]);
+  return Object.fromEntries(headers.map(([name, description]) => [name, {
+    description,
+    schema: { type: name.endsWith("Policy") ? "string" : "integer" },
+  }]));
 }
 
 const Bypass = z.object({
@@ -116,12 +116,9 @@ export function registerDocs(
       security: [{ bearer: [] }],
       request: {
         query,
-        ...(r.params ? { params: r.params } : {}),
-        ...(r.requestBody
-          ? {
-            body: { content: { "application/json": { schema: r.requestBody } }, required: false },
-          }
-          : {}),
+        params: r.params,
+        body: r.requestBody &&
+          { content: { "application/json": { schema: r.requestBody } }, required: false },
       },
       responses: {
         200: {

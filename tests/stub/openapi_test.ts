@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import SwaggerParser from "@apidevtools/swagger-parser";
 import { stub } from "./_helpers.ts";
+import { createStub } from "../../lib/stub/mod.ts";
 
 for (const service of ["catalog", "insider"]) {
   Deno.test(`${service} OpenAPI 3.1 description is valid, public, version 1.0.0, covers every route`, async () => {
@@ -52,4 +53,32 @@ Deno.test("the pitch list description carries every one of the 18 parameters wit
     items: { enum: string[] };
   };
   assert.deepEqual(sentiment.items.enum, ["bullish", "bearish", "neutral"]);
+});
+
+Deno.test("the description documents the dialect's rate-limit headers on every answer, with their types", async () => {
+  const want: Record<string, Record<string, string>> = {
+    none: {},
+    "x-ratelimit": {
+      "X-RateLimit-Limit": "integer",
+      "X-RateLimit-Remaining": "integer",
+      "X-RateLimit-Reset": "integer",
+    },
+    ratelimit: {
+      "RateLimit-Limit": "integer",
+      "RateLimit-Remaining": "integer",
+      "RateLimit-Reset": "integer",
+      "RateLimit-Policy": "string",
+    },
+  };
+  for (const [choice, headers] of Object.entries(want)) {
+    const s = createStub({ seed: 1, scale: 0.05, dialect: `rateLimitHeaders=${choice}` });
+    const doc = await (await s.app.request("/insider/api/v1/openapi.json")).json();
+    for (const status of ["200", "400", "429"]) {
+      const got = doc.paths["/api/v1/feeds"].get.responses[status].headers ?? {};
+      const types = Object.fromEntries(
+        Object.entries(got).map(([k, h]) => [k, (h as { schema: { type: string } }).schema.type]),
+      );
+      assert.deepEqual(types, headers, `${choice} ${status}`);
+    }
+  }
 });

@@ -293,14 +293,13 @@ export function catalogService(ctx: CatalogContext): OpenAPIHono {
     return c.json(d.entitySearch === "data" ? { data: lists } : lists);
   });
 
-  app.get("/api/v1/tags", (c) => {
-    check(NoQuery, rawQuery(c));
-    return c.json(ready().tags);
-  });
-  app.get("/api/v1/filter-sets", (c) => {
-    check(NoQuery, rawQuery(c));
-    return c.json(ready().filterSets);
-  });
+  // the two lists without parameters, built once in the dialect's form
+  for (const [path, list] of [["/tags", "tags"], ["/filter-sets", "filterSets"]] as const) {
+    app.get("/api/v1" + path, (c) => {
+      check(NoQuery, rawQuery(c));
+      return c.json(ready()[list]);
+    });
+  }
 
   app.get("/api/v1/pitches", (c) => {
     const { data } = ready();
