@@ -36,6 +36,7 @@ import { Cursors, Pages } from "../cursor.ts";
 import { DEFAULT_DIALECT, type Dialect } from "../dialect.ts";
 import { searchKey } from "../search_keys.ts";
 import { registerDocs } from "../openapi.ts";
+import { list } from "../words.ts";
 import { fuzzy } from "../fuzzy.ts";
 import { badRequest, fail } from "../problem.ts";
 import { check, rawQuery } from "../query_check.ts";
@@ -109,15 +110,12 @@ function feedList(d: Dialect) {
 
 /** The keys of a lookup hit's CIK, name, trade count and latest filing, per dialect. */
 const LOOKUP_KEYS = {
-  "cik-name": ["cik", "name", "trade_count", "latest_filed_at"],
-  "reporting-owner": [
-    "reporting_owner_cik",
-    "reporting_owner_name",
-    "trade_count",
-    "latest_filed_at",
-  ],
-  "camel": ["reportingOwnerCik", "reportingOwnerName", "tradeCount", "latestFiledAt"],
-} as const;
+  "cik-name": list("cik, name, trade_count, latest_filed_at"),
+  "reporting-owner": list(
+    "reporting_owner_cik, reporting_owner_name, trade_count, latest_filed_at",
+  ),
+  "camel": list("reportingOwnerCik, reportingOwnerName, tradeCount, latestFiledAt"),
+};
 
 function insiderList(d: Dialect) {
   const [cik, name, count, latest] = LOOKUP_KEYS[d.lookupFields];

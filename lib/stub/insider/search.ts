@@ -54,15 +54,12 @@ const IR_SERIES: Record<string, string> = {
   "2Y": "2y",
   "AllTime": "3m",
 };
-const TR_SERIES: Record<string, string> = {
-  "1W": "returns_1w",
-  "1M": "returns_1m",
-  "3M": "returns_3m",
-  "6M": "returns_6m",
-  "1Y": "returns_1y",
-  "2Y": "returns_latest",
-  "latest": "returns_latest",
-};
+/** The forward-return field of a trade-return period (`returns_<period>`; 2Y: the latest). */
+function trSeries(period: string): string {
+  return period === "2Y" || period === "latest"
+    ? "returns_latest"
+    : `returns_${period.toLowerCase()}`;
+}
 
 /** The filter with the spec's defaults filled in. */
 export function withDefaults(f: Filter | undefined): Filter {
@@ -195,7 +192,7 @@ export function searchTrades(all: readonly Trade[], filter: Filter, world: World
     range("market_cap_at_filing", [f.marketCapMin, f.marketCapMax], parseAmount, 1e6),
     range(insiderReturnField(f), [f.insiderReturnMin, f.insiderReturnMax], parsePercent),
     range(
-      f.tradeReturnPeriod && TR_SERIES[f.tradeReturnPeriod],
+      f.tradeReturnPeriod && trSeries(f.tradeReturnPeriod),
       [f.tradeReturnMin, f.tradeReturnMax],
       parsePercent,
     ),
@@ -272,7 +269,7 @@ const numField = (field: string) => (t: Trade) => (fieldsOf(t) as unknown as Num
 const SORT_KEYS: Record<string, (f: Filter) => (t: Trade) => number | null> = {
   insiderReturn: (f) => numField(insiderReturnField(f)),
   tradeReturn: (f) =>
-    numField(f.tradeReturnPeriod ? TR_SERIES[f.tradeReturnPeriod] : "returns_latest"),
+    numField(f.tradeReturnPeriod ? trSeries(f.tradeReturnPeriod) : "returns_latest"),
   percentChange: () => (t) => {
     const pc = fieldsOf(t).percent_change;
     return pc === null ? null : Math.abs(pc);
