@@ -183,11 +183,42 @@ const COLUMNS: [string, (r: Row) => string][] = [
         }`,
   ],
 ];
-const HEAD = COLUMNS.map(([head]) => head);
+
+/** The joint (Bonferroni) intervals' columns, shown when the study was made with `adjust: "bonferroni"`. */
+const JOINT_COLUMNS: [string, (r: Row) => string][] = [
+  [
+    "joint 95% CI of mean",
+    (r) => r.ci_low_adj == null ? "–" : `[${fmt(r.ci_low_adj)}, ${fmt(r.ci_high_adj)}]`,
+  ],
+  [
+    "vs baseline (joint CI)",
+    (r) =>
+      r.diff_ci_low_adj == null ? "–" : `[${fmt(r.diff_ci_low_adj)}, ${fmt(r.diff_ci_high_adj)}]`,
+  ],
+];
+
+/** The study's columns: with the joint ones when it has them. */
+const columnsOf = (stats: pl.DataFrame) =>
+  stats.columns.includes("n_comparisons") ? [...COLUMNS, ...JOINT_COLUMNS] : COLUMNS;
+
+/** Headers of the stats' display. */
+const headOf = (stats: pl.DataFrame) => columnsOf(stats).map(([head]) => head);
 
 /** Rows of the stats as display cells. */
 function cells(stats: pl.DataFrame): string[][] {
-  return (stats.toRecords() as Row[]).map((r) => COLUMNS.map(([, cell]) => cell(r)));
+  return (stats.toRecords() as Row[]).map((r) => columnsOf(stats).map(([, cell]) => cell(r)));
+}
+
+/** The note under an adjusted study's table: the family's size ("" when not adjusted). */
+function jointNote(stats: pl.DataFrame): string {
+  const k = stats.columns.includes("n_comparisons")
+    ? stats.getColumn("n_comparisons").getIndex(0)
+    : null;
+  return k == null
+    ? ""
+    : `Joint CIs: Bonferroni-adjusted over the study's ${k} intervals (family size ${k}; each at the ${
+      fmt(100 - 5 / k, 3)
+    }% level), so all of them hold together at 95%.`;
 }
 
 /** A markdown table, every column left-aligned (`ResultTable`'s markdown). */
@@ -216,11 +247,12 @@ function mdTable(head: string[], rows: string[][]): string {
 export function statsTable(stats: pl.DataFrame): ResultTable {
   studyInput("statsTable", stats);
   return new ResultTable({
-    head: HEAD,
+    head: headOf(stats),
     rows: cells(stats),
     numericFrom: 2,
     keyColumns: 2,
     demo: isDemo(stats),
+    note: jointNote(stats),
   });
 }
 
@@ -588,7 +620,7 @@ export async function writeReport(
     }
     md.push("## Event study: excess return after the trade", "");
     md.push(...Object.keys(charts).filter((n) => !pCharts.has(n)).map(img));
-    md.push(mdTable(HEAD, cells(stats)), "");
+    md.push(mdTable(headOf(stats), cells(stats)), "");
     md.push(
       `Returns in percent, excess over the market over the same window, from the ${
         (stats.toRecords()[0] as Row | undefined)?.entry === "filing" ? "filing" : "trade"

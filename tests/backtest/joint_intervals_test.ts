@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import pl from "nodejs-polars";
-import { conclusion, entryComparison, eventStudy } from "../../mod.ts";
+import { conclusion, entryComparison, eventStudy, show, statsTable } from "../../mod.ts";
 import { entryPairs } from "../../lib/backtest/event_study.ts";
 import { t975, tQuantile } from "../../lib/backtest/_quantiles.ts";
 import { Rng } from "../../lib/shared/random.ts";
@@ -98,6 +98,29 @@ Deno.test("adjust bonferroni: joint intervals over every interval of the study, 
     () => eventStudy(df, { adjust: "bonferonni" as "bonferroni" }),
     /eventStudy: adjust "bonferonni" is not allowed; allowed: none, bonferroni \(did you mean "bonferroni"\?\)/,
   );
+});
+
+Deno.test("statsTable of an adjusted study shows the joint intervals and the family size", () => {
+  const opts = { groupBy: "group", horizons: ["1m", "3m"] as const, baseline: "even" };
+  const adj = eventStudy(trades(240, 36), { ...opts, adjust: "bonferroni" });
+  const odd3m = adj.toRecords().find((r) => r.group === "odd" && r.horizon === "3m") as Row;
+  const ci = `[${(odd3m.ci_low_adj as number).toFixed(2)}, ${
+    (odd3m.ci_high_adj as number).toFixed(2)
+  }]`;
+  const dci = `[${(odd3m.diff_ci_low_adj as number).toFixed(2)}, ${
+    (odd3m.diff_ci_high_adj as number).toFixed(2)
+  }]`;
+  const table = statsTable(adj);
+  const html = table.toHtml();
+  // text, HTML and the notebook display (show() of the table: its HTML and text bundle)
+  for (const out of [String(table), html, show(table).toString()]) {
+    assert.ok(out.includes(ci) && out.includes(dci), out);
+    assert.match(out, /joint 95% CI of mean/);
+    assert.match(out, /family size 6/);
+  }
+  // not adjusted: no joint column, no family size
+  const plain = String(statsTable(eventStudy(trades(240, 36), opts)));
+  assert.doesNotMatch(plain, /joint|family size/);
 });
 
 Deno.test("conclusion: counts its comparisons and says whether each holds after adjustment", () => {
