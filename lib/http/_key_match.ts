@@ -134,10 +134,7 @@ export function keyMatcher(key: string): KeyMatcher {
 
 /** Of a hex text, a pair of digits at a byte's place, with a letter when one has one (rarer in text). */
 function probePair(hex: string): string {
-  for (let i = 0; i < hex.length; i += 2) {
-    if (/[a-f]/.test(hex.slice(i, i + 2))) return hex.slice(i, i + 2);
-  }
-  return hex.slice(0, 2);
+  return hex.match(/../g)!.find((pair) => /[a-f]/.test(pair)) ?? hex.slice(0, 2);
 }
 
 /**
