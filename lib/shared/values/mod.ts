@@ -173,25 +173,21 @@ export interface FieldGrammar {
 
 /** Whether `v` is already in its type's row form (the fast path of {@link readRecord}). */
 function canonical(g: Grammar<unknown>, v: unknown): boolean {
-  switch (g.type) {
-    case "decimal":
-      return typeof v === "number" && Number.isFinite(v);
-    case "integer":
-      return Number.isSafeInteger(v);
-    case "boolean":
-      return typeof v === "boolean";
-    case "code":
-      return typeof v === "string";
-    case "date":
-      return typeof v === "string" && !Number.isNaN(isoDay(v));
-    case "timestamp":
-      return typeof v === "string" && v.length === 24 && v.charCodeAt(23) === 90 &&
-        !Number.isNaN(isoMs(v));
-    case "list":
-    case "text_list":
-      return Array.isArray(v) && v.every((x) => x !== null && canonical(g.item!, x));
-  }
+  return IN_ROW_FORM[g.type](v, g);
 }
+
+/** Each value type's test of a value already in its row form (a total map of the types). */
+const IN_ROW_FORM: Record<ValueType, (v: unknown, g: Grammar<unknown>) => boolean> = {
+  decimal: (v) => typeof v === "number" && Number.isFinite(v),
+  integer: (v) => Number.isSafeInteger(v),
+  boolean: (v) => typeof v === "boolean",
+  code: (v) => typeof v === "string",
+  date: (v) => typeof v === "string" && !Number.isNaN(isoDay(v)),
+  timestamp: (v) =>
+    typeof v === "string" && v.length === 24 && v.charCodeAt(23) === 90 && !Number.isNaN(isoMs(v)),
+  list: (v, g) => Array.isArray(v) && v.every((x) => x !== null && canonical(g.item!, x)),
+  text_list: (v, g) => Array.isArray(v) && v.every((x) => x !== null && canonical(g.item!, x)),
+};
 
 /**
  * One row with every declared field in its row form (see each grammar's
