@@ -52,26 +52,25 @@ const DATES: Record<Dialect["dates"], (s: string, ms: number) => Json> = {
   eastern: (_, ms) => new Date(newYorkMidnight(ms / 86_400_000)).toISOString(),
 };
 
+/** Per `booleans` choice: a boolean as it is written (`pythonic`: text as Python spells it). */
+const BOOLEANS: Record<Dialect["booleans"], (v: boolean, pythonic: boolean) => Json> = {
+  json: (v) => v,
+  text: (v, pythonic) => pythonic ? (v ? "True" : "False") : String(v),
+  numbers: (v) => v ? 1 : 0,
+};
+
 function value(v: Json, d: ValuePoints, pythonic: boolean): Json {
   if (typeof v === "string") {
     if (TS.test(v)) return TIMESTAMPS[d.timestamps](v, Date.parse(v));
     if (DAY.test(v)) return DATES[d.dates](v, Date.parse(v + "T00:00:00Z"));
     return v;
   }
-  if (typeof v === "boolean") {
-    return d.booleans === "text"
-      ? (pythonic ? (v ? "True" : "False") : String(v))
-      : d.booleans === "numbers"
-      ? (v ? 1 : 0)
-      : v;
-  }
+  if (typeof v === "boolean") return BOOLEANS[d.booleans](v, pythonic);
   if (typeof v === "number") return d.numbers === "text" ? String(v) : v;
-  if (Array.isArray(v)) {
-    if (v.length && v.every((x) => Number.isInteger(x))) {
-      if (d.lists === "joined") return v.join(",");
-      if (d.lists === "json-text") return JSON.stringify(v);
-    }
-    return v;
+  // lists of integers (ids): joined or as JSON text where the dialect says
+  if (Array.isArray(v) && v.length && v.every((x) => Number.isInteger(x))) {
+    if (d.lists === "joined") return v.join(",");
+    if (d.lists === "json-text") return JSON.stringify(v);
   }
   return v;
 }

@@ -91,9 +91,7 @@ const Summary = z.object({
 }).openapi("PitchSummary");
 const Envelope = z.object({
   data: z.array(z.object({
-    pitch_id: z.string(),
-    pitch_date: z.string(),
-    added_on: z.string(),
+    ...Summary.pick({ pitch_id: true, pitch_date: true, added_on: true }).shape,
     pitch: Summary,
   })),
   has_more: z.boolean(),
