@@ -43,11 +43,22 @@ export interface PortfolioSummary {
  * and its causes are in docs/backtests.md.
  */
 export const PORTFOLIO_BIAS =
-  "IR reads high from 3-month holdings on: +4.2 ± 1.3 to +12.8 ± 1.3 % at 3 months, +8.5 ± 1.3 to +27.3 ± 1.8 % at 6, +15.7 ± 2.0 to +52.1 ± 2.7 % at 1 year (at 1 month −0.2 ± 1.2 to +3.2 ± 1.0 %); hit rate −0.3 ± 0.8 to +1.5 ± 0.7 % at 1 month, up to +10.3 ± 1.0 % at 1 year; vol −2.2 ± 0.6 to −0.4 ± 0.7 %; max drawdown −3.7 ± 1.6 to −0.5 ± 0.7 % (mean bias ± SE against the true daily paths over 100 emulator worlds, bench/portfolio_truth_bench.ts; docs/backtests.md)";
+  "IR reads high from 3-month holdings on: +4.2 ± 1.3 to +12.8 ± 1.3 % at 3 months, +8.5 ± 1.3 to +27.3 ± 1.8 % at 6, +15.7 ± 2.0 to +52.1 ± 2.7 % at 1 year (at 1 month −0.2 ± 1.2 to +3.2 ± 1.0 %); hit rate −0.3 ± 0.8 to +1.5 ± 0.7 % at 1 month, up to +10.3 ± 1.0 % at 1 year; vol −2.2 ± 0.6 to −0.4 ± 0.7 %; max drawdown −3.7 ± 1.6 to −0.5 ± 0.7 %; Sharpe −0.9 ± 0.6 to +5.2 ± 0.7 % and alpha −0.14 ± 0.08 to +0.41 ± 0.07 points a year, the most at 1 year for all purchases (mean bias ± SE against the true daily paths over 100 emulator worlds, bench/portfolio_truth_bench.ts; docs/backtests.md)";
 
 /** What the `*` of the portfolio table means, with the measured bias ({@link PORTFOLIO_BIAS}). */
 export const PORTFOLIO_ESTIMATES =
   `* estimates: between the service's 1w/1m/3m/6m/1y points a position's path is booked, not observed. Measured bias: ${PORTFOLIO_BIAS}.`;
+
+/**
+ * Why each dash of a portfolio display is one: every portfolio's
+ * `nullReasons`, named ("" when no figure is withheld).
+ */
+function dashNote(results: Record<string, PortfolioSummary>): string {
+  const why = Object.entries(results).flatMap(([name, { stats }]) =>
+    Object.entries(stats.nullReasons ?? {}).map(([k, v]) => `${name ? `${name}: ` : ""}${k}: ${v}`)
+  );
+  return why.length ? `– withheld: ${why.join("; ")}.` : "";
+}
 
 /**
  * "short" when every position of a portfolio is short, "long/short" when
@@ -127,7 +138,12 @@ export function portfolioResultTable(results: Record<string, PortfolioSummary>):
     rows: portfolioCells(results),
     numericFrom: 2,
     demo: Object.values(results).some((r) => isDemo(r.monthly)),
-    note: `${excessNote(rf.map((x) => `${fmt(x)}%`).join(" / "))} ${PORTFOLIO_ESTIMATES}`,
+    note: [
+      dashNote(results),
+      excessNote(rf.map((x) => `${fmt(x)}%`).join(" / ")),
+      PORTFOLIO_ESTIMATES,
+    ]
+      .filter(Boolean).join(" "),
   });
 }
 
@@ -223,7 +239,7 @@ export function portfolioText(result: PortfolioSummary, width: number = textWidt
     wrap(header(result), width),
     statsRows(result).toText(width),
     line,
-    wrap(`${PORTFOLIO_ESTIMATES} ${FOOT}`, width),
+    wrap(`${dashNote({ "": result })} ${PORTFOLIO_ESTIMATES} ${FOOT}`.trim(), width),
   ].join("\n");
 }
 
@@ -243,9 +259,9 @@ export function portfolioHtml(result: PortfolioSummary): string {
     esc(header(result))
   }</div><div style="display:flex;flex-wrap:wrap;gap:8px 28px;align-items:flex-start">` +
     `${chart}${statsRows(result).toHtml()}</div>` +
-    `<div style="opacity:.8;font-size:90%;margin-top:4px">${esc(PORTFOLIO_ESTIMATES)} ${
-      esc(FOOT)
-    }</div></div>`;
+    `<div style="opacity:.8;font-size:90%;margin-top:4px">${esc(dashNote({ "": result }))} ${
+      esc(PORTFOLIO_ESTIMATES)
+    } ${esc(FOOT)}</div></div>`;
 }
 
 /**

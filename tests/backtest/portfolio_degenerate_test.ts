@@ -13,7 +13,8 @@ import {
   type PortfolioPosition,
 } from "../../lib/backtest/portfolio.ts";
 import { alphaStats, mertensSe, sharpeStats } from "../../lib/backtest/_portfolio_stats.ts";
-import { portfolioConclusion } from "../../lib/backtest/report.ts";
+import { portfolioConclusion, portfolioTable } from "../../lib/backtest/report.ts";
+import { displayBundle } from "../_util.ts";
 
 const DAY = 86_400_000;
 /** One position per month from January 2020, each with the given 1-month stock return (percent). */
@@ -327,6 +328,13 @@ Deno.test("annualized figures from fewer than 12 months: one rule, each null wit
   }
   // the table shows dashes, and the conclusion says why
   assert.match(portfolioConclusion({ one: r }), /cagr: 1 month < 12/);
+  // the table (text and HTML) and the result's notebook display name each dash's reason under it
+  const table = portfolioTable({ one: r });
+  const reason = "vol: 1 month < 12: a volatility a year would extrapolate it";
+  for (const out of [String(table), table.toHtml(), ...Object.values(displayBundle(r))]) {
+    assert.ok(out.includes(`– withheld: `) && out.replaceAll("&lt;", "<").includes(reason), out);
+  }
+  assert.ok(String(table).includes(`one: ${reason}`));
   const annual = ["cagr", "vol", "sharpe", "informationRatio"] as const;
   const varied = (n: number) => Array.from({ length: n }, (_, i) => 2 + ((i * 5) % 7) - 3);
   // 2 and 11 months: every annualized figure withheld, with "N months < 12" as its reason

@@ -157,6 +157,12 @@ Deno.test("a portfolio's notebook display carries the measured bias of its estim
   assert.ok(flat(b["text/html"]).includes(PORTFOLIO_BIAS.replaceAll("&", "&amp;")));
   assert.match(flat(b["text/plain"]), ir);
   assert.match(flat(Deno.inspect(result)), ir);
+  // every display prints the Sharpe and alpha biases the README quotes
+  const sharpeAlpha =
+    /Sharpe −0\.9 ± 0\.6 to \+5\.2 ± 0\.7 % and alpha −0\.14 ± 0\.08 to \+0\.41 ± 0\.07/;
+  for (const out of [b["text/html"], b["text/plain"], String(portfolioTable({ a: result }))]) {
+    assert.match(flat(out), sharpeAlpha);
+  }
   // and never points to a report that is not there
   assert.doesNotMatch(b["text/html"], /in the report/);
   assert.doesNotMatch(b["text/plain"], /in the report/);
