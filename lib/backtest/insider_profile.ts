@@ -134,49 +134,31 @@ function filingLagCaveat(trades: Frame): string {
 
 function verdictOf(study: Frame, minN: number): string {
   const rows = study.toRecords() as Record<string, unknown>[];
-  const out: string[] = [];
-  for (const side of ["buy", "sell"]) {
-    const mine = rows.filter((r) => r.group === side);
-    if (mine.length === 0) continue;
+  return ["buy", "sell"].filter((side) => rows.some((r) => r.group === side)).map((side) => {
     // the longest horizon with realized trades says the most
-    const r = mine.findLast((x) => (x.n as number) > 0);
-    if (!r) {
-      out.push(`No ${side} has a realized return yet.`);
-      continue;
-    }
-    const n = r.n as number;
-    const what = side === "buy" ? "buys" : "sales";
-    const mean = r.mean_excess as number;
+    const r = rows.findLast((x) => x.group === side && (x.n as number) > 0);
+    if (!r) return `No ${side} has a realized return yet.`;
+    const [n, mean] = [r.n as number, r.mean_excess as number];
+    const lead = `${n} ${side === "buy" ? "buys" : "sales"}`;
     if (n < minN) {
-      out.push(
-        `${n} ${what} with a ${r.horizon} return: too few to judge (mean excess ${pct(mean)}).`,
-      );
-      continue;
+      return `${lead} with a ${r.horizon} return: too few to judge (mean excess ${pct(mean)}).`;
     }
     if (r.thin) {
-      out.push(
-        `${n} ${what} with a ${r.horizon} return, mean excess ${
-          pct(mean)
-        }: too few to judge (${r.thin_reason}).`,
-      );
-      continue;
+      return `${lead} with a ${r.horizon} return, mean excess ${
+        pct(mean)
+      }: too few to judge (${r.thin_reason}).`;
     }
-    const lo = r.ci_low as number | null;
-    const hi = r.ci_high as number | null;
+    const [lo, hi] = [r.ci_low, r.ci_high] as (number | null)[];
     const interval = lo === null || hi === null ? "" : ` (95% interval ${pct(lo)} to ${pct(hi)})`;
     // a sale "works" when the stock then lags the market
-    const good = side === "buy" ? lo !== null && lo > 0 : hi !== null && hi < 0;
-    const bad = side === "buy" ? hi !== null && hi < 0 : lo !== null && lo > 0;
-    const call = good
+    const [above, below] = [lo !== null && lo > 0, hi !== null && hi < 0];
+    const call = (side === "buy" ? above : below)
       ? "the stock beat the market after them: a record worth watching"
-      : bad
+      : (side === "buy" ? below : above)
       ? "the stock did worse than following them would suggest"
       : "no edge distinguishable from zero";
-    out.push(
-      `${n} ${what}, ${r.horizon} mean excess ${pct(mean)}${interval}, hit rate ${
-        (r.hit_rate as number).toFixed(0)
-      }%: ${call}.`,
-    );
-  }
-  return out.join(" ") || "No buys or sales to judge.";
+    return `${lead}, ${r.horizon} mean excess ${pct(mean)}${interval}, hit rate ${
+      (r.hit_rate as number).toFixed(0)
+    }%: ${call}.`;
+  }).join(" ") || "No buys or sales to judge.";
 }

@@ -114,13 +114,10 @@ export function truthSection(stats: pl.DataFrame, truth: TruthRows): string {
   const find = (g: unknown, h: unknown) =>
     truth.rows.find((t) => t.group === g && t.horizon === h)?.expected_excess;
   const body: string[][] = [];
-  let covered = 0;
-  let total = 0;
   // one row of the table: an estimate, its interval, the truth and whether the interval covers it
   const add = (label: string, r: Row, est: unknown, lo: unknown, hi: unknown, t: number) => {
     const known = typeof lo === "number" && typeof hi === "number";
     const inside = known ? lo <= t && t <= hi : null;
-    if (inside !== null) [total, covered] = [total + 1, covered + (inside ? 1 : 0)];
     const ci = known ? `${fmt(lo)} to ${fmt(hi)}` : "–";
     body.push([
       label,
@@ -141,6 +138,8 @@ export function truthSection(stats: pl.DataFrame, truth: TruthRows): string {
       add(`${r.group} − ${base}`, r, r.diff_vs_baseline, r.diff_ci_low, r.diff_ci_high, t - tb);
     }
   }
+  const covers = body.map((row) => row[5]).filter((c) => c !== "–");
+  const [covered, total] = [covers.filter((c) => c === "yes").length, covers.length];
   return [
     `The data come from ${truth.source}, which knows the effect it built into every trade, so each estimate can be checked against the truth: the true expected excess return of exactly the trades in the group (percent). ${covered} of ${total} intervals cover the truth; with 95% intervals about 1 in 20 should miss.`,
     "",
