@@ -538,22 +538,16 @@ function problemsOf(service: string, c: CallReport): string[] {
       : c.error;
     return [`${at}: ${own}`];
   }
-  const out: string[] = [];
   const cov = c.coverage;
-  // a service that leaves out null keys sends no field whose value is null: not a problem
-  if (cov && cov.rows > 0 && cov.missing.length && !cov.omitsNulls) {
-    out.push(
-      `${at}: ${cov.missing.length} of ${cov.fields} catalog fields missing from the rows: ${
-        firstFew(cov.missing)
-      }`,
-    );
-  }
-  if (cov?.lost.length) {
-    out.push(
-      `${at}: values the client could not read (null in the frame): ${
-        firstFew(cov.lost.map((l) => `${l.field} (${l.rows} row${l.rows === 1 ? "" : "s"})`))
-      }`,
-    );
-  }
-  return out;
+  return [
+    // a service that leaves out null keys sends no field whose value is null: not a problem
+    cov && cov.rows > 0 && cov.missing.length && !cov.omitsNulls &&
+    `${at}: ${cov.missing.length} of ${cov.fields} catalog fields missing from the rows: ${
+      firstFew(cov.missing)
+    }`,
+    cov?.lost.length &&
+    `${at}: values the client could not read (null in the frame): ${
+      firstFew(cov.lost.map((l) => `${l.field} (${l.rows} row${l.rows === 1 ? "" : "s"})`))
+    }`,
+  ].filter((p): p is string => !!p);
 }

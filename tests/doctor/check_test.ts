@@ -68,6 +68,29 @@ Deno.test("checkServices against the default emulator: every call understood, fu
   assert.ok(text.includes("catalog: in-process emulator (PITCH_API_KEY not set; demo data)"));
 });
 
+Deno.test("formatReport: a failed call shows FAILED and its error, a skipped one its reason", () => {
+  const call = { ok: false, ms: 12, statuses: [500], shapes: [] };
+  const report: ServicesReport = {
+    ok: false,
+    problems: ["catalog GET /tags: boom"],
+    diagnoses: [],
+    services: [{
+      service: "catalog",
+      offline: false,
+      target: "https://example.test",
+      rateLimitHeaders: {},
+      calls: [
+        { ...call, name: "tag vocabulary", endpoint: "GET /tags", error: "boom" },
+        { ...call, name: "document signing", endpoint: "GET /d", ok: true, skipped: "no archive" },
+      ],
+    }],
+  };
+  const text = formatReport(report);
+  assert.ok(text.includes("      FAILED: boom"), text.join("\n"));
+  assert.ok(text.includes("      no archive"), text.join("\n"));
+  assert.deepEqual(text.slice(-2), ["contract: 1 problem", "problem: catalog GET /tags: boom"]);
+});
+
 for (const name of [...Object.keys(DIALECTS).filter((n) => n !== "default"), "all"]) {
   Deno.test(`checkServices understands the emulator's ${name} dialect`, async () => {
     const r = await checkServices({ env: NO_KEYS, stub: { scale: 0.1, dialect: name } });
