@@ -313,12 +313,8 @@ export function insiderService(ctx: InsiderContext): OpenAPIHono {
     if ("error" in page) badRequest(`cursor: ${page.error}`);
     const body: Record<string, unknown> = {
       [d.feedContainer]: page.rows.map((t) => {
-        const r = fieldsOf(t);
-        return {
-          accession_number: r.accession_number,
-          transaction_id: r.transaction_id,
-          filed_at: r.filed_at,
-        };
+        const { accession_number, transaction_id, filed_at } = fieldsOf(t);
+        return { accession_number, transaction_id, filed_at };
       }),
     };
     if (page.next !== null || d.feedLastCursor === "null") body.next_cursor = page.next;
