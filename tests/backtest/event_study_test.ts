@@ -322,3 +322,28 @@ Deno.test("coverage: with month shocks, month-clustered intervals hold ~95%, i.i
   assert.ok(cover.month / R >= 0.9, JSON.stringify(cover));
   assert.ok(cover.none / R < cover.month / R - 0.05, JSON.stringify(cover));
 });
+
+Deno.test('groupBy "cluster": the service\'s is_cluster_trade_30d flag, two or more insiders', () => {
+  // the documented rule (docs/backtests.md): "cluster" when the trade is flagged
+  // is_cluster_trade_30d, i.e. at least two different insiders of the issuer traded the same way
+  // within 30 days (cluster_insider_count_30d ≥ 2); "no cluster" otherwise
+  const count = Array.from({ length: 60 }, (_, i) => 1 + (i % 3)); // 1, 2, 3 insiders
+  const df = pl.DataFrame({
+    transaction_date: count.map((_, i) => `2021-${String((i % 12) + 1).padStart(2, "0")}-10`),
+    code: count.map(() => "P"),
+    issuer_cik: count.map((_, i) => String(100 + (i % 10))),
+    cluster_insider_count_30d: count,
+    is_cluster_trade_30d: count.map((c) => c >= 2),
+    returns_1m: count.map((c, i) => c + (i % 5)),
+    excess_returns_1m: count.map((c, i) => c + (i % 5) - 1),
+  });
+  const rows = eventStudy(df, { groupBy: "cluster", horizons: ["1m"], minN: 2, minClusters: 2 })
+    .toRecords() as Record<string, unknown>[];
+  const n = (g: string) => rows.find((r) => r.group === g)?.n;
+  assert.deepEqual(rows.map((r) => r.group), ["no cluster", "cluster"]);
+  assert.equal(n("cluster"), count.filter((c) => c >= 2).length); // 40: two insiders count
+  assert.equal(n("no cluster"), count.filter((c) => c < 2).length);
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  const flagged = count.flatMap((c, i) => (c >= 2 ? [c + (i % 5) - 1] : []));
+  assert.ok(Math.abs((rows[1].mean_excess as number) - mean(flagged)) < 1e-9);
+});
