@@ -32,6 +32,7 @@ import {
 } from "../http/errors.ts";
 import { DiskFullError } from "../store/disk.ts";
 import { DatasetLockedError } from "../store/lock.ts";
+import { oneLine } from "../doctor/_diagnosis.ts";
 
 /**
  * How to ask for the help: `deno task backtest --help`, read from the help
@@ -268,10 +269,6 @@ function keyVarOf(e: ProblemError): string {
     : SERVICE_VARS.insider.key;
 }
 
-function firstLine(s: string): string {
-  return s.split("\n").map((l) => l.trim()).filter(Boolean).join(" ").slice(0, 400);
-}
-
 /**
  * One line describing a failure: what failed, which flag, path or setting,
  * and what to do. An `AggregateError` is shown by its first error and a count
@@ -284,7 +281,7 @@ export function describeFailure(
 ): string {
   if (error instanceof AggregateError && error.errors.length) {
     const n = error.errors.length;
-    const head = firstLine(error.message);
+    const head = oneLine(error.message);
     const first = describeFailure(command, error.errors[0], ctx).replace(`${command}: `, "");
     return n === 1
       ? `${command}: ${first} (${head})`
@@ -315,15 +312,15 @@ export function describeFailure(
       e.status >= 500 || e.status === 429 ? "; try again later" : ""
     }`;
   } else if (e instanceof TimeoutError) {
-    line = `${firstLine(e.message)}; the service is slow or unreachable, try again later`;
+    line = `${oneLine(e.message)}; the service is slow or unreachable, try again later`;
   } else if (e instanceof ConnectionError) {
     line = `${
-      firstLine(e.message)
+      oneLine(e.message)
     }; check PITCH_BASE_URL / INSIDER_BASE_URL (host name, port) and the network`;
   } else if (e instanceof InvalidResponseError || e instanceof RequestValidationError) {
-    line = firstLine(e.message);
+    line = oneLine(e.message);
   } else if (e instanceof DiskFullError || e instanceof DatasetLockedError) {
-    line = firstLine(e.message).replace(/^\w+: /, ""); // it names the path (and free space or holder)
+    line = oneLine(e.message).replace(/^\w+: /, ""); // it names the path (and free space or holder)
   } else if (/os error 28|ENOSPC|No space left/i.test(e.message)) {
     line = `the disk is full while writing${at}; free some space or choose another ${dir}`;
   } else if (e instanceof Deno.errors.PermissionDenied || /EACCES|os error 13/.test(e.message)) {
@@ -331,9 +328,9 @@ export function describeFailure(
   } else if (e instanceof Deno.errors.NotADirectory || /ENOTDIR|os error 20/.test(e.message)) {
     line = `${fsPath ?? "a path"}${named} is not a directory; choose a directory`;
   } else if (e instanceof Deno.errors.AddrInUse) {
-    line = `${firstLine(e.message)}; the port is in use, choose another --port`;
+    line = `${oneLine(e.message)}; the port is in use, choose another --port`;
   } else {
-    line = firstLine(e.message) || e.name;
+    line = oneLine(e.message) || e.name;
   }
   return `${command}: ${line}`;
 }
@@ -403,7 +400,7 @@ export async function checkWritableDir(flag: string, path: string): Promise<stri
       ? "permission denied"
       : err instanceof Deno.errors.NotADirectory || /os error 20/.test(err.message)
       ? "a part of the path is a file"
-      : firstLine(err.message);
+      : oneLine(err.message);
     return `${named} is not writable (${why}); choose a writable directory`;
   }
   return undefined;

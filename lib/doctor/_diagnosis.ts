@@ -126,3 +126,13 @@ function suggestBase(base: string, path: string): string {
   const p = u.pathname.replace(/\/+$/, "");
   return `${u.origin}${p.endsWith(path) ? p : `${p}${path}`}`;
 }
+
+/**
+ * An error (or any value) as one line for a report or a terminal: its
+ * message's lines trimmed and joined, at most 400 characters. The doctor's
+ * call reports and the commands' failure lines (`cli/args.ts`) both use it.
+ */
+export function oneLine(e: unknown): string {
+  const msg = e instanceof Error ? `${e.message}` : String(e);
+  return msg.split("\n").map((l) => l.trim()).filter(Boolean).join(" ").slice(0, 400);
+}

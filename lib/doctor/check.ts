@@ -62,7 +62,7 @@ import { transactionsFrame } from "../insider/transaction_frames.ts";
 import type { FeedRow } from "../insider/feeds.ts";
 import { KeyIndex } from "../shared/field_keys.ts";
 import { coverage, type DeclaredField, type FieldCoverage, firstFew } from "./_coverage.ts";
-import { diagnose, type Diagnosis } from "./_diagnosis.ts";
+import { diagnose, type Diagnosis, oneLine } from "./_diagnosis.ts";
 import type { FrameReport } from "../frames/mod.ts";
 import type pl from "npm:nodejs-polars@0.25.2";
 import type { CatalogClient } from "../catalog/client.ts";
@@ -190,11 +190,6 @@ function rawRows(body: unknown, shapes: readonly ShapeInfo[]): Record<string, un
   return Array.isArray(list)
     ? list.filter((r): r is Record<string, unknown> => typeof r === "object" && r !== null)
     : [];
-}
-
-function oneLine(e: unknown): string {
-  const msg = e instanceof Error ? `${e.message}` : String(e);
-  return msg.split("\n").map((l) => l.trim()).filter(Boolean).join(" ").slice(0, 400);
 }
 
 /**
