@@ -88,20 +88,17 @@ export function coverage(
       }
     }
   }
-  const lost: { field: string; rows: number }[] = [];
+  // rows per field: the larger of those the frame holds as null and those the builder could not read
+  const lost = new Map<string, number>();
   for (const f of declared) {
     const key = keyOf.get(f.name);
     if (key === undefined || !frame.columns.includes(f.name)) continue;
     const nulls = frame.getColumn(f.name).isNull().toArray() as boolean[];
     const sent = (v: unknown) => v !== null && v !== undefined && v !== "";
     const gone = raw.filter((row, i) => nulls[i] && sent(row[key])).length;
-    if (gone) lost.push({ field: f.name, rows: gone });
+    if (gone) lost.set(f.name, gone);
   }
-  for (const u of report.unreadable) {
-    const had = lost.find((l) => l.field === u.column);
-    if (had) had.rows = Math.max(had.rows, u.rows);
-    else lost.push({ field: u.column, rows: u.rows });
-  }
+  for (const u of report.unreadable) lost.set(u.column, Math.max(lost.get(u.column) ?? 0, u.rows));
   const missing = declared.filter((f) => !keyOf.has(f.name)).map((f) => f.name);
   return {
     rows: raw.length,
@@ -113,7 +110,7 @@ export function coverage(
     extra: [...extra],
     renamed,
     coercions: report.coerced.map((c) => ({ field: c.column, from: c.from, rows: c.rows })),
-    lost,
+    lost: [...lost].map(([field, rows]) => ({ field, rows })),
   };
 }
 

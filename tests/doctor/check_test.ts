@@ -310,3 +310,28 @@ Deno.test({
     }
   },
 });
+
+Deno.test("coverage: a field's lost rows are the larger of the frame's nulls and the builder's unreadable count", async () => {
+  const { coverage } = await import("../../lib/doctor/_coverage.ts");
+  const pl = (await import("nodejs-polars")).default;
+  const raw = [{ a: "1", b: "x" }, { a: "oops", b: "y" }];
+  const frame = pl.DataFrame({ a: [1, null], b: ["x", "y"] });
+  const unreadable = [
+    { column: "a", rows: 3, example: "oops", row: 1 },
+    { column: "c", rows: 2, example: "?", row: 0 },
+  ];
+  const report = {
+    rows: 2,
+    missing: [],
+    partlyMissing: [],
+    extra: [],
+    droppedExtra: { count: 0, names: [] },
+    coerced: [],
+    unreadable,
+  };
+  const declared = [{ name: "a" }, { name: "b" }, { name: "c" }];
+  assert.deepEqual(coverage(raw, declared, frame, report).lost, [
+    { field: "a", rows: 3 },
+    { field: "c", rows: 2 },
+  ]);
+});
