@@ -4,7 +4,9 @@
  *
  * - `writeParquet`: zstd-compressed (nodejs-polars defaults to none).
  * - `writeCsv`: list columns are written as JSON text (CSV has no lists);
- *   dates as `YYYY-MM-DD`, timestamps as ISO 8601.
+ *   dates as `YYYY-MM-DD`, timestamps as ISO 8601; the emulator's data
+ *   (`isDemo`) gains a last column `source` holding the demo label, as
+ *   `writeReport`'s files do (unless the frame has a `source` of its own).
  * - `writeNdjson`: one JSON object per line; lists stay lists.
  *
  * A full disk is a `DiskFullError` naming the file and the free space.
@@ -13,6 +15,7 @@
  */
 import pl from "npm:nodejs-polars@0.25.2";
 import { writeAtomic, writeParquetAtomic } from "./disk.ts";
+import { DEMO_LABEL, isDemo } from "../shared/demo.ts";
 
 /**
  * Writes a frame as zstd parquet, atomically; returns the path.
@@ -29,7 +32,8 @@ export function writeParquet(df: pl.DataFrame, path: string): Promise<string> {
 }
 
 /**
- * Writes a frame as CSV (lists as JSON text), atomically; returns the path.
+ * Writes a frame as CSV (lists as JSON text; demo data with a `source`
+ * column), atomically; returns the path.
  *
  * @example
  * ```ts
@@ -55,8 +59,12 @@ export function writeCsv(df: pl.DataFrame, path: string): Promise<string> {
       ),
     )
     : df;
+  // a CSV keeps no property of the frame: the demo mark goes into the rows
+  const marked = isDemo(df) && !df.columns.includes("source")
+    ? flat.withColumns(pl.lit(DEMO_LABEL).alias("source"))
+    : flat;
   return writeAtomic(path, "writeCsv", (tmp) => {
-    flat.writeCSV(tmp);
+    marked.writeCSV(tmp);
   });
 }
 

@@ -1,4 +1,5 @@
 import { offline } from "../_util.ts";
+import { DEMO_LABEL, isDemo } from "../../lib/shared/demo.ts";
 import assert from "node:assert/strict";
 import pl from "nodejs-polars";
 import { join } from "node:path";
@@ -117,6 +118,22 @@ Deno.test("hive dataset: year=/month= layout, lazy scan restores partitions and 
     writeDataset(df, join(dir, "ds2"), { partitionBy: ["filed_at"] }),
     /"filed_at" is Datetime/,
   );
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("writeCsv of the emulator's data carries the demo mark in a source column; live data none", async () => {
+  const dir = await Deno.makeTempDir();
+  const demo = await insider.search({}).frame({ maxRows: 20 });
+  assert.ok(isDemo(demo));
+  const lines = (await Deno.readTextFile(await writeCsv(demo, join(dir, "d.csv")))).trim().split(
+    "\n",
+  );
+  assert.match(lines[0], /,source$/);
+  assert.equal(lines.length, 21);
+  for (const l of lines.slice(1)) assert.ok(l.endsWith(`,"${DEMO_LABEL}"`), l);
+  assert.ok(!isDemo(trades));
+  const plain = await Deno.readTextFile(await writeCsv(trades.head(5), join(dir, "p.csv")));
+  assert.doesNotMatch(plain.split("\n")[0], /source/);
   await Deno.remove(dir, { recursive: true });
 });
 
