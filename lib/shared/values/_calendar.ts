@@ -10,12 +10,10 @@ export const DAY_MS = 86_400_000;
 
 /** Days since 1970-01-01 of a calendar-checked year, month (1–12) and day, or NaN. */
 export function dayNumber(y: number, m: number, d: number): number {
-  if (m < 1 || m > 12 || d < 1 || d > 31) return NaN;
-  const ms = Date.UTC(y, m - 1, d);
-  const t = new Date(ms);
-  // Date.UTC maps years 0–99 to 1900–1999; past 9999 a day has no `YYYY-MM-DD`
-  if (y < 100 || y > 9999 || t.getUTCDate() !== d || t.getUTCMonth() !== m - 1) return NaN;
-  return ms / DAY_MS;
+  // NaN (a non-digit) fails every comparison; Date.UTC maps years 0–99 to
+  // 1900–1999; past 9999 a day has no `YYYY-MM-DD`
+  if (!(m >= 1 && m <= 12 && d >= 1 && d <= monthDays(y, m) && y >= 100 && y <= 9999)) return NaN;
+  return Date.UTC(y, m - 1, d) / DAY_MS;
 }
 
 /**
@@ -36,12 +34,7 @@ export function isoDay(s: string): number {
 /** The day number of the `YYYY-MM-DD` that `s` starts with, calendar-checked, or NaN. */
 export function leadingDay(s: string): number {
   if (s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45) return NaN;
-  const y = digits(s, 0, 4);
-  const m = digits(s, 5, 2);
-  const d = digits(s, 8, 2);
-  // NaN (a non-digit) fails every comparison
-  if (!(m >= 1 && m <= 12 && d >= 1 && d <= monthDays(y, m) && y >= 100)) return NaN;
-  return Date.UTC(y, m - 1, d) / DAY_MS;
+  return dayNumber(digits(s, 0, 4), digits(s, 5, 2), digits(s, 8, 2));
 }
 
 /** The number written by `n` ASCII digits of `s` from `at`, or NaN. */
