@@ -226,14 +226,13 @@ function fromList(items: unknown[]): { types: TagType[]; shape: string } | null 
   if (items.length && types.every((x) => x !== null)) {
     return { types: types as TagType[], shape: "list of types" };
   }
-  const byType = new Map<string, Tag[]>();
-  for (const x of items) {
+  const tags = items.map((x) => {
     const key = isObject(x) ? str(x, TYPE_KEY) : undefined;
-    const tag = key === undefined ? null : tagOf(x, key);
-    if (tag === null) return null;
-    (byType.get(key!) ?? byType.set(key!, []).get(key!)!).push(tag);
-  }
-  if (byType.size === 0) return null;
+    return key === undefined ? null : tagOf(x, key);
+  });
+  if (items.length === 0 || tags.includes(null)) return null;
+  // each tag under the type key it carries (tagOf keeps it as its tagTypeKey)
+  const byType = Map.groupBy(tags as Tag[], (t) => t.tagTypeKey);
   return {
     types: [...byType].map(([k, tags]) => typeNamed(k, tags)),
     shape: "flat list of tags, grouped by their type key",

@@ -28,7 +28,7 @@ import { type RowTyping, typeRows } from "./typed_rows.ts";
 import { markDemo } from "../shared/demo.ts";
 import { withDisplay } from "./display.ts";
 import type { RowSink } from "./build.ts";
-import { releaseNative } from "./_release.ts";
+import { releaseNativeNow } from "./_release.ts";
 import { Progress } from "../http/progress_hook.ts";
 
 /**
@@ -210,15 +210,10 @@ export async function appendReleasing<Row>(
   const before = sink.chunks;
   sink.append(rows);
   if (before === undefined || sink.chunks === before) return false;
-  await turn();
-  releaseNative();
-  await turn();
+  // one turn of the event loop, then the collection and one more turn
+  await new Promise((r) => setTimeout(r, 0));
+  await releaseNativeNow();
   return true;
-}
-
-/** One turn of the event loop. */
-function turn(): Promise<void> {
-  return new Promise((r) => setTimeout(r, 0));
 }
 
 /** A sink over a whole-list builder: rows are kept and built once at the end. */
