@@ -21,6 +21,7 @@ import { releaseBench } from "./release_bench.ts";
 import { truthRowsBench } from "./truth_rows_bench.ts";
 import { bodyScrubBench } from "./body_scrub_bench.ts";
 import { windowRoundsBench } from "./window_rounds_bench.ts";
+import { answersFiguresBench } from "./answers_figures_bench.ts";
 
 if (import.meta.main) {
   console.log("signalbook benchmarks (same run, same data)");
@@ -43,6 +44,7 @@ if (import.meta.main) {
   console.log(truthRowsBench());
   console.log(await chartRasterBench());
   console.log(portfolioMinimumBench());
+  console.log(await answersFiguresBench());
   console.log(await releaseBench());
   // last: issue 34's table of the figures users feel, each beside its target
   console.log(await lightBench(floor.figures));
