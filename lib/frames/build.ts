@@ -424,11 +424,12 @@ function concatChunks(chunks: pl.DataFrame[]): pl.DataFrame {
   const typed = chunks.flatMap((c) => Object.entries(c.schema).map(([k, t]) => [k, String(t)]));
   const conflicting = [...Map.groupBy(typed, ([k]) => k)]
     .filter(([, ts]) => new Set(ts.map(([, t]) => t)).size > 1).map(([k]) => k);
+  // as text written as JS writes it, as in a chunk of text (`1`, where Polars writes `1.0`)
+  const asText = (c: pl.DataFrame, k: string) =>
+    pl.Series(k, c.getColumn(k).toArray().map((v) => v === null ? null : String(v)), pl.Utf8);
   const aligned = chunks.map((c) =>
     conflicting.some((k) => c.columns.includes(k))
-      ? c.withColumns(
-        ...conflicting.filter((k) => c.columns.includes(k)).map((k) => pl.col(k).cast(pl.Utf8)),
-      )
+      ? c.withColumns(...conflicting.filter((k) => c.columns.includes(k)).map((k) => asText(c, k)))
       : c
   );
   return pl.concat(aligned, { how: "diagonal", rechunk: false });

@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { InsiderClient } from "../../lib/insider/client.ts";
+import { FrameBuilder } from "../../lib/frames/build.ts";
 import { holdsLiteral, parseExactJson, roundsNumbers } from "../../lib/shared/json_numbers.ts";
 
 /** A client whose every answer is one page: `rows` (JSON texts), then `envelope` text. */
@@ -106,6 +107,16 @@ Deno.test("an extra column of integers past 2^53 keeps their digits (never a rou
     rawClient(mixed).feeds({ feedIds: [1] }).frame({ progress: false })
   );
   assert.deepEqual(df2.getColumn("x_id").toArray(), ["1", "12345678901234567890", "2.5", "1e-400"]);
+});
+
+Deno.test("an extra column's numbers are the same digits on both sides of a chunk boundary", () => {
+  // the second chunk holds a literal a double rounds, which the transport hands on as its text
+  const b = new FrameBuilder([{ name: "v", type: "integer" }], {
+    chunkRows: 2,
+    onReport: () => {},
+  });
+  b.append([{ v: 1, x: 1 }, { v: 2, x: 2.5 }, { v: 3, x: "12345678901234567890" }]);
+  assert.deepEqual(b.finish().getColumn("x").toArray(), ["1", "2.5", "12345678901234567890"]);
 });
 
 Deno.test("a cursor sent as a long JSON number is sent back with its digits", async () => {
