@@ -619,7 +619,11 @@ export async function writeReport(
     }
     md.push("## Event study: excess return after the trade", "");
     md.push(...Object.keys(charts).filter((n) => !pCharts.has(n)).map(img));
-    md.push(mdTable(headOf(stats), cells(stats)), "");
+    md.push(
+      mdTable(headOf(stats), cells(stats)),
+      "",
+      ...(jointNote(stats) ? [jointNote(stats), ""] : []),
+    );
     md.push(
       `Returns in percent, excess over the market over the same window, from the ${
         (stats.toRecords()[0] as Row | undefined)?.entry === "filing" ? "filing" : "trade"

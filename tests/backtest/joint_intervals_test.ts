@@ -5,7 +5,14 @@
  */
 import assert from "node:assert/strict";
 import pl from "nodejs-polars";
-import { conclusion, entryComparison, eventStudy, show, statsTable } from "../../mod.ts";
+import {
+  conclusion,
+  entryComparison,
+  eventStudy,
+  show,
+  statsTable,
+  writeReport,
+} from "../../mod.ts";
 import { entryPairs } from "../../lib/backtest/event_study.ts";
 import { t975, tQuantile } from "../../lib/backtest/_quantiles.ts";
 import { Rng } from "../../lib/shared/random.ts";
@@ -100,7 +107,7 @@ Deno.test("adjust bonferroni: joint intervals over every interval of the study, 
   );
 });
 
-Deno.test("statsTable of an adjusted study shows the joint intervals and the family size", () => {
+Deno.test("statsTable of an adjusted study shows the joint intervals and the family size", async () => {
   const opts = { groupBy: "group", horizons: ["1m", "3m"] as const, baseline: "even" };
   const adj = eventStudy(trades(240, 36), { ...opts, adjust: "bonferroni" });
   const odd3m = adj.toRecords().find((r) => r.group === "odd" && r.horizon === "3m") as Row;
@@ -118,6 +125,11 @@ Deno.test("statsTable of an adjusted study shows the joint intervals and the fam
     assert.match(out, /joint 95% CI of mean/);
     assert.match(out, /family size 6/);
   }
+  // and report.md's table
+  const dir = await Deno.makeTempDir();
+  const md = await Deno.readTextFile((await writeReport(dir, adj, {}, { title: "T" })).report);
+  assert.ok(md.includes(ci) && md.includes("family size 6"), md);
+  await Deno.remove(dir, { recursive: true });
   // not adjusted: no joint column, no family size
   const plain = String(statsTable(eventStudy(trades(240, 36), opts)));
   assert.doesNotMatch(plain, /joint|family size/);
