@@ -28,17 +28,15 @@ export function describe(s: ProgressState): string {
     `${s.rows.toLocaleString("en-US")}${s.total ? `/${s.total.toLocaleString("en-US")}` : ""} rows`,
     `${s.pages} pages`,
     `${s.retries} retries`,
-    ...(s.inFlight !== undefined && !s.done ? [`${s.inFlight} in flight`] : []),
-    ...(s.waiting ? [`${s.waiting} waiting`] : []),
-    ...(s.throttled ? [`${s.throttled} throttled (429)`] : []),
-    ...(s.cache ? [`cache ${s.cache.hits} hits/${s.cache.misses} misses`] : []),
+    s.inFlight !== undefined && !s.done && `${s.inFlight} in flight`,
+    s.waiting && `${s.waiting} waiting`,
+    s.throttled && `${s.throttled} throttled (429)`,
+    s.cache && `cache ${s.cache.hits} hits/${s.cache.misses} misses`,
     `${Math.round(rate).toLocaleString("en-US")} rows/s`,
+    s.total && rate > 0 && !s.done && `ETA ${Math.max(0, Math.ceil((s.total - s.rows) / rate))} s`,
+    s.done && `done in ${s.seconds.toFixed(1)} s`,
   ];
-  if (s.total && rate > 0 && !s.done) {
-    parts.push(`ETA ${Math.max(0, Math.ceil((s.total - s.rows) / rate))} s`);
-  }
-  if (s.done) parts.push(`done in ${s.seconds.toFixed(1)} s`);
-  return `${s.label}: ${parts.join(" · ")}`;
+  return `${s.label}: ${parts.filter((p) => typeof p === "string").join(" · ")}`;
 }
 
 /** The shape of `Deno.jupyter.broadcast`. */
