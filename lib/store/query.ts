@@ -162,16 +162,14 @@ function viewSelect(
     PARTITION_TYPES[p.dtype as keyof typeof PARTITION_TYPES] ?? "VARCHAR";
   const path = (part: PartFile) => quoteStr(literalPath(part.path, sql));
   const names = partitions.map((p) => quoteId(p.name)).join(", ");
-  let from: string;
   // every footer read and every column of one type across the parts (else the file is named)
   const same = partSchemas(parts);
   const nullText = parts.some((p) => p.values.some((v) => v !== null && /^null$/i.test(v)));
-  if (!resolve(root).includes("=") && !nullText) {
-    from = `read_parquet([${parts.map(path).join(", ")}], hive_partitioning = true, hive_types = {${
+  const from = !resolve(root).includes("=") && !nullText
+    ? `read_parquet([${parts.map(path).join(", ")}], hive_partitioning = true, hive_types = {${
       partitions.map((p) => `${quoteStr(p.name)}: ${typeOf(p)}`).join(", ")
-    }}, hive_types_autocast = false${same ? "" : ", union_by_name = true"})`;
-  } else {
-    from = `(${
+    }}, hive_types_autocast = false${same ? "" : ", union_by_name = true"})`
+    : `(${
       parts.map((part) => {
         const cols = partitions.map((p, i) => {
           const v = part.values[i];
@@ -182,7 +180,6 @@ function viewSelect(
         }, hive_partitioning = false)`;
       }).join("\nUNION ALL BY NAME\n")
     })`;
-  }
   return `SELECT * EXCLUDE (${names}), ${names} FROM ${from}`;
 }
 
