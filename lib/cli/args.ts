@@ -296,42 +296,39 @@ export function describeFailure(
   // where a file system failure happened: ` /out/x (--out)`, and what to choose instead
   const named = flag ? ` (${flag})` : "";
   const [at, dir] = [`${fsPath ? ` ${fsPath}` : ""}${named}`, flag ?? "directory"];
-  let line: string;
-  if (e instanceof CliError) {
-    line = e.message;
-  } else if (e instanceof AuthenticationError) {
-    line = `the service refused the API key (${e.status} ${e.detail}); check ${keyVarOf(e)}`;
-  } else if (e instanceof PremiumRequiredError) {
-    line = `the Premium membership of ${
+  const line = e instanceof CliError
+    ? e.message
+    : e instanceof AuthenticationError
+    ? `the service refused the API key (${e.status} ${e.detail}); check ${keyVarOf(e)}`
+    : e instanceof PremiumRequiredError
+    ? `the Premium membership of ${
       keyVarOf(e)
-    } has lapsed (${e.status}); renew it or use another key`;
-  } else if (e instanceof PermissionDeniedError) {
-    line = `access denied (${e.status} ${e.detail}); check ${keyVarOf(e)} and its plan`;
-  } else if (e instanceof ProblemError) {
-    line = `the service answered ${e.status} ${e.title}: ${e.detail} (${e.method} ${e.url})${
+    } has lapsed (${e.status}); renew it or use another key`
+    : e instanceof PermissionDeniedError
+    ? `access denied (${e.status} ${e.detail}); check ${keyVarOf(e)} and its plan`
+    : e instanceof ProblemError
+    ? `the service answered ${e.status} ${e.title}: ${e.detail} (${e.method} ${e.url})${
       e.status >= 500 || e.status === 429 ? "; try again later" : ""
-    }`;
-  } else if (e instanceof TimeoutError) {
-    line = `${oneLine(e.message)}; the service is slow or unreachable, try again later`;
-  } else if (e instanceof ConnectionError) {
-    line = `${
+    }`
+    : e instanceof TimeoutError
+    ? `${oneLine(e.message)}; the service is slow or unreachable, try again later`
+    : e instanceof ConnectionError
+    ? `${
       oneLine(e.message)
-    }; check PITCH_BASE_URL / INSIDER_BASE_URL (host name, port) and the network`;
-  } else if (e instanceof InvalidResponseError || e instanceof RequestValidationError) {
-    line = oneLine(e.message);
-  } else if (e instanceof DiskFullError || e instanceof DatasetLockedError) {
-    line = oneLine(e.message).replace(/^\w+: /, ""); // it names the path (and free space or holder)
-  } else if (/os error 28|ENOSPC|No space left/i.test(e.message)) {
-    line = `the disk is full while writing${at}; free some space or choose another ${dir}`;
-  } else if (e instanceof Deno.errors.PermissionDenied || /EACCES|os error 13/.test(e.message)) {
-    line = `permission denied writing${at}; choose a writable ${dir}`;
-  } else if (e instanceof Deno.errors.NotADirectory || /ENOTDIR|os error 20/.test(e.message)) {
-    line = `${fsPath ?? "a path"}${named} is not a directory; choose a directory`;
-  } else if (e instanceof Deno.errors.AddrInUse) {
-    line = `${oneLine(e.message)}; the port is in use, choose another --port`;
-  } else {
-    line = oneLine(e.message) || e.name;
-  }
+    }; check PITCH_BASE_URL / INSIDER_BASE_URL (host name, port) and the network`
+    : e instanceof InvalidResponseError || e instanceof RequestValidationError
+    ? oneLine(e.message)
+    : e instanceof DiskFullError || e instanceof DatasetLockedError
+    ? oneLine(e.message).replace(/^\w+: /, "") // it names the path (and free space or holder)
+    : /os error 28|ENOSPC|No space left/i.test(e.message)
+    ? `the disk is full while writing${at}; free some space or choose another ${dir}`
+    : e instanceof Deno.errors.PermissionDenied || /EACCES|os error 13/.test(e.message)
+    ? `permission denied writing${at}; choose a writable ${dir}`
+    : e instanceof Deno.errors.NotADirectory || /ENOTDIR|os error 20/.test(e.message)
+    ? `${fsPath ?? "a path"}${named} is not a directory; choose a directory`
+    : e instanceof Deno.errors.AddrInUse
+    ? `${oneLine(e.message)}; the port is in use, choose another --port`
+    : oneLine(e.message) || e.name;
   return `${command}: ${line}`;
 }
 
