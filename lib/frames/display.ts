@@ -283,7 +283,8 @@ export function polarsDisplay(which: "signalbook" | "polars"): "signalbook" | "p
   const before = polarsModule._DataFrame === nativeFactory ? "polars" : "signalbook";
   polarsModule._DataFrame = which === "polars" ? nativeFactory : (inner: unknown) => {
     const df = nativeFactory(inner);
-    df[JUPYTER] = () => frameBundle(df as unknown as pl.DataFrame);
+    // demo data whoever built the frame (plain.vstack(demo)): marked where it is seen
+    df[JUPYTER] = () => frameBundle(df as unknown as pl.DataFrame, { demo: isDemo(df) });
     return df;
   };
   return before;

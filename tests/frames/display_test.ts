@@ -111,6 +111,10 @@ Deno.test("display: plain Polars frames state their shape and elisions; no setti
     assert.match(String(bundle(wide)["text/html"]), /8 columns not shown \(…\)/);
     assert.equal(Deno.env.get("POLARS_FMT_MAX_ROWS"), env, "no environment change");
     assert.match(seven().toString(), /│ 7/, "toString still prints every row");
+    // a plain frame holding demo data says so where it is seen; one without, not
+    const demo = withDisplay(seven(), { demo: true });
+    assert.match(html(seven().vstack(demo)), /DEMO DATA/);
+    assert.doesNotMatch(html(seven().vstack(seven())), /DEMO DATA/);
     assert.throws(
       () => polarsDisplay("pandas" as "polars"),
       /"pandas" is not allowed; allowed: "signalbook", "polars"/,
