@@ -245,16 +245,14 @@ export function portfolioText(result: PortfolioSummary, width: number = textWidt
 
 /** The notebook HTML of one portfolio result: header, a small equity chart beside the statistics. */
 export function portfolioHtml(result: PortfolioSummary): string {
-  let chart = "";
-  if (result.monthly.height > 0) {
-    const c = equityCurveChart(result.monthly, {
+  const chart = result.monthly.height > 0
+    ? (equityCurveChart(result.monthly, {
       title: "Equity: growth of 1",
       subtitle: "after costs, monthly rebalancing",
       width: 440,
       height: 210,
-    });
-    chart = (c as unknown as Record<symbol, () => Record<string, string>>)[JUPYTER]()["text/html"];
-  }
+    }) as unknown as Record<symbol, () => Record<string, string>>)[JUPYTER]()["text/html"]
+    : "";
   return `<div class="sb-portfolio"><div style="font-weight:600;margin:2px 0 6px">${
     esc(header(result))
   }</div><div style="display:flex;flex-wrap:wrap;gap:8px 28px;align-items:flex-start">` +
