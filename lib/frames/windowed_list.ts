@@ -24,11 +24,14 @@ export interface ParallelListOptions extends RawListOptions {
   parallel?: number;
 }
 
-/** Checks `parallel` before any request. */
-export function checkParallel(value: unknown): number {
-  if (value === undefined) return 1;
-  if (typeof value !== "number" || !Number.isInteger(value) || value < 1 || value > 32) {
-    throw new RequestValidationError([notAllowed("parallel", value, "an integer from 1 to 32")]);
+/**
+ * Checks a count option before any request (`parallel`, a hydration's
+ * `concurrency`): an integer from 1 to `max`, `fallback` when not given.
+ */
+export function checkCount(param: string, value: unknown, max: number, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 1 || value > max) {
+    throw new RequestValidationError([notAllowed(param, value, `an integer from 1 to ${max}`)]);
   }
   return value;
 }
@@ -60,7 +63,7 @@ export class WindowedList<Row> extends FramedList<Row> {
   ) {
     super(fetchPage, toFrame, { ...opts, cursor: undefined });
     this.#source = source;
-    this.#parallel = checkParallel(opts.parallel);
+    this.#parallel = checkCount("parallel", opts.parallel, 32, 1);
     this.#signal = opts.signal;
     this.#cursor = opts.cursor;
   }
@@ -104,7 +107,7 @@ export function listOf<Row>(
   opts: ParallelListOptions,
   source: WindowSource<Row> | undefined,
 ): FramedList<Row> {
-  const parallel = checkParallel(opts.parallel);
+  const parallel = checkCount("parallel", opts.parallel, 32, 1);
   // a window cursor is read now: one that holds no position is refused before any request
   const windowCursor = opts.cursor !== undefined && decodeWindowCursor(opts.cursor) !== undefined;
   // a cursor left by a small-page serial walk (`take(10)`) resumes that walk, serially

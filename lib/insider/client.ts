@@ -13,7 +13,7 @@
 import { warnedPages } from "../http/_envelope.ts";
 import { type CallOptions, ServiceClient } from "../http/service_client.ts";
 import { appendReleasing, asFrame, type Frame, type FramedList } from "../frames/list.ts";
-import { listOf, type ParallelListOptions } from "../frames/windowed_list.ts";
+import { checkCount, listOf, type ParallelListOptions } from "../frames/windowed_list.ts";
 import {
   feedKey,
   type FeedSender,
@@ -141,13 +141,6 @@ const HYDRATE_WINDOW = 512;
 export { feedFrame };
 
 export type { CallOptions };
-
-function checkConcurrency(value = 8): number {
-  if (!Number.isInteger(value) || value < 1 || value > 64) {
-    throw new RequestValidationError([notAllowed("concurrency", value, "an integer from 1 to 64")]);
-  }
-  return value;
-}
 
 /**
  * The id of a named feed, or undefined with an issue in `issues` for its
@@ -405,7 +398,7 @@ export class InsiderClient extends ServiceClient {
     window: number,
     take: (details: TransactionRow[]) => unknown,
   ): Promise<PoolFailure<FeedRow>[]> {
-    const concurrency = checkConcurrency(opts.concurrency);
+    const concurrency = checkCount("concurrency", opts.concurrency, 64, 8);
     const keys = hydrateKeys(fn, input);
     const failed: PoolFailure<FeedRow>[] = [];
     const progress = opts.progress === false
