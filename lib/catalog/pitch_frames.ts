@@ -10,10 +10,9 @@
  *
  * @module
  */
-import { isDemo } from "../shared/demo.ts";
 import { type FrameReport, type RowSink, rowSink } from "../frames/build.ts";
 import type { ColumnSpec } from "../frames/dtypes.ts";
-import { asFrame, type Frame } from "../frames/list.ts";
+import { type Frame, sinkFrame } from "../frames/list.ts";
 import { type RowTyping, rowTyping } from "../frames/typed_rows.ts";
 import type { PitchDetail, PitchListRow } from "./types.ts";
 import { InvalidResponseError } from "../http/errors.ts";
@@ -128,9 +127,7 @@ export function pitchesFrame(
   rows: readonly (PitchListRow | PitchDetail)[],
   opts: PitchesFrameOptions = {},
 ): Frame {
-  const sink = pitchesSink(opts);
-  sink.append(rows);
-  return asFrame(sink.finish(), false, isDemo(rows));
+  return sinkFrame(pitchesSink(opts), rows);
 }
 
 /**

@@ -25,7 +25,7 @@ import {
   withPartial,
 } from "../http/paginate.ts";
 import { type RowTyping, typeRows } from "./typed_rows.ts";
-import { markDemo } from "../shared/demo.ts";
+import { isDemo, markDemo } from "../shared/demo.ts";
 import { withDisplay } from "./display.ts";
 import type { RowSink } from "./build.ts";
 import { releaseNativeNow } from "./_release.ts";
@@ -71,6 +71,15 @@ export interface FrameOptions {
   progress?: boolean;
   /** Label of the progress display (default "pulling rows"). */
   label?: string;
+}
+
+/**
+ * The frame of `rows` built by `sink` (a whole list at once), marked as the
+ * offline emulator's data when the rows are.
+ */
+export function sinkFrame<Row>(sink: RowSink<Row>, rows: readonly Row[]): Frame {
+  sink.append(rows);
+  return asFrame(sink.finish(), false, isDemo(rows));
 }
 
 /**

@@ -16,12 +16,11 @@
  *
  * @module
  */
-import { isDemo } from "../shared/demo.ts";
 import type pl from "npm:nodejs-polars@0.25.2";
 import { buildFrame, type FrameReport, type RowSink, rowSink } from "../frames/build.ts";
 import { CAMEL, SEARCH_ROWS_DECLARED, SNAKE } from "./_envelopes.ts";
 import type { ColumnSpec } from "../frames/dtypes.ts";
-import { asFrame, type Frame } from "../frames/list.ts";
+import { type Frame, sinkFrame } from "../frames/list.ts";
 import { type RowTyping, rowTyping } from "../frames/typed_rows.ts";
 import { TRANSACTION_FIELDS, type TransactionRow } from "./fields.ts";
 import type { FeedRow } from "./feeds.ts";
@@ -68,9 +67,7 @@ export function transactionsFrame(
   rows: readonly (TransactionRow | Record<string, unknown>)[],
   opts: TransactionsFrameOptions = {},
 ): Frame {
-  const sink = transactionsSink(opts);
-  sink.append(rows);
-  return asFrame(sink.finish(), false, isDemo(rows));
+  return sinkFrame(transactionsSink(opts), rows);
 }
 
 /**
