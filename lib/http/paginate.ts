@@ -48,6 +48,7 @@
  *
  * @module
  */
+import { createHash } from "node:crypto";
 import { InvalidResponseError, PaginationError } from "./errors.ts";
 import { redactKnownKeys } from "./_redact.ts";
 import { joinGroup } from "./retry.ts";
@@ -68,9 +69,9 @@ export const MAX_EMPTY_PAGES = 5;
 export const MAX_CURSOR_CHARS = 8192;
 
 /**
- * A 64-bit digest of a cursor (FNV-1a over its UTF-16 units, two 32-bit
- * lanes), as 16 hex characters: what a pull keeps to spot a cursor sent
- * again, instead of the cursor itself.
+ * A 64-bit digest of a cursor (the first 64 bits of the SHA-256 of its
+ * UTF-16 units, `node:crypto`), as 16 hex characters: what a pull keeps to
+ * spot a cursor sent again, instead of the cursor itself.
  *
  * @example
  * ```ts
@@ -79,14 +80,7 @@ export const MAX_CURSOR_CHARS = 8192;
  * ```
  */
 export function cursorDigest(cursor: string): string {
-  let a = 0x811c9dc5;
-  let b = 0x01000193 ^ cursor.length;
-  for (let i = 0; i < cursor.length; i++) {
-    const c = cursor.charCodeAt(i);
-    a = Math.imul(a ^ c, 0x01000193);
-    b = Math.imul(b ^ c ^ (a >>> 16), 0x5bd1e995);
-  }
-  return (a >>> 0).toString(16).padStart(8, "0") + (b >>> 0).toString(16).padStart(8, "0");
+  return createHash("sha256").update(cursor, "utf16le").digest("hex").slice(0, 16);
 }
 
 /**
