@@ -80,13 +80,12 @@ export interface KeyMatcher {
   scrub(text: string): Scrubbed;
 }
 
-const ALNUM = new Uint8Array(128);
-for (const c of "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") {
-  ALNUM[c.charCodeAt(0)] = 1;
-}
+/** A table of the ASCII codes: 1 for each of `chars`. */
+const asciiTable = (chars: string) =>
+  Uint8Array.from({ length: 128 }, (_, c) => chars.includes(String.fromCharCode(c)) ? 1 : 0);
+const ALNUM = asciiTable("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789");
 /** Characters of a JSON number: no match outside a string may touch them. */
-const NUMBER_CHARS = new Uint8Array(128);
-for (const c of "0123456789.eE+-") NUMBER_CHARS[c.charCodeAt(0)] = 1;
+const NUMBER_CHARS = asciiTable("0123456789.eE+-");
 
 /**
  * The matcher of `key` (trimmed; a blank key matches nothing).
@@ -157,20 +156,17 @@ const ANCHORED_MAX = 256;
 
 function anchorsOf(needles: KeyText[]): Anchors {
   const rank = (c: string) => BY_FREQUENCY.indexOf(c) === -1 ? 99 : BY_FREQUENCY.indexOf(c);
-  const groups: Anchors = new Map();
-  for (const needle of needles) {
-    if (needle.text.length > ANCHORED_MAX) {
-      groups.set("", [...(groups.get("") ?? []), { needle, at: 0 }]);
-      continue;
-    }
+  const anchored = needles.map((needle) => {
     let at = 0;
-    for (let i = 1; i < needle.text.length; i++) {
+    for (let i = 1; i < needle.text.length && needle.text.length <= ANCHORED_MAX; i++) {
       if (rank(needle.text[i]) > rank(needle.text[at])) at = i;
     }
-    const c = needle.text[at];
-    groups.set(c, [...(groups.get(c) ?? []), { needle, at }]);
-  }
-  return groups;
+    return { needle, at };
+  });
+  return Map.groupBy(
+    anchored,
+    ({ needle, at }) => needle.text.length > ANCHORED_MAX ? "" : needle.text[at],
+  );
 }
 
 /** How matches are taken: anywhere, or as whole tokens (of a message, or of data). */
@@ -277,14 +273,8 @@ function foldCase(text: string): string {
   return out;
 }
 
-/** Whether `c` (a character code) may stand between two bytes of a dump. */
-function isDumpSeparator(c: number): boolean {
-  return c === 58 || c === 44 || c === 59 || c === 45 ||
-    (c <= 32
-      ? c === 32 || (c >= 9 && c <= 13)
-      : c === 160 || c === 5760 || (c >= 8192 && c <= 8202) || c === 8232 || c === 8233 ||
-        c === 8239 || c === 8287 || c === 12288 || c === 65279);
-}
+/** What may stand between two bytes of a dump: a blank (JavaScript's `\s`), `:`, `,`, `;`, `-`. */
+const DUMP_SEPARATOR = /[\s:,;-]/;
 
 const ASCII = new TextDecoder("latin1");
 const isHexDigit = (c: number) => (c >= 48 && c <= 57) || (c >= 97 && c <= 102);
@@ -306,7 +296,7 @@ function hexView(folded: string): { view: string; at: Int32Array; loose: Uint8Ar
   let prefix = 0; // 1 once the gap has its `\x` or `0x`
   for (let i = 0; i < folded.length; i++) {
     const c = folded.charCodeAt(i);
-    if ((c >= 48 && c <= 57) || (c >= 97 && c <= 102)) {
+    if (isHexDigit(c)) {
       if (
         c === 48 && folded.charCodeAt(i + 1) === 120 && isHexDigit(folded.charCodeAt(i + 2)) &&
         prefix === 0
@@ -326,7 +316,7 @@ function hexView(folded: string): { view: string; at: Int32Array; loose: Uint8Ar
     ) {
       prefix = 1; // "\x"
       i++;
-    } else if (prefix === 0 && seps < 2 && isDumpSeparator(c)) seps++;
+    } else if (prefix === 0 && seps < 2 && DUMP_SEPARATOR.test(folded[i])) seps++;
     else {
       if (n > 0 && codes[n - 1] !== 124) codes[n++] = 124; // "|": the digits around are not joined
       seps = 0;
