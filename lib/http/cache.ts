@@ -55,6 +55,7 @@ import { join } from "node:path";
 import { z } from "npm:@hono/zod-openapi@1.6.3";
 import { httpEvents } from "./events.ts";
 import { holdsKnownKey } from "./_redact.ts";
+import { NULL_BODY, rebuilt } from "./_transport_parts.ts";
 import { readRegular } from "../shared/regular_file.ts";
 import { atomic } from "../shared/atomic.ts";
 import { intOption, optionProblem } from "../shared/options.ts";
@@ -135,7 +136,7 @@ const ENTRY_HEADER = z.object({
   method: z.string(),
   url: z.string(),
   bodySha256: z.string(),
-  status: z.number().int().min(200).max(299).refine((s) => s !== 204 && s !== 205),
+  status: z.number().int().min(200).max(299).refine((s) => !NULL_BODY.has(s)),
   contentType: z.string().max(200).regex(/^[\x20-\x7e]*$/).nullable(),
   storedAt: z.number(),
   expiresAt: z.number(),
@@ -292,15 +293,9 @@ export class ResponseCache {
    */
   async put(key: CacheKey, res: Response): Promise<Response> {
     // (204 and 205 carry no body: nothing worth a file, and not a valid entry)
-    if (res.status < 200 || res.status >= 300 || res.status === 204 || res.status === 205) {
-      return res;
-    }
+    if (res.status < 200 || res.status >= 300 || NULL_BODY.has(res.status)) return res;
     const body = new Uint8Array(await res.arrayBuffer());
-    const copy = new Response(body, {
-      status: res.status,
-      statusText: res.statusText,
-      headers: res.headers,
-    });
+    const copy = rebuilt(res, body);
     const lifetime = lifetimeMs(res.headers.get("cache-control"), this.ttlMs);
     // the body, read as text, holding a key in any form the matcher knows: never written
     const text = lifetime > 0 ? new TextDecoder().decode(body) : "";

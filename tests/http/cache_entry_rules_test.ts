@@ -107,3 +107,29 @@ Deno.test("an entry larger than maxResponseBytes is never read whole: a miss, re
   assert.equal(await Deno.readTextFile(victim), "keep me");
   await Deno.remove(dir, { recursive: true });
 });
+
+Deno.test("put hands back a copy of the answer (status, status text, headers, body), stored or not, and leaves a 204 alone", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const cache = new ResponseCache({ dir });
+    const key = cache.keyFor("GET", "/tags", "http://s/catalog/api/v1/tags", undefined)!;
+    for (const cacheControl of ["max-age=60", "no-store"]) {
+      const copy = await cache.put(
+        key,
+        new Response('{"data":[1]}', {
+          status: 203,
+          statusText: "Copied",
+          headers: { "content-type": "application/json", "cache-control": cacheControl },
+        }),
+      );
+      assert.equal(copy.status, 203);
+      assert.equal(copy.statusText, "Copied");
+      assert.equal(copy.headers.get("content-type"), "application/json");
+      assert.equal(await copy.text(), '{"data":[1]}', cacheControl);
+    }
+    const noBody = new Response(null, { status: 204 });
+    assert.equal(await cache.put(key, noBody), noBody);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
