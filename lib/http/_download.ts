@@ -13,6 +13,7 @@ import { InvalidResponseError, SignalbookError } from "./errors.ts";
 import {
   checkScheme,
   failureOf,
+  headerDeadline,
   nextUrl,
   problemOf,
   type ProblemReading,
@@ -38,13 +39,8 @@ export async function fetchUnsigned(
   let current = checkScheme(url);
   for (let hop = 0;; hop++) {
     const label = `GET ${redact(current.href)}`;
-    // a timer, not AbortSignal.timeout: the signal handed to fetch stays tied
-    // to the body, so it must not fire once the headers are in
-    const headers = new AbortController();
-    const timer = setTimeout(
-      () => headers.abort(new DOMException(`no answer within ${d.timeoutMs} ms`, "TimeoutError")),
-      d.timeoutMs,
-    );
+    // (a timer the headers call off: see `headerDeadline`)
+    const headers = headerDeadline(d.timeoutMs);
     const both = signal ? AbortSignal.any([signal, headers.signal]) : headers.signal;
     let res: unknown;
     try {
@@ -75,7 +71,7 @@ export async function fetchUnsigned(
         ],
       ]);
     } finally {
-      clearTimeout(timer);
+      headers.clear();
     }
   }
 }

@@ -87,6 +87,21 @@ export function checkScheme(raw: string): URL {
 }
 
 /**
+ * The wait for an answer's headers: a signal that aborts with a
+ * `TimeoutError` "no answer within `ms` ms" unless `clear` is called first
+ * (a timer, not `AbortSignal.timeout`: the signal handed to fetch stays tied
+ * to the body, so it must not fire once the headers are in).
+ */
+export function headerDeadline(ms: number): { signal: AbortSignal; clear: () => void } {
+  const ac = new AbortController();
+  const timer = setTimeout(
+    () => ac.abort(new DOMException(`no answer within ${ms} ms`, "TimeoutError")),
+    ms,
+  );
+  return { signal: ac.signal, clear: () => clearTimeout(timer) };
+}
+
+/**
  * `p`, or the signal's reason as soon as it aborts (an injected `fetch` or
  * body stream that ignores the signal cannot hang the caller).
  */

@@ -31,6 +31,7 @@ import { bodyChunks, type Download, fetchUnsigned } from "./_download.ts";
 import {
   budgetSpent,
   failureOf,
+  headerDeadline,
   MAX_RESPONSE_BYTES,
   objectBody,
   parseJson,
@@ -445,14 +446,7 @@ export class Transport {
   ): Promise<{ value: T } | { failure: Error; res?: Response }> {
     const { spec, label } = call;
     const timeout = AbortSignal.timeout(this.timeoutMs);
-    const headers = new AbortController();
-    const firstByte = setTimeout(
-      () =>
-        headers.abort(
-          new DOMException(`no answer within ${this.firstByteTimeoutMs} ms`, "TimeoutError"),
-        ),
-      this.firstByteTimeoutMs,
-    );
+    const headers = headerDeadline(this.firstByteTimeoutMs);
     const signal = AbortSignal.any([
       ...(spec.signal ? [spec.signal] : []),
       timeout,
@@ -460,7 +454,7 @@ export class Transport {
     ]);
     try {
       const res = await this.#fetchOnce(call, signal);
-      clearTimeout(firstByte);
+      headers.clear();
       if (res.status < 400) {
         const value = await within(
           this.#accept(call, res),
@@ -486,7 +480,7 @@ export class Transport {
       ]);
       return { failure };
     } finally {
-      clearTimeout(firstByte);
+      headers.clear();
       slot.release();
     }
   }

@@ -120,3 +120,29 @@ Deno.test("a 2xx answer that is not a JSON object is an InvalidResponseError nam
     assert.match(err.message, what);
   }
 });
+
+Deno.test("an unsigned download whose server never sends its headers is a TimeoutError after timeoutMs", async () => {
+  let calls = 0;
+  const t = new Transport({
+    apiKey: "k",
+    baseUrl: "http://api.test/svc",
+    timeoutMs: 200,
+    // a fetch that never answers and ignores its signal: only the client's own deadline ends it
+    fetch: () => {
+      calls++;
+      return new Promise<Response>(() => {});
+    },
+  });
+  const started = performance.now();
+  const err = await t.fetchUnsigned("http://files.test/doc.pdf?signature=abc").then(
+    () => assert.fail("expected a timeout"),
+    (e) => e,
+  );
+  assert.ok(err instanceof TimeoutError, `got ${err?.name}: ${err?.message}`);
+  assert.match(
+    err.message,
+    /GET http:\/\/files\.test\/doc\.pdf\?signature=… timed out after 200 ms/,
+  );
+  assert.ok(performance.now() - started < 5_000, "ended by the 200 ms deadline");
+  assert.equal(calls, 1, "a download is not retried");
+});
