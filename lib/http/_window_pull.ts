@@ -317,7 +317,7 @@ export class WindowPull<Row> {
     w.state = "running";
     const filter = w.filter ??= { a: w.a, b: w.b };
     // one walk is one call group: its requests share a retry budget (see `retry.ts`)
-    const signal = joinGroup(AbortSignal.any([this.signal, w.ac.signal]), this.signal);
+    const signal = joinGroup(w.ac.signal, this.signal);
     w.check.sent(w.cursor);
     try {
       for (;;) {

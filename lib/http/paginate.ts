@@ -493,10 +493,7 @@ export class Paginated<Row> implements AsyncIterable<Row> {
   async *#walk(limit: number, first: boolean): AsyncGenerator<Page<Row>, void, undefined> {
     const ac = new AbortController();
     // one walk is one call group: its requests share a retry budget (see `retry.ts`)
-    const signal = joinGroup(
-      this.#signal ? AbortSignal.any([this.#signal, ac.signal]) : ac.signal,
-      this.#signal,
-    );
+    const signal = joinGroup(ac.signal, this.#signal);
     const check = new WalkCheck(this.#start);
     const keyOf = this.#key;
     // a walk started at a cursor asks for the page size that cursor carries (a service whose

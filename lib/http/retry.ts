@@ -113,15 +113,16 @@ export function groupOf(signal: AbortSignal | undefined): RetryGroup | undefined
 }
 
 /**
- * Ties `signal` to a call group: the group of `parent` when it has one,
- * else `group` (default: a new one). Returns `signal`; every request sent
- * with it shares the group's retry budget.
+ * A signal that aborts when `own` or `parent` (if any) does, tied to a call
+ * group: the group of `parent` when it has one, else `group` (default: a
+ * new one). Every request sent with it shares the group's retry budget.
  */
 export function joinGroup(
-  signal: AbortSignal,
+  own: AbortSignal,
   parent?: AbortSignal,
   group: RetryGroup = groupOf(parent) ?? new RetryGroup(),
 ): AbortSignal {
+  const signal = parent ? AbortSignal.any([parent, own]) : own;
   groups.set(signal, group);
   return signal;
 }
@@ -132,8 +133,7 @@ export function joinGroup(
  */
 export function callGroup(parent?: AbortSignal): { signal: AbortSignal; group: RetryGroup } {
   const group = new RetryGroup();
-  const own = parent ? AbortSignal.any([parent]) : new AbortController().signal;
-  return { signal: joinGroup(own, undefined, group), group };
+  return { signal: joinGroup(new AbortController().signal, parent, group), group };
 }
 
 /** Waits `ms`, or rejects with the signal's reason when it aborts first. */

@@ -230,10 +230,7 @@ export async function* windowedPages<Row>(
   const limit = opts.limit ?? Infinity;
   const outer = new AbortController();
   // the whole pull, every window, is one call group: one retry budget (see `retry.ts`)
-  const signal = joinGroup(
-    opts.signal ? AbortSignal.any([opts.signal, outer.signal]) : outer.signal,
-    opts.signal,
-  );
+  const signal = joinGroup(outer.signal, opts.signal);
   const start = opts.cursor === undefined ? undefined : decodeWindowCursor(opts.cursor);
   const pull = new WindowPull(src, opts, signal, start);
   const { windows, slots } = pull;

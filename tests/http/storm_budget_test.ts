@@ -125,6 +125,17 @@ Deno.test("call groups: a derived signal joins its parent's group; callGroup mak
   const child = joinGroup(AbortSignal.any([signal]), signal);
   assert.equal(groupOf(child), group);
   assert.notEqual(groupOf(callGroup(signal).signal), group);
+  // a joined signal aborts with its own signal, and with its parent (and the parent's parent)
+  const own = new AbortController();
+  const mine = joinGroup(own.signal, signal);
+  assert.equal(groupOf(mine), group);
+  own.abort();
+  assert.ok(mine.aborted);
+  const top = new AbortController();
+  const joined = joinGroup(new AbortController().signal, callGroup(top.signal).signal);
+  assert.ok(!joined.aborted);
+  top.abort();
+  assert.ok(joined.aborted);
   let calls = 0;
   const stop = new RangeError("storm");
   const { failed } = await mapPool(
