@@ -119,6 +119,16 @@ export function within<T>(p: Promise<T>, signal: AbortSignal, onAbort?: () => vo
 }
 
 /**
+ * Waits `ms`, or rejects with the signal's reason when it aborts first (the
+ * timer cleared): {@link within} a timer.
+ */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+  return signal ? within(waited, signal, () => clearTimeout(timer)) : waited;
+}
+
+/**
  * What failed a request (a fetch, a body read) as a typed error: the
  * caller's abort is thrown as its reason and an {@link InvalidResponseError}
  * as it is; past a deadline it is the {@link TimeoutError} worded for the

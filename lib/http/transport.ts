@@ -24,7 +24,6 @@ import {
   retryableStatus,
   RetryGroup,
   serverDelayMs,
-  sleep,
 } from "./retry.ts";
 import { DEFAULT_MAX_RESPONSE_BYTES, LargeBodyGate, readBody } from "./_body.ts";
 import { bodyChunks, type Download, fetchUnsigned } from "./_download.ts";
@@ -38,6 +37,7 @@ import {
   problemOf,
   rebuilt,
   redact,
+  sleep,
   typeOf,
   within,
 } from "./_transport_parts.ts";

@@ -265,3 +265,23 @@ Deno.test("constructor checks: key required, absolute base URL without credentia
     /timeoutMs 0/,
   );
 });
+
+Deno.test("the caller's abort ends the wait before a retry at once (a 30 s Retry-After is not slept)", async () => {
+  let calls = 0;
+  const ac = new AbortController();
+  const stop = new Error("caller stopped");
+  const t = new Transport({
+    apiKey: "k",
+    baseUrl: "http://api.test/svc",
+    fetch: () => {
+      calls++;
+      return Promise.resolve(new Response("{}", { status: 503, headers: { "retry-after": "30" } }));
+    },
+    // the retry is announced, then the caller gives up during its wait
+    onRetry: () => setTimeout(() => ac.abort(stop), 20),
+  });
+  const started = performance.now();
+  await assert.rejects(t.json({ method: "GET", path: "/x", signal: ac.signal }), (e) => e === stop);
+  assert.ok(performance.now() - started < 5_000, "ended by the abort, not the 30 s wait");
+  assert.equal(calls, 1);
+});
