@@ -26,6 +26,7 @@
  * @module
  */
 import { dayOf, isoOf } from "./calendar.ts";
+import isEqual from "npm:lodash-es@4.17.21/isEqual.js";
 
 /** How one key is stored. */
 export type ColumnKind = "int" | "num" | "bool" | "day" | "iso" | "ids" | "str" | "json";
@@ -167,7 +168,7 @@ function encodeOne(name: string, vals: unknown[]): ColumnData {
     };
   }
   // ids only where no value is null
-  if (present.length === n && every((v) => Array.isArray(v) && sameArray(idsOf(maskOf(v)), v))) {
+  if (present.length === n && every((v) => Array.isArray(v) && isEqual(idsOf(maskOf(v)), v))) {
     return { name, kind: "ids", values: Uint32Array.from(vals, (v) => maskOf(v as unknown[])) };
   }
   const text = every((v) => typeof v === "string");
@@ -175,14 +176,8 @@ function encodeOne(name: string, vals: unknown[]): ColumnData {
   const codes = new Map<string, number>();
   const dict: string[] = [];
   const values = Uint32Array.from(vals, (v) => {
-    if (v === null) return 0;
-    const k = key(v);
-    let c = codes.get(k);
-    if (c === undefined) {
-      dict.push(k);
-      codes.set(k, c = dict.length);
-    }
-    return c;
+    // a new text's code is its place in the dictionary, counted from 1 (push's new length)
+    return v === null ? 0 : codes.getOrInsertComputed(key(v), (k) => dict.push(k));
   });
   return { name, kind: text ? "str" : "json", values, dict };
 }
@@ -201,15 +196,9 @@ function maskOf(v: unknown[]): number {
 }
 
 function idsOf(mask: number): number[] {
-  const out: number[] = [];
-  if (mask < 0) return out;
-  for (let b = 0; b < 32; b++) if (mask & (1 << b)) out.push(b);
-  return out;
+  return mask < 0 ? [] : BITS.filter((b) => mask & (1 << b));
 }
-
-function sameArray(a: number[], b: unknown): boolean {
-  return Array.isArray(b) && a.length === b.length && a.every((x, i) => x === b[i]);
-}
+const BITS = Array.from({ length: 32 }, (_, b) => b);
 
 /** Value `i` of a column's values or null mask, in memory or by blocks. */
 function indexer(v: ColumnArray | BlockValues): (i: number) => number {

@@ -21,7 +21,5 @@ export function searchKey(
   d: Pick<Dialect, "searchKeys">,
 ): string {
   if (d.searchKeys === "camel") return f.camel;
-  let k = upper.get(f.name);
-  if (k === undefined) upper.set(f.name, k = camelCase(f.name) as string);
-  return k;
+  return upper.getOrInsertComputed(f.name, () => camelCase(f.name) as string);
 }

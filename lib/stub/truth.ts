@@ -105,17 +105,12 @@ export function makeTruth(world: World, data: InsiderData): Truth {
   const cache = new Map<Trade, Float64Array>();
   const growth = TRUTH_HORIZONS.map((h) => world.expectedMarketGrowth(WINDOW_DAYS[h]));
   const perTrade = (t: Trade): Float64Array => {
-    let v = cache.get(t);
-    if (!v) {
-      v = new Float64Array(TRUTH_HORIZONS.length);
-      TRUTH_HORIZONS.forEach((h, i) => {
+    return cache.getOrInsertComputed(t, () =>
+      Float64Array.from(TRUTH_HORIZONS, (h, i) => {
         const end = t.day + WINDOW_DAYS[h];
-        v![i] = end > world.asOf ? NaN : 100 * growth[i] *
+        return end > world.asOf ? NaN : 100 * growth[i] *
           (Math.exp(world.effect(t.company, end) - world.effect(t.company, t.day)) - 1);
-      });
-      cache.set(t, v);
-    }
-    return v;
+      }));
   };
   const find = (k: TradeKey) => data.byKey.get(`${k.accession_number}/${k.transaction_id}`);
   const expected = (k: TradeKey, h: TruthHorizon): number | null => {
@@ -166,16 +161,16 @@ function buildTable(data: InsiderData, perTrade: (t: Trade) => Float64Array): Tr
     side: "buy" | "sell",
     v: Float64Array,
   ) => {
-    const key = `${dimension}|${group}|${side}`;
-    let a = acc.get(key);
     const zeros = () => TRUTH_HORIZONS.map(() => 0);
-    if (!a) {
-      acc.set(key, a = { row: { dimension, group, side, horizon: "1y" }, s: zeros(), n: zeros() });
-    }
+    const a = acc.getOrInsertComputed(`${dimension}|${group}|${side}`, () => ({
+      row: { dimension, group, side, horizon: "1y" },
+      s: zeros(),
+      n: zeros(),
+    }));
     v.forEach((x, i) => {
       if (!Number.isNaN(x)) {
-        a!.s[i] += x;
-        a!.n[i]++;
+        a.s[i] += x;
+        a.n[i]++;
       }
     });
   };

@@ -379,8 +379,7 @@ export function assembleWorld(parts: WorldParts): World {
     effect: (c, day) => abn(c, at(day)) + (c === parts.landmark ? landmark(at(day)) : 0),
     addSignal: (c, day, amount) => {
       if (amount === 0) return;
-      let a = parts.abnormal.get(c);
-      if (!a) parts.abnormal.set(c, a = new Float64Array(n));
+      const a = parts.abnormal.getOrInsertComputed(c, () => new Float64Array(n));
       for (let i = at(day) + 1; i < n; i++) a[i] += amount * signalProfile(i - at(day));
       sums.delete(c);
     },

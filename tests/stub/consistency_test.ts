@@ -143,3 +143,31 @@ Deno.test("author win rates and returns are consistent with their pitches", () =
     else assert.ok(close(a.winRate1y!, (100 * y.filter((v) => v > 0).length) / y.length, 0.01));
   });
 });
+
+Deno.test("an insider's title is named by its first role (CEO, CFO, COO, CTO, officer, 10% owner, director)", () => {
+  const { insider } = small();
+  const officers = ["EVP, Operations", "SVP, Sales", "General Counsel", "Chief Accounting Officer"];
+  const seen = new Set<string>();
+  for (const ins of insider.insiders) {
+    const r = ins.roles;
+    const want = r.ceo
+      ? ["Chief Executive Officer"]
+      : r.cfo
+      ? ["Chief Financial Officer"]
+      : r.coo
+      ? ["Chief Operating Officer"]
+      : r.cto
+      ? ["Chief Technology Officer"]
+      : r.officer
+      ? officers
+      : r.owner
+      ? ["10% Owner"]
+      : r.director
+      ? ["Director"]
+      : ["Other"];
+    assert.ok(want.includes(ins.title), `${ins.name}: ${ins.title} for ${JSON.stringify(r)}`);
+    seen.add(officers.includes(ins.title) ? "officer" : ins.title);
+  }
+  // every branch (and "Other") is met in the small world
+  assert.equal(seen.size, 8, [...seen].join(", "));
+});

@@ -145,3 +145,15 @@ Deno.test("search pages written from the columns have the same bytes as pages wr
   );
   assert.ok(rows > 500, `rows compared: ${rows}`);
 });
+
+Deno.test("encodeColumns stores ascending id lists of 0..31 as bit masks, any other list as JSON", () => {
+  const kinds = (vals: unknown[]) => encodeColumns(vals.map((v) => ({ v })))[0].kind;
+  assert.equal(kinds([[], [0], [1, 5, 31], [2, 3]]), "ids");
+  for (const odd of [[3, 1], [1, 1], [32], [-1], [1.5], ["1"], [0, -0, 2], [null]]) {
+    assert.equal(kinds([[1, 2], odd]), "json", JSON.stringify(odd));
+  }
+  // and each reads back as it was written
+  const rows = [[], [0], [1, 5, 31], [3, 1], [32]].map((v) => ({ v }));
+  const cols = new RecordColumns(encodeColumns(rows), rows.length);
+  assert.deepEqual(rows.map((_, i) => cols.row(i)), rows);
+});

@@ -400,6 +400,23 @@ function round(x: number, digits: number): number {
   return Math.round(x * f) / f;
 }
 
+/** A title per role, in the order they name an insider; an officer's title is drawn. */
+const TITLES: [keyof Insider["roles"], string][] = [
+  ["ceo", "Chief Executive Officer"],
+  ["cfo", "Chief Financial Officer"],
+  ["coo", "Chief Operating Officer"],
+  ["cto", "Chief Technology Officer"],
+  ["officer", ""],
+  ["owner", "10% Owner"],
+  ["director", "Director"],
+];
+const OFFICER_TITLES = [
+  "EVP, Operations",
+  "SVP, Sales",
+  "General Counsel",
+  "Chief Accounting Officer",
+];
+
 function makeInsiders(world: World, rng: Rng): Insider[] {
   const n = Math.round(2000 * world.scale);
   const nc = world.companies.length;
@@ -419,21 +436,9 @@ function makeInsiders(world: World, rng: Rng): Insider[] {
       other: false,
     };
     if (!roles.officer && !roles.director && !roles.owner) roles.other = true;
-    const title = roles.ceo
-      ? "Chief Executive Officer"
-      : roles.cfo
-      ? "Chief Financial Officer"
-      : roles.coo
-      ? "Chief Operating Officer"
-      : roles.cto
-      ? "Chief Technology Officer"
-      : roles.officer
-      ? rng.pick(["EVP, Operations", "SVP, Sales", "General Counsel", "Chief Accounting Officer"])
-      : roles.owner
-      ? "10% Owner"
-      : roles.director
-      ? "Director"
-      : "Other";
+    // the first role held names the title (an officer's is drawn from OFFICER_TITLES)
+    const [role, named] = TITLES.find(([r]) => roles[r]) ?? ["other", "Other"];
+    const title = role === "officer" ? rng.pick(OFFICER_TITLES) : named;
     let name: string;
     do {
       name = `${rng.pick(LAST).toUpperCase()} ${rng.pick(FIRST).toUpperCase()} ${
@@ -625,16 +630,8 @@ function pointInTime(trades: Trade[], world: World): void {
  * date and filed at or before this trade's filing instant.
  */
 function clusters(trades: Trade[]): void {
-  const byIssuer = new Map<number, Trade[]>();
-  for (const t of trades) {
-    if (t.dir === 0) {
-      t.row.is_cluster_trade_30d = false;
-      continue;
-    }
-    const list = byIssuer.get(t.company);
-    if (list) list.push(t);
-    else byIssuer.set(t.company, [t]);
-  }
+  for (const t of trades) if (t.dir === 0) t.row.is_cluster_trade_30d = false;
+  const byIssuer = Map.groupBy(trades.filter((t) => t.dir !== 0), (t) => t.company);
   for (const list of byIssuer.values()) {
     list.sort((a, b) => a.day - b.day);
     for (const t of list) {

@@ -37,6 +37,7 @@ import {
   parsePercent,
 } from "../../insider/filter.ts";
 import { dayOf } from "../calendar.ts";
+import sortedLastIndexBy from "npm:lodash-es@4.17.21/sortedLastIndexBy.js";
 import type { World } from "../world.ts";
 import { newestFirst, roleField, type Trade } from "./insider_data.ts";
 import { fieldsOf } from "./stored_trades.ts";
@@ -140,16 +141,8 @@ function sameCik(a: string | null, b: string): boolean {
  * date-window query does not scan the whole history.
  */
 export function filedBetween(trades: readonly Trade[], lo?: number, hi?: number): readonly Trade[] {
-  // first index whose day is below `day` (days fall along the array)
-  const below = (day: number) => {
-    let [a, b] = [0, trades.length];
-    while (a < b) {
-      const m = (a + b) >> 1;
-      if (trades[m].etDay < day) b = m;
-      else a = m + 1;
-    }
-    return a;
-  };
+  // first index whose day is below `day` (days fall along the array, so their negatives rise)
+  const below = (day: number) => sortedLastIndexBy(trades, { etDay: day }, (t: Trade) => -t.etDay);
   const start = hi === undefined ? 0 : below(hi + 1);
   const end = lo === undefined ? trades.length : below(lo);
   return start === 0 && end === trades.length ? trades : trades.slice(start, end);
