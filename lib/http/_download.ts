@@ -14,7 +14,6 @@ import {
   checkScheme,
   failureOf,
   headerDeadline,
-  nextUrl,
   problemOf,
   type ProblemReading,
   redact,
@@ -53,7 +52,7 @@ export async function fetchUnsigned(
       if (res.status < 400 && res.headers.has("location")) {
         await res.body?.cancel().catch(() => {});
         if (hop >= 5) throw new InvalidResponseError(`GET ${redact(url)}: more than 5 redirects`);
-        current = checkScheme(nextUrl(current, res.headers.get("location")!).href);
+        current = checkScheme(res.headers.get("location")!, current);
         continue;
       }
       // an error answer: its first bytes read within the same deadline

@@ -56,21 +56,18 @@ export function rebuilt(res: Response, bytes: Uint8Array<ArrayBuffer>): Response
   });
 }
 
-/** The target of a redirect, or an {@link InvalidResponseError} naming the bad location. */
-export function nextUrl(current: URL, location: string): URL {
-  const next = URL.parse(location, current);
-  if (next) return next;
-  throw new InvalidResponseError(
-    `GET ${redact(current.href)} redirected to an invalid URL ${JSON.stringify(redact(location))}`,
-  );
-}
-
-/** Only `http:` and `https:` URLs are read. */
-export function checkScheme(raw: string): URL {
-  const u = URL.parse(raw);
+/**
+ * Only `http:` and `https:` URLs are read: `raw` as a URL (a redirect's
+ * location read against the URL it came `from`), or an
+ * {@link InvalidResponseError} naming the bad location.
+ */
+export function checkScheme(raw: string, from?: URL): URL {
+  const u = URL.parse(raw, from);
   if (!u) {
     throw new InvalidResponseError(
-      `the service gave an invalid URL ${JSON.stringify(redact(raw))}`,
+      from
+        ? `GET ${redact(from.href)} redirected to an invalid URL ${JSON.stringify(redact(raw))}`
+        : `the service gave an invalid URL ${JSON.stringify(redact(raw))}`,
     );
   }
   if (u.protocol !== "http:" && u.protocol !== "https:") {
@@ -78,7 +75,7 @@ export function checkScheme(raw: string): URL {
       `refusing to read ${JSON.stringify(u.protocol)} URL ${
         // every key out before the cut: a cut key is one no redactor recognises
         JSON.stringify(
-          redactKnownKeys(redact(raw)).slice(0, 80),
+          redactKnownKeys(redact(from ? u.href : raw)).slice(0, 80),
         )}; allowed schemes: http:, https: (nothing was read)`,
       u.protocol,
     );

@@ -146,3 +146,28 @@ Deno.test("an unsigned download whose server never sends its headers is a Timeou
   assert.ok(performance.now() - started < 5_000, "ended by the 200 ms deadline");
   assert.equal(calls, 1, "a download is not retried");
 });
+
+Deno.test("an unsigned download follows a relative redirect against the URL it came from; an invalid location names the redirecting URL", async () => {
+  const seen: string[] = [];
+  const t = new Transport({
+    apiKey: "k",
+    baseUrl: "http://api.test/svc",
+    fetch: (input) => {
+      const url = String(input);
+      seen.push(url);
+      const location = url.endsWith("/a") ? "../b/doc" : url.endsWith("/bad") ? "http://[bad" : "";
+      return Promise.resolve(
+        location ? new Response(null, { status: 302, headers: { location } }) : new Response("pdf"),
+      );
+    },
+  });
+  const res = await t.fetchUnsigned("http://files.test/x/a");
+  assert.equal(await res.text(), "pdf");
+  assert.deepEqual(seen, ["http://files.test/x/a", "http://files.test/b/doc"]);
+  await assert.rejects(
+    t.fetchUnsigned("http://files.test/bad"),
+    (e) =>
+      e instanceof InvalidResponseError &&
+      e.message === 'GET http://files.test/bad redirected to an invalid URL "http://[bad"',
+  );
+});
