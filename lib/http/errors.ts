@@ -133,13 +133,10 @@ export class ServerError extends ProblemError {}
 export function problemTypeIs(type: string, name: string): boolean {
   const flat = (s: string) => s.toLowerCase().replace(/[-_.\s]/g, "");
   const want = flat(name);
-  if (flat(type) === want) return true;
-  const noQuery = type.split("?")[0];
-  const hash = noQuery.indexOf("#");
-  if (hash >= 0 && flat(noQuery.slice(hash + 1)) === want) return true;
-  const path = hash >= 0 ? noQuery.slice(0, hash) : noQuery;
+  // the type without its query: the part before the first `#`, and the fragment if any
+  const [, path, fragment] = /^([^#]*)(?:#(.*))?$/s.exec(type.split("?")[0])!;
   const last = path.split(/[/:]/).filter((x) => x !== "").pop() ?? "";
-  return flat(last) === want;
+  return [type, fragment, last].some((s) => s !== undefined && flat(s) === want);
 }
 
 /** The subclass of each status with one of its own (5xx: {@link ServerError}). */
