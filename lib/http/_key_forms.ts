@@ -79,9 +79,7 @@ function base64Cores(key: string): string[] {
   const bytes = bytesOf(key);
   const out: string[] = [];
   for (let shift = 0; shift < 3; shift++) {
-    let binary = "\0".repeat(shift);
-    for (const b of bytes) binary += String.fromCharCode(b);
-    const text = btoa(binary);
+    const text = Uint8Array.from([...Array(shift).fill(0), ...bytes]).toBase64();
     // before: characters sharing bits with the shift bytes; after: those past the key's last full 6 bits
     const core = text.slice(
       Math.ceil((shift * 8) / 6),
