@@ -597,18 +597,11 @@ function pointInTime(trades: Trade[], world: World): void {
         }
       }
       if (t.dir !== 0) {
-        let i = dirs.length - 1;
-        let streak = 1;
-        while (i >= 0 && dirs[i] === t.dir) {
-          streak++;
-          i--;
-        }
-        const prevDir = i >= 0 ? dirs[i] : 0;
-        let prev = 0;
-        while (i >= 0 && dirs[i] === prevDir) {
-          prev++;
-          i--;
-        }
+        // the run of this direction ends before `end`; the previous run before its own start
+        const end = dirs.findLastIndex((d) => d !== t.dir);
+        const prevDir = end >= 0 ? dirs[end] : 0;
+        const streak = dirs.length - end;
+        const prev = end - dirs.findLastIndex((d, k) => k < end && d !== prevDir);
         r.streak_length = streak;
         r.previous_streak_length = prevDir ? prev : null;
         r.previous_streak_direction = prevDir > 0 ? "buy" : prevDir < 0 ? "sell" : null;
