@@ -250,3 +250,11 @@ Deno.test("authorUsername without @; unknown slugs and parameters are 400", asyn
   const unknown = await expectProblem(await cat("/pitches?sentimnet=bullish"), 400);
   assert.match(unknown, /sentimnet/);
 });
+
+Deno.test("a list row is pitch_id, pitch_date, added_on (the pitch's own), then the pitch", async () => {
+  const body = await (await cat("/pitches?limit=5")).json();
+  for (const row of body.data) {
+    assert.deepEqual(Object.keys(row), ["pitch_id", "pitch_date", "added_on", "pitch"]);
+    for (const k of ["pitch_id", "pitch_date", "added_on"]) assert.equal(row[k], row.pitch[k], k);
+  }
+});

@@ -20,6 +20,7 @@ import { qualitySlug } from "../../catalog/vocab.ts";
 import type { PitchListQuery } from "../../catalog/params.ts";
 import type { z } from "npm:@hono/zod-openapi@1.6.3";
 import { dayOf, isoOf } from "../calendar.ts";
+import pick from "npm:lodash-es@4.17.21/pick.js";
 import type { World } from "../world.ts";
 import type { CatalogData, FilterSet, Pitch } from "./catalog_data.ts";
 
@@ -138,12 +139,8 @@ export function pitchSummary(p: Pitch, data: CatalogData, world: World): Record<
 
 /** A pitch list row. */
 export function pitchRow(p: Pitch, data: CatalogData, world: World): Record<string, unknown> {
-  return {
-    pitch_id: p.pitch_id,
-    pitch_date: isoOf(p.day),
-    added_on: isoOf(p.addedDay),
-    pitch: pitchSummary(p, data, world),
-  };
+  const pitch = pitchSummary(p, data, world);
+  return { ...pick(pitch, ["pitch_id", "pitch_date", "added_on"]), pitch };
 }
 
 /**
