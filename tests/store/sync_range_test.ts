@@ -12,6 +12,17 @@ import { syncMonths } from "../../lib/store/sync.ts";
 import { easternDate } from "../../lib/insider/_windows.ts";
 import { createStub, DEMO_KEYS } from "../../lib/stub/mod.ts";
 
+/** An in-process emulator and an insider client that reads it. */
+function stubClient(opts: { seed?: number; scale: number }) {
+  const stub = createStub(opts);
+  const insider = new InsiderClient({
+    apiKey: DEMO_KEYS.insider,
+    baseUrl: "http://s/insider",
+    fetch: stub.fetch,
+  });
+  return { stub, insider };
+}
+
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const today = () => day(Date.now());
 
@@ -36,12 +47,7 @@ Deno.test("syncMonths: each month's days lie inside the range, the first starts 
 });
 
 Deno.test("a sync's first month starts at from: no row filed before it is stored", async () => {
-  const stub = createStub({ seed: 4, scale: 0.1 });
-  const insider = new InsiderClient({
-    apiKey: DEMO_KEYS.insider,
-    baseUrl: "http://s/insider",
-    fetch: stub.fetch,
-  });
+  const { stub, insider } = stubClient({ seed: 4, scale: 0.1 });
   const dir = await Deno.makeTempDir();
   try {
     await sync({ dir, from: "2025-06-15", to: "2025-07-31", insider, progress: false });
@@ -103,12 +109,7 @@ for (const ahead of [40, 365 * 8000]) {
 }
 
 Deno.test("a from after the clamped to is refused naming both days", async () => {
-  const stub = createStub({ scale: 0.02 });
-  const insider = new InsiderClient({
-    apiKey: DEMO_KEYS.insider,
-    baseUrl: "http://s/insider",
-    fetch: stub.fetch,
-  });
+  const { insider } = stubClient({ scale: 0.02 });
   const dir = await Deno.makeTempDir();
   try {
     await assert.rejects(
@@ -126,12 +127,7 @@ Deno.test("a from after the clamped to is refused naming both days", async () =>
 });
 
 Deno.test("a month cut by from or to is written but not done; the next sync completes it", async () => {
-  const stub = createStub({ seed: 4, scale: 0.02 });
-  const insider = new InsiderClient({
-    apiKey: DEMO_KEYS.insider,
-    baseUrl: "http://s/insider",
-    fetch: stub.fetch,
-  });
+  const { stub, insider } = stubClient({ seed: 4, scale: 0.02 });
   const dir = await Deno.makeTempDir();
   try {
     // as the CLI does offline: to is the emulator's today, before the month's end
