@@ -129,6 +129,8 @@ export const CASES: Record<CaseType, readonly Case[]> = {
     [" 4.2e1 ", 42, "exponent text"],
     ["42.000", 42, "zeros past the point"],
     ["120e-1", 12, "negative exponent, whole"],
+    ["+42", 42, "a plus sign"],
+    ["-0.0", 0, "negative zero text (0)"],
     ["9007199254740991", 9007199254740991, "2^53 - 1 as text"],
     ["", null, "blank is null"],
     ["4503599627370496.5", UNREADABLE, "a half past 2^52 (Number() rounds it)"],

@@ -22,9 +22,7 @@
  */
 import { type Grammar, type Note, UNREADABLE } from "./_grammar.ts";
 import { NUMERIC_TEXT } from "./decimal.ts";
-
-/** Sign, integer digits, fraction digits and exponent of numeric text. */
-const PARTS = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/;
+import { holdsLiteral } from "../json_numbers.ts";
 
 /**
  * The integer numeric text `s` writes, read from its digits, or
@@ -40,17 +38,10 @@ const PARTS = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/;
  */
 export function exactInteger(s: string): number | typeof UNREADABLE {
   if (!NUMERIC_TEXT.test(s)) return UNREADABLE;
-  const [, sign, whole, frac = "", exp = "0"] = PARTS.exec(s)!;
-  const all = whole + frac;
-  // where the point falls in `all` once the exponent is applied
-  const point = whole.length + Number(exp);
-  if (/[1-9]/.test(all.slice(Math.max(point, 0)))) return UNREADABLE;
-  const lead = all.slice(0, Math.max(Math.min(point, all.length), 0)).replace(/^0+/, "");
-  const zeros = lead === "" ? 0 : point - all.length;
-  if (lead.length + Math.max(zeros, 0) > 16) return UNREADABLE;
-  const n = Number(lead + "0".repeat(Math.max(zeros, 0)));
-  if (!Number.isSafeInteger(n)) return UNREADABLE;
-  return sign === "-" && n !== 0 ? -n : n;
+  const n = Number(s);
+  // the double must hold the text's own digits (the exactness check of answers'
+  // number literals), so a fraction rounded to an integer is refused; + 0 turns -0 into 0
+  return Number.isSafeInteger(n) && holdsLiteral(s.replace(/^\+/, ""), n) ? n + 0 : UNREADABLE;
 }
 
 function read(v: unknown, note: Note): number | typeof UNREADABLE {
