@@ -27,8 +27,8 @@
  *   block the event loop), {@link lockFileSync} blocks the thread (the
  *   emulator's world, opened synchronously).
  * - A filesystem without kernel locks (NFS without a lock daemon) is the
- *   `unsupported` outcome; the caller chooses what to do (the store uses a
- *   pid file, the emulator generates without a lock).
+ *   `unsupported` outcome; the caller chooses what to do (the store writes
+ *   and the emulator generates without a lock, each saying so or not).
  *
  * @module
  */

@@ -19,11 +19,9 @@
  *   inode), so a waiter that opened the old file tries again. A leading dot
  *   keeps Spark, Hive and DuckDB's `*.parquet` globs away from it.
  * - Where the filesystem refuses kernel locks (`tryLock` throws, e.g. NFS
- *   without a lock daemon), a pid file is used instead:
- *   `<dir>/.signalbook.pidlock`, created exclusively, with the same holder
- *   details, refreshed every 10 s while held. It counts as stale, and is
- *   taken over, when its holder ran on this host and that pid is gone, or
- *   when it has not been refreshed for a minute.
+ *   without a lock daemon), the write goes ahead without a lock, as the
+ *   emulator's world generation does (and Cargo's), and says so once: one
+ *   writer at a time is then up to the user.
  * - Waiting polls (25 ms, doubling to 500 ms) until `lockTimeoutMs` (default
  *   60 s; 0 fails at once) has passed. A blocking `flock` cannot be
  *   cancelled, so it is not used.
@@ -45,16 +43,12 @@ import { join } from "node:path";
 import { filesUnder, readSmallText } from "./_files.ts";
 import { lockFile } from "../shared/file_lock.ts";
 import { optionProblem } from "../shared/options.ts";
+import { notice } from "../shared/notice.ts";
 
 /** Name of the lock file in a locked folder. */
 export const LOCK_FILE = ".signalbook.lock";
-/** Name of the pid file used where the filesystem has no kernel locks. */
-export const PID_LOCK_FILE = ".signalbook.pidlock";
 /** How long a writer waits for a held lock by default, ms. */
 export const DEFAULT_LOCK_TIMEOUT_MS = 60_000;
-
-const HEARTBEAT_MS = 10_000;
-const PID_STALE_MS = 60_000;
 
 /** Who holds (or last held) a dataset lock. */
 export interface LockHolder {
@@ -117,8 +111,9 @@ export interface LockOptions {
 }
 
 let kernelLocks = true;
+let unlockedSaid = false;
 
-/** Test hook: pretend the filesystem has no kernel locks (pid files are used). */
+/** Test hook: pretend the filesystem has no kernel locks (writes go ahead unlocked). */
 export function _useKernelLocks(on: boolean): void {
   kernelLocks = on;
 }
@@ -147,7 +142,7 @@ export async function lockDataset(dirs: string[], opts: LockOptions): Promise<Da
   await using held = new AsyncDisposableStack();
   for (const dir of dirs) {
     await Deno.mkdir(dir, { recursive: true });
-    held.defer(await take({ dir, caller: opts.caller, deadline, timeoutMs }));
+    held.defer(await take(dir, opts.caller, deadline, timeoutMs));
     await removeStaleTemps(dir, opts.temps ?? "tree");
   }
   const locks = held.move();
@@ -175,22 +170,16 @@ async function writeAll(file: Deno.FsFile, bytes: Uint8Array): Promise<void> {
   for (let off = 0; off < bytes.length;) off += await file.write(bytes.subarray(off));
 }
 
-async function pause(deadline: number, delay: number): Promise<number> {
-  await new Promise((r) => setTimeout(r, Math.max(0, Math.min(delay, deadline - Date.now()))));
-  return Math.min(delay * 2, 500);
-}
-
-/** One folder's lock being taken: by whom, and until when to wait. */
-interface Attempt {
-  dir: string;
-  caller: string;
-  deadline: number;
-  timeoutMs: number;
-}
-
-/** Takes one folder's lock (the shared kernel lock, `shared/file_lock.ts`); returns its release. */
-async function take(at: Attempt): Promise<() => Promise<void>> {
-  const { dir, caller, deadline, timeoutMs } = at;
+/**
+ * Takes the lock of `dir` for `caller` (the shared kernel lock, `shared/file_lock.ts`), waiting
+ * until `deadline` (`timeoutMs` in all, for the error); returns its release.
+ */
+async function take(
+  dir: string,
+  caller: string,
+  deadline: number,
+  timeoutMs: number,
+): Promise<() => Promise<void>> {
   const path = join(dir, LOCK_FILE);
   // never through a symlink, never a FIFO or device: a holder's JSON goes only into a regular file;
   // removed on release before it is unlocked, so a waiter that opened it tries again on a new one
@@ -210,45 +199,18 @@ async function take(at: Attempt): Promise<() => Promise<void>> {
       .catch(() => {});
     return () => Promise.resolve(got.held.release());
   }
-  if ("unsupported" in got) return await takePidFile(at); // no kernel locks here: a pid file
-  throw new DatasetLockedError(caller, dir, await readHolder(path), timeoutMs);
-}
-
-/** The pid-file lock, for filesystems without kernel locks. */
-async function takePidFile(at: Attempt): Promise<() => Promise<void>> {
-  const { dir, caller, deadline, timeoutMs } = at;
-  const path = join(dir, PID_LOCK_FILE);
-  for (let delay = 25;; delay = await pause(deadline, delay)) {
-    try {
-      const mine = holderBytes(caller);
-      await Deno.writeFile(path, mine, { createNew: true });
-      const beat = setInterval(() => {
-        const now = new Date();
-        Deno.utime(path, now, now).catch(() => {});
-      }, HEARTBEAT_MS);
-      Deno.unrefTimer(beat);
-      return async () => {
-        clearInterval(beat);
-        // remove it only if it is still ours (a takeover may have replaced it)
-        const text = await readSmallText(path, 64 * 1024).catch(() => "");
-        if (text === new TextDecoder().decode(mine)) await Deno.remove(path).catch(() => {});
-      };
-    } catch (e) {
-      if (!(e instanceof Deno.errors.AlreadyExists)) throw e;
+  if ("unsupported" in got) {
+    // no kernel locks on this filesystem: unlocked, said once per process
+    if (!unlockedSaid) {
+      notice(
+        `${caller}: the filesystem of ${dir} has no file locks (NFS without a lock daemon?); ` +
+          `writing without the lock: one writer at a time is up to you`,
+      );
     }
-    const holder = await readHolder(path);
-    const mtime = (await Deno.stat(path).catch(() => null))?.mtime?.getTime() ?? 0;
-    const gone = holder !== null && holder.host === host() && !alive(holder.pid);
-    if (gone || Date.now() - mtime > PID_STALE_MS) {
-      // take over a stale lock: rename it away first, so only one waiter removes it
-      const aside = `${path}.${Deno.pid}.${crypto.randomUUID()}.stale`;
-      if (await Deno.rename(path, aside).then(() => true, () => false)) {
-        await Deno.remove(aside).catch(() => {});
-      }
-      continue;
-    }
-    if (Date.now() >= deadline) throw new DatasetLockedError(caller, dir, holder, timeoutMs);
+    unlockedSaid = true;
+    return () => Promise.resolve();
   }
+  throw new DatasetLockedError(caller, dir, await readHolder(path), timeoutMs);
 }
 
 /**

@@ -5,20 +5,18 @@
  *   waits at a barrier with the other role (files in `<base>`), then writes
  *   into `<base>/t<i>` as the scenario says (`append`, `overwrite-replace`,
  *   `replace`, `sync`); prints "done".
- * - `writers_child.ts hold <dir> [pidfile]`: takes the dataset lock of
- *   `<dir>` (with a pid file instead of a kernel lock when asked), prints
- *   "locked" and waits to be killed.
+ * - `writers_child.ts hold <dir>`: takes the dataset lock of `<dir>`,
+ *   prints "locked" and waits to be killed.
  */
 import { sync, writeDataset } from "../../mod.ts";
 import { offline } from "../_util.ts";
-import { _useKernelLocks, lockDataset } from "../../lib/store/lock.ts";
+import { lockDataset } from "../../lib/store/lock.ts";
 import { modeFrame } from "./write_frames.ts";
 import { ROWS, scenarioWrite, SYNC_RANGE, SYNC_STUB } from "./writers_scenarios.ts";
 
 const [scenario, role, base, trials] = Deno.args;
 
 if (scenario === "hold") {
-  if (Deno.args[3] === "pidfile") _useKernelLocks(false);
   await lockDataset([role], { caller: "test-holder" });
   console.log("locked");
   setInterval(() => {}, 60_000); // until killed

@@ -18,7 +18,7 @@ import {
   writeDataset,
 } from "../../mod.ts";
 import { offline } from "../_util.ts";
-import { _useKernelLocks, LOCK_FILE, PID_LOCK_FILE } from "../../lib/store/lock.ts";
+import { _useKernelLocks, LOCK_FILE } from "../../lib/store/lock.ts";
 import { modeFrame } from "./write_frames.ts";
 import {
   OLD_PARTS,
@@ -101,8 +101,8 @@ Deno.test(`two processes syncing one folder: ${TRIALS} of ${TRIALS} trials end w
   }
 });
 
-async function holdLock(dir: string, pidfile: boolean) {
-  const proc = child("hold", dir, "", ...(pidfile ? ["pidfile"] : [])).spawn();
+async function holdLock(dir: string) {
+  const proc = child("hold", dir, "").spawn();
   const reader = proc.stdout.pipeThrough(new TextDecoderStream()).getReader();
   let out = "";
   while (!out.includes("locked")) {
@@ -122,54 +122,70 @@ async function holdLock(dir: string, pidfile: boolean) {
   };
 }
 
-for (const pidfile of [false, true]) {
-  Deno.test(`a held lock (${pidfile ? "pid file" : "kernel lock"}) is a DatasetLockedError naming the dataset and holder; a killed holder's lock is recovered`, async () => {
-    _useKernelLocks(!pidfile);
-    try {
-      const dir = join(await Deno.makeTempDir(), "ds");
-      await writeDataset(modeFrame("old", 2, 10), dir, { partitionBy: ["k"] });
-      const holder = await holdLock(dir, pidfile);
-      for (const lockTimeoutMs of [0, 300]) {
-        await assert.rejects(
-          writeDataset(modeFrame("new", 2, 10), dir, { partitionBy: ["k"], lockTimeoutMs }),
-          (e: unknown) => {
-            assert.ok(e instanceof DatasetLockedError);
-            assert.equal(e.dir, dir);
-            assert.equal(e.holder?.pid, holder.pid);
-            assert.equal(e.holder?.by, "test-holder");
-            assert.ok(e.waitedMs >= lockTimeoutMs);
-            assert.ok(
-              e.message.startsWith(
-                `writeDataset: ${dir} is locked by another writer (test-holder, pid ${holder.pid} on this host, since `,
-              ),
-              e.message,
-            );
-            return true;
-          },
+Deno.test("a held lock is a DatasetLockedError naming the dataset and holder; a killed holder's lock is recovered", async () => {
+  const dir = join(await Deno.makeTempDir(), "ds");
+  await writeDataset(modeFrame("old", 2, 10), dir, { partitionBy: ["k"] });
+  const holder = await holdLock(dir);
+  for (const lockTimeoutMs of [0, 300]) {
+    await assert.rejects(
+      writeDataset(modeFrame("new", 2, 10), dir, { partitionBy: ["k"], lockTimeoutMs }),
+      (e: unknown) => {
+        assert.ok(e instanceof DatasetLockedError);
+        assert.equal(e.dir, dir);
+        assert.equal(e.holder?.pid, holder.pid);
+        assert.equal(e.holder?.by, "test-holder");
+        assert.ok(e.waitedMs >= lockTimeoutMs);
+        assert.ok(
+          e.message.startsWith(
+            `writeDataset: ${dir} is locked by another writer (test-holder, pid ${holder.pid} on this host, since `,
+          ),
+          e.message,
         );
-      }
-      // sync names the folder it could not lock
-      const root = join(dir, "..");
-      const other = await holdLock(root, pidfile);
-      await assert.rejects(
-        sync({ dir: root, insider: {} as InsiderClient, lockTimeoutMs: 0, progress: false }),
-        new RegExp(
-          `^DatasetLockedError: sync: ${root} is locked by another writer \\(test-holder, pid ${other.pid}`,
-        ),
-      );
-      await other.kill();
-      await holder.kill();
-      // the holder is gone: its lock is taken over at once, and the write goes through
-      await writeDataset(modeFrame("new", 2, 10), dir, { partitionBy: ["k"], lockTimeoutMs: 0 });
-      const df = (await scanDataset(dir)).collectSync();
-      assert.deepEqual(df.getColumn("version").unique().toArray(), ["new"]);
-      const names = (await Array.fromAsync(Deno.readDir(dir))).map((e) => e.name);
-      assert.ok(!names.includes(PID_LOCK_FILE) && !names.includes(LOCK_FILE), names.join(", "));
-    } finally {
-      _useKernelLocks(true);
+        return true;
+      },
+    );
+  }
+  // sync names the folder it could not lock
+  const root = join(dir, "..");
+  const other = await holdLock(root);
+  await assert.rejects(
+    sync({ dir: root, insider: {} as InsiderClient, lockTimeoutMs: 0, progress: false }),
+    new RegExp(
+      `^DatasetLockedError: sync: ${root} is locked by another writer \\(test-holder, pid ${other.pid}`,
+    ),
+  );
+  await other.kill();
+  await holder.kill();
+  // the holder is gone: its lock is taken over at once, and the write goes through
+  await writeDataset(modeFrame("new", 2, 10), dir, { partitionBy: ["k"], lockTimeoutMs: 0 });
+  const df = (await scanDataset(dir)).collectSync();
+  assert.deepEqual(df.getColumn("version").unique().toArray(), ["new"]);
+  const names = (await Array.fromAsync(Deno.readDir(dir))).map((e) => e.name);
+  assert.ok(!names.includes(LOCK_FILE), names.join(", "));
+});
+
+Deno.test("without kernel locks (NFS without a lock daemon) a write goes ahead unlocked, said once", async () => {
+  const dir = join(await Deno.makeTempDir(), "ds");
+  await writeDataset(modeFrame("old", 2, 10), dir, { partitionBy: ["k"] });
+  const holder = await holdLock(dir);
+  const said: string[] = [];
+  const error = console.error;
+  console.error = (...a: unknown[]) => void said.push(a.join(" "));
+  _useKernelLocks(false);
+  try {
+    for (const v of ["new", "newer"]) {
+      await writeDataset(modeFrame(v, 2, 10), dir, { partitionBy: ["k"], lockTimeoutMs: 0 });
     }
-  });
-}
+  } finally {
+    _useKernelLocks(true);
+    console.error = error;
+    await holder.kill();
+  }
+  const df = (await scanDataset(dir)).collectSync();
+  assert.deepEqual(df.getColumn("version").unique().toArray(), ["newer"]);
+  assert.equal(said.length, 1, said.join("\n"));
+  assert.match(said[0], new RegExp(`^writeDataset: the filesystem of ${dir} has no file locks`));
+});
 
 Deno.test("bad lockTimeoutMs names the value", async () => {
   const dir = join(await Deno.makeTempDir(), "ds");
