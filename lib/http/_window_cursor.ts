@@ -4,19 +4,28 @@
  * same list's `cursor` option.
  *
  * - The text after `sbw1.` is base64url (no padding) of the UTF-8 bytes of
- *   a JSON object: the order (`o`: `"d"` newest first, `"a"` oldest first),
- *   the window's first and last day (`f`, `t`: calendar-checked
- *   `YYYY-MM-DD`, absent for the list's own bound, `f` ≤ `t`), the service's
- *   cursor inside it (`c`, null at the window's start) and the rows to skip
- *   there (`s`, an integer ≥ 0).
+ *   a JSON object, followed by its seal: the order (`o`: `"d"` newest
+ *   first, `"a"` oldest first), the window's first and last day (`f`, `t`:
+ *   `YYYY-MM-DD`, absent for the list's own bound), the service's cursor
+ *   inside it (`c`, null at the window's start) and the rows to skip there
+ *   (`s`, an integer ≥ 0); then the seal, the first 12 bytes of the
+ *   SHA-256 of `sbw1.` and those JSON bytes.
+ * - The seal is the rule: a position is read only when its seal is the
+ *   SHA-256 of its own bytes, so only a position this module wrote passes.
+ *   A hand-made cursor (any skip, any days), one with a byte or a field
+ *   changed, or with another cursor's seal, is refused, whatever its fields
+ *   say (a huge skip in a well-formed object used to skip rows in silence).
+ *   The seal holds no secret (no API key, nothing per process, so a cursor
+ *   resumes in another process): it catches damage and hand-editing, not a
+ *   forger who computes it from this file.
  * - The service's cursor is opaque text: any string, Unicode beyond
  *   Latin-1 and lone surrogates included, is carried exactly (JSON writes a
  *   lone surrogate as a `\u` escape, so its bytes are always well-formed
  *   UTF-8). How it then travels to the service is the serial pull's own
  *   (a lone surrogate cannot go in a URL query as given: such a request is
  *   refused naming the cursor, `toSearchParams` in `transport.ts`).
- * - Anything else after `sbw1.` (not base64url, not UTF-8, not that
- *   object, a day that is not a calendar day) is refused with a
+ * - Anything else after `sbw1.` (not base64url, no seal or a wrong one,
+ *   not UTF-8 JSON) is refused with a
  *   {@link RequestValidationError} naming the `cursor` parameter, before
  *   any request; the message quotes at most the cursor's first 40
  *   characters, keys redacted (`quoteCursor`).
@@ -24,8 +33,8 @@
  * @module
  */
 import { RequestValidationError } from "./errors.ts";
-import { MAX_CURSOR_CHARS, quoteCursor } from "./paginate.ts";
-import { isoDay } from "../shared/values/mod.ts";
+import { quoteCursor } from "./paginate.ts";
+import { createHash } from "node:crypto";
 
 /** The prefix of a window cursor. */
 export const WINDOW_CURSOR_PREFIX = "sbw1.";
@@ -55,22 +64,28 @@ export interface Position {
  * ```
  */
 export function encodeWindowCursor(p: Position): string {
-  const bytes = new TextEncoder().encode(JSON.stringify(p));
+  const json = new TextEncoder().encode(JSON.stringify(p));
+  const bytes = new Uint8Array([...json, ...seal(json)]);
   return WINDOW_CURSOR_PREFIX + bytes.toBase64({ alphabet: "base64url", omitPadding: true });
 }
 
-const isDay = (d: unknown) => d === undefined || (typeof d === "string" && isoDay(d) === isoDay(d));
+/** Bytes of seal after a position's JSON (see the module doc). */
+const SEAL_BYTES = 12;
 
-/** The position `payload` holds, or undefined when it is not one. */
+/** The seal of a position's JSON bytes. */
+const seal = (json: Uint8Array) =>
+  createHash("sha256").update(WINDOW_CURSOR_PREFIX).update(json).digest().subarray(0, SEAL_BYTES);
+
+/** The position `payload` holds, or undefined when it is not one this module sealed. */
 function readPosition(payload: string): Position | undefined {
   // (no padding, no blanks: the decoder alone would skip them)
   if (!/^[A-Za-z0-9_-]*$/.test(payload)) return undefined;
   const bytes = Uint8Array.fromBase64(payload, { alphabet: "base64url" });
-  const p = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
-  if (typeof p !== "object" || p === null || (p.o !== "d" && p.o !== "a")) return undefined;
-  const c = p.c === null || (typeof p.c === "string" && p.c.length <= MAX_CURSOR_CHARS);
-  if (!c || !Number.isSafeInteger(p.s) || p.s < 0 || !isDay(p.f) || !isDay(p.t)) return undefined;
-  if (p.f !== undefined && p.t !== undefined && p.f > p.t) return undefined;
+  const json = bytes.subarray(0, -SEAL_BYTES);
+  if (bytes.length <= SEAL_BYTES || !seal(json).equals(bytes.subarray(-SEAL_BYTES))) {
+    return undefined;
+  }
+  const p = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(json));
   return { o: p.o, f: p.f, t: p.t, c: p.c, s: p.s };
 }
 
@@ -93,7 +108,7 @@ export function decodeWindowCursor(cursor: string): Position | undefined {
     param: "cursor",
     value: shown,
     message: `${shown} is not allowed; allowed: a cursor this list handed out ` +
-      "(a window cursor sbw1.… holds a calendar-checked day range, the service's cursor " +
-      "and rows to skip)",
+      "(a window cursor sbw1.… holds a day range, the service's cursor and rows to skip, " +
+      "sealed by a digest of them)",
   }]);
 }

@@ -173,3 +173,77 @@ Deno.test("a cursor a URL cannot carry as given (a lone surrogate) is refused na
   const ok = lyingFeeds({ days: 3, perDay: 7, cursorPrefix: "ab𝄞:" });
   assert.equal((await ok.insider.feeds({ feedIds: [1] }).take(100)).length, 21);
 });
+
+/** A window cursor's bytes (its JSON, then its seal). */
+const bytesOf = (cursor: string) =>
+  Uint8Array.fromBase64(cursor.slice(5), { alphabet: "base64url" });
+const cursorOf = (bytes: Uint8Array) =>
+  "sbw1." + bytes.toBase64({ alphabet: "base64url", omitPadding: true });
+
+Deno.test("only a window cursor this list sealed passes: bytes or fields changed, hand-made skips and days, another cursor's seal are refused", () => {
+  const position = fc.record({
+    o: fc.constantFrom("d" as const, "a" as const),
+    f: fc.constantFrom("2024-01-01", "2024-02-29"),
+    c: fc.oneof(fc.constant(null), anyText),
+    s: fc.nat(100),
+  });
+  const refused = (cursor: string) => {
+    assert.throws(() => decodeWindowCursor(cursor), (e: unknown) => {
+      assert.ok(e instanceof RequestValidationError, String(e));
+      assert.equal(e.issues[0].param, "cursor");
+      assert.match(e.message, /cursor: "sbw1\./);
+      return true;
+    });
+  };
+  fc.assert(
+    fc.property(position, position, fc.nat(), fc.integer({ min: 1, max: 255 }), (p, q, at, x) => {
+      const good = encodeWindowCursor(p);
+      const bytes = bytesOf(good);
+      // one byte changed anywhere: in the JSON or in the seal
+      const flipped = bytes.slice();
+      flipped[at % bytes.length] ^= x;
+      refused(cursorOf(flipped));
+      // fields changed (a huge skip, days out of any range, another cursor): the old seal
+      const json = new TextDecoder().decode(bytes.subarray(0, -12));
+      const seal = bytes.subarray(-12);
+      for (
+        const edit of [
+          { s: 9_007_199_254_740_991 },
+          { s: p.s + 1 },
+          { f: "2024-13-45", t: "zzzz" },
+          { f: "1900-01-01", t: "9999-12-31" },
+          { o: p.o === "d" ? "a" : "d" },
+          { c: "hand-made" },
+        ]
+      ) {
+        const edited = new TextEncoder().encode(JSON.stringify({ ...JSON.parse(json), ...edit }));
+        refused(cursorOf(new Uint8Array([...edited, ...seal])));
+        refused(cursorOf(edited)); // no seal at all
+      }
+      // another position's seal (a foreign digest)
+      const other = bytesOf(encodeWindowCursor(q));
+      if (JSON.stringify(p) !== JSON.stringify(q)) {
+        refused(cursorOf(new Uint8Array([...bytes.subarray(0, -12), ...other.subarray(-12)])));
+      }
+      // cut short or grown
+      refused(cursorOf(bytes.subarray(0, -1)));
+      refused(cursorOf(new Uint8Array([...bytes, 0])));
+      assert.deepEqual(decodeWindowCursor(good), { ...p, t: undefined });
+    }),
+    { numRuns: 200 },
+  );
+});
+
+Deno.test("a hand-made window cursor with a huge skip is refused through a list, sending nothing", () => {
+  const handMade = cursorOf(
+    new TextEncoder().encode('{"o":"d","f":"2024-01-01","c":null,"s":1000000}'),
+  );
+  for (const parallel of [undefined, 1, 8]) {
+    const svc = lyingFeeds({ days: 30, perDay: 9 });
+    assert.throws(
+      () => svc.insider.feeds({ feedIds: [1], limit: 25 }, { parallel, cursor: handMade }),
+      (e: unknown) => e instanceof RequestValidationError && e.issues[0].param === "cursor",
+    );
+    assert.equal(svc.counts.requests, 0);
+  }
+});
