@@ -233,38 +233,3 @@ function grow(points: [number, number][], t: number, spread: typeof SPREADS[numb
   // step: the growth at the last known point on or before t (points ascend from day 0)
   return spread === "geometric" ? growthAt(points, t) : points.findLast(([d]) => d <= t)?.[1] ?? 1;
 }
-
-/**
- * Monthly returns (fractions) of one position from its cumulative returns at
- * the knot months: `"step"` books each segment in the month its point is
- * observed (0 in the months between), `"geometric"` spreads it evenly. (A
- * helper for positions that start on a month's first day; the backtest
- * itself books by calendar day.)
- *
- * @example
- * ```ts
- * import { monthlyPath } from "./_calendar.ts";
- * monthlyPath([[1, 2], [3, 5]], 3); // step: 2 % in month 1, 0, then 1.05/1.02 − 1 in month 3
- * monthlyPath([[1, 2], [3, 5]], 3, "geometric"); // 2 %, then (1.05/1.02)^(1/2) − 1 twice
- * ```
- */
-export function monthlyPath(
-  points: [number, number][],
-  months: number,
-  spread: typeof SPREADS[number] = "step",
-): number[] {
-  const knots = [[0, 1], ...points.map(([m, r]) => [m, 1 + r / 100])] as [number, number][];
-  const out: number[] = [];
-  let prev = 1;
-  const known = new Set(knots.map(([m]) => m));
-  for (let k = 1; k <= months; k++) {
-    if (spread === "step" && !known.has(k) && k < knots[knots.length - 1][0]) {
-      out.push(0); // nothing observed this month: the segment is booked at its end
-      continue;
-    }
-    const g = growthAt(knots, k);
-    out.push(g / prev - 1);
-    prev = g;
-  }
-  return out;
-}

@@ -62,7 +62,6 @@ export {
   HORIZON_MONTHS,
   MIN_ANNUAL_MONTHS,
   MIN_INTERVAL_MONTHS,
-  monthlyPath,
   type MonthRow,
   PORTFOLIO_HORIZONS,
   portfolioBacktest,

@@ -204,7 +204,7 @@ import {
   SPREADS,
 } from "./_portfolio_types.ts";
 
-export { type CalendarOptions, monthlyPath, portfolioFromPositions } from "./_calendar.ts";
+export { type CalendarOptions, portfolioFromPositions } from "./_calendar.ts";
 export { alphaOf, MIN_ANNUAL_MONTHS, MIN_INTERVAL_MONTHS } from "./_portfolio_stats.ts";
 export {
   type Alpha,

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import pl from "nodejs-polars";
-import { alphaOf, monthlyPath, portfolioBacktest, transactionsFrame } from "../../mod.ts";
+import { alphaOf, portfolioBacktest, transactionsFrame } from "../../mod.ts";
 import { createStub } from "../../lib/stub/mod.ts";
 
 type Trade = {
@@ -231,30 +231,6 @@ Deno.test("follow shorts sales, value weighting weights by the insider's trade s
   assert.ok(Math.abs(follow.return - (10 + 4) / 2) < 1e-12);
   assert.ok(Math.abs(follow.excess_return - (8 + 3) / 2) < 1e-12);
   assert.ok(Math.abs(april({ weighting: "value" }).return - (0.75 * -10 + 0.25 * 4)) < 1e-12);
-});
-
-Deno.test("monthlyPath: geometric spreading reproduces every known point", () => {
-  const p = monthlyPath([[1, 2], [3, 5], [6, -4], [12, 20]], 12, "geometric");
-  let g = 1;
-  const at: number[] = [];
-  for (const r of p) at.push(g *= 1 + r);
-  assert.ok(Math.abs(at[0] - 1.02) < 1e-12 && Math.abs(at[2] - 1.05) < 1e-12);
-  assert.ok(Math.abs(at[5] - 0.96) < 1e-12 && Math.abs(at[11] - 1.2) < 1e-12);
-  assert.ok(Math.abs(p[6] - p[11]) < 1e-12, "equal months inside a segment");
-  // a missing intermediate point is skipped
-  const q = monthlyPath([[3, 9.2727]], 3, "geometric");
-  assert.ok(Math.abs(q[0] - q[2]) < 1e-12);
-});
-
-Deno.test("monthlyPath: step booking (the default) books each segment when it is observed", () => {
-  const p = monthlyPath([[1, 2], [3, 5], [6, -4], [12, 20]], 12);
-  let g = 1;
-  const at: number[] = [];
-  for (const r of p) at.push(g *= 1 + r);
-  assert.ok(Math.abs(at[0] - 1.02) < 1e-12 && Math.abs(at[2] - 1.05) < 1e-12);
-  assert.ok(Math.abs(at[5] - 0.96) < 1e-12 && Math.abs(at[11] - 1.2) < 1e-12);
-  assert.deepEqual([p[1], p[3], p[4], p[6], p[10]], [0, 0, 0, 0, 0]);
-  assert.ok(Math.abs(p[2] - (1.05 / 1.02 - 1)) < 1e-12);
 });
 
 Deno.test("portfolioBacktest: a bad spread names the value", () => {
