@@ -7,6 +7,7 @@
  *
  * @module
  */
+import jStatModule from "npm:jstat@1.9.6";
 
 /** An OLS fit: coefficients, their Newey-West standard errors, and the lags. */
 export interface Fit {
@@ -22,29 +23,15 @@ export interface Fit {
   inv: number[][];
 }
 
-/** Inverse of a small symmetric positive-definite matrix (Gauss-Jordan with pivoting). */
-function invert(a: number[][]): number[][] {
-  const k = a.length;
-  const m = a.map((row, i) => [...row, ...Array.from({ length: k }, (_, j) => (i === j ? 1 : 0))]);
-  for (let c = 0; c < k; c++) {
-    let p = c;
-    for (let r = c + 1; r < k; r++) if (Math.abs(m[r][c]) > Math.abs(m[p][c])) p = r;
-    if (Math.abs(m[p][c]) < 1e-12) {
-      throw new RangeError(
-        "portfolioBacktest: the factor regression is singular (a factor is constant or a copy of another)",
-      );
-    }
-    [m[c], m[p]] = [m[p], m[c]];
-    const d = m[c][c];
-    for (let j = 0; j < 2 * k; j++) m[c][j] /= d;
-    for (let r = 0; r < k; r++) {
-      if (r === c) continue;
-      const f = m[r][c];
-      for (let j = 0; j < 2 * k; j++) m[r][j] -= f * m[c][j];
-    }
-  }
-  return m.map((row) => row.slice(k));
-}
+/** jStat's matrix inverse (the package ships no types). */
+const jStat = jStatModule as unknown as { inv(a: number[][]): number[][] };
+
+/** The transpose of a matrix. */
+const tr = (a: readonly (readonly number[])[]) => a[0].map((_, j) => a.map((row) => row[j]));
+
+/** The matrix product a·b. */
+const mul = (a: readonly (readonly number[])[], b: readonly (readonly number[])[]) =>
+  a.map((row) => b[0].map((_, j) => row.reduce((s, v, r) => s + v * b[r][j], 0)));
 
 /**
  * OLS of `y` on the rows of `X` (include a column of 1s for an intercept)
@@ -60,38 +47,29 @@ function invert(a: number[][]): number[][] {
  */
 export function olsNeweyWest(y: readonly number[], X: readonly number[][], lags?: number): Fit {
   const n = y.length;
-  const k = X[0].length;
   const L = lags ?? Math.floor(4 * (n / 100) ** (2 / 9));
-  const xtx = Array.from({ length: k }, () => new Array<number>(k).fill(0));
-  const xty = new Array<number>(k).fill(0);
-  for (let t = 0; t < n; t++) {
-    for (let i = 0; i < k; i++) {
-      xty[i] += X[t][i] * y[t];
-      for (let j = 0; j < k; j++) xtx[i][j] += X[t][i] * X[t][j];
-    }
+  const Xt = tr(X);
+  const xtx = mul(Xt, X);
+  // Gauss-Jordan with partial pivoting; a column that is constant or a combination of others
+  // (or fewer rows than columns) leaves no inverse: (X'X)⁻¹·X'X is then not the identity
+  const inv = jStat.inv(xtx);
+  const eye = mul(inv, xtx);
+  if (!eye.every((row, i) => row.every((v, j) => Math.abs(v - Number(i === j)) < 1e-6))) {
+    throw new RangeError(
+      "portfolioBacktest: the factor regression is singular (a factor is constant or a copy of another)",
+    );
   }
-  const inv = invert(xtx);
-  const coef = inv.map((row) => row.reduce((s, v, j) => s + v * xty[j], 0));
-  let ssr = 0;
-  const u = X.map((row, t) => {
-    const e = y[t] - row.reduce((s, v, j) => s + v * coef[j], 0);
-    ssr += e * e;
-    return row.map((v) => v * e);
-  });
-  const S = Array.from({ length: k }, () => new Array<number>(k).fill(0));
+  const coef = mul(inv, mul(Xt, y.map((v) => [v]))).map(([c]) => c);
+  const e = y.map((v, t) => v - X[t].reduce((s, x, j) => s + x * coef[j], 0));
+  const ssr = e.reduce((s, v) => s + v * v, 0);
+  const u = X.map((row, t) => row.map((v) => v * e[t]));
+  // S = Σ_lag w_lag (Γ + Γ'), Γ = Σ_t u_t' u_{t−lag}, with w_0 = ½ (so Γ_0 counts once)
+  const S = xtx.map((row) => row.map(() => 0));
   for (let lag = 0; lag <= Math.min(L, n - 1); lag++) {
-    const w = lag === 0 ? 1 : 1 - lag / (L + 1);
-    for (let t = lag; t < n; t++) {
-      for (let i = 0; i < k; i++) {
-        for (let j = 0; j < k; j++) {
-          S[i][j] += w *
-            (lag === 0 ? u[t][i] * u[t][j] : u[t][i] * u[t - lag][j] + u[t - lag][i] * u[t][j]);
-        }
-      }
-    }
+    const w = lag === 0 ? 0.5 : 1 - lag / (L + 1);
+    const g = mul(tr(u.slice(lag)), u.slice(0, n - lag));
+    g.forEach((row, i) => row.forEach((v, j) => S[i][j] += w * (v + g[j][i])));
   }
-  const mul = (a: number[][], b: number[][]) =>
-    a.map((row) => b[0].map((_, j) => row.reduce((s, v, r) => s + v * b[r][j], 0)));
   const cov = mul(mul(inv, S), inv);
   return { coef, se: cov.map((row, i) => Math.sqrt(Math.max(row[i], 0))), lags: L, ssr, inv };
 }
