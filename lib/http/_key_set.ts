@@ -2,11 +2,12 @@
  * A set of strings that holds no JS object per key: what a pull keeps of
  * every row's key (the duplicate and loop checks of `paginate.ts` and
  * `windows.ts`). A `Set<string>` of 250,000 keys is 250,000 strings and
- * table entries that every full collection marks again; here the keys'
- * UTF-16 code units sit in one growable byte arena (one byte each when a
- * key has none above U+00FF, else two), found through an open-addressing
- * table of entry numbers indexed by the key's hash. A hash hit is compared
- * unit by unit against the arena, so membership is exact: a distinct key is
+ * table entries that every full collection marks again; here the keys are
+ * joined, `CHUNK` (4,096) at a time, into one flat string (V8 keeps it one
+ * byte a unit when no key of it has a unit above U+00FF), so 250,000 keys
+ * are 62 strings, found through an open-addressing table of entry numbers
+ * indexed by the key's hash. A hash hit is compared with the text at the
+ * entry's place (`startsWith`), so membership is exact: a distinct key is
  * never taken for one already added.
  *
  * `has`, `add`, `delete`, `clear`, `size` and iteration (in insertion order)
@@ -15,10 +16,12 @@
  * @module
  */
 
-/** `meta` of a deleted entry (a live one holds length * 2 + wide, below 2^31). */
+/** `length` of a deleted entry (a live one holds its key's length, below 2^30). */
 const DELETED = 0xffffffff;
 /** Table slots and entries to start with (and after `clear()`). */
 const FIRST = 16;
+/** Keys joined into one string (the keys of the chunk being filled stay apart until then). */
+const CHUNK = 4096;
 
 /** The hash of `key` (FNV-1a over its code units, then a final mix). */
 export function hashOf(key: string): number {
@@ -30,14 +33,8 @@ export function hashOf(key: string): number {
   return h >>> 0;
 }
 
-/** True when `key` has a code unit above 0xFF (it is then stored in two bytes a unit). */
-function isWide(key: string): boolean {
-  for (let i = 0; i < key.length; i++) if (key.charCodeAt(i) > 0xff) return true;
-  return false;
-}
-
 /**
- * An exact set of strings kept in typed arrays (see the module doc).
+ * An exact set of strings kept in a few long strings (see the module doc).
  *
  * @example
  * ```ts
@@ -48,21 +45,20 @@ function isWide(key: string): boolean {
  * ```
  */
 export class KeySet implements Iterable<string> {
-  /** The keys' code units, entry after entry. */
-  #arena = new Uint8Array(FIRST * 32);
-  #used = 0;
-  /** Per entry: where its units start in the arena, length * 2 + wide (or DELETED), hash. */
+  /** The keys of entries `c * CHUNK` to `(c + 1) * CHUNK - 1`, joined, per full chunk `c`. */
+  #chunks: string[] = [];
+  /** The keys of the chunk being filled, and their length so far. */
+  #pending: string[] = [];
+  #pendingLength = 0;
+  /** Per entry: where its key starts in its chunk, its length (or DELETED), its hash. */
   #start = new Uint32Array(FIRST);
-  #meta = new Uint32Array(FIRST);
+  #length = new Uint32Array(FIRST);
   #hash = new Uint32Array(FIRST);
   /** Entries appended (deleted ones too). */
   #entries = 0;
   #size = 0;
   /** Entry number + 1 per slot (0: empty); a deleted entry's slot stays taken until a rebuild. */
   #table = new Uint32Array(FIRST * 2);
-  /** The key `has` last looked up and its hash, so `add` right after it hashes once. */
-  #lastKey: string | undefined;
-  #lastHash = 0;
 
   /** A set of the strings in `keys` (none when omitted). */
   constructor(keys?: Iterable<string>) {
@@ -76,132 +72,89 @@ export class KeySet implements Iterable<string> {
 
   /** True when `key` is in the set. */
   has(key: string): boolean {
-    const h = this.#hashOf(key);
-    return this.#table[this.#slot(key, h)] !== 0;
+    return this.#table[this.#slot(key, hashOf(key))] !== 0;
   }
 
   /** Adds `key` (no change when it is there); returns the set. */
   add(key: string): this {
-    const h = this.#hashOf(key);
+    const h = hashOf(key);
     const slot = this.#slot(key, h);
-    if (this.#table[slot] !== 0) return this;
-    this.#append(key, h, slot);
+    if (this.#table[slot] === 0) this.#append(key, h, slot);
     return this;
   }
 
   /** Removes `key`; true when it was in the set. */
   delete(key: string): boolean {
-    const slot = this.#slot(key, this.#hashOf(key));
-    const entry = this.#table[slot];
+    const entry = this.#table[this.#slot(key, hashOf(key))];
     if (entry === 0) return false;
     // the slot stays taken (probes go past it); the entry no longer matches any key
-    this.#meta[entry - 1] = DELETED;
+    this.#length[entry - 1] = DELETED;
     this.#size--;
-    this.#lastKey = undefined;
     return true;
   }
 
   /** Removes every key and gives the memory back. */
   clear(): void {
-    this.#arena = new Uint8Array(FIRST * 32);
-    this.#used = 0;
+    this.#chunks = [];
+    this.#pending = [];
+    this.#pendingLength = 0;
     this.#start = new Uint32Array(FIRST);
-    this.#meta = new Uint32Array(FIRST);
+    this.#length = new Uint32Array(FIRST);
     this.#hash = new Uint32Array(FIRST);
     this.#entries = 0;
     this.#size = 0;
     this.#table = new Uint32Array(FIRST * 2);
-    this.#lastKey = undefined;
   }
 
   /** The keys, in the order they were added. */
   *[Symbol.iterator](): IterableIterator<string> {
     for (let e = 0; e < this.#entries; e++) {
-      const meta = this.#meta[e];
-      if (meta !== DELETED) yield this.#keyAt(this.#start[e], meta);
+      if (this.#length[e] !== DELETED) yield this.#keyAt(e);
     }
   }
 
-  #hashOf(key: string): number {
-    if (key === this.#lastKey) return this.#lastHash;
-    const h = hashOf(key);
-    this.#lastKey = key;
-    this.#lastHash = h;
-    return h;
+  /** The key of entry `e` (a live one). */
+  #keyAt(e: number): string {
+    const chunk = this.#chunks[Math.floor(e / CHUNK)];
+    if (chunk === undefined) return this.#pending[e % CHUNK];
+    return chunk.slice(this.#start[e], this.#start[e] + this.#length[e]);
   }
 
   /** The slot holding `key` (hash `h`), or the empty slot where it would go. */
   #slot(key: string, h: number): number {
     const table = this.#table;
     const mask = table.length - 1;
-    const meta = key.length * 2 + (isWide(key) ? 1 : 0);
     for (let slot = h & mask;; slot = (slot + 1) & mask) {
-      const entry = table[slot];
-      if (entry === 0) return slot;
-      const e = entry - 1;
+      const e = table[slot] - 1;
+      if (e === -1) return slot;
+      if (this.#hash[e] !== h || this.#length[e] !== key.length) continue;
+      const chunk = this.#chunks[Math.floor(e / CHUNK)];
       if (
-        this.#hash[e] === h && this.#meta[e] === meta && this.#equals(key, this.#start[e], meta)
-      ) {
-        return slot;
-      }
+        chunk === undefined
+          ? this.#pending[e % CHUNK] === key
+          : chunk.startsWith(key, this.#start[e])
+      ) return slot;
     }
-  }
-
-  /** True when the units at `start` (with `meta`) are `key`'s. */
-  #equals(key: string, start: number, meta: number): boolean {
-    const a = this.#arena;
-    if (meta & 1) {
-      for (let i = 0, p = start; i < key.length; i++, p += 2) {
-        if ((a[p] | (a[p + 1] << 8)) !== key.charCodeAt(i)) return false;
-      }
-    } else {
-      for (let i = 0; i < key.length; i++) if (a[start + i] !== key.charCodeAt(i)) return false;
-    }
-    return true;
-  }
-
-  #keyAt(start: number, meta: number): string {
-    const n = meta >>> 1;
-    const units = new Uint16Array(n);
-    const a = this.#arena;
-    for (let i = 0; i < n; i++) {
-      units[i] = meta & 1 ? a[start + 2 * i] | (a[start + 2 * i + 1] << 8) : a[start + i];
-    }
-    let s = "";
-    for (let i = 0; i < n; i += 8192) s += String.fromCharCode(...units.subarray(i, i + 8192));
-    return s;
   }
 
   /** Appends `key` (hash `h`) as a new entry, into the empty `slot`. */
   #append(key: string, h: number, slot: number): void {
-    const wide = isWide(key);
-    const bytes = key.length * (wide ? 2 : 1);
-    if (this.#used + bytes > this.#arena.length) {
-      const next = new Uint8Array(Math.max(this.#arena.length * 2, this.#used + bytes));
-      next.set(this.#arena.subarray(0, this.#used));
-      this.#arena = next;
-    }
-    const a = this.#arena;
-    const start = this.#used;
-    if (wide) {
-      for (let i = 0, p = start; i < key.length; i++, p += 2) {
-        const u = key.charCodeAt(i);
-        a[p] = u & 0xff;
-        a[p + 1] = u >>> 8;
-      }
-    } else {
-      for (let i = 0; i < key.length; i++) a[start + i] = key.charCodeAt(i);
-    }
-    this.#used += bytes;
     if (this.#entries === this.#start.length) {
       this.#start = grown(this.#start);
-      this.#meta = grown(this.#meta);
+      this.#length = grown(this.#length);
       this.#hash = grown(this.#hash);
     }
     const e = this.#entries++;
-    this.#start[e] = start;
-    this.#meta[e] = key.length * 2 + (wide ? 1 : 0);
+    this.#start[e] = this.#pendingLength;
+    this.#length[e] = key.length;
     this.#hash[e] = h;
+    this.#pending.push(key);
+    this.#pendingLength += key.length;
+    if (this.#pending.length === CHUNK) {
+      this.#chunks.push(this.#pending.join(""));
+      this.#pending = [];
+      this.#pendingLength = 0;
+    }
     this.#table[slot] = e + 1;
     this.#size++;
     // at most half the slots taken (deleted entries hold theirs until then)
@@ -210,7 +163,7 @@ export class KeySet implements Iterable<string> {
 
   /**
    * Sizes the table for the entries, deleted ones left out of it. Their
-   * units stay in the arena until `clear()`: the pulls only delete from a
+   * keys stay in their chunk until `clear()`: the pulls only delete from a
    * set they no longer add to (a seam's rows already handed out).
    */
   #rebuild(): void {
@@ -219,13 +172,12 @@ export class KeySet implements Iterable<string> {
     const table = new Uint32Array(cap);
     const mask = cap - 1;
     for (let e = 0; e < this.#entries; e++) {
-      if (this.#meta[e] === DELETED) continue;
+      if (this.#length[e] === DELETED) continue;
       let slot = this.#hash[e] & mask;
       while (table[slot] !== 0) slot = (slot + 1) & mask;
       table[slot] = e + 1;
     }
     this.#table = table;
-    this.#lastKey = undefined;
   }
 }
 
