@@ -117,8 +117,11 @@ Deno.test("search pages written from the columns have the same bytes as pages wr
     trades,
     byKey: new Map(trades.map((t) => [`${t.row.accession_number}/${t.row.transaction_id}`, t])),
   };
-  assert.equal(rowTextWriter([])(trades[0]), undefined, "plain trades: written from their rows");
-  assert.equal(rowTextWriter([])(stored.trades[0]), "{}", "stored trades: from the columns");
+  const one = rowTextWriter([["ticker_symbol", "t"], ["returns_1w", "w"]]);
+  const want = JSON.stringify({ t: trades[0].row.ticker_symbol, w: trades[0].row.returns_1w });
+  assert.equal(one(trades[0]), want, "plain trades: JSON.stringify of the object");
+  assert.equal(one(stored.trades[0]), want, "stored trades: from the columns");
+  assert.equal(rowTextWriter([])(stored.trades[0]), "{}");
   const services = new Map<string, [App, App]>();
   const pair = (name: string) => {
     let p = services.get(name);

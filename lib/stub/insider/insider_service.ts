@@ -23,11 +23,7 @@
  */
 import { OpenAPIHono, z } from "npm:@hono/zod-openapi@1.6.3";
 import { LRUCache } from "npm:lru-cache@11.5.4";
-import {
-  isTransactionField,
-  TRANSACTION_FIELDS,
-  type TransactionRow,
-} from "../../insider/fields.ts";
+import { isTransactionField, TRANSACTION_FIELDS } from "../../insider/fields.ts";
 import type { ValueType } from "../../shared/values/mod.ts";
 import { InsiderSearchBody } from "../../insider/filter.ts";
 import { showValue } from "../../shared/schema.ts";
@@ -132,32 +128,9 @@ function insiderList(d: Dialect) {
 }
 const TxParams = z.object({ accessionNumber: z.string().min(1), transactionId: z.string().min(1) });
 
-/** Per field, its name and its search key's JSON text with the colon, in catalog order. */
+/** Per field, its name and its search key, in catalog order. */
 function camelKeys(d: Dialect): [string, string][] {
-  return TRANSACTION_FIELDS.map((f) => [f.name, JSON.stringify(searchKey(f, d)) + ":"]);
-}
-
-/**
- * A search result row as JSON text, camelCase keys spelled as the dialect
- * says: the text `JSON.stringify` gives for the row object, written field
- * by field, so a page does not build a 174-key object per row first (that
- * object, in V8's dictionary mode, was most of what a first page allocated).
- */
-export function camelJsonOf(d: Dialect = DEFAULT_DIALECT): (row: TransactionRow) => string {
-  const keys = camelKeys(d);
-  return (row) => {
-    const r = row as unknown as Record<string, unknown>;
-    const parts: string[] = [];
-    for (const [name, key] of keys) {
-      const v = r[name];
-      // as JSON.stringify does with an object: an undefined value leaves its key out
-      if (v !== undefined) parts.push(key + JSON.stringify(v));
-    }
-    // join gives one flat string (the braces add two small pieces): kept rows (a server keeps
-    // every row it served) must not be ropes of a few hundred pieces each, which hold ten times
-    // the text's size
-    return "{" + parts.join(",") + "}";
-  };
+  return TRANSACTION_FIELDS.map((f) => [f.name, searchKey(f, d)]);
 }
 
 /** Most serialized rows the insider service keeps for pages asked for again, by default. */
@@ -181,13 +154,12 @@ export function insiderService(ctx: InsiderContext): OpenAPIHono {
     : Number.isFinite(kept)
     ? new LRUCache<Trade, string>({ max: Math.ceil(kept) })
     : new Map<Trade, string>();
-  const rowJson = camelJsonOf(d);
   // a stored trade's text is written from its columns (no row object, no value made)
-  const storedJson = rowTextWriter(camelKeys(d));
+  const rowJson = rowTextWriter(camelKeys(d));
   const camelJson = (t: Trade): string => {
     let s = serialized?.get(t);
     if (s === undefined) {
-      s = storedJson(t) ?? rowJson(t.row);
+      s = rowJson(t);
       serialized?.set(t, s);
     }
     return s;

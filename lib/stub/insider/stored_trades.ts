@@ -84,7 +84,7 @@ class RowTexts {
     const texts = cols.texts;
     // keys the columns lack are left out, as JSON.stringify leaves out an undefined value
     const kept = this.#keys.filter(([name]) => texts.has(name));
-    const heads = kept.map(([, key], k) => (k === 0 ? "{" : ",") + key);
+    const heads = kept.map(([, key], k) => (k === 0 ? "{" : ",") + JSON.stringify(key) + ":");
     const reads = kept.map(([name]) => texts.get(name)!);
     const n = kept.length;
     this.#cols = cols;
@@ -104,25 +104,28 @@ class RowTexts {
 
 /**
  * A writer of trades' rows as JSON objects with other keys: `keys` pairs a
- * field name with the text of its key and colon (`"issuerCik":`), in the
- * order to write them. The text is byte for byte `JSON.stringify` of the
- * object holding those keys with the row's values; a stored trade's is
- * written straight from the columns, without making the row or its values.
- * Other trades get `undefined` (write their row instead).
+ * field name with its key (`issuerCik`), in the order to write them. The
+ * text is byte for byte `JSON.stringify` of the object holding those keys
+ * with the row's values; a stored trade's is written straight from the
+ * columns, without making the row or its values. Other trades (plain
+ * objects, as tests build) get `JSON.stringify` of that object.
  *
  * @example
  * ```ts
  * import { rowTextWriter } from "./stored_trades.ts";
  * import { createStub } from "../app.ts";
  * const t = createStub({ scale: 0.01 }).insider.trades[0];
- * console.log(rowTextWriter([["ticker_symbol", '"ticker":']])(t)); // e.g. {"ticker":"WPI"}
+ * console.log(rowTextWriter([["ticker_symbol", "ticker"]])(t)); // e.g. {"ticker":"WPI"}
  * ```
  */
 export function rowTextWriter(
   keys: readonly (readonly [name: string, key: string])[],
-): (t: Trade) => string | undefined {
+): (t: Trade) => string {
   const w = new RowTexts(keys);
-  return (t) => t instanceof StoredTrade ? t[TEXT](w) : undefined;
+  return (t) =>
+    t instanceof StoredTrade ? t[TEXT](w) : JSON.stringify(Object.fromEntries(
+      keys.map(([name, key]) => [key, (t.row as unknown as Record<string, unknown>)[name]]),
+    ));
 }
 
 /** The dataset as columns (rows must share their keys and key order, as generated ones do). */
