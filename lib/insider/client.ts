@@ -32,6 +32,7 @@ import {
   transactionsSink,
 } from "./transaction_frames.ts";
 import { typeRows } from "../frames/typed_rows.ts";
+import { dtypeName } from "../frames/dtypes.ts";
 import type { FeedRow } from "./feeds.ts";
 import { mapPool, type PoolFailure } from "../http/pool.ts";
 import { callGroup } from "../http/retry.ts";
@@ -39,7 +40,7 @@ import { RequestValidationError } from "../http/errors.ts";
 import { pageSizeFor } from "../http/paginate.ts";
 import { asQuery, notAllowed, validate } from "../http/_validate.ts";
 import { showValue, type ValidationIssue } from "../shared/schema.ts";
-import { checkColumns, isFrame, wrongInput } from "../shared/wrong_input.ts";
+import { checkColumns, describeInput, isFrame, wrongInput } from "../shared/wrong_input.ts";
 import { didYouMean } from "../shared/suggest.ts";
 import {
   FEED_IDS,
@@ -460,7 +461,7 @@ export function hydrateKeys(fn: string, input: unknown): FeedRow[] {
       input.columns.includes(c) ? input.getColumn(c).toArray() as unknown[] : [];
     const [acc, id, filed] = ["accession_number", "transaction_id", "filed_at"].map(col);
     return acc.map((a, i) => ({
-      accession_number: a as string,
+      accession_number: accessionOf(fn, a, i, input),
       transaction_id: id[i] as number,
       filed_at: when(filed[i]),
     }));
@@ -475,14 +476,36 @@ export function hydrateKeys(fn: string, input: unknown): FeedRow[] {
     new TypeError(wrongInput(fn, HYDRATE_WANTED, got).message + tail);
   if (!Array.isArray(input)) throw wrong(input, hint);
   return input.map((r: Record<string, unknown> | null, i) => {
-    if (r && typeof r === "object" && "accession_number" in r) return r as unknown as FeedRow;
+    if (r && typeof r === "object" && "accession_number" in r) {
+      accessionOf(fn, r.accession_number, i, input);
+      return r as unknown as FeedRow;
+    }
     if (r && typeof r === "object" && "accessionNumber" in r) {
       return {
-        accession_number: r.accessionNumber as string,
+        accession_number: accessionOf(fn, r.accessionNumber, i, input),
         transaction_id: r.transactionId as number,
         filed_at: when(r.filedAt),
       };
     }
     throw wrong(r, ` at row ${i} of ${input.length}`);
   });
+}
+
+/**
+ * An accession number of a hydrate input as the service spells it: text
+ * (or null, which fails its row). Anything else is refused before any
+ * request, naming the frame's column and its dtype, or the row: a number
+ * has lost the leading zeros and dashes of an accession number
+ * (`0000320193-24-000012`), so no detail could be found for it, and each
+ * row would fail alone.
+ */
+function accessionOf(fn: string, a: unknown, i: number, input: unknown): string {
+  if (a === null || a === undefined || typeof a === "string") return a as string;
+  const where = isFrame(input)
+    ? `the column "accession_number" is ${dtypeName(input.getColumn("accession_number").dtype)}`
+    : `accession_number of row ${i} of ${(input as unknown[]).length} is ${describeInput(a)}`;
+  throw new TypeError(
+    `${fn}: ${where}; allowed: accession numbers as text, such as "0000320193-24-000012" ` +
+      "(a number has lost an accession number's leading zeros and dashes)",
+  );
 }

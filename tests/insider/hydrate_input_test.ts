@@ -5,6 +5,7 @@
  * given, before any request.
  */
 import assert from "node:assert/strict";
+import pl from "npm:nodejs-polars@0.25.2";
 import { InsiderClient, transactionsFrame } from "../../mod.ts";
 import { hydrateKeys } from "../../lib/insider/client.ts";
 import { createStub, DEMO_KEYS } from "../../lib/stub/mod.ts";
@@ -121,4 +122,44 @@ Deno.test("hydrate: an empty list and an empty frame hydrate to nothing, with no
   const got = await insider.hydrateFrame(empty, opts);
   assert.equal(got.frame.height, 0);
   assert.equal(count.n, 0);
+});
+
+Deno.test("hydrate and hydrateFrame: accession numbers that are not text are refused up front, naming the column and its dtype", async () => {
+  const rows = await insider.search({}, { pageSize: 3 }).take(3);
+  const frame = transactionsFrame(rows);
+  const digits = rows.map((r) => Number(r.accessionNumber!.replaceAll("-", "")));
+  const numeric: [unknown, RegExp][] = [
+    [
+      frame.withColumns(pl.Series("accession_number", digits, pl.Float64)),
+      /the column "accession_number" is Float64; /,
+    ],
+    [
+      frame.withColumns(pl.Series("accession_number", digits, pl.Int64)),
+      /the column "accession_number" is Int64; /,
+    ],
+    [
+      rows.map((r, i) => ({ ...r, accessionNumber: digits[i] })),
+      /accession_number of row 0 of 3 is number \d+; /,
+    ],
+    [
+      [{ accession_number: "0000320193-24-000012", transaction_id: 1 }, {
+        accession_number: 320193,
+        transaction_id: 2,
+      }],
+      /accession_number of row 1 of 2 is number 320193; /,
+    ],
+  ];
+  count.n = 0;
+  for (const fn of ["hydrate", "hydrateFrame"] as const) {
+    for (const [input, re] of numeric) {
+      await assert.rejects(() => insider[fn](input as never, opts), (e: Error) => {
+        assert.ok(e instanceof TypeError, `${fn}: ${e}`);
+        assert.match(e.message, new RegExp(`^${fn}: `));
+        assert.match(e.message, re);
+        assert.match(e.message, /allowed: accession numbers as text/);
+        return true;
+      });
+    }
+  }
+  assert.equal(count.n, 0, "no request");
 });
