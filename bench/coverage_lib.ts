@@ -24,7 +24,7 @@ import { fromFiling } from "../lib/backtest/entry.ts";
 import { type TransactionRow, WINDOW_DAYS } from "../lib/insider/fields.ts";
 import { eventStudy, groupKey } from "../lib/backtest/event_study.ts";
 import { tradeClass } from "../lib/families/trade_class.ts";
-import { feedId } from "../lib/insider/feeds.ts";
+import { FEED_TOPICS } from "../lib/insider/feeds.ts";
 import { keepOpenMarket } from "../lib/cli/backtest.ts";
 
 /** Horizons checked. */
@@ -147,7 +147,7 @@ export function cliChecks(
   pulls: readonly number[] = CLI_PULLS,
 ): CliCheck[] {
   const stub = createStub({ seed, scale });
-  const id = feedId("ceo-trades", "buy");
+  const id = FEED_TOPICS["ceo-trades"].buy;
   const feed = stub.insider.trades.filter((t) => t.row.feed_ids.includes(id)).map((t) => t.row);
   const role = groupKey("role");
   const out: CliCheck[] = [];

@@ -1,6 +1,6 @@
 /**
  * The nine curated feed topics, each with a buy id and a sell id (spec table
- * "Curated feeds"), and the lookup from a named topic and side to its id.
+ * "Curated feeds"): a named topic and side give its id (`FEED_TOPICS[topic][side]`).
  *
  * @module
  */
@@ -30,36 +30,6 @@ export const FEED_TOPIC_NAMES = Object.keys(FEED_TOPICS) as FeedTopic[];
 export const FEED_IDS: readonly FeedId[] = FEED_TOPIC_NAMES
   .flatMap((t) => [FEED_TOPICS[t].buy, FEED_TOPICS[t].sell])
   .sort((a, b) => a - b);
-
-/**
- * The id of a named feed and side.
- *
- * @example
- * ```ts
- * import { feedId } from "./feeds.ts";
- * feedId("ceo-trades", "buy"); // 17
- * ```
- */
-export function feedId(topic: FeedTopic, side: FeedSide): FeedId {
-  return FEED_TOPICS[topic][side];
-}
-
-/**
- * The topic and side of a feed id, or undefined for an unknown id.
- *
- * @example
- * ```ts
- * import { feedOf } from "./feeds.ts";
- * feedOf(18); // { topic: "ceo-trades", side: "sell" }
- * ```
- */
-export function feedOf(id: number): { topic: FeedTopic; side: FeedSide } | undefined {
-  for (const topic of FEED_TOPIC_NAMES) {
-    if (FEED_TOPICS[topic].buy === id) return { topic, side: "buy" };
-    if (FEED_TOPICS[topic].sell === id) return { topic, side: "sell" };
-  }
-  return undefined;
-}
 
 /** Sector slugs accepted by the insider service (an industry id is accepted too). */
 export const INSIDER_SECTORS = [
