@@ -44,9 +44,10 @@ export interface KeyForm {
 }
 
 const bytesOf = (k: string) => [...new TextEncoder().encode(k)];
-const hexPair = (b: number) => b.toString(16).padStart(2, "0");
 /** The hex of `k`'s UTF-8 bytes, two digits a byte. */
-export const hexOf = (k: string): string => bytesOf(k).map(hexPair).join("");
+export const hexOf = (k: string): string => new TextEncoder().encode(k).toHex();
+/** Those two digits of each byte, in order. */
+const hexPairs = (k: string) => hexOf(k).match(/../g) ?? [];
 /** How dumps write bytes: what stands before each, and between two. */
 const DUMPS = [
   ["", " "],
@@ -67,8 +68,7 @@ const DUMPS = [
  * `encodeURIComponent` with `!'()*` escaped too: what Python's `quote_plus`
  * leaves of `A-Za-z0-9_.~-` (before `+` for a space).
  */
-const quoted = (k: string) =>
-  encodeURIComponent(k).replace(/[!'()*]/g, (c) => "%" + hexPair(c.charCodeAt(0)));
+const quoted = (k: string) => encodeURIComponent(k).replace(/[!'()*]/g, (c) => "%" + hexOf(c));
 
 /**
  * The parts of base64 texts that hold `key` whatever its byte offset in the
@@ -112,7 +112,7 @@ export const KEY_FORMS: readonly KeyForm[] = [
   {
     name: "every byte escaped",
     match: "token",
-    encode: (k) => [bytesOf(k).map((b) => "%" + hexPair(b)).join("")],
+    encode: (k) => [hexOf(k).replace(/../g, "%$&")],
   },
   { name: "JSON-escaped", match: "token", encode: (k) => [JSON.stringify(k).slice(1, -1)] },
   {
@@ -127,7 +127,7 @@ export const KEY_FORMS: readonly KeyForm[] = [
       "a hex dump (`73 6b`, `73:6b`, `73-6b`, `73,6b`, `73, 6b`, `\\x73\\x6b`, `0x73 0x6b`, `0x73, 0x6b`)",
     match: "token",
     encode: (k) =>
-      DUMPS.map(([before, between]) => bytesOf(k).map((b) => before + hexPair(b)).join(between)),
+      DUMPS.map(([before, between]) => hexPairs(k).map((p) => before + p).join(between)),
   },
   {
     name:

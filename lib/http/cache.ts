@@ -51,6 +51,7 @@
  * @module
  */
 import { createHash } from "node:crypto";
+import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "npm:@hono/zod-openapi@1.6.3";
 import { httpEvents } from "./events.ts";
@@ -344,22 +345,20 @@ export class ResponseCache {
  */
 export async function sweepStaleTemps(dir: string, now = Date.now()): Promise<number> {
   let removed = 0;
-  // a folder's entries, none when it cannot be read (housekeeping only)
-  const list = (d: string) => Array.fromAsync(Deno.readDir(d)).catch(() => []);
-  const root = join(dir, "v1");
-  for (const shard of (await list(root)).filter((e) => e.isDirectory)) {
-    for (const e of await list(join(root, shard.name))) {
-      if (!e.isFile || !e.name.endsWith(".tmp")) continue;
-      const path = join(root, shard.name, e.name);
-      try {
-        const mtime = (await Deno.lstat(path)).mtime?.getTime() ?? now;
-        if (now - mtime > STALE_TEMP_MS) {
-          await Deno.remove(path);
-          removed++;
-        }
-      } catch {
-        // gone already (another process swept it or renamed it into place)
+  // every file below the folder, none when it cannot be read (housekeeping only)
+  const all = await readdir(join(dir, "v1"), { recursive: true, withFileTypes: true })
+    .catch(() => []);
+  for (const e of all) {
+    if (!e.isFile() || !e.name.endsWith(".tmp")) continue;
+    const path = join(e.parentPath, e.name);
+    try {
+      const mtime = (await Deno.lstat(path)).mtime?.getTime() ?? now;
+      if (now - mtime > STALE_TEMP_MS) {
+        await Deno.remove(path);
+        removed++;
       }
+    } catch {
+      // gone already (another process swept it or renamed it into place)
     }
   }
   return removed;

@@ -155,3 +155,22 @@ Deno.test("keyMatcher: a text that is not a string, and a blank key, hold nothin
   assert.equal(keyMatcher("   ").redact("   "), "   ");
   assert.equal(keyMatcher(key).holds(""), false);
 });
+
+Deno.test("keyTexts: the forms of the module doc's table, as it writes them for sk/live+key", () => {
+  const texts = keyTexts("sk/live+key").map((t) => t.text);
+  for (
+    const form of [
+      "sk%2flive%2bkey", // URL-encoded, a form field, quote_plus
+      "sk/live%2bkey", // quote()
+      "%73%6b%2f%6c%69%76%65%2b%6b%65%79", // every byte escaped
+      "sk\\/live+key", // JSON-escaped with \/
+      "sk_live_key", // an identifier
+      "736b2f6c6976652b6b6579", // hex
+      "73 6b 2f 6c 69 76 65 2b 6b 65 79",
+      "73:6b:2f:6c:69:76:65:2b:6b:65:79",
+      "\\x73\\x6b\\x2f\\x6c\\x69\\x76\\x65\\x2b\\x6b\\x65\\x79",
+      "0x73, 0x6b, 0x2f, 0x6c, 0x69, 0x76, 0x65, 0x2b, 0x6b, 0x65, 0x79",
+      "115,107,47,108,105,118,101,43,107,101,121", // its bytes in decimal
+    ]
+  ) assert.ok(texts.includes(form), form);
+});
