@@ -11,6 +11,7 @@
 import type { MiddlewareHandler } from "npm:hono@4.13.19";
 import { problem } from "./problem.ts";
 import { Rng } from "../shared/random.ts";
+import { LRUCache } from "npm:lru-cache@11.5.4";
 
 /** Fault options for testing clients. */
 export interface Faults {
@@ -58,8 +59,8 @@ export const RATE_LIMIT_MAX_KEYS = 1024;
 /**
  * Fixed-window request counts per API key, in a map bounded to `maxKeys`
  * entries: the least recently used key is dropped when a new one would go
- * past the bound (a `Map` keeps insertion order; a hit moves its key to the
- * end). It is fed only keys that {@link bearer} accepted (see
+ * past the bound (`lru-cache`, whose hits make their key the most recent;
+ * reading a window does not). It is fed only keys that {@link bearer} accepted (see
  * {@link rateLimit}), so junk keys never reach it; the bound is a second
  * line of defence. A dropped key starts a fresh window when it returns.
  *
@@ -71,32 +72,29 @@ export const RATE_LIMIT_MAX_KEYS = 1024;
  * ```
  */
 export class RateLimiter {
-  readonly #windows = new Map<string, { start: number; count: number }>();
+  readonly #windows: LRUCache<string, { start: number; count: number }>;
   /** Creates a limiter allowing `rule.limit` requests per `rule.windowMs` per key. */
   constructor(
     readonly rule: { limit: number; windowMs: number },
     readonly now: () => number = Date.now,
     readonly maxKeys: number = RATE_LIMIT_MAX_KEYS,
-  ) {}
+  ) {
+    this.#windows = new LRUCache({ max: maxKeys });
+  }
   /** Keys tracked now (at most `maxKeys`). */
   get size(): number {
     return this.#windows.size;
   }
   /** The current window of `key` (its start and requests counted), if it is tracked. */
   windowOf(key: string): { start: number; count: number } | undefined {
-    const w = this.#windows.get(key);
+    const w = this.#windows.peek(key);
     return w ? { ...w } : undefined;
   }
   /** Counts a request for `key`; returns 0 when allowed, else the seconds to wait. */
   hit(key: string): number {
     const t = this.now();
     let w = this.#windows.get(key);
-    this.#windows.delete(key);
-    if (!w || t - w.start >= this.rule.windowMs) w = { start: t, count: 0 };
-    this.#windows.set(key, w);
-    while (this.#windows.size > this.maxKeys) {
-      this.#windows.delete(this.#windows.keys().next().value!);
-    }
+    if (!w || t - w.start >= this.rule.windowMs) this.#windows.set(key, w = { start: t, count: 0 });
     if (++w.count <= this.rule.limit) return 0;
     return Math.max(1, Math.ceil((w.start + this.rule.windowMs - t) / 1000));
   }

@@ -71,6 +71,8 @@ Deno.test("the rate limiter's map is bounded: least recently used keys are dropp
     assert.ok(limiter.size <= 100, String(limiter.size));
   }
   assert.equal(limiter.size, 100);
+  // each hit made "kept" the most recent: one window counted all 262 of its hits
+  assert.equal(limiter.windowOf("kept")?.count, 262);
   // "kept" stayed tracked, so its window still counts: it is over the limit
   assert.equal(limiter.hit("kept"), 1);
   clock += 1000;
