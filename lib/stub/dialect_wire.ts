@@ -72,6 +72,22 @@ export function answerDialect(d: Dialect): MiddlewareHandler | undefined {
   };
 }
 
+/** Rate-limit response headers a dialect sends on every answer, with what each says. */
+export const RATE_LIMIT_HEADERS: Record<Dialect["rateLimitHeaders"], Record<string, string>> = {
+  none: {},
+  "x-ratelimit": {
+    "X-RateLimit-Limit": "Requests allowed per window",
+    "X-RateLimit-Remaining": "Requests left in this window",
+    "X-RateLimit-Reset": "End of the window, epoch seconds",
+  },
+  ratelimit: {
+    "RateLimit-Limit": "Requests allowed per window",
+    "RateLimit-Remaining": "Requests left in this window",
+    "RateLimit-Reset": "Seconds until the window ends",
+    "RateLimit-Policy": "Quota policy, `<limit>;w=<seconds>`",
+  },
+};
+
 /** Nominal budget advertised when no `rateLimit` fault is set: 600 requests a minute per key. */
 export const NOMINAL_RATE_LIMIT = { limit: 600, windowMs: 60_000 } as const;
 
@@ -90,24 +106,23 @@ export function rateLimitHeaders(
   // bounded like the limiter (least recently used keys dropped), and fed only keys that
   // authentication accepted: the app puts this after `bearer`
   const counter = new RateLimiter({ limit, windowMs }, now, opts.rateLimit?.maxKeys);
+  const names = Object.keys(RATE_LIMIT_HEADERS[d.rateLimitHeaders]);
   return async (c, next) => {
     const key = c.req.header("authorization") ?? "";
     const t = now();
     counter.hit(key);
     const w = counter.windowOf(key) ?? { start: t, count: 1 };
     await next();
-    const remaining = String(Math.max(0, limit - w.count));
     const resetMs = w.start + windowMs;
-    const h = c.res.headers;
-    if (d.rateLimitHeaders === "x-ratelimit") {
-      h.set("x-ratelimit-limit", String(limit));
-      h.set("x-ratelimit-remaining", remaining);
-      h.set("x-ratelimit-reset", String(Math.ceil(resetMs / 1000)));
-    } else {
-      h.set("ratelimit-limit", String(limit));
-      h.set("ratelimit-remaining", remaining);
-      h.set("ratelimit-reset", String(Math.max(0, Math.ceil((resetMs - t) / 1000))));
-      h.set("ratelimit-policy", `${limit};w=${Math.round(windowMs / 1000)}`);
-    }
+    // each header of the dialect's table, by the last word of its name
+    const values: Record<string, number | string> = {
+      Limit: limit,
+      Remaining: Math.max(0, limit - w.count),
+      Reset: d.rateLimitHeaders === "x-ratelimit"
+        ? Math.ceil(resetMs / 1000)
+        : Math.max(0, Math.ceil((resetMs - t) / 1000)),
+      Policy: `${limit};w=${Math.round(windowMs / 1000)}`,
+    };
+    for (const name of names) c.res.headers.set(name, String(values[name.split("-").at(-1)!]));
   };
 }

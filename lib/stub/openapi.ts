@@ -8,7 +8,7 @@
 import { allowOnly } from "./methods.ts";
 import { type OpenAPIHono, z } from "npm:@hono/zod-openapi@1.6.3";
 import { DEFAULT_DIALECT, type Dialect } from "./dialect.ts";
-import { problemTypeIn } from "./dialect_wire.ts";
+import { problemTypeIn, RATE_LIMIT_HEADERS } from "./dialect_wire.ts";
 
 /** The problem-details schema, its `type` described in the dialect's form. */
 export function problemSchema(d: Dialect = DEFAULT_DIALECT): z.ZodObject {
@@ -25,22 +25,6 @@ export function problemSchema(d: Dialect = DEFAULT_DIALECT): z.ZodObject {
     detail: z.string(),
   }).openapi("Problem");
 }
-
-/** Rate-limit response headers a dialect sends on every answer, with what each says. */
-const RATE_LIMIT_HEADERS: Record<Dialect["rateLimitHeaders"], Record<string, string>> = {
-  none: {},
-  "x-ratelimit": {
-    "X-RateLimit-Limit": "Requests allowed per window",
-    "X-RateLimit-Remaining": "Requests left in this window",
-    "X-RateLimit-Reset": "End of the window, epoch seconds",
-  },
-  ratelimit: {
-    "RateLimit-Limit": "Requests allowed per window",
-    "RateLimit-Remaining": "Requests left in this window",
-    "RateLimit-Reset": "Seconds until the window ends",
-    "RateLimit-Policy": "Quota policy, `<limit>;w=<seconds>`",
-  },
-};
 
 /** The headers' descriptions: integers, but the policy's text. */
 function rateLimitHeaderDocs(d: Dialect): Record<string, { description: string; schema: object }> {
