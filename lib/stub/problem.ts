@@ -14,6 +14,7 @@
  * @module
  */
 import { HTTPException } from "npm:hono@4.13.19/http-exception";
+import { showValue } from "../shared/schema.ts";
 
 const TITLES: Record<number, string> = {
   400: "Bad Request",
@@ -71,4 +72,14 @@ export function fail(
 /** Ends the request with a 400 `invalid-request` problem (thrown, see {@link fail}). */
 export function badRequest(detail: string): never {
   return fail(400, "invalid-request", detail);
+}
+
+/**
+ * Ends the request with a 400 naming the values of parameter `param` the
+ * service does not know (`extraTags: unknown tag slug "x"; allowed: …`).
+ */
+export function unknownValues(param: string, what: string, bad: string[], allowed: string): never {
+  return badRequest(
+    `${param}: unknown ${what} ${bad.map(showValue).join(", ")}; allowed: ${allowed}`,
+  );
 }

@@ -30,7 +30,7 @@ import { toCamel } from "../../insider/fields.ts";
 import { Cursors, Pages } from "../cursor.ts";
 import { DEFAULT_DIALECT, type Dialect } from "../dialect.ts";
 import { allowOnly } from "../methods.ts";
-import { badRequest, fail } from "../problem.ts";
+import { badRequest, fail, unknownValues } from "../problem.ts";
 import { check, rawQuery } from "../query_check.ts";
 import type { World } from "../world.ts";
 import type { CatalogData, Pitch } from "./catalog_data.ts";
@@ -304,21 +304,13 @@ export function catalogService(ctx: CatalogContext): OpenAPIHono {
     const q = check(PitchListQuery, rawQuery(c));
     const rule = tagRule(q, data);
     if ("unknown" in rule) {
-      badRequest(
-        `extraTags: unknown tag slug ${
-          rule.unknown.map(showValue).join(", ")
-        }; allowed: slugs from GET /api/v1/tags`,
-      );
+      unknownValues("extraTags", "tag slug", rule.unknown, "slugs from GET /api/v1/tags");
     }
     const badSets = (q.filterSetIds ?? []).filter((id) =>
       !data.filterSets.some((f) => f.id === id)
     );
     if (badSets.length) {
-      badRequest(
-        `filterSetIds: unknown filter set ${
-          badSets.map(showValue).join(", ")
-        }; allowed: ids from GET /api/v1/filter-sets`,
-      );
+      unknownValues("filterSetIds", "filter set", badSets, "ids from GET /api/v1/filter-sets");
     }
     const { cursor, limit, sort, "x-hosting-protection-bypass": _x, ...filters } = q;
     const page = pages.page({

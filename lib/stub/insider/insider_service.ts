@@ -34,7 +34,7 @@ import { searchKey } from "../search_keys.ts";
 import { registerDocs } from "../openapi.ts";
 import { list } from "../words.ts";
 import { fuzzy } from "../fuzzy.ts";
-import { badRequest, fail } from "../problem.ts";
+import { badRequest, fail, unknownValues } from "../problem.ts";
 import { check, rawQuery } from "../query_check.ts";
 import type { World } from "../world.ts";
 import type { InsiderData, Trade } from "./insider_data.ts";
@@ -303,11 +303,7 @@ export function insiderService(ctx: InsiderContext): OpenAPIHono {
     const names = (fields ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "");
     const unknown = names.filter((n) => !isTransactionField(n));
     if (unknown.length) {
-      badRequest(
-        `fields: unknown field ${
-          unknown.map(showValue).join(", ")
-        }; allowed: snake_case names of the transaction catalog`,
-      );
+      unknownValues("fields", "field", unknown, "snake_case names of the transaction catalog");
     }
     if (!t) {
       fail(
