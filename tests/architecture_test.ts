@@ -27,6 +27,8 @@ export const LAYERS: Record<string, number> = {
 const SHAPES = [
   "lib/catalog/vocab.ts",
   "lib/catalog/params.ts",
+  // the catalog's response types (type-only), one declaration for the client and the emulator
+  "lib/catalog/types.ts",
   "lib/insider/fields.ts",
   "lib/insider/filter.ts",
   "lib/insider/params.ts",

@@ -347,7 +347,9 @@ const GENERATOR_SOURCES = [
 // table, getOrInsertComputed for the column dictionary and the abnormal returns, lodash isEqual
 // for the id lists; the same values and served bytes for seeds 1 and 7, generated, written and
 // read back); the streak lengths by findLastIndex (same values again)
-const GENERATOR_HASH = "v10:5c36ddb72f70a469";
+// v10 kept again: the catalog's Tag, FilterSet and archive types from lib/catalog/types.ts (types
+// only: the same values and served bytes for seeds 1 and 7, generated, written and read back)
+const GENERATOR_HASH = "v10:ec152fe1e578e2c6";
 
 Deno.test("world cache: its version follows the generator's sources", async () => {
   const text = GENERATOR_SOURCES.map((f) =>

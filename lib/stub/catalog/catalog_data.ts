@@ -40,6 +40,12 @@ import {
 } from "../../catalog/vocab.ts";
 import { Rng } from "../../shared/random.ts";
 import { COUNTRIES, SECTOR_TABLE, type World } from "../world.ts";
+import type { FilterSet, PitchArchive, Tag } from "../../catalog/types.ts";
+
+// the catalog's response shapes, one declaration for the client and the emulator
+export type { FilterSet, Tag };
+/** Archive state of a pitch (the catalog's `PitchArchive`). */
+export type Archive = PitchArchive;
 
 /** An author. */
 export interface Author {
@@ -63,20 +69,6 @@ export interface Author {
   winRate1y: number | null;
   /** Number of pitches. */
   pitchCount: number;
-}
-
-/** Archive state of a pitch. */
-export interface Archive {
-  /** A snapshot is ready. */
-  available: boolean;
-  /** Write-up formats captured. */
-  formats: ("pdf" | "mhtml" | "md")[];
-  /** A linked attachment was captured. */
-  has_attachment: boolean;
-  /** Whether a reader already requested an archive. */
-  requested: boolean;
-  /** Snapshots, oldest first. */
-  snapshots: { id: string; captured_at: string }[];
 }
 
 /** A pitch with everything the service knows. */
@@ -108,29 +100,7 @@ export interface Pitch {
   /** Realized returns per `${period}_${kind}` (percent). */
   returns: Record<string, number>;
   /** Archive. */
-  archive: Archive;
-}
-
-/** A saved filter set. */
-export interface FilterSet {
-  /** Id. */
-  id: string;
-  /** Name. */
-  displayName: string;
-  /** Criteria: `tags.any` or `tagsByType`, plus `noneOf` type keys. */
-  criteria: { tags?: { any: string[] }; tagsByType?: Record<string, string[]>; noneOf: string[] };
-}
-
-/** A catalog tag as `/tags` serves it. */
-export interface Tag {
-  /** Slug sent in requests. */
-  slug: string;
-  /** Type key. */
-  tagTypeKey: string;
-  /** Display label. */
-  label: string;
-  /** Nested children (industries under a sector). */
-  children?: Tag[];
+  archive: PitchArchive;
 }
 
 /** The catalog dataset. */
