@@ -155,7 +155,8 @@ export class WindowPull<Row> {
       return !again;
     });
     this.twice += rows.length - out.length;
-    return out;
+    // none dropped: the page's own list, and what marks it (rows keyed as declared: `markDeclared`)
+    return out.length === rows.length ? rows : out;
   }
 
   /**
