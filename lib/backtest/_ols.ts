@@ -7,7 +7,6 @@
  *
  * @module
  */
-import jStatModule from "npm:jstat@1.9.6";
 
 /** An OLS fit: coefficients, their Newey-West standard errors, and the lags. */
 export interface Fit {
@@ -23,8 +22,29 @@ export interface Fit {
   inv: number[][];
 }
 
-/** jStat's matrix inverse (the package ships no types). */
-const jStat = jStatModule as unknown as { inv(a: number[][]): number[][] };
+/** Inverse of a small symmetric positive-definite matrix (Gauss-Jordan with pivoting). */
+function invert(a: number[][]): number[][] {
+  const k = a.length;
+  const m = a.map((row, i) => [...row, ...Array.from({ length: k }, (_, j) => (i === j ? 1 : 0))]);
+  for (let c = 0; c < k; c++) {
+    let p = c;
+    for (let r = c + 1; r < k; r++) if (Math.abs(m[r][c]) > Math.abs(m[p][c])) p = r;
+    if (Math.abs(m[p][c]) < 1e-12) {
+      throw new RangeError(
+        "portfolioBacktest: the factor regression is singular (a factor is constant or a copy of another)",
+      );
+    }
+    [m[c], m[p]] = [m[p], m[c]];
+    const d = m[c][c];
+    for (let j = 0; j < 2 * k; j++) m[c][j] /= d;
+    for (let r = 0; r < k; r++) {
+      if (r === c) continue;
+      const f = m[r][c];
+      for (let j = 0; j < 2 * k; j++) m[r][j] -= f * m[c][j];
+    }
+  }
+  return m.map((row) => row.slice(k));
+}
 
 /** The transpose of a matrix. */
 const tr = (a: readonly (readonly number[])[]) => a[0].map((_, j) => a.map((row) => row[j]));
@@ -50,15 +70,7 @@ export function olsNeweyWest(y: readonly number[], X: readonly number[][], lags?
   const L = lags ?? Math.floor(4 * (n / 100) ** (2 / 9));
   const Xt = tr(X);
   const xtx = mul(Xt, X);
-  // Gauss-Jordan with partial pivoting; a column that is constant or a combination of others
-  // (or fewer rows than columns) leaves no inverse: (X'X)⁻¹·X'X is then not the identity
-  const inv = jStat.inv(xtx);
-  const eye = mul(inv, xtx);
-  if (!eye.every((row, i) => row.every((v, j) => Math.abs(v - Number(i === j)) < 1e-6))) {
-    throw new RangeError(
-      "portfolioBacktest: the factor regression is singular (a factor is constant or a copy of another)",
-    );
-  }
+  const inv = invert(xtx);
   const coef = mul(inv, mul(Xt, y.map((v) => [v]))).map(([c]) => c);
   const e = y.map((v, t) => v - X[t].reduce((s, x, j) => s + x * coef[j], 0));
   const ssr = e.reduce((s, v) => s + v * v, 0);
