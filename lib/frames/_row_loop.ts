@@ -10,7 +10,7 @@
  */
 import type { ColumnSpec } from "./dtypes.ts";
 import { PLAIN_TYPES, type PlainType } from "./_arrow.ts";
-import { isoDay, isoMs, type ValueType } from "../shared/values/mod.ts";
+import { isCikField, isoDay, isoMs, type ValueType } from "../shared/values/mod.ts";
 
 /** Where a column's values are held: a numeric buffer or a plain one, and which. */
 export type Slot = { num: boolean; c: number };
@@ -35,6 +35,9 @@ const INLINE: Record<ValueType, string> = {
   text_list: `Array.isArray(v) && okList(v, false) ? v : ODD`,
 };
 
+/** The inline reader of a CIK column (`code`, read by the CIK grammar: `shared/values/code.ts`). */
+const CIK_INLINE = `typeof v === "string" && isCik(v) ? v : ODD`;
+
 /** Whether a list's items are all canonical: safe integers, or text (`ints` false). */
 function okList(v: unknown[], ints: boolean): boolean {
   for (let i = 0; i < v.length; i++) {
@@ -45,7 +48,10 @@ function okList(v: unknown[], ints: boolean): boolean {
 }
 
 /** What the generated row loop calls: the canonical readers of `shared/values/`. */
-const FAST = { isoDay, isoMs, okList };
+const FAST = { isoDay, isoMs, okList, isCik: (v: string) => TEN_DIGITS.test(v) };
+
+/** A CIK's canonical form (`shared/values/code.ts`): ten digits. */
+const TEN_DIGITS = /^\d{10}$/;
 
 /** What both the row loop and each of its generated parts take first: rows `[from, to)` into the buffers from offset `off`. */
 type Rows = [
@@ -110,7 +116,7 @@ function filler(specs: readonly ColumnSpec[], slots: readonly Slot[]): Filler {
       num,
       decl: `const ${to} = ${num ? "num" : "plain"}[${c}];`,
       line: `v = row[${JSON.stringify(s.key ?? s.name)}]; ${to}[o] = ${
-        INLINE[s.type].replace("ODD", odd)
+        (s.type === "code" && isCikField(s.name) ? CIK_INLINE : INLINE[s.type]).replace("ODD", odd)
       };`,
     };
   }).sort((a, b) => +b.num - +a.num);
@@ -118,7 +124,7 @@ function filler(specs: readonly ColumnSpec[], slots: readonly Slot[]): Filler {
   for (let g = 0; g < cols.length; g += GROUP_COLUMNS) {
     const part = cols.slice(g, g + GROUP_COLUMNS);
     const body = `${part.map((c) => c.decl).join("\n")}
-const isoDay = fast.isoDay, isoMs = fast.isoMs, okList = fast.okList;
+const isoDay = fast.isoDay, isoMs = fast.isoMs, okList = fast.okList, isCik = fast.isCik;
 for (let r = from, o = off; r < to; r++, o++) {
  const row = rows[r]; let v, x, f = 0;
  ${part.map((c) => c.line).join("\n ")}

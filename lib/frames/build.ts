@@ -22,8 +22,10 @@
  * else (objects, arrays, mixed kinds) becomes Utf8 holding the JSON text.
  *
  * Values are read by their column's grammar (`shared/values/`, chosen by
- * its value type: `GRAMMARS`). The generated row loop (`_row_loop.ts`) takes canonical values inline
- * (a finite number, a safe integer, a boolean, text, a calendar-checked
+ * its value type: `GRAMMARS`; a CIK column by the CIK grammar:
+ * `grammarOf`). The generated row loop (`_row_loop.ts`) takes canonical
+ * values inline (a finite number, a safe integer, a boolean, text, ten
+ * digits in a CIK column, a calendar-checked
  * `YYYY-MM-DD`, an ISO timestamp with a zone, a list of canonical items);
  * any other value sends its row to `#redo`, which reads each value by the
  * full grammar and counts the forms it read (`coerced`) and the values
@@ -51,7 +53,7 @@ import { compile, type Filler, isPlain, type Slot } from "./_row_loop.ts";
 import { type FrameReport, mergeReports, reportLines, warnReport } from "./_report.ts";
 import {
   type Grammar,
-  GRAMMARS,
+  grammarOf,
   type Note,
   ReadLog,
   readValue,
@@ -201,7 +203,7 @@ export class FrameBuilder implements RowSink<Record<string, unknown>> {
     this.#known = new Set(keys);
     this.#miss = specs.map(() => 0);
     this.#read = specs.map((s) => ({
-      grammar: GRAMMARS[s.type] as Grammar<unknown>,
+      grammar: grammarOf(s.type, s.name),
       note: this.#log.noteFor(s.name),
     }));
     this.#slots = specs.map((s, i) => {

@@ -20,8 +20,7 @@ import { InvalidResponseError } from "../http/errors.ts";
 import { plural } from "../shared/plural.ts";
 import {
   type FieldGrammar,
-  type Grammar,
-  GRAMMARS,
+  grammarOf,
   ReadLog,
   readRecord,
   type Unreadable,
@@ -58,7 +57,7 @@ export function rowTyping(
   inner?: { key: string; fields: readonly (readonly [key: string, type: ValueType])[] },
 ): RowTyping {
   const of = (fs: readonly (readonly [string, ValueType])[], prefix = "") =>
-    fs.map(([key, t]) => ({ key, grammar: GRAMMARS[t] as Grammar<unknown>, label: prefix + key }));
+    fs.map(([key, t]) => ({ key, grammar: grammarOf(t, key), label: prefix + key }));
   return {
     endpoint,
     fields: of(fields),

@@ -29,9 +29,11 @@
  * CIK and name of a lookup hit, by field-name pattern (spelling-free): the
  * CIK is `cik`, else a key ending in `cik` that names the owner (`owner`,
  * `insider`, `person`, `reporter`, `filer`), else the only key ending in
- * `cik` that is not the issuer's or company's; numbers become strings. The
- * name is `name`, else the same patterns ending in `name` (`display_name`,
- * `full_name` too).
+ * `cik` that is not the issuer's or company's. It, and the `cik` of each
+ * of the hit's `issuers`, is read by the CIK grammar (`shared/values/code.ts`:
+ * 10 digits, zero-padded, from text or a number), as the CIKs of rows are.
+ * The name is `name`, else the same patterns ending in `name`
+ * (`display_name`, `full_name` too).
  *
  * @module
  */
@@ -46,6 +48,7 @@ import { announceShape } from "../http/events.ts";
 import {
   badValue,
   describe,
+  isObject,
   type JsonObject,
   type ListSpec,
   readList,
@@ -54,6 +57,7 @@ import {
 import { KeyIndex, markDeclared, normKey } from "../shared/field_keys.ts";
 import { uniformRowKeys } from "../shared/wide_rows.ts";
 import { type Grammar, GRAMMARS, IGNORE, readValue, UNREADABLE } from "../shared/values/mod.ts";
+import { cik } from "../shared/values/code.ts";
 import { TRANSACTION_FIELDS, type TransactionRow } from "./fields.ts";
 import type { FeedRow } from "./feeds.ts";
 
@@ -259,9 +263,11 @@ export function insiderHits(body: unknown): InsiderHit[] {
     const count = read("trade_count", GRAMMARS.integer);
     const latest = read("latest_filed_at", GRAMMARS.timestamp);
     return {
-      cik: read(cikKey, GRAMMARS.code, raw[cikKey]) as string,
+      cik: read(cikKey, cik, raw[cikKey]) as string,
       name: String(raw[nameKey]),
-      issuers: Array.isArray(o.issuers) ? o.issuers as InsiderHit["issuers"] : [],
+      issuers: (Array.isArray(o.issuers) ? o.issuers : []).map((x: JsonObject) =>
+        isObject(x) && "cik" in x ? { ...x, cik: read("issuers.cik", cik, x.cik) } : x
+      ) as InsiderHit["issuers"],
       titles: Array.isArray(o.titles) ? o.titles as string[] : [],
       trade_count: count,
       latest_filed_at: latest === null ? null : GRAMMARS.timestamp.row(latest) as string,

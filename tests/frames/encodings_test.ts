@@ -12,6 +12,7 @@ import { buildFrame } from "../../lib/frames/build.ts";
 import { rowTyping, typeRows } from "../../lib/frames/typed_rows.ts";
 import { GRAMMARS, UNREADABLE, type ValueType } from "../../lib/shared/values/mod.ts";
 import { rowForm } from "./_case_forms.ts";
+import { insiderHits } from "../../lib/insider/_envelopes.ts";
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
@@ -148,3 +149,48 @@ Deno.test("an empty list sent joined is the empty list, as sent plain", () => {
   // a list of text is never read joined: its blank text stays null, an empty list is []
   assert.deepEqual(readAll("text_list", [[], "[]", ""]).cells, [[], [], null]);
 });
+
+Deno.test("property: a CIK as a number or as text, zero-padded or not, is one value (ten digits) in frames, typed rows and lookup hits", () => {
+  const names = ["issuer_cik", "reporting_owner_cik", "cik", "issuerCik", "reportingOwnerCik"];
+  fc.assert(
+    fc.property(fc.integer({ min: 0, max: 9_999_999_999 }), fc.nat(10), (n, pad) => {
+      const want = String(n).padStart(10, "0");
+      const encodings: unknown[] = [want, n, String(n), String(n).padStart(pad, "0"), "0" + want];
+      for (const name of names) {
+        const rows = encodings.map((x) => ({ [name]: x }));
+        const df = buildFrame([{ name, type: "code" }], rows, { onReport: () => {} });
+        assert.deepEqual(df.getColumn(name).toArray(), encodings.map(() => want), name);
+        const typed = typeRows(rowTyping("GET /x", [[name, "code"]]), rows).map((r) => r[name]);
+        assert.deepEqual(typed, encodings.map(() => want), name);
+      }
+      const hits = insiderHits({
+        data: encodings.map((x, i) => ({ cik: x, name: `o${i}`, issuers: [{ cik: x }] })),
+      });
+      assert.deepEqual(
+        hits.map((h) => [h.cik, h.issuers[0].cik]),
+        encodings.map(() => [want, want]),
+      );
+      // a code field that names no CIK keeps its text as sent
+      const other = buildFrame([{ name: "security_title", type: "code" }], [{
+        security_title: String(n),
+      }]);
+      assert.equal(other.getColumn("security_title").getIndex(0), String(n));
+    }),
+    { numRuns: 200 },
+  );
+});
+
+Deno.test("a CIK past ten digits, or with any other character, is refused (null, counted), never cut or guessed", () => {
+  for (const bad of ["12345678901", "CIK320193", " 320193", "-1", "3.2e5", -1, 1.5, 1e10]) {
+    const { cells, typed } = readAllNamed("issuer_cik", [320193, bad]);
+    assert.deepEqual([cells, typed], [["0000320193", null], ["0000320193", null]], String(bad));
+  }
+});
+
+/** `readAll` for a column of this name (a CIK column when it names one). */
+function readAllNamed(name: string, encodings: readonly unknown[]) {
+  const rows = encodings.map((x) => ({ [name]: x }));
+  const df = buildFrame([{ name, type: "code" }], rows, { onReport: () => {} });
+  const typed = typeRows(rowTyping("GET /x", [[name, "code"]]), rows);
+  return { cells: df.getColumn(name).toArray(), typed: typed.map((r) => r[name]) };
+}

@@ -108,7 +108,7 @@ Deno.test("lenient values: numeric text, true/false text, empty text; counted on
   );
   assert.equal(df.getColumn("price_per_share").getIndex(7), null);
   assert.equal(df.getColumn("filed_at").getIndex(9), null);
-  assert.equal(df.getColumn("issuer_cik").getIndex(11), "320193");
+  assert.equal(df.getColumn("issuer_cik").getIndex(11), "0000320193");
   assert.deepEqual([...df.getColumn("feed_ids").getIndex(12)], [15, 16]);
   const nonNull = trades.slice(0, 50).filter((r) => r.transaction_value !== null).length;
   assert.deepEqual(

@@ -70,14 +70,42 @@ Deno.test("a list sent as JSON text reads its numbers exactly too: a rounded ite
 });
 
 Deno.test("an identifier sent as a long JSON number keeps its digits; 1e21 is still refused", async () => {
-  const rows = [row(1, `"issuer_cik":320193`), row(2, `"issuer_cik":12345678901234567890`)];
+  // (security_title: a code field that is no CIK; a CIK has one form of ten digits, below)
+  const rows = [
+    row(1, `"security_title":320193`),
+    row(2, `"security_title":12345678901234567890`),
+  ];
   const { value: df } = await warned(() => rawClient(rows).search({}).frame({ progress: false }));
-  assert.deepEqual(df.getColumn("issuer_cik").toArray(), ["320193", "12345678901234567890"]);
+  assert.deepEqual(df.getColumn("security_title").toArray(), ["320193", "12345678901234567890"]);
   const { value: typed } = await warned(() => rawClient(rows).search({}).take(2));
-  assert.equal((typed[1] as unknown as Record<string, unknown>).issuerCik, "12345678901234567890");
-  const bad = [row(1, `"issuer_cik":320193`), row(2, `"issuer_cik":1e21`)];
+  assert.equal(
+    (typed[1] as unknown as Record<string, unknown>).securityTitle,
+    "12345678901234567890",
+  );
+  const bad = [row(1, `"security_title":320193`), row(2, `"security_title":1e21`)];
   const { value: df2 } = await warned(() => rawClient(bad).search({}).frame({ progress: false }));
-  assert.deepEqual(df2.getColumn("issuer_cik").toArray(), ["320193", null]);
+  assert.deepEqual(df2.getColumn("security_title").toArray(), ["320193", null]);
+});
+
+Deno.test("a CIK sent as a JSON number is its ten digits, zero-padded; past ten digits or 1e21 it is refused", async () => {
+  const rows = [
+    row(1, `"issuer_cik":320193`),
+    row(2, `"issuer_cik":12345678901234567890`),
+    row(3, `"issuer_cik":1e21`),
+    row(4, `"issuer_cik":"320193"`),
+  ];
+  const { value: df } = await warned(() => rawClient(rows).search({}).frame({ progress: false }));
+  assert.deepEqual(df.getColumn("issuer_cik").toArray(), [
+    "0000320193",
+    null,
+    null,
+    "0000320193",
+  ]);
+  const { value: typed } = await warned(() => rawClient(rows).search({}).take(4));
+  assert.deepEqual(
+    typed.map((r) => (r as unknown as Record<string, unknown>).issuerCik),
+    ["0000320193", null, null, "0000320193"],
+  );
 });
 
 Deno.test("a decimal that a JSON number would round to 0 is refused; one past 17 digits is the nearest double", async () => {

@@ -21,6 +21,24 @@
  * objects (a structure where text was declared is a different field, not a
  * spelling of this one).
  *
+ * CIKs ({@link cik}): an SEC Central Index Key is a number of up to 10
+ * digits, shown zero-padded (`0000320193`) or not (`320193`), as text or
+ * as a JSON number. One value, so one canonical form: every field that
+ * names a CIK ({@link isCikField}: `cik`, a name ending in `_cik` or
+ * `Cik`, such as `issuer_cik`, `reporting_owner_cik`, `reportingOwnerCik`),
+ * wherever it is read (frames, typed rows, details, `hydrate`, lookup hits
+ * and their issuers), is read by the CIK grammar, which keeps the code
+ * grammar's type (text, `Utf8`):
+ *
+ * - Text of 10 digits (canonical), kept.
+ * - Text of other digits, or an integer number from 0 to 9,999,999,999:
+ *   its value as 10 digits, zero-padded (`"320193"`, `320193`,
+ *   `"00000320193"` → `"0000320193"`), noted.
+ *
+ * Refused (null, counted): a value past 10 digits (`12345678901234567890`
+ * is no CIK), any other character (`"CIK320193"`, `" 320193"`, `"-1"`),
+ * fractions; blank text stays the text it is, as in the code grammar.
+ *
  * @module
  */
 import { type Grammar, type Note, UNREADABLE } from "./_grammar.ts";
@@ -48,5 +66,29 @@ export const code: Grammar<string> = {
     "booleans, lists, objects",
   ],
   read,
+  row: (s) => s,
+};
+
+/** A CIK field's name (module doc): `cik`, or ending in `_cik` or `Cik`. */
+export const isCikField = (name: string): boolean => /(?:^|_)cik$|[a-z0-9]Cik$/.test(name);
+
+/** The CIK grammar (module doc): ten digits, zero-padded. */
+export const cik: Grammar<string> = {
+  type: "code",
+  means: "an SEC CIK: 10 digits, zero-padded",
+  forms: [
+    "text of 10 digits (canonical)",
+    "other digits as text or an integer number up to 9,999,999,999: zero-padded to 10",
+  ],
+  refused: ["more than 10 significant digits, any other character, fractions"],
+  read(v, note) {
+    const t = typeof v === "number" && Number.isSafeInteger(v) ? String(v) : v;
+    if (typeof t !== "string" || !/^\d*$/.test(t)) return UNREADABLE;
+    if (t === "") return t; // blank text: as in the code grammar
+    const padded = t.replace(/^0+/, "").padStart(10, "0");
+    if (padded.length > 10) return UNREADABLE;
+    if (padded !== v) note(typeof v === "number" ? "number" : "digits not padded to 10 (padded)");
+    return padded;
+  },
   row: (s) => s,
 };

@@ -40,7 +40,7 @@ import {
   type ValueType,
 } from "./_grammar.ts";
 import { boolean } from "./boolean.ts";
-import { code } from "./code.ts";
+import { cik, code, isCikField } from "./code.ts";
 import { date, dayText, isoDay, newYorkMidnight } from "./date.ts";
 import { decimal } from "./decimal.ts";
 import { integer } from "./integer.ts";
@@ -50,11 +50,13 @@ import { isoMs, timestamp } from "./timestamp.ts";
 export { type Grammar, IGNORE, type Note, UNREADABLE, type ValueOf, type ValueType };
 export {
   boolean,
+  cik,
   code,
   date,
   dayText,
   decimal,
   integer,
+  isCikField,
   isoDay,
   isoMs,
   listOf,
@@ -82,6 +84,20 @@ export const GRAMMARS: { readonly [K in ValueType]: Grammar<ValueOf[K]> } = {
   list: listOf(integer),
   text_list: listOf(code),
 };
+
+/**
+ * The grammar a field is read by: its type's, but a CIK field's
+ * ({@link isCikField}) for `code` ({@link cik}: one canonical form).
+ *
+ * @example
+ * ```ts
+ * import { grammarOf } from "./mod.ts";
+ * grammarOf("code", "issuer_cik").read(320193, () => {}); // "0000320193"
+ * ```
+ */
+export function grammarOf(type: ValueType, name: string): Grammar<unknown> {
+  return (type === "code" && isCikField(name) ? cik : GRAMMARS[type]) as Grammar<unknown>;
+}
 
 /** Every value type, in the order of {@link GRAMMARS}. */
 export const VALUE_TYPES: readonly ValueType[] = Object.keys(GRAMMARS) as ValueType[];
@@ -181,7 +197,7 @@ const IN_ROW_FORM: Record<ValueType, (v: unknown, g: Grammar<unknown>) => boolea
   decimal: (v) => typeof v === "number" && Number.isFinite(v),
   integer: (v) => Number.isSafeInteger(v),
   boolean: (v) => typeof v === "boolean",
-  code: (v) => typeof v === "string",
+  code: (v, g) => typeof v === "string" && (g === code || g.read(v, IGNORE) === v),
   date: (v) => typeof v === "string" && !Number.isNaN(isoDay(v)),
   timestamp: (v) =>
     typeof v === "string" && v.length === 24 && v.charCodeAt(23) === 90 && !Number.isNaN(isoMs(v)),
