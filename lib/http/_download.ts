@@ -10,6 +10,7 @@
  * @module
  */
 import { InvalidResponseError, SignalbookError } from "./errors.ts";
+import { describe } from "./_envelope.ts";
 import {
   checkScheme,
   failureOf,
@@ -17,7 +18,6 @@ import {
   problemOf,
   type ProblemReading,
   redact,
-  typeOf,
   within,
 } from "./_transport_parts.ts";
 
@@ -45,7 +45,7 @@ export async function fetchUnsigned(
     try {
       res = await within(d.fetch(current.href, { redirect: "manual", signal: both }), both);
       if (!(res instanceof Response)) {
-        throw new InvalidResponseError(`${label}: fetch gave ${typeOf(res)}, not a Response`);
+        throw new InvalidResponseError(`${label}: fetch gave ${describe(res)}, not a Response`);
       }
       if (res.status < 300) return res;
       const failed = res;
@@ -98,7 +98,7 @@ export async function* bodyChunks(
       }
       if (r.done) return;
       if (!(r.value instanceof Uint8Array)) {
-        throw new InvalidResponseError(`${label}: the body gave ${typeOf(r.value)}, not bytes`);
+        throw new InvalidResponseError(`${label}: the body gave ${describe(r.value)}, not bytes`);
       }
       yield r.value;
     }

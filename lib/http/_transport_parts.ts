@@ -17,6 +17,7 @@ import {
 } from "./errors.ts";
 import { serverDelayMs } from "./retry.ts";
 import { jsonProblem, readPrefix } from "./_body.ts";
+import { describe } from "./_envelope.ts";
 import { redactKnownKeys, type Redactor } from "./_redact.ts";
 import type { WideJson } from "../shared/wide_rows.ts";
 import { parseExactJson, roundsNumbers } from "../shared/json_numbers.ts";
@@ -166,10 +167,6 @@ function textOf(v: unknown): string {
   }
 }
 
-export function typeOf(v: unknown): string {
-  return v === null ? "null" : Array.isArray(v) ? "an array" : `a ${typeof v}`;
-}
-
 /**
  * The parsed JSON answer, or an {@link InvalidResponseError} saying it is
  * not JSON. A number literal a double does not hold as written is its text
@@ -193,13 +190,13 @@ export function parseJson(text: string, label: string, json: WideJson): unknown 
 export function objectBody(parsed: unknown, label: string): Record<string, unknown> {
   if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
     throw new InvalidResponseError(
-      `${label}: the answer is not a JSON object but ${typeOf(parsed)}`,
+      `${label}: the answer is not a JSON object but ${describe(parsed)}`,
     );
   }
   const data = (parsed as Record<string, unknown>).data;
   if (data !== undefined && !Array.isArray(data)) {
     throw new InvalidResponseError(
-      `${label}: the answer's "data" is not a list but ${typeOf(data)}`,
+      `${label}: the answer's "data" is not a list but ${describe(data)}`,
     );
   }
   return parsed as Record<string, unknown>;

@@ -38,11 +38,11 @@ import {
   rebuilt,
   redact,
   sleep,
-  typeOf,
   within,
 } from "./_transport_parts.ts";
 import { knownKeys, redactError, type Redactor, redactorFor } from "./_redact.ts";
 import type { KeyMatcher } from "./_key_match.ts";
+import { describe } from "./_envelope.ts";
 import { checkApiKey, checkBaseUrl } from "./_config.ts";
 import { DEMO_HEADER, isDemo, isLoopbackUrl, markDemo } from "../shared/demo.ts";
 import { announceRetry, type RetryInfo } from "./events.ts";
@@ -502,7 +502,7 @@ export class Transport {
       signal,
     );
     if (!(r instanceof Response)) {
-      throw new InvalidResponseError(`${call.label}: fetch gave ${typeOf(r)}, not a Response`);
+      throw new InvalidResponseError(`${call.label}: fetch gave ${describe(r)}, not a Response`);
     }
     return r;
   }

@@ -285,3 +285,25 @@ Deno.test("the caller's abort ends the wait before a retry at once (a 30 s Retry
   assert.ok(performance.now() - started < 5_000, "ended by the abort, not the 30 s wait");
   assert.equal(calls, 1);
 });
+
+Deno.test("what came instead of a Response or a JSON object is described in the error", async () => {
+  const notResponse = new Transport({
+    apiKey: "sk-secret-123",
+    baseUrl: "http://api.test/svc",
+    fetch: () => Promise.resolve({ ok: true, status: 200 } as unknown as Response),
+  });
+  await assert.rejects(
+    notResponse.json({ method: "GET", path: "/x" }),
+    /GET \/x: fetch gave a JSON object with keys "ok", "status", not a Response/,
+  );
+  const list = transport(fakeFetch(() => Response.json([1, 2])).fetch);
+  await assert.rejects(
+    list.json({ method: "GET", path: "/x" }),
+    /GET \/x: the answer is not a JSON object but a JSON array of 2/,
+  );
+  const data = transport(fakeFetch(() => Response.json({ data: "rows" })).fetch);
+  await assert.rejects(
+    data.json({ method: "GET", path: "/x" }),
+    /GET \/x: the answer's "data" is not a list but a string/,
+  );
+});
