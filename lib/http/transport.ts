@@ -131,6 +131,18 @@ export interface RequestSpec {
   signal?: AbortSignal;
 }
 
+/**
+ * The whole-number options of a client: its default, least and most value
+ * (see {@link ClientOptions}).
+ */
+const WHOLE_OPTIONS = {
+  maxRetries: [4, 0, 20],
+  retryBudgetMs: [DEFAULT_RETRY_BUDGET_MS, 0, 3_600_000],
+  timeoutMs: [30_000, 1, 3_600_000],
+  firstByteTimeoutMs: [DEFAULT_FIRST_BYTE_TIMEOUT_MS, 1, 3_600_000],
+  maxResponseBytes: [DEFAULT_MAX_RESPONSE_BYTES, 1, MAX_RESPONSE_BYTES],
+} as const satisfies Partial<Record<keyof ClientOptions, readonly [number, number, number]>>;
+
 /** Reads a successful answer into what the caller wants. */
 type Reader<T> = (res: Response, label: string) => Promise<T>;
 
@@ -205,15 +217,15 @@ export class Transport {
   /** Base URL without a trailing slash. */
   readonly baseUrl: string;
   /** Retries after the first attempt. */
-  readonly maxRetries: number;
+  readonly maxRetries!: number;
   /** Retry budget in time of a call group, ms. */
-  readonly retryBudgetMs: number;
+  readonly retryBudgetMs!: number;
   /** Per-attempt timeout, ms. */
-  readonly timeoutMs: number;
+  readonly timeoutMs!: number;
   /** Longest wait for an answer's headers, ms. */
-  readonly firstByteTimeoutMs: number;
+  readonly firstByteTimeoutMs!: number;
   /** Largest decoded answer read into memory, bytes. */
-  readonly maxResponseBytes: number;
+  readonly maxResponseBytes!: number;
 
   readonly #problem: ProblemReader;
   #demo: boolean;
@@ -238,21 +250,12 @@ export class Transport {
     this.#onRetry = opts.onRetry;
     this.#headerMarks = isLoopbackUrl(new URL(this.baseUrl));
     // each a whole number within its bounds, named in the error (see `shared/options.ts`)
-    const int = (name: keyof ClientOptions, fallback: number, min: number, max: number) =>
-      intOption(name, opts[name] ?? fallback, min, max);
-    this.maxRetries = int("maxRetries", 4, 0, 20);
-    this.retryBudgetMs = int("retryBudgetMs", DEFAULT_RETRY_BUDGET_MS, 0, 3_600_000);
-    this.timeoutMs = int("timeoutMs", 30_000, 1, 3_600_000);
-    this.firstByteTimeoutMs = Math.min(
-      this.timeoutMs,
-      int("firstByteTimeoutMs", DEFAULT_FIRST_BYTE_TIMEOUT_MS, 1, 3_600_000),
-    );
-    this.maxResponseBytes = int(
-      "maxResponseBytes",
-      DEFAULT_MAX_RESPONSE_BYTES,
-      1,
-      MAX_RESPONSE_BYTES,
-    );
+    for (const [name, [fallback, min, max]] of Object.entries(WHOLE_OPTIONS)) {
+      const value = opts[name as keyof typeof WHOLE_OPTIONS] ?? fallback;
+      Object.assign(this, { [name]: intOption(name, value, min, max) });
+    }
+    // the headers' wait is part of the attempt's
+    this.firstByteTimeoutMs = Math.min(this.timeoutMs, this.firstByteTimeoutMs);
     this.#cache = opts.cache
       ? new ResponseCache(opts.cache, this.maxResponseBytes, this.#matcher.holds)
       : null;

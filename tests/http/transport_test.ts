@@ -307,3 +307,18 @@ Deno.test("what came instead of a Response or a JSON object is described in the 
     /GET \/x: the answer's "data" is not a list but a string/,
   );
 });
+
+Deno.test("the whole-number options: their defaults, and firstByteTimeoutMs at most timeoutMs", () => {
+  const t = new Transport({ apiKey: "sk-secret-123", baseUrl: "http://api.test/svc" });
+  assert.deepEqual(
+    [t.maxRetries, t.retryBudgetMs, t.timeoutMs, t.firstByteTimeoutMs, t.maxResponseBytes],
+    [4, 60_000, 30_000, 10_000, 16 * 1024 * 1024],
+  );
+  const short = new Transport({
+    apiKey: "sk-secret-123",
+    baseUrl: "http://api.test/svc",
+    timeoutMs: 500,
+    firstByteTimeoutMs: 2_000,
+  });
+  assert.equal(short.firstByteTimeoutMs, 500);
+});
