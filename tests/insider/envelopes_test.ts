@@ -214,7 +214,10 @@ Deno.test("a lookup CIK sent as a number is its ten digits, zero-padded, or is r
   for (const bad of [12345678901234567890, 1e21]) {
     await assert.rejects(cikAs(bad).insiders(owner.name, { limit: 1 }), (e: Error) => {
       assert.equal(e.name, "InvalidResponseError");
-      assert.match(e.message, /GET \/insiders: match 0 cik expected code; got (the number|text of 20)/);
+      assert.match(
+        e.message,
+        /GET \/insiders: match 0 cik expected code; got (the number|text of 20)/,
+      );
       return true;
     });
   }
