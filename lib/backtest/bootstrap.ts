@@ -52,38 +52,17 @@ export function clusterBootstrap(
   samples: number,
   seed: number,
 ): BootResult {
-  // per cluster, the sum and count of each group present in it (sparse)
-  const index = new Map<string, number>();
-  const cells: Map<number, [number, number]>[] = [];
-  for (const o of obs) {
-    let c = index.get(o.cluster);
-    if (c === undefined) {
-      c = cells.length;
-      index.set(o.cluster, c);
-      cells.push(new Map());
-    }
-    const cell = cells[c].get(o.group);
-    if (cell) {
-      cell[0] += o.value;
-      cell[1] += 1;
-    } else cells[c].set(o.group, [o.value, 1]);
-  }
+  // per cluster (in order of first appearance), the sum and count of each group present in it
+  const cells = [...Map.groupBy(obs, (o) => o.cluster).values()].map((own) =>
+    [...Map.groupBy(own, (o) => o.group)].map(([g, os]) =>
+      [g, os.reduce((s, o) => s + o.value, 0), os.length] as const
+    )
+  );
   const C = cells.length;
-  const start = new Int32Array(C + 1);
-  for (let c = 0; c < C; c++) start[c + 1] = start[c] + cells[c].size;
-  const eg = new Int32Array(start[C]);
-  const es = new Float64Array(start[C]);
-  const en = new Float64Array(start[C]);
-  const clusters = new Array<number>(groups).fill(0);
-  for (let c = 0, k = 0; c < C; c++) {
-    for (const [g, [s, n]] of cells[c]) {
-      eg[k] = g;
-      es[k] = s;
-      en[k] = n;
-      clusters[g]++;
-      k++;
-    }
-  }
+  const clusters = Array.from(
+    { length: groups },
+    (_, g) => cells.filter((cell) => cell.some(([h]) => h === g)).length,
+  );
   const means = Array.from({ length: groups }, () => new Float64Array(samples));
   const rng = new Rng(seed);
   const sums = new Float64Array(groups);
@@ -92,10 +71,9 @@ export function clusterBootstrap(
     sums.fill(0);
     counts.fill(0);
     for (let d = 0; d < C; d++) {
-      const c = Math.floor(rng.next() * C);
-      for (let k = start[c]; k < start[c + 1]; k++) {
-        sums[eg[k]] += es[k];
-        counts[eg[k]] += en[k];
+      for (const [g, s, n] of cells[Math.floor(rng.next() * C)]) {
+        sums[g] += s;
+        counts[g] += n;
       }
     }
     for (let g = 0; g < groups; g++) means[g][b] = counts[g] > 0 ? sums[g] / counts[g] : NaN;
