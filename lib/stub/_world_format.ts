@@ -166,10 +166,9 @@ export interface Place {
   unit: number;
 }
 
-/** The places of every array of a meta, the sections' spans and the digest table's place. */
+/** The places of every array of a meta and the digest table's place. */
 export interface Plan {
   places: Map<string, Place>;
-  sections: Record<Section, { from: number; to: number }>;
   /** Body offset of the digest table. */
   tableAt: number;
   /** Digests in the table. */
@@ -188,11 +187,9 @@ const keyOf = (section: Section, name: string) => `${section}/${name}`;
  */
 export function planOf(m: WorldMeta): Plan {
   const places = new Map<string, Place>();
-  const sections = {} as Plan["sections"];
   let offset = 0;
   let digests = 0;
   for (const spec of LAYOUT) {
-    const from = offset;
     for (const [name, type, length] of spec.arrays(m)) {
       const what = `${spec.section} ${name}`;
       if (!Object.hasOwn(ARRAY_TYPES, type)) bad(`${what} type ${JSON.stringify(type)}`);
@@ -212,9 +209,8 @@ export function planOf(m: WorldMeta): Plan {
       digests += Math.max(1, Math.ceil(length / unit));
       offset += bytes;
     }
-    sections[spec.section] = { from, to: offset };
   }
-  return { places, sections, tableAt: offset, digests, bodyBytes: offset + digests * DIGEST_BYTES };
+  return { places, tableAt: offset, digests, bodyBytes: offset + digests * DIGEST_BYTES };
 }
 
 function bad(what: string): never {
@@ -392,36 +388,24 @@ export class WorldFile {
     return p;
   }
 
-  /** A section's arrays by name, its bytes read at once, each array checked as it is taken. */
+  /** A section's arrays by name, each read whole and checked (one block: its one digest). */
   section(section: Section, read: ReadBytes): Map<string, Typed> {
-    const { from, to } = this.plan.sections[section];
-    const bytes = exactly(read, this.#start + from, to - from);
-    const out = new Map<string, Typed>();
-    for (const p of this.plan.places.values()) {
-      if (p.section !== section) continue;
-      const mine = bytes.subarray(p.offset - from, p.offset - from + p.bytes);
-      this.#verify(p, 0, mine, this.#describe(p));
-      out.set(
-        p.name,
-        new ARRAY_TYPES[p.type](bytes.buffer as ArrayBuffer, p.offset - from, p.length),
-      );
-    }
-    return out;
+    const mine = [...this.plan.places.values()].filter((p) => p.section === section);
+    return new Map(mine.map((p) => [p.name, this.block(p, 0, p.length, read)]));
   }
 
-  /** Values `from`…`from + count − 1` of an array read by blocks (`from` at a block's start), checked. */
+  /**
+   * Values `from`…`from + count − 1` of an array (`from` at the start of one
+   * of its digest's units: a block of rows, or the whole array), checked.
+   */
   block(p: Place, from: number, count: number, read: ReadBytes): Typed {
     const T = ARRAY_TYPES[p.type];
     const at = p.offset + from * T.BYTES_PER_ELEMENT;
     // the last block's digest covers the array's padding too
     const end = from + count === p.length ? p.offset + p.bytes : at + count * T.BYTES_PER_ELEMENT;
     const bytes = exactly(read, this.#start + at, end - at);
-    this.#verify(
-      p,
-      from / p.unit,
-      bytes,
-      `${this.#describe(p)}, rows ${from} to ${from + count - 1}`,
-    );
+    const rows = p.section === "rows" ? `, rows ${from} to ${from + count - 1}` : "";
+    this.#verify(p, from / p.unit, bytes, this.#describe(p) + rows);
     return new T(bytes.buffer as ArrayBuffer, 0, count);
   }
 
