@@ -151,47 +151,31 @@ function sizeOf(v: number): string {
 }
 
 function buildTable(data: InsiderData, perTrade: (t: Trade) => Float64Array): TruthRow[] {
-  const acc = new Map<
-    string,
-    { row: Omit<TruthRow, "n" | "expected_excess">; s: number[]; n: number[] }
-  >();
-  const add = (
-    dimension: TruthRow["dimension"],
-    group: string,
-    side: "buy" | "sell",
-    v: Float64Array,
-  ) => {
-    const zeros = () => TRUTH_HORIZONS.map(() => 0);
-    const a = acc.getOrInsertComputed(`${dimension}|${group}|${side}`, () => ({
-      row: { dimension, group, side, horizon: "1y" },
-      s: zeros(),
-      n: zeros(),
-    }));
-    v.forEach((x, i) => {
-      if (!Number.isNaN(x)) {
-        a.s[i] += x;
-        a.n[i]++;
-      }
-    });
-  };
-  for (const t of data.trades) {
+  // each trade in each of its groups, in the trades' order (so each group's sums are too)
+  const members = data.trades.flatMap((t) => {
     const r = fieldsOf(t);
-    if (t.dir === 0 || r.is_anomalous_transaction) continue;
-    const side = t.dir > 0 ? "buy" : "sell";
-    const v = perTrade(t);
-    add("all", "all", side, v);
-    add("role", roleOf(r), side, v);
-    if (r.is_director && !r.is_ceo) add("role", "director (any)", side, v);
-    for (const f of r.feed_ids) add("feed", `feed ${f}`, side, v);
-    add("size", sizeOf(r.transaction_value ?? 0), side, v);
-    add("skill", data.insiders[t.insider].skill > 0 ? "skilled" : "unskilled", side, v);
-    if (r.is_10b51) add("skill", "10b5-1", side, v);
-  }
+    if (t.dir === 0 || r.is_anomalous_transaction) return [];
+    const groups: (readonly [TruthRow["dimension"], string])[] = [
+      ["all", "all"],
+      ["role", roleOf(r)],
+      ...(r.is_director && !r.is_ceo ? [["role", "director (any)"] as const] : []),
+      ...r.feed_ids.map((f) => ["feed", `feed ${f}`] as const),
+      ["size", sizeOf(r.transaction_value ?? 0)],
+      ["skill", data.insiders[t.insider].skill > 0 ? "skilled" : "unskilled"],
+      ...(r.is_10b51 ? [["skill", "10b5-1"] as const] : []),
+    ];
+    const side: TruthRow["side"] = t.dir > 0 ? "buy" : "sell";
+    return groups.map(([dimension, group]) => ({ dimension, group, side, v: perTrade(t) }));
+  });
   const out: TruthRow[] = [];
-  for (const a of acc.values()) {
-    TRUTH_HORIZONS.forEach((h, i) => {
-      if (a.n[i] > 0) {
-        out.push({ ...a.row, horizon: h, n: a.n[i], expected_excess: a.s[i] / a.n[i] });
+  for (const ms of Map.groupBy(members, (m) => `${m.dimension}|${m.group}|${m.side}`).values()) {
+    const { dimension, group, side } = ms[0];
+    TRUTH_HORIZONS.forEach((horizon, i) => {
+      const xs = ms.map((m) => m.v[i]).filter((x) => !Number.isNaN(x));
+      const n = xs.length;
+      if (n > 0) {
+        const expected_excess = xs.reduce((sum, x) => sum + x, 0) / n;
+        out.push({ dimension, group, side, horizon, n, expected_excess });
       }
     });
   }

@@ -139,3 +139,27 @@ Deno.test("truth: deterministic for a seed", () => {
   const a = createStub({ seed: 11, scale: 0.5 }).truth.table();
   assert.deepEqual(a, worlds[0].truth.table());
 });
+
+Deno.test("truth: each table row is its group's mean truth, over the trades whose horizon closed", () => {
+  const s = worlds[0];
+  const clean = s.insider.trades.filter((t) => t.dir !== 0 && !t.row.is_anomalous_transaction);
+  const value = (t: (typeof clean)[number]) => t.row.transaction_value ?? 0;
+  const groups: Record<string, (t: (typeof clean)[number]) => boolean> = {
+    "skill|10b5-1|sell": (t) => t.dir < 0 && t.row.is_10b51 === true,
+    "role|director (any)|buy": (t) => t.dir > 0 && t.row.is_director === true && !t.row.is_ceo,
+    "feed|feed 17|buy": (t) => t.dir > 0 && t.row.feed_ids.includes(17),
+    "size|$100k-$1m|sell": (t) => t.dir < 0 && value(t) >= 100_000 && value(t) < 1_000_000,
+  };
+  const table = s.truth.table();
+  for (const [key, inGroup] of Object.entries(groups)) {
+    const rows = clean.filter(inGroup).map((t) => t.row);
+    for (const h of s.truth.horizons) {
+      const got = table.find((r) =>
+        `${r.dimension}|${r.group}|${r.side}` === key && r.horizon === h
+      );
+      const closed = rows.filter((r) => s.truth.expected(r, h) !== null);
+      assert.equal(got?.n, closed.length || undefined, `${key} ${h}`);
+      if (got) assert.ok(Math.abs(got.expected_excess - s.truth.mean(rows, h)!) < 1e-9, key);
+    }
+  }
+});
