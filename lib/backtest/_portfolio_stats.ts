@@ -38,7 +38,7 @@ import { normalQuantile, t975 } from "./_quantiles.ts";
 import { usableSe } from "./_cluster_se.ts";
 import { plural } from "../shared/plural.ts";
 import type pl from "npm:nodejs-polars@0.25.2";
-import { requireColumns } from "../frames/columns.ts";
+import { checkColumns } from "../shared/wrong_input.ts";
 import { olsNeweyWest } from "./_ols.ts";
 import { UNREADABLE } from "../shared/values/mod.ts";
 import { MONTH_FORMS, monthText, readMonth, unreadable } from "./_month.ts";
@@ -329,7 +329,7 @@ export function factorAlphaOf(
       "a frame with a month column and factor columns",
     ]);
   }
-  requireColumns("portfolioBacktest (factors)", factors, ["month"]);
+  checkColumns("portfolioBacktest (factors)", factors, ["month"]);
   const names = factors.columns.filter((c) => c !== "month");
   if (!names.length) {
     throw new RangeError(

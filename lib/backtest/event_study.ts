@@ -127,7 +127,7 @@ import { asFrame, type Frame } from "../frames/list.ts";
 import { buildFrame } from "../frames/build.ts";
 import { DEFAULT_HORIZONS, FORWARD_WINDOWS, WINDOW_DAYS } from "../insider/fields.ts";
 import { didYouMean } from "../shared/suggest.ts";
-import { requireColumns } from "../frames/columns.ts";
+import { checkColumns } from "../shared/wrong_input.ts";
 import { ENTRIES, type Entry, FILING_COLUMNS, fromFiling, realizedAt } from "./entry.ts";
 import { notice } from "../shared/notice.ts";
 import { sideColumn, sideOf, SIDES, type Sides } from "../families/side.ts";
@@ -443,7 +443,7 @@ function studyColumnsOf(
       }; pass cluster: "none" to treat trades as independent`,
     );
   }
-  requireColumns("eventStudy", trades, [...needCols, ...valueCols, ...clusterCols]);
+  checkColumns("eventStudy", trades, [...needCols, ...valueCols, ...clusterCols]);
   if (typeof opts.groupBy === "function") return trades.columns;
   return [...new Set([...needCols, ...valueCols, ...laterCols, ...sideCol, ...clusterCols])];
 }

@@ -179,7 +179,7 @@ import { withDisplay } from "../frames/display.ts";
 import { DEFAULT_HORIZONS, FORWARD_WINDOWS, WINDOW_DAYS } from "../insider/fields.ts";
 import type pl from "npm:nodejs-polars@0.25.2";
 import type { Frame } from "../frames/list.ts";
-import { requireColumns } from "../frames/columns.ts";
+import { checkColumns } from "../shared/wrong_input.ts";
 import {
   ENTRIES,
   type Entry,
@@ -337,7 +337,7 @@ export function portfolioBacktest(
     ...(direction === "follow" ? [sideColumn(o.sides)] : []),
     ...(entry === "filing" ? ["filing_delay_days"] : []),
   ];
-  requireColumns("portfolioBacktest", trades, cols);
+  checkColumns("portfolioBacktest", trades, cols);
   // every window the frame has: 1w sharpens the early path and the filing
   // entry, and all windows (whatever the horizon) link the market's path
   const extra = FORWARD_WINDOWS.flatMap((w) => [`returns_${w}`, `excess_returns_${w}`])

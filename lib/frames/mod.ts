@@ -45,5 +45,5 @@ export {
   show,
   withDisplay,
 } from "./display.ts";
-export { requireColumns } from "./columns.ts";
+export { checkColumns as requireColumns, type Wanted } from "../shared/wrong_input.ts";
 export { ResultTable, type ResultTableInit, TEXT_WIDTH, textWidth } from "./result_table.ts";

@@ -35,7 +35,7 @@
 import { closeSync, lstatSync } from "node:fs";
 import { check, O_CREAT, O_RDWR, openRegularSync, UnsafeFileError } from "./regular_file.ts";
 
-/** Largest lock file opened by default (it holds at most its holder's details). */
+/** Largest lock file opened (it holds at most its holder's details). */
 const LOCK_FILE_BYTES = 64 * 1024;
 
 /** A held lock: release it once (or let `using` do it). */
@@ -56,8 +56,6 @@ export interface FileLockOptions {
   pauseMs?: readonly [first: number, longest: number];
   /** Remove the lock file on release, before unlocking it (default false: the file stays). */
   removeOnRelease?: boolean;
-  /** Largest lock file opened (default 64 KiB). */
-  maxBytes?: number;
   /**
    * Asked after each try that found the lock held, with the lock file's
    * inode (null where the system gives none): a reason to stop waiting now
@@ -150,7 +148,7 @@ export function lockFileSync(path: string, opts: FileLockOptions): LockOutcome {
  * was replaced while it was opened (try again).
  */
 function tryOnce(path: string, opts: FileLockOptions): LockOutcome | number | null {
-  const file = openLockFile(path, opts.maxBytes ?? LOCK_FILE_BYTES);
+  const file = openLockFile(path);
   if (!file) return null;
   let locked: boolean;
   try {
@@ -175,8 +173,8 @@ function tryOnce(path: string, opts: FileLockOptions): LockOutcome | number | nu
  * guard before the open (`O_NOFOLLOW | O_NONBLOCK`, on the descriptor) and
  * after it (the same inode still at the path, not a symlink).
  */
-function openLockFile(path: string, max: number): Deno.FsFile | null {
-  const probe = openRegularSync(path, max, O_RDWR | O_CREAT);
+function openLockFile(path: string): Deno.FsFile | null {
+  const probe = openRegularSync(path, LOCK_FILE_BYTES, O_RDWR | O_CREAT);
   closeSync(probe.fd);
   let file: Deno.FsFile;
   try {
@@ -199,7 +197,7 @@ function openLockFile(path: string, max: number): Deno.FsFile | null {
       size: now.size,
       what: "is not a regular file",
       nlink: now.nlink,
-    }, max);
+    }, LOCK_FILE_BYTES);
     return file;
   } catch (e) {
     file.close();

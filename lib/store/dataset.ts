@@ -38,7 +38,7 @@ import pl from "npm:nodejs-polars@0.25.2";
 import { dirname, join, resolve, sep } from "node:path";
 import { didYouMean } from "../shared/suggest.ts";
 import { dtypeName } from "../frames/dtypes.ts";
-import { requireColumns } from "../frames/columns.ts";
+import { checkColumns } from "../shared/wrong_input.ts";
 import {
   checkPath,
   datasetParts,
@@ -103,7 +103,7 @@ const ALLOWED = new Set<string>(PARTITION_DTYPES);
  * ```
  */
 export function withYearMonth(df: pl.DataFrame, column: string): pl.DataFrame {
-  requireColumns("withYearMonth", df, [column]);
+  checkColumns("withYearMonth", df, [column]);
   return df.withColumns(
     pl.col(column).dt.year().cast(pl.Int64).alias("year"),
     pl.col(column).dt.month().cast(pl.Int64).alias("month"),
