@@ -166,8 +166,10 @@ function onlyList(body: JsonObject): Found | undefined {
 }
 
 /**
- * A next-page cursor as sent back: text as it is (empty: none), a number
- * by the code grammar (an integer within 2^53: its digits), null or
+ * A next-page cursor as sent back: text as it is (empty: none; a number
+ * in an answer's text comes as its text as written, `shared/json_numbers.ts`,
+ * so `0.1e1` is `"0.1e1"`), a number built in code by the code grammar (an
+ * integer within 2^53: its digits), null or
  * `false` none; anything else (a number whose digits a double has lost, an
  * object) is an {@link InvalidResponseError}: a cursor read wrong would
  * fetch some other page.

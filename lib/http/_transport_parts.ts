@@ -20,7 +20,7 @@ import { jsonProblem, readPrefix } from "./_body.ts";
 import { describe } from "./_envelope.ts";
 import { redactKnownKeys, type Redactor } from "./_redact.ts";
 import type { WideJson } from "../shared/wide_rows.ts";
-import { parseExactJson, roundsNumbers } from "../shared/json_numbers.ts";
+import { parseAnswer } from "../shared/json_numbers.ts";
 
 /**
  * The error that ends a call group whose retry budget is spent: the last
@@ -174,7 +174,7 @@ function textOf(v: unknown): string {
  */
 export function parseJson(text: string, label: string, json: WideJson): unknown {
   try {
-    return roundsNumbers(text) ? parseExactJson(text) : json.parse(text, label);
+    return parseAnswer(text, (t) => json.parse(t, label));
   } catch (e) {
     throw new InvalidResponseError(
       `${label}: the answer is not valid JSON (${jsonProblem(e)}; ${text.length} characters${

@@ -25,6 +25,15 @@
  * the text parsed again with a reviver reading each number's source text
  * (`context.source`, JSON.parse source text access, in V8 since 11.4).
  *
+ * A cursor is opaque: a number sent as one (`"next_cursor": 0.1e1`) is
+ * its text as written (`"0.1e1"`, never `"1"`), whatever a double makes of
+ * it. An answer ({@link parseAnswer}) with a number under a name that says
+ * cursor (`next_cursor`, `nextPageToken`, `next`, …), at its top or one
+ * object down, where lists put their cursors, is parsed again with the
+ * reviver, which keeps the source text of every number under such a name
+ * (one inside a row too: a grammar reads numeric text as the number). The
+ * check reads the parsed answer's top two levels, not its text.
+ *
  * @module
  */
 
@@ -93,10 +102,24 @@ export function holdsLiteral(text: string, n: number): boolean {
   return String(n) === text || canonical(String(n)) === canonical(text);
 }
 
-/** The reviver: a number the double does not hold as written becomes its source text. */
-function keepText(_key: string, v: unknown, context?: { source?: string }): unknown {
+/** A member named as a cursor: its number is opaque text (module doc). */
+const CURSOR_KEY = /(?:cursor|token)$|^next$/i;
+
+/** The reviver: a number the double does not hold as written, or a cursor's, becomes its source text. */
+function keepText(key: string, v: unknown, context?: { source?: string }): unknown {
   const text = context?.source;
-  return typeof v === "number" && text !== undefined && !holdsLiteral(text, v) ? text : v;
+  return typeof v === "number" && text !== undefined &&
+      (!holdsLiteral(text, v) || CURSOR_KEY.test(key))
+    ? text
+    : v;
+}
+
+/** Whether `v` holds a number under a cursor's name, at its top or one object down. */
+function numberCursor(v: unknown, depth = 0): boolean {
+  if (v === null || typeof v !== "object" || Array.isArray(v) || depth > 1) return false;
+  return Object.entries(v).some(([k, x]) =>
+    typeof x === "number" ? CURSOR_KEY.test(k) : numberCursor(x, depth + 1)
+  );
 }
 
 /**
@@ -144,4 +167,22 @@ export function roundsNumbers(text: string): boolean {
  */
 export function parseExactJson(text: string): unknown {
   return JSON.parse(text, keepText);
+}
+
+/**
+ * An answer's JSON text parsed (by `parse`, `JSON.parse` by default) so that
+ * no number is read rounded in silence and a cursor sent as a number keeps
+ * its text (module doc).
+ *
+ * @example
+ * ```ts
+ * import { parseAnswer } from "./json_numbers.ts";
+ * parseAnswer('{"data":[],"next_cursor":0.1e1,"total":1.0}');
+ * // { data: [], next_cursor: "0.1e1", total: 1 }
+ * ```
+ */
+export function parseAnswer(text: string, parse: (text: string) => unknown = JSON.parse): unknown {
+  if (roundsNumbers(text)) return parseExactJson(text);
+  const v = parse(text);
+  return numberCursor(v) ? parseExactJson(text) : v;
 }

@@ -227,3 +227,40 @@ Deno.test("the scan finds a rounded literal of any length from 16 characters, at
     }
   }
 });
+
+Deno.test("property: a cursor sent as a JSON number is sent back as its text as written, under every name the client reads", async () => {
+  const literal = fc.oneof(
+    fc.constantFrom("0.1e1", "1.0", "1E0", "10e-1", "-0", "2", "0", "1e+2", "100E-2", "7.50"),
+    fc.integer().map(String),
+    fc.double({ noNaN: true, noDefaultInfinity: true }).map((d) => JSON.stringify(d)),
+    fc.tuple(fc.nat(99), fc.nat(99), fc.integer({ min: -5, max: 5 })).map(([a, b, e]) =>
+      `${a}.${b}e${e}`
+    ),
+  );
+  const names = ["next_cursor", "nextCursor", "NEXT_CURSOR", "next_page_token", "next"];
+  await fc.assert(
+    fc.asyncProperty(literal, fc.constantFrom(...names), fc.boolean(), async (lit, name, down) => {
+      // at the top, or one object down (where lists put their cursors too)
+      const member = `"${name}"${down ? " : " : ":"}${lit}`;
+      const envelope = down ? `"meta":{${member}},"has_more":true` : `${member},"has_more":true`;
+      const sent: string[] = [];
+      const insider = new InsiderClient({
+        apiKey: "sk-test-exact-numbers-0001",
+        baseUrl: "http://exact.test/insider",
+        fetch: async (_u, init) => {
+          sent.push(String(init?.body ?? ""));
+          return new Response(`{"data":[${row(sent.length, '"issuer_cik":"1"')}],${envelope}}`, {
+            headers: { "content-type": "application/json" },
+          });
+        },
+      });
+      const page = await insider.search({}).firstPage();
+      assert.equal(page.next, lit, envelope);
+      const pages = insider.search({}).pages();
+      await pages.next();
+      await pages.next();
+      assert.equal(JSON.parse(sent.at(-1)!).pagination.cursor, lit, envelope);
+    }),
+    { numRuns: 150 },
+  );
+});
