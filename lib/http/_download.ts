@@ -48,7 +48,6 @@ export async function fetchUnsigned(
         throw new InvalidResponseError(`${label}: fetch gave ${describe(res)}, not a Response`);
       }
       if (res.status < 300) return res;
-      const failed = res;
       if (res.status < 400 && res.headers.has("location")) {
         await res.body?.cancel().catch(() => {});
         if (hop >= 5) throw new InvalidResponseError(`GET ${redact(url)}: more than 5 redirects`);
@@ -56,11 +55,7 @@ export async function fetchUnsigned(
         continue;
       }
       // an error answer: its first bytes read within the same deadline
-      throw await within(
-        problemOf(res, "GET", redact(current.href), label, d),
-        both,
-        () => failed.body?.cancel().catch(() => {}),
-      );
+      throw await within(problemOf(res, "GET", redact(current.href), label, d), both);
     } catch (e) {
       if (e instanceof SignalbookError) throw e;
       throw failureOf(e, signal, `${label} failed`, [

@@ -458,19 +458,16 @@ export class Transport {
     try {
       const res = await this.#fetchOnce(call, signal);
       headers.clear();
+      // the body is read within the attempt's deadline (its reader holds the body: a read the
+      // deadline ends is stopped by the fetch's own signal)
       if (res.status < 400) {
-        const value = await within(
-          this.#accept(call, res),
-          signal,
-          () => res.body?.cancel().catch(() => {}),
-        );
+        const value = await within(this.#accept(call, res), signal);
         this.limiter.succeeded(slot);
         return { value };
       }
       const failure = await within(
         problemOf(res, spec.method, redact(call.url), label, this.#download),
         signal,
-        () => res.body?.cancel().catch(() => {}),
       );
       return { failure, res };
     } catch (e) {

@@ -322,3 +322,26 @@ Deno.test("the whole-number options: their defaults, and firstByteTimeoutMs at m
   });
   assert.equal(short.firstByteTimeoutMs, 500);
 });
+
+Deno.test("a body that stalls from a fetch that ignores the signal fails by timeoutMs (a 200 and an error answer)", async () => {
+  for (const status of [200, 404]) {
+    const t = transport(
+      () =>
+        Promise.resolve(
+          new Response(
+            new ReadableStream({
+              start: (c) => c.enqueue(new TextEncoder().encode('{"data":[')),
+            }),
+            { status },
+          ),
+        ),
+      { maxRetries: 0, timeoutMs: 100 },
+    );
+    let guard: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise((r) => (guard = setTimeout(() => r("no error in 5 s"), 5_000)));
+    const err = await Promise.race([t.json({ method: "GET", path: "/x" }).catch((e) => e), late]);
+    clearTimeout(guard);
+    assert.ok(err instanceof TimeoutError, `${status}: ${err}`);
+    assert.match(String(err.message), /timed out after 100 ms/);
+  }
+});
