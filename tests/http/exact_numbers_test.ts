@@ -247,11 +247,13 @@ Deno.test("property: a cursor sent as a JSON number is sent back as its text as 
       const insider = new InsiderClient({
         apiKey: "sk-test-exact-numbers-0001",
         baseUrl: "http://exact.test/insider",
-        fetch: async (_u, init) => {
+        fetch: (_u, init) => {
           sent.push(String(init?.body ?? ""));
-          return new Response(`{"data":[${row(sent.length, '"issuer_cik":"1"')}],${envelope}}`, {
-            headers: { "content-type": "application/json" },
-          });
+          return Promise.resolve(
+            new Response(`{"data":[${row(sent.length, '"issuer_cik":"1"')}],${envelope}}`, {
+              headers: { "content-type": "application/json" },
+            }),
+          );
         },
       });
       const page = await insider.search({}).firstPage();
