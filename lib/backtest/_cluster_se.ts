@@ -64,27 +64,25 @@ export function twoWayClusterSe(
   obs: readonly TwoWayObservation[],
   groups: number,
 ): { means: number[]; of: (weights: [number, number][]) => ClusterSe } {
-  const sums = new Float64Array(groups);
-  const counts = new Float64Array(groups);
-  for (const o of obs) {
-    sums[o.group] += o.value;
-    counts[o.group]++;
-  }
-  const means = Array.from(sums, (s, g) => (counts[g] ? s / counts[g] : NaN));
+  // each group's observations, in order: their count and mean
+  const byGroup = Map.groupBy(obs, (o) => o.group);
+  const counts = Array.from({ length: groups }, (_, g) => byGroup.get(g)?.length ?? 0);
+  const means = counts.map((n, g) =>
+    n ? byGroup.get(g)!.reduce((s, o) => s + o.value, 0) / n : NaN
+  );
   /** A linear combination Σ w_g · mean_g (e.g. [[a, 1], [b, −1]] for a − b). */
   const of = (weights: [number, number][]): ClusterSe => {
     const w = new Map(weights);
     const variance = (d: Dim) => {
-      const score = new Map<string, number>();
-      for (const o of obs) {
-        const wg = w.get(o.group);
-        if (wg === undefined) continue;
-        const k = keyOf(o, d);
-        score.set(k, (score.get(k) ?? 0) + (wg * (o.value - means[o.group])) / counts[o.group]);
-      }
-      const G = score.size;
-      let v = 0;
-      for (const s of score.values()) v += s * s;
+      // each cluster's score: Σ w_g (x − mean_g) / n_g over its observations of the weighted groups
+      const scores = [
+        ...Map.groupBy(obs.filter((o) => w.has(o.group)), (o) => keyOf(o, d))
+          .values(),
+      ].map((os) =>
+        os.reduce((s, o) => s + (w.get(o.group)! * (o.value - means[o.group])) / counts[o.group], 0)
+      );
+      const G = scores.length;
+      const v = scores.reduce((a, s) => a + s * s, 0);
       return { v: G > 1 ? (G / (G - 1)) * v : NaN, G };
     };
     const m = variance("month");
