@@ -61,13 +61,6 @@ export const MIN_ANNUAL_MONTHS = 12;
  */
 export const MIN_INTERVAL_MONTHS = 24;
 
-/** Whether a series varies by more than rounding noise. */
-function varies(xs: readonly number[]): boolean {
-  const s = sd(xs);
-  const scale = Math.max(1, ...xs.map(Math.abs));
-  return Number.isFinite(s) && s > 1e-9 * scale;
-}
-
 /**
  * Mertens (2002) standard error of a monthly Sharpe ratio (skewness and
  * kurtosis allowed; Lo 2002's i.i.d. form when they are 0); NaN when the
@@ -123,7 +116,8 @@ export function sharpeStats(
     reason,
   });
   if (over.length < 2) return without(`${over.length} month: no Sharpe ratio`);
-  if (!varies(over)) {
+  // whether the series varies by more than rounding noise (the scale: its largest value)
+  if (!usableSe(sd(over), Math.max(...over.map(Math.abs)))) {
     return without("monthly returns over the risk-free rate do not vary: no Sharpe ratio");
   }
   const sharpe = (mean(over) / sd(over)) * Math.sqrt(12);

@@ -44,6 +44,12 @@ Deno.test("sharpe: a series that does not vary has no Sharpe and no interval, wi
   assert.equal(s.interval, null);
   assert.match(s.reason!, /not positive/);
   assert.ok(Number.isFinite(s.sharpe!));
+  // "does not vary" is relative to the series' scale: at 1,000 % a month a spread of 1e-7 is
+  // rounding noise (it would not be at 1 %)
+  const noise = sharpeStats([1000, 1000 + 2e-7, 1000 - 1e-7, 1000 + 1e-7], 3);
+  assert.equal(noise.sharpe, null);
+  assert.match(noise.reason!, /do not vary/);
+  assert.ok(sharpeStats([1, 1 + 2e-7, 1 - 1e-7, 1 + 1e-7], 3).sharpe !== null);
 });
 
 Deno.test("mertensSe: the skewness and kurtosis terms of Mertens (2002)", () => {
