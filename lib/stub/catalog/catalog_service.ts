@@ -27,6 +27,8 @@ import { DocumentQuery, PitchListQuery } from "../../catalog/params.ts";
 import { AUTHOR_BADGES, DOCUMENT_FORMATS, SENTIMENTS } from "../../catalog/vocab.ts";
 import { showValue } from "../../shared/schema.ts";
 import { toCamel } from "../../insider/fields.ts";
+import pick from "npm:lodash-es@4.17.21/pick.js";
+import snakeCase from "npm:lodash-es@4.17.21/snakeCase.js";
 import { Cursors, Pages } from "../cursor.ts";
 import { DEFAULT_DIALECT, type Dialect } from "../dialect.ts";
 import { allowOnly } from "../methods.ts";
@@ -145,29 +147,35 @@ const DocumentResponse = z.object({
   filename: z.string(),
   expires_in_seconds: z.number().int(),
 }).openapi("DocumentResponse");
-/** Keys of search items per `entityFields` choice (`username` and `companyId` stay, as the spec names them). */
-const ENTITY_KEYS = {
-  camel: { userId: "userId", displayName: "displayName", alternateNames: "alternateNames" },
-  snake: { userId: "user_id", displayName: "display_name", alternateNames: "alternate_names" },
-} as const;
+/** The search items' keys and their schemas, camelCase. */
+const AUTHOR_HIT = {
+  userId: z.string(),
+  username: z.string(),
+  displayName: z.string(),
+  tier: z.string(),
+  badge: z.string().nullable(),
+};
+const COMPANY_HIT = {
+  companyId: z.number().int(),
+  ticker: z.string(),
+  name: z.string(),
+  alternateNames: z.array(z.string()),
+  sector: z.string(),
+};
+
+/** A search item's keys as `entityFields` spells them (`username` and `companyId` stay, as the spec names them). */
+function entityKeys<T>(obj: Record<string, T>, d: Dialect): Record<string, T> {
+  return d.entityFields === "snake"
+    ? Object.fromEntries(
+      Object.entries(obj).map(([k, v]) => [k === "companyId" ? k : snakeCase(k), v]),
+    )
+    : obj;
+}
 
 function searchResult(d: Dialect) {
-  const k = ENTITY_KEYS[d.entityFields];
   const lists = z.object({
-    authors: z.array(z.object({
-      [k.userId]: z.string(),
-      username: z.string(),
-      [k.displayName]: z.string(),
-      tier: z.string(),
-      badge: z.string().nullable(),
-    })),
-    companies: z.array(z.object({
-      companyId: z.number().int(),
-      ticker: z.string(),
-      name: z.string(),
-      [k.alternateNames]: z.array(z.string()),
-      sector: z.string(),
-    })),
+    authors: z.array(z.object(entityKeys(AUTHOR_HIT, d))),
+    companies: z.array(z.object(entityKeys(COMPANY_HIT, d))),
   });
   return (d.entitySearch === "data" ? z.object({ data: lists }) : lists).openapi("SearchResult");
 }
@@ -271,22 +279,13 @@ export function catalogService(ctx: CatalogContext): OpenAPIHono {
 
   app.get("/api/v1/search", (c) => {
     const text = check(SearchQuery, rawQuery(c)).q;
-    const k = ENTITY_KEYS[d.entityFields];
     const lists = {
-      authors: ready().fuseAuthors.search(text, { limit: 10 }).map(({ item: a }) => ({
-        [k.userId]: a.userId,
-        username: a.username,
-        [k.displayName]: a.displayName,
-        tier: a.tier,
-        badge: a.badge,
-      })),
-      companies: fuseCompanies().search(text, { limit: 10 }).map(({ item: co }) => ({
-        companyId: co.companyId,
-        ticker: co.ticker,
-        name: co.name,
-        [k.alternateNames]: co.alternateNames,
-        sector: `sector_${co.sector}`,
-      })),
+      authors: ready().fuseAuthors.search(text, { limit: 10 }).map(({ item: a }) =>
+        entityKeys(pick(a, Object.keys(AUTHOR_HIT)), d)
+      ),
+      companies: fuseCompanies().search(text, { limit: 10 }).map(({ item: co }) =>
+        entityKeys({ ...pick(co, Object.keys(COMPANY_HIT)), sector: `sector_${co.sector}` }, d)
+      ),
     };
     return c.json(d.entitySearch === "data" ? { data: lists } : lists);
   });
