@@ -461,8 +461,8 @@ export function hydrateKeys(fn: string, input: unknown): FeedRow[] {
       input.columns.includes(c) ? input.getColumn(c).toArray() as unknown[] : [];
     const [acc, id, filed] = ["accession_number", "transaction_id", "filed_at"].map(col);
     return acc.map((a, i) => ({
-      accession_number: accessionOf(fn, a, i, input),
-      transaction_id: id[i] as number,
+      accession_number: keyOf<string>(fn, "accession_number", a, i, input),
+      transaction_id: keyOf<number>(fn, "transaction_id", id[i], i, input),
       filed_at: when(filed[i]),
     }));
   }
@@ -477,13 +477,14 @@ export function hydrateKeys(fn: string, input: unknown): FeedRow[] {
   if (!Array.isArray(input)) throw wrong(input, hint);
   return input.map((r: Record<string, unknown> | null, i) => {
     if (r && typeof r === "object" && "accession_number" in r) {
-      accessionOf(fn, r.accession_number, i, input);
+      keyOf(fn, "accession_number", r.accession_number, i, input);
+      keyOf(fn, "transaction_id", r.transaction_id, i, input);
       return r as unknown as FeedRow;
     }
     if (r && typeof r === "object" && "accessionNumber" in r) {
       return {
-        accession_number: accessionOf(fn, r.accessionNumber, i, input),
-        transaction_id: r.transactionId as number,
+        accession_number: keyOf<string>(fn, "accession_number", r.accessionNumber, i, input),
+        transaction_id: keyOf<number>(fn, "transaction_id", r.transactionId, i, input),
         filed_at: when(r.filedAt),
       };
     }
@@ -492,20 +493,36 @@ export function hydrateKeys(fn: string, input: unknown): FeedRow[] {
 }
 
 /**
- * An accession number of a hydrate input as the service spells it: text
- * (or null, which fails its row). Anything else is refused before any
- * request, naming the frame's column and its dtype, or the row: a number
- * has lost the leading zeros and dashes of an accession number
- * (`0000320193-24-000012`), so no detail could be found for it, and each
- * row would fail alone.
+ * The trade keys of a hydrate input as the service reads them: an
+ * accession number is text (a number has lost the leading zeros and
+ * dashes of `0000320193-24-000012`, so no detail could be found for it),
+ * a transaction id an integer or its digits (not `1.5`).
  */
-function accessionOf(fn: string, a: unknown, i: number, input: unknown): string {
-  if (a === null || a === undefined || typeof a === "string") return a as string;
+const KEYS = {
+  accession_number: [
+    (v: unknown) => typeof v === "string",
+    'accession numbers as text, such as "0000320193-24-000012" ' +
+    "(a number has lost an accession number's leading zeros and dashes)",
+  ],
+  transaction_id: [
+    (v: unknown) => Number.isSafeInteger(v) || typeof v === "bigint" || /^\d+$/.test(v as string),
+    "integers, or their digits as text",
+  ],
+} as const;
+
+/**
+ * A trade key of a hydrate input ({@link KEYS}; null fails its row alone).
+ * Anything else is refused before any request with one `TypeError` naming
+ * the frame's column, its dtype and the row, or the row and the value, and
+ * what is allowed: each row would fail alone.
+ */
+function keyOf<T>(fn: string, column: keyof typeof KEYS, v: unknown, i: number, input: unknown): T {
+  const [ok, allowed] = KEYS[column];
+  if (v === null || v === undefined || ok(v)) return v as T;
   const where = isFrame(input)
-    ? `the column "accession_number" is ${dtypeName(input.getColumn("accession_number").dtype)}`
-    : `accession_number of row ${i} of ${(input as unknown[]).length} is ${describeInput(a)}`;
-  throw new TypeError(
-    `${fn}: ${where}; allowed: accession numbers as text, such as "0000320193-24-000012" ` +
-      "(a number has lost an accession number's leading zeros and dashes)",
-  );
+    ? `the column "${column}" is ${dtypeName(input.getColumn(column).dtype)} (row ${i}: ${
+      describeInput(v)
+    })`
+    : `${column} of row ${i} of ${(input as unknown[]).length} is ${describeInput(v)}`;
+  throw new TypeError(`${fn}: ${where}; allowed: ${allowed}`);
 }

@@ -66,7 +66,11 @@ export function describeInput(x: unknown): string {
     })`;
   }
   if (Array.isArray(x)) return `an array of ${count(x.length)}`;
-  if (typeof x !== "object") return `${typeof x} ${JSON.stringify(x)?.slice(0, 40)}`;
+  if (typeof x !== "object") {
+    return `${typeof x} ${
+      (typeof x === "bigint" ? `${x}n` : JSON.stringify(x) ?? String(x)).slice(0, 40)
+    }`;
+  }
   const o = x as Record<string, unknown>;
   if (isFrame(o.monthly) && "stats" in o) return "a portfolioBacktest result ({ monthly, stats })";
   const values = Object.values(o);

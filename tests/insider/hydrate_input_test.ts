@@ -131,11 +131,11 @@ Deno.test("hydrate and hydrateFrame: accession numbers that are not text are ref
   const numeric: [unknown, RegExp][] = [
     [
       frame.withColumns(pl.Series("accession_number", digits, pl.Float64)),
-      /the column "accession_number" is Float64; /,
+      /the column "accession_number" is Float64 \(row 0: number \d+\); /,
     ],
     [
       frame.withColumns(pl.Series("accession_number", digits, pl.Int64)),
-      /the column "accession_number" is Int64; /,
+      /the column "accession_number" is Int64 \(row 0: number \d+\); /,
     ],
     [
       rows.map((r, i) => ({ ...r, accessionNumber: digits[i] })),
@@ -147,6 +147,10 @@ Deno.test("hydrate and hydrateFrame: accession numbers that are not text are ref
         transaction_id: 2,
       }],
       /accession_number of row 1 of 2 is number 320193; /,
+    ],
+    [
+      [{ accession_number: 12n, transaction_id: 1 }],
+      /accession_number of row 0 of 1 is bigint 12n; /,
     ],
   ];
   count.n = 0;
@@ -162,4 +166,38 @@ Deno.test("hydrate and hydrateFrame: accession numbers that are not text are ref
     }
   }
   assert.equal(count.n, 0, "no request");
+});
+
+Deno.test("hydrate and hydrateFrame: a transaction id that is no integer is refused up front, naming the column, its dtype and the row", async () => {
+  const rows = await insider.search({}, { pageSize: 3 }).take(3);
+  const frame = transactionsFrame(rows);
+  const cases: [unknown, RegExp][] = [
+    [
+      frame.withColumns(pl.Series("transaction_id", [1, 2.5, 3], pl.Float64)),
+      /the column "transaction_id" is Float64 \(row 1: number 2\.5\); allowed: integers, or their digits as text/,
+    ],
+    [
+      [{ accession_number: "0000320193-24-000012", transaction_id: "7a" }],
+      /transaction_id of row 0 of 1 is string "7a"; allowed: integers/,
+    ],
+  ];
+  count.n = 0;
+  for (const fn of ["hydrate", "hydrateFrame"] as const) {
+    for (const [input, re] of cases) {
+      await assert.rejects(() => insider[fn](input as never, opts), (e: Error) => {
+        assert.ok(e instanceof TypeError, `${fn}: ${e}`);
+        assert.match(e.message, re);
+        return true;
+      });
+    }
+  }
+  assert.equal(count.n, 0, "no request");
+  // integers as Float64, or as their digits, still hydrate
+  const asText = frame.withColumns(pl.col("transaction_id").cast(pl.Utf8));
+  const asFloat = frame.withColumns(pl.col("transaction_id").cast(pl.Float64));
+  for (const input of [asText, asFloat]) {
+    const { rows: got, failed } = await insider.hydrate(input as never, opts);
+    assert.equal(failed.length, 0, String(failed[0]?.error));
+    assert.equal(got.length, 3);
+  }
 });

@@ -69,8 +69,8 @@ export const code: Grammar<string> = {
   row: (s) => s,
 };
 
-/** A CIK field's name (module doc): `cik`, or ending in `_cik` or `Cik`. */
-export const isCikField = (name: string): boolean => /(?:^|_)cik$|[a-z0-9]Cik$/.test(name);
+/** A CIK field's name (module doc): `cik`, or ending in `_cik` or `Cik`, in any case but `xcik`. */
+export const isCikField = (name: string): boolean => /(?:^|_)[cC][iI][kK]$|[a-z0-9]Cik$/.test(name);
 
 /** The CIK grammar (module doc): ten digits, zero-padded. */
 export const cik: Grammar<string> = {
