@@ -86,12 +86,10 @@ export function fitBetaPrior(wins: readonly number[], pitches: readonly number[]
   const pooled = won / total;
   if (!(won > 0 && won < total)) return { mean: pooled, strength: Infinity };
   const size = Math.max(...pitches);
-  const [a, b, c] = [new Float64Array(size), new Float64Array(size), new Float64Array(size)];
-  pitches.forEach((n, i) => {
-    for (let j = 0; j < wins[i]; j++) a[j]++;
-    for (let j = 0; j < n - wins[i]; j++) b[j]++;
-    for (let j = 0; j < n; j++) c[j]++;
-  });
+  // at each j, how many authors have more than j wins, losses, pitches
+  const above = (xs: readonly number[]) =>
+    Float64Array.from({ length: size }, (_, j) => xs.filter((x) => x > j).length);
+  const [a, b, c] = [above(wins), above(pitches.map((n, i) => n - wins[i])), above(pitches)];
   const at = (mu: number, m: number) => logLik(a, b, c, mu * m, (1 - mu) * m);
   const bestMean = (m: number) => golden((mu) => at(mu, m), 1e-12, 1 - 1e-12);
   const logM = golden((t) => at(bestMean(Math.exp(t)), Math.exp(t)), LOG_M[0], LOG_M[1], 60);
