@@ -126,15 +126,14 @@ async function collect(
   catalog: CatalogClient,
   params: PitchListParams,
 ): Promise<{ rows: PitchListRow[]; requests: number }> {
-  const rows: PitchListRow[] = [];
-  let requests = 0;
-  for await (const page of catalog.pitches({ ...params, limit: 50, cursor: undefined }).pages()) {
-    requests++;
-    rows.push(...page.rows);
-    // the offline emulator's pages: the frame built from these rows is demo data
-    if (isDemo(page.rows)) markDemo(rows);
-  }
-  return { rows, requests };
+  const pages = await Array.fromAsync(
+    catalog.pitches({ ...params, limit: 50, cursor: undefined }).pages(),
+    (page) => page.rows,
+  );
+  const rows = pages.flat();
+  // the offline emulator's pages: the frame built from these rows is demo data
+  if (pages.some(isDemo)) markDemo(rows);
+  return { rows, requests: pages.length };
 }
 
 function annotate(
