@@ -54,18 +54,6 @@ export interface PitchListRow {
   pitch: PitchSummary;
 }
 
-/** The pitch list envelope. */
-export interface PitchListEnvelope {
-  /** Rows. */
-  data: PitchListRow[];
-  /** More pages exist. */
-  has_more: boolean;
-  /** Cursor of the next page, null on the last. */
-  next_cursor: string | null;
-  /** Cursor of the first page of the same query. */
-  head_cursor: string;
-}
-
 /** Archive state of a pitch. */
 export interface PitchArchive {
   /** A snapshot is ready. */

@@ -464,11 +464,6 @@ const EXTRA_DTYPES: Record<string, pl.DataType | undefined> = {
   number: pl.Float64,
 };
 
-/** An empty frame with the full schema. */
-export function emptyFrame(specs: readonly ColumnSpec[]): pl.DataFrame {
-  return buildFrame(specs, []);
-}
-
 /** What a {@link rowSink} builds: the columns, build options, and a row mapping. */
 export interface SinkPlan<Row> {
   /** Columns of the frame. */

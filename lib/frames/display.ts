@@ -54,10 +54,7 @@ export * from "./_display_html.ts";
 const JUPYTER = Symbol.for("Jupyter.display");
 const WRAPPED = Symbol.for("signalbook.display");
 
-/** True for a nodejs-polars DataFrame (wrapped or not). */
-export function isDataFrame(x: unknown): x is pl.DataFrame {
-  return isFrame(x);
-}
+export { isFrame as isDataFrame };
 
 /** True for a nodejs-polars LazyFrame (wrapped or not). */
 export function isLazyFrame(x: unknown): x is pl.LazyDataFrame {
@@ -71,7 +68,7 @@ const GROUPERS = new Set(["groupBy", "groupByRolling", "groupByDynamic", "rollin
 type AnyObject = Record<string | symbol, unknown>;
 
 function keep(value: unknown, name: string | symbol, demo: boolean): unknown {
-  if (isDataFrame(value) || isLazyFrame(value)) {
+  if (isFrame(value) || isLazyFrame(value)) {
     // demo data in, demo data out: live.vstack(demo) holds demo data (frames/_demo_trace.ts)
     return wrap(value as unknown as AnyObject, demo || carriesDemoMark(value));
   }
@@ -91,7 +88,7 @@ function isPlainObject(x: unknown): boolean {
 }
 
 function bundleOf(target: AnyObject, demo: boolean): MediaBundle {
-  if (isDataFrame(target)) {
+  if (isFrame(target)) {
     const truncated = (target as { truncated?: unknown }).truncated === true;
     const report = (target as { readReport?: FrameReport }).readReport;
     return frameBundle(
@@ -120,7 +117,7 @@ function wrap<T extends AnyObject>(frame: T, demo: boolean): T {
   }
   if (demo) markDemo(frame); // its data too: what Polars derives from it is demo data
   const display = () => bundleOf(frame, demo);
-  const displayable = isDataFrame(frame) || isLazyFrame(frame);
+  const displayable = isFrame(frame) || isLazyFrame(frame);
   const shadow: AnyObject = {
     [NODE_INSPECT]: (...args: unknown[]) => {
       const own = frame[NODE_INSPECT];
@@ -223,7 +220,7 @@ export interface Displayable {
 export function show(value: unknown, opts: DisplayOptions = {}): Displayable {
   let bundle: () => MediaBundle;
   const demo = { ...opts, demo: opts.demo ?? isDemo(value) };
-  if (isDataFrame(value)) bundle = () => frameBundle(value, demo);
+  if (isFrame(value)) bundle = () => frameBundle(value, demo);
   else if (isLazyFrame(value)) bundle = () => lazyBundle(value);
   else if (isSeries(value)) bundle = () => frameBundle(value.toFrame(), demo);
   else if (Array.isArray(value) && value.every(isRecord)) {

@@ -10,7 +10,6 @@ export {
   buildFrame,
   type BuildOptions,
   CHUNK_ROWS,
-  emptyFrame,
   FrameBuilder,
   type FrameBuilderOptions,
   type FrameReport,

@@ -18,7 +18,7 @@
 import type pl from "npm:nodejs-polars@0.25.2";
 import { didYouMean } from "./suggest.ts";
 
-/** Whether a value is a nodejs-polars DataFrame. */
+/** Whether a value is a nodejs-polars DataFrame (wrapped or not). */
 export function isFrame(x: unknown): x is pl.DataFrame {
   return typeof x === "object" && x !== null &&
     (x as { [Symbol.toStringTag]?: unknown })[Symbol.toStringTag] === "DataFrame";
