@@ -30,7 +30,7 @@ import {
   RequestValidationError,
   TimeoutError,
 } from "../http/errors.ts";
-import { DiskFullError } from "../store/disk.ts";
+import { DiskFullError, isNoSpace } from "../store/disk.ts";
 import { DatasetLockedError } from "../store/lock.ts";
 import { oneLine } from "../doctor/_diagnosis.ts";
 
@@ -259,7 +259,11 @@ export class CliError extends Error {}
 
 /** Where a failure is about, to name the flag or variable to fix. */
 export interface FailureContext {
-  /** Flags whose values are paths, e.g. `{ "--out": "out/" }`. */
+  /**
+   * Flags whose values are the folders the command writes into, e.g.
+   * `{ "--out": "out/" }`: each is checked ({@link checkWritableDir}) before
+   * the command starts, and a failure under one names its flag.
+   */
   paths?: Record<string, string>;
 }
 
@@ -320,7 +324,7 @@ export function describeFailure(
     ? oneLine(e.message)
     : e instanceof DiskFullError || e instanceof DatasetLockedError
     ? oneLine(e.message).replace(/^\w+: /, "") // it names the path (and free space or holder)
-    : /os error 28|ENOSPC|No space left/i.test(e.message)
+    : isNoSpace(e)
     ? `the disk is full while writing${at}; free some space or choose another ${dir}`
     : e instanceof Deno.errors.PermissionDenied || /EACCES|os error 13/.test(e.message)
     ? `permission denied writing${at}; choose a writable ${dir}`
@@ -343,9 +347,9 @@ function redactEnvKeys(): Redactor {
 }
 
 /**
- * Runs a command's main function: a failure prints one line (see
- * {@link describeFailure}) and exits with code 1; with `--debug` in `args`
- * the stack follows.
+ * Runs a command's main function, once every folder of `ctx().paths` is
+ * checked writable: a failure prints one line (see {@link describeFailure})
+ * and exits with code 1; with `--debug` in `args` the stack follows.
  */
 export async function runCli(
   command: string,
@@ -354,6 +358,10 @@ export async function runCli(
   args: string[] = Deno.args,
 ): Promise<void> {
   try {
+    for (const [flag, path] of Object.entries(ctx().paths ?? {})) {
+      const bad = await checkWritableDir(flag, path);
+      if (bad) throw new CliError(bad);
+    }
     await main();
   } catch (e) {
     // the clients already keep their keys out of errors; this also covers any other message

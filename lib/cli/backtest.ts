@@ -68,7 +68,7 @@ import { drawdownChart } from "../charts/drawdown.ts";
 import { eventStudyChart } from "../charts/event_study_chart.ts";
 import { feedComparison } from "../charts/feed_comparison.ts";
 import type { Chart } from "../charts/chart.ts";
-import { checkWritableDir, CliError, type Flags, parseFlags, runCli, usageError } from "./args.ts";
+import { type Flags, parseFlags, runCli, usageError } from "./args.ts";
 import { type FeedFlag, parseFeedFlag } from "./feed_flag.ts";
 import { feedPeriod, MARKET_BASELINE, pullMarketBaseline } from "./market_baseline.ts";
 import { didYouMean } from "../shared/suggest.ts";
@@ -477,8 +477,6 @@ function reportNotes(plan: Plan, by: string, baselineNote: string): string[] {
 
 /** A run: pull, study, portfolios, report, print. */
 async function run(plan: Plan): Promise<void> {
-  const bad = await checkWritableDir("--out", plan.out);
-  if (bad) throw new CliError(bad);
   const { insider } = await connect();
   const { picked, feedRows } = await pullFeeds(insider, plan);
   const { all, market } = await withMarketBaseline(insider, plan, picked, feedRows);

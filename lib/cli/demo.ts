@@ -37,7 +37,7 @@ import { equityCurveChart } from "../charts/equity_curve.ts";
 import { drawdownChart } from "../charts/drawdown.ts";
 import { eventStudyChart } from "../charts/event_study_chart.ts";
 import { forwardReturnsChart } from "../charts/returns.ts";
-import { checkWritableDir, CliError, parseFlags, runCli } from "./args.ts";
+import { parseFlags, runCli } from "./args.ts";
 import type { TruthRows } from "../backtest/report.ts";
 import type { Stub, TradeKey } from "../stub/mod.ts";
 
@@ -102,8 +102,6 @@ export async function main(args: string[] = Deno.args): Promise<void> {
 
   const run = async (): Promise<void> => {
     const t0 = performance.now();
-    const bad = await checkWritableDir("--out", out);
-    if (bad) throw new CliError(bad);
     const { insider, catalog, offline, offlineToday, stub } = await connect();
     const data = join(out, "data");
     // offline, the emulator answers in process: one month in flight at a time costs no time

@@ -11,7 +11,7 @@
  */
 import { connect } from "../connect.ts";
 import { sync, type SyncDataset } from "../store/sync.ts";
-import { checkWritableDir, CliError, parseFlags, runCli } from "./args.ts";
+import { parseFlags, runCli } from "./args.ts";
 
 const HELP = `Usage: deno task sync [options]
 
@@ -66,8 +66,6 @@ export async function main(args: string[] = Deno.args): Promise<void> {
   await runCli(
     "sync",
     async () => {
-      const bad = await checkWritableDir("--dir", dir);
-      if (bad) throw new CliError(bad);
       const { insider, catalog, offlineToday } = await connect();
       const today = offlineToday ?? new Date().toISOString().slice(0, 10);
       // a --from in the future is an error (it used to be clamped to --to silently)
