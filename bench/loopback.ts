@@ -24,7 +24,7 @@ export async function startStub(flags: string[]): Promise<LoopbackStub> {
     args: [
       "run",
       "-A",
-      new URL("../lib/stub/cli.ts", import.meta.url).pathname,
+      new URL("../lib/cli/stub.ts", import.meta.url).pathname,
       "--port",
       "0",
       ...flags,

@@ -39,7 +39,6 @@ const entries = [
   "mod.ts",
   ...[...Deno.readDirSync(new URL("../lib/cli/", import.meta.url))]
     .filter((e) => e.name.endsWith(".ts")).map((e) => `lib/cli/${e.name}`),
-  "lib/stub/cli.ts",
 ];
 
 function graph(): [string, string][] {

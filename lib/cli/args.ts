@@ -330,8 +330,6 @@ export function describeFailure(
     ? `permission denied writing${at}; choose a writable ${dir}`
     : e instanceof Deno.errors.NotADirectory || /ENOTDIR|os error 20/.test(e.message)
     ? `${fsPath ?? "a path"}${named} is not a directory; choose a directory`
-    : e instanceof Deno.errors.AddrInUse
-    ? `${oneLine(e.message)}; the port is in use, choose another --port`
     : oneLine(e.message) || e.name;
   return `${command}: ${line}`;
 }

@@ -5,7 +5,6 @@
  *
  * @module
  */
-import pl from "npm:nodejs-polars@0.25.2";
 import { lstat, readdir } from "node:fs/promises";
 import { basename, join, relative, sep } from "node:path";
 import {
@@ -17,7 +16,6 @@ import {
   UnsafeFileError,
 } from "../shared/regular_file.ts";
 import { DatasetFileError } from "./errors.ts";
-import { dtypeName } from "../frames/dtypes.ts";
 
 export { checkPath, MAX_META_BYTES, UnsafeFileError };
 
@@ -96,51 +94,6 @@ export async function datasetParts(
     return 0;
   };
   return out.sort(order);
-}
-
-/** Number dtypes: two of them in one column across parts are no conflict. */
-const NUMBER = /^(U?Int|Float)\d+$/;
-
-/**
- * The columns of each part, read from its footer, checked against each
- * other: a part whose footer cannot be read (empty, cut short, not
- * parquet) is a {@link DatasetFileError} naming it and Polars' reason, and
- * so is a part whose column has another kind of type than the same column
- * in the parts before it (a `transaction_value` written as text beside
- * numbers), naming the column, both types and the other file. A column
- * absent from some parts, or all null there, is no conflict, nor are two
- * number types (integers beside floats are read as floats). Returns whether every
- * part has the same columns in the same order with the same types.
- */
-export function partSchemas(parts: readonly PartFile[]): boolean {
-  const seen = new Map<string, { dtype: string; file: string }>();
-  let first: string | undefined;
-  let same = true;
-  for (const { path } of parts) {
-    let schema: Record<string, unknown>;
-    try {
-      schema = pl.readParquet(path, { nRows: 0 }).schema;
-    } catch (e) {
-      throw new DatasetFileError(path, `cannot be read as parquet (${(e as Error)?.message ?? e})`);
-    }
-    const cols = Object.entries(schema).map(([name, t]) => [name, dtypeName(t as pl.DataType)]);
-    const key = JSON.stringify(cols);
-    first ??= key;
-    same &&= key === first;
-    for (const [name, dtype] of cols) {
-      const had = seen.get(name);
-      if (dtype === "Null") continue;
-      if (!had) seen.set(name, { dtype, file: path });
-      else if (had.dtype !== dtype && !(NUMBER.test(had.dtype) && NUMBER.test(dtype))) {
-        throw new DatasetFileError(
-          path,
-          `holds column ${JSON.stringify(name)} as ${dtype}, where ${had.file} holds it as ` +
-            `${had.dtype}; a dataset's column has one type (rewrite the part)`,
-        );
-      }
-    }
-  }
-  return same;
 }
 
 /** The partition values of a part from its folders under `root`. */

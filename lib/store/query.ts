@@ -69,9 +69,9 @@
  */
 import pl from "npm:nodejs-polars@0.25.2";
 import { join, resolve, sep as SEP } from "node:path";
-import { readMeta } from "./dataset.ts";
+import { partSchemas, readMeta } from "./dataset.ts";
 import { PARTITION_TYPES } from "./state.ts";
-import { datasetParts, type PartFile, partSchemas, UnsafeFileError } from "./_files.ts";
+import { datasetParts, type PartFile, UnsafeFileError } from "./_files.ts";
 import { DatasetFileError, QueryError, QueryLimitError, StateFileError } from "./errors.ts";
 import { QUERY_MEMORY_MARGIN, runBounded, sizeBytes } from "./_query_process.ts";
 import { type QueryAnswer, type QueryJob, quoteId, quoteStr } from "./_query_child.ts";
@@ -141,7 +141,7 @@ function literalPath(path: string, sql: string): string {
  * typed from the metadata, and leaves out before opening them the parts a
  * filter on a partition column excludes. The partition columns come last,
  * in the dataset's order. Parts whose columns differ (their footers' schemas
- * differ, see `partSchemas` in `_files.ts`) are read with `union_by_name` (a column
+ * differ, see `partSchemas` in `dataset.ts`) are read with `union_by_name` (a column
  * a part lacks is null there); parts that agree are not, since
  * `union_by_name` opens every part to bind the view (about 25 MiB more and
  * twice the time over 61 months of trades). DuckDB takes every `x=y` folder

@@ -247,7 +247,7 @@ Deno.test("stub: port in use and a bad --hostname are one line and exit 1", asyn
   const held = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   try {
     const out = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", "--no-check", "lib/stub/cli.ts", "--port", String(held.addr.port)],
+      args: ["run", "-A", "--no-check", "lib/cli/stub.ts", "--port", String(held.addr.port)],
       stdout: "piped",
       stderr: "piped",
     }).output();
@@ -257,7 +257,7 @@ Deno.test("stub: port in use and a bad --hostname are one line and exit 1", asyn
     held.close();
   }
   const bad = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--no-check", "lib/stub/cli.ts", "--hostname", "nosuch-host.invalid"],
+    args: ["run", "-A", "--no-check", "lib/cli/stub.ts", "--hostname", "nosuch-host.invalid"],
     stdout: "piped",
     stderr: "piped",
   }).output();

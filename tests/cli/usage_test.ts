@@ -33,11 +33,11 @@ Deno.test("every command: a bad flag is the problem, then one line naming --help
       ["--keep-goin"],
       /^notebooks: Unknown option '--keep-goin'; did you mean --keep-going\?$/,
     ],
-    ["lib/stub/cli.ts", ["--prot", "1"], /^stub: Unknown option '--prot'; did you mean --port\?$/],
+    ["lib/cli/stub.ts", ["--prot", "1"], /^stub: Unknown option '--prot'; did you mean --port\?$/],
   ];
   for (const [script, args, re] of cases) {
     const r = await run(script, args);
-    const name = script.includes("stub") ? "stub" : script.split("/").at(-1)!.replace(".ts", "");
+    const name = script.split("/").at(-1)!.replace(".ts", "");
     assert.equal(r.code, 2, `${name} ${args.join(" ")}: ${r.stderr}`);
     const ls = lines(r.stderr);
     assert.equal(ls.length, 2, `${name}: two lines expected, got:\n${r.stderr}`);

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import pl from "nodejs-polars";
 import { join } from "node:path";
 import { query, QueryError, writeDataset } from "../../mod.ts";
-import { partSchemas } from "../../lib/store/_files.ts";
+import { partSchemas } from "../../lib/store/dataset.ts";
 import { DatasetFileError } from "../../lib/store/errors.ts";
 
 /** Zeroes a part's data pages and keeps its footer: reading its rows fails, its schema does not. */
