@@ -59,7 +59,6 @@ export {
   DIRECTIONS,
   EDGES,
   type FactorAlpha,
-  HORIZON_MONTHS,
   MIN_ANNUAL_MONTHS,
   MIN_INTERVAL_MONTHS,
   type MonthRow,

@@ -222,13 +222,6 @@ export type { RiskFree } from "./_risk_free.ts";
 export const PORTFOLIO_HORIZONS: typeof DEFAULT_HORIZONS = DEFAULT_HORIZONS;
 /** A holding period. */
 export type PortfolioHorizon = typeof PORTFOLIO_HORIZONS[number];
-/** Months held per horizon (the service's windows are 30, 91, 182 and 365 days). */
-export const HORIZON_MONTHS: Readonly<Record<PortfolioHorizon, number>> = {
-  "1m": 1,
-  "3m": 3,
-  "6m": 6,
-  "1y": 12,
-};
 /** Position weightings. */
 export const WEIGHTINGS = ["equal", "value"] as const;
 /** Trade directions. */
@@ -331,7 +324,7 @@ export function portfolioBacktest(
   const { horizon, weighting, direction, entry } = o;
   const cols = [
     "transaction_date",
-    ...PORTFOLIO_HORIZONS.filter((w) => HORIZON_MONTHS[w] <= HORIZON_MONTHS[horizon])
+    ...PORTFOLIO_HORIZONS.filter((w) => WINDOW_DAYS[w] <= WINDOW_DAYS[horizon])
       .flatMap((w) => [`returns_${w}`, `excess_returns_${w}`]),
     ...(weighting === "value" ? ["transaction_value"] : []),
     ...(direction === "follow" ? [sideColumn(o.sides)] : []),
