@@ -7,7 +7,6 @@
  * @module
  */
 import { type Page, WalkCheck } from "./paginate.ts";
-import type { KeySet } from "./_key_set.ts";
 
 /** An inclusive range of days (`YYYY-MM-DD`); a missing end is the list's own bound. */
 export interface DayRange {
@@ -131,7 +130,7 @@ export class Window<Row> {
   pagesRead = 0;
   received = 0;
   /** After a fallback (root only): keys of rows already handed out, skipped when they come again. */
-  dedupe?: KeySet;
+  dedupe?: Set<string>;
   /** Position of the last row of its own received. */
   lastPos?: number;
   /** Rows per day its parent saw (a window not yet read is cut with it). */

@@ -11,7 +11,6 @@
 import { cursorDigest, type Page, WalkCheck } from "./paginate.ts";
 import { InvalidResponseError, PaginationError } from "./errors.ts";
 import { joinGroup } from "./retry.ts";
-import { KeySet } from "./_key_set.ts";
 import { dayText, isoDay } from "../shared/values/mod.ts";
 import { encodeWindowCursor } from "./_window_cursor.ts";
 import { endGap, inRange, type PosRange, seamVerdict } from "./_window_guard.ts";
@@ -46,7 +45,7 @@ export class WindowPull<Row> {
   /** Set by a fallback: the reader starts again from the first window (the root). */
   restart = false;
   /** Keys of every row handed out, and rows sent again under one of them. */
-  readonly sent: KeySet = new KeySet();
+  readonly sent: Set<string> = new Set<string>();
   twice = 0;
   /** Which window was sent each cursor (by digest). */
   readonly owner: Map<string, Window<Row>> = new Map();
@@ -266,7 +265,7 @@ export class WindowPull<Row> {
     if (root.spill) root.takeBack();
     else if (root.filter) root.b = root.filter.b;
     // the rows handed out from other windows: all but the root's own
-    root.dedupe = new KeySet([...this.sent].filter((key) => !root.check.has(key)));
+    root.dedupe = new Set([...this.sent].filter((key) => !root.check.has(key)));
     if (root.state === "done") root.state = root.cursor === null ? "done" : "queued";
     this.head = root;
     this.restart = true;

@@ -52,7 +52,6 @@ import { createHash } from "node:crypto";
 import { InvalidResponseError, PaginationError } from "./errors.ts";
 import { redactKnownKeys } from "./_redact.ts";
 import { joinGroup } from "./retry.ts";
-import { KeySet } from "./_key_set.ts";
 
 /**
  * Empty pages in a row that still carry a cursor before a pull gives up
@@ -155,7 +154,7 @@ export class WalkCheck {
   /** Digests of the cursors of this walk (see {@link cursorDigest}). */
   readonly #cursors = new Set<string>();
   /** Keys of the rows received. */
-  readonly #keys = new KeySet();
+  readonly #keys = new Set<string>();
   /** Keys of the new rows of the page before and of this page, in order; where this page's start. */
   #recent: string[] = [];
   #pageStart = 0;
