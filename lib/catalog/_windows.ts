@@ -12,6 +12,7 @@
  * @module
  */
 import { datedSource, type DayRange, type PageSender, type WindowSource } from "../http/windows.ts";
+import { listId } from "../http/windows.ts";
 import { PITCH_PAGE_SIZE, type PitchListParams } from "./params.ts";
 import type { PitchListRow } from "./types.ts";
 
@@ -39,6 +40,7 @@ export function pitchWindows(
   return datedSource({
     pageSize: params.limit ?? PITCH_PAGE_SIZE,
     bounds: own,
+    list: listId("GET /pitches", params),
     day: (row) => (typeof row.added_on === "string" ? row.added_on.slice(0, 10) : undefined),
     key: pitchKey,
   }, (r, cursor, signal, size) => {

@@ -109,7 +109,8 @@ export function listOf<Row>(
 ): FramedList<Row> {
   const parallel = checkCount("parallel", opts.parallel, 32, 1);
   // a window cursor is read now: one that holds no position is refused before any request
-  const windowCursor = opts.cursor !== undefined && decodeWindowCursor(opts.cursor) !== undefined;
+  const windowCursor = opts.cursor !== undefined &&
+    decodeWindowCursor(opts.cursor, source?.list) !== undefined;
   // a cursor left by a small-page serial walk (`take(10)`) resumes that walk, serially
   const sized = opts.cursor?.startsWith("sbp1.") ?? false;
   if (source && !sized && (parallel > 1 || windowCursor)) {

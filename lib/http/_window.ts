@@ -51,6 +51,8 @@ export interface WindowSource<Row> {
   pageSize: number;
   /** The list's own date range, from its filter (a missing end is open). */
   bounds?: DayRange;
+  /** The list's identity (`listId`), sealed into its window cursors: one resumes only its list. */
+  list?: string;
 }
 
 /** Options of `windowedPages`. */

@@ -9,12 +9,14 @@
  *   `YYYY-MM-DD`, absent for the list's own bound), the service's cursor
  *   inside it (`c`, null at the window's start) and the rows to skip there
  *   (`s`, an integer ≥ 0); then the seal, the first 12 bytes of the
- *   SHA-256 of `sbw1.` and those JSON bytes.
+ *   SHA-256 of `sbw1.`, the list's identity (`listId` in `windows.ts`: its
+ *   endpoint and parameters but the page size) and those JSON bytes.
  * - The seal is the rule: a position is read only when its seal is the
  *   SHA-256 of its own bytes, so only a position this module wrote passes.
  *   A hand-made cursor (any skip, any days), one with a byte or a field
- *   changed, or with another cursor's seal, is refused, whatever its fields
- *   say (a huge skip in a well-formed object used to skip rows in silence).
+ *   changed, with another cursor's seal, or one another list (another
+ *   endpoint or filter) handed out, is refused, whatever its fields say (a
+ *   huge skip in a well-formed object used to skip rows in silence).
  *   The seal holds no secret (no API key, nothing per process, so a cursor
  *   resumes in another process): it catches damage and hand-editing, not a
  *   forger who computes it from this file.
@@ -63,26 +65,27 @@ export interface Position {
  * console.log(decodeWindowCursor(cursor)?.c); // курсор:7
  * ```
  */
-export function encodeWindowCursor(p: Position): string {
+export function encodeWindowCursor(p: Position, list = ""): string {
   const json = new TextEncoder().encode(JSON.stringify(p));
-  const bytes = new Uint8Array([...json, ...seal(json)]);
+  const bytes = new Uint8Array([...json, ...seal(json, list)]);
   return WINDOW_CURSOR_PREFIX + bytes.toBase64({ alphabet: "base64url", omitPadding: true });
 }
 
 /** Bytes of seal after a position's JSON (see the module doc). */
 const SEAL_BYTES = 12;
 
-/** The seal of a position's JSON bytes. */
-const seal = (json: Uint8Array) =>
-  createHash("sha256").update(WINDOW_CURSOR_PREFIX).update(json).digest().subarray(0, SEAL_BYTES);
+/** The seal of a position's JSON bytes in a list. */
+const seal = (json: Uint8Array, list: string) =>
+  createHash("sha256").update(WINDOW_CURSOR_PREFIX + list + "\u0000").update(json).digest()
+    .subarray(0, SEAL_BYTES);
 
 /** The position `payload` holds, or undefined when it is not one this module sealed. */
-function readPosition(payload: string): Position | undefined {
+function readPosition(payload: string, list: string): Position | undefined {
   // (no padding, no blanks: the decoder alone would skip them)
   if (!/^[A-Za-z0-9_-]*$/.test(payload)) return undefined;
   const bytes = Uint8Array.fromBase64(payload, { alphabet: "base64url" });
   const json = bytes.subarray(0, -SEAL_BYTES);
-  if (bytes.length <= SEAL_BYTES || !seal(json).equals(bytes.subarray(-SEAL_BYTES))) {
+  if (bytes.length <= SEAL_BYTES || !seal(json, list).equals(bytes.subarray(-SEAL_BYTES))) {
     return undefined;
   }
   const p = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(json));
@@ -94,11 +97,11 @@ function readPosition(payload: string): Position | undefined {
  * of the list itself). A cursor that starts with `sbw1.` but does not hold a
  * position is a {@link RequestValidationError} naming the `cursor` parameter.
  */
-export function decodeWindowCursor(cursor: string): Position | undefined {
+export function decodeWindowCursor(cursor: string, list = ""): Position | undefined {
   if (!cursor.startsWith(WINDOW_CURSOR_PREFIX)) return undefined;
   let p: Position | undefined;
   try {
-    p = readPosition(cursor.slice(WINDOW_CURSOR_PREFIX.length));
+    p = readPosition(cursor.slice(WINDOW_CURSOR_PREFIX.length), list);
   } catch {
     // not base64, not UTF-8 or not JSON: refused below
   }

@@ -127,7 +127,10 @@ export class WindowPull<Row> {
   /** A window cursor: `range` (a window's requests' filter), cursor `c` in it, `skip` rows. */
   cursorAt(range: PosRange, c: string | null, skip: number): string {
     const { from: f, to: t } = this.rangeOf(range);
-    return encodeWindowCursor({ o: this.order.value === "asc" ? "a" : "d", f, t, c, s: skip });
+    return encodeWindowCursor(
+      { o: this.order.value === "asc" ? "a" : "d", f, t, c, s: skip },
+      this.src.list,
+    );
   }
 
   /**

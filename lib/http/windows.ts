@@ -157,6 +157,25 @@ export { decodeWindowCursor } from "./_window_cursor.ts";
 export { MAX_BUFFERED_PAGES, MIN_PART, TARGET_PAGES } from "./_window_plan.ts";
 export type { DayRange, PageSender, WindowedOptions, WindowSource } from "./_window.ts";
 
+/**
+ * A list's identity for its window cursors ({@link WindowSource}'s `list`):
+ * its endpoint and parameters, but the page size and cursor, in key order
+ * (`{ a, b }` and `{ b, a }` are one list).
+ *
+ * @example
+ * ```ts
+ * import { listId } from "./windows.ts";
+ * listId("GET /feeds", { to: "2025-01-31", feed_id: [1], limit: 50 }) ===
+ *   listId("GET /feeds", { feed_id: [1], to: "2025-01-31" }); // true
+ * ```
+ */
+export function listId(endpoint: string, params: object): string {
+  const own = Object.entries(params).filter(([k, v]) =>
+    v !== undefined && !["limit", "pageSize", "cursor"].includes(k)
+  );
+  return JSON.stringify([endpoint, own.sort()]);
+}
+
 /** `range` narrowed to a list's own bounds; undefined when nothing is left. */
 export function narrow(range: DayRange, own: DayRange): DayRange | undefined {
   const from = [range.from, own.from].filter((d) => d !== undefined).sort().at(-1);
@@ -231,7 +250,7 @@ export async function* windowedPages<Row>(
   const outer = new AbortController();
   // the whole pull, every window, is one call group: one retry budget (see `retry.ts`)
   const signal = joinGroup(outer.signal, opts.signal);
-  const start = opts.cursor === undefined ? undefined : decodeWindowCursor(opts.cursor);
+  const start = opts.cursor === undefined ? undefined : decodeWindowCursor(opts.cursor, src.list);
   const pull = new WindowPull(src, opts, signal, start);
   const { windows, slots } = pull;
   let handedOut = 0;

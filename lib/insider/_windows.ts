@@ -16,6 +16,7 @@
  * @module
  */
 import { datedSource, type DayRange, type PageSender, type WindowSource } from "../http/windows.ts";
+import { listId } from "../http/windows.ts";
 import type { FeedRow } from "./feeds.ts";
 import { type InsiderFilter, SEARCH_PAGE_SIZE } from "./filter.ts";
 import { FEED_PAGE_SIZE } from "./params.ts";
@@ -116,6 +117,7 @@ export function searchWindows<Row>(
     pageSize: pageSize ?? SEARCH_PAGE_SIZE,
     order: filter.sortDirection ?? "desc",
     bounds: { from: filter.filingDateFrom ?? undefined, to: filter.filingDateTo ?? undefined },
+    list: listId("POST /search", filter),
     day: (row) => easternDate((row as { filedAt?: unknown }).filedAt),
     key: searchKey,
   }, (r, cursor, signal, size) => send(r ? windowed(r) : filter, cursor, signal, size));
@@ -129,6 +131,7 @@ export function feedWindows(
   own: DayRange,
   limit: number | undefined,
   send: FeedSender,
+  list?: string,
 ): WindowSource<FeedRow> {
   return datedSource({
     pageSize: limit ?? FEED_PAGE_SIZE,
@@ -136,6 +139,7 @@ export function feedWindows(
     // day (a busy day fills a feed page) can be split at once instead of after a second page
     order: "desc",
     bounds: own,
+    list,
     day: (row) => easternDate(row.filed_at),
     key: feedKey,
   }, (r, cursor, signal, size) => send(r ?? own, cursor, signal, size));

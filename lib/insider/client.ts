@@ -32,6 +32,7 @@ import {
   transactionsSink,
 } from "./transaction_frames.ts";
 import { typeRows } from "../frames/typed_rows.ts";
+import { listId } from "../http/windows.ts";
 import { dtypeName } from "../frames/dtypes.ts";
 import type { FeedRow } from "./feeds.ts";
 import { mapPool, type PoolFailure } from "../http/pool.ts";
@@ -285,7 +286,7 @@ export class InsiderClient extends ServiceClient {
         send(own, cursor, signal, pageSizeFor(query.limit, want, FEED_PAGE_SIZE)),
       { sink: feedSink, demo: () => this.demo, key: feedKey, rows: FEED_ROW_TYPING },
       opts,
-      feedWindows(own, query.limit, send),
+      feedWindows(own, query.limit, send, listId("GET /feeds", query)),
     );
   }
 

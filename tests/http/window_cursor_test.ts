@@ -13,6 +13,7 @@ import { decodeWindowCursor, encodeWindowCursor } from "../../lib/http/_window_c
 import { RequestValidationError } from "../../lib/http/errors.ts";
 import { WindowedList } from "../../lib/frames/windowed_list.ts";
 import { lyingFeeds } from "./_lies.ts";
+import type { FeedsParams } from "../../mod.ts";
 
 /** Any UTF-16 text: whole code points past Latin-1, and lone surrogates. */
 const anyText = fc.oneof(
@@ -246,4 +247,67 @@ Deno.test("a hand-made window cursor with a huge skip is refused through a list,
     );
     assert.equal(svc.counts.requests, 0);
   }
+});
+
+Deno.test("a window cursor resumes only the list that handed it out: another feed, date range or endpoint is refused; page size and key order are not the list", async () => {
+  const svc = lyingFeeds({ days: 40, perDay: 9 });
+  const params: FeedsParams = { feedIds: [1], from: "2000-01-01", limit: 25 };
+  let cursor = "";
+  for await (const page of svc.insider.feeds(params, { parallel: 8 }).pages()) {
+    if (page.next?.startsWith("sbw1.")) {
+      cursor = page.next;
+      break;
+    }
+  }
+  assert.match(cursor, /^sbw1\./);
+  const before = svc.counts.requests;
+  for (
+    const other of [
+      { ...params, feedIds: [2] } as FeedsParams,
+      { ...params, from: "2000-01-02" },
+      { ...params, to: "2099-01-01" },
+    ]
+  ) {
+    for (const parallel of [undefined, 8]) {
+      assert.throws(
+        () => svc.insider.feeds(other, { parallel, cursor }),
+        (e: unknown) => e instanceof RequestValidationError && e.issues[0].param === "cursor",
+        JSON.stringify(other),
+      );
+    }
+  }
+  assert.throws(
+    () => svc.insider.search({}, { parallel: 8, cursor }),
+    (e: unknown) => e instanceof RequestValidationError && e.issues[0].param === "cursor",
+  );
+  assert.equal(svc.counts.requests, before, "no request");
+  // the same list, its keys in another order and another page size: resumed
+  const same: FeedsParams = { limit: 10, from: "2000-01-01", feedIds: [1] };
+  const rest = await svc.insider.feeds(same, { parallel: 4, cursor }).take(10_000);
+  assert.ok(rest.length > 0);
+});
+
+Deno.test("a search window cursor resumes the same filter written in another key order, and no other filter", async () => {
+  const { createStub, DEMO_KEYS, InsiderClient } = await import("../../mod.ts");
+  const stub = createStub({ seed: 1, latencyMs: 0 });
+  const insider = new InsiderClient({
+    apiKey: DEMO_KEYS.insider,
+    baseUrl: "http://s/insider",
+    fetch: stub.fetch,
+  });
+  const filter = { filingDateFrom: "2026-01-01", filingDateTo: "2026-11-01" };
+  let cursor = "";
+  for await (const page of insider.search(filter, { parallel: 4, pageSize: 20 }).pages()) {
+    if (page.next?.startsWith("sbw1.")) {
+      cursor = page.next;
+      break;
+    }
+  }
+  assert.match(cursor, /^sbw1\./);
+  const reordered = { filingDateTo: "2026-11-01", filingDateFrom: "2026-01-01" };
+  assert.ok((await insider.search(reordered, { parallel: 4, cursor }).take(5)).length > 0);
+  assert.throws(
+    () => insider.search({ ...filter, filingDateTo: "2026-10-31" }, { parallel: 4, cursor }),
+    (e: unknown) => e instanceof RequestValidationError && e.issues[0].param === "cursor",
+  );
 });
