@@ -497,21 +497,17 @@ function romanSuffix(i: number): string {
 
 function makeTicker(base: string, used: Set<string>, rng: Rng): string {
   const letters = base.toUpperCase().replace(/[^A-Z]/g, "");
+  // whether `t` was free, taking it (tickers share the names' set, with a `$` in front)
+  const claim = (t: string) => !used.has("$" + t) && used.add("$" + t).size > 0;
   for (let len = 3; len <= 5; len++) {
     const words = base.toUpperCase().split(/\s+/);
     const initials = words.map((w) => w[0]).join("");
     const candidate = (initials + letters.slice(1)).slice(0, len);
-    if (!used.has("$" + candidate)) {
-      used.add("$" + candidate);
-      return candidate;
-    }
+    if (claim(candidate)) return candidate;
   }
   for (;;) {
     const t = letters.slice(0, 2) + String.fromCharCode(65 + rng.int(0, 25)) +
       String.fromCharCode(65 + rng.int(0, 25));
-    if (!used.has("$" + t)) {
-      used.add("$" + t);
-      return t;
-    }
+    if (claim(t)) return t;
   }
 }

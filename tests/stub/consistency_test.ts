@@ -4,6 +4,7 @@ import { feedIdsOf } from "../../lib/stub/insider/insider_data.ts";
 import { STAR_PITCHES } from "../../lib/stub/catalog/catalog_data.ts";
 import { WIN_RATE_SCOPES, WIN_RATE_WINDOWS } from "../../lib/insider/fields.ts";
 import { small } from "./_helpers.ts";
+import { generateWorld } from "../../lib/stub/world.ts";
 
 type Num = Record<string, number | null>;
 const close = (a: number, b: number, tol = 0.02) => Math.abs(a - b) <= tol;
@@ -170,4 +171,26 @@ Deno.test("an insider's title is named by its first role (CEO, CFO, COO, CTO, of
   }
   // every branch (and "Other") is met in the small world
   assert.equal(seen.size, 8, [...seen].join(", "));
+});
+
+Deno.test("every company of a world has a ticker of its own", () => {
+  for (const seed of [1, 2]) {
+    const tickers = generateWorld({ seed, scale: 1 }).companies.map((c) => c.ticker);
+    assert.equal(new Set(tickers).size, tickers.length, `seed ${seed}`);
+    assert.ok(tickers.every((t) => /^[A-Z]{3,5}$/.test(t)), `seed ${seed}`);
+  }
+});
+
+Deno.test("returns are rounded: pitches' and authors' to 2 decimals, trades' to 4", () => {
+  const s = createStub({ seed: 4, scale: 0.05, worldCache: false });
+  const decimals = (x: number, n: number) => Math.abs(x * 10 ** n - Math.round(x * 10 ** n)) < 1e-6;
+  const catalog = [...s.catalog.pitches, ...s.catalog.authors].flatMap((x) =>
+    Object.values(x.returns)
+  );
+  assert.ok(catalog.length > 100 && catalog.every((x) => decimals(x, 2)), "catalog returns");
+  assert.ok(catalog.some((x) => !decimals(x, 1)), "two decimals used");
+  const trades = s.insider.trades.flatMap((t) => [t.row.returns_1m, t.row.excess_returns_3m]);
+  const given = trades.filter((x) => x !== null) as number[];
+  assert.ok(given.length > 100 && given.every((x) => decimals(x, 4)), "trade returns");
+  assert.ok(given.some((x) => !decimals(x, 3)), "four decimals used");
 });

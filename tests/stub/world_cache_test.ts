@@ -351,7 +351,9 @@ const GENERATOR_SOURCES = [
 // only: the same values and served bytes for seeds 1 and 7, generated, written and read back)
 // v10 kept again: a section read array by array through the block reader (the file's bytes are
 // the same: sha256 of the seed 1 and 7 files at scale 0.1 unchanged, and so are the values)
-const GENERATOR_HASH = "v10:5c32edf6c9c6b18f";
+// v10 kept again: one rounding (insider_data's round) for the catalog too, and makeTicker's two
+// tries through one claim (the same values and file bytes for seeds 1 and 7)
+const GENERATOR_HASH = "v10:a89002e5f90483b4";
 
 Deno.test("world cache: its version follows the generator's sources", async () => {
   const text = GENERATOR_SOURCES.map((f) =>

@@ -40,6 +40,7 @@ import {
 } from "../../catalog/vocab.ts";
 import { Rng } from "../../shared/random.ts";
 import { COUNTRIES, SECTOR_TABLE, type World } from "../world.ts";
+import { round } from "../insider/insider_data.ts";
 import type { FilterSet, PitchArchive, Tag } from "../../catalog/types.ts";
 
 // the catalog's response shapes, one declaration for the client and the emulator
@@ -269,12 +270,12 @@ export function makeCatalogData(world: World): CatalogData {
     for (const p of RETURN_PERIODS) {
       for (const k of RETURN_KINDS) {
         const vals = mine.map((x) => x.returns[`${p}_${k}`]).filter((v) => v !== undefined);
-        if (vals.length) author.returns[`${p}_${k}`] = round2(mean(vals));
+        if (vals.length) author.returns[`${p}_${k}`] = round(mean(vals), 2);
       }
     }
     const y = mine.map((x) => x.returns["1y_abs"]).filter((v) => v !== undefined);
     author.winRate1y = y.length >= 8
-      ? round2((100 * y.filter((v) => v > 0).length) / y.length)
+      ? round((100 * y.filter((v) => v > 0).length) / y.length, 2)
       : null;
     const r1 = author.returns["1y_excess"] ?? -Infinity;
     author.badge = r1 >= 12 && mine.length >= 20
@@ -460,8 +461,8 @@ function writePitch(
     const end = day + PERIOD_DAYS[p];
     if (end > world.asOf) continue;
     const r = world.ret(c, day, end);
-    returns[`${p}_abs`] = round2(dir * r);
-    returns[`${p}_excess`] = round2(dir * (r - world.marketRet(day, end)));
+    returns[`${p}_abs`] = round(dir * r, 2);
+    returns[`${p}_excess`] = round(dir * (r - world.marketRet(day, end)), 2);
   }
   const mcap = world.price(c, day) * company.sharesOutstanding;
   // the floors of mega, large, mid and small caps; micro (the last tag: `at(-1)`) below them
@@ -534,8 +535,4 @@ const POSITIONS: Record<Sentiment, readonly PositionDecision[]> = {
 
 function mean(xs: number[]): number {
   return xs.reduce((a, b) => a + b, 0) / xs.length;
-}
-
-function round2(x: number): number {
-  return Math.round(x * 100) / 100;
 }

@@ -395,7 +395,8 @@ function cmp(a: string | null, b: string | null): number {
   return (a ?? "") < (b ?? "") ? -1 : (a ?? "") > (b ?? "") ? 1 : 0;
 }
 
-function round(x: number, digits: number): number {
+/** `x` rounded to `digits` decimals (half up, as `Math.round`): the demo data's one rounding. */
+export function round(x: number, digits: number): number {
   const f = 10 ** digits;
   return Math.round(x * f) / f;
 }
