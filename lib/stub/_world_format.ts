@@ -83,7 +83,7 @@ export interface WorldMeta {
   trades: number;
   /** The row columns, in order: name, kind, dictionary, values' type, whether nulls are stored. */
   rows: { name: string; kind: ColumnKind; dict?: string[]; type: ArrayType; nulls: boolean }[];
-  /** Bytes of the catalog's JSON text, or null when the file holds none. */
+  /** Bytes of the catalog (`catalog/stored_catalog.ts`), or null when the file holds none. */
   catalogBytes: number | null;
 }
 

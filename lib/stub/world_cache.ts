@@ -27,7 +27,8 @@
  *   generated again and replaced; writes go to a temporary file renamed into
  *   place, so concurrent processes never read half a file, and a lock file
  *   beside it lets one process generate a world while the others wait for
- *   it (version 7 adds the catalog's JSON text after the prices).
+ *   it (version 7 adds the catalog after the prices; version 11 writes it
+ *   as V8's structured serialization, not JSON text: `catalog/stored_catalog.ts`).
  * - Same answers: a world read back is the world generated, value for value
  *   (a test compares every row's JSON, the price paths and the truth).
  * - Never a hang, never a lie (version 9): the file is opened only as a
@@ -92,7 +93,7 @@ import { lockFileSync, stoppedLockHolder } from "../shared/file_lock.ts";
  * `tests/stub/world_cache_test.ts` holds the sources' hash and fails until
  * it is raised.
  */
-export const WORLD_CACHE_VERSION = 10;
+export const WORLD_CACHE_VERSION = 11;
 
 /** Longest wait for another process's generation lock, per unit of scale: a scale-1 world takes about 2 s. */
 const LOCK_WAIT_MS_PER_SCALE = 15_000;
@@ -366,16 +367,15 @@ function inMemory(v: ColumnArray | BlockValues): ColumnArray {
 
 /**
  * The world as a file of the declared layout (`_world_format.ts`): the
- * trades' index fields and row columns, the prices, the catalog's JSON text.
+ * trades' index fields and row columns, the prices, the catalog's bytes.
  */
 function encodeWorld(
   parts: WorldParts,
   stored: StoredInsider,
-  catalogText: string | null,
+  catalog: Uint8Array | null,
 ): Uint8Array {
   const nDays = parts.market.length;
   const withAbnormal = [...parts.abnormal.keys()].sort((a, b) => a - b);
-  const catalog = catalogText === null ? null : new TextEncoder().encode(catalogText);
   // the world's scalars and lists, in the order the parts hold them (the prices go in the body)
   const { market: _m, paths: _p, abnormal: _a, ...world } = parts;
   const meta: WorldMeta = {
@@ -538,10 +538,10 @@ function readWorld(
         : undefined,
     })),
   } as StoredInsider;
-  // the catalog's text, read at the first catalog request (null: build it from the world)
+  // the catalog's bytes, read at the first catalog request (null: build it from the world)
   const catalog = (): CatalogData | null =>
     m.catalogBytes === null ? null : fromFile(
-      (r) => loadCatalog(new TextDecoder().decode(f.section("catalog", r).get("text"))),
+      (r) => loadCatalog(f.section("catalog", r).get("text") as Uint8Array),
       () => null,
     );
   return { parts, stored, catalog };
