@@ -28,7 +28,7 @@ import { type RowTyping, typeRows } from "./typed_rows.ts";
 import { isDemo, markDemo } from "../shared/demo.ts";
 import { withDisplay } from "./display.ts";
 import type { RowSink } from "./build.ts";
-import { releaseNativeNow } from "./_release.ts";
+import { releaseNativeIfGrown } from "./_release.ts";
 import { Progress } from "../http/progress_hook.ts";
 
 /**
@@ -202,9 +202,10 @@ export class FramedList<Row> extends Paginated<Row> {
 }
 
 /**
- * Appends rows to a sink; when that completed a native chunk, runs one
- * collection so the pages read while it filled are freed now rather than
- * whenever V8 next grows its heap (see `_release.ts`).
+ * Appends rows to a sink; when that completed a native chunk and V8's heap
+ * has grown by 64 MiB since the last collection, runs one collection so the
+ * pages read while it filled are freed now rather than whenever V8 next
+ * grows its heap (see `_release.ts`).
  * The event loop turns before the collection (answers that arrived while
  * the chunk was built are taken in, and the next requests go out: the
  * build and the collection are two pauses, not one) and after it (the collected objects' finalizers free their
@@ -219,9 +220,9 @@ export async function appendReleasing<Row>(
   const before = sink.chunks;
   sink.append(rows);
   if (before === undefined || sink.chunks === before) return false;
-  // one turn of the event loop, then the collection and one more turn
+  // one turn of the event loop, then the collection (when due) and one more turn
   await new Promise((r) => setTimeout(r, 0));
-  await releaseNativeNow();
+  await releaseNativeIfGrown("heapTotal");
   return true;
 }
 

@@ -3,6 +3,9 @@ import { rowSink } from "../../mod.ts";
 import { appendReleasing } from "../../lib/frames/list.ts";
 import { releaseNative } from "../../lib/frames/_release.ts";
 
+/** 80 MB of V8's heap (past the 64 MiB of growth after which a completed chunk collects). */
+const grownHeap = (): number[] | null => new Array(10_000_000).fill(0);
+
 // Guards the second half of the cause of `.frame()`'s memory growth: each
 // native chunk leaves intermediate Polars objects whose native buffers are
 // freed only when V8 collects them, and V8 (blind to native memory) waited.
@@ -46,10 +49,33 @@ Deno.test("a chunk's build and its collection are two pauses: a timer due during
   // an answer that arrived while the chunk was built: its callback is due at once
   let seenByTimer: string[] | undefined;
   setTimeout(() => seenByTimer = [...collected], 0);
-  assert.equal(await appendReleasing(sink, [{ v: 1 }, { v: 2 }]), true);
+  // V8's heap grown past the slack since the last collection: an 80 MB array, dead once appended
+  const held = { ballast: grownHeap() };
+  const appended = appendReleasing(sink, [{ v: 1 }, { v: 2 }]);
+  held.ballast = null;
+  assert.equal(await appended, true);
   for (let i = 0; i < 20 && collected.length === 0; i++) {
     await new Promise((r) => setTimeout(r, 10));
   }
   assert.deepEqual(seenByTimer, [], "the timer ran before the collection");
   assert.deepEqual(collected, ["garbage"]);
+});
+
+Deno.test("a chunk completed before V8's heap has grown 64 MiB since the last collection runs none", async () => {
+  const collected: string[] = [];
+  const registry = new FinalizationRegistry<string>((tag) => collected.push(tag));
+  const sink = rowSink<{ v: number }>(() => ({
+    specs: [{ name: "v", type: "decimal" }],
+    opts: { chunkRows: 2 },
+  }));
+  // a collection now (the heap grown past the slack), then garbage only a full collection frees
+  const held = { ballast: grownHeap() };
+  const first = appendReleasing(sink, [{ v: 1 }, { v: 2 }]);
+  held.ballast = null;
+  assert.equal(await first, true);
+  (() => registry.register({ big: new Array(200_000).fill(0) }, "after"))();
+  assert.equal(await appendReleasing(sink, [{ v: 3 }, { v: 4 }]), true); // chunk 2: no collection
+  await new Promise((r) => setTimeout(r, 50));
+  assert.deepEqual(collected, []);
+  assert.equal(sink.finish().height, 4);
 });
