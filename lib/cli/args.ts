@@ -157,6 +157,20 @@ export class Flags<T extends Options> {
     return def;
   }
 
+  /**
+   * What `read()` returns (a flag read by a parser of its own, such as the
+   * emulator's dialects), or `fallback` with the message it throws, after
+   * `prefix`, as a problem.
+   */
+  attempt<V>(read: () => V, fallback: V, prefix = ""): V {
+    try {
+      return read();
+    } catch (e) {
+      this.fail(prefix + (e as Error).message);
+      return fallback;
+    }
+  }
+
   /** Exits with code 2 listing every problem, if there is any. */
   done(): void {
     if (this.issues.length) usageError(this.#command, this.issues, this.#help);

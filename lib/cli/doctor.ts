@@ -45,14 +45,9 @@ export async function main(args: string[] = Deno.args): Promise<void> {
   }, args);
   const v = flags.values;
   const timeoutMs = flags.int("timeout-ms", v["timeout-ms"], 15_000, 1_000, 120_000);
-  let dialect: Dialect | undefined;
-  if (v.dialect !== undefined) {
-    try {
-      dialect = resolveDialect(v.dialect);
-    } catch (e) {
-      flags.issues.push(`--${(e as Error).message}`);
-    }
-  }
+  const dialect = v.dialect === undefined
+    ? undefined
+    : flags.attempt(() => resolveDialect(v.dialect), undefined, "--");
   flags.done();
   let ok = false;
   await runCli(

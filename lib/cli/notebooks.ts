@@ -143,12 +143,7 @@ export async function main(args: string[] = Deno.args): Promise<void> {
   }
   const cwd = envVar("INIT_CWD") ?? Deno.cwd();
   const repoDir = new URL("../../notebooks/", import.meta.url).pathname;
-  let jobs: Job[] = [];
-  try {
-    jobs = plan(positionals, values.out, cwd, repoDir);
-  } catch (e) {
-    flags.fail((e as Error).message);
-  }
+  const jobs = flags.attempt(() => plan(positionals, values.out, cwd, repoDir), []);
   flags.done();
   const missing = await jupyterMissing();
   if (missing) {

@@ -14,8 +14,8 @@
  * @module
  */
 import {
+  DEFAULT_DIALECT,
   describeDialect,
-  type Dialect,
   DIALECT_POINTS,
   DIALECTS,
   isDefaultDialect,
@@ -76,12 +76,7 @@ export async function main(args: string[] = Deno.args): Promise<void> {
   const num = (name: keyof typeof FLAG_SPECS, lo: number, hi: number, int = true) =>
     v[name] === undefined ? undefined : flags[int ? "int" : "num"](name, v[name], 0, lo, hi);
   const rate = num("rate-limit", 1, 1e6);
-  let dialect: Dialect | undefined;
-  try {
-    dialect = resolveDialect(v.dialect);
-  } catch (e) {
-    flags.fail(`--${(e as Error).message}`);
-  }
+  const dialect = flags.attempt(() => resolveDialect(v.dialect), DEFAULT_DIALECT, "--");
   const opts = {
     port: num("port", 0, 65535),
     hostname: v.hostname,
@@ -100,11 +95,7 @@ export async function main(args: string[] = Deno.args): Promise<void> {
       const { url } = await Promise.try(serveStub, opts).catch((e) => {
         throw new CliError(listenProblem(e, where, opts.hostname));
       });
-      if (dialect && !isDefaultDialect(dialect)) {
-        console.error(
-          `stub: dialect ${describeDialect(dialect)}`,
-        );
-      }
+      if (!isDefaultDialect(dialect)) console.error(`stub: dialect ${describeDialect(dialect)}`);
       console.log(`stub listening on ${url}`);
     },
     undefined,
