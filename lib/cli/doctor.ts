@@ -13,7 +13,7 @@
  * @module
  */
 import { checkServices, formatReport } from "../doctor/mod.ts";
-import { describeDialect, type Dialect, resolveDialect } from "../stub/mod.ts";
+import { describeDialect, resolveDialect } from "../stub/mod.ts";
 import { parseFlags, runCli } from "./args.ts";
 
 const HELP = `Usage: deno task doctor [options]
