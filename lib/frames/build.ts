@@ -15,7 +15,9 @@
  * undeclared keys, and an extra column found in any row becomes a column
  * (null in the rows without it). Extra values are stored sparsely (memory in
  * proportion to the values present), and past {@link MAX_EXTRA_COLUMNS}
- * extra columns the rest are left out and counted. The rule: a column whose
+ * extra columns the rest are left out and counted. The rule: a column
+ * that names a CIK (`isCikField`) whose values all read as CIKs is Utf8 of
+ * ten digits, as a declared one; else a column whose
  * non-null values are all strings is Utf8, all booleans Bool, all finite
  * numbers Float64; numbers with literals a double would round (which come as
  * their text, `shared/json_numbers.ts`) Utf8 holding their digits; anything
@@ -52,8 +54,11 @@ import {
 import { compile, type Filler, isPlain, type Slot } from "./_row_loop.ts";
 import { type FrameReport, mergeReports, reportLines, warnReport } from "./_report.ts";
 import {
+  cik,
   type Grammar,
   grammarOf,
+  IGNORE,
+  isCikField,
   type Note,
   ReadLog,
   readValue,
@@ -442,6 +447,11 @@ const JSON_NUMBER = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
 
 /** An extra column's series by the rule in the module doc, and its dtype label. */
 function extraSeries(name: string, vals: unknown[]): { series: pl.Series; label: string } {
+  // an extra column that names a CIK is read as one (ten digits), when all its values read
+  const ciks = isCikField(name) ? vals.map((v) => v === null ? v : cik.read(v, IGNORE)) : [];
+  if (ciks.length && !ciks.includes(UNREADABLE)) {
+    return { series: pl.Series(name, ciks, pl.Utf8), label: `${dtypeName(pl.Utf8)}, CIKs` };
+  }
   const kinds = new Set(
     vals.filter((v) => v !== null).map((v) =>
       typeof v === "number" && Number.isFinite(v) ? "number" : typeof v

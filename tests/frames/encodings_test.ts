@@ -203,3 +203,30 @@ function readAllNamed(name: string, encodings: readonly unknown[]) {
   const typed = typeRows(rowTyping("GET /x", [[name, "code"]]), rows);
   return { cells: df.getColumn(name).toArray(), typed: typed.map((r) => r[name]) };
 }
+
+Deno.test("an extra (undeclared) column that names a CIK is read as one when all its values read; else kept by the extra-column rule", () => {
+  const rows = [{ x: 1, subject_cik: 320193 }, { x: 2, subject_cik: "0000320193" }, {
+    x: 3,
+    subject_cik: "320193",
+  }];
+  const df = buildFrame([{ name: "x", type: "integer" }], rows, { onReport: () => {} });
+  assert.deepEqual(df.getColumn("subject_cik").toArray(), Array(3).fill("0000320193"));
+  const odd = buildFrame(
+    [{ name: "x", type: "integer" }],
+    [...rows, { x: 4, subject_cik: "N/A" }],
+    {
+      onReport: () => {},
+    },
+  );
+  assert.deepEqual(odd.getColumn("subject_cik").toArray(), [
+    "320193",
+    '"0000320193"',
+    '"320193"',
+    '"N/A"',
+  ]);
+  // an extra column of numbers that names no CIK stays numbers
+  const plain = buildFrame([{ name: "x", type: "integer" }], [{ x: 1, subject_id: 320193 }], {
+    onReport: () => {},
+  });
+  assert.deepEqual(plain.getColumn("subject_id").toArray(), [320193]);
+});
