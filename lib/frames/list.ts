@@ -6,9 +6,10 @@
  * same grammars, in its own row loop. Each page's rows are copied into column buffers as
  * it arrives and then dropped; every 8,192 rows the buffers become one
  * native chunk ({@link FrameBuilder}), so memory grows linearly with the rows
- * and a 100k-row pull holds the frame, not 1,000 page frames. After each
- * chunk one V8 collection frees the pages read while it filled
- * (`_release.ts`), instead of whenever V8 next grows its heap. A frame cut
+ * and a 100k-row pull holds the frame, not 1,000 page frames. After a
+ * chunk, once V8's heap has grown 64 MiB since the last collection, one V8
+ * collection frees the pages read while it filled (`_release.ts`), instead
+ * of whenever V8 next grows its heap. A frame cut
  * short by `maxRows` says so: `frame.truncated === true`, and its notebook display
  * notes it (no printed notice: the caller got exactly the rows asked for).
  *
