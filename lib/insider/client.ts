@@ -26,7 +26,6 @@ import { Progress } from "../http/progress_hook.ts";
 import {
   DETAIL_ROW_TYPING,
   FEED_ROW_TYPING,
-  feedFrame,
   feedSink,
   SEARCH_ROW_TYPING,
   transactionsSink,
@@ -139,8 +138,6 @@ export interface HydratedFrame {
 
 /** Details fetched per window of {@link InsiderClient.hydrateFrame} before they go into the frame. */
 const HYDRATE_WINDOW = 512;
-
-export { feedFrame };
 
 export type { CallOptions };
 

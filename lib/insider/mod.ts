@@ -45,7 +45,6 @@ export {
   type SearchRow,
 } from "./client.ts";
 export {
-  feedFrame,
   TRANSACTION_COLUMNS,
   transactionsFrame,
   type TransactionsFrameOptions,

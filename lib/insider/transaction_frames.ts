@@ -16,8 +16,7 @@
  *
  * @module
  */
-import type pl from "npm:nodejs-polars@0.25.2";
-import { buildFrame, type FrameReport, type RowSink, rowSink } from "../frames/build.ts";
+import { type FrameReport, type RowSink, rowSink } from "../frames/build.ts";
 import { CAMEL, SEARCH_ROWS_DECLARED, SNAKE } from "./_envelopes.ts";
 import type { ColumnSpec } from "../frames/dtypes.ts";
 import { type Frame, sinkFrame } from "../frames/list.ts";
@@ -127,11 +126,6 @@ function familyOf(row: Record<string, unknown>): "camel" | "snake" {
   return camel > other ? "camel" : "snake";
 }
 
-/** A typed frame of feed rows: `accession_number` Utf8, `transaction_id` Int64, `filed_at` Datetime. */
-export function feedFrame(rows: readonly FeedRow[]): pl.DataFrame {
-  return buildFrame(FEED_COLUMNS, rows as unknown as Record<string, unknown>[]);
-}
-
 const FEED_COLUMNS: readonly ColumnSpec[] = [
   { name: "accession_number", type: "code" },
   { name: "transaction_id", type: "integer" },
@@ -143,5 +137,5 @@ export const FEED_ROW_TYPING: RowTyping = rowTyping(
   FEED_COLUMNS.map((c) => [c.name, c.type]),
 );
 
-/** The page-by-page form of {@link feedFrame}. */
+/** The frame of feed rows, page by page: `accession_number` Utf8, `transaction_id` Int64, `filed_at` Datetime. */
 export const feedSink = (): RowSink<FeedRow> => rowSink<FeedRow>(() => ({ specs: FEED_COLUMNS }));
