@@ -160,7 +160,7 @@ export type { DayRange, PageSender, WindowedOptions, WindowSource } from "./_win
 /**
  * A list's identity for its window cursors ({@link WindowSource}'s `list`):
  * its endpoint and parameters, but the page size and cursor, in key order
- * (`{ a, b }` and `{ b, a }` are one list).
+ * at every level (`{ a, b }` and `{ b, a }` are one list).
  *
  * @example
  * ```ts
@@ -170,10 +170,15 @@ export type { DayRange, PageSender, WindowedOptions, WindowSource } from "./_win
  * ```
  */
 export function listId(endpoint: string, params: object): string {
-  const own = Object.entries(params).filter(([k, v]) =>
-    v !== undefined && !["limit", "pageSize", "cursor"].includes(k)
+  return JSON.stringify(
+    [endpoint, params],
+    (k, v) =>
+      ["limit", "pageSize", "cursor"].includes(k)
+        ? undefined
+        : v?.constructor === Object
+        ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a < b ? -1 : 1))
+        : v,
   );
-  return JSON.stringify([endpoint, own.sort()]);
 }
 
 /** `range` narrowed to a list's own bounds; undefined when nothing is left. */

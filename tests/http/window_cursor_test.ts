@@ -287,7 +287,7 @@ Deno.test("a window cursor resumes only the list that handed it out: another fee
   assert.ok(rest.length > 0);
 });
 
-Deno.test("a search window cursor resumes the same filter written in another key order, and no other filter", async () => {
+Deno.test("a search window cursor resumes the same filter written in another key order (nested too), and no other filter", async () => {
   const { createStub, DEMO_KEYS, InsiderClient } = await import("../../mod.ts");
   const stub = createStub({ seed: 1, latencyMs: 0 });
   const insider = new InsiderClient({
@@ -295,7 +295,11 @@ Deno.test("a search window cursor resumes the same filter written in another key
     baseUrl: "http://s/insider",
     fetch: stub.fetch,
   });
-  const filter = { filingDateFrom: "2026-01-01", filingDateTo: "2026-11-01" };
+  const filter = {
+    filingDateFrom: "2025-01-01",
+    filingDateTo: "2026-11-01",
+    position: { ceo: true, officer: true },
+  };
   let cursor = "";
   for await (const page of insider.search(filter, { parallel: 4, pageSize: 20 }).pages()) {
     if (page.next?.startsWith("sbw1.")) {
@@ -304,7 +308,11 @@ Deno.test("a search window cursor resumes the same filter written in another key
     }
   }
   assert.match(cursor, /^sbw1\./);
-  const reordered = { filingDateTo: "2026-11-01", filingDateFrom: "2026-01-01" };
+  const reordered = {
+    position: { officer: true, ceo: true },
+    filingDateTo: "2026-11-01",
+    filingDateFrom: "2025-01-01",
+  };
   assert.ok((await insider.search(reordered, { parallel: 4, cursor }).take(5)).length > 0);
   assert.throws(
     () => insider.search({ ...filter, filingDateTo: "2026-10-31" }, { parallel: 4, cursor }),
