@@ -27,12 +27,12 @@
  *
  * A cursor is opaque: a number sent as one (`"next_cursor": 0.1e1`) is
  * its text as written (`"0.1e1"`, never `"1"`), whatever a double makes of
- * it. An answer ({@link parseAnswer}) with a number under a name that says
- * cursor (`next_cursor`, `nextPageToken`, `next`, …), at its top or one
- * object down, where lists put their cursors, is parsed again with the
- * reviver, which keeps the source text of every number under such a name
- * (one inside a row too: a grammar reads numeric text as the number). The
- * check reads the parsed answer's top two levels, not its text.
+ * it. In an answer ({@link parseAnswer}) with a number under a name that
+ * says cursor (`next_cursor`, `nextPageToken`, `next`, …), at its top or
+ * one object down, where lists put their cursors, each such number is
+ * replaced by its source text, read by a second parse with a reviver; rows
+ * and every other value stay as the first parse gave them. The check reads
+ * the parsed answer's top two levels, not its text.
  *
  * @module
  */
@@ -105,21 +105,27 @@ export function holdsLiteral(text: string, n: number): boolean {
 /** A member named as a cursor: its number is opaque text (module doc). */
 const CURSOR_KEY = /(?:cursor|token)$|^next$/i;
 
-/** The reviver: a number the double does not hold as written, or a cursor's, becomes its source text. */
-function keepText(key: string, v: unknown, context?: { source?: string }): unknown {
+/** The reviver: a number the double does not hold as written becomes its source text. */
+function keepText(_key: string, v: unknown, context?: { source?: string }): unknown {
   const text = context?.source;
-  return typeof v === "number" && text !== undefined &&
-      (!holdsLiteral(text, v) || CURSOR_KEY.test(key))
-    ? text
-    : v;
+  return typeof v === "number" && text !== undefined && !holdsLiteral(text, v) ? text : v;
 }
 
-/** Whether `v` holds a number under a cursor's name, at its top or one object down. */
-function numberCursor(v: unknown, depth = 0): boolean {
-  if (v === null || typeof v !== "object" || Array.isArray(v) || depth > 1) return false;
-  return Object.entries(v).some(([k, x]) =>
-    typeof x === "number" ? CURSOR_KEY.test(k) : numberCursor(x, depth + 1)
-  );
+/** The reviver of cursors: a number under a cursor's name becomes its source text. */
+const cursorText = (key: string, v: unknown, context?: { source?: string }) =>
+  typeof v === "number" && CURSOR_KEY.test(key) ? context?.source : v;
+
+/**
+ * Replaces each number under a cursor's name at `v`'s top or one object
+ * down by the same place of `exact()` (the answer parsed by `cursorText`).
+ */
+function keepCursors(v: unknown, exact: () => unknown, depth = 0): void {
+  if (v === null || typeof v !== "object" || Array.isArray(v) || depth > 1) return;
+  const o = v as Record<string, unknown>;
+  for (const [k, x] of Object.entries(o)) {
+    if (typeof x === "number" && CURSOR_KEY.test(k)) o[k] = (exact() as typeof o)[k];
+    else keepCursors(x, () => (exact() as typeof o)[k], depth + 1);
+  }
 }
 
 /**
@@ -182,7 +188,8 @@ export function parseExactJson(text: string): unknown {
  * ```
  */
 export function parseAnswer(text: string, parse: (text: string) => unknown = JSON.parse): unknown {
-  if (roundsNumbers(text)) return parseExactJson(text);
-  const v = parse(text);
-  return numberCursor(v) ? parseExactJson(text) : v;
+  const v = roundsNumbers(text) ? parseExactJson(text) : parse(text);
+  let exact: unknown;
+  keepCursors(v, () => exact ??= JSON.parse(text, cursorText));
+  return v;
 }

@@ -266,3 +266,15 @@ Deno.test("property: a cursor sent as a JSON number is sent back as its text as 
     { numRuns: 150 },
   );
 });
+
+Deno.test("a number cursor's text is kept only where the list's cursor stands: a row member of such a name stays a number", async () => {
+  const rows = [row(1, `"refresh_token":5`), row(2, `"refresh_token":6`)];
+  for (
+    const envelope of ['"next_cursor":0.1e1,"has_more":true', '"next_cursor":"c2","has_more":true']
+  ) {
+    const { value: df } = await warned(() =>
+      rawClient(rows, envelope).search({}).frame({ progress: false, maxRows: 2 })
+    );
+    assert.deepEqual(df.getColumn("refresh_token").toArray(), [5, 6], envelope);
+  }
+});
