@@ -10,7 +10,8 @@
  * @module
  */
 import { connect } from "../connect.ts";
-import { sync, type SyncDataset } from "../store/sync.ts";
+import { sync } from "../store/sync.ts";
+import { SYNC_DATASETS } from "../store/state.ts";
 import { parseFlags, runCli } from "./args.ts";
 
 const HELP = `Usage: deno task sync [options]
@@ -50,11 +51,7 @@ export async function main(args: string[] = Deno.args): Promise<void> {
   }, args);
   const v = flags.values;
   flags.dates(v.from, v.to);
-  const datasets = flags.list(
-    "datasets",
-    v.datasets ?? "insider_trades,pitches",
-    ["insider_trades", "pitches"] as const,
-  );
+  const datasets = flags.list("datasets", v.datasets ?? SYNC_DATASETS.join(","), SYNC_DATASETS);
   const concurrency = flags.int("concurrency", v.concurrency, 4, 1, 32);
   const overlapDays = flags.int("overlap-days", v["overlap-days"], 7, 0, 365);
   const lockTimeoutMs = flags.int("lock-timeout-ms", v["lock-timeout-ms"], 60_000, 0, 86_400_000);
@@ -88,7 +85,7 @@ export async function main(args: string[] = Deno.args): Promise<void> {
         to,
         insider,
         catalog,
-        datasets: datasets as SyncDataset[],
+        datasets,
         concurrency,
         overlapDays,
         lockTimeoutMs,

@@ -70,7 +70,7 @@
 import pl from "npm:nodejs-polars@0.25.2";
 import { join, resolve, sep as SEP } from "node:path";
 import { partSchemas, readMeta } from "./dataset.ts";
-import { PARTITION_TYPES } from "./state.ts";
+import { PARTITION_TYPES, SYNC_DATASETS } from "./state.ts";
 import { datasetParts, type PartFile, UnsafeFileError } from "./_files.ts";
 import { DatasetFileError, QueryError, QueryLimitError, StateFileError } from "./errors.ts";
 import { QUERY_MEMORY_MARGIN, runBounded, sizeBytes } from "./_query_process.ts";
@@ -118,7 +118,7 @@ export const QUERY_MAX_ROWS = 5_000_000;
 export const QUERY_MAX_SPILL = "4GiB";
 
 /** The views `query` knows and the sync dataset each reads. */
-export const QUERY_VIEWS = ["insider_trades", "pitches"] as const;
+export const QUERY_VIEWS = SYNC_DATASETS;
 
 /** A path DuckDB reads literally: its glob characters escaped (`[*]`, `[?]`, `[[]`, `[{]`, `[}]`). */
 function literalPath(path: string, sql: string): string {

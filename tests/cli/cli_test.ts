@@ -264,7 +264,10 @@ Deno.test("deno task sync and demo reject bad flags with exit 2", async () => {
   assert.match(a.stderr, /--concurrency "99" is not allowed/);
   const b = await task(["sync", "--datasets", "trades"]);
   assert.equal(b.code, 2);
-  assert.match(b.stderr, /--datasets: "trades" is not allowed/);
+  assert.match(
+    b.stderr,
+    /--datasets: "trades" is not allowed; allowed: insider_trades, pitches \(/,
+  );
   const c = await task(["demo", "--outdir", "x"]);
   assert.equal(c.code, 2);
   assert.match(c.stderr, /Unknown option '--outdir'/);
