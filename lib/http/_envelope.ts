@@ -17,8 +17,12 @@
  * its rows (at the top level, or beside a list one object down) holds a
  * non-empty string and is named like paging ({@link PAGING_WORDS}: `cursor`,
  * `next`, `token`, `page`, `after`, `continuation`, `marker`, `scroll`,
- * `offset`, in any casing), the answer is an {@link InvalidResponseError}
- * naming that key. A key also naming the current or an earlier page
+ * `offset`, in any casing), or a key of any object down to two levels holds
+ * a non-empty string or a number and is named as a next pointer (`cursor`,
+ * `next`, `token`, not a flag's `has…`/`is…`: `meta.paging.next_cursor`,
+ * `next_page: 2`), the answer is
+ * an {@link InvalidResponseError} naming that key (a `page: 1` or an
+ * `offset: 0` beside a last page is not). A key also naming the current or an earlier page
  * (`prev`, `previous`, `self`, `current`, `first`, `before`) is not read as
  * a next-page cursor. An answer with no cursor key at all is a last page;
  * a client warns when such a page is full ({@link warnedPages}).
@@ -109,16 +113,24 @@ export const PAGING_WORDS: readonly string[] = [
 const NOT_NEXT = ["prev", "previous", "self", "current", "first", "before", "head"];
 
 /**
- * The keys of `obj` (an object holding rows or paging) that look like an
- * unrecognised cursor, as paths under `holder` (the key of `obj` in the
- * answer, when it is one level down).
+ * The keys under `obj` that look like an unrecognised next-page cursor, as
+ * paths: at the top and beside the rows (one object down, under
+ * `rowsHolder`), a non-empty string named like paging ({@link PAGING_WORDS});
+ * there and in any other object down to two levels, a non-empty string or a
+ * number named as a next pointer (`cursor`, `next`, `token`:
+ * `meta.paging.next_cursor`, `next_page: 2`). Lists (rows) are not read.
  */
-function pagingLike(obj: unknown, holder?: string): string[] {
-  return Object.entries(obj as JsonObject).filter(([k, v]) => {
-    if (typeof v !== "string" || v === "") return false;
+function pagingLike(obj: unknown, rowsHolder?: string, path = "", depth = 0): string[] {
+  return Object.entries(obj as JsonObject).flatMap(([k, v]) => {
+    if (isObject(v)) return depth < 2 ? pagingLike(v, rowsHolder, `${path}${k}.`, depth + 1) : [];
     const n = normKey(k).replaceAll("-", "");
-    return PAGING_WORDS.some((w) => n.includes(w)) && !NOT_NEXT.some((w) => n.includes(w));
-  }).map(([k]) => (holder === undefined ? k : `${holder}.${k}`));
+    const text = typeof v === "string" && v !== "";
+    const broad = depth === 0 || path === `${rowsHolder}.`;
+    // (a has-more flag sent as a number, `has_next: 0`, is no pointer)
+    const named = (text || typeof v === "number") && /^(?!has|is).*(cursor|next|token)/.test(n) ||
+      text && broad && PAGING_WORDS.some((w) => n.includes(w));
+    return named && !NOT_NEXT.some((w) => n.includes(w)) ? [path + k] : [];
+  });
 }
 
 /** A list as read: rows, the next cursor (null on the last page) and the forms found. */
@@ -252,9 +264,7 @@ export function readList(body: unknown, spec: ListSpec): ListRead {
   const cur = cursors.length ? locate(obj, cursors, () => true) : undefined;
   const fl = flags.length ? locate(obj, flags, () => true) : undefined;
   // a cursor under a name this endpoint does not accept: loud, never a last page
-  const odd = cursors.length && !cur
-    ? [...pagingLike(obj), ...(found.holder ? pagingLike(obj[found.holder], found.holder) : [])]
-    : [];
+  const odd = cursors.length && !cur ? pagingLike(obj, found.holder) : [];
   if (odd.length > 0) {
     throw new InvalidResponseError(
       `${endpoint}: the answer has ${odd.map((k) => JSON.stringify(k)).join(", ")}, ${

@@ -87,3 +87,37 @@ Deno.test("paging values are read exactly or refused loudly, naming the key and 
     }
   });
 });
+
+Deno.test("a next pointer the client does not read is loud wherever it stands: a number under a next name, or two objects down; a page number, an offset or a has-next flag beside a last page is not", () => {
+  const spec = {
+    endpoint: "GET /x",
+    what: "rows",
+    containers: ["data"],
+    cursors: ["next_cursor"],
+    flags: ["has_more", "has_next"],
+  };
+  for (
+    const [body, key] of [
+      [{ data: [{ a: 1 }], next_page: 2 }, "next_page"],
+      [{ data: [{ a: 1 }], meta: { paging: { next_cursor: 2 } } }, "meta.paging.next_cursor"],
+      [{ data: [{ a: 1 }], meta: { paging: { after_token: "t2" } } }, "meta.paging.after_token"],
+      [{ data: [{ a: 1 }], links: { more: { next_url: "/x?page=2" } } }, "links.more.next_url"],
+      [{ result: { data: [{ a: 1 }], next_offset: 100 } }, "result.next_offset"],
+    ] as const
+  ) {
+    assert.throws(
+      () => readList(body, spec),
+      (e: Error) => e.name === "InvalidResponseError" && e.message.includes(JSON.stringify(key)),
+      key,
+    );
+  }
+  for (
+    const body of [
+      { data: [{ a: 1 }], page: 1, total_pages: 1, offset: 0 },
+      { data: [{ a: 1 }], has_next: 0 },
+      { data: [{ a: 1 }], meta: { page: { number: 1, size: 20 }, next: null } },
+    ]
+  ) {
+    assert.equal(readList(body, spec).next, null, JSON.stringify(body));
+  }
+});
