@@ -59,12 +59,20 @@ export async function jupyterMissing(): Promise<string | null> {
  *   kernel, a pull's short-lived page texts and rows filled a larger young
  *   generation before each scavenge: notebook 02 peaked at 419 and 421 MiB
  *   with it against 441 and 437 without (two runs each, alternating).
+ * - `MALLOC_MMAP_THRESHOLD_=131072`: glibc serves every allocation of
+ *   128 KiB or more (Polars' buffers) by its own mapping, returned to the
+ *   system when freed. Without it glibc raises that threshold after the
+ *   first such free, and later buffers of a frame dropped stay in the
+ *   arenas: notebook 04 counted whole (the kernel and its `query()`
+ *   process) peaked at 441 and 423 MiB with it against 458 and 454
+ *   without (alternating runs of the runner, load 17-19).
  *
  * No V8 heap cap: it would have to be sized against the largest pull a
  * notebook makes, and a kernel over it dies.
  */
 export const KERNEL_ENV: Readonly<Record<string, string>> = {
   MALLOC_ARENA_MAX: "2",
+  MALLOC_MMAP_THRESHOLD_: "131072",
   DENO_V8_FLAGS: "--memory-saver-mode,--no-maglev,--max-semi-space-size=1",
 };
 

@@ -1,6 +1,6 @@
 /**
  * `deno task notebooks --install`: the Deno kernel's spec, installed with
- * `MALLOC_ARENA_MAX=2` and `DENO_V8_FLAGS=--memory-saver-mode,--no-maglev,--max-semi-space-size=1` in its `env`
+ * `MALLOC_ARENA_MAX=2`, `MALLOC_MMAP_THRESHOLD_=131072` and `DENO_V8_FLAGS=--memory-saver-mode,--no-maglev,--max-semi-space-size=1` in its `env`
  * (the kernel takes no `--v8-flags`, so its `kernel.json` is where a setting
  * reaches it), and the runner passes the same to kernels installed otherwise.
  */
@@ -30,6 +30,7 @@ async function run(args: string[], home: string) {
 
 const WANT = {
   MALLOC_ARENA_MAX: "2",
+  MALLOC_MMAP_THRESHOLD_: "131072",
   DENO_V8_FLAGS: "--memory-saver-mode,--no-maglev,--max-semi-space-size=1",
 };
 
