@@ -14,7 +14,7 @@
 
 /** The warnings seen while capturing. */
 export interface CapturedWarnings {
-  /** Each warning, its arguments joined by a space (non-strings by `Deno.inspect`). */
+  /** Each warning, its arguments joined by a space (as `Array.prototype.join` writes them). */
   readonly lines: string[];
   /** Puts back the `console.warn` that was there (again: nothing more). */
   restore(): void;
@@ -30,7 +30,7 @@ export function captureWarnings(): CapturedWarnings {
   const original = console.warn;
   const lines: string[] = [];
   console.warn = (...args: unknown[]) => {
-    lines.push(args.map((a) => (typeof a === "string" ? a : Deno.inspect(a))).join(" "));
+    lines.push(args.join(" "));
   };
   let restored = false;
   const restore = () => {

@@ -10,6 +10,7 @@ import {
   transactionsFrame,
   withDisplay,
 } from "../../mod.ts";
+import { captureWarnings } from "../_warnings.ts";
 
 type Bundle = Record<string, unknown>;
 const bundle = (x: unknown): Bundle => displayBundle<unknown>(x);
@@ -207,8 +208,7 @@ Deno.test("display: a frame with values outside the grammar says so under its ta
     { d: "2025-01-02", t: "2025-01-02T02:48:00" },
     { d: "2025-02-30", t: "2025-01-02T03:48:00" },
   ];
-  const orig = console.warn;
-  console.warn = () => {};
+  const captured = captureWarnings();
   let df;
   try {
     df = transactionsFrame(
@@ -216,7 +216,7 @@ Deno.test("display: a frame with values outside the grammar says so under its ta
       { selected: true },
     );
   } finally {
-    console.warn = orig;
+    captured.restore();
   }
   const text = html(df);
   assert.match(

@@ -17,18 +17,18 @@ import {
 import { KeyIndex, normKey } from "../../lib/shared/field_keys.ts";
 import { createStub, DEMO_KEYS } from "../../lib/stub/mod.ts";
 import { lodashCamel, rekey, rewriting } from "../_rewrite.ts";
+import { captureWarnings } from "../_warnings.ts";
 
 const stub = createStub({ seed: 1, scale: 0.1 });
 const trades = stub.insider.trades.slice(0, 200).map((t) => t.row as Record<string, unknown>);
 
 function warnings<T>(f: () => T): { value: T; lines: string[] } {
-  const lines: string[] = [];
-  const orig = console.warn;
-  console.warn = (m: string) => lines.push(m);
+  const captured = captureWarnings();
+  const lines = captured.lines;
   try {
     return { value: f(), lines };
   } finally {
-    console.warn = orig;
+    captured.restore();
   }
 }
 
@@ -68,13 +68,12 @@ Deno.test("catalog fields absent from the rows: one warning per pull naming how 
     baseUrl: "http://s/insider",
     fetch: r.fetch,
   });
-  const lines: string[] = [];
-  const orig = console.warn;
-  console.warn = (m: string) => lines.push(m);
+  const captured = captureWarnings();
+  const lines = captured.lines;
   try {
     await insider.search({}, { pageSize: 20 }).frame({ maxRows: 100, progress: false });
   } finally {
-    console.warn = orig;
+    captured.restore();
   }
   const absent = lines.filter((l) => l.includes("absent"));
   assert.equal(absent.length, 1, lines.join("\n"));

@@ -14,6 +14,7 @@ import {
   transactionsFrame,
 } from "../../mod.ts";
 import { createStub, DEMO_KEYS } from "../../lib/stub/mod.ts";
+import { captureWarnings } from "../_warnings.ts";
 
 const { stub, insider, catalog } = await offline();
 const dt = (df: pl.DataFrame, c: string) => dtypeName(df.getColumn(c).dtype);
@@ -108,9 +109,8 @@ Deno.test("extra columns are kept by the stated rule and reported once", () => {
     extra_obj: { a: 1 },
     extra_mixed: t.row.code === "P" ? 1 : "one",
   }));
-  const warnings: string[] = [];
-  const orig = console.warn;
-  console.warn = (m: string) => warnings.push(m);
+  const captured = captureWarnings();
+  const warnings = captured.lines;
   try {
     const df = transactionsFrame(rows);
     transactionsFrame(rows);
@@ -119,7 +119,7 @@ Deno.test("extra columns are kept by the stated rule and reported once", () => {
     assert.equal(dt(df, "extra_obj"), "String");
     assert.equal(df.getColumn("extra_obj").getIndex(0), '{"a":1}');
   } finally {
-    console.warn = orig;
+    captured.restore();
   }
   assert.equal(warnings.filter((w) => w.includes('"extra_text"')).length, 1);
 });

@@ -14,6 +14,7 @@ import { createStub, DEMO_KEYS } from "../../lib/stub/mod.ts";
 import { rewriting } from "../_rewrite.ts";
 import { type CaseReader, type CaseType, runGrammarCases } from "../shared/values_test.ts";
 import { rowForm } from "./_case_forms.ts";
+import { captureWarnings } from "../_warnings.ts";
 
 function columnOf(df: pl.DataFrame, name: string, type: CaseType): unknown[] {
   const s = df.getColumn(name);
@@ -21,12 +22,11 @@ function columnOf(df: pl.DataFrame, name: string, type: CaseType): unknown[] {
 }
 
 const quiet = async <T>(f: () => Promise<T>): Promise<T> => {
-  const orig = console.warn;
-  console.warn = () => {};
+  const captured = captureWarnings();
   try {
     return await f();
   } finally {
-    console.warn = orig;
+    captured.restore();
   }
 };
 

@@ -5,6 +5,7 @@ import type { ColumnSpec } from "../../lib/frames/dtypes.ts";
 import { CASES, type CaseType } from "../shared/values_test.ts";
 import { rowForm } from "./_case_forms.ts";
 import { UNREADABLE } from "../../lib/shared/values/mod.ts";
+import { captureWarnings } from "../_warnings.ts";
 
 // The row loop is generated in groups of columns (_row_loop.ts, GROUP_COLUMNS); a
 // row one group cannot take is read again by every column's grammar once all
@@ -13,12 +14,11 @@ import { UNREADABLE } from "../../lib/shared/values/mod.ts";
 // grammar's case table says, and counts each column's unreadable values.
 
 const quiet = <T>(f: () => T): T => {
-  const orig = console.warn;
-  console.warn = () => {};
+  const captured = captureWarnings();
   try {
     return f();
   } finally {
-    console.warn = orig;
+    captured.restore();
   }
 };
 

@@ -4,6 +4,7 @@
  * zone. Checked in subprocesses under two zones far apart.
  */
 import assert from "node:assert/strict";
+import { captureWarnings } from "../_warnings.ts";
 
 async function under(tz: string): Promise<Record<string, unknown>> {
   const out = await new Deno.Command(Deno.execPath(), {
@@ -34,16 +35,15 @@ Deno.test("zone-less timestamps read the same under TZ=Asia/Kolkata and TZ=Ameri
 
 Deno.test("a zone-less timestamp column gets one notice naming it", async () => {
   const { buildFrame } = await import("../../mod.ts");
-  const lines: string[] = [];
-  const orig = console.warn;
-  console.warn = (m: string) => lines.push(m);
+  const captured = captureWarnings();
+  const lines = captured.lines;
   try {
     buildFrame([{ name: "filed_at", type: "timestamp" }, { name: "n", type: "decimal" }], [
       { filed_at: "2025-01-02T02:48:00", n: 1 },
       { filed_at: "2025-01-02T03:48:00", n: 2 },
     ]);
   } finally {
-    console.warn = orig;
+    captured.restore();
   }
   const notice = lines.filter((l) => l.includes("without a zone"));
   assert.deepEqual(notice, [

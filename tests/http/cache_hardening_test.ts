@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { cacheStats, ResponseCache } from "../../mod.ts";
 import { STALE_TEMP_MS } from "../../lib/http/cache.ts";
+import { captureWarnings } from "../_warnings.ts";
 
 const URL_ = "https://host/catalog/api/v1/tags";
 const body = () => new Response('{"data":[]}', { status: 200 });
@@ -85,9 +86,8 @@ Deno.test("a cache that cannot be written says so once, and requests still succe
   const parent = await Deno.makeTempDir();
   const dir = join(parent, "not-a-folder");
   await Deno.writeTextFile(dir, "a file where the cache folder should be");
-  const warnings: string[] = [];
-  const warn = console.warn;
-  console.warn = (...a: unknown[]) => void warnings.push(a.join(" "));
+  const captured = captureWarnings();
+  const warnings = captured.lines;
   try {
     cacheStats({ reset: true });
     const cache = new ResponseCache({ dir });
@@ -97,7 +97,7 @@ Deno.test("a cache that cannot be written says so once, and requests still succe
       assert.equal(await res.text(), '{"data":[]}', "the answer is still handed back");
     }
   } finally {
-    console.warn = warn;
+    captured.restore();
   }
   assert.equal(warnings.length, 1, warnings.join("\n"));
   assert.match(warnings[0], /^signalbook: cannot write the response cache in .*not-a-folder \(/);

@@ -9,6 +9,7 @@ import fc from "fast-check";
 import { InsiderClient } from "../../lib/insider/client.ts";
 import { FrameBuilder } from "../../lib/frames/build.ts";
 import { holdsLiteral, parseExactJson, roundsNumbers } from "../../lib/shared/json_numbers.ts";
+import { captureWarnings } from "../_warnings.ts";
 
 /** A client whose every answer is one page: `rows` (JSON texts), then `envelope` text. */
 function rawClient(rows: string[], envelope = '"next_cursor":null,"has_more":false') {
@@ -28,13 +29,12 @@ const row = (i: number, extra: string) =>
 
 /** Runs `f` with console.warn collected. */
 async function warned<T>(f: () => Promise<T>): Promise<{ value: T; warns: string[] }> {
-  const warns: string[] = [];
-  const ow = console.warn;
-  console.warn = (...a: unknown[]) => warns.push(a.join(" "));
+  const captured = captureWarnings();
+  const warns = captured.lines;
   try {
     return { value: await f(), warns };
   } finally {
-    console.warn = ow;
+    captured.restore();
   }
 }
 

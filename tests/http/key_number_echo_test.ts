@@ -14,6 +14,7 @@ import { InsiderClient, PaginationError, partialOf } from "../../mod.ts";
 import { KEY_MIN_LENGTH, keyMatcher } from "../../lib/http/_key_match.ts";
 import { doors } from "../_key_doors.ts";
 import { parseExactJson } from "../../lib/shared/json_numbers.ts";
+import { captureWarnings } from "../_warnings.ts";
 
 const hex = (s: string) =>
   [...new TextEncoder().encode(s)].map((b) => b.toString(16).padStart(2, "0")).join("");
@@ -59,8 +60,7 @@ const keyArb = fc.record({
 });
 
 Deno.test("a digits-only key echoed as a bare JSON number: the answer parses and no door shows the key", async () => {
-  const warn = console.warn;
-  console.warn = () => {};
+  const captured = captureWarnings();
   try {
     await fc.assert(
       fc.asyncProperty(keyArb, async ({ digits, before, after, form }) => {
@@ -92,7 +92,7 @@ Deno.test("a digits-only key echoed as a bare JSON number: the answer parses and
       { numRuns: 60 },
     );
   } finally {
-    console.warn = warn;
+    captured.restore();
   }
 });
 

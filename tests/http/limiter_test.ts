@@ -9,6 +9,7 @@ import { CatalogClient, InsiderClient, RequestValidationError } from "../../mod.
 import { createStub, DEMO_KEYS } from "../../lib/stub/mod.ts";
 import { RequestLimiter } from "../../lib/http/limiter.ts";
 import { httpEvents } from "../../lib/http/events.ts";
+import { captureWarnings } from "../_warnings.ts";
 
 const stub = createStub({ seed: 3, scale: 0.1 });
 
@@ -55,13 +56,12 @@ const fkey = (r: { accession_number: string; transaction_id: number }) =>
 
 Deno.test("parallel equals serial for search (both directions, small pages: days spanning pages), feeds and pitches", async () => {
   const { insider, catalog } = clients(stub.fetch);
-  const warn = console.warn;
-  const warnings: string[] = [];
-  console.warn = (m: string) => warnings.push(m);
+  const captured = captureWarnings();
+  const warnings = captured.lines;
   try {
     await pullsEqual(insider, catalog);
   } finally {
-    console.warn = warn;
+    captured.restore();
   }
   // the client reads the emulator's dates as it filters them: no seam was undone
   assert.deepEqual(warnings, []);

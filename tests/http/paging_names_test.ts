@@ -13,19 +13,19 @@ import {
 } from "../../mod.ts";
 import { rewriting } from "../_rewrite.ts";
 import type { FetchLike } from "../../mod.ts";
+import { captureWarnings } from "../_warnings.ts";
 
 const stub = createStub({ seed: 4, scale: 0.2 });
 const insider = (fetch: FetchLike) =>
   new InsiderClient({ apiKey: DEMO_KEYS.insider, baseUrl: "http://t/insider", fetch });
 
 async function warnings(fn: () => Promise<unknown>): Promise<string[]> {
-  const seen: string[] = [];
-  const warn = console.warn;
-  console.warn = (...a: unknown[]) => seen.push(a.join(" "));
+  const captured = captureWarnings();
+  const seen = captured.lines;
   try {
     await fn();
   } finally {
-    console.warn = warn;
+    captured.restore();
   }
   return seen;
 }

@@ -19,6 +19,7 @@ import {
 } from "../../mod.ts";
 import { MAX_CURSOR_CHARS, Paginated } from "../../lib/http/paginate.ts";
 import { createStub, DEMO_KEYS, type Stub } from "../../lib/stub/mod.ts";
+import { captureWarnings } from "../_warnings.ts";
 
 type Mode = "ignore-from" | "ignore-to" | "other-field" | { cycle: number } | "huge-cursor";
 
@@ -115,13 +116,12 @@ async function caught(f: () => Promise<unknown[]>) {
 }
 
 async function withWarnings<T>(f: () => Promise<T>): Promise<{ value: T; warnings: string[] }> {
-  const warn = console.warn;
-  const warnings: string[] = [];
-  console.warn = (...a: unknown[]) => warnings.push(a.join(" "));
+  const captured = captureWarnings();
+  const warnings = captured.lines;
   try {
     return { value: await f(), warnings };
   } finally {
-    console.warn = warn;
+    captured.restore();
   }
 }
 
