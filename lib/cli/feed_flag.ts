@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { FEED_TOPIC_NAMES, type FeedSide, type FeedTopic } from "../insider/feeds.ts";
+import { FEED_SIDES, FEED_TOPIC_NAMES, type FeedSide, type FeedTopic } from "../insider/feeds.ts";
 import { didYouMean } from "../shared/suggest.ts";
 
 /** A parsed `--feed` value. */
@@ -17,8 +17,6 @@ export interface FeedFlag {
   /** `topic:side`, the feed's name in the output. */
   label: string;
 }
-
-const SIDES: readonly FeedSide[] = ["buy", "sell"];
 
 /**
  * Parses one `--feed` value: a {@link FeedFlag}, or the problem as one line.
@@ -43,10 +41,10 @@ export function parseFeedFlag(raw: string): FeedFlag | string {
   if (parts.length === 1 || side === "") {
     return `${at}: the side is missing; write TOPIC:SIDE, e.g. ${topic}:buy or ${topic}:sell`;
   }
-  if (parts.length > 2 || !(SIDES as readonly string[]).includes(side)) {
+  if (parts.length > 2 || !(FEED_SIDES as readonly string[]).includes(side)) {
     const given = parts.slice(1).join(":");
     return `${at}: side ${JSON.stringify(given)} is not allowed; allowed: buy, sell${
-      didYouMean(given, SIDES, 2)
+      didYouMean(given, FEED_SIDES, 2)
     }`;
   }
   return { topic: topic as FeedTopic, side: side as FeedSide, label: `${topic}:${side}` };

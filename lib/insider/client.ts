@@ -33,7 +33,6 @@ import {
 import { typeRows } from "../frames/typed_rows.ts";
 import { listId } from "../http/windows.ts";
 import { dtypeName } from "../frames/dtypes.ts";
-import type { FeedRow } from "./feeds.ts";
 import { mapPool, type PoolFailure } from "../http/pool.ts";
 import { callGroup } from "../http/retry.ts";
 import { RequestValidationError } from "../http/errors.ts";
@@ -44,9 +43,11 @@ import { checkColumns, describeInput, isFrame, wrongInput } from "../shared/wron
 import { didYouMean } from "../shared/suggest.ts";
 import {
   FEED_IDS,
+  FEED_SIDES,
   FEED_TOPIC_NAMES,
   FEED_TOPICS,
   type FeedId,
+  type FeedRow,
   type FeedSide,
   type FeedTopic,
   type InsiderSector,
@@ -151,7 +152,6 @@ function namedFeed(
   params: [string, string],
   issues: ValidationIssue[],
 ): FeedId | undefined {
-  const sides = ["buy", "sell"];
   const issue = (param: string, value: unknown, what: string, allowed: readonly string[]) =>
     issues.push({
       param,
@@ -163,7 +163,7 @@ function namedFeed(
   if (!FEED_TOPIC_NAMES.includes(topic)) {
     issue(params[0], topic, "not a feed topic", FEED_TOPIC_NAMES);
   }
-  if (!sides.includes(side)) issue(params[1], side, "not allowed", sides);
+  if (!FEED_SIDES.includes(side)) issue(params[1], side, "not allowed", FEED_SIDES);
   return FEED_TOPICS[topic]?.[side];
 }
 

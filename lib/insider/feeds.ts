@@ -20,8 +20,10 @@ export const FEED_TOPICS = {
 
 /** A curated feed topic name, e.g. `ceo-trades`. */
 export type FeedTopic = keyof typeof FEED_TOPICS;
+/** The two sides of every feed topic, in the order of its ids (buy first). */
+export const FEED_SIDES = ["buy", "sell"] as const;
 /** A feed side. */
-export type FeedSide = "buy" | "sell";
+export type FeedSide = typeof FEED_SIDES[number];
 /** The 18 curated feed ids. */
 export type FeedId = typeof FEED_TOPICS[FeedTopic][FeedSide];
 /** Every feed topic name. */
