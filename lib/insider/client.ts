@@ -41,6 +41,7 @@ import { asQuery, notAllowed, validate } from "../http/_validate.ts";
 import { showValue, type ValidationIssue } from "../shared/schema.ts";
 import { checkColumns, describeInput, isFrame, wrongInput } from "../shared/wrong_input.ts";
 import { didYouMean } from "../shared/suggest.ts";
+import { markDemo } from "../shared/demo.ts";
 import {
   FEED_IDS,
   FEED_SIDES,
@@ -261,7 +262,13 @@ export class InsiderClient extends ServiceClient {
     const named = (params.feeds ?? []).map(([topic, side], i) =>
       namedFeed(topic, side, [`feeds.${i}`, `feeds.${i}`], issues)
     ).filter((x): x is FeedId => x !== undefined);
-    const { feedIds = [], feeds: _named, ...rest } = params;
+    // the wire's `cursor` is the list's to send: one given here would be dropped in silence
+    const { feedIds = [], feeds: _named, cursor, ...rest } = params as FeedsParams & {
+      cursor?: unknown;
+    };
+    if (cursor !== undefined) {
+      issues.push(notAllowed("cursor", cursor, "the list option { cursor }"));
+    }
     const query = { feed_id: [...feedIds, ...named], ...rest };
     // a mistyped topic is the whole story: no extra "feed_id is required"
     // for the list it left empty (one valid id stands in for it in the check)
@@ -353,7 +360,8 @@ export class InsiderClient extends ServiceClient {
     const failed = await this.#details("hydrate", input, opts, Infinity, (details) => {
       for (const d of details) rows.push(d);
     });
-    return { rows, failed };
+    // the emulator's details are demo data, and so is the list of them (as hydrateFrame's frame)
+    return { rows: this.demo ? markDemo(rows) : rows, failed };
   }
 
   /**

@@ -179,6 +179,12 @@ Deno.test("bad feed parameters are caught before the network", () => {
       /from.*after to/,
     ],
     [() => insider.feed("ceo-trades", "buy", { sector: "crypto" as "energy" }), /sector: "crypto"/],
+    [
+      // JS callers: a cursor among the feed's parameters would be dropped; the list option resumes
+      () =>
+        insider.feed("ceo-trades", "buy", { cursor: "garbage-cursor" } as unknown as { limit: 10 }),
+      /cursor: "garbage-cursor" is not allowed; allowed: the list option \{ cursor \}/,
+    ],
   ];
   for (const [f, re] of cases) {
     count.n = 0;

@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import pl from "npm:nodejs-polars@0.25.2";
-import { InsiderClient, transactionsFrame } from "../../mod.ts";
+import { InsiderClient, isDemo, tradeClass, transactionsFrame } from "../../mod.ts";
 import { hydrateKeys } from "../../lib/insider/client.ts";
 import { createStub, DEMO_KEYS } from "../../lib/stub/mod.ts";
 import { countingFetch } from "../_util.ts";
@@ -200,4 +200,23 @@ Deno.test("hydrate and hydrateFrame: a transaction id that is no integer is refu
     assert.equal(failed.length, 0, String(failed[0]?.error));
     assert.equal(got.length, 3);
   }
+});
+
+Deno.test("hydrate of the emulator's rows is demo data, and so is the frame and the backtest input built from it", async () => {
+  const demo = new InsiderClient({
+    apiKey: DEMO_KEYS.insider,
+    baseUrl: "http://s/insider",
+    fetch: stub.fetch,
+  });
+  const feed = await demo.feed("ceo-trades", "buy").take(5);
+  assert.ok(isDemo(feed));
+  const got = await demo.hydrate(feed, opts);
+  assert.equal(got.rows.length, 5);
+  assert.ok(isDemo(got.rows), "hydrate rows");
+  assert.ok(isDemo(got), "hydrate result");
+  const frame = transactionsFrame(got.rows);
+  assert.ok(isDemo(frame), "transactionsFrame of hydrated rows");
+  assert.ok(isDemo(tradeClass(frame)), "tradeClass of it");
+  // a live client's hydrate stays unmarked (the counting fetch is not the emulator's own)
+  assert.equal(isDemo((await insider.hydrate(feed, opts)).rows), false);
 });
