@@ -9,6 +9,7 @@
  *
  * @module
  */
+import { plural } from "../shared/plural.ts";
 import { connect } from "../connect.ts";
 import { sync } from "../store/sync.ts";
 import { SYNC_DATASETS } from "../store/state.ts";
@@ -92,9 +93,9 @@ export async function main(args: string[] = Deno.args): Promise<void> {
       });
       for (const [name, r] of Object.entries(report.datasets)) {
         console.log(
-          `${name}: ${
-            r.rows.toLocaleString("en-US")
-          } rows in ${r.months} months (${r.skipped} already done), ${r.requests} requests, ${r.from} → ${r.to}`,
+          `${name}: ${r.rows.toLocaleString("en-US")} rows in ${
+            plural(r.months, "month")
+          } (${r.skipped} already done), ${plural(r.requests, "request")}, ${r.from} → ${r.to}`,
         );
       }
       console.log(

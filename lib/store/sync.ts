@@ -35,7 +35,9 @@
  *   with a `DiskFullError` naming the file and the free space; rerun once
  *   there is room, and it resumes.
  * - Incremental: a later sync asks only from the last sync's end minus an
- *   overlap window (default 7 days, for late filings and corrections).
+ *   overlap window (default 7 days, for late filings and corrections). A
+ *   `from` applies to a first sync only: an earlier one given to a later
+ *   sync is said once on stderr, not taken as a backfill.
  *   Re-fetched rows replace stored rows with the same key —
  *   `(accession_number, transaction_id)` for trades, `pitch_id` for
  *   pitches — and every month is de-duplicated on its key. Rows deleted by
@@ -257,6 +259,13 @@ export async function sync(opts: SyncOptions): Promise<SyncReport> {
     let from: string;
     if (state?.syncedTo) from = shiftDays(state.syncedTo, -(opts.overlapDays ?? 7));
     else from = opts.from ?? shiftDays(to, -Math.round(5 * 365.25));
+    // a later sync continues where the last ended: an earlier `from` is not a backfill, said so
+    if (state?.syncedTo && opts.from !== undefined && opts.from < from) {
+      console.warn(
+        `signalbook: sync: ${ds} was synced up to ${state.syncedTo} and continues from ${from}; ` +
+          `from ${opts.from} applies to a first sync only (sync into a new folder for earlier days)`,
+      );
+    }
     if (from > to) from = to;
     // resume an interrupted run over the same range; otherwise start a new run
     const resuming = state !== undefined && state.syncedTo !== state.run.to &&

@@ -92,6 +92,9 @@ Deno.test({
         new RegExp(`sync: --to 9999-12-31 is after today \\(${today}\\); syncing up to ${today}`),
       );
       assert.match(stdout, new RegExp(`insider_trades: .* ${from} → ${today}`));
+      // counts with their nouns: "1 month", never "1 months" or "1 requests"
+      assert.match(stdout, /rows in \d+ months? \(\d+ already done\), \d+ requests?, /);
+      assert.doesNotMatch(stdout, /\b1 (months|requests)\b/);
     } finally {
       await Deno.remove(dir, { recursive: true });
     }

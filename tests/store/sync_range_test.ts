@@ -11,6 +11,7 @@ import { InsiderClient, readManifest, scanInsiderTrades, sync } from "../../mod.
 import { syncMonths } from "../../lib/store/sync.ts";
 import { easternDate } from "../../lib/insider/_windows.ts";
 import { createStub, DEMO_KEYS } from "../../lib/stub/mod.ts";
+import { captureWarnings } from "../_warnings.ts";
 
 /** An in-process emulator and an insider client that reads it. */
 function stubClient(opts: { seed?: number; scale: number }) {
@@ -141,6 +142,34 @@ Deno.test("a month cut by from or to is written but not done; the next sync comp
       return d >= "2025-06-15" && d <= "2025-08-31";
     });
     assert.equal(rows, want.length);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a later sync given an earlier from continues where the last ended, and says so", async () => {
+  const { insider } = stubClient({ seed: 4, scale: 0.02 });
+  const dir = await Deno.makeTempDir();
+  try {
+    await sync({ dir, from: "2025-07-01", to: "2025-08-10", insider, progress: false });
+    using warned = captureWarnings();
+    const report = await sync({
+      dir,
+      from: "2024-01-01",
+      to: "2025-08-20",
+      insider,
+      progress: false,
+    });
+    assert.equal(report.datasets.insider_trades!.from, "2025-08-03");
+    assert.deepEqual(warned.lines, [
+      "signalbook: sync: insider_trades was synced up to 2025-08-10 and continues from 2025-08-03; " +
+      "from 2024-01-01 applies to a first sync only (sync into a new folder for earlier days)",
+    ]);
+    // a later from (or none) is no surprise: nothing said
+    warned.lines.length = 0;
+    await sync({ dir, from: "2025-08-19", to: "2025-08-20", insider, progress: false });
+    await sync({ dir, to: "2025-08-20", insider, progress: false });
+    assert.deepEqual(warned.lines, []);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
