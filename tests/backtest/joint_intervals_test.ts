@@ -1,6 +1,6 @@
 /**
  * The event study's joint (Bonferroni) intervals, its thin rule at exactly
- * `minClusters`, the one option check (`choice`) and the entry comparison
+ * `minN` and at exactly `minClusters`, the one option check (`choice`) and the entry comparison
  * of the same trades at both entries.
  */
 import assert from "node:assert/strict";
@@ -67,6 +67,20 @@ Deno.test("thin rule: a group with exactly minClusters clusters is not thin; one
   }).toRecords()[0] as Record<string, unknown>;
   assert.equal(boot.n_clusters, 20);
   assert.equal(boot.thin, false);
+});
+
+Deno.test("thin rule: a group with exactly minN trades is not thin; one fewer trade than minN is", () => {
+  const first = (minN: number) =>
+    eventStudy(trades(60, 24), { horizons: ["1m"], minN, minClusters: 2 })
+      .toRecords()[0] as Record<string, unknown>;
+  const exact = first(60);
+  assert.equal(exact.n, 60);
+  assert.equal(exact.thin, false);
+  assert.equal(typeof exact.ci_low, "number");
+  const short = first(61);
+  assert.equal(short.n, 60);
+  assert.equal(short.thin, true);
+  assert.equal(short.thin_reason, "60 trades < minN 61");
 });
 
 Deno.test("adjust bonferroni: joint intervals over every interval of the study, family size given", () => {
