@@ -110,7 +110,8 @@ Deno.test("hydrate and hydrateFrame: anything else is a TypeError naming what wa
   const frame = transactionsFrame(await insider.search({}).take(3)).drop("transaction_id");
   assert.throws(
     () => hydrateKeys("hydrate", frame),
-    /hydrate: the frame lacks column "transaction_id"/,
+    (e: Error) =>
+      e instanceof TypeError && /hydrate: the frame lacks column "transaction_id"/.test(e.message),
   );
   assert.equal(count.n <= 2, true, `requests: ${count.n} (only the list's own, none for hydrate)`);
 });
