@@ -3,7 +3,7 @@
  *
  * - {@link parseFlags}: `node:util` parseArgs (tokens), every problem with
  *   the flags collected — unknown flags (with close matches), missing values,
- *   stray arguments — so that all bad flags are reported at once.
+ *   stray arguments, a flag given twice — so that all bad flags are reported at once.
  * - {@link Flags}: checks of flag values that add to the same list.
  * - {@link usageError}: prints every problem and one line naming `--help`
  *   (not the whole help, which would push the problem off the screen),
@@ -249,7 +249,10 @@ export function parseFlags<T extends Options>(
         continue;
       }
       if (spec.multiple) ((values[t.name] ??= []) as string[]).push(t.value);
-      else values[t.name] = t.value;
+      else if (t.name in values) {
+        // which one was meant is a guess: the second is refused, not taken in silence
+        issues.push(`--${t.name} is given twice (${values[t.name]}, ${t.value}); give it once`);
+      } else values[t.name] = t.value;
     } else {
       if (t.value !== undefined) {
         issues.push(

@@ -34,6 +34,18 @@ Deno.test("every command: a bad flag is the problem, then one line naming --help
       /^notebooks: Unknown option '--keep-goin'; did you mean --keep-going\?$/,
     ],
     ["lib/cli/stub.ts", ["--prot", "1"], /^stub: Unknown option '--prot'; did you mean --port\?$/],
+    // a flag given twice: which one was meant is a guess, so neither is taken (the second
+    // value is a bad one, so that a parser taking it in silence fails here, not hangs serving)
+    [
+      "lib/cli/stub.ts",
+      ["--port=80", "--port=99999"],
+      /^stub: --port is given twice \(80, 99999\); give it once$/,
+    ],
+    [
+      "lib/cli/sync.ts",
+      ["--concurrency", "4", "--concurrency", "99"],
+      /^sync: --concurrency is given twice \(4, 99\); give it once$/,
+    ],
   ];
   for (const [script, args, re] of cases) {
     const r = await run(script, args);
