@@ -285,9 +285,13 @@ const isHexDigit = (c: number) => (c >= 48 && c <= 57) || (c >= 97 && c <= 102);
  * and `loose[i]` is 1 when digit `i` follows the one before after a gap: up
  * to two separators (space, `:`, `,`, `;`, `-`), then `\x` or `0x` or
  * nothing (`73 6b`, `73:6b`, `\x73\x6b`, `0x73, 0x6b`). A gap may only fall
- * between two bytes.
+ * between two bytes. A `0x` right after a digit is ambiguous (`…35 30xc`: the
+ * `0` may end the byte `30`): read as a prefix, or with `digitFirst` as a digit.
  */
-function hexView(folded: string): { view: string; at: Int32Array; loose: Uint8Array } {
+function hexView(
+  folded: string,
+  digitFirst = false,
+): { view: string; at: Int32Array; loose: Uint8Array } {
   const codes = new Uint8Array(folded.length + 1);
   const at = new Int32Array(folded.length + 1);
   const loose = new Uint8Array(folded.length + 1);
@@ -299,7 +303,7 @@ function hexView(folded: string): { view: string; at: Int32Array; loose: Uint8Ar
     if (isHexDigit(c)) {
       if (
         c === 48 && folded.charCodeAt(i + 1) === 120 && isHexDigit(folded.charCodeAt(i + 2)) &&
-        prefix === 0
+        prefix === 0 && !(digitFirst && n > 0 && codes[n - 1] !== 124 && at[n - 1] === i - 1)
       ) {
         prefix = 1; // "0x"
         i++;
@@ -334,14 +338,33 @@ function hexMatches(
   word: Uint8Array,
   mode: Mode,
 ): number[][] {
-  const { view, at, loose } = hexView(folded);
+  const out: number[][] = [];
+  // a "0x" right after a digit is read both ways (the text holds one rarely: a second pass then)
+  for (const digitFirst of AMBIGUOUS_PREFIX.test(folded) ? [false, true] : [false]) {
+    hexMatchesIn(text, folded, hexView(folded, digitFirst), hexes, word, mode, out);
+  }
+  return out;
+}
+
+/** A `0x` right after a hex digit, before one: a prefix, or a byte's last digit and an `x`. */
+const AMBIGUOUS_PREFIX = /[0-9a-f]0x[0-9a-f]/;
+
+/** {@link hexMatches} in one hex view, added to `out`. */
+function hexMatchesIn(
+  text: string,
+  folded: string,
+  { view, at, loose }: ReturnType<typeof hexView>,
+  hexes: string[],
+  word: Uint8Array,
+  mode: Mode,
+  out: number[][],
+): void {
   // loose digits at even and at odd places, counted: a gap inside a byte rules a match out
   const count = [new Int32Array(view.length + 1), new Int32Array(view.length + 1)];
   for (let i = 0; i < view.length; i++) {
     count[0][i + 1] = count[0][i] + (loose[i] && (i & 1) === 0 ? 1 : 0);
     count[1][i + 1] = count[1][i] + (loose[i] && (i & 1) === 1 ? 1 : 0);
   }
-  const out: number[][] = [];
   for (const hex of hexes) {
     for (let s = view.indexOf(hex); s !== -1; s = view.indexOf(hex, s + 1)) {
       const e = s + hex.length;
@@ -354,7 +377,6 @@ function hexMatches(
       out.push([start, end]);
     }
   }
-  return out;
 }
 
 /** Whether `\x` or `0x` stands right before offset `i` of the (lower-cased) text. */

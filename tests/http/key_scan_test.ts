@@ -116,7 +116,14 @@ Deno.test("keyMatcher finds in a message exactly what the one pattern of every f
       // what the body scan finds, the message scan finds too
       if (keyMatcher(key).holds(text)) assert.ok(holds);
     }),
-    { numRuns: 600 },
+    {
+      numRuns: 600,
+      // a dump whose last byte's "0" stands before an "x" and a hex digit (the 0 is no "0x" prefix)
+      examples: [[[
+        " C1/z2x595a0c8Be20XCC50 ",
+        "4331 2f7a 3278 3539 3561 3063 3842 6532 3058 4343 3530xc",
+      ]]],
+    },
   );
 });
 
