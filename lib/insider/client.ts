@@ -462,11 +462,7 @@ const HYDRATE_WANTED = {
 export function hydrateKeys(fn: string, input: unknown): FeedRow[] {
   const when = (d: unknown) => d instanceof Date ? d.toISOString() : String(d ?? "");
   if (isFrame(input)) {
-    try {
-      checkColumns(fn, input, HYDRATE_WANTED.columns, HYDRATE_WANTED);
-    } catch (e) {
-      throw e instanceof TypeError ? e : new TypeError((e as Error).message); // as documented
-    }
+    checkColumns(fn, input, HYDRATE_WANTED.columns, HYDRATE_WANTED);
     const col = (c: string) =>
       input.columns.includes(c) ? input.getColumn(c).toArray() as unknown[] : [];
     const [acc, id, filed] = ["accession_number", "transaction_id", "filed_at"].map(col);

@@ -130,7 +130,7 @@ export function wrongInput(
 }
 
 /**
- * Throws unless `df` has every column of `cols`. When it lacks most of them
+ * Throws a `TypeError` unless `df` has every column of `cols`. When it lacks most of them
  * (more than half, or more than 3) and `wanted` says what the helper takes,
  * the frame is the wrong object: {@link wrongInput}. Otherwise one line
  * names the lacking columns (each with up to 3 close matches when there are
@@ -163,7 +163,7 @@ export function checkColumns(
   const named = missing.length > 3
     ? `columns ${list(missing)}`
     : `column ${missing.map((c) => JSON.stringify(c) + didYouMean(c, df.columns, 3)).join(", ")}`;
-  throw new Error(`${fn}: the frame lacks ${named}; it has ${df.width} columns`);
+  throw new TypeError(`${fn}: the frame lacks ${named}; it has ${df.width} columns`);
 }
 
 /**
