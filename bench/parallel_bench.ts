@@ -336,8 +336,10 @@ export async function idealPull(
   const got = await watchPull(
     watch,
     () =>
-      new WindowedList<Row>((c, s) => fetch({}, c, s), src, () => {
-        throw new Error("no frame");
+      new WindowedList<Row>((c, s) => fetch({}, c, s), src, {
+        sink: () => {
+          throw new Error("no frame");
+        },
       }, { parallel }).take(want),
   );
   const end = performance.now();

@@ -66,8 +66,10 @@ export async function roundsOf(
   const list = new WindowedList<Row>(
     (cursor, signal) => fetch({}, cursor, signal),
     source,
-    () => {
-      throw new Error("no frame in the round model");
+    {
+      sink: () => {
+        throw new Error("no frame in the round model");
+      },
     },
     { parallel },
   );

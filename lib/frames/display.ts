@@ -45,7 +45,7 @@ import {
 import dataframeModule from "npm:nodejs-polars@0.25.2/bin/dataframe.js";
 import { inJupyter } from "../shared/jupyter.ts";
 import { isFrame } from "../shared/wrong_input.ts";
-import { carriesDemoMark, DEMO, isDemo, markDemo } from "../shared/demo.ts";
+import { carriesDemoMark, isDemo, markDemo } from "../shared/demo.ts";
 import "./_demo_trace.ts";
 import { type FrameReport, summaryLines } from "./_report.ts";
 
@@ -67,33 +67,24 @@ const GROUPERS = new Set(["groupBy", "groupByRolling", "groupByDynamic", "rollin
 
 type AnyObject = Record<string | symbol, unknown>;
 
-function keep(value: unknown, name: string | symbol, demo: boolean): unknown {
-  if (isFrame(value) || isLazyFrame(value)) {
-    // demo data in, demo data out: live.vstack(demo) holds demo data (frames/_demo_trace.ts)
-    return wrap(value as unknown as AnyObject, demo || carriesDemoMark(value));
-  }
-  if (value instanceof Promise) return value.then((v) => keep(v, name, demo));
-  if (typeof name === "string" && GROUPERS.has(name) && typeof value === "object" && value) {
-    return wrap(value as AnyObject, demo);
-  }
-  // a demo frame's rows and columns keep the mark: toRecords(), rows(), toObject(), getColumn()
-  if (demo && (Array.isArray(value) || isPlainObject(value) || isSeries(value))) {
-    markDemo(value as object);
-  }
+function keep(value: unknown, name: string | symbol, from: AnyObject): unknown {
+  const grouper = typeof name === "string" && GROUPERS.has(name) && typeof value === "object";
+  // a demo frame's derived frames carry the mark on their own (frames/_demo_trace.ts)
+  if (isFrame(value) || isLazyFrame(value) || (grouper && value)) return wrap(value as AnyObject);
+  if (value instanceof Promise) return value.then((v) => keep(v, name, from));
+  // what JS builds of its columns keeps it too: toObject() of a wide frame
+  const built = Array.isArray(value) || Object.getPrototypeOf(value ?? 0) === Object.prototype;
+  if (built && carriesDemoMark(from)) markDemo(value as object);
   return value;
 }
 
-function isPlainObject(x: unknown): boolean {
-  return typeof x === "object" && x !== null && Object.getPrototypeOf(x) === Object.prototype;
-}
-
-function bundleOf(target: AnyObject, demo: boolean): MediaBundle {
+function bundleOf(target: AnyObject): MediaBundle {
   if (isFrame(target)) {
     const truncated = (target as { truncated?: unknown }).truncated === true;
     const report = (target as { readReport?: FrameReport }).readReport;
     return frameBundle(
       target,
-      { demo },
+      { demo: isDemo(target) },
       [
         ...(truncated ? ["stopped at maxRows: the service has more"] : []),
         ...(report ? summaryLines(report) : []),
@@ -110,13 +101,9 @@ const NODE_INSPECT = Symbol.for("nodejs.util.inspect.custom");
 // frames are Proxies whose getOwnPropertyDescriptor trap throws for anything but
 // a column name, and a Proxy checks its target's descriptors after every get.
 // `console.log` inspects a Proxy's target, so the shadow forwards inspection.
-function wrap<T extends AnyObject>(frame: T, demo: boolean): T {
-  if (frame[WRAPPED]) {
-    // already wrapped: a demo mark is added (never taken away) by wrapping once more
-    if (!demo || frame[DEMO] === true) return frame;
-  }
-  if (demo) markDemo(frame); // its data too: what Polars derives from it is demo data
-  const display = () => bundleOf(frame, demo);
+function wrap<T extends AnyObject>(frame: T): T {
+  if (frame[WRAPPED]) return frame;
+  const display = () => bundleOf(frame);
   const displayable = isFrame(frame) || isLazyFrame(frame);
   const shadow: AnyObject = {
     [NODE_INSPECT]: (...args: unknown[]) => {
@@ -128,14 +115,13 @@ function wrap<T extends AnyObject>(frame: T, demo: boolean): T {
   return new Proxy(shadow, {
     get(_, prop) {
       if (prop === WRAPPED) return true;
-      if (prop === DEMO) return demo || Reflect.get(frame, prop) === true;
       if (prop === JUPYTER && displayable) return display;
       const value = Reflect.get(frame, prop);
       if (typeof value !== "function") return value;
       const cached = methods.get(prop);
       if (cached?.raw === value) return cached.fn;
       const fn = function (...args: unknown[]) {
-        return keep(Reflect.apply(value, frame, args), prop, demo);
+        return keep(Reflect.apply(value, frame, args), prop, frame);
       };
       methods.set(prop, { raw: value, fn });
       return fn;
@@ -144,8 +130,7 @@ function wrap<T extends AnyObject>(frame: T, demo: boolean): T {
       return Reflect.set(frame, prop, value);
     },
     has(_, prop) {
-      return (prop === JUPYTER && displayable) || prop === WRAPPED || prop === DEMO ||
-        Reflect.has(frame, prop);
+      return (prop === JUPYTER && displayable) || prop === WRAPPED || Reflect.has(frame, prop);
     },
     ownKeys() {
       return Reflect.ownKeys(frame);
@@ -191,7 +176,9 @@ export function withDisplay<T extends pl.DataFrame | pl.LazyDataFrame>(
   df: T,
   opts: { demo?: boolean } = {},
 ): T {
-  return wrap(df as unknown as AnyObject, opts.demo === true) as unknown as T;
+  // a mark is never taken away; what Polars derives from the frame keeps it
+  if (opts.demo) markDemo(df);
+  return wrap(df as unknown as AnyObject) as unknown as T;
 }
 
 /** Something a notebook cell renders through `Symbol.for("Jupyter.display")`. */

@@ -33,21 +33,18 @@ import { releaseNativeIfGrown } from "./_release.ts";
 import { Progress } from "../http/progress_hook.ts";
 
 /**
- * How a list becomes a frame: a function of all the rows, or a `sink()`
- * factory that takes the rows page by page (bounded memory; what the
- * clients use).
+ * How a list becomes a frame: a `sink()` factory that takes the rows page
+ * by page (bounded memory).
  */
-export type FrameMaker<Row> =
-  | ((rows: Row[]) => pl.DataFrame)
-  | {
-    sink(): RowSink<Row>;
-    /** A key unique to a row in the list: turns on the duplicate and loop checks (see `http/paginate.ts`). */
-    key?(row: Row): string;
-    /** True once the list's client has read the offline emulator's answers (see `shared/demo.ts`). */
-    demo?(): boolean;
-    /** How the rows are typed (`typed_rows.ts`); rows are given as sent without it. */
-    rows?: RowTyping;
-  };
+export type FrameMaker<Row> = {
+  sink(): RowSink<Row>;
+  /** A key unique to a row in the list: turns on the duplicate and loop checks (see `http/paginate.ts`). */
+  key?(row: Row): string;
+  /** True once the list's client has read the offline emulator's answers (see `shared/demo.ts`). */
+  demo?(): boolean;
+  /** How the rows are typed (`typed_rows.ts`); rows are given as sent without it. */
+  rows?: RowTyping;
+};
 
 /** List options with `raw`. */
 export interface RawListOptions extends ListOptions {
@@ -119,11 +116,10 @@ export class FramedList<Row> extends Paginated<Row> {
     toFrame: FrameMaker<Row>,
     opts: RawListOptions = {},
   ) {
-    super(fetchPage, opts, typeof toFrame === "function" ? undefined : toFrame.key?.bind(toFrame));
-    this.#sink = typeof toFrame === "function" ? () => collectSink(toFrame) : () => toFrame.sink();
-    const demo = typeof toFrame === "function" ? undefined : toFrame.demo?.bind(toFrame);
-    this.#demo = demo ?? (() => false);
-    this.#typing = typeof toFrame === "function" || opts.raw ? undefined : toFrame.rows;
+    super(fetchPage, opts, toFrame.key?.bind(toFrame));
+    this.#sink = () => toFrame.sink();
+    this.#demo = toFrame.demo?.bind(toFrame) ?? (() => false);
+    this.#typing = opts.raw ? undefined : toFrame.rows;
   }
 
   /** Pages with their values as the server sent them (what `.frame()` reads). */
@@ -225,13 +221,4 @@ export async function appendReleasing<Row>(
   await new Promise((r) => setTimeout(r, 0));
   await releaseNativeIfGrown("heapTotal");
   return true;
-}
-
-/** A sink over a whole-list builder: rows are kept and built once at the end. */
-function collectSink<Row>(toFrame: (rows: Row[]) => pl.DataFrame): RowSink<Row> {
-  const all: Row[] = [];
-  return {
-    append: (rows) => void all.push(...rows),
-    finish: () => toFrame(all),
-  };
 }

@@ -16,9 +16,9 @@
  *   everything read back from a dataset holding emulator rows (`scan*`,
  *   `query()`, and what is built from them) carries the same mark; demo
  *   and live rows never share a dataset.
- * - Frames carry the mark through the notebook display's Proxy: `filter`,
- *   `select`, `join`, `groupBy(…).agg(…)` of a demo frame are demo frames,
- *   and their display starts with a "DEMO DATA" badge ({@link DEMO_LABEL}).
+ * - Frames carry the mark on their Polars data (`frames/_demo_trace.ts`):
+ *   `filter`, `select`, `join`, `groupBy(…).agg(…)` of a demo frame are demo
+ *   frames, and their display starts with a "DEMO DATA" badge ({@link DEMO_LABEL}).
  * - What a demo frame's methods hand out carries it too: `toRecords()`,
  *   `rows()`, `toObject()`. Results built from a demo frame (event studies,
  *   portfolios, buckets), the charts drawn from them (and the files

@@ -73,8 +73,10 @@ function offsetSource(): {
 
 Deno.test("a parallel pull that fell back to serial is refused, naming why", async () => {
   const { src, watch } = offsetSource();
-  const list = new WindowedList((c, s) => src.fetch({}, c, s), src, () => {
-    throw new Error("no frame");
+  const list = new WindowedList((c, s) => src.fetch({}, c, s), src, {
+    sink: () => {
+      throw new Error("no frame");
+    },
   }, { parallel: 8 });
   const got = await watchPull(watch, () => list.take(6_000));
   equal(got.length, 6_000); // the rows are right: only the timing would lie

@@ -13,7 +13,7 @@ import {
   PaginationError,
   partialOf,
 } from "../../mod.ts";
-import { buildFrame } from "../../lib/frames/build.ts";
+import { rowSink } from "../../lib/frames/build.ts";
 import { createStub, DEMO_KEYS } from "../../lib/stub/mod.ts";
 import { countingFetch } from "../_util.ts";
 
@@ -31,8 +31,10 @@ function scripted(script: Script) {
   return { asked, fetcher };
 }
 
-const frameOf = (rows: number[]) =>
-  buildFrame([{ name: "v", type: "integer" }], rows.map((v) => ({ v })));
+const frameOf = {
+  sink: () =>
+    rowSink<number>(() => ({ specs: [{ name: "v", type: "integer" }], map: (v) => ({ v }) })),
+};
 
 Deno.test("a cursor sent again (A→A) ends with PaginationError, rows of each page once", async () => {
   const s = scripted({ "": { rows: [1, 2], next: "A" }, A: { rows: [3, 4], next: "A" } });

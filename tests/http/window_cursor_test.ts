@@ -63,8 +63,10 @@ function unicodeService(prefix: string, rows: Row[]) {
     fetch,
   };
   const list = (parallel: number, cursor?: string) =>
-    new WindowedList<Row>((c, s) => fetch({}, c, s), source, () => {
-      throw new Error("no frame here");
+    new WindowedList<Row>((c, s) => fetch({}, c, s), source, {
+      sink: () => {
+        throw new Error("no frame here");
+      },
     }, { parallel, ...(cursor === undefined ? {} : { cursor }) });
   return { fetch, list };
 }

@@ -73,8 +73,10 @@ Deno.test("an undone split drops every window inside its range, the one starting
               throw new Error("unused");
             },
             source(rows, pageSize, dayOf),
-            () => {
-              throw new Error("no frame here");
+            {
+              sink: () => {
+                throw new Error("no frame here");
+              },
             },
             { parallel },
           );

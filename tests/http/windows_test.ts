@@ -61,8 +61,10 @@ function parallelList(
   return new WindowedList<Row>(
     (cursor, signal) => src.fetch({}, cursor, signal),
     src,
-    (rows) => {
-      throw new Error(`no frame in this test (${rows.length})`);
+    {
+      sink: () => {
+        throw new Error("no frame in this test");
+      },
     },
     { parallel, ...extra },
   );
