@@ -127,11 +127,6 @@ export function redactKnownKeys(text: string): string {
   return knownKeys.redact(text);
 }
 
-/** Whether a body holds a key some client of this process was built with ({@link knownKeys}). */
-export function holdsKnownKey(text: string): boolean {
-  return knownKeys.holds(text);
-}
-
 /** Objects whose contents are bytes or pending values, not text of an error: not walked. */
 function isData(v: object): boolean {
   return ArrayBuffer.isView(v) || v instanceof ArrayBuffer || v instanceof Promise ||

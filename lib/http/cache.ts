@@ -55,7 +55,7 @@ import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "npm:@hono/zod-openapi@1.6.3";
 import { httpEvents } from "./events.ts";
-import { holdsKnownKey } from "./_redact.ts";
+import { knownKeys } from "./_redact.ts";
 import { NULL_BODY, rebuilt } from "./_transport_parts.ts";
 import { readRegular } from "../shared/regular_file.ts";
 import { atomic } from "../shared/atomic.ts";
@@ -136,7 +136,6 @@ const ENTRY_HEADER = z.object({
   v: z.literal(1),
   method: z.string(),
   url: z.string(),
-  bodySha256: z.string(),
   status: z.number().int().min(200).max(299).refine((s) => !NULL_BODY.has(s)),
   contentType: z.string().max(200).regex(/^[\x20-\x7e]*$/).nullable(),
   storedAt: z.number(),
@@ -156,9 +155,7 @@ export interface CacheKey {
   method: string;
   /** Full URL (never holds the key: it travels in a header). */
   url: string;
-  /** SHA-256 of the JSON body ("" when none). */
-  bodySha256: string;
-  /** Entry file. */
+  /** Entry file (named by the SHA-256 of the method, the URL and the body's SHA-256). */
   file: string;
 }
 
@@ -183,20 +180,12 @@ export class ResponseCache {
   /** Largest body read from an entry (the client's `maxResponseBytes`). */
   readonly maxBodyBytes: number;
 
-  /** Tells a body that holds a key (never written). */
-  readonly #holdsKey: (text: string) => boolean;
-
   /**
    * Opens (lazily creates) a cache; entries whose body is over
-   * `maxBodyBytes` are never read; bodies for which `holdsKey` is true (and
-   * bodies holding any key registered in this process) are never written.
+   * `maxBodyBytes` are never read; bodies holding any key registered in this
+   * process (every client's key long enough to be searched for) are never written.
    */
-  constructor(
-    opts: CacheOptions,
-    maxBodyBytes = 256 << 20,
-    holdsKey: (text: string) => boolean = () => false,
-  ) {
-    this.#holdsKey = holdsKey;
+  constructor(opts: CacheOptions, maxBodyBytes = 256 << 20) {
     if (!opts || typeof opts.dir !== "string" || opts.dir.trim() === "") {
       throw new TypeError(optionProblem("cache.dir", opts?.dir, "a folder path (or cache: false)"));
     }
@@ -224,7 +213,6 @@ export class ResponseCache {
       request: `${method} ${path}`,
       method,
       url,
-      bodySha256,
       file: join(this.dir, "v1", id.slice(0, 2), `${id}.entry`),
     };
   }
@@ -259,11 +247,8 @@ export class ResponseCache {
     if (body.length !== header.length || sha256(body) !== header.sha256 || header.storedAt > now) {
       return await this.#drop(key);
     }
-    if (
-      header.method !== key.method || header.url !== key.url ||
-      header.bodySha256 !== key.bodySha256 || now >= header.expiresAt ||
-      !(now - header.storedAt < this.ttlMs) // the reader's ttlMs caps the age
-    ) return null;
+    // the reader's ttlMs caps the age
+    if (now >= header.expiresAt || !(now - header.storedAt < this.ttlMs)) return null;
     try {
       return new Response(body, {
         status: header.status,
@@ -300,7 +285,7 @@ export class ResponseCache {
     const lifetime = lifetimeMs(res.headers.get("cache-control"), this.ttlMs);
     // the body, read as text, holding a key in any form the matcher knows: never written
     const text = lifetime > 0 ? new TextDecoder().decode(body) : "";
-    if (lifetime <= 0 || this.#holdsKey(text) || holdsKnownKey(text)) {
+    if (lifetime <= 0 || knownKeys.holds(text)) {
       totals.notStored++;
       return copy;
     }
@@ -309,7 +294,6 @@ export class ResponseCache {
       v: 1,
       method: key.method,
       url: key.url,
-      bodySha256: key.bodySha256,
       status: res.status,
       contentType: res.headers.get("content-type"),
       storedAt: now,

@@ -33,37 +33,17 @@ export interface RetryInfo {
  */
 class RedactingTarget extends EventTarget {
   override dispatchEvent(event: Event): boolean {
-    if (event instanceof CustomEvent && !(event instanceof Redacted)) {
-      const sent: unknown = event.detail;
-      if (sent !== null && sent !== undefined) event = new Redacted(event, sent);
+    const sent: unknown = event instanceof CustomEvent ? event.detail : undefined;
+    if (sent !== null && sent !== undefined && !Object.hasOwn(event, "detail")) {
+      // an own accessor over CustomEvent's: the sent detail redacted, copied when first read
+      let read: { detail: unknown } | undefined;
+      Object.defineProperty(event, "detail", {
+        get: () => (read ??= { detail: clean(sent, 0) }).detail,
+      });
     }
     return super.dispatchEvent(event);
   }
 }
-
-/** An event whose `detail` is the sent detail redacted, copied when first read. */
-class Redacted extends CustomEvent<unknown> {
-  readonly #sent: unknown;
-  #read?: { detail: unknown };
-  constructor(like: Event, sent: unknown) {
-    super(like.type, {
-      bubbles: like.bubbles,
-      cancelable: like.cancelable,
-      composed: like.composed,
-    });
-    this.#sent = sent;
-  }
-  /** The sent detail, redacted (see {@link RedactingTarget}). */
-  redacted(): unknown {
-    return (this.#read ??= { detail: clean(this.#sent, 0) }).detail;
-  }
-}
-// an accessor over CustomEvent's own (declared as a plain property, so set here, not in the class)
-Object.defineProperty(Redacted.prototype, "detail", {
-  get(this: Redacted) {
-    return this.redacted();
-  },
-});
 
 /** `v` with every key redacted: the same value when nothing changed. */
 function clean(v: unknown, depth: number): unknown {

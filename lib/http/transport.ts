@@ -143,8 +143,8 @@ const WHOLE_OPTIONS = {
   maxResponseBytes: [DEFAULT_MAX_RESPONSE_BYTES, 1, MAX_RESPONSE_BYTES],
 } as const satisfies Partial<Record<keyof ClientOptions, readonly [number, number, number]>>;
 
-/** Reads a successful answer into what the caller wants. */
-type Reader<T> = (res: Response, label: string) => Promise<T>;
+/** Reads a successful answer (its body read whole) into what the caller wants. */
+type Reader<T> = (res: Response, bytes: Uint8Array<ArrayBuffer>, label: string) => T;
 
 /** One request being tried: what every attempt of it shares. */
 interface Call<T> {
@@ -256,9 +256,7 @@ export class Transport {
     }
     // the headers' wait is part of the attempt's
     this.firstByteTimeoutMs = Math.min(this.timeoutMs, this.firstByteTimeoutMs);
-    this.#cache = opts.cache
-      ? new ResponseCache(opts.cache, this.maxResponseBytes, this.#matcher.holds)
-      : null;
+    this.#cache = opts.cache ? new ResponseCache(opts.cache, this.maxResponseBytes) : null;
     this.limiter = new RequestLimiter(opts);
   }
 
@@ -288,9 +286,8 @@ export class Transport {
    * {@link Transport.json}.
    */
   async read<T>(spec: RequestSpec, accept: (body: unknown, label: string) => T): Promise<T> {
-    return await this.#clean(this.#tryAll(spec, async (res, label) => {
+    return await this.#clean(this.#tryAll(spec, (res, bytes, label) => {
       if (res.status >= 300) {
-        await res.body?.cancel().catch(() => {});
         throw new InvalidResponseError(
           `${label} answered ${res.status} (a redirect${
             res.headers.get("location") ? ` to ${redact(res.headers.get("location")!)}` : ""
@@ -298,7 +295,7 @@ export class Transport {
         );
       }
       if (!this.#demo && this.#headerMarks && res.headers.has(DEMO_HEADER)) this.#demo = true;
-      const out = accept(await this.#json(res, label), label);
+      const out = accept(this.#json(bytes, label), label);
       if (this.#demo && typeof out === "object" && out !== null) {
         markDemo(out);
         // a page's rows too: `pitchesFrame(page.rows)` is demo data as well
@@ -325,9 +322,7 @@ export class Transport {
    * timeout and within `maxResponseBytes`), or throws a typed error.
    */
   async send(spec: RequestSpec): Promise<Response> {
-    return await this.#clean(this.#tryAll(spec, async (res, label) => {
-      return rebuilt(res, await readBody(res, this.maxResponseBytes, label, this.#largeBodies));
-    }));
+    return await this.#clean(this.#tryAll(spec, (res, bytes) => rebuilt(res, bytes)));
   }
 
   /**
@@ -341,8 +336,7 @@ export class Transport {
    * the key in a 200 answer gets it into no row, frame, display, event or
    * file, and no value is changed.
    */
-  async #json(res: Response, label: string): Promise<unknown> {
-    const bytes = await readBody(res, this.maxResponseBytes, label, this.#largeBodies);
+  #json(bytes: Uint8Array, label: string): unknown {
     // the text itself when it holds no key
     const { text, count, inside } = this.#matcher.scrub(new TextDecoder().decode(bytes));
     // an answer that is not JSON says so first (its excerpt without any key)
@@ -376,15 +370,16 @@ export class Transport {
   }
 
   /**
-   * Hands a successful answer to the call's reader. A cacheable one is read
-   * once (within `maxResponseBytes`) and stored in the cache only once the
-   * reader accepted it (the cache keeps no answer without a body).
+   * Hands a successful answer, read once (within `maxResponseBytes`), to the
+   * call's reader; a cacheable one is stored in the cache only once the
+   * reader accepted it.
    */
   async #accept<T>(call: Call<T>, res: Response): Promise<T> {
-    if (!call.cacheKey || res.status >= 300) return await call.read(res, call.label);
     const bytes = await readBody(res, this.maxResponseBytes, call.label, this.#largeBodies);
-    const value = await call.read(rebuilt(res, bytes), call.label);
-    await this.#cache!.put(call.cacheKey, rebuilt(res, bytes));
+    const value = call.read(res, bytes, call.label);
+    if (call.cacheKey && res.status < 300) {
+      await this.#cache!.put(call.cacheKey, rebuilt(res, bytes));
+    }
     return value;
   }
 
@@ -400,7 +395,7 @@ export class Transport {
     const body = spec.body !== undefined ? JSON.stringify(spec.body) : undefined;
     const cacheKey = this.#cache?.keyFor(spec.method, spec.path, url, body);
     const cached = cacheKey && await this.#cache!.get(cacheKey);
-    if (cached) return await read(cached, label);
+    if (cached) return read(cached, await cached.bytes(), label);
     // the call group whose retry budget this request shares (alone: its own)
     const call: Call<T> = {
       spec,
