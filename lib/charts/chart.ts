@@ -317,7 +317,6 @@ export function render(
   options: Plot.PlotOptions,
   text: ChartText,
   extra: Record<string, unknown> = {},
-  legend = true,
 ): Chart {
   // the caller's own title and subtitle (in `extra`) win over the helper's (`text`)
   const { inline: extraInline, title, subtitle, ...rest } = extra as
@@ -370,7 +369,7 @@ export function render(
     }
     y += after;
   }
-  if (legend && color && color.legend !== false) {
+  if (color && color.legend !== false) {
     const scale = plot.scale("color");
     const lg = legendSvg(
       scale && { ...scale, label: scale.label ?? (color.label as string | undefined) },

@@ -14,11 +14,6 @@ import { choice } from "../shared/options.ts";
 /** Options of {@link eventStudyChart}; any other Plot option passes through. */
 export interface EventStudyChartOptions extends ChartText {
   /**
-   * Column of the dot (default `mean_excess`); the bar is always `ci_low` to
-   * `ci_high`, the interval of the mean. Not used with `vs: "baseline"`.
-   */
-  value?: string;
-  /**
    * `"zero"` (default): each group's mean, read against 0 (the market).
    * `"baseline"`: each group's difference from the study's baseline group
    * (`diff_vs_baseline`, bar `diff_ci_low` to `diff_ci_high`, the interval
@@ -53,7 +48,7 @@ const THIN = "#595959";
  * either mean: two intervals that overlap can still differ). A row without
  * a difference interval (the group or the baseline is thin) is drawn hollow.
  *
- * Needs `group`, `horizon`, `horizon_days`, the value, `ci_low`, `ci_high`
+ * Needs `group`, `horizon`, `horizon_days`, `mean_excess`, `ci_low`, `ci_high`
  * (`thin` and `entry` are read when present); with `vs: "baseline"`,
  * `baseline`, `diff_vs_baseline`, `diff_ci_low`, `diff_ci_high`.
  *
@@ -68,11 +63,11 @@ const THIN = "#595959";
  * ```
  */
 export function eventStudyChart(stats: pl.DataFrame, options: EventStudyChartOptions = {}): Chart {
-  const { value: own = "mean_excess", vs = "zero", ...plot } = options;
+  const { vs = "zero", ...plot } = options;
   const diff = choice("eventStudyChart", "vs", vs, ["zero", "baseline"], "zero") === "baseline";
   const [value, lowCol, highCol] = diff
     ? ["diff_vs_baseline", "diff_ci_low", "diff_ci_high"]
-    : [own, "ci_low", "ci_high"];
+    : ["mean_excess", "ci_low", "ci_high"];
   const all = rowsOf("eventStudyChart", stats, {
     pass: "the result of eventStudy(...)",
     columns: ["group", "horizon", "horizon_days", value, lowCol, highCol],
@@ -113,12 +108,10 @@ export function eventStudyChart(stats: pl.DataFrame, options: EventStudyChartOpt
   const right = thin.length ? (hi - lo || 1) * 0.12 : 0;
   const what = diff
     ? `Mean excess return minus ${baseline}'s (percentage points)`
-    : value === "mean_excess"
-    ? "Mean excess return vs the market (%)"
-    : `${value} (%)`;
+    : "Mean excess return vs the market (%)";
   const sub = [
     `${what}, from the ${entry} date; dot: ${
-      diff ? "difference" : value === "mean_excess" ? "mean" : value
+      diff ? "difference" : "mean"
     }, bar: 95% interval of the ${diff ? "difference" : "mean"}`,
     [
       thin.length
@@ -144,11 +137,7 @@ export function eventStudyChart(stats: pl.DataFrame, options: EventStudyChartOpt
       y: { domain: groups, label: null },
       x: {
         domain: [lo - pad, hi + pad + right],
-        label: diff
-          ? `Difference from ${baseline} (pp)`
-          : value === "mean_excess"
-          ? "Mean excess return (%)"
-          : `${value} (%)`,
+        label: diff ? `Difference from ${baseline} (pp)` : "Mean excess return (%)",
         grid: true,
         ticks: 4,
       },

@@ -13,7 +13,7 @@
  *
  * @module
  */
-import { closeMatches } from "../shared/suggest.ts";
+import { refuse } from "../shared/options.ts";
 import { compactPng } from "./_raster.ts";
 
 /** How a chart displays inline: `"auto"` (PNG above {@link RASTER_ABOVE} marks), `"svg"` or `"png"`. */
@@ -29,13 +29,9 @@ let session: InlineFormat = "auto";
 
 /** Checks an {@link InlineFormat} value; throws naming it, the allowed values and a close match. */
 export function checkInlineFormat(where: string, value: unknown): InlineFormat {
-  if ((INLINE_FORMATS as readonly unknown[]).includes(value)) return value as InlineFormat;
-  const close = closeMatches(value, INLINE_FORMATS);
-  throw new RangeError(
-    `${where}: inline ${JSON.stringify(value)} is not allowed; allowed: "auto", "svg", "png"${
-      close.length ? ` (did you mean "${close[0]}"?)` : ""
-    }`,
-  );
+  return (INLINE_FORMATS as readonly unknown[]).includes(value)
+    ? value as InlineFormat
+    : refuse(where, "inline", value, INLINE_FORMATS);
 }
 
 /**

@@ -18,15 +18,13 @@ export const SENTIMENT_COLORS = {
 
 /** Options of {@link pitchesOverTime}; any other Plot option passes through. */
 export interface PitchesOverTimeOptions extends ChartText {
-  /** Date column (default `added_on`). */
-  date?: string;
   /** Extra Plot options. */
   [plotOption: string]: unknown;
 }
 
 /**
- * Stacked monthly bars of pitches by sentiment. Needs `sentiment` and the
- * date column.
+ * Stacked monthly bars of pitches by sentiment (by `added_on`). Needs
+ * `sentiment` and `added_on`.
  *
  * @example
  * ```ts
@@ -39,12 +37,11 @@ export function pitchesOverTime(
   pitches: pl.DataFrame,
   options: PitchesOverTimeOptions = {},
 ): Chart {
-  const { date = "added_on", ...plot } = options;
   const rows = rowsOf("pitchesOverTime", pitches, {
     pass: "a pitches frame (catalog.pitches(...).frame())",
-    columns: [date, "sentiment"],
+    columns: ["added_on", "sentiment"],
     field: "frame",
-  }).filter((r) => r[date] instanceof Date);
+  }).filter((r) => r.added_on instanceof Date);
   return render(
     {
       width: 720,
@@ -58,7 +55,7 @@ export function pitchesOverTime(
           rows,
           Plot.binX(
             { y: "count" },
-            { x: date, fill: "sentiment", interval: "month", tip: true } as Parameters<
+            { x: "added_on", fill: "sentiment", interval: "month", tip: true } as Parameters<
               typeof Plot.binX
             >[1],
           ),
@@ -67,25 +64,21 @@ export function pitchesOverTime(
       ],
     },
     { title: "Pitches per month by sentiment", subtitle: "Count of write-ups added" },
-    plot,
+    options,
   );
 }
 
 /** Options of {@link bucketChart}; any other Plot option passes through. */
 export interface BucketChartOptions extends ChartText {
-  /** Bucket column (default: the frame's one `*_bucket` column). */
-  bucket?: string;
-  /** Split the bars by this column (default `sentiment` when present). */
-  fill?: string | null;
   /** Extra Plot options. */
   [plotOption: string]: unknown;
 }
 
 /**
- * Bars of pitches per bucket, buckets in floor order (`below 0` or `below 50`
- * first), from
- * the frame of `pitchReturnBuckets`, `authorReturnBuckets` or
- * `winRateBuckets`.
+ * Bars of pitches per bucket (the frame's `*_bucket` column), buckets in
+ * floor order (`below 0` or `below 50` first), split by sentiment when the
+ * frame has it, from the frame of `pitchReturnBuckets`,
+ * `authorReturnBuckets` or `winRateBuckets`.
  *
  * @example
  * ```ts
@@ -101,12 +94,9 @@ export function bucketChart(buckets: pl.DataFrame, options: BucketChartOptions =
     field: "frame",
   };
   expectFrame("bucketChart", buckets, wanted);
-  const bucket = options.bucket ?? buckets.columns.find((c) => c.endsWith("_bucket"));
+  const bucket = buckets.columns.find((c) => c.endsWith("_bucket"));
   if (!bucket) throw wrongInput("bucketChart", wanted, buckets, ["*_bucket"]);
-  const fill = options.fill === undefined
-    ? (buckets.columns.includes("sentiment") ? "sentiment" : null)
-    : options.fill;
-  const { bucket: _b, fill: _f, ...plot } = options;
+  const fill = buckets.columns.includes("sentiment") ? "sentiment" : null;
   const rows = rowsOf("bucketChart", buckets, {
     ...wanted,
     columns: [bucket, `${bucket}_order`, ...(fill ? [fill] : [])],
@@ -122,11 +112,7 @@ export function bucketChart(buckets: pl.DataFrame, options: BucketChartOptions =
       marginLeft: 50,
       x: { domain: order, label: "Bucket" },
       y: { label: "Pitches", grid: true },
-      color: fill === "sentiment"
-        ? { ...SENTIMENT_COLORS, label: "Sentiment", legend: true }
-        : fill
-        ? { legend: true, label: fill, scheme: "observable10" }
-        : undefined,
+      color: fill ? { ...SENTIMENT_COLORS, label: "Sentiment", legend: true } : undefined,
       marks: [
         Plot.barY(
           rows,
@@ -139,6 +125,6 @@ export function bucketChart(buckets: pl.DataFrame, options: BucketChartOptions =
       title: `Pitches by ${bucket.replace(/_bucket$/, "").replaceAll("_", " ")} bucket`,
       subtitle: `Highest floor met; '${none ?? "below 0"}': no floor met`,
     },
-    plot,
+    options,
   );
 }

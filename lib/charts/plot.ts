@@ -114,7 +114,7 @@ export function plot(options: PlotSpec): Chart {
   const themed = type === "ordinal" || type === "categorical"
     ? { ...spec, color: { ...color, range: PALETTE } }
     : spec;
-  return render(themed as Plot.PlotOptions, text, {}, true);
+  return render(themed as Plot.PlotOptions, text);
 }
 
 /** The type of colour scale Plot would make for these options (a dry run). */

@@ -155,11 +155,11 @@ Deno.test("ordinary charts stay SVG; inline forces a form per chart and for the 
 Deno.test("inline: a bad value names it, the allowed values and a close match", () => {
   assert.throws(
     () => chartInlineFormat("PNG" as never),
-    /chartInlineFormat: inline "PNG" is not allowed; allowed: "auto", "svg", "png" \(did you mean "png"\?\)/,
+    /chartInlineFormat: inline "PNG" is not allowed; allowed: auto, svg, png \(did you mean "png"\?\)/,
   );
   assert.throws(
     () => eventStudyChart(eventStudy(trades, { horizons: ["1m"] }), { inline: "raster" as never }),
-    /inline "raster" is not allowed; allowed: "auto", "svg", "png"/,
+    /inline "raster" is not allowed; allowed: auto, svg, png/,
   );
   assert.throws(
     () => plot({ marks: [Plot.dot([1, 2], { x: (d: number) => d })], inline: "jpg" as never }),
