@@ -93,7 +93,7 @@ export function monthTextOfDay(day: number): string {
  * separators, at most 40 characters) as written, so the error names it;
  * anything else described, never printed (`shared/describe.ts`).
  */
-export function shownValue(v: unknown): string {
+function shownValue(v: unknown): string {
   return typeof v === "string" && /^[0-9 :/.TZ+-]{1,40}$/.test(v)
     ? JSON.stringify(v)
     : describeValue(v);
@@ -111,4 +111,28 @@ export function unreadable(
   forms: string,
 ): RangeError {
   return new RangeError(`${fn}: ${column} ${shownValue(v)} (row ${row + 1}) is not ${forms}`);
+}
+
+/**
+ * The row of each month of a frame's `month` column (a risk-free or a factor
+ * frame), as `YYYY-MM` → row index; a row without a month is no month's.
+ * A month that does not read is an error (`portfolioBacktest: <what> month
+ * <value> (row n) is not …`), and so is one month twice (which row is meant
+ * cannot be told).
+ */
+export function rowsByMonth(what: string, months: readonly unknown[]): Map<string, number> {
+  const rowOf = new Map<string, number>();
+  months.forEach((v, i) => {
+    const m = readMonth(v);
+    if (m === null) return;
+    if (m === UNREADABLE) throw unreadable("portfolioBacktest", `${what} month`, v, i, MONTH_FORMS);
+    const k = monthText(m);
+    if (rowOf.has(k)) {
+      throw new RangeError(
+        `portfolioBacktest: ${what} has month ${k} twice (rows ${rowOf.get(k)! + 1} and ${i + 1})`,
+      );
+    }
+    rowOf.set(k, i);
+  });
+  return rowOf;
 }

@@ -34,14 +34,13 @@
  * @module
  */
 import { mean, sd } from "./_stats.ts";
-import { normalQuantile, t975 } from "./_quantiles.ts";
+import { t975, Z975 } from "./_quantiles.ts";
 import { usableSe } from "./_cluster_se.ts";
 import { plural } from "../shared/plural.ts";
 import type pl from "npm:nodejs-polars@0.25.2";
 import { checkColumns } from "../shared/wrong_input.ts";
 import { olsNeweyWest } from "./_ols.ts";
-import { UNREADABLE } from "../shared/values/mod.ts";
-import { MONTH_FORMS, monthText, readMonth, unreadable } from "./_month.ts";
+import { rowsByMonth } from "./_month.ts";
 import { refuse } from "../shared/options.ts";
 import type { Alpha, FactorAlpha, MonthRow, PortfolioStats } from "./_portfolio_types.ts";
 
@@ -126,8 +125,7 @@ export function sharpeStats(
   }
   const se = mertensSe(over) * Math.sqrt(12);
   if (!(se > 0)) return without("Sharpe standard error not positive: no interval", sharpe);
-  const z = normalQuantile(0.975);
-  return { sharpe, interval: [sharpe - z * se, sharpe + z * se], reason: null };
+  return { sharpe, interval: [sharpe - Z975 * se, sharpe + Z975 * se], reason: null };
 }
 
 /** The market-model alpha, its interval, and why they are null. */
@@ -330,26 +328,15 @@ export function factorAlphaOf(
       "portfolioBacktest: factors has no factor column; give `month` and one column per factor (percent a month)",
     );
   }
-  const rows = new Map<string, number[]>();
-  const recs = factors.toRecords() as Record<string, unknown>[];
-  for (const [i, r] of recs.entries()) {
-    const m = readMonth(r.month);
-    if (m === UNREADABLE) {
-      throw unreadable("portfolioBacktest", "factors month", r.month, i, MONTH_FORMS);
-    }
-    const k = m === null ? null : monthText(m);
-    const xs = names.map((n) => r[n]);
-    if (k !== null && xs.every((x) => typeof x === "number" && Number.isFinite(x))) {
-      rows.set(k, xs as number[]);
-    }
-  }
+  const rowOf = rowsByMonth("factors", factors.getColumn("month").toArray());
+  const columns = names.map((n) => factors.getColumn(n).toArray() as unknown[]);
   const Y: number[] = [];
   const X: number[][] = [];
   months.forEach((k, t) => {
-    const f = rows.get(k);
-    if (f) {
+    const f = columns.map((c) => c[rowOf.get(k) ?? -1]);
+    if (f.every((x) => typeof x === "number" && Number.isFinite(x))) {
       Y.push(y[t]);
-      X.push([1, ...f]);
+      X.push([1, ...f as number[]]);
     }
   });
   const need = Math.max(MIN_INTERVAL_MONTHS, names.length + 3);

@@ -1,11 +1,8 @@
 /**
- * Quantiles of Student's t and the standard normal, to double precision.
+ * Quantiles of Student's t, to double precision, and the standard normal's
+ * 97.5 % quantile ({@link Z975}, the one normal quantile the library uses).
  *
- * Both take Newton steps from jStat's quantile (one loop, `newton`). The
- * normal quantile's steps read erfc (`upperGammaHalf`), to within 1.6e-15
- * relative of mpmath's (Wichura's AS 241, which it replaced, was within
- * 5.6e-16; at 0.975 the Newton value is the closer one). The t quantile
- * starts from jStat's (`npm:jstat`, one file, about 1 MiB imported, where
+ * The t quantile starts from jStat's (`npm:jstat`, one file, about 1 MiB imported, where
  * stdlib's t quantile brought about a hundred packages and 11 MiB into
  * every process that imported signalbook; jStat's is within 1.3e-6
  * relative over the grid below) and takes Newton steps on the t
@@ -24,10 +21,8 @@
  * p from 0.0005 to 0.9995 and 20 df from 0.5 to 100,000, fractional ones
  * included (the worst there is 8.5e-15; over 150 df × 1,999 p it is 1.2e-14);
  * below 0.1 df, against stdlib's at nine points to 1e-13 (1e-12 at 0.01 df)
- * and against mpmath where stdlib overflows; `normalQuantile` against
- * stdlib's (0.3.1) at the same 24 p and against mpmath from p = 1e-300 to
- * 1 − 1e-10, each to 1e-14 (worst 1.6e-15); the closed forms at 1, 2 and
- * 4 df to 1e-12; symmetry, the normal's quantile at infinite df and NaN
+ * and against mpmath where stdlib overflows; the closed forms at 1, 2 and
+ * 4 df to 1e-12; symmetry, large df tending to {@link Z975}, and NaN
  * outside the domain. Printed table values from 1 to 1,000 df are checked
  * in `intervals_test.ts`.
  *
@@ -105,10 +100,9 @@ function betaFraction(x: number, y: number, a: number, b: number): number {
  * series of P(½, u) below u = 1.2 (Q > 0.12 there, so 1 − P loses at most
  * three bits), Legendre's continued fraction (modified Lentz) above
  * (Numerical Recipes, 3rd ed., 6.2.5 and 6.2.7); within 5e-15 of mpmath's
- * erfc from u = 0.05 to 6. With `lower`, P(½, u) = erf(√u) = 1 − Q instead,
- * read from the series below u = 1.2 (so a small P is not a difference near 1).
+ * erfc from u = 0.05 to 6.
  */
-function upperGammaHalf(u: number, lower = false): number {
+function upperGammaHalf(u: number): number {
   if (u < 1.2) {
     let term = 1;
     let sum = 1;
@@ -117,8 +111,7 @@ function upperGammaHalf(u: number, lower = false): number {
       sum += term;
       if (term < sum * 1e-17) break;
     }
-    const lowerP = sum * Math.exp(-u) * Math.sqrt(u) * 2 / Math.sqrt(Math.PI);
-    return lower ? lowerP : 1 - lowerP;
+    return 1 - sum * Math.exp(-u) * Math.sqrt(u) * 2 / Math.sqrt(Math.PI);
   }
   const tiny = 1e-300;
   let b = u + 0.5;
@@ -137,8 +130,7 @@ function upperGammaHalf(u: number, lower = false): number {
     h *= del;
     if (Math.abs(del - 1) < 1e-16) break;
   }
-  const upper = Math.exp(-u) * Math.sqrt(u) / Math.sqrt(Math.PI) * h;
-  return lower ? 1 - upper : upper;
+  return Math.exp(-u) * Math.sqrt(u) / Math.sqrt(Math.PI) * h;
 }
 
 /**
@@ -211,8 +203,8 @@ function tPart(
 
 /**
  * The `p` quantile of Student's t with `df` degrees of freedom (`df` may be
- * fractional; `Infinity` gives the normal quantile; ±Infinity at p = 0 and 1;
- * NaN for df ≤ 0 or p outside [0, 1]).
+ * fractional and finite; ±Infinity at p = 0 and 1; NaN for df ≤ 0, df =
+ * Infinity or p outside [0, 1]).
  *
  * @example
  * ```ts
@@ -221,8 +213,7 @@ function tPart(
  * ```
  */
 export function tQuantile(p: number, df: number): number {
-  if (!(df > 0) || !(p >= 0 && p <= 1)) return NaN;
-  if (df === Infinity) return normalQuantile(p);
+  if (!(df > 0 && df < Infinity) || !(p >= 0 && p <= 1)) return NaN;
   if (p === 0 || p === 1) return p === 0 ? -Infinity : Infinity;
   if (p === 0.5) return 0;
   const sign = p < 0.5 ? -1 : 1;
@@ -235,31 +226,13 @@ export function tQuantile(p: number, df: number): number {
   const lnFar = (Math.log(df) - lnX) / 2;
   if (lnFar > 345) return sign * Math.exp(lnFar);
   let s = Math.abs(jStat.studentt.inv(p, df));
-  if (!(s > 0 && s < 1e150)) s = Math.abs(normalQuantile(p));
-  // the centre while its continued fraction converges fast (y < (b + 1)/(a + b + 2))
-  return sign *
-    newton(
-      s,
-      p,
-      (s, fromCentre) => tPart(s, df, fromCentre && s * s / (df + s * s) < 1.5 / (a + 2.5)),
-    );
-}
-
-/**
- * |quantile| at `p` by Newton steps from `s` on whichever of the tail
- * P(X > s) and the centre P(0 < X < s) is the smaller (the centre only
- * when the tail is above ¼, and `part` may still read the tail): `part`
- * gives the one it read, its value and the density at s.
- */
-function newton(
-  s: number,
-  p: number,
-  part: (s: number, centre: boolean) => { centre: boolean; value: number; density: number },
-): number {
-  const tail = p < 0.5 ? p : 1 - p; // exact
+  if (!(s > 0 && s < 1e150)) s = Math.abs(jStat.normal.inv(p, 0, 1));
+  // Newton steps on whichever of the tail P(T > s) and the centre P(0 < T < s) is the smaller
+  // (the centre only when the tail is above ¼, and while its continued fraction converges
+  // fast, y < (b + 1)/(a + b + 2); `tPart` says which it read)
   const centre = Math.abs(p - 0.5); // exact
   for (let k = 0; k < 100; k++) {
-    const at = part(s, tail > 0.25);
+    const at = tPart(s, df, tail > 0.25 && s * s / (df + s * s) < 1.5 / (a + 2.5));
     const step = (at.centre ? centre - at.value : at.value - tail) / at.density;
     if (!Number.isFinite(step)) break;
     const next = Math.max(s + step, s / 8);
@@ -267,35 +240,15 @@ function newton(
     s = next;
     if (moved <= 4e-16 * s) break;
   }
-  return s;
+  return sign * s;
 }
 
 /**
- * The `p` quantile of the standard normal distribution (±Infinity at p = 0
- * and 1, NaN outside [0, 1]): from jStat's, Newton steps on the smaller of
- * the tail P(Z > |z|) = Q(½, z²/2)/2 and the centre P(0 < Z < |z|) =
- * P(½, z²/2)/2, as for {@link tQuantile}.
- *
- * @example
- * ```ts
- * import { normalQuantile } from "./_quantiles.ts";
- * normalQuantile(0.975).toFixed(4); // "1.9600"
- * ```
+ * The 97.5 % quantile of the standard normal, 1.95996398454005423552…, as
+ * the nearest double: the multiplier of a two-sided 95 % interval on a
+ * normal approximation (the Sharpe ratio's).
  */
-export function normalQuantile(p: number): number {
-  if (!(p >= 0 && p <= 1)) return NaN;
-  if (p === 0 || p === 1) return p === 0 ? -Infinity : Infinity;
-  if (p === 0.5) return 0;
-  let s = Math.abs(jStat.normal.inv(p, 0, 1));
-  if (!(s > 0 && s < 40)) s = Math.sqrt(-2 * Math.log(p < 0.5 ? p : 1 - p));
-  // the tail is Q(½, s²/2)/2, the centre P(½, s²/2)/2
-  s = newton(s, p, (s, centre) => ({
-    centre,
-    value: upperGammaHalf(s * s / 2, centre) / 2,
-    density: Math.exp(-s * s / 2) / Math.sqrt(2 * Math.PI),
-  }));
-  return p < 0.5 ? -s : s;
-}
+export const Z975 = 1.9599639845400543;
 
 /**
  * The 97.5 % quantile of Student's t with `df` degrees of freedom: the

@@ -24,8 +24,8 @@
  */
 import type pl from "npm:nodejs-polars@0.25.2";
 import { mean } from "./_stats.ts";
-import { MONTH_FORMS, monthText, readMonth, shownValue } from "./_month.ts";
-import { UNREADABLE } from "../shared/values/mod.ts";
+import { rowsByMonth } from "./_month.ts";
+import { showValue as describe } from "../shared/schema.ts";
 
 /** What `riskFree` accepts (see the module doc). */
 export type RiskFree = number | `${number}%` | pl.DataFrame | pl.Series;
@@ -40,15 +40,6 @@ export interface RiskFreeRates {
 
 function fail(message: string): never {
   throw new RangeError(`portfolioBacktest: riskFree ${message}`);
-}
-
-/** A short description of a value for an error message (never a dump). */
-function describe(v: unknown): string {
-  if (v === null) return "null";
-  if (typeof v === "number" || typeof v === "boolean") return String(v);
-  if (typeof v === "string") return JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v);
-  if (typeof v === "object") return `a ${(v as object).constructor?.name ?? "object"}`;
-  return `a ${typeof v}`;
 }
 
 /**
@@ -127,23 +118,13 @@ export function riskFreeRates(rf: unknown, months: readonly string[]): RiskFreeR
         }; give "month" (a date or YYYY-MM) and "rf" (percent a month)`,
       );
     }
-    const rowOf = new Map<string, number>();
-    const ms = frame.getColumn("month").toArray();
+    const rowOf = rowsByMonth("riskFree", frame.getColumn("month").toArray());
     const vs = frame.getColumn("rf").toArray();
-    ms.forEach((m, i) => {
-      const read = readMonth(m);
-      if (read === null || read === UNREADABLE) {
-        fail(`month ${shownValue(m)} (row ${i + 1}) is not ${MONTH_FORMS}`);
+    for (const [k, i] of rowOf) {
+      if (typeof vs[i] !== "number" || !Number.isFinite(vs[i])) {
+        fail(`rf for ${k} is ${describe(vs[i])}; give a number, percent a month`);
       }
-      const k = monthText(read);
-      const v = vs[i];
-      if (typeof v !== "number" || !Number.isFinite(v)) {
-        fail(`rf for ${k} is ${describe(v)}; give a number, percent a month`);
-      }
-      // two rates for one month: which is meant cannot be told, so neither is taken
-      if (rowOf.has(k)) fail(`frame has month ${k} twice (rows ${rowOf.get(k)! + 1} and ${i + 1})`);
-      rowOf.set(k, i);
-    });
+    }
     const missing = months.filter((k) => !rowOf.has(k));
     if (missing.length) {
       const keys = [...rowOf.keys()].sort();

@@ -556,7 +556,6 @@ export const T_TABLE: [number, number[]][] = [
   ]],
 ];
 
-/** stdlib's normal quantile at PS and then at NORMAL_TAILS. */
 /** stdlib's normal quantile at PS. */
 export const NORMAL_TABLE = [
   -3.2905267314918945,
@@ -583,19 +582,4 @@ export const NORMAL_TABLE = [
   2.5758293035489004,
   3.090232306167813,
   3.2905267314919255,
-];
-
-/**
- * The normal quantile further out, where stdlib's (Φ⁻¹(p) = √2·erf⁻¹(2p − 1)) loses the lower
- * tail (−Infinity below p = 1e-17, 5e-14 off at 1e-5): from mpmath 1.3.0 at 60 digits
- * (`findroot(ncdf(z) − p)` at the double p), rounded to the nearest double.
- */
-export const NORMAL_TAILS: [number, number][] = [
-  [1e-300, -37.0470962993612],
-  [1e-100, -21.273453560965326],
-  [1e-20, -9.262340089798407],
-  [1e-10, -6.361340902404057],
-  [1e-5, -4.264890793922825],
-  [1 - 1e-5, 4.264890793923841],
-  [1 - 1e-10, 6.361340889697422],
 ];

@@ -154,6 +154,15 @@ Deno.test("riskFree and factors frames: months in any form the reader takes; a b
       }),
     /^RangeError: portfolioBacktest: factors month "2020-1" \(row 2\) is not a date or a month/,
   );
+  // one reader for both frames: a factor month given twice is refused too, naming both rows
+  assert.throws(
+    () =>
+      portfolioFromPositions(pos, {
+        edges: "keep",
+        factors: pl.DataFrame({ month: [months[0], ...months.slice(0, -1)], mkt }),
+      }),
+    /^RangeError: portfolioBacktest: factors has month 2020-01 twice \(rows 1 and 2\)/,
+  );
 });
 
 Deno.test("sideOf: codes read by the code grammar, exactly as sent; a structure is refused naming it", () => {

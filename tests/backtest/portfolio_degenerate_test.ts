@@ -169,7 +169,7 @@ Deno.test("riskFree: frames with months as dates or YYYY-MM, Series, short error
   );
   assert.throws(
     () => portfolioFromPositions(pos, { riskFree: [1, 2] as unknown as number }),
-    short(/riskFree a Array is not allowed; give percent a year/),
+    short(/riskFree \[1,2\] is not allowed; give percent a year/),
   );
 });
 
@@ -296,7 +296,7 @@ Deno.test("riskFree: a month twice, or monthly rates that are percent a year, ar
   });
   assert.throws(
     () => portfolioFromPositions(monthly(rets), { riskFree: twice }),
-    /riskFree frame has month 2020-03 twice \(rows 3 and 33\)/,
+    /riskFree has month 2020-03 twice \(rows 3 and 33\)/,
   );
   const yearly = pl.DataFrame({ month: months, rf: months.map(() => 4) });
   assert.throws(
