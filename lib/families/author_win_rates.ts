@@ -16,8 +16,8 @@ import {
 } from "../catalog/vocab.ts";
 import { asFrame, type Frame } from "../frames/list.ts";
 import { isDemo } from "../shared/demo.ts";
-import { isIsoDate, showValue } from "../shared/schema.ts";
-import { refuse } from "../shared/options.ts";
+import { isIsoDate } from "../shared/schema.ts";
+import { refuse, wholeNumber } from "../shared/options.ts";
 import { pitchReturnFloors } from "./pitch_buckets.ts";
 import { type BetaPrior, fitBetaPrior, shrunkRate } from "./_beta_binomial.ts";
 
@@ -113,20 +113,15 @@ export function wilsonInterval(wins: number, n: number, z = Z95): [number, numbe
 
 function check(options: AuthorWinRateOptions): Required<Omit<AuthorWinRateOptions, "asOf">> {
   const fn = "authorWinRates";
-  const { period, kind, minPitches = 5 } = options ?? ({} as AuthorWinRateOptions);
+  const { period, kind } = options ?? ({} as AuthorWinRateOptions);
   const choices = [["period", period, RETURN_PERIODS], ["kind", kind, RETURN_KINDS]] as const;
   for (const [name, value, allowed] of choices) {
     if (!(allowed as readonly unknown[]).includes(value)) refuse(fn, name, value, allowed);
   }
-  if (!Number.isInteger(minPitches) || minPitches < 1) {
-    throw new RangeError(`${fn}: minPitches ${showValue(minPitches)} must be a whole number ≥ 1`);
-  }
   if (options.asOf !== undefined && !isIsoDate(options.asOf)) {
-    throw new RangeError(
-      `${fn}: asOf ${showValue(options.asOf)} must be a calendar date YYYY-MM-DD, years 100–9999`,
-    );
+    refuse(fn, "asOf", options.asOf, ["a calendar date YYYY-MM-DD, years 100–9999"]);
   }
-  return { period, kind, minPitches };
+  return { period, kind, minPitches: wholeNumber(fn, "minPitches", options.minPitches, 1, 5) };
 }
 
 const dayOf = (d: unknown): number =>

@@ -39,11 +39,6 @@ export { WINDOW_DAYS };
 export const TRADES_FRAME = "a trades frame (insider.search(...).frame())";
 
 function need(df: unknown, cols: readonly string[], fn: string): void {
-  if (
-    df instanceof Object && (df as pl.DataFrame).height === 0 && (df as pl.DataFrame).width === 0
-  ) {
-    throw new Error(`${fn}: the frame is empty and has no columns`);
-  }
   expectFrame(fn, df, { pass: TRADES_FRAME, columns: cols, field: "frame" });
 }
 

@@ -135,14 +135,17 @@ Deno.test("authorWinRates: bad options name the value and the allowed ones", asy
       { period: "1y", kind: "excesss" },
       /kind "excesss" is not allowed; allowed: abs, excess \(did you mean "excess"\?\)/,
     ],
-    [{ period: "1y", kind: "abs", minPitches: 0 }, /minPitches 0 must be a whole number ≥ 1/],
+    [
+      { period: "1y", kind: "abs", minPitches: 0 },
+      /minPitches 0 is not allowed; allowed: an integer >= 1/,
+    ],
     [
       { period: "1y", kind: "abs", asOf: "2024-13-01" },
-      /asOf "2024-13-01" must be a calendar date YYYY-MM-DD, years 100–9999/,
+      /asOf "2024-13-01" is not allowed; allowed: a calendar date YYYY-MM-DD, years 100–9999/,
     ],
     [
       { period: "1y", kind: "abs", asOf: "0099-01-01" },
-      /asOf "0099-01-01" must be a calendar date YYYY-MM-DD, years 100–9999/,
+      /asOf "0099-01-01" is not allowed; allowed: a calendar date YYYY-MM-DD, years 100–9999/,
     ],
   ];
   count.n = 0;

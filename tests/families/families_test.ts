@@ -91,7 +91,7 @@ Deno.test("insiderReturns and priorReturns: long forms with ordered windows", ()
 
 Deno.test("a frame missing a needed column is an error naming it", () => {
   assert.throws(() => winRates(trades.drop("win_rate_1y_pct")), /lacks column "win_rate_1y_pct"/);
-  assert.throws(() => forwardReturns(pl.DataFrame({})), /empty/);
+  assert.throws(() => forwardReturns(pl.DataFrame({})), /got a frame \(0 rows × 0 columns\)/);
 });
 
 Deno.test("return-floor values parse and format; bad ones name the value", () => {
