@@ -54,7 +54,7 @@ import { KeyIndex } from "../shared/field_keys.ts";
 import type { FilterSet, PitchDetail, PitchListRow, SearchResult, Tag, TagType } from "./types.ts";
 import { QUALITY_TYPE_KEYS } from "./vocab.ts";
 import { childrenOf, readArchive, readCriteria } from "./_nested.ts";
-import { PITCH_COLUMNS } from "./pitch_frames.ts";
+import { checkRow, PITCH_COLUMNS } from "./pitch_frames.ts";
 import { GRAMMARS, IGNORE, UNREADABLE } from "../shared/values/mod.ts";
 
 const LIST_ROW = new KeyIndex(["pitch_id", "pitch_date", "added_on", "pitch"]);
@@ -85,14 +85,8 @@ export function pitchPage(
   let renamed = false;
   const rows = page.rows.map((r, i) => {
     const o = outer.apply(r);
-    const p = o.pitch;
-    if (!isObject(p)) {
-      throw new InvalidResponseError(
-        `${endpoint}: row ${i} of ${page.rows.length} (pitch_id ${
-          JSON.stringify(o.pitch_id ?? null)
-        }) has no "pitch" object (it is ${describe(p)})`,
-      );
-    }
+    checkRow(o, `${endpoint}: row ${i} of ${page.rows.length}`, false);
+    const p = o.pitch as JsonObject;
     const q = inner.apply(p);
     if (o === r && q === p) return r as unknown as PitchListRow;
     renamed = true;

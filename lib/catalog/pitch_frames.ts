@@ -90,7 +90,7 @@ function shown(v: unknown): string {
  * JSON object, or (for list rows) without a `pitch` object. Values of the
  * wrong type inside a readable row are the frame builder's to handle.
  */
-function checkRow(r: unknown, where: string, detail: boolean): void {
+export function checkRow(r: unknown, where: string, detail: boolean): void {
   const id = isObject(r) && typeof r.pitch_id === "string"
     ? ` (pitch_id ${shown(r.pitch_id)})`
     : "";

@@ -22,7 +22,6 @@ import { escapeHtml as esc } from "../shared/html.ts";
 import { inJupyter } from "../shared/jupyter.ts";
 
 const JUPYTER = Symbol.for("Jupyter.display");
-const DENO_INSPECT = Symbol.for("Deno.customInspect");
 const NODE_INSPECT = Symbol.for("nodejs.util.inspect.custom");
 
 /** Widest text form in a notebook, in characters, before the columns continue in a block below. */
@@ -173,12 +172,7 @@ export class ResultTable {
     return { "text/html": this.toHtml(), "text/plain": this.toText(TEXT_WIDTH) };
   }
 
-  /** `console.log` in Deno prints the text form. */
-  [DENO_INSPECT](): string {
-    return this.toText();
-  }
-
-  /** `util.inspect` (Node) prints the text form. */
+  /** `console.log` (Deno reads Node's inspect hook too) and `util.inspect` print the text form. */
   [NODE_INSPECT](): string {
     return this.toText();
   }

@@ -27,8 +27,8 @@ export function normKey(key: string): string {
 
 /**
  * A renaming of rows from whatever spelling the service chose to the
- * declared names. The sample row only sets up the fast path (and `found`,
- * `missing`, `extra` describe that one row); `apply` reads every row on its
+ * declared names. The sample row only sets up the fast path (and `found`
+ * describes that one row); `apply` reads every row on its
  * own terms: a key is recognised in whichever row it first appears, so rows
  * that leave out their null keys, or a page mixing two spellings, land on the
  * declared names all the same.
@@ -38,10 +38,6 @@ export interface KeyMap {
   readonly identity: boolean;
   /** Declared name → the key the sample row used for it (present fields only). */
   readonly found: ReadonlyMap<string, string>;
-  /** Declared names the sample row lacks. */
-  readonly missing: readonly string[];
-  /** Keys of the sample row that match no declared name (kept as they are). */
-  readonly extra: readonly string[];
   /**
    * True when rows are wide (128 keys or more) and `apply`
    * copies them into compact objects (see `wide_rows.ts`), even when
@@ -120,19 +116,14 @@ export class KeyIndex {
    */
   mapFor(sample: Record<string, unknown>, opts: { compact?: boolean } = {}): KeyMap {
     const found = new Map<string, string>();
-    const extra: string[] = [];
-    const rename: [string, string][] = [];
+    let identity = true;
     const keys = Object.keys(sample);
     for (const key of keys) {
       const name = this.nameOf(key);
-      if (name === undefined || found.has(name)) extra.push(key);
-      else {
-        found.set(name, key);
-        if (name !== key) rename.push([key, name]);
-      }
+      if (name === undefined || found.has(name)) continue;
+      found.set(name, key);
+      identity &&= name === key;
     }
-    const missing = this.#names.filter((n) => !found.has(n));
-    const identity = rename.length === 0;
     const nameOf = (key: string) => this.nameOf(key);
     const renamed = (row: Record<string, unknown>) => {
       // the first key of each name wins
@@ -157,8 +148,6 @@ export class KeyIndex {
     return {
       identity,
       found,
-      missing,
-      extra,
       compact: wide !== undefined,
       apply: wide ? (row) => wide(row) ?? slow(row) : slow,
     };
