@@ -312,7 +312,11 @@ function forEachUnit(p: Place, f: (u: number, from: number, to: number) => void)
   for (let u = 0; u < units; u++) f(u, u * per, u === units - 1 ? p.bytes : (u + 1) * per);
 }
 
-/** Reads `len` bytes from `pos` (a fresh, so 8-byte aligned, buffer). */
+/**
+ * Reads `len` bytes from `pos` (a fresh, so 8-byte aligned, buffer); fewer
+ * bytes (a file cut short since it was opened) throw, or fail the part's
+ * digest.
+ */
 export type ReadBytes = (pos: number, len: number) => Uint8Array;
 
 /**
@@ -350,7 +354,7 @@ export class WorldFile {
       throw new Error(`is ${size} bytes, over the cap of ${maxFileBytes(scale)}`);
     }
     if (size < PREFIX_BYTES) throw new WorldFileChanged(`is cut short (${size} bytes)`);
-    const prefix = exactly(read, 0, PREFIX_BYTES);
+    const prefix = read(0, PREFIX_BYTES);
     const dv = new DataView(prefix.buffer, prefix.byteOffset);
     if (new TextDecoder().decode(prefix.subarray(0, PREFIX.tag.bytes)) !== TAG) {
       throw new Error("is not a world file of this version");
@@ -365,7 +369,7 @@ export class WorldFile {
     if (!Number.isSafeInteger(bodyLen) || size !== start + bodyLen) {
       throw new WorldFileChanged(`is ${size} bytes, not the ${start + bodyLen} it states`);
     }
-    const head = exactly(read, PREFIX_BYTES, start - PREFIX_BYTES);
+    const head = read(PREFIX_BYTES, start - PREFIX_BYTES);
     const at = HEADER_DIGEST_AT;
     if (!digestOf(prefix.subarray(0, at), head).equals(prefix.subarray(at, PREFIX_BYTES))) {
       throw new WorldFileChanged("has changed bytes in its header (digest differs)");
@@ -374,7 +378,7 @@ export class WorldFile {
     if (h?.magic !== MAGIC || h.version !== version) throw new Error("is another version's");
     const plan = planOf(checkedMeta(h.meta));
     if (plan.bodyBytes !== bodyLen) bad(`its arrays take ${plan.bodyBytes} bytes, not ${bodyLen}`);
-    const table = exactly(read, start + plan.tableAt, plan.digests * DIGEST_BYTES);
+    const table = read(start + plan.tableAt, plan.digests * DIGEST_BYTES);
     if (digestOf(table).toString("hex") !== h.tableDigest) {
       throw new WorldFileChanged("has changed bytes in its digest table");
     }
@@ -403,7 +407,7 @@ export class WorldFile {
     const at = p.offset + from * T.BYTES_PER_ELEMENT;
     // the last block's digest covers the array's padding too
     const end = from + count === p.length ? p.offset + p.bytes : at + count * T.BYTES_PER_ELEMENT;
-    const bytes = exactly(read, this.#start + at, end - at);
+    const bytes = read(this.#start + at, end - at);
     const rows = p.section === "rows" ? `, rows ${from} to ${from + count - 1}` : "";
     this.#verify(p, from / p.unit, bytes, this.#describe(p) + rows);
     return new T(bytes.buffer as ArrayBuffer, 0, count);
@@ -431,13 +435,6 @@ const NAMES: Record<string, string> = {
   abnormal: "the abnormal returns",
   text: "the catalog",
 };
-
-/** `len` bytes from `pos`, or {@link WorldFileChanged} when fewer come back. */
-function exactly(read: ReadBytes, pos: number, len: number): Uint8Array {
-  const bytes = read(pos, len);
-  if (bytes.length !== len) throw new WorldFileChanged("is cut short");
-  return bytes;
-}
 
 /**
  * The header's meta, its shape checked where the layout reads it (lengths

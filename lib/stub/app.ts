@@ -6,6 +6,7 @@
  * @module
  */
 import { DEMO_HEADER, markDemo } from "../shared/demo.ts";
+import { refuse } from "../shared/options.ts";
 import { type Context, Hono } from "npm:hono@4.13.19";
 import { except } from "npm:hono@4.13.19/combine";
 import { HTTPException } from "npm:hono@4.13.19/http-exception";
@@ -142,18 +143,12 @@ export function createStub(opts: StubOptions = {}): Stub {
   const dialect = resolveDialect(opts.dialect);
   const kept = opts.keepServedRows;
   if (kept !== undefined && !(typeof kept === "number" && kept >= 0)) {
-    throw new RangeError(
-      `createStub: keepServedRows ${
-        String(kept)
-      } is not allowed; allowed: a number ≥ 0 (or Infinity)`,
-    );
+    refuse("createStub", "keepServedRows", kept, ["a number ≥ 0 (or Infinity)"]);
   }
   const scale = opts.scale;
   if (scale !== undefined && !(typeof scale === "number" && scale >= 0.01 && scale <= 100)) {
     // the range `deno task stub --scale` accepts (a world of scale 0.001 fails to generate)
-    throw new RangeError(
-      `createStub: scale ${String(scale)} is not allowed; allowed: a number from 0.01 to 100`,
-    );
+    refuse("createStub", "scale", scale, ["a number from 0.01 to 100"]);
   }
   // the world with the insiders' signals in its prices, from the cache folder when there;
   // the catalog (read from there too, or built) and the truth when first asked for

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { newYorkMidnight } from "../shared/values/mod.ts";
 
 const DAY_MS = 86_400_000;
 
@@ -22,29 +23,17 @@ export function weekday(day: number): number {
   return (day + 4) % 7;
 }
 
-/** Whether a US Eastern date-time of that day is in daylight saving time (2007+ rules). */
-function easternDst(day: number): boolean {
-  const d = new Date(day * DAY_MS);
-  const y = d.getUTCFullYear();
-  const secondSundayMarch = nthSunday(y, 2, 2);
-  const firstSundayNov = nthSunday(y, 10, 1);
-  return day >= secondSundayMarch && day < firstSundayNov;
-}
-
-function nthSunday(year: number, month: number, n: number): number {
-  const first = Math.round(Date.UTC(year, month, 1) / DAY_MS);
-  return first + ((7 - weekday(first)) % 7) + 7 * (n - 1);
-}
-
-/** The UTC epoch milliseconds of an Eastern wall-clock time on a day. */
+/**
+ * The UTC epoch milliseconds of an Eastern wall-clock time on a day, from
+ * 02:00 on (the hour clocks change at): New York's offset then is the one
+ * at the midnight that ends the day (`newYorkMidnight`, the tz database).
+ */
 export function easternToUtcMs(day: number, minutesOfDay: number): number {
-  const offsetHours = easternDst(day) ? 4 : 5;
-  return day * DAY_MS + (minutesOfDay + offsetHours * 60) * 60_000;
+  return newYorkMidnight(day + 1) - DAY_MS + minutesOfDay * 60_000;
 }
 
-/** The Eastern calendar day of a UTC instant. */
+/** The Eastern calendar day of a UTC instant: its UTC day, or the one before until New York's midnight. */
 export function easternDayOf(utcMs: number): number {
-  const guess = Math.floor((utcMs - 5 * 3_600_000) / DAY_MS);
-  const offset = easternDst(guess) ? 4 : 5;
-  return Math.floor((utcMs - offset * 3_600_000) / DAY_MS);
+  const day = Math.floor(utcMs / DAY_MS);
+  return utcMs < newYorkMidnight(day) ? day - 1 : day;
 }

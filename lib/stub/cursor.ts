@@ -16,52 +16,6 @@ interface Payload {
   h: string;
 }
 
-/** Signs and checks cursors with one secret. */
-export class Cursors {
-  #secret: string;
-  /** Creates a cursor codec with a secret. */
-  constructor(secret: string) {
-    this.#secret = secret;
-  }
-  /** A stable short hash of a query description. */
-  static hash(value: unknown): string {
-    return createHash("sha256").update(JSON.stringify(value)).digest("base64url").slice(0, 16);
-  }
-  /** Encodes a cursor. */
-  encode(offset: number, sort: string, hash: string): string {
-    const body = Buffer.from(JSON.stringify({ o: offset, s: sort, h: hash })).toString("base64url");
-    return `${body}.${this.#sign(body)}`;
-  }
-  /** Decodes a cursor, or returns the reason it is not valid here. */
-  decode(cursor: string, sort: string, hash: string): { offset: number } | { error: string } {
-    const [body, sig, extra] = cursor.split(".");
-    if (!body || !sig || extra !== undefined) return { error: "the cursor is malformed" };
-    const want = Buffer.from(this.#sign(body));
-    const got = Buffer.from(sig);
-    if (want.length !== got.length || !timingSafeEqual(want, got)) {
-      return { error: "the cursor is not one this service issued (tampered or corrupted)" };
-    }
-    let p: Payload;
-    try {
-      p = JSON.parse(Buffer.from(body, "base64url").toString());
-    } catch {
-      return { error: "the cursor is malformed" };
-    }
-    if (p.s !== sort) {
-      return {
-        error: `the cursor belongs to sort "${p.s}", not "${sort}"; restart without cursor`,
-      };
-    }
-    if (p.h !== hash) {
-      return { error: "the cursor belongs to other filters; restart without cursor" };
-    }
-    return { offset: p.o };
-  }
-  #sign(body: string): string {
-    return createHmac("sha256", this.#secret).update(body).digest("base64url").slice(0, 22);
-  }
-}
-
 /** One page of a list, and the cursors around it. */
 export interface Page<T> {
   /** The page's items. */
@@ -85,7 +39,7 @@ export interface Page<T> {
  * ```ts
  * import { Pages } from "./cursor.ts";
  * const pages = new Pages<number>("secret", 8);
- * const q = { sort: "n", hash: "all", limit: 2, make: () => [1, 2, 3] };
+ * const q = { sort: "n", query: "all", limit: 2, make: () => [1, 2, 3] };
  * const first = pages.page({ ...q, cursor: undefined });
  * if ("rows" in first) {
  *   const second = pages.page({ ...q, cursor: first.next });
@@ -94,41 +48,48 @@ export interface Page<T> {
  * ```
  */
 export class Pages<T> {
-  readonly #cursors: Cursors;
+  readonly #secret: string;
   readonly #lists = new Map<string, T[]>();
   readonly #keep: number;
 
   /** Pages signed with `secret`, keeping at most `keep` lists. */
   constructor(secret: string, keep: number) {
-    this.#cursors = new Cursors(secret);
+    this.#secret = secret;
     this.#keep = keep;
   }
 
   /**
    * The page at `cursor` (none: the first) of `limit` items of the list
-   * `make()` gives for the query `hash` in `sort`; or the cursor's error.
+   * `make()` gives for `query` (the parameters other than the sort, the
+   * cursor and the limit) in `sort`; or the cursor's error.
    */
   page(q: {
     cursor: string | null | undefined;
     sort: string;
-    hash: string;
+    query: unknown;
     limit: number;
     make: () => T[];
   }): Page<T> | { error: string } {
+    // a stable short hash of the query
+    const hash = createHash("sha256").update(JSON.stringify(q.query)).digest("base64url")
+      .slice(0, 16);
     let offset = 0;
     if (q.cursor !== undefined && q.cursor !== null) {
-      const d = this.#cursors.decode(q.cursor, q.sort, q.hash);
+      const d = this.#decode(q.cursor, q.sort, hash);
       if ("error" in d) return d;
       offset = d.offset;
     }
-    const key = `${q.sort}\n${q.hash}`;
+    const key = `${q.sort}\n${hash}`;
     let all = this.#lists.get(key);
     if (!all) {
       all = q.make();
       if (this.#lists.size > this.#keep) this.#lists.clear();
       this.#lists.set(key, all);
     }
-    const at = (o: number) => this.#cursors.encode(o, q.sort, q.hash);
+    const at = (o: number) => {
+      const body = Buffer.from(JSON.stringify({ o, s: q.sort, h: hash })).toString("base64url");
+      return `${body}.${this.#sign(body)}`;
+    };
     const hasMore = offset + q.limit < all.length;
     return {
       rows: all.slice(offset, offset + q.limit),
@@ -137,5 +98,35 @@ export class Pages<T> {
       prev: offset > 0 ? at(Math.max(0, offset - q.limit)) : null,
       head: at(0),
     };
+  }
+
+  /** The offset a cursor carries, or the reason it is not valid here. */
+  #decode(cursor: string, sort: string, hash: string): { offset: number } | { error: string } {
+    const [body, sig, extra] = cursor.split(".");
+    if (!body || !sig || extra !== undefined) return { error: "the cursor is malformed" };
+    const want = Buffer.from(this.#sign(body));
+    const got = Buffer.from(sig);
+    if (want.length !== got.length || !timingSafeEqual(want, got)) {
+      return { error: "the cursor is not one this service issued (tampered or corrupted)" };
+    }
+    let p: Payload;
+    try {
+      p = JSON.parse(Buffer.from(body, "base64url").toString());
+    } catch {
+      return { error: "the cursor is malformed" };
+    }
+    if (p.s !== sort) {
+      return {
+        error: `the cursor belongs to sort "${p.s}", not "${sort}"; restart without cursor`,
+      };
+    }
+    if (p.h !== hash) {
+      return { error: "the cursor belongs to other filters; restart without cursor" };
+    }
+    return { offset: p.o };
+  }
+
+  #sign(body: string): string {
+    return createHmac("sha256", this.#secret).update(body).digest("base64url").slice(0, 22);
   }
 }

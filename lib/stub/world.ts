@@ -213,7 +213,7 @@ const NAME_TAILS: Record<string, string[]> = {
 };
 const SUFFIXES = ["Inc.", "Corp.", "Holdings, Inc.", "Group, Inc.", "Co.", "Ltd."];
 
-/** Options of {@link makeWorld}. */
+/** Options of {@link generateWorld}. */
 export interface WorldOptions {
   /** Seed (default 1). */
   seed?: number;
@@ -243,12 +243,10 @@ export interface WorldParts
   abnormal: Map<number, Float64Array>;
 }
 
-/** Builds the world: about 400 × scale companies with five-plus years of prices. */
-export function makeWorld(opts: WorldOptions = {}): World {
-  return assembleWorld(generateWorld(opts));
-}
-
-/** Draws a world's companies and price paths (deterministic for the seed). */
+/**
+ * Draws a world's companies and price paths (deterministic for the seed):
+ * about 400 × scale companies with five-plus years of prices.
+ */
 export function generateWorld(opts: WorldOptions = {}): WorldParts {
   const seed = opts.seed ?? 1;
   const scale = opts.scale ?? 1;

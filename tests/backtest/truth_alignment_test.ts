@@ -14,7 +14,7 @@
  */
 import assert from "node:assert/strict";
 import { createStub } from "../../lib/stub/mod.ts";
-import { makeWorld } from "../../lib/stub/world.ts";
+import { assembleWorld, generateWorld } from "../../lib/stub/world.ts";
 import { transactionsFrame } from "../../lib/insider/transaction_frames.ts";
 import { headlineStudy } from "../../lib/backtest/headline.ts";
 
@@ -81,7 +81,7 @@ Deno.test("truth alignment: the trades' schedule leaves the price noise alone (p
   // the same seed's world before any signal is added: its prices divided out
   // of the full world's leave exactly e^effect, so the trades touched the
   // prices through World.effect only, never through the noise
-  const bare = makeWorld({ seed: 4242, scale: 0.2 });
+  const bare = assembleWorld(generateWorld({ seed: 4242, scale: 0.2 }));
   for (const t of ceo.slice(0, 200)) {
     for (const d of [t.day, t.day + 91, t.day + 182]) {
       assert.equal(bare.abnormal(t.company, d), 0, "a world no trade has touched");

@@ -7,7 +7,10 @@ Deno.test("createStub: a scale outside 0.01 to 100 is refused, naming the value"
     assert.throws(
       () => createStub({ scale, worldCache: false }),
       (e: Error) =>
-        e instanceof RangeError && e.message.includes(`scale ${String(scale)} is not allowed`) &&
+        e instanceof RangeError &&
+        e.message.includes(
+          `scale ${typeof scale === "string" ? `"${scale}"` : String(scale)} is not allowed`,
+        ) &&
         e.message.includes("0.01 to 100"),
     );
   }

@@ -38,7 +38,10 @@ Deno.test("keepServedRows refuses what is not a number ≥ 0, naming the value",
     assert.throws(
       () => createStub({ seed: 2, scale: 0.05, keepServedRows: bad }),
       (e: Error) =>
-        e instanceof RangeError && e.message.includes(`keepServedRows ${String(bad)}`) &&
+        e instanceof RangeError &&
+        e.message.includes(
+          `keepServedRows ${typeof bad === "string" ? `"${bad}"` : String(bad)}`,
+        ) &&
         e.message.includes("allowed"),
     );
   }

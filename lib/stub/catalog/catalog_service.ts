@@ -29,7 +29,7 @@ import { showValue } from "../../shared/schema.ts";
 import { toCamel } from "../../insider/fields.ts";
 import pick from "npm:lodash-es@4.17.21/pick.js";
 import snakeCase from "npm:lodash-es@4.17.21/snakeCase.js";
-import { Cursors, Pages } from "../cursor.ts";
+import { Pages } from "../cursor.ts";
 import { DEFAULT_DIALECT, type Dialect } from "../dialect.ts";
 import { allowOnly } from "../methods.ts";
 import { badRequest, fail, unknownValues } from "../problem.ts";
@@ -315,7 +315,7 @@ export function catalogService(ctx: CatalogContext): OpenAPIHono {
     const page = pages.page({
       cursor,
       sort: sort ?? "post_date",
-      hash: Cursors.hash(filters),
+      query: filters,
       limit: limit ?? 20,
       make: () => selectPitches(q, rule, data, world),
     });

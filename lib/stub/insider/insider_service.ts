@@ -28,7 +28,7 @@ import type { ValueType } from "../../shared/values/mod.ts";
 import { InsiderSearchBody } from "../../insider/filter.ts";
 import { showValue } from "../../shared/schema.ts";
 import { FeedsQuery, InsidersQuery } from "../../insider/params.ts";
-import { Cursors, Pages } from "../cursor.ts";
+import { Pages } from "../cursor.ts";
 import { DEFAULT_DIALECT, type Dialect } from "../dialect.ts";
 import { searchKey } from "../search_keys.ts";
 import { registerDocs } from "../openapi.ts";
@@ -243,7 +243,7 @@ export function insiderService(ctx: InsiderContext): OpenAPIHono {
     const page = pages.page({
       cursor: pagination?.cursor,
       sort: `${filter.sortBy}:${filter.sortDirection}`,
-      hash: Cursors.hash(filter),
+      query: filter,
       limit: pagination?.pageSize ?? 100,
       make: () => searchTrades(data.trades, filter, world),
     });
@@ -265,7 +265,7 @@ export function insiderService(ctx: InsiderContext): OpenAPIHono {
     const page = pages.page({
       cursor: q.cursor,
       sort: "filedAt",
-      hash: Cursors.hash({ ...filters, feed_id: [...ids].sort((a, b) => a - b) }),
+      query: { ...filters, feed_id: [...ids].sort((a, b) => a - b) },
       limit: q.limit ?? 10,
       make: () => {
         const ticker = q.ticker?.toUpperCase();
