@@ -103,25 +103,17 @@ export function keyMatcher(key: string): KeyMatcher {
   const k = typeof key === "string" ? key.trim() : "";
   const scansData = k.length >= KEY_MIN_LENGTH;
   const needles = k === "" ? [] : keyTexts(k);
-  const anchors = anchorsOf(needles);
   // the key's alphabet: letters, digits and the key's own characters continue a token
   const word = ALNUM.slice();
   for (let i = 0; i < k.length; i++) if (k.charCodeAt(i) < 128) word[k.charCodeAt(i)] = 1;
-  // every hex dump holds each of its bytes' two digits side by side: one of them rules dumps out
   const hexes = k === "" ? [] : [...new Set([k, k.toUpperCase(), k.toLowerCase()].map(hexOf))];
-  const hexProbes = hexes.map(probePair);
+  // every hex dump holds each of its bytes' two digits side by side: one of them rules dumps out
+  const f: Finder = { anchors: anchorsOf(needles), hexes, hexProbes: hexes.map(probePair), word };
   // no form is shorter than the key itself: a shorter text (a field's name) holds none
   const shortest = Math.min(...needles.map((n) => n.text.length));
   const find = (text: string, data: boolean) =>
     typeof text === "string" && text.length >= shortest
-      ? findAll(
-        text,
-        anchors,
-        hexes,
-        hexProbes,
-        word,
-        data ? "data" : scansData ? "anywhere" : "token",
-      )
+      ? findAll(text, f, data ? "data" : scansData ? "anywhere" : "token")
       : [];
   return {
     scansData,
@@ -173,17 +165,23 @@ function anchorsOf(needles: KeyText[]): Anchors {
 type Mode = "anywhere" | "token" | "data";
 
 /**
+ * What one key's matcher searches with: its texts' search plan, the hex of
+ * its spellings and a pair of digits of each, and the characters that
+ * continue a token of it (letters, digits, the key's own).
+ */
+interface Finder {
+  readonly anchors: Anchors;
+  readonly hexes: string[];
+  readonly hexProbes: string[];
+  readonly word: Uint8Array;
+}
+
+/**
  * Where the key stands in `text`: [start, end) ranges, in order, overlaps
  * merged.
  */
-function findAll(
-  text: string,
-  anchors: Anchors,
-  hexes: string[],
-  hexProbes: string[],
-  word: Uint8Array,
-  mode: Mode,
-): number[][] {
+function findAll(text: string, f: Finder, mode: Mode): number[][] {
+  const { anchors, hexProbes, word } = f;
   const folded = foldCase(text);
   const hits: number[][] = []; // [start, end, 1 when it must be a whole token]
   const whole = (n: KeyText) => mode !== "anywhere" && !(mode === "data" && n.match === "inside");
@@ -220,7 +218,7 @@ function findAll(
   const found = hits.filter(([s, e, whole]) => !whole || bounded(text, s, e, word, inString));
   // in a message, hex dumps with any mix of separators (the hex view costs a pass over the text)
   if (mode !== "data" && hexProbes.some((p) => folded.includes(p))) {
-    found.push(...hexMatches(text, folded, hexes, word, mode));
+    found.push(...hexMatches(text, folded, f, mode));
   }
   found.sort((a, b) => a[0] - b[0]);
   const merged: number[][] = [];
@@ -331,17 +329,11 @@ function hexView(
 }
 
 /** The ranges of `text` where a hex form of the key stands in its hex view. */
-function hexMatches(
-  text: string,
-  folded: string,
-  hexes: string[],
-  word: Uint8Array,
-  mode: Mode,
-): number[][] {
+function hexMatches(text: string, folded: string, f: Finder, mode: Mode): number[][] {
   const out: number[][] = [];
   // a "0x" right after a digit is read both ways (the text holds one rarely: a second pass then)
   for (const digitFirst of AMBIGUOUS_PREFIX.test(folded) ? [false, true] : [false]) {
-    hexMatchesIn(text, folded, hexView(folded, digitFirst), hexes, word, mode, out);
+    hexMatchesIn(text, folded, hexView(folded, digitFirst), f, mode, out);
   }
   return out;
 }
@@ -354,8 +346,7 @@ function hexMatchesIn(
   text: string,
   folded: string,
   { view, at, loose }: ReturnType<typeof hexView>,
-  hexes: string[],
-  word: Uint8Array,
+  { hexes, word }: Finder,
   mode: Mode,
   out: number[][],
 ): void {

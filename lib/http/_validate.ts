@@ -22,10 +22,9 @@ export function validate<S extends z.ZodType>(
   schema: S,
   input: unknown,
   extra: ValidationIssue[] = [],
-  prefix = "",
 ): z.output<S> {
   const r = schema.safeParse(input);
-  const issues = [...(r.success ? [] : toIssues(r.error, input, prefix, schema)), ...extra];
+  const issues = [...(r.success ? [] : toIssues(r.error, input, "", schema)), ...extra];
   if (issues.length) throw new RequestValidationError(issues);
   return (r as { data: z.output<S> }).data;
 }

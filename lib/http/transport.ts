@@ -201,10 +201,6 @@ export class Transport {
   #redact: Redactor;
   /** The key's one matcher: the body scan before an answer is parsed (see `_key_match.ts`). */
   #matcher: KeyMatcher;
-  /** Longest form of the key (a dump writes a byte in up to 6 characters): a cut text drops that much. */
-  get #keyTail(): number {
-    return 6 * this.#key.length;
-  }
   /** Bounds the bytes of answers read at once (see `LargeBodyGate`). */
   #largeBodies = new LargeBodyGate();
   /** Parses answers, lists of wide rows without dictionary-mode objects (see `wide_rows.ts`). */
@@ -580,7 +576,8 @@ export class Transport {
       timeoutMs: this.timeoutMs,
       redact: this.#redact,
       problem: this.#problem,
-      keyTail: this.#keyTail,
+      // the key's longest form (a dump writes a byte in up to 6 characters): a cut text drops that much
+      keyTail: 6 * this.#key.length,
     };
   }
 
