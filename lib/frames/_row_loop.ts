@@ -65,7 +65,7 @@ type Rows = [
 /** A row the row loop hands back to the builder, at buffer offset `o`. */
 type RowCall = (row: Record<string, unknown>, o: number) => void;
 
-export type Filler = (...args: [...Rows, redo: RowCall, scan: RowCall | null]) => void;
+export type Filler = (...args: [...Rows, redo: RowCall, scan: RowCall]) => void;
 
 /**
  * Compiled per column list, keyed by its content (name, type and key of
@@ -102,7 +102,7 @@ export function compile(specs: readonly ColumnSpec[], slots: readonly Slot[]): F
  * missing key, a value of another type, a date that does not parse) only
  * flags the row, and once every group has run a flagged row is read again
  * by `redo` (lenient and counted), so the common path carries no call and
- * no counting. Per row, when extras are kept, an unflagged row's key count
+ * no counting. Per row, an unflagged row's key count
  * is compared with the declared columns'; a row with more keys goes to
  * `scan`.
  */
@@ -140,7 +140,7 @@ for (let r = from, o = off; r < to; r++, o++) {
     for (const g of groups) g(rows, from, to, off, num, plain, FAST, flagged);
     for (let r = from, o = off; r < to; r++, o++) {
       if (flagged[r - from] !== 0) redo(rows[r], o);
-      else if (scan !== null && Object.keys(rows[r]).length !== n) scan(rows[r], o);
+      else if (Object.keys(rows[r]).length !== n) scan(rows[r], o);
     }
   };
 }

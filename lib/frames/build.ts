@@ -9,8 +9,8 @@
  * Extra keys in the rows that the specs do not name are kept by a stated
  * rule. Every row is checked, at the cost of one key count per row (about
  * 4–5 µs on a 174-key row, which V8 holds in dictionary mode: the build is
- * 1.2–1.3× what it was with every 64th row scanned; `keepExtras: false`
- * skips it; see docs/ARCHITECTURE.md): a row
+ * 1.2–1.3× what it was with every 64th row scanned; see
+ * docs/ARCHITECTURE.md): a row
  * whose key count is not the declared columns present in it is scanned for
  * undeclared keys, and an extra column found in any row becomes a column
  * (null in the rows without it). Extra values are stored sparsely (memory in
@@ -78,8 +78,6 @@ export const MAX_EXTRA_COLUMNS = 500;
 
 /** Options of {@link buildFrame}. */
 export interface BuildOptions {
-  /** Keep keys the specs do not name (default true), by the rule in the module doc. */
-  keepExtras?: boolean;
   /**
    * Report declared columns absent from the rows (default true). Off when
    * the caller chose the columns (a `fields=` selection).
@@ -170,7 +168,6 @@ export const CHUNK_ROWS = 8_192;
 export class FrameBuilder implements RowSink<Record<string, unknown>> {
   readonly #specs: readonly ColumnSpec[];
   readonly #cap: number;
-  readonly #keepExtras: boolean;
   readonly #known: Set<string>;
   readonly #numIdx: number[] = [];
   readonly #plainIdx: number[] = [];
@@ -202,7 +199,6 @@ export class FrameBuilder implements RowSink<Record<string, unknown>> {
   constructor(specs: readonly ColumnSpec[], opts: FrameBuilderOptions = {}) {
     this.#specs = specs;
     this.#cap = Math.max(1, Math.floor(opts.chunkRows ?? CHUNK_ROWS));
-    this.#keepExtras = opts.keepExtras ?? true;
     this.#opts = opts;
     const keys = specs.map((s) => s.key ?? s.name);
     this.#known = new Set(keys);
@@ -247,7 +243,6 @@ export class FrameBuilder implements RowSink<Record<string, unknown>> {
   /** Copies the rows' values into the column buffers; a full buffer becomes a chunk. */
   append(rows: readonly Record<string, unknown>[]): void {
     let from = 0;
-    const scan = this.#keepExtras ? this.#scan : null;
     while (from < rows.length) {
       const take = Math.min(rows.length - from, this.#cap - this.#filled);
       this.#fill(
@@ -258,7 +253,7 @@ export class FrameBuilder implements RowSink<Record<string, unknown>> {
         this.#num,
         this.#plain,
         this.#redo,
-        scan,
+        this.#scan,
       );
       // text and lists are encoded now, so the page's strings die young
       for (let c = 0; c < this.#plain.length; c++) {
@@ -308,7 +303,7 @@ export class FrameBuilder implements RowSink<Record<string, unknown>> {
       if (slot.num) this.#num[slot.c][o] = typeof x === "boolean" ? (x ? 1 : 0) : x as number;
       else this.#plain[slot.c][o] = x;
     }
-    if (this.#keepExtras && Object.keys(row).length !== keys.length - missing) this.#scan(row, o);
+    if (Object.keys(row).length !== keys.length - missing) this.#scan(row, o);
   };
 
   /** Called by the row loop for a row whose key count says it has undeclared keys. */

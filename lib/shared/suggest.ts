@@ -33,7 +33,6 @@ export function closeMatches(value: unknown, candidates: readonly string[], max 
   const fuse = new Fuse(candidates as string[], {
     threshold: 0.4,
     ignoreLocation: true,
-    includeScore: true,
   });
   const fuzzy = fuse.search(value, { limit: max * 2 }).map((r) => r.item);
   const limit = value.length <= 4 ? 1 : 2;

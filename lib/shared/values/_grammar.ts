@@ -50,8 +50,6 @@ export type ValueType = keyof ValueOf;
 export interface Grammar<T> {
   /** The type. */
   readonly type: ValueType;
-  /** What a value reads as (`"days since 1970-01-01"`), for the docs. */
-  readonly means: string;
   /** The accepted forms, in words, canonical first. */
   readonly forms: readonly string[];
   /** What is refused, in words. */

@@ -32,7 +32,6 @@ function read(v: unknown, note: Note): boolean | typeof UNREADABLE {
 /** The boolean grammar (module doc). */
 export const boolean: Grammar<boolean> = {
   type: "boolean",
-  means: "true or false",
   forms: [
     "`true`/`false` (canonical)",
     '`"true"`/`"false"` in any case',

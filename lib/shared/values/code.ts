@@ -55,7 +55,6 @@ function read(v: unknown, note: Note): string | typeof UNREADABLE {
 /** The code grammar (module doc). */
 export const code: Grammar<string> = {
   type: "code",
-  means: "text, as sent",
   forms: [
     "text, kept as sent (canonical)",
     "an integer within ±(2^53 − 1): its digits",
@@ -75,7 +74,6 @@ export const isCikField = (name: string): boolean => /(?:^|_)[cC][iI][kK]$|[a-z0
 /** The CIK grammar (module doc): ten digits, zero-padded. */
 export const cik: Grammar<string> = {
   type: "code",
-  means: "an SEC CIK: 10 digits, zero-padded",
   forms: [
     "text of 10 digits (canonical)",
     "other digits as text or an integer number up to 9,999,999,999: zero-padded to 10",

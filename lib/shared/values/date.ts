@@ -150,7 +150,6 @@ function newYorkOffsetHours(day: number): number {
 /** The date grammar (module doc). */
 export const date: Grammar<number> = {
   type: "date",
-  means: "a calendar day (a typed row holds `YYYY-MM-DD`)",
   forms: [
     "`YYYY-MM-DD` (canonical), calendar-checked",
     "`YYYYMMDD`, `YYYY/MM/DD`",

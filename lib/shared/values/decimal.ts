@@ -41,7 +41,6 @@ function read(v: unknown, note: Note): number | typeof UNREADABLE {
 /** The decimal grammar (module doc). */
 export const decimal: Grammar<number> = {
   type: "decimal",
-  means: "a number",
   forms: ["a finite JSON number (canonical)", 'numeric text (`"412.5"`, `" -3e2 "`)'],
   refused: [
     'thousands separators and decimal commas (`"1,234"`)',

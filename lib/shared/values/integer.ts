@@ -55,7 +55,6 @@ function read(v: unknown, note: Note): number | typeof UNREADABLE {
 /** The integer grammar (module doc). */
 export const integer: Grammar<number> = {
   type: "integer",
-  means: "an integer within ±(2^53 − 1)",
   forms: [
     "a JSON integer within ±(2^53 − 1) (canonical)",
     "numeric text of such an integer, read from its digits",

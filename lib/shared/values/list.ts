@@ -69,7 +69,6 @@ export function listOf<T>(item: Grammar<T>): Grammar<T[]> {
   return {
     type: item.type === "integer" ? "list" : "text_list",
     item: item as Grammar<unknown>,
-    means: `a list of ${item.type}s`,
     forms: [
       `a JSON list of ${item.type} items (canonical)`,
       "JSON text of such a list",

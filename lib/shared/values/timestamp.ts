@@ -196,7 +196,6 @@ function read(v: unknown, note: Note): number | typeof UNREADABLE {
 /** The timestamp grammar (module doc). */
 export const timestamp: Grammar<number> = {
   type: "timestamp",
-  means: "an instant (a typed row holds ISO text, `…T…Z`)",
   forms: [
     "ISO 8601 with a zone: `YYYY-MM-DDTHH:MM:SS.sssZ` (canonical)",
     "`T` or a space; seconds and fraction optional; zone `Z`, `±HH:MM`, `±HHMM`, `±HH`, trailing `UTC`",
