@@ -25,7 +25,6 @@ import { CatalogClient } from "./catalog/client.ts";
 import { InsiderClient } from "./insider/client.ts";
 import type { ClientOptions, FetchLike } from "./http/transport.ts";
 import { createStub, DEMO_KEYS, type Stub, type StubOptions } from "./stub/mod.ts";
-import { DEFAULT_AS_OF } from "./stub/world.ts";
 import { notice } from "./shared/notice.ts";
 import { markDemo } from "./shared/demo.ts";
 import { type EnvSource, readEnvironment, SERVICE_VARS, serviceConfig } from "./connect/env.ts";
@@ -161,14 +160,13 @@ function open(opts: ConnectOptions): Connection {
     insider: new InsiderClient(i.options),
     offline,
     // world.asOf is a day number (days since 1970-01-01)
-    offlineToday: !i.offline
-      ? undefined
-      : stub
-      ? new Date(stub.world.asOf * 86_400_000).toISOString().slice(0, 10)
-      : DEFAULT_AS_OF,
+    offlineToday: i.offline
+      ? new Date(stub!.world.asOf * 86_400_000).toISOString().slice(0, 10)
+      : undefined,
   };
-  // the emulator that answers, in this process (a notebook's kernel too: a process of its own
-  // held a second Deno runtime and a second copy of the world, more than it kept out of the kernel)
-  if (c.offline || i.offline) connection.stub = emulator();
+  // the emulator that answers (made by pick() for an offline service), in this process (a
+  // notebook's kernel too: a process of its own held a second Deno runtime and a second copy of
+  // the world, more than it kept out of the kernel)
+  if (stub) connection.stub = stub;
   return connection;
 }

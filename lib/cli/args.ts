@@ -34,13 +34,9 @@ import { DiskFullError, isNoSpace } from "../store/disk.ts";
 import { DatasetLockedError } from "../store/lock.ts";
 import { oneLine } from "../doctor/_diagnosis.ts";
 
-/**
- * How to ask for the help: `deno task backtest --help`, read from the help
- * text's `Usage:` line (or `deno task <command> --help` without one).
- */
-export function helpHint(command: string, help = ""): string {
-  const invocation = /^Usage:\s+(deno task \S+)/m.exec(help)?.[1] ?? `deno task ${command}`;
-  return `Run "${invocation} --help" for every flag.`;
+/** How to ask for the help: `Run "deno task backtest --help" for every flag.` */
+export function helpHint(command: string): string {
+  return `Run "deno task ${command} --help" for every flag.`;
 }
 
 /**
@@ -48,11 +44,11 @@ export function helpHint(command: string, help = ""): string {
  * exits with code 2. The help itself is not printed: 45 lines of it would
  * push the problem off the screen.
  */
-export function usageError(command: string, message: string | string[], help?: string): never {
+export function usageError(command: string, message: string | string[]): never {
   const lines = Array.isArray(message) ? message : [message];
   console.error(
     `${command}:${lines.length === 1 ? ` ${lines[0]}` : lines.map((l) => `\n  - ${l}`).join("")}\n${
-      helpHint(command, help)
+      helpHint(command)
     }`,
   );
   Deno.exit(2);
@@ -74,12 +70,10 @@ export class Flags<T extends Options> {
   /** Every problem found, one line each. */
   readonly issues: string[];
   readonly #command: string;
-  readonly #help: string;
 
   /** Wraps parsed values. */
-  constructor(command: string, help: string, values: Values<T>, issues: string[]) {
+  constructor(command: string, values: Values<T>, issues: string[]) {
     this.#command = command;
-    this.#help = help;
     this.values = values;
     this.issues = issues;
   }
@@ -173,7 +167,7 @@ export class Flags<T extends Options> {
 
   /** Exits with code 2 listing every problem, if there is any. */
   done(): void {
-    if (this.issues.length) usageError(this.#command, this.issues, this.#help);
+    if (this.issues.length) usageError(this.#command, this.issues);
   }
 }
 
@@ -268,7 +262,7 @@ export function parseFlags<T extends Options>(
     console.log(help);
     Deno.exit(0);
   }
-  return new Flags(command, help, values as Values<T>, issues);
+  return new Flags(command, values as Values<T>, issues);
 }
 
 /** A failure whose message is already the one line to print (after the command name). */
@@ -279,7 +273,8 @@ export interface FailureContext {
   /**
    * Flags whose values are the folders the command writes into, e.g.
    * `{ "--out": "out/" }`: each is checked ({@link checkWritableDir}) before
-   * the command starts, and a failure under one names its flag.
+   * the command starts, and a file system failure names the first (each
+   * command has one).
    */
   paths?: Record<string, string>;
 }
@@ -311,9 +306,7 @@ export function describeFailure(
   const e = error instanceof Error ? error : new Error(String(error));
   const fsPath = (e as { path?: string }).path ??
     /'([^']+)'\s*$/.exec(e.message)?.[1]; // Deno: "… (os error 28): writefile '/path'"
-  const paths = Object.entries(ctx.paths ?? {});
-  const inside = (p: string) => fsPath === p || !!fsPath?.startsWith(p.replace(/\/+$/, "") + "/");
-  const flag = (paths.find(([, p]) => inside(p)) ?? paths[0])?.[0];
+  const flag = Object.keys(ctx.paths ?? {})[0]; // each command writes under one folder flag
   // where a file system failure happened: ` /out/x (--out)`, and what to choose instead
   const named = flag ? ` (${flag})` : "";
   const [at, dir] = [`${fsPath ? ` ${fsPath}` : ""}${named}`, flag ?? "directory"];

@@ -35,7 +35,6 @@ import pl from "npm:nodejs-polars@0.25.2";
 import { connect } from "../connect.ts";
 import { FEED_TOPIC_NAMES, type FeedRow, type FeedSide } from "../insider/feeds.ts";
 import type { InsiderClient } from "../insider/client.ts";
-import { transactionsFrame } from "../insider/transaction_frames.ts";
 import {
   CLUSTERS,
   DEFAULT_CLUSTER,
@@ -222,7 +221,7 @@ function readPlan(args: string[]) {
   const portfolio = {
     horizon: flags.oneOf("horizon", v.horizon, PORTFOLIO_HORIZONS, "6m"),
     costBps: flags.num("cost-bps", v["cost-bps"], 10, 0, 10_000),
-    ...riskFreeFlag(flags, v["risk-free"]),
+    riskFree: riskFreeFlag(flags, v["risk-free"]),
     weighting: flags.oneOf("weighting", v.weighting, WEIGHTINGS, "equal"),
     direction: flags.oneOf("direction", v.direction, DIRECTIONS, "long"),
   };
@@ -236,12 +235,12 @@ type Plan = ReturnType<typeof readPlan>;
 /**
  * `--risk-free`: percent a year, as portfolioBacktest reads it. 0.04 is almost surely 4 %; a rate
  * truly under 1 % a year is written with its percent sign (0.5%), as the library takes it, and
- * passed on in the user's own digits (1e-7% would not read back).
+ * passed on in the user's own digits (1e-7% would not read back); a rate without it gains one.
  */
 function riskFreeFlag(
   flags: Pick<Flags<typeof FLAG_SPECS>, "num" | "fail">,
   text: string | undefined,
-): { riskFree: number | `${number}%`; riskFreeShown: number } {
+): `${number}%` {
   const percent = text === undefined ? null : PERCENT_TEXT.exec(text);
   const rate = flags.num("risk-free", percent?.[1] ?? text, 0, 0, 100);
   if (!percent && rate > 0 && rate < 1) {
@@ -252,7 +251,7 @@ function riskFreeFlag(
         }%)`,
     );
   }
-  return { riskFree: percent ? `${percent[1]}%` as `${number}%` : rate, riskFreeShown: rate };
+  return `${percent?.[1] ?? rate}%` as `${number}%`;
 }
 
 /** The open-market trades of a side only (unless --all-codes), saying how many were left out. */
@@ -286,13 +285,13 @@ async function pullFeeds(
       );
     }
     feedRows.push(...rows);
-    const { rows: trades, failed } = await insider.hydrate(rows, { concurrency: 16 });
+    const { frame: trades, failed } = await insider.hydrateFrame(rows, { concurrency: 16 });
     if (failed.length) {
       console.error(
         `backtest: ${failed.length} rows of ${f.label} could not be hydrated and are left out`,
       );
     }
-    const frame = keepSide(plan, tradeClass(transactionsFrame(trades)), f.side, f.label);
+    const frame = keepSide(plan, tradeClass(trades), f.side, f.label);
     parts.push(frame.withColumns(pl.lit(f.label).alias("feed")));
     console.error(`${f.label}: ${frame.height} trades`);
   }
@@ -401,7 +400,6 @@ function chooseBaseline(
       `--baseline ${JSON.stringify(plan.baseline)} is not a group; groups: ${names.join(", ")}${
         didYouMean(plan.baseline, names, 3)
       }`,
-      HELP,
     );
   }
   return {
@@ -437,8 +435,7 @@ function portfoliosOf(
   for (const name of names) {
     const part = all.filter(pl.Series(keys.map((k) => k === name)));
     try {
-      const { riskFreeShown: _, ...options } = p;
-      portfolios[name] = portfolioBacktest(part, { ...options, entry: plan.entry });
+      portfolios[name] = portfolioBacktest(part, { ...p, entry: plan.entry });
     } catch (e) {
       console.error(`backtest: no portfolio for ${name}: ${(e as Error).message}`);
     }
@@ -469,7 +466,7 @@ function reportNotes(plan: Plan, by: string, baselineNote: string): string[] {
     }; groups under ${plan.minN} trades or ${plan.minClusters} clusters are thin.`,
     ...(p
       ? [
-        `Portfolios: one per group, each trade held to ${p.horizon} after its trade date from the ${plan.entry} date, ${p.weighting} weight (value = the insider's trade size), ${p.direction}, ${p.costBps} bps per side, calendar months, Sharpe over a risk-free rate of ${p.riskFreeShown}% a year.`,
+        `Portfolios: one per group, each trade held to ${p.horizon} after its trade date from the ${plan.entry} date, ${p.weighting} weight (value = the insider's trade size), ${p.direction}, ${p.costBps} bps per side, calendar months, Sharpe over a risk-free rate of ${p.riskFree} a year.`,
       ]
       : []),
   ];

@@ -25,7 +25,7 @@
 import { isAbsolute, join, resolve } from "node:path";
 import { execute, installKernel, jupyterMissing, KERNEL_ENV } from "../notebook/_jupyter.ts";
 import { closeMatches } from "../shared/suggest.ts";
-import { parseFlags } from "./args.ts";
+import { CliError, parseFlags, runCli } from "./args.ts";
 import { envVar } from "../shared/env.ts";
 
 /** The help text of `deno task notebooks`. */
@@ -61,12 +61,6 @@ interface Job {
   src: string;
   dst: string;
   repo: boolean;
-}
-
-/** A runtime failure: one line, exit 1 (usage errors go through {@link parseFlags}). */
-function fail(message: string): never {
-  console.error(`notebooks: ${message}`);
-  Deno.exit(1);
 }
 
 /** The notebooks the arguments name, or a usage error. */
@@ -133,9 +127,8 @@ export async function main(args: string[] = Deno.args): Promise<void> {
       flags.fail(`--install takes no notebook (got ${JSON.stringify(positionals[0])})`);
     }
     flags.done();
-    const dir = await installKernel().catch((e: Error) => fail(e.message));
-    console.log(`Deno kernel installed: ${dir}`);
-    return;
+    const install = async () => console.log(`Deno kernel installed: ${await installKernel()}`);
+    return runCli("notebooks", install, undefined, args);
   }
   const timeoutS = values.timeout === undefined ? 600 : Number(values.timeout);
   if (!Number.isFinite(timeoutS) || timeoutS <= 0) {
@@ -145,9 +138,15 @@ export async function main(args: string[] = Deno.args): Promise<void> {
   const repoDir = new URL("../../notebooks/", import.meta.url).pathname;
   const jobs = flags.attempt(() => plan(positionals, values.out, cwd, repoDir), []);
   flags.done();
+  // a runtime failure (no Jupyter, Jupyter itself failing) is one line, exit 1, as in every command
+  await runCli("notebooks", () => runAll(jobs, timeoutS, !values["keep-going"]), undefined, args);
+}
+
+/** Runs the notebooks; exits 1 when a cell failed (its notebook is still written). */
+async function runAll(jobs: Job[], timeoutS: number, stopOnError: boolean): Promise<void> {
   const missing = await jupyterMissing();
   if (missing) {
-    fail(
+    throw new CliError(
       `${missing}. Install: apt-get install python3-nbclient python3-nbformat jupyter-client && deno task notebooks --install`,
     );
   }
@@ -157,7 +156,7 @@ export async function main(args: string[] = Deno.args): Promise<void> {
     await Deno.mkdir(resolve(job.dst, ".."), { recursive: true });
     const summary = await execute(job.src, job.dst, {
       timeoutS,
-      stopOnError: !values["keep-going"],
+      stopOnError,
       keepKeys: !job.repo,
     });
     const where = job.dst === job.src ? "" : ` → ${job.dst}`;

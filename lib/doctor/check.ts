@@ -177,7 +177,6 @@ async function readCopy(res: Response): Promise<unknown> {
 
 const SEARCH_FIELDS: DeclaredField[] = TRANSACTION_FIELDS.map((f) => ({
   name: f.name,
-  type: f.type,
   wire: f.camel,
 }));
 

@@ -81,10 +81,8 @@ export const KERNEL_ENV: Readonly<Record<string, string>> = {
  * {@link KERNEL_ENV} to its `kernel.json`; returns that file's path. Throws
  * with Deno's message when the install fails.
  */
-export async function installKernel(
-  env: Record<string, string> = Deno.env.toObject(),
-): Promise<string> {
-  const out = await run(Deno.execPath(), ["jupyter", "--install", "--force"], env);
+export async function installKernel(): Promise<string> {
+  const out = await run(Deno.execPath(), ["jupyter", "--install", "--force"]);
   const text = out.stdout + out.stderr;
   const dir = /installed successfully at (.+?)\.?\s*$/m.exec(text)?.[1];
   if (!out.success || dir === undefined) {

@@ -1,7 +1,7 @@
 /**
  * The process one `query()` runs DuckDB in (see `query.ts`): it reads one
- * job, a line of JSON on stdin ({@link QueryJob}), runs it, writes the
- * result to the job's parquet file and prints one line of JSON
+ * job, a JSON file named by its argument ({@link QueryJob}), runs it, writes
+ * the result to the job's parquet file and prints one line of JSON
  * ({@link QueryAnswer}) on stdout. The parent bounds it from outside: it
  * kills this process when its resident memory passes the query's memory
  * limit plus a margin, or when the query's time is up, so no value DuckDB
@@ -115,19 +115,9 @@ export async function runJob(job: QueryJob): Promise<QueryAnswer> {
 }
 
 if (import.meta.main) {
-  const lines = Deno.stdin.readable.pipeThrough(new TextDecoderStream()).getReader();
-  let text = "";
-  while (!text.includes("\n")) {
-    const { value, done } = await lines.read();
-    if (done) Deno.exit(1);
-    text += value;
-  }
   // the parent's end (a kernel restarted, a script killed) is this process's end
-  (async () => {
-    while (!(await lines.read()).done) { /* nothing else is sent */ }
-    Deno.exit(1);
-  })();
-  const answer = await runJob(JSON.parse(text.slice(0, text.indexOf("\n"))));
+  Deno.stdin.readable.pipeTo(new WritableStream()).finally(() => Deno.exit(1));
+  const answer = await runJob(JSON.parse(await Deno.readTextFile(Deno.args[0])));
   await Deno.stdout.write(new TextEncoder().encode(JSON.stringify(answer) + "\n"));
   Deno.exit(0);
 }

@@ -19,6 +19,7 @@
  *
  * @module
  */
+import { dirname, join } from "node:path";
 import { QueryError, QueryLimitError } from "./errors.ts";
 import { formatBytes } from "./disk.ts";
 import type { QueryAnswer, QueryJob } from "./_query_child.ts";
@@ -77,21 +78,21 @@ export interface RunLimits {
 
 /**
  * Runs `job` in a new process within `limits` (see the module doc) and
- * returns its answer; `peak` (when given) gets the most resident memory
- * seen. `sql` is for the errors.
+ * returns its answer. `sql` is for the errors.
  */
 export async function runBounded(
   job: QueryJob,
   limits: RunLimits,
   sql: string,
-  peak: { bytes: number } = { bytes: 0 },
 ): Promise<QueryAnswer> {
   // bounded by construction too, whatever the poll sees: the kernel refuses the process memory
   // past rssBytes (RLIMIT_DATA counts every private writable mapping; V8 without its JIT reserves
   // no code range there) and V8's heap has the same bound
   const mib = Math.ceil(limits.rssBytes / 2 ** 20);
   const flags = `--v8-flags=--jitless,--max-old-space-size=${mib}`;
-  const deno = ["run", "-A", "--no-config", flags, CHILD.href];
+  const jobFile = join(dirname(job.out), "job.json");
+  await Deno.writeTextFile(jobFile, JSON.stringify(job));
+  const deno = ["run", "-A", "--no-config", flags, CHILD.href, jobFile];
   const posix = Deno.build.os !== "windows";
   const child = new Deno.Command(posix ? "/bin/sh" : Deno.execPath(), {
     args: posix
@@ -102,6 +103,7 @@ export async function runBounded(
     stderr: "piped",
   }).spawn();
   let stop: "time" | "memory" | undefined;
+  let peak = 0; // the most resident memory seen
   const kill = (why: "time" | "memory") => {
     if (stop) return;
     stop = why;
@@ -112,13 +114,11 @@ export async function runBounded(
   const timer = setTimeout(() => kill("time"), limits.leftMs);
   const watch = setInterval(() => {
     const rss = rssOf(child.pid) ?? 0;
-    peak.bytes = Math.max(peak.bytes, rss);
+    peak = Math.max(peak, rss);
     if (rss > limits.rssBytes) kill("memory");
   }, RSS_POLL_MS);
-  const stdin = child.stdin.getWriter();
   let out = "", err = "";
   try {
-    await stdin.write(new TextEncoder().encode(JSON.stringify(job) + "\n")).catch(() => {});
     [out, err] = await Promise.all([
       new Response(child.stdout).text(),
       new Response(child.stderr).text(),
@@ -127,7 +127,7 @@ export async function runBounded(
   } finally {
     clearTimeout(timer);
     clearInterval(watch);
-    await stdin.close().catch(() => {});
+    await child.stdin.close().catch(() => {});
   }
   if (stop === "time") {
     throw new QueryLimitError(
@@ -148,9 +148,7 @@ export async function runBounded(
   const refused = answer ? !answer.ok && answer.message : err;
   const denied = !!refused && /out of memory|bad.alloc/i.test(refused);
   if (stop === "memory" || denied) {
-    const seen = denied
-      ? "an allocation past it was refused"
-      : `it held ${formatBytes(peak.bytes)}`;
+    const seen = denied ? "an allocation past it was refused" : `it held ${formatBytes(peak)}`;
     throw new QueryLimitError(
       "memoryLimit",
       limits.memoryLimit,

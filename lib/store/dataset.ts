@@ -52,13 +52,7 @@ import { lockDataset } from "./lock.ts";
 import { asWriteError, writeJsonAtomic, writeParquetAtomic } from "./disk.ts";
 import { withDisplay } from "../frames/display.ts";
 import { releaseNativeNow } from "../frames/_release.ts";
-import {
-  checkMeta,
-  META_FORMAT,
-  type MetaState,
-  PARTITION_DTYPES,
-  readStateJson,
-} from "./state.ts";
+import { checkMeta, META_FORMAT, type MetaState, PARTITION_TYPES, readStateJson } from "./state.ts";
 import { addSource, frameSource, holdsEmulatorRows, type SourceOf } from "./provenance.ts";
 
 /** How {@link writeDataset} treats an existing dataset. */
@@ -89,7 +83,6 @@ export interface DatasetOptions {
 export type DatasetMeta = MetaState;
 
 const META = "_signalbook.json";
-const ALLOWED = new Set<string>(PARTITION_DTYPES);
 
 /**
  * Adds `year` and `month` Int64 columns derived from a date/timestamp
@@ -182,22 +175,21 @@ export async function writeDataset(
   if (!Array.isArray(parts) || !parts.length) {
     throw new Error("writeDataset: partitionBy needs at least one column");
   }
-  const meta: DatasetMeta = { format: META_FORMAT, partitions: [] };
   const lacking = parts.filter((p) => !df.columns.includes(p));
   if (lacking.length) throw new Error(lackingPartitions(df, lacking));
-  for (const p of parts) {
+  const partitions = parts.map((p) => {
     const dtype = dtypeName(df.getColumn(p).dtype);
-    if (!ALLOWED.has(dtype)) {
+    if (!(dtype in PARTITION_TYPES)) {
       throw new Error(
         `writeDataset: partition column ${
           JSON.stringify(p)
         } is ${dtype}; allowed: text, integer or boolean columns`,
       );
     }
-    meta.partitions.push({ name: p, dtype });
-  }
+    return { name: p, dtype };
+  });
   try {
-    return await writeLocked(df, dir, parts, mode, meta, opts.lockTimeoutMs);
+    return await writeLocked(df, dir, partitions, mode, opts.lockTimeoutMs);
   } catch (e) {
     throw await asWriteError(e, "writeDataset", dir);
   }
@@ -239,22 +231,21 @@ function lackingPartitions(df: pl.DataFrame, lacking: string[]): string {
 async function writeLocked(
   df: pl.DataFrame,
   dir: string,
-  parts: string[],
+  partitions: DatasetMeta["partitions"],
   mode: WriteMode,
-  meta: DatasetMeta,
   lockTimeoutMs: number | undefined,
 ): Promise<string[]> {
+  const parts = partitions.map((p) => p.name);
   // one writer at a time; the lock also clears temporary files left by killed writers
   await using _lock = await lockDataset([dir], {
     caller: "writeDataset",
     timeoutMs: lockTimeoutMs,
   });
-  // the dataset's own parts only: a stray parquet file is refused naming it, never folded in
-  const held = await Deno.lstat(dir).then(
-    async () => datasetParts(dir, (await readMeta(dir))?.partitions ?? null),
-    () => [],
-  );
-  if (mode === "error" && (await readMeta(dir) || (await partFiles(dir)).length)) {
+  // the dataset's own parts only (the lock made `dir`): a stray parquet file is refused naming
+  // it, never folded in
+  const existing = await readMeta(dir);
+  const held = await datasetParts(dir, existing?.partitions ?? null);
+  if (mode === "error" && (existing || (await partFiles(dir)).length)) {
     throw new Error(
       `writeDataset: ${dir} already holds a dataset and mode is "error"; use mode ` +
         `"replace-partitions", "overwrite" or "append" to change it`,
@@ -262,14 +253,14 @@ async function writeLocked(
   }
   if (mode === "append") partSchemas(held); // parts that are read back: each one readable
   // the frame's source is checked against the dataset's before anything is written
-  await ensureMeta(dir, meta.partitions, "writeDataset", df.height > 0 ? frameSource(df) : null);
+  await ensureMeta(dir, partitions, "writeDataset", df.height > 0 ? frameSource(df) : null);
   const before = mode === "overwrite" ? held.map((p) => p.path) : [];
   const written: string[] = [];
   // a partition is known by its typed value: month 3 is the folder month=03 when that exists
   const typed = (values: unknown[]) =>
     JSON.stringify(
       values.map((v, i) =>
-        v === null ? null : /Int/.test(meta.partitions[i].dtype) ? String(Number(v)) : String(v)
+        v === null ? null : /Int/.test(partitions[i].dtype) ? String(Number(v)) : String(v)
       ),
     );
   const folders = new Map(held.map((p) => [typed(p.values), dirname(p.path)]));

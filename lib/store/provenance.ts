@@ -102,7 +102,7 @@ export function addSource(
 ): DatasetSource[] {
   const list = [...(held ?? [])];
   if (list.some((s) => s.kind !== incoming.kind)) {
-    throw new MixedSourcesError(caller, dir, list, incoming, describeSource);
+    throw new MixedSourcesError(caller, dir, list, incoming);
   }
   const i = list.findIndex((s) => s.kind === incoming.kind && s.host === incoming.host);
   if (i < 0) list.push({ ...incoming, first: now, last: now });
@@ -128,16 +128,17 @@ export class MixedSourcesError extends Error {
     dir: string,
     held: readonly DatasetSource[],
     incoming: Pick<DatasetSource, "kind" | "host">,
-    describe: (s: Pick<DatasetSource, "kind" | "host">) => string,
   ) {
     const other = held.filter((s) => s.kind !== incoming.kind);
     super(
       `${caller}: ${dir} holds rows from ${
         other.map((s) =>
-          `${describe(s)} (written ${s.first.slice(0, 10)} to ${s.last.slice(0, 10)})`
+          `${describeSource(s)} (written ${s.first.slice(0, 10)} to ${s.last.slice(0, 10)})`
         )
           .join(" and ")
-      }; these rows are from ${describe(incoming)}. Demo and live rows never share a dataset: ` +
+      }; these rows are from ${
+        describeSource(incoming)
+      }. Demo and live rows never share a dataset: ` +
         `nothing was written. Write into another folder, or remove ${dir} to start over`,
     );
     this.name = "MixedSourcesError";

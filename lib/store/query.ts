@@ -72,7 +72,7 @@ import { join, resolve, sep as SEP } from "node:path";
 import { partSchemas, readMeta } from "./dataset.ts";
 import { PARTITION_TYPES, SYNC_DATASETS } from "./state.ts";
 import { datasetParts, type PartFile, UnsafeFileError } from "./_files.ts";
-import { DatasetFileError, QueryError, QueryLimitError, StateFileError } from "./errors.ts";
+import { QueryError, QueryLimitError } from "./errors.ts";
 import { QUERY_MEMORY_MARGIN, runBounded, sizeBytes } from "./_query_process.ts";
 import { type QueryAnswer, type QueryJob, quoteId, quoteStr } from "./_query_child.ts";
 import { formatBytes } from "./disk.ts";
@@ -212,10 +212,8 @@ async function views(dir: string, sql: string): Promise<Map<string, View>> {
       // the tree is checked even without metadata: nothing unsafe sits in a view folder
       parts = await datasetParts(root, meta?.partitions ?? null);
     } catch (e) {
-      if (e instanceof DatasetFileError) throw e;
-      if (e instanceof StateFileError) {
-        throw new StateFileError(e.file, e.field, stateProblem(e), sql, { cause: e });
-      }
+      // the store's own errors (a bad state file, a stray part) as they are, with the SQL
+      if (e instanceof QueryError) throw Object.assign(e, { sql });
       throw new QueryError(
         `query: ${(e as Error)?.message ?? e}; query() reads only regular files inside the dataset`,
         sql,
@@ -231,12 +229,6 @@ async function views(dir: string, sql: string): Promise<Map<string, View>> {
     });
   }
   return out;
-}
-
-/** The problem part of a {@link StateFileError}'s message (to raise it again with the SQL). */
-function stateProblem(e: StateFileError): string {
-  const head = `${e.file}: ${e.field === "(file)" ? "" : `field ${e.field} `}`;
-  return e.message.slice(head.length).replace(/; nothing was read from or written to [^]*$/, "");
 }
 
 /**

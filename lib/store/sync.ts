@@ -84,7 +84,7 @@ import { ensureMeta, readMeta, scanDataset } from "./dataset.ts";
 import { lockDataset } from "./lock.ts";
 import { DiskFullError, writeJsonAtomic, writeParquetAtomic } from "./disk.ts";
 import { StateFileError } from "./errors.ts";
-import { addSource, clientSource, MixedSourcesError, type SourceOf } from "./provenance.ts";
+import { addSource, clientSource, MixedSourcesError } from "./provenance.ts";
 import { checkManifest, MANIFEST_FORMAT, type ManifestState, readStateJson } from "./state.ts";
 import { UnsafeFileError } from "../shared/regular_file.ts";
 import { intOption } from "../shared/options.ts";
@@ -132,6 +132,9 @@ export interface SyncReport {
 
 /** The manifest kept at the dataset root (per dataset: months done, run, syncedTo, sources). */
 export type Manifest = ManifestState;
+
+/** The partitions of a synced dataset: integer years and months. */
+const PARTITIONS = [{ name: "year", dtype: "Int64" }, { name: "month", dtype: "Int64" }];
 
 const KEYS: Record<SyncDataset, string[]> = {
   insider_trades: ["accession_number", "transaction_id"],
@@ -234,13 +237,8 @@ export async function sync(opts: SyncOptions): Promise<SyncReport> {
     timeoutMs,
   });
   const manifest = await readManifest(opts.dir);
-  let writing = Promise.resolve();
-  const saveManifest = () => {
-    writing = writing.then(() =>
-      writeJsonAtomic(join(opts.dir, "manifest.json"), "sync", manifest).then(() => {})
-    );
-    return writing;
-  };
+  // every write of it is awaited before the next (months are handed over one at a time)
+  const saveManifest = () => writeJsonAtomic(join(opts.dir, "manifest.json"), "sync", manifest);
   const report: SyncReport = { datasets: {}, seconds: 0 };
   for (const ds of datasets) {
     const client = ds === "insider_trades" ? opts.insider : opts.catalog;
@@ -282,8 +280,7 @@ export async function sync(opts: SyncOptions): Promise<SyncReport> {
     const start = async () => {
       if (started) return;
       started = true;
-      const source: SourceOf | null = clientSource(client, requests > 0);
-      const meta = await writeMeta(root, source);
+      const meta = await ensureMeta(root, PARTITIONS, "sync", clientSource(client, requests > 0));
       entry.sources = meta.sources;
       manifest.datasets[ds] = entry;
       await saveManifest();
@@ -343,7 +340,6 @@ export async function sync(opts: SyncOptions): Promise<SyncReport> {
       to,
     };
   }
-  await writing;
   report.seconds = (performance.now() - t0) / 1000;
   return report;
 }
@@ -383,15 +379,6 @@ async function writeMonth(
   await Deno.mkdir(dir, { recursive: true });
   await writeParquetAtomic(file, "sync", merged);
   return merged.height;
-}
-
-function writeMeta(root: string, source: SourceOf | null) {
-  return ensureMeta(
-    root,
-    [{ name: "year", dtype: "Int64" }, { name: "month", dtype: "Int64" }],
-    "sync",
-    source,
-  );
 }
 
 /**
