@@ -38,19 +38,6 @@ export function omitNulls(v: Json, envelope: boolean): Json {
   return out;
 }
 
-/** Drops the `required` lists of the object schemas in an answer's description (in place). */
-function notRequired(v: Json): void {
-  if (Array.isArray(v)) return v.forEach(notRequired);
-  if (v === null || typeof v !== "object") return;
-  const obj = v as Record<string, Json>;
-  if (obj.properties && Array.isArray(obj.required)) delete obj.required;
-  for (const [k, x] of Object.entries(obj)) {
-    // problem details keep their required fields; request parameters are not answers
-    if (k === "application/problem+json" || k === "parameters" || k === "requestBody") continue;
-    notRequired(x);
-  }
-}
-
 const CURSOR_KEYS = ["next_cursor", "nextCursor"];
 
 export function renameCursor(v: Json): Json {
@@ -62,11 +49,28 @@ export function renameCursor(v: Json): Json {
   return out;
 }
 
+/**
+ * Walks an answer's description: `f` sees every object in it before its
+ * children (problem details, request parameters and bodies aside, which
+ * describe no answer) and gives what takes its place in its parent (an
+ * array's items keep their places); returns `f` of the top.
+ */
+export function eachAnswerSchema(v: Json, f: (s: Record<string, Json>) => Json): Json {
+  if (Array.isArray(v)) v.forEach((x) => eachAnswerSchema(x, f));
+  if (v === null || typeof v !== "object" || Array.isArray(v)) return v;
+  const obj = v as Record<string, Json>;
+  const out = f(obj);
+  for (const [k, x] of Object.entries(obj)) {
+    if (!NOT_ANSWERS.includes(k)) obj[k] = eachAnswerSchema(x, f);
+  }
+  return out;
+}
+const NOT_ANSWERS = ["Problem", "application/problem+json", "parameters", "requestBody"];
+
 /** The description of answers that omit null keys: no answer schema requires a key (in place). */
 export function noneRequired(doc: Json): void {
-  notRequired((doc as Record<string, Json>).paths);
-  const schemas = (doc as { components?: { schemas?: Record<string, Json> } }).components?.schemas;
-  for (const [name, schema] of Object.entries(schemas ?? {})) {
-    if (name !== "Problem") notRequired(schema);
-  }
+  eachAnswerSchema(doc, (s) => {
+    if (s.properties && Array.isArray(s.required)) delete s.required;
+    return s;
+  });
 }

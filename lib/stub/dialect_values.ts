@@ -24,6 +24,7 @@
  */
 import type { Dialect } from "./dialect.ts";
 import { newYorkMidnight } from "../shared/values/mod.ts";
+import { eachAnswerSchema } from "./dialect_rows.ts";
 
 type Json = unknown;
 
@@ -97,24 +98,11 @@ const CONTAINERS = ["data", "items", "results", "feeds", "rows", "pitches"];
  * (components and paths, problem details aside) also allows the form the
  * dialect writes it in, so the served OpenAPI still describes what is sent.
  */
-export function widen(v: Json, d: ValuePoints): void {
-  if (Array.isArray(v)) return v.forEach((x) => widen(x, d));
-  if (v === null || typeof v !== "object") return;
-  const o = v as Record<string, Json>;
-  for (const [k, x] of Object.entries(o)) {
-    if (k === "Problem" || k === "application/problem+json" || k === "parameters") continue;
-    if (k === "requestBody") continue;
-    if (x !== null && typeof x === "object" && !Array.isArray(x)) {
-      const s = x as Record<string, Json>;
-      const also = alsoAs(s, d);
-      widen(s, d);
-      if (also.length) {
-        o[k] = { anyOf: [s, ...also.map((type) => ({ type }))] };
-        continue;
-      }
-    }
-    widen(x, d);
-  }
+export function widen(doc: Json, d: ValuePoints): void {
+  eachAnswerSchema(doc, (s) => {
+    const also = alsoAs(s, d);
+    return also.length ? { anyOf: [s, ...also.map((type) => ({ type }))] } : s;
+  });
 }
 
 /**

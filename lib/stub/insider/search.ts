@@ -43,6 +43,8 @@ import { newestFirst, roleField, type Trade } from "./insider_data.ts";
 import { fieldsOf } from "./stored_trades.ts";
 
 type Filter = z.output<typeof InsiderFilterSchema>;
+/** A filter with the spec's defaults filled in ({@link withDefaults}). */
+type Filled = Filter & Required<Pick<Filter, keyof typeof FILTER_DEFAULTS>>;
 type Num = Record<string, number | null>;
 
 const IR_SERIES: Record<string, string> = {
@@ -63,14 +65,14 @@ function trSeries(period: string): string {
 }
 
 /** The filter with the spec's defaults filled in. */
-export function withDefaults(f: Filter | undefined): Filter {
-  return { ...FILTER_DEFAULTS, ...(f ?? {}) };
+export function withDefaults(f: Filter | undefined): Filled {
+  return { ...FILTER_DEFAULTS, ...f };
 }
 
 /** The insider-return field a filter's period and type select. */
-export function insiderReturnField(f: Filter): string {
-  const t = f.insiderReturnType ?? "all";
-  return `insider_returns_${IR_SERIES[f.insiderReturnPeriod ?? "3M"]}${t === "all" ? "" : "_" + t}`;
+export function insiderReturnField(f: Filled): string {
+  const t = f.insiderReturnType;
+  return `insider_returns_${IR_SERIES[f.insiderReturnPeriod]}${t === "all" ? "" : "_" + t}`;
 }
 
 /** How far back each filing-date preset reaches: days (inclusive of today), or calendar months. */
@@ -158,9 +160,8 @@ export function sectorTest(
     : (t) => world.companies[t.company].sector === sector;
 }
 
-/** Every trade matching a filter (defaults applied), sorted. */
-export function searchTrades(all: readonly Trade[], filter: Filter, world: World): Trade[] {
-  const f = withDefaults(filter);
+/** Every trade matching a filter (its defaults filled in: {@link withDefaults}), sorted. */
+export function searchTrades(all: readonly Trade[], f: Filled, world: World): Trade[] {
   const tests: ((t: Trade, r: TransactionRow) => boolean)[] = [];
   const id = f.cikOrTicker?.trim() ?? "";
   if (id !== "") {
@@ -222,8 +223,7 @@ export function searchTrades(all: readonly Trade[], filter: Filter, world: World
     [f.onlySellingRip, (_, r) => r.is_selling_rip === true],
   ];
   for (const [on, ok] of only) if (on) tests.push(ok);
-  const preset = f.filingDatePreset ?? "All time";
-  let lo = presetStart(preset, world.asOf);
+  let lo = presetStart(f.filingDatePreset, world.asOf);
   let hi: number | undefined;
   if (f.filingDateFrom) lo = Math.max(lo ?? -Infinity, dayOf(f.filingDateFrom));
   if (f.filingDateTo) hi = dayOf(f.filingDateTo);
@@ -231,10 +231,9 @@ export function searchTrades(all: readonly Trade[], filter: Filter, world: World
   const trades = filedBetween(all, lo, hi);
 
   const out = trades.filter((t) => tests.every((test) => test(t, fieldsOf(t))));
-  const by = f.sortBy ?? "filedAt";
-  const sign = (f.sortDirection ?? "desc") === "asc" ? 1 : -1;
-  if (by === "filedAt" && sign === -1) return out;
-  const key = sortKey(by, f);
+  const sign = f.sortDirection === "asc" ? 1 : -1;
+  if (f.sortBy === "filedAt" && sign === -1) return out;
+  const key = sortKey(f.sortBy, f);
   return out.sort((a, b) => {
     const ka = key(a);
     const kb = key(b);
@@ -259,7 +258,7 @@ function keyed(t: Trade): Trade {
 const numField = (field: string) => (t: Trade) => (fieldsOf(t) as unknown as Num)[field];
 
 /** Per `sortBy` but `filedAt`: the key a filter sorts by. */
-const SORT_KEYS: Record<string, (f: Filter) => (t: Trade) => number | null> = {
+const SORT_KEYS: Record<string, (f: Filled) => (t: Trade) => number | null> = {
   insiderReturn: (f) => numField(insiderReturnField(f)),
   tradeReturn: (f) =>
     numField(f.tradeReturnPeriod ? trSeries(f.tradeReturnPeriod) : "returns_latest"),
@@ -270,6 +269,6 @@ const SORT_KEYS: Record<string, (f: Filter) => (t: Trade) => number | null> = {
   transactionValue: () => numField("transaction_value"),
 };
 
-function sortKey(by: string, f: Filter): (t: Trade) => number | null {
+function sortKey(by: string, f: Filled): (t: Trade) => number | null {
   return Object.hasOwn(SORT_KEYS, by) ? SORT_KEYS[by](f) : (t) => t.filedMs;
 }
