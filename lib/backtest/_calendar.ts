@@ -10,6 +10,7 @@
 import { columnSpecs } from "./_format.ts";
 import type pl from "npm:nodejs-polars@0.25.2";
 import { asFrame } from "../frames/list.ts";
+import { markDemo } from "../shared/demo.ts";
 import { buildFrame } from "../frames/build.ts";
 import { type Entry, growthAt } from "./entry.ts";
 import { factorAlphaOf, portfolioFigures } from "./_portfolio_stats.ts";
@@ -48,6 +49,8 @@ export interface CalendarOptions {
   noSide?: number;
   /** The market's log level by day, for `spread: "market"`. */
   marketLevel?: (day: number) => number;
+  /** The positions are the offline emulator's: the result, its frame and its stats are demo data. */
+  demo?: boolean;
 }
 
 /**
@@ -113,8 +116,10 @@ export function portfolioFromPositions(
   const monthly = asFrame(
     buildFrame(MONTHLY_COLUMNS, rows as unknown as Record<string, unknown>[]),
     false,
+    opts.demo,
   );
-  return withPortfolioDisplay({ monthly, stats });
+  // demo positions give a demo portfolio, its frame and its stats alone too (see shared/demo.ts)
+  return withPortfolioDisplay({ monthly, stats: opts.demo ? markDemo(stats) : stats });
 }
 
 const MONTHLY_COLUMNS = columnSpecs(

@@ -9,7 +9,7 @@
 import type pl from "npm:nodejs-polars@0.25.2";
 import { studyInput } from "./_inputs.ts";
 import { isDemo } from "../shared/demo.ts";
-import { ResultTable, type ResultTableInit } from "../frames/result_table.ts";
+import { ResultTable } from "../frames/result_table.ts";
 import { asFrame, type Frame } from "../frames/list.ts";
 import { buildFrame } from "../frames/build.ts";
 import { entryPairs } from "./event_study.ts";
@@ -20,18 +20,10 @@ type Row = Record<string, unknown>;
 /**
  * The entry comparison of {@link entryComparison}: a table, and the figures
  * behind it as a frame (`frame`: `group`, `horizon`, `n_paired`,
- * `mean_trade`, `mean_filing`, `diff`, `diff_low`, `diff_high`, `thin_reason`).
+ * `mean_trade`, `mean_filing`, `diff`, `diff_low`, `diff_high`,
+ * `thin_reason`), one row per group and horizon.
  */
-export class EntryComparison extends ResultTable {
-  /** The figures of the table, one row per group and horizon. */
-  readonly frame: Frame;
-
-  /** A table over `frame`'s figures. */
-  constructor(init: ResultTableInit, frame: Frame) {
-    super(init);
-    this.frame = frame;
-  }
-}
+export type EntryComparison = ResultTable & { readonly frame: Frame };
 
 /**
  * Entry at the trade date against entry at the filing date, over the same
@@ -71,9 +63,8 @@ export function entryComparison(
 ): EntryComparison | string {
   studyInput("entryComparison", study);
   const { diff, trade } = entryPairs(study);
-  const t = trade.toRecords() as Row[];
-  const figures = (diff.toRecords() as Row[]).map((r, i) => {
-    const a = t[i].mean_excess as number | null;
+  const figures = diff.map((r, i) => {
+    const a = trade[i].mean_excess as number | null;
     const d = r.mean_excess as number | null;
     return {
       group: r.group,
@@ -87,14 +78,17 @@ export function entryComparison(
       thin_reason: r.thin_reason,
     };
   });
-  const table = new EntryComparison({
-    head: ENTRY_TABLE.map(([head]) => head),
-    rows: figures.map((f) => ENTRY_TABLE.map(([, cell]) => cell(f))),
-    numericFrom: 2,
-    keyColumns: 2,
-    demo: isDemo(study),
-    note: ENTRY_NOTE,
-  }, asFrame(buildFrame(ENTRY_COLUMNS, figures), false, isDemo(study)));
+  const table = Object.assign(
+    new ResultTable({
+      head: ENTRY_TABLE.map(([head]) => head),
+      rows: figures.map((f) => ENTRY_TABLE.map(([, cell]) => cell(f))),
+      numericFrom: 2,
+      keyColumns: 2,
+      demo: isDemo(study),
+      note: ENTRY_NOTE,
+    }),
+    { frame: asFrame(buildFrame(ENTRY_COLUMNS, figures), false, isDemo(study)) },
+  );
   return format === "markdown" ? table.toMarkdown() : table;
 }
 

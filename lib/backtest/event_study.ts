@@ -561,10 +561,11 @@ function entryValues(
  * The same trades at both entries, for `entryComparison`: per group and
  * horizon of a study, the trades realized at both the trade date and the
  * filing date (`n` is the number of pairs), and two studies over them, with
- * the study's own clustering and thin rule: `diff`, of each trade's
- * filing-date value minus its trade-date value (its mean and interval are
- * those of the difference), and `trade`, of the trade-date values of the
- * same trades. A trade with a value at only one entry is left out of both.
+ * the study's own clustering and thin rule, as rows of a study: `diff`, of
+ * each trade's filing-date value minus its trade-date value (its mean and
+ * interval are those of the difference), and `trade`, of the trade-date
+ * values of the same trades. A trade with a value at only one entry is left
+ * out of both.
  *
  * @example
  * ```ts
@@ -575,10 +576,12 @@ function entryValues(
  *   excess_returns_1w: [0, 0, 0], filing_delay_days: [2, 2, 40],
  * });
  * const pairs = entryPairs(eventStudy(trades, { horizons: ["1m"], cluster: "none", minN: 2 }));
- * pairs.diff.getColumn("n").toArray(); // [2]: the third trade was filed after its month
+ * pairs.diff[0].n; // 2: the third trade was filed after its month
  * ```
  */
-export function entryPairs(study: pl.DataFrame): { diff: Frame; trade: Frame } {
+export function entryPairs(
+  study: pl.DataFrame,
+): { diff: Record<string, unknown>[]; trade: Record<string, unknown>[] } {
   const known = STUDIES.get(study);
   if (!known) {
     throw new RangeError(
@@ -595,14 +598,9 @@ export function entryPairs(study: pl.DataFrame): { diff: Frame; trade: Frame } {
     if (a === null || b === null) return null;
     return { ret: sub(b.ret, a.ret), excess: sub(b.excess, a.excess) };
   };
-  const frame = (valueOf: StudyData["valueOf"]) =>
-    asFrame(
-      buildFrame(studyColumns("none"), studyRows({ ...data, valueOf }, settings).rows),
-      false,
-      isDemo(study),
-    );
+  const rows = (valueOf: StudyData["valueOf"]) => studyRows({ ...data, valueOf }, settings).rows;
   return {
-    diff: frame(diffOf),
-    trade: frame((i, h) => diffOf(i, h) === null ? null : data.at.trade(i, h)),
+    diff: rows(diffOf),
+    trade: rows((i, h) => diffOf(i, h) === null ? null : data.at.trade(i, h)),
   };
 }

@@ -40,7 +40,7 @@ export {
 } from "./insider_profile.ts";
 export {
   conclusion,
-  EntryComparison,
+  type EntryComparison,
   entryComparison,
   PORTFOLIO_NOTE,
   portfolioConclusion,

@@ -174,11 +174,9 @@
  * @module
  */
 import { tradesInput } from "./_inputs.ts";
-import { isDemo, markDemo } from "../shared/demo.ts";
-import { withDisplay } from "../frames/display.ts";
+import { isDemo } from "../shared/demo.ts";
 import { DEFAULT_HORIZONS, FORWARD_WINDOWS, WINDOW_DAYS } from "../insider/fields.ts";
 import type pl from "npm:nodejs-polars@0.25.2";
-import type { Frame } from "../frames/list.ts";
 import { checkColumns } from "../shared/wrong_input.ts";
 import {
   ENTRIES,
@@ -192,7 +190,6 @@ import {
 import type { RiskFree } from "./_risk_free.ts";
 import { sideColumn, sideOf, SIDES, type Sides } from "./event_study.ts";
 import { marketPath } from "./_market_path.ts";
-import { withPortfolioDisplay } from "./result_display.ts";
 import { UNREADABLE } from "../shared/values/mod.ts";
 import { DAY_FORMS, readDay, unreadable } from "./_month.ts";
 import { choice } from "../shared/options.ts";
@@ -343,7 +340,7 @@ export function portfolioBacktest(
     ? marketPath(rows.flatMap((r, i) => dayAt[i] === null ? [] : [{ ...r, day: dayAt[i]! }]))
     : null;
   if (!positions.length) throw noPositions(rows.length, o, made);
-  const result = portfolioFromPositions(positions, {
+  return portfolioFromPositions(positions, {
     // with too few windows to rebuild the market's path, book by step (stats.spread says so)
     spread: o.spread === "market" && marketLevel === null ? "step" : o.spread,
     marketLevel: marketLevel ?? undefined,
@@ -355,16 +352,8 @@ export function portfolioBacktest(
     dropped,
     missingValues: nonFinite,
     noSide,
+    demo: isDemo(trades),
   });
-  // the offline emulator's trades give a demo portfolio, its frame and its stats alone too
-  // (see shared/demo.ts)
-  return isDemo(trades)
-    ? withPortfolioDisplay({
-      ...result,
-      monthly: withDisplay(result.monthly, { demo: true }) as Frame,
-      stats: markDemo(result.stats),
-    })
-    : result;
 }
 
 /** The day of each trade's `transaction_date` (`_month.ts`); an unreadable one is an error naming it. */

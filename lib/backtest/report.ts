@@ -29,7 +29,7 @@ import type { PortfolioResult } from "./portfolio.ts";
 import { ResultTable } from "../frames/result_table.ts";
 import { entryComparison } from "./entry_comparison.ts";
 
-export { EntryComparison, entryComparison } from "./entry_comparison.ts";
+export { type EntryComparison, entryComparison } from "./entry_comparison.ts";
 import {
   bookName,
   bookSide,

@@ -164,7 +164,7 @@ Deno.test("entryComparison: the same trades at both entries, with the interval o
   const df = trades(240, 36);
   const study = eventStudy(df, { groupBy: "group", horizons: ["1m", "3m"] });
   const { diff, trade } = entryPairs(study);
-  const d = diff.toRecords() as Row[];
+  const d = diff as Row[];
   // trades filed after the horizon's end (every 7th: 100 days) have no filing-entry value: left out
   const filedLate = (g: string) =>
     (df.toRecords() as Record<string, unknown>[]).filter((r, i) => r.group === g && i % 7 === 0)
@@ -176,7 +176,7 @@ Deno.test("entryComparison: the same trades at both entries, with the interval o
     horizons: ["1m"],
     entry: "filing",
   }).toRecords()[0] as Row;
-  const tradeSide = trade.toRecords().find((r) => r.group === "odd" && r.horizon === "1m") as Row;
+  const tradeSide = trade.find((r) => r.group === "odd" && r.horizon === "1m") as Row;
   assert.equal(tradeSide.n, one.n);
   assert.ok(
     Math.abs(
