@@ -6,14 +6,14 @@
  * @module
  */
 import defer * as Plot from "npm:@observablehq/plot@0.6.17";
-import { type Chart, type ChartText, PALETTE, render } from "./chart.ts";
+import { type Chart, type ChartOptions, PALETTE, render } from "./chart.ts";
 import { rowsOf } from "./_chart_data.ts";
 import { choice, wholeNumber } from "../shared/options.ts";
 import { isFrame, wrongInput } from "../shared/wrong_input.ts";
 import { AUTHOR_WIN_RATE_COLUMNS, type AuthorWinRates } from "../families/author_win_rates.ts";
 
 /** Options of {@link authorWinRateChart}; any other Plot option passes through. */
-export interface AuthorWinRateChartOptions extends ChartText {
+export interface AuthorWinRateChartOptions extends ChartOptions {
   /** Authors drawn, best first (default 20). */
   top?: number;
   /**
@@ -22,8 +22,6 @@ export interface AuthorWinRateChartOptions extends ChartText {
    * the authors with few pitches: the winner's curse).
    */
   rankBy?: "shrunk" | "raw";
-  /** Extra Plot options. */
-  [plotOption: string]: unknown;
 }
 
 const PERIOD_WORDS = { "6m": "6-month", "1y": "1-year", "2y": "2-year" } as const;

@@ -88,6 +88,12 @@ export interface ChartText {
   demo?: boolean;
 }
 
+/** The options of every chart helper: the text options, and any other Plot option, passed through. */
+export interface ChartOptions extends ChartText {
+  /** Extra Plot options (width, height, margins, scales…). */
+  [plotOption: string]: unknown;
+}
+
 let pendingDemo = false;
 
 /**

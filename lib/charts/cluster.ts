@@ -5,13 +5,13 @@
  */
 import defer * as Plot from "npm:@observablehq/plot@0.6.17";
 import type pl from "npm:nodejs-polars@0.25.2";
-import { type Chart, type ChartText, render } from "./chart.ts";
+import { type Chart, type ChartOptions, render } from "./chart.ts";
 import { rowsOf, sidedBy } from "./_chart_data.ts";
 import { checkSides, sideColumn, sideOf, type Sides } from "../families/side.ts";
 import { TRADES_FRAME } from "../families/transactions.ts";
 
 /** Options of {@link clusterChart}; any other Plot option passes through. */
-export interface ClusterChartOptions extends ChartText {
+export interface ClusterChartOptions extends ChartOptions {
   /** Issuers shown, those with the most cluster trades first (default 15). */
   top?: number;
   /**
@@ -20,8 +20,6 @@ export interface ClusterChartOptions extends ChartText {
    * `"acquiredDisposed"` colours by the acquired / disposed code instead.
    */
   sides?: Sides;
-  /** Extra Plot options. */
-  [plotOption: string]: unknown;
 }
 
 /**

@@ -5,14 +5,11 @@
  * @module
  */
 import type pl from "npm:nodejs-polars@0.25.2";
-import type { Chart, ChartText } from "./chart.ts";
+import type { Chart, ChartOptions } from "./chart.ts";
 import { portfolioLines } from "./equity_curve.ts";
 
 /** Options of {@link drawdownChart}; any other Plot option passes through. */
-export interface DrawdownOptions extends ChartText {
-  /** Extra Plot options. */
-  [plotOption: string]: unknown;
-}
+export type DrawdownOptions = ChartOptions;
 
 /**
  * `drawdown` (percent below the running peak of the equity curve, ≤ 0) at each

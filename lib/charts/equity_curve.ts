@@ -6,15 +6,12 @@
  */
 import defer * as Plot from "npm:@observablehq/plot@0.6.17";
 import type pl from "npm:nodejs-polars@0.25.2";
-import { type Chart, type ChartText, PALETTE, render } from "./chart.ts";
+import { type Chart, type ChartOptions, type ChartText, PALETTE, render } from "./chart.ts";
 import { rowsOf } from "./_chart_data.ts";
 import { describeInput, isFrame, wrongInput } from "../shared/wrong_input.ts";
 
 /** Options of {@link equityCurveChart}; any other Plot option passes through. */
-export interface EquityCurveOptions extends ChartText {
-  /** Extra Plot options. */
-  [plotOption: string]: unknown;
-}
+export type EquityCurveOptions = ChartOptions;
 
 /** Monthly frames, by portfolio name, as rows with a `portfolio` field, placed at month ends. */
 function portfolioRows(

@@ -7,12 +7,12 @@
  */
 import defer * as Plot from "npm:@observablehq/plot@0.6.17";
 import type pl from "npm:nodejs-polars@0.25.2";
-import { type Chart, type ChartText, PALETTE, render } from "./chart.ts";
+import { type Chart, type ChartOptions, PALETTE, render } from "./chart.ts";
 import { inOrder, rowsOf } from "./_chart_data.ts";
 import { choice } from "../shared/options.ts";
 
 /** Options of {@link eventStudyChart}; any other Plot option passes through. */
-export interface EventStudyChartOptions extends ChartText {
+export interface EventStudyChartOptions extends ChartOptions {
   /**
    * `"zero"` (default): each group's mean, read against 0 (the market).
    * `"baseline"`: each group's difference from the study's baseline group
@@ -22,8 +22,6 @@ export interface EventStudyChartOptions extends ChartText {
    * is not drawn.
    */
   vs?: "zero" | "baseline";
-  /** Extra Plot options. */
-  [plotOption: string]: unknown;
 }
 
 /** The grey of a thin row (no interval): readable on the white card. */

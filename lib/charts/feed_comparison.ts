@@ -5,17 +5,15 @@
  */
 import defer * as Plot from "npm:@observablehq/plot@0.6.17";
 import type pl from "npm:nodejs-polars@0.25.2";
-import { type Chart, type ChartText, render } from "./chart.ts";
+import { type Chart, type ChartOptions, render } from "./chart.ts";
 import { meanCi, rowsOf } from "./_chart_data.ts";
 
 /** Options of {@link feedComparison}; any other Plot option passes through. */
-export interface FeedComparisonOptions extends ChartText {
+export interface FeedComparisonOptions extends ChartOptions {
   /** Column naming the feed (default `feed`). */
   feed?: string;
   /** Return column (default `excess_returns_3m`). */
   value?: string;
-  /** Extra Plot options. */
-  [plotOption: string]: unknown;
 }
 
 /**

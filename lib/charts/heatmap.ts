@@ -5,16 +5,13 @@
  */
 import defer * as Plot from "npm:@observablehq/plot@0.6.17";
 import pl from "npm:nodejs-polars@0.25.2";
-import { type Chart, type ChartText, render } from "./chart.ts";
+import { type Chart, type ChartOptions, render } from "./chart.ts";
 import { inOrder, rowsOf } from "./_chart_data.ts";
 import { expectFrame } from "../shared/wrong_input.ts";
 import { WIN_RATE_COLUMNS, winRates } from "../families/transactions.ts";
 
 /** Options of {@link winRateHeatmap}; any other Plot option passes through. */
-export interface WinRateHeatmapOptions extends ChartText {
-  /** Extra Plot options. */
-  [plotOption: string]: unknown;
-}
+export type WinRateHeatmapOptions = ChartOptions;
 
 /**
  * Cells of scope (all, bullish, bearish) × window (1w…2y, in time order)

@@ -5,6 +5,7 @@
  * @module
  */
 export { Chart, type ChartText, PALETTE, SIDE_COLORS, standaloneSvg } from "./chart.ts";
+export type { ChartOptions } from "./chart.ts";
 export { tradeTimeline, type TradeTimelineOptions } from "./timeline.ts";
 export { winRateHeatmap, type WinRateHeatmapOptions } from "./heatmap.ts";
 export { forwardReturnsChart, type ForwardReturnsOptions } from "./returns.ts";

@@ -6,7 +6,7 @@
  */
 import defer * as Plot from "npm:@observablehq/plot@0.6.17";
 import type pl from "npm:nodejs-polars@0.25.2";
-import { type Chart, type ChartText, render } from "./chart.ts";
+import { type Chart, type ChartOptions, render } from "./chart.ts";
 import { inOrder, rowsOf } from "./_chart_data.ts";
 import { expectFrame, wrongInput } from "../shared/wrong_input.ts";
 
@@ -17,10 +17,7 @@ export const SENTIMENT_COLORS = {
 };
 
 /** Options of {@link pitchesOverTime}; any other Plot option passes through. */
-export interface PitchesOverTimeOptions extends ChartText {
-  /** Extra Plot options. */
-  [plotOption: string]: unknown;
-}
+export type PitchesOverTimeOptions = ChartOptions;
 
 /**
  * Stacked monthly bars of pitches by sentiment (by `added_on`). Needs
@@ -69,10 +66,7 @@ export function pitchesOverTime(
 }
 
 /** Options of {@link bucketChart}; any other Plot option passes through. */
-export interface BucketChartOptions extends ChartText {
-  /** Extra Plot options. */
-  [plotOption: string]: unknown;
-}
+export type BucketChartOptions = ChartOptions;
 
 /**
  * Bars of pitches per bucket (the frame's `*_bucket` column), buckets in

@@ -6,14 +6,14 @@
  */
 import defer * as Plot from "npm:@observablehq/plot@0.6.17";
 import type pl from "npm:nodejs-polars@0.25.2";
-import { type Chart, type ChartText, render } from "./chart.ts";
+import { type Chart, type ChartOptions, render } from "./chart.ts";
 import { columnsOf, inOrder, meanCi, sidedBy } from "./_chart_data.ts";
 import { expectFrame } from "../shared/wrong_input.ts";
 import { checkSides, sideColumn, sideOf, type Sides } from "../families/side.ts";
 import { FORWARD_COLUMNS, forwardReturns } from "../families/transactions.ts";
 
 /** Options of {@link forwardReturnsChart}; any other Plot option passes through. */
-export interface ForwardReturnsOptions extends ChartText {
+export interface ForwardReturnsOptions extends ChartOptions {
   /** `excess_return` (default) or `return`. */
   value?: "excess_return" | "return";
   /**
@@ -22,8 +22,6 @@ export interface ForwardReturnsOptions extends ChartText {
    * `"acquiredDisposed"` splits by the acquired / disposed code instead.
    */
   sides?: Sides;
-  /** Extra Plot options. */
-  [plotOption: string]: unknown;
 }
 
 /**

@@ -5,13 +5,13 @@
  */
 import defer * as Plot from "npm:@observablehq/plot@0.6.17";
 import type pl from "npm:nodejs-polars@0.25.2";
-import { type Chart, type ChartText, render } from "./chart.ts";
+import { type Chart, type ChartOptions, render } from "./chart.ts";
 import { rowsOf, sidedBy } from "./_chart_data.ts";
 import { checkSides, sideColumn, sideOf, type Sides } from "../families/side.ts";
 import { TRADES_FRAME } from "../families/transactions.ts";
 
 /** Options of {@link tradeTimeline}; any other Plot option passes through. */
-export interface TradeTimelineOptions extends ChartText {
+export interface TradeTimelineOptions extends ChartOptions {
   /** Time column (default `filed_at`; `transaction_date` also works). */
   time?: string;
   /**
@@ -20,8 +20,6 @@ export interface TradeTimelineOptions extends ChartText {
    * `"acquiredDisposed"` colours by the acquired / disposed code instead.
    */
   sides?: Sides;
-  /** Extra Plot options (width, height, margins, scales…). */
-  [plotOption: string]: unknown;
 }
 
 /**
