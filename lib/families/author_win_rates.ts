@@ -18,7 +18,7 @@ import { asFrame, type Frame } from "../frames/list.ts";
 import { isDemo } from "../shared/demo.ts";
 import { isIsoDate } from "../shared/schema.ts";
 import { refuse, wholeNumber } from "../shared/options.ts";
-import { pitchReturnFloors } from "./pitch_buckets.ts";
+import { returnBuckets } from "./pitch_buckets.ts";
 import { type BetaPrior, fitBetaPrior, shrunkRate } from "./_beta_binomial.ts";
 
 /** Options of {@link authorWinRates}. */
@@ -191,7 +191,7 @@ export async function authorWinRates(
   options: AuthorWinRateOptions,
 ): Promise<AuthorWinRates> {
   const { period, kind, minPitches } = check(options);
-  const { frame, requests } = await pitchReturnFloors(catalog, params, { period, kind }, ["pct0"]);
+  const { frame, requests } = await returnBuckets(catalog, params, { period, kind }, ["pct0"]);
   const rows = frame.select(
     "author_username",
     "pitch_date",

@@ -163,12 +163,18 @@ const RETURN_BUCKETS = {
   author: { prefix: AUTHOR_RETURN_PREFIX, param: "authorReturn", name: "author_return" },
 } as const;
 
-async function returnBuckets(
+/**
+ * Annotates each pitch with the highest of `floors` (ascending) it meets,
+ * pitch return (default) or author return (`which`): a locked pitch costs
+ * one filtered query per floor asked, so a caller that needs one floor
+ * (`authorWinRates`: the 0 % pitch-return floor) asks for that one.
+ */
+export async function returnBuckets(
   catalog: CatalogClient,
   params: PitchListParams,
   by: BucketBy,
   floors: readonly string[],
-  which: keyof typeof RETURN_BUCKETS,
+  which: keyof typeof RETURN_BUCKETS = "pitch",
 ): Promise<Buckets> {
   const { prefix, param, name } = RETURN_BUCKETS[which];
   const base = await collect(catalog, params);
@@ -214,21 +220,7 @@ export function pitchReturnBuckets(
   params: PitchListParams,
   by: BucketBy,
 ): Promise<Buckets> {
-  return pitchReturnFloors(catalog, params, by, PITCH_RETURN_FLOORS);
-}
-
-/**
- * {@link pitchReturnBuckets} over some floors only (ascending): a locked
- * pitch costs one filtered query per floor asked, so a caller that needs
- * one floor (`authorWinRates`: the 0 % floor) asks for that one.
- */
-export function pitchReturnFloors(
-  catalog: CatalogClient,
-  params: PitchListParams,
-  by: BucketBy,
-  floors: readonly PitchReturnFloor[],
-): Promise<Buckets> {
-  return returnBuckets(catalog, params, by, floors, "pitch");
+  return returnBuckets(catalog, params, by, PITCH_RETURN_FLOORS);
 }
 
 /**
