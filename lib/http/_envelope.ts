@@ -133,16 +133,12 @@ function pagingLike(obj: unknown, rowsHolder?: string, path = "", depth = 0): st
   });
 }
 
-/** A list as read: rows, the next cursor (null on the last page) and the forms found. */
+/** A list as read: rows, the next cursor (null on the last page) and the cursor's key (the forms found are `shape` events). */
 export interface ListRead {
   /** The rows (JSON objects). */
   rows: JsonObject[];
   /** Cursor of the next page; null when there is none or a has-more flag says false. */
   next: string | null;
-  /** Where the rows were: `"data"`, `"data.items"`, `bare list`. */
-  container: string;
-  /** The has-more flag's key, or null when the answer has none. */
-  flag: string | null;
   /** The cursor's key (`"next_cursor"`, `"meta.nextCursor"`), or null when the answer has none. */
   cursorKey: string | null;
 }
@@ -240,7 +236,7 @@ export function badValue(
  * const page = readList({ items: [{ a: 1 }], meta: { nextCursor: "c2" } }, {
  *   endpoint: "GET /x", what: "rows", containers: ["data"], cursors: ["next_cursor"], flags: ["has_more"],
  * });
- * console.log(page.container, page.next); // items c2
+ * console.log(page.cursorKey, page.next); // meta.nextCursor c2
  * ```
  */
 export function readList(body: unknown, spec: ListSpec): ListRead {
@@ -302,8 +298,6 @@ export function readList(body: unknown, spec: ListSpec): ListRead {
   return {
     rows: rows as JsonObject[],
     next: flag === false ? null : next,
-    container,
-    flag: fl?.path ?? null,
     cursorKey: cur?.path ?? null,
   };
 }

@@ -101,8 +101,6 @@ export const CIRCUIT_OPEN_MS = 30_000;
  * the module doc), so the circuit is open for {@link CIRCUIT_OPEN_MS}.
  */
 export class CircuitOpenError extends Error {
-  /** Refused rounds that opened it. */
-  readonly rounds: number;
   /** The status of the refusal that opened it (429, 502, 503 or 504). */
   readonly status: number;
   /** Creates the error. */
@@ -112,7 +110,6 @@ export class CircuitOpenError extends Error {
         `request is sent for ${CIRCUIT_OPEN_MS / 1000} s`,
     );
     this.name = "CircuitOpenError";
-    this.rounds = rounds;
     this.status = status;
   }
 }

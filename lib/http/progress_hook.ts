@@ -170,8 +170,7 @@ export class Progress {
     const now = performance.now();
     if (!force && now - this.#last < this.#interval) return;
     this.#last = now;
-    this.#s.seconds = (now - this.#start) / 1000;
-    this.#sink.show({ ...this.#s, cache: this.#s.cache && { ...this.#s.cache } }, !this.#shown);
+    this.#sink.show(this.state, !this.#shown);
     this.#shown = true;
   }
 }

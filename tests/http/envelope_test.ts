@@ -1,7 +1,7 @@
 /** The envelope mechanics every client reader uses (issue 21, Deliver 2 and 3). */
 import assert from "node:assert/strict";
 import { readList, readOne } from "../../lib/http/_envelope.ts";
-import { describeValue, InvalidResponseError } from "../../mod.ts";
+import { describeValue, httpEvents, InvalidResponseError, type ShapeInfo } from "../../mod.ts";
 
 const spec = {
   endpoint: "GET /x",
@@ -19,12 +19,24 @@ Deno.test("readList: a has-more flag that says false wins over a cursor; no flag
 });
 
 Deno.test("readList: the only list, or cursor and flag one object down", () => {
-  const r = readList({ entries: [{ a: 1 }], meta: { hasMore: true, nextCursor: "n2" } }, spec);
-  assert.equal(r.container, '"entries"');
-  assert.equal(r.next, "n2");
-  assert.equal(r.flag, "meta.hasMore");
-  const nested = readList({ result: { data: [{ a: 1 }], next_cursor: null } }, spec);
-  assert.equal(nested.container, '"result.data"');
+  // the forms found, as the shape events announce them
+  const shapes: Record<string, string> = {};
+  const seen = (e: Event) => {
+    const { point, shape } = (e as CustomEvent<ShapeInfo>).detail;
+    shapes[point] = shape;
+  };
+  httpEvents.addEventListener("shape", seen);
+  try {
+    const r = readList({ entries: [{ a: 1 }], meta: { hasMore: true, nextCursor: "n2" } }, spec);
+    assert.equal(shapes["list container"], '"entries"');
+    assert.equal(r.next, "n2");
+    assert.equal(r.cursorKey, "meta.nextCursor");
+    assert.equal(shapes["has-more flag"], '"meta.hasMore"');
+    readList({ result: { data: [{ a: 1 }], next_cursor: null } }, spec);
+    assert.equal(shapes["list container"], '"result.data"');
+  } finally {
+    httpEvents.removeEventListener("shape", seen);
+  }
 });
 
 Deno.test("readList: unknown forms name the endpoint, what was expected and the keys", () => {
