@@ -122,25 +122,13 @@ const COMPANY = new KeyIndex(["companyId", "ticker", "name", "alternateNames", "
 /** The `GET /search` result: both lists, items mapped by meaning. */
 export function searchResult(body: unknown): SearchResult {
   const endpoint = "GET /search";
-  const hasBoth = (v: unknown): v is JsonObject =>
-    isObject(v) && [["authors"], ["companies"]].every((n) => {
-      const k = findKey(v, n);
-      return k !== undefined && Array.isArray(v[k]);
-    });
-  // at the top, else the first value one object down that has both
-  const inner = hasBoth(body) || !isObject(body)
-    ? undefined
-    : Object.entries(body).find(([, v]) => hasBoth(v));
-  const where = hasBoth(body) ? body : inner?.[1] as JsonObject | undefined;
-  if (!where) {
-    throw unexpected(
-      endpoint,
-      `two lists "authors" and "companies" (at the top or one object down)`,
-      body,
-    );
-  }
-  const shape = inner ? `under ${JSON.stringify(inner[0])}` : "top level";
-  announceShape({ endpoint, point: "lists", shape });
+  // bare, or wrapped in one object (`data`, `results`): the `detail envelope` form
+  const where = readOne(
+    body,
+    endpoint,
+    `two lists "authors" and "companies"`,
+    (v) => ["authors", "companies"].every((n) => Array.isArray(v[findKey(v, [n]) ?? n])),
+  );
   const list = (name: string, index: KeyIndex) => {
     const items = where[findKey(where, [name])!] as unknown[];
     return items.map((x, i) => {

@@ -125,12 +125,14 @@ Deno.test("search: lists one object down, items in snake_case", async () => {
   assert.deepEqual(got.companies.map((c) => c.companyId), want.companies.map((c) => c.companyId));
   assert.deepEqual(got.authors.map((a) => a.username), want.authors.map((a) => a.username));
   // the place of the lists is announced
-  assert.deepEqual(await shapesOf("GET /search", () => plain.search(co.name)), ["top level"]);
+  assert.deepEqual(await shapesOf("GET /search", () => plain.search(co.name)), ["bare"]);
   const under = client((p, b) => p === "/search" ? { results: b } : b);
-  assert.deepEqual(await shapesOf("GET /search", () => under.search(co.name)), ['under "results"']);
+  assert.deepEqual(await shapesOf("GET /search", () => under.search(co.name)), [
+    'wrapped in "results"',
+  ]);
   await assert.rejects(
     client((p, b) => p === "/search" ? { authors: obj(b).authors } : b).search(co.name),
-    /GET \/search: expected two lists "authors" and "companies" .*; got a JSON object with keys "authors"/,
+    /GET \/search: expected two lists "authors" and "companies".*; got a JSON object with keys "authors"/,
   );
 });
 

@@ -115,7 +115,7 @@ for (const name of [...Object.keys(DIALECTS).filter((n) => n !== "default"), "al
       assert.equal(problemType(r, "insider"), '"https://problems.signalbook.invalid/not-found"');
     }
     if (name === "entity-search-wrapped" || all) {
-      assert.equal(shapesOf(r, "catalog", "GET /search").lists, 'under "data"');
+      assert.equal(shapesOf(r, "catalog", "GET /search")["detail envelope"], 'wrapped in "data"');
     }
     if (name === "detail-wrapped-camel" || all) {
       assert.match(shapesOf(r, "catalog", "GET /pitches/{id}")["detail envelope"], /data/);
