@@ -35,7 +35,7 @@ Options:
   --hostname H      interface (default 127.0.0.1)
   --seed N          demo data seed (default 1)
   --scale K         multiply the demo counts (default 1)
-  --latency-ms N    added latency per request (default 0)
+  --latency-ms N    answer each request N ms after it came in (default 0)
   --fail-rate P     probability 0..1 of a 503 problem per request (default 0)
   --rate-limit N    at most N requests per second per key, then 429 (default off)
   --dialect NAMES   answer the points the specs leave open differently:

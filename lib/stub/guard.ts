@@ -15,7 +15,7 @@ import { LRUCache } from "npm:lru-cache@11.5.4";
 
 /** Fault options for testing clients. */
 export interface Faults {
-  /** Added latency per request, ms (default 0). */
+  /** Latency per request, ms: each answer goes out this long after its request came in (default 0). */
   latencyMs?: number;
   /** Probability of a `503` problem per request (default 0). */
   failRate?: number;
@@ -32,23 +32,26 @@ export interface Faults {
 }
 
 /**
- * Latency and random failures, in that order. The rate limit is separate
- * ({@link rateLimit}): it runs after {@link bearer}, so only accepted keys
- * are counted.
+ * Latency and random failures. Each answer goes out `latencyMs` after its
+ * request came in, the emulator's own work on it inside that time (an
+ * answer whose work takes longer goes out when it is made): requests that
+ * arrive together are answered together, their answers made while they
+ * wait, not one after another once every wait has ended (which added the
+ * work of the answers before it to each answer's latency). The rate limit
+ * is separate ({@link rateLimit}): it runs after {@link bearer}, so only
+ * accepted keys are counted.
  */
 export function faults(opts: Faults): MiddlewareHandler {
   // the injected failures are the same in every run (seed 7)
   const rng = new Rng(7);
   return async (_c, next) => {
-    if (opts.latencyMs) await new Promise((r) => setTimeout(r, opts.latencyMs));
-    if (opts.failRate && rng.next() < opts.failRate) {
-      return problem(
-        503,
-        "service-unavailable",
-        "injected failure (--fail-rate); retry the request",
-      );
-    }
-    return await next();
+    const due = performance.now() + (opts.latencyMs ?? 0);
+    const answer = opts.failRate && rng.next() < opts.failRate
+      ? problem(503, "service-unavailable", "injected failure (--fail-rate); retry the request")
+      : await next();
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    return answer;
   };
 }
 
