@@ -256,12 +256,6 @@ export class Transport {
     this.limiter = new RequestLimiter(opts);
   }
 
-  /** The full URL of a path and query. */
-  url(path: string, query?: Query): string {
-    const qs = toSearchParams(query).toString();
-    return `${this.baseUrl}/api/v1${path}${qs ? `?${qs}` : ""}`;
-  }
-
   /**
    * Sends a request and parses the JSON answer. Reading the body falls under
    * the same per-attempt timeout as the headers: a body that stalls or
@@ -310,15 +304,6 @@ export class Transport {
    */
   get demo(): boolean {
     return this.#demo;
-  }
-
-  /**
-   * Sends a request, retrying what is retryable; resolves with a 2xx or 3xx
-   * response whose body has already been read (within the per-attempt
-   * timeout and within `maxResponseBytes`), or throws a typed error.
-   */
-  async send(spec: RequestSpec): Promise<Response> {
-    return await this.#clean(this.#tryAll(spec, (res, bytes) => rebuilt(res, bytes)));
   }
 
   /**
@@ -386,7 +371,8 @@ export class Transport {
    * ({@link Transport.#again}).
    */
   async #tryAll<T>(spec: RequestSpec, read: Reader<T>): Promise<T> {
-    const url = this.url(spec.path, spec.query);
+    const qs = toSearchParams(spec.query).toString();
+    const url = `${this.baseUrl}/api/v1${spec.path}${qs ? `?${qs}` : ""}`;
     const label = `${spec.method} ${spec.path}`;
     const body = spec.body !== undefined ? JSON.stringify(spec.body) : undefined;
     const cacheKey = this.#cache?.keyFor(spec.method, spec.path, url, body);

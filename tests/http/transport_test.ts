@@ -65,7 +65,7 @@ Deno.test("status → error class mapping, with status, type, title, detail, met
   ];
   for (const [status, type, cls] of cases) {
     const t = transport(fakeFetch(() => problemRes(status, type)).fetch, { maxRetries: 0 });
-    const err = await t.send({ method: "GET", path: "/x" }).catch((e) => e);
+    const err = await t.json<never>({ method: "GET", path: "/x" }).catch((e) => e);
     assert.ok(err instanceof (cls as typeof ProblemError), `${status} ${type} → ${err?.name}`);
     assert.equal(err.status, status);
     assert.equal(err.type, type);
@@ -92,7 +92,7 @@ Deno.test("a non-JSON or malformed error body still yields a typed error with th
       fakeFetch(() => new Response(body, { status: 502, statusText: "Bad Gateway" })).fetch,
       { maxRetries: 0 },
     );
-    const err = await t.send({ method: "GET", path: "/x" }).catch((e) => e);
+    const err = await t.json<never>({ method: "GET", path: "/x" }).catch((e) => e);
     assert.ok(err instanceof ServerError);
     assert.equal(err.status, 502);
     assert.equal(err.type, "unknown");
@@ -110,7 +110,7 @@ Deno.test("retries 408, 409, 429, 5xx and POST /search; never 400/401/403/404", 
   }
   for (const status of [400, 401, 403, 404]) {
     const f = fakeFetch(() => problemRes(status));
-    const err = await transport(f.fetch).send({ method: "GET", path: "/x" }).catch((e) => e);
+    const err = await transport(f.fetch).json<never>({ method: "GET", path: "/x" }).catch((e) => e);
     assert.ok(err instanceof ProblemError);
     assert.equal(f.calls.length, 1, String(status));
   }
@@ -118,9 +118,10 @@ Deno.test("retries 408, 409, 429, 5xx and POST /search; never 400/401/403/404", 
 
 Deno.test("after the last try the typed error itself is thrown; maxRetries counts retries", async () => {
   const f = fakeFetch(() => problemRes(503, "service-unavailable", { "retry-after-ms": "1" }));
-  const err = await transport(f.fetch, { maxRetries: 3 }).send({ method: "GET", path: "/x" }).catch(
-    (e) => e,
-  );
+  const err = await transport(f.fetch, { maxRetries: 3 }).json<never>({ method: "GET", path: "/x" })
+    .catch(
+      (e) => e,
+    );
   assert.ok(err instanceof ServerError);
   assert.equal(f.calls.length, 4);
 });
@@ -144,7 +145,10 @@ Deno.test("connection errors and timeouts are retried, then thrown as Connection
   const refused = fakeFetch(() => {
     throw new TypeError("connection refused");
   });
-  const err = await transport(refused.fetch, { maxRetries: 1 }).send({ method: "GET", path: "/x" })
+  const err = await transport(refused.fetch, { maxRetries: 1 }).json<never>({
+    method: "GET",
+    path: "/x",
+  })
     .catch((e) => e);
   assert.ok(err instanceof ConnectionError && !(err instanceof TimeoutError));
   assert.equal(refused.calls.length, 2);
@@ -153,7 +157,7 @@ Deno.test("connection errors and timeouts are retried, then thrown as Connection
       req.signal.addEventListener("abort", () => reject(req.signal.reason))
     )
   );
-  const err2 = await transport(hang.fetch, { maxRetries: 1, timeoutMs: 30 }).send({
+  const err2 = await transport(hang.fetch, { maxRetries: 1, timeoutMs: 30 }).json<never>({
     method: "GET",
     path: "/x",
   }).catch((e) => e);
@@ -168,7 +172,7 @@ Deno.test("a caller's abort is not retried and surfaces as the abort reason", as
       req.signal.addEventListener("abort", () => reject(req.signal.reason))
     )
   );
-  const p = transport(hang.fetch).send({ method: "GET", path: "/x", signal: ac.signal });
+  const p = transport(hang.fetch).json<never>({ method: "GET", path: "/x", signal: ac.signal });
   setTimeout(() => ac.abort(new DOMException("stop", "AbortError")), 10);
   const err = await p.catch((e) => e);
   assert.equal(err.name, "AbortError");
@@ -281,7 +285,10 @@ Deno.test("the caller's abort ends the wait before a retry at once (a 30 s Retry
     onRetry: () => setTimeout(() => ac.abort(stop), 20),
   });
   const started = performance.now();
-  await assert.rejects(t.json({ method: "GET", path: "/x", signal: ac.signal }), (e) => e === stop);
+  await assert.rejects(
+    t.json<never>({ method: "GET", path: "/x", signal: ac.signal }),
+    (e) => e === stop,
+  );
   assert.ok(performance.now() - started < 5_000, "ended by the abort, not the 30 s wait");
   assert.equal(calls, 1);
 });
@@ -293,17 +300,17 @@ Deno.test("what came instead of a Response or a JSON object is described in the 
     fetch: () => Promise.resolve({ ok: true, status: 200 } as unknown as Response),
   });
   await assert.rejects(
-    notResponse.json({ method: "GET", path: "/x" }),
+    notResponse.json<never>({ method: "GET", path: "/x" }),
     /GET \/x: fetch gave a JSON object with keys "ok", "status", not a Response/,
   );
   const list = transport(fakeFetch(() => Response.json([1, 2])).fetch);
   await assert.rejects(
-    list.json({ method: "GET", path: "/x" }),
+    list.json<never>({ method: "GET", path: "/x" }),
     /GET \/x: the answer is not a JSON object but a JSON array of 2/,
   );
   const data = transport(fakeFetch(() => Response.json({ data: "rows" })).fetch);
   await assert.rejects(
-    data.json({ method: "GET", path: "/x" }),
+    data.json<never>({ method: "GET", path: "/x" }),
     /GET \/x: the answer's "data" is not a list but a string/,
   );
 });
@@ -339,7 +346,10 @@ Deno.test("a body that stalls from a fetch that ignores the signal fails by time
     );
     let guard: ReturnType<typeof setTimeout> | undefined;
     const late = new Promise((r) => (guard = setTimeout(() => r("no error in 5 s"), 5_000)));
-    const err = await Promise.race([t.json({ method: "GET", path: "/x" }).catch((e) => e), late]);
+    const err = await Promise.race([
+      t.json<never>({ method: "GET", path: "/x" }).catch((e) => e),
+      late,
+    ]);
     clearTimeout(guard);
     assert.ok(err instanceof TimeoutError, `${status}: ${err}`);
     assert.match(String(err.message), /timed out after 100 ms/);
