@@ -187,14 +187,11 @@ function typeOf(t: unknown, key?: string): TagType | null {
     const where = `type ${JSON.stringify(typeKey)} ${closedKey}`;
     throw badValue("GET /tags", where, "a boolean", t[closedKey!], { field: closedKey });
   }
-  return {
-    tagTypeKey: typeKey,
-    label: str(t, LABEL) ?? typeKey,
-    closed: closed ?? CLOSED.has(typeKey),
-    tags: (t[listKey] as unknown[]).map((x) => tagOf(x, typeKey)).filter((x): x is Tag =>
-      x !== null
-    ),
-  };
+  // a tag without a slug is no form of this one: never dropped in silence
+  const tags = (t[listKey] as unknown[]).map((x) => tagOf(x, typeKey));
+  if (tags.includes(null)) return null;
+  const label = str(t, LABEL) ?? typeKey;
+  return { tagTypeKey: typeKey, label, closed: closed ?? CLOSED.has(typeKey), tags: tags as Tag[] };
 }
 
 /** A type known only by its key (label: the key; closed: the vocabulary's quality types). */
@@ -223,21 +220,10 @@ function fromList(items: unknown[]): { types: TagType[]; shape: string } | null 
 
 /** Types from an object keyed by type key (values: tag lists or type objects). */
 function fromGroups(obj: JsonObject): { types: TagType[]; shape: string } | null {
-  const entries = Object.entries(obj);
-  if (entries.length === 0) return null;
-  const types: TagType[] = [];
-  for (const [k, v] of entries) {
-    if (Array.isArray(v)) {
-      const tags = v.map((x) => tagOf(x, k));
-      if (tags.some((t) => t === null)) return null;
-      types.push(typeNamed(k, tags as Tag[]));
-    } else {
-      const t = typeOf(v, k);
-      if (t === null) return null;
-      types.push(t);
-    }
-  }
-  return { types, shape: "grouped by type key" };
+  // a list of tags is the type of that key with those tags
+  const types = Object.entries(obj).map(([k, v]) => typeOf(Array.isArray(v) ? { tags: v } : v, k));
+  if (types.length === 0 || types.includes(null)) return null;
+  return { types: types as TagType[], shape: "grouped by type key" };
 }
 
 /** The tag vocabulary of `GET /tags`, as types (see the module doc for the accepted forms). */

@@ -68,6 +68,24 @@ Deno.test("tags: grouped by type key (lists of tags, or type objects)", async ()
   );
 });
 
+Deno.test("tags: a tag without a slug is loud in every form, never dropped", async () => {
+  const slugless = (b: unknown) =>
+    typesOf(b).map((t, i) => i === 0 ? { ...t, tags: [...t.tags, { label: "no slug" }] } : t);
+  for (
+    const rewrite of [
+      slugless,
+      (b: unknown) => Object.fromEntries(slugless(b).map((t) => [t.tagTypeKey, t.tags])),
+      (b: unknown) =>
+        Object.fromEntries(slugless(b).map(({ tagTypeKey, ...t }) => [tagTypeKey, t])),
+    ]
+  ) {
+    await assert.rejects(
+      client((p, b) => p === "/tags" ? rewrite(b) : b).tags(),
+      /GET \/tags: expected the tag vocabulary/,
+    );
+  }
+});
+
 Deno.test("tags: a flat list of tags, each carrying its type key", async () => {
   await sameTags(client((p, b) => p === "/tags" ? { tags: typesOf(b).flatMap((t) => t.tags) } : b));
 });
