@@ -19,7 +19,7 @@
  *
  * @module
  */
-import { date, dayText, readValue, UNREADABLE } from "../shared/values/mod.ts";
+import { date, readValue, UNREADABLE } from "../shared/values/mod.ts";
 import { describeValue } from "../shared/describe.ts";
 
 /** A month as a number: `year · 12 + (month − 1)`. */
@@ -81,11 +81,6 @@ export function monthOfDay(day: number): MonthIndex {
 /** `YYYY-MM` of a {@link MonthIndex}. */
 export function monthText(m: MonthIndex): string {
   return `${Math.floor(m / 12)}-${String((m % 12) + 1).padStart(2, "0")}`;
-}
-
-/** `YYYY-MM` of a day number. */
-export function monthTextOfDay(day: number): string {
-  return dayText(day).slice(0, 7);
 }
 
 /**

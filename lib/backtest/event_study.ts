@@ -131,7 +131,7 @@ import { checkColumns } from "../shared/wrong_input.ts";
 import { ENTRIES, type Entry, FILING_COLUMNS, fromFiling, realizedAt } from "./entry.ts";
 import { notice } from "../shared/notice.ts";
 import { sideColumn, sideOf, SIDES, type Sides } from "../families/side.ts";
-import { DAY_FORMS, monthTextOfDay, readDay, unreadable } from "./_month.ts";
+import { DAY_FORMS, monthOfDay, monthText, readDay, unreadable } from "./_month.ts";
 import { UNREADABLE } from "../shared/values/mod.ts";
 import { choice, refuse, wholeNumber } from "../shared/options.ts";
 import {
@@ -248,11 +248,10 @@ function winRate(r: Record<string, unknown>): string {
   return pct < 50 ? "win rate < 50%" : pct < 65 ? "win rate 50–65%" : "win rate ≥ 65%";
 }
 
-/** Each built-in grouping: the columns it reads, its row → group function, its groups' natural order. */
-const BUILT_IN: Record<
-  string,
-  [string[], (r: Record<string, unknown>) => string | null, string[]]
-> = {
+/** A grouping: the columns it reads, its row → group function, its groups' natural order. */
+type Grouping = [string[], (r: Record<string, unknown>) => string | null, string[]];
+/** Each built-in grouping. */
+const BUILT_IN: Record<string, Grouping> = {
   role: [ROLES.map(([flag]) => flag), role, [...ROLES.map(([, name]) => name), "Other"]],
   size: [["transaction_value"], size, ["< $100k", "$100k–1m", "≥ $1m"]],
   winRate: [
@@ -384,15 +383,11 @@ export function resolveStudyOptions(opts: EventStudyOptions): StudySettings {
   };
 }
 
-/** A grouping's row → group function, the columns it reads, and its groups' natural order. */
-function grouping(trades: pl.DataFrame, g: GroupBy | undefined) {
-  if (g === undefined) {
-    return { keyOf: () => "all", needCols: [] as string[], natural: [] as string[] };
-  }
-  if (typeof g === "function") return { keyOf: g, needCols: [] as string[], natural: [] };
-  if (BUILT_IN[g]) {
-    return { keyOf: BUILT_IN[g][1], needCols: BUILT_IN[g][0], natural: BUILT_IN[g][2] };
-  }
+/** The grouping of `groupBy`: built in, a function, or a column's values. */
+function grouping(trades: pl.DataFrame, g: GroupBy | undefined): Grouping {
+  if (g === undefined) return [[], () => "all", []];
+  if (typeof g === "function") return [[], g, []];
+  if (BUILT_IN[g]) return BUILT_IN[g];
   if (typeof g !== "string" || !trades.columns.includes(g)) {
     throw new RangeError(
       `eventStudy: groupBy ${JSON.stringify(g)} is neither a grouping (${
@@ -402,8 +397,7 @@ function grouping(trades: pl.DataFrame, g: GroupBy | undefined) {
         didYouMean(g, GROUPINGS) || didYouMean(g, trades.columns, 3)}`,
     );
   }
-  const keyOf = (r: Record<string, unknown>) => r[g] == null ? null : String(r[g]);
-  return { keyOf, needCols: [g], natural: [] as string[] };
+  return [[g], (r) => r[g] == null ? null : String(r[g]), []];
 }
 
 /** The key columns of each clustering. */
@@ -499,7 +493,7 @@ function studyData(
   o: StudySettings,
 ): StudyData & { at: ReturnType<typeof entryValues> } {
   const sides = choice("eventStudy", "sides", opts.sides, SIDES, "tradeClass");
-  const { keyOf, needCols, natural } = grouping(trades, opts.groupBy);
+  const [needCols, keyOf, natural] = grouping(trades, opts.groupBy);
   // without the side column, every trade's hit is "excess above 0" and `side` is null
   const sideCol = trades.columns.includes(sideColumn(sides)) ? [sideColumn(sides)] : [];
   const cols = studyColumnsOf(trades, opts, o, needCols, sideCol);
@@ -528,7 +522,7 @@ function studyData(
       if (d === UNREADABLE) {
         throw unreadable("eventStudy", "transaction_date", rows[i].transaction_date, i, DAY_FORMS);
       }
-      return d === null ? null : monthTextOfDay(d);
+      return d === null ? null : monthText(monthOfDay(d));
     },
     issuerOf: (i) => rows[i].issuer_cik == null ? null : String(rows[i].issuer_cik),
   };

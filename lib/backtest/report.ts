@@ -30,13 +30,13 @@ import { ResultTable } from "../frames/result_table.ts";
 import { entryComparison } from "./entry_comparison.ts";
 
 export { type EntryComparison, entryComparison } from "./entry_comparison.ts";
+export { portfolioTable } from "./result_display.ts";
 import {
   bookName,
   bookSide,
   PORTFOLIO_BIAS,
   PORTFOLIO_HEAD,
   portfolioCells,
-  portfolioResultTable,
 } from "./result_display.ts";
 import { fmt, pct, signed } from "./_format.ts";
 
@@ -258,24 +258,6 @@ export function statsTable(stats: pl.DataFrame): ResultTable {
 /** What the portfolio table's columns mean (printed under it). */
 export const PORTFOLIO_NOTE =
   `Calendar months. Sharpe: monthly return over the risk-free rate (stated under the table), annualized, with a 95% interval (Mertens 2002); IR: information ratio, monthly excess over the positions' own market (signed like them), annualized; alpha: Jensen's alpha, the intercept of the monthly return over the risk-free rate on the market's return over it, annualized, with its 95% interval and Newey-West t (one definition of excess for Sharpe and alpha: the return over the risk-free rate); CAGR, vol, Sharpe and IR need 12 months; turnover: total traded, in multiples of the portfolio; cost paid: sum of monthly costs, percent of the portfolio. * Vol, max drawdown, hit rate and IR are estimates: the service reports each trade's return only at 1 week and 1, 3, 6 and 12 months, so a position's path between those points is booked (its market part on the market's own path, the rest when observed), not observed. Measured bias: ${PORTFOLIO_BIAS}. Measured causes (same bench, diagnostic portfolios): Sharpe and alpha at 1 year come from one stock re-rated 15× in 100 days, whose gain the booking compounds within a segment (without it, at 1 year: Sharpe +1.0 ± 0.6 to +1.2 ± 0.6 %, alpha −0.04 ± 0.06 to −0.03 ± 0.06 points a year); the hit rate and IR from several open positions in one stock, whose shared moves the booking spreads over different months (with at most one position per issuer: hit rate −2.0 ± 1.0 to +1.3 ± 1.0 %, IR −6.3 ± 3.2 to +7.8 ± 3.1 % at every holding). See docs/backtests.md.`;
-
-/**
- * Portfolio statistics as a {@link ResultTable}, one row per portfolio: an
- * HTML table in a notebook, aligned text for `console.log` and `String()`.
- *
- * @example
- * ```ts
- * import pl from "npm:nodejs-polars@0.25.2";
- * import { connect, portfolioBacktest, portfolioTable, tradeClass } from "../../mod.ts";
- * const { insider } = await connect();
- * const buys = tradeClass(await insider.search({ tradeType: "purchase" }).frame({ maxRows: 2000 }))
- *   .filter(pl.col("trade_class").eq(pl.lit("open_market_purchase")));
- * console.log(portfolioTable({ buys: portfolioBacktest(buys, { horizon: "3m" }) }));
- * ```
- */
-export function portfolioTable(results: Record<string, PortfolioResult>): ResultTable {
-  return portfolioResultTable(portfolioInputs("portfolioTable", results));
-}
 
 function interval(lo: unknown, hi: unknown): string {
   return `95% interval ${signed(lo as number)} to ${signed(hi as number)} pp`;
@@ -584,7 +566,8 @@ export async function writeReport(
   }
   const portfolios: string[] = [];
   const pLinks: string[] = [];
-  for (const [name, res] of Object.entries(meta.portfolios ?? {})) {
+  const byName = Object.entries(meta.portfolios ?? {});
+  for (const [name, res] of byName) {
     const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
     const monthly = forDisk(res.monthly);
     portfolios.push(await writeParquet(monthly, join(dir, `portfolio-${slug}.parquet`)));
@@ -594,7 +577,7 @@ export async function writeReport(
   const pCharts = new Set(meta.portfolioCharts ?? []);
   const img = (name: string) => `![${name}](${name}.svg)\n`;
   // demo data says so at the top, whatever else the notes say (see shared/demo.ts)
-  const demo = isDemo(stats) || Object.values(meta.portfolios ?? {}).some((p) => isDemo(p.monthly));
+  const demo = isDemo(stats) || byName.some(([, p]) => isDemo(p.monthly));
   const md: string[] = [
     `# ${meta.title}`,
     "",
@@ -603,9 +586,7 @@ export async function writeReport(
   ];
   if (stats) {
     md.push("## Conclusion", "", conclusion(stats), "");
-    if (meta.portfolios && Object.keys(meta.portfolios).length) {
-      md.push(portfolioConclusion(meta.portfolios), "");
-    }
+    if (byName.length) md.push(portfolioConclusion(meta.portfolios!), "");
     if (meta.truth) md.push("## Estimate vs the truth", "", truthSection(stats, meta.truth), "");
     if (meta.entryComparison) {
       md.push(
@@ -635,11 +616,11 @@ export async function writeReport(
       "",
     );
   }
-  if (meta.portfolios && Object.keys(meta.portfolios).length) {
+  if (byName.length) {
     md.push("## Calendar-time portfolios", "");
-    if (!stats) md.push(portfolioConclusion(meta.portfolios), "");
+    if (!stats) md.push(portfolioConclusion(meta.portfolios!), "");
     md.push(...[...pCharts].filter((n) => charts[n]).map(img));
-    md.push(mdTable(PORTFOLIO_HEAD, portfolioCells(meta.portfolios)), "");
+    md.push(mdTable(PORTFOLIO_HEAD, portfolioCells(meta.portfolios!)), "");
     md.push(
       "Each trade is a position from its entry (trade or filing date) to the end of its holding period; positions are reweighted every calendar month; the sample ends with the last month in which a position opens (the ramp-down after it is trimmed). CAGR, vol and max drawdown are after costs; hit rate is the percent of invested months with a positive excess return.",
       "",

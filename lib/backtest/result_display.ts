@@ -1,6 +1,6 @@
 /**
  * How a calendar-time portfolio shows itself: the portfolio statistics as a
- * {@link ResultTable} (one row per portfolio, for `portfolioTable`), and the
+ * {@link ResultTable} (one row per portfolio: `portfolioTable`), and the
  * notebook display of one `portfolioBacktest` result — its statistics next
  * to a small equity chart, with a plain-text form (the statistics and an
  * equity sparkline) for `console.log` and terminals.
@@ -17,7 +17,8 @@ import { ResultTable, TEXT_WIDTH, textWidth, wrap } from "../frames/result_table
 import { equityCurveChart } from "../charts/equity_curve.ts";
 import { escapeHtml as esc } from "../shared/html.ts";
 import { fmt, pct } from "./_format.ts";
-import type { PortfolioStats } from "./_portfolio_types.ts";
+import { portfolioInputs } from "./_inputs.ts";
+import type { PortfolioResult, PortfolioStats } from "./_portfolio_types.ts";
 
 const JUPYTER = Symbol.for("Jupyter.display");
 const DENO_INSPECT = Symbol.for("Deno.customInspect");
@@ -26,13 +27,8 @@ const NODE_INSPECT = Symbol.for("nodejs.util.inspect.custom");
 /** The statistics a portfolio display reads: a `portfolioBacktest` result's `stats`. */
 export type PortfolioSummaryStats = PortfolioStats;
 
-/** A portfolio result as the display reads it: `{ monthly, stats }`. */
-export interface PortfolioSummary {
-  /** One row per calendar month. */
-  monthly: pl.DataFrame;
-  /** Summary statistics. */
-  stats: PortfolioSummaryStats;
-}
+/** A portfolio result as the display reads it: `{ monthly, stats }` (see `portfolioBacktest`). */
+export type PortfolioSummary = PortfolioResult;
 
 /**
  * The measured bias of the estimated figures, as `bench/portfolio_truth_bench.ts`
@@ -117,21 +113,22 @@ export function portfolioCells(results: Record<string, PortfolioSummary>): strin
 }
 
 /**
- * Portfolios side by side as a {@link ResultTable}: one row per portfolio,
- * the risk-free rate and what `*` means under it.
+ * Portfolio statistics as a {@link ResultTable}, one row per portfolio, the
+ * risk-free rate and what `*` means under it: an HTML table in a notebook,
+ * aligned text for `console.log` and `String()`.
  *
  * @example
  * ```ts
  * import pl from "npm:nodejs-polars@0.25.2";
- * import { connect, portfolioBacktest, tradeClass } from "../../mod.ts";
- * import { portfolioResultTable } from "./result_display.ts";
+ * import { connect, portfolioBacktest, portfolioTable, tradeClass } from "../../mod.ts";
  * const { insider } = await connect();
  * const buys = tradeClass(await insider.search({ tradeType: "purchase" }).frame({ maxRows: 2000 }))
  *   .filter(pl.col("trade_class").eq(pl.lit("open_market_purchase")));
- * console.log(portfolioResultTable({ buys: portfolioBacktest(buys, { horizon: "3m" }) }));
+ * console.log(portfolioTable({ buys: portfolioBacktest(buys, { horizon: "3m" }) }));
  * ```
  */
-export function portfolioResultTable(results: Record<string, PortfolioSummary>): ResultTable {
+export function portfolioTable(results: Record<string, PortfolioSummary>): ResultTable {
+  portfolioInputs("portfolioTable", results);
   const rf = [...new Set(Object.values(results).map((r) => r.stats.riskFree))];
   return new ResultTable({
     head: PORTFOLIO_HEAD,
