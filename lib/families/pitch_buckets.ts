@@ -25,7 +25,6 @@ import type { PitchListParams } from "../catalog/params.ts";
 import type { PitchListRow } from "../catalog/types.ts";
 import { pitchesFrame } from "../catalog/pitch_frames.ts";
 import { asFrame, type Frame } from "../frames/list.ts";
-import { buildFrame } from "../frames/build.ts";
 import {
   AUTHOR_RETURN_FLOORS,
   AUTHOR_RETURN_PREFIX,
@@ -144,17 +143,16 @@ function annotate(
   bottom = "below 0",
 ): Frame {
   const base = pitchesFrame(rows);
-  const extra = buildFrame(
-    [
-      { name: `${name}_bucket`, type: "code" },
-      { name: `${name}_bucket_order`, type: "integer" },
-    ],
-    rows.map((r) => {
-      const i = level.get(r.pitch_id) ?? -1;
-      return { [`${name}_bucket`]: i < 0 ? bottom : labels[i], [`${name}_bucket_order`]: i };
-    }),
+  const order = rows.map((r) => level.get(r.pitch_id) ?? -1);
+  const bucket = order.map((i) => i < 0 ? bottom : labels[i]);
+  return asFrame(
+    base.withColumns(
+      pl.Series(`${name}_bucket`, bucket, pl.String),
+      pl.Series(`${name}_bucket_order`, order, pl.Int64),
+    ),
+    false,
+    isDemo(base),
   );
-  return asFrame(pl.DataFrame([...base.getColumns(), ...extra.getColumns()]), false, isDemo(base));
 }
 
 /** The slug prefix, filter parameter and column name of the two return floors. */
