@@ -241,10 +241,6 @@ async function readUpTo(
     } finally {
       // ends the download at once when we stopped early; a no-op after the end
       reader.cancel().catch(() => {});
-      if (release && !(total < stopAt)) {
-        // over the cap: nothing is kept, the permit goes at once
-        chunks.length = 0;
-      }
       release?.();
     }
   }

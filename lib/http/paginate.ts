@@ -454,9 +454,8 @@ export class Paginated<Row> implements AsyncIterable<Row> {
   #fetch: PageFetcher<Row>;
   #signal?: AbortSignal;
   #prefetch: boolean;
-  #start: string | null;
-  /** The page size the start cursor carries (see {@link sizedCursor}). */
-  #startWant: number | undefined;
+  /** Where the list starts (null: its first page), and the page size that cursor carries (see {@link sizedCursor}). */
+  #start: { cursor: string | null; want?: number };
   /** (Typed on `unknown`: a list of a union row type holds lists of each.) */
   #key?: (row: unknown) => string;
   /**
@@ -467,9 +466,7 @@ export class Paginated<Row> implements AsyncIterable<Row> {
   constructor(fetchPage: PageFetcher<Row>, opts: ListOptions = {}, key?: (row: Row) => string) {
     this.#signal = opts.signal;
     this.#prefetch = opts.prefetch ?? true;
-    const start = opts.cursor === undefined ? undefined : readSizedCursor(opts.cursor);
-    this.#start = start?.cursor ?? null;
-    this.#startWant = start?.want;
+    this.#start = opts.cursor === undefined ? { cursor: null } : readSizedCursor(opts.cursor);
     this.#key = key as ((row: unknown) => string) | undefined;
     // a failing page remembers its cursor (with the walk's page size), for error.partial
     this.#fetch = (cursor, signal, want) =>
@@ -493,15 +490,14 @@ export class Paginated<Row> implements AsyncIterable<Row> {
     const ac = new AbortController();
     // one walk is one call group: its requests share a retry budget (see `retry.ts`)
     const signal = joinGroup(ac.signal, this.#signal);
-    const check = new WalkCheck(this.#start);
+    const { cursor: start, want: startWant } = this.#start;
+    const check = new WalkCheck(start);
     const keyOf = this.#key;
     // a walk started at a cursor asks for the page size that cursor carries (a service whose
     // cursor is a page number reads it under the request's page size): only a walk from the
     // first page chooses its own
-    const want = this.#start === null
-      ? (Number.isFinite(limit) ? limit : undefined)
-      : this.#startWant;
-    let at = this.#start;
+    const want = start === null ? (Number.isFinite(limit) ? limit : undefined) : startWant;
+    let at = start;
     let pending: Promise<Page<Row>> | null = this.#fetch(at, signal, want);
     try {
       while (pending) {
