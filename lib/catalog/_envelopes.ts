@@ -194,28 +194,19 @@ function typeOf(t: unknown, key?: string): TagType | null {
   return { tagTypeKey: typeKey, label, closed: closed ?? CLOSED.has(typeKey), tags: tags as Tag[] };
 }
 
-/** A type known only by its key (label: the key; closed: the vocabulary's quality types). */
-function typeNamed(key: string, tags: Tag[]): TagType {
-  return { tagTypeKey: key, label: key, closed: CLOSED.has(key), tags };
-}
-
 /** Types from a list of types, or from a flat list of tags carrying their type key. */
 function fromList(items: unknown[]): { types: TagType[]; shape: string } | null {
   const types = items.map((x) => typeOf(x));
   if (items.length && types.every((x) => x !== null)) {
     return { types: types as TagType[], shape: "list of types" };
   }
-  const tags = items.map((x) => {
-    const key = isObject(x) ? str(x, TYPE_KEY) : undefined;
-    return key === undefined ? null : tagOf(x, key);
-  });
-  if (items.length === 0 || tags.includes(null)) return null;
-  // each tag under the type key it carries (tagOf keeps it as its tagTypeKey)
-  const byType = Map.groupBy(tags as Tag[], (t) => t.tagTypeKey);
-  return {
-    types: [...byType].map(([k, tags]) => typeNamed(k, tags)),
-    shape: "flat list of tags, grouped by their type key",
-  };
+  const keys = items.map((x) => isObject(x) ? str(x, TYPE_KEY) : undefined);
+  if (items.length === 0 || keys.includes(undefined)) return null;
+  // each tag under the type key it carries: the type object { tags } of that key
+  const byType = Map.groupBy(items, (_, i) => keys[i]!);
+  const flat = [...byType].map(([k, tags]) => typeOf({ tags }, k));
+  if (flat.includes(null)) return null;
+  return { types: flat as TagType[], shape: "flat list of tags, grouped by their type key" };
 }
 
 /** Types from an object keyed by type key (values: tag lists or type objects). */

@@ -5,19 +5,13 @@
  * @module
  */
 export * from "./vocab.ts";
-export {
-  type DocumentParams,
-  MAX_COMPANY_ID,
-  MAX_FILTER_SET_IDS,
-  type PitchListParams,
-} from "./params.ts";
+export { type DocumentParams, type PitchListParams } from "./params.ts";
 export * from "./types.ts";
 export { Tags } from "./tags.ts";
 export { sanitizeFilename } from "./download.ts";
 export { CatalogClient, type DownloadOptions } from "./client.ts";
 export {
   PITCH_COLUMNS,
-  PITCH_DETAIL_COLUMNS,
   pitchesFrame,
   type PitchesFrameOptions,
   pitchesSink,

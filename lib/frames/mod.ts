@@ -33,14 +33,10 @@ export { type ParallelListOptions, WindowedList } from "./windowed_list.ts";
 export {
   type Displayable,
   type DisplayOptions,
-  formatCell,
   frameBundle,
   isDataFrame,
-  isLazyFrame,
-  lazyBundle,
   type MediaBundle,
   polarsDisplay,
-  recordsBundle,
   show,
   withDisplay,
 } from "./display.ts";

@@ -45,7 +45,6 @@ export {
   type SearchRow,
 } from "./client.ts";
 export {
-  TRANSACTION_COLUMNS,
   transactionsFrame,
   type TransactionsFrameOptions,
   transactionsSink,
