@@ -5,7 +5,8 @@
  *
  * @module
  */
-import pl from "npm:nodejs-polars@0.25.2";
+import { buildFrame } from "../frames/build.ts";
+import type { ColumnSpec } from "../frames/dtypes.ts";
 import type { CatalogClient } from "../catalog/client.ts";
 import type { PitchListParams } from "../catalog/params.ts";
 import {
@@ -44,6 +45,12 @@ export interface AuthorWinRateOptions {
 /** The columns of an {@link authorWinRates} frame, in order. */
 export const AUTHOR_WIN_RATE_COLUMNS: readonly string[] =
   "author_username pitches wins win_rate win_rate_low win_rate_high win_rate_shrunk".split(" ");
+
+/** Their types: the author's name, two counts, four fractions (Float64). */
+const COLUMN_SPECS: ColumnSpec[] = AUTHOR_WIN_RATE_COLUMNS.map((name, i) => ({
+  name,
+  type: i === 0 ? "code" : i < 3 ? "integer" : "decimal",
+}));
 
 /** The result of {@link authorWinRates}. */
 export interface AuthorWinRates {
@@ -227,33 +234,25 @@ export async function authorWinRates(
   // pitches whose period has ended by asOf, by author (a pitch meeting the floor is a win)
   const ended = rows.filter((r) => dayOf(r.pitch_date) + PERIOD_DAYS[period] <= asOfDay);
   const tally = [...Map.groupBy(ended, (r) => r.author_username ?? "(no author)")].map((
-    [author, own],
+    [author_username, own],
   ) => ({
-    author,
+    author_username,
     pitches: own.length,
     wins: own.filter((r) => r.pitch_return_bucket_order >= 0).length,
   }));
   const counted = tally.filter((t) => t.pitches >= minPitches);
   const prior = fitBetaPrior(counted.map((t) => t.wins), counted.map((t) => t.pitches));
+  // one row per author, in the frame's columns
   const kept = counted.map((t) => {
-    const [low, high] = wilsonInterval(t.wins, t.pitches);
-    const shrunk = shrunkRate(t.wins, t.pitches, prior);
-    return { ...t, rate: t.wins / t.pitches, low, high, shrunk };
+    const [win_rate_low, win_rate_high] = wilsonInterval(t.wins, t.pitches);
+    const win_rate_shrunk = shrunkRate(t.wins, t.pitches, prior);
+    return { ...t, win_rate: t.wins / t.pitches, win_rate_low, win_rate_high, win_rate_shrunk };
   }).sort((a, b) =>
-    b.shrunk - a.shrunk || b.rate - a.rate || b.pitches - a.pitches ||
-    (a.author < b.author ? -1 : 1)
+    b.win_rate_shrunk - a.win_rate_shrunk || b.win_rate - a.win_rate ||
+    b.pitches - a.pitches || (a.author_username < b.author_username ? -1 : 1)
   );
-  const out = pl.DataFrame([
-    pl.Series("author_username", kept.map((k) => k.author), pl.Utf8),
-    pl.Series("pitches", kept.map((k) => k.pitches), pl.Int64),
-    pl.Series("wins", kept.map((k) => k.wins), pl.Int64),
-    pl.Series("win_rate", Float64Array.from(kept, (k) => k.rate), pl.Float64),
-    pl.Series("win_rate_low", Float64Array.from(kept, (k) => k.low), pl.Float64),
-    pl.Series("win_rate_high", Float64Array.from(kept, (k) => k.high), pl.Float64),
-    pl.Series("win_rate_shrunk", Float64Array.from(kept, (k) => k.shrunk), pl.Float64),
-  ]);
   return {
-    frame: asFrame(out, false, isDemo(frame)),
+    frame: asFrame(buildFrame(COLUMN_SPECS, kept), false, isDemo(frame)),
     prior,
     requests: requests + (filtered ? 1 : 0),
     asOf,
