@@ -167,10 +167,7 @@ const COLUMNS: [string, (r: Row) => string][] = [
     "95% CI of mean",
     (r) => r.thin ? `thin: ${r.thin_reason ?? "none"}` : `[${fmt(r.ci_low)}, ${fmt(r.ci_high)}]`,
   ],
-  [
-    "hit rate",
-    (r) => r.hit_rate == null ? "–" : `${fmt(r.hit_rate as number, 0)}%`,
-  ],
+  ["hit rate", (r) => pct(r.hit_rate, 0)],
   ["t (cluster)", (r) => fmt(r.t_cluster)],
   [
     "vs baseline (95% CI)",
