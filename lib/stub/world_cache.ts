@@ -398,7 +398,7 @@ function encodeWorld(
     return out;
   };
   const arrays: Record<Section, (name: string) => Typed> = {
-    index: (name) => stored[name as IndexField],
+    index: (name) => (stored as unknown as Record<string, Typed>)[name],
     rows: (name) => {
       const [k, nulls] = name.split(".");
       const c = stored.rows[Number(k)];
@@ -412,8 +412,6 @@ function encodeWorld(
   };
   return encodeWorldFile(meta, WORLD_CACHE_VERSION, (section, name) => arrays[section](name));
 }
-
-type IndexField = typeof INDEX_FIELDS[number][0];
 
 /**
  * Reads a world file: the header and the trades' index fields now; each

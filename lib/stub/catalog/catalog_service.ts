@@ -132,11 +132,8 @@ function detailSchema(d: Dialect) {
 
 /** A pitch detail as the dialect sends it. */
 function detailBody(detail: Record<string, unknown>, d: Dialect): unknown {
-  let out = detail;
-  if (d.detailKeys === "camel") {
-    out = spelled(detail, d);
-    if (out.archive) out.archive = spelled(out.archive as Record<string, unknown>, d);
-  }
+  const archive = detail.archive as Record<string, unknown> | null;
+  const out = spelled({ ...detail, archive: archive && spelled(archive, d) }, d);
   return d.pitchDetail === "wrapped" ? { data: out } : out;
 }
 const DocumentResponse = z.object({
