@@ -24,7 +24,7 @@
  *
  * | Point | Names | Shapes read |
  * | - | - | - |
- * | any of these tags | `tags` (a list, or an object with `any`/`any_of`/`slugs`), `tags_any`, `any`, `any_of`, `slugs`, `tag_slugs` | a list of slugs |
+ * | any of these tags | one of `tags`, `tags_any`, `any`, `any_of`, `slugs`, `tag_slugs` | a list of slugs, or an object with `any`/`any_of`/`slugs` alone |
  * | tags by type | `tags_by_type`, `by_type`, `types` | an object type key → list of slugs (or `{ any: [...] }`); or a list of objects with a type key (`tag_type_key`, `type_key`, `type`) and slugs (`slugs`, `tags`, `any`) |
  * | inverted types | `none_of`, `none`, `exclude`, `excluded`, `not`, `inverted` | a list of type keys (absent: none) |
  *
@@ -158,7 +158,7 @@ export function readArchive(v: unknown): PitchArchive | null {
 
 const FILTER_SETS = "GET /filter-sets";
 const ANY = ["any", "any_of", "slugs"];
-const TOP_ANY = ["tags_any", "any", "any_of", "slugs", "tag_slugs"];
+const TOP_ANY = ["tags", "tags_any", "any", "any_of", "slugs", "tag_slugs"];
 const BY_TYPE = ["tags_by_type", "by_type", "types"];
 const NONE = ["none_of", "none", "exclude", "excluded", "not", "inverted"];
 const TYPE_KEY = ["tag_type_key", "type_key", "type"];
@@ -189,19 +189,9 @@ export function readCriteria(v: unknown, set: number): FilterSet["criteria"] {
   const out: FilterSet["criteria"] = { noneOf: [] };
   const known = new Set<string>();
   const take = taker(v, known);
-  const tagsKey = take(["tags"]);
-  if (tagsKey !== undefined) {
-    const t = v[tagsKey];
-    if (!Array.isArray(t) && !isObject(t)) {
-      throw badValue(FILTER_SETS, `${where}.${tagsKey}`, "a list of slugs or { any }", t);
-    }
-    out.tags = { any: anySlugs(t, `${where}.${tagsKey}`, true) };
-  }
+  // one list of tags (a second under another name is not a criterion the client reads)
   const anyKey = take(TOP_ANY);
-  if (anyKey !== undefined) {
-    if (out.tags) throw badValue(FILTER_SETS, `${where}.${anyKey}`, "one list of tags", v[anyKey]);
-    out.tags = { any: slugList(v[anyKey], `${where}.${anyKey}`) };
-  }
+  if (anyKey !== undefined) out.tags = { any: anySlugs(v[anyKey], `${where}.${anyKey}`, true) };
   const byKey = take(BY_TYPE);
   if (byKey !== undefined) {
     const b = v[byKey];
