@@ -107,6 +107,12 @@ export class Flags<T extends Options> {
     return def;
   }
 
+  /** A folder to write into (`--out`, `--dir`), or `def` when not given; a blank one is a problem. */
+  dir(name: string, raw: string | undefined, def: string): string {
+    if (raw?.trim() === "") this.fail(`--${optionProblem(name, raw, "a directory path")}`);
+    return raw ?? def;
+  }
+
   /**
    * `--from` and `--to` dates (`YYYY-MM-DD`, either may be absent), the
    * first not after the second.
@@ -391,7 +397,6 @@ export async function runCli(
  */
 export async function checkWritableDir(flag: string, path: string): Promise<string | undefined> {
   const named = `${flag} ${JSON.stringify(path)}`;
-  if (path.trim() === "") return `${flag} "" is not allowed; allowed: a directory path`;
   const link = await Deno.lstat(path).catch(() => null);
   const target = link?.isSymlink ? await Deno.readLink(path).catch(() => "?") : "";
   try {

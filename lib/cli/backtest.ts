@@ -213,7 +213,7 @@ function readPlan(args: string[]) {
     entry: flags.oneOf("entry", v.entry, ENTRIES, "trade"),
     cluster: flags.oneOf("cluster", v.cluster, CLUSTERS, DEFAULT_CLUSTER),
     allCodes: v["all-codes"] === true,
-    out: v.out ?? "out/backtest",
+    out: flags.dir("out", v.out, "out/backtest"),
   };
   for (const k of ["horizon", "cost-bps", "weighting", "direction", "risk-free"] as const) {
     if (v[k] !== undefined && !v.portfolio) flags.fail(`--${k} needs --portfolio`);
@@ -225,7 +225,6 @@ function readPlan(args: string[]) {
     weighting: flags.oneOf("weighting", v.weighting, WEIGHTINGS, "equal"),
     direction: flags.oneOf("direction", v.direction, DIRECTIONS, "long"),
   };
-  if (plan.out.trim() === "") flags.fail(`--out "" is not allowed; allowed: a directory path`);
   flags.done();
   return { ...plan, portfolio: v.portfolio ? portfolio : undefined };
 }

@@ -95,9 +95,7 @@ export function demoTruth(trades: pl.DataFrame, stub: Stub): TruthRows {
  */
 export async function main(args: string[] = Deno.args): Promise<void> {
   const flags = parseFlags("demo", HELP, { out: { type: "string" } }, args);
-  const values = flags.values;
-  const out = values.out ?? "out";
-  if (out.trim() === "") flags.fail(`--out "" is not allowed; allowed: a directory path`);
+  const out = flags.dir("out", flags.values.out, "out");
   flags.done();
 
   const run = async (): Promise<void> => {

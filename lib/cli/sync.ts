@@ -56,10 +56,7 @@ export async function main(args: string[] = Deno.args): Promise<void> {
   const concurrency = flags.int("concurrency", v.concurrency, 4, 1, 32);
   const overlapDays = flags.int("overlap-days", v["overlap-days"], 7, 0, 365);
   const lockTimeoutMs = flags.int("lock-timeout-ms", v["lock-timeout-ms"], 60_000, 0, 86_400_000);
-  const dir = v.dir ?? "data";
-  if (dir.trim() === "") {
-    flags.fail(`--dir ${JSON.stringify(dir)} is not allowed; allowed: a directory path`);
-  }
+  const dir = flags.dir("dir", v.dir, "data");
   flags.done();
   await runCli(
     "sync",

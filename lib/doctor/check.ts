@@ -207,7 +207,9 @@ export async function checkServices(opts: CheckOptions = {}): Promise<ServicesRe
   // each key as the client reads it (trimmed), hidden in every form a redactor knows
   const keys = envKeys(readEnvironment(opts.env));
   const redactors = keys.map((k) => redactorFor(k));
-  const rec = new Calls((s) => scrubKeys(redactors.reduce((t, r) => r(t), s), keys));
+  const scrub = (s: string) =>
+    scrubKeys(redactors.reduce((t, r) => r(t), redactKnownKeys(s)), keys);
+  const rec = new Calls();
   const conn = await connect({
     env: opts.env,
     fetch: opts.fetch,
@@ -228,7 +230,7 @@ export async function checkServices(opts: CheckOptions = {}): Promise<ServicesRe
   const services = (["catalog", "insider"] as const).map((service): ServiceReport => ({
     service,
     offline: conn.offline[service],
-    target: conn.offline[service] ? "in-process emulator" : rec.scrub(conn[service].baseUrl),
+    target: conn.offline[service] ? "in-process emulator" : conn[service].baseUrl,
     calls: calls[service],
     rateLimitHeaders: rec.rate[service],
   }));
@@ -238,23 +240,23 @@ export async function checkServices(opts: CheckOptions = {}): Promise<ServicesRe
   const problems: string[] = [];
   for (const s of services) {
     const own = s.calls.flatMap((c) => problemsOf(s.service, c));
-    const d = diagnose(s, s.offline ? undefined : rec.scrub(conn[s.service].baseUrl));
+    const d = diagnose(s, s.offline ? undefined : conn[s.service].baseUrl);
     if (d) {
-      d.message = rec.scrub(d.message);
       d.symptoms = own;
       diagnoses.push(d);
       problems.push(d.message);
     } else problems.push(...own);
   }
-  // field names and lookup values come from the servers: no key goes out in any of them
-  // (text, --json or this object), whatever field of the report holds it
-  return redactError({ ok: problems.length === 0, problems, diagnoses, services }, redactKnownKeys);
+  // errors, shapes, headers, field names and lookup values come from the servers: no key goes
+  // out in any of them (text, --json or this object), whatever field of the report holds it;
+  // one pass over the finished report
+  return redactError({ ok: problems.length === 0, problems, diagnoses, services }, scrub);
 }
 
 /**
  * The calls of one check: each call's latency, statuses, bodies (a bounded
- * copy, see {@link readCopy}) and shapes, the rate-limit headers seen, and
- * every string scrubbed of the keys.
+ * copy, see {@link readCopy}) and shapes, and the rate-limit headers seen
+ * (scrubbed of the keys with the rest of the report).
  */
 class Calls {
   /** The capture of the call in progress. */
@@ -264,13 +266,12 @@ class Calls {
     catalog: {},
     insider: {},
   };
-  constructor(readonly scrub: (s: string) => string) {}
 
   /** Wraps each service's fetch: statuses, headers and a copy of each JSON body. */
   readonly instrument: ConnectOptions["instrument"] = (fetch, service) => async (input, init) => {
     const res = await fetch(input, init);
     for (const [k, v] of res.headers) {
-      if (RATE_HEADER.test(k)) this.rate[service][k] = this.scrub(v);
+      if (RATE_HEADER.test(k)) this.rate[service][k] = v;
     }
     const cap = this.#current;
     if (cap) {
@@ -316,7 +317,7 @@ class Calls {
       after?.(value as T, cap, report);
     } catch (e) {
       report.ok = false;
-      report.error = this.scrub(oneLine(e));
+      report.error = oneLine(e);
       report.errorName = e instanceof Error ? e.name : typeof e;
       value = undefined;
     }
@@ -324,7 +325,7 @@ class Calls {
     // each form once, in the order first seen
     const shapes = new Map(cap.shapes.map((s) => [`${s.point}\u0000${s.shape}`, s]));
     for (const { point, shape } of shapes.values()) {
-      report.shapes.push({ point, shape: this.scrub(shape) });
+      report.shapes.push({ point, shape });
     }
     return value;
   }
@@ -347,7 +348,7 @@ class Calls {
       const body = cap.bodies.at(-1) as { type?: unknown } | undefined;
       const type = body && typeof body === "object" ? body.type : undefined;
       const name = caught instanceof Error ? caught.constructor.name : typeof caught;
-      r.shapes.push({ point: "problem type", shape: this.scrub(JSON.stringify(type ?? null)) });
+      r.shapes.push({ point: "problem type", shape: JSON.stringify(type ?? null) });
       r.summary = `mapped to ${name}`;
       if (caught instanceof AuthenticationError || caught instanceof PermissionDeniedError) {
         // a refused key is the key's problem, not the route's: the 404 form went unseen

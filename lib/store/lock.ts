@@ -192,9 +192,8 @@ async function take(
   if ("held" in got) {
     const { file } = got.held;
     // the holder's details are for error messages only: failing to write them (a full disk)
-    // must not leave the lock taken
+    // must not leave the lock taken (the file was just opened: its offset is 0)
     await file.truncate(0)
-      .then(() => file.seek(0, Deno.SeekMode.Start))
       .then(() => writeAll(file, holderBytes(caller)))
       .catch(() => {});
     return () => Promise.resolve(got.held.release());

@@ -33,8 +33,7 @@ export {
   QueryLimitError,
   type QueryOptions,
 } from "./query.ts";
-export { DatasetFileError } from "./errors.ts";
-export { StateFileError } from "./errors.ts";
+export { DatasetFileError, StateFileError } from "./errors.ts";
 export { type DatasetSource, MixedSourcesError } from "./provenance.ts";
 export { DatasetLockedError, DEFAULT_LOCK_TIMEOUT_MS, LOCK_FILE, type LockHolder } from "./lock.ts";
 export { DiskFullError } from "./disk.ts";
