@@ -366,13 +366,13 @@ function grouping(plan: Plan, market?: { name: string }) {
   return { by, groupFn, order };
 }
 
-/** The baseline of a run and the sentence that says which it is and why. */
+/** The baseline of a run (groups `names`, sizes in `groups`) and the sentence saying which and why. */
 function chooseBaseline(
   plan: Plan,
   groups: pl.DataFrame,
+  names: string[],
   market?: { name: string; note: string },
 ): { baseline: string; note: string } {
-  const names = groups.getColumn("group").toArray() as string[];
   if (market) {
     return {
       baseline: market.name,
@@ -491,11 +491,11 @@ async function run(plan: Plan): Promise<void> {
     });
   // a cheap pass (few resamples) for the group list and sizes
   const groups = study(undefined, 10).filter(pl.col("horizon").eq(pl.lit(plan.horizons[0])));
-  const { baseline, note } = chooseBaseline(plan, groups, market);
+  const names = groups.getColumn("group").toArray() as string[];
+  const { baseline, note } = chooseBaseline(plan, groups, names, market);
   console.error(`backtest: ${note}`);
   const stats = study(baseline);
   warnThin(plan, stats);
-  const names = groups.getColumn("group").toArray() as string[];
   const { portfolios, charts: pCharts } = portfoliosOf(plan, all, groupFn, names);
   const charts: Record<string, Chart> = { "event-study": eventStudyChart(stats), ...pCharts };
   if (plan.feeds.length > 1) {

@@ -22,6 +22,7 @@
  *
  * @module
  */
+import { statSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import { execute, installKernel, jupyterMissing, KERNEL_ENV } from "../notebook/_jupyter.ts";
 import { closeMatches } from "../shared/suggest.ts";
@@ -76,11 +77,9 @@ export function plan(
   for (const arg of positionals.length ? positionals : [""]) {
     const path = isAbsolute(arg) ? arg : resolve(cwd, arg);
     if (arg.endsWith(".ipynb") || arg.includes("/")) {
-      let isFile = false;
-      try {
-        isFile = Deno.statSync(path).isFile;
-      } catch { /* reported below */ }
-      if (!isFile) throw new Error(`${JSON.stringify(arg)}: no such notebook (looked at ${path})`);
+      if (!statSync(path, { throwIfNoEntry: false })?.isFile()) {
+        throw new Error(`${JSON.stringify(arg)}: no such notebook (looked at ${path})`);
+      }
       if (!arg.endsWith(".ipynb")) throw new Error(`${JSON.stringify(arg)} is not an .ipynb file`);
       sources.push({ src: path, repo: resolve(path, "..") === resolve(repoDir) });
       continue;

@@ -180,15 +180,18 @@ const SEARCH_FIELDS: DeclaredField[] = TRANSACTION_FIELDS.map((f) => ({
   wire: f.camel,
 }));
 
-/** The raw row list of an answer, where the client's reader said it found it. */
+/**
+ * The raw rows of an answer, where the client's reader said it found them:
+ * a list (its `list container`), or a detail's one row (its `detail envelope`).
+ */
 function rawRows(body: unknown, shapes: readonly ShapeInfo[]): Record<string, unknown>[] {
-  const where = shapes.find((s) => s.point === "list container")?.shape;
-  // where the reader found the list: a JSON path such as "data.items", or the body itself
-  const path = where && where !== "bare list" ? String(JSON.parse(where)).split(".") : [];
-  const list = path.reduce((o: unknown, k) => (o as Record<string, unknown> | null)?.[k], body);
-  return Array.isArray(list)
-    ? list.filter((r): r is Record<string, unknown> => typeof r === "object" && r !== null)
-    : [];
+  const where = shapes.find((s) => /^(list container|detail envelope)$/.test(s.point))?.shape;
+  // a JSON path such as "data.items", `wrapped in "transaction"`, or the body itself (bare)
+  const key = where?.replace(/^wrapped in /, "");
+  const path = key && !key.startsWith("bare") ? String(JSON.parse(key)).split(".") : [];
+  const found = path.reduce((o: unknown, k) => (o as Record<string, unknown> | null)?.[k], body);
+  return (Array.isArray(found) ? found : [found])
+    .filter((r): r is Record<string, unknown> => typeof r === "object" && r !== null);
 }
 
 /**
@@ -324,9 +327,7 @@ class Calls {
     report.statuses = cap.statuses;
     // each form once, in the order first seen
     const shapes = new Map(cap.shapes.map((s) => [`${s.point}\u0000${s.shape}`, s]));
-    for (const { point, shape } of shapes.values()) {
-      report.shapes.push({ point, shape });
-    }
+    report.shapes.push(...[...shapes.values()].map(({ point, shape }) => ({ point, shape })));
     return value;
   }
 
@@ -482,12 +483,9 @@ async function checkInsider(rec: Calls, insider: InsiderClient, ins: CallReport[
       detailAt,
       () => insider.transaction(first.accession_number, first.transaction_id, { raw: true }),
       (row, cap, r) => {
-        const raw = cap.bodies.at(-1);
-        const rows = raw && typeof raw === "object" && !Array.isArray(raw)
-          ? [rowOf(raw as Record<string, unknown>)]
-          : [];
-        r.coverage = frameCoverage(rows, TRANSACTION_FIELDS, (onReport) =>
-          transactionsFrame([row], { onReport })).coverage;
+        r.coverage =
+          frameCoverage(rawRows(cap.bodies.at(-1), cap.shapes), TRANSACTION_FIELDS, (onReport) =>
+            transactionsFrame([row], { onReport })).coverage;
       },
     );
   } else rec.skip(ins, "transaction detail", detailAt, "no feed row");
@@ -516,13 +514,6 @@ function scrubKeys(s: string, keys: readonly string[]): string {
     }
   }
   return out;
-}
-
-/** The row of a detail answer: the object itself, or the one object it wraps. */
-function rowOf(body: Record<string, unknown>): Record<string, unknown> {
-  if ("feed_ids" in body || "feedIds" in body) return body;
-  const inner = Object.values(body).filter((v) => v && typeof v === "object" && !Array.isArray(v));
-  return inner.length === 1 ? inner[0] as Record<string, unknown> : body;
 }
 
 function problemsOf(service: string, c: CallReport): string[] {

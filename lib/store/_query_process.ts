@@ -119,11 +119,8 @@ export async function runBounded(
   }, RSS_POLL_MS);
   let out = "", err = "";
   try {
-    [out, err] = await Promise.all([
-      new Response(child.stdout).text(),
-      new Response(child.stderr).text(),
-    ]);
-    await child.status;
+    const { stdout, stderr } = await child.output();
+    [out, err] = [stdout, stderr].map((b) => new TextDecoder().decode(b));
   } finally {
     clearTimeout(timer);
     clearInterval(watch);

@@ -175,14 +175,10 @@ export interface ManifestState {
 
 const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
 
-/** The latest `syncedTo` a manifest may hold: tomorrow (UTC), for clocks a day apart. */
-function latestSyncedTo(now: number): string {
-  return new Date(now + 86_400_000).toISOString().slice(0, 10);
-}
-
 /** Checks the JSON of a `manifest.json` (see the module doc); `now` is the clock (ms). */
 export function checkManifest(file: string, v: unknown, now = Date.now()): ManifestState {
-  const latest = latestSyncedTo(now);
+  // the latest syncedTo a manifest may hold: tomorrow (UTC), for clocks a day apart
+  const latest = new Date(now + 86_400_000).toISOString().slice(0, 10);
   const entry = z.object({
     done: z.record(
       z.string().regex(MONTH),

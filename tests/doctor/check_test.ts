@@ -235,6 +235,33 @@ Deno.test("coercions are counted, not problems: numbers as text, booleans as tex
   assert.match(formatReport(r).join("\n"), /coercions: 2 columns sent as text: /);
 });
 
+Deno.test("a transaction detail's coverage reads its one row, bare or wrapped in one object", async () => {
+  for (const wrap of [false, true]) {
+    const edit = (path: string, body: unknown) =>
+      wrap && path.startsWith("insider /transactions/") ? { transaction: body } : body;
+    const r = await checkServices({ env: LIVE_ENV, fetch: liveFetch(smallStub(), edit) });
+    const detail = r.services[1].calls.find((c) => c.name === "transaction detail")!;
+    const envelope = detail.shapes.find((s) => s.point === "detail envelope")?.shape;
+    assert.equal(envelope, wrap ? 'wrapped in "transaction"' : "bare");
+    assert.deepEqual([detail.coverage?.rows, detail.coverage?.found], [1, 174]);
+    assert.deepEqual(r.problems, []);
+  }
+});
+
+Deno.test("a key a server echoes where no error carries it (a rate-limit header) is scrubbed from the report", async () => {
+  const live = liveFetch(smallStub(), (_path, body) => body);
+  const echo = async (input: RequestInfo | URL, init?: RequestInit) => {
+    const res = await live(input, init);
+    const headers = new Headers(res.headers);
+    headers.set("x-ratelimit-policy", `key=${FAKE.insider}; 600 per minute`);
+    return new Response(res.body, { status: res.status, headers });
+  };
+  const r = await checkServices({ env: LIVE_ENV, fetch: echo });
+  const everything = JSON.stringify(r) + formatReport(r).join("\n");
+  assert.match(r.services[1].rateLimitHeaders["x-ratelimit-policy"], /600 per minute/);
+  assert.ok(!everything.includes(FAKE.insider), "the key is never printed");
+});
+
 Deno.test("a key without its base URL fails before any call, naming the variable", async () => {
   await assert.rejects(
     checkServices({ env: (n) => n === "INSIDER_API_KEY" ? FAKE.insider : undefined }),
