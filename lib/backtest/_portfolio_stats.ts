@@ -42,7 +42,7 @@ import { checkColumns } from "../shared/wrong_input.ts";
 import { olsNeweyWest } from "./_ols.ts";
 import { rowsByMonth } from "./_month.ts";
 import { refuse } from "../shared/options.ts";
-import type { Alpha, FactorAlpha, MonthRow, PortfolioStats } from "./_portfolio_types.ts";
+import type { Alpha, FactorAlpha, MonthRow, PortfolioFigures } from "./_portfolio_types.ts";
 
 export type { Alpha };
 
@@ -218,21 +218,6 @@ function marketFit(y: readonly number[], x: readonly number[], lags?: number) {
   return { alpha: { monthly: a, annualized: a * 12, tStat, beta, lags: L }, ols };
 }
 
-/** The figures of a portfolio's months: `PortfolioStats` but for the counts of its trades. */
-export type PortfolioFigures = Omit<
-  PortfolioStats,
-  | "riskFree"
-  | "trades"
-  | "droppedTrades"
-  | "missingValueTrades"
-  | "shortTrades"
-  | "noSideTrades"
-  | "trimmedMonths"
-  | "entry"
-  | "spread"
-  | "factorAlpha"
->;
-
 /**
  * The statistics of a portfolio's months (see `portfolio.ts` for the
  * rules): one definition of excess in every figure, the return over the
@@ -258,7 +243,7 @@ export function portfolioFigures(rows: MonthRow[], rfMonthly: number[]): Portfol
   const over = rets.map((r, t) => r - rfMonthly[t]);
   const marketOver = rows.map((r, t) => r.market_return - rfMonthly[t]);
   const active = rows.filter((r) => r.n_positions > 0);
-  const nullReasons: PortfolioStats["nullReasons"] = {};
+  const nullReasons: PortfolioFigures["nullReasons"] = {};
   const sh = sharpeStats(over);
   const ir = sharpeStats(rows.map((r) => r.excess_return), Infinity).sharpe;
   const al = alphaStats(over, marketOver);

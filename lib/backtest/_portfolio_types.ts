@@ -31,8 +31,12 @@ export interface FactorAlpha {
   lags: number;
 }
 
-/** Summary statistics of a portfolio backtest (see the module doc for units). */
-export interface PortfolioStats {
+/**
+ * The figures of a portfolio's months (see the module doc for units): its
+ * statistics but for the risk-free rate, the factor alpha, the counts of its
+ * trades and its settings (`PortfolioStats` adds them).
+ */
+export interface PortfolioFigures {
   /** Months in `monthly`. */
   months: number;
   /**
@@ -65,12 +69,6 @@ export interface PortfolioStats {
    * bias is in docs/backtests.md.
    */
   informationRatio: number | null;
-  /**
-   * The risk-free rate used, percent a year: the number given, or for
-   * monthly rates their mean over the backtest's months compounded to a
-   * year, `((1 + mean/100)^12 − 1) · 100`.
-   */
-  riskFree: number;
   /** Lowest drawdown, percent (≤ 0; an estimate: see the module doc). */
   maxDrawdown: number;
   /** Percent of months with positions whose excess return is above 0 (an estimate); null without such months. */
@@ -101,12 +99,22 @@ export interface PortfolioStats {
       string
     >
   >;
-  /** Alpha against the user's factors (only with `factors`, and enough months: see `nullReasons.factorAlpha`). */
-  factorAlpha?: FactorAlpha;
   /** Sum of monthly turnover (multiples of the portfolio). */
   turnover: number;
   /** Sum of monthly costs, percent of the portfolio. */
   costPaid: number;
+}
+
+/** Summary statistics of a portfolio backtest (see the module doc for units). */
+export interface PortfolioStats extends PortfolioFigures {
+  /**
+   * The risk-free rate used, percent a year: the number given, or for
+   * monthly rates their mean over the backtest's months compounded to a
+   * year, `((1 + mean/100)^12 − 1) · 100`.
+   */
+  riskFree: number;
+  /** Alpha against the user's factors (only with `factors`, and enough months: see `nullReasons.factorAlpha`). */
+  factorAlpha?: FactorAlpha;
   /** Trades that became positions. */
   trades: number;
   /**

@@ -64,6 +64,7 @@ export {
   type MonthRow,
   PORTFOLIO_HORIZONS,
   portfolioBacktest,
+  type PortfolioFigures,
   portfolioFromPositions,
   type PortfolioHorizon,
   type PortfolioOptions,

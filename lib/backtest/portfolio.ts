@@ -208,6 +208,7 @@ export {
   EDGES,
   type FactorAlpha,
   type MonthRow,
+  type PortfolioFigures,
   type PortfolioPosition,
   type PortfolioResult,
   type PortfolioStats,
