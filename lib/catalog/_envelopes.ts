@@ -41,7 +41,6 @@ import {
 } from "../http/errors.ts";
 import { announceShape } from "../http/events.ts";
 import {
-  badValue,
   describe,
   findKey,
   isObject,
@@ -53,9 +52,8 @@ import {
 import { KeyIndex } from "../shared/field_keys.ts";
 import type { FilterSet, PitchDetail, PitchListRow, SearchResult, Tag, TagType } from "./types.ts";
 import { QUALITY_TYPE_KEYS } from "./vocab.ts";
-import { childrenOf, readArchive, readCriteria } from "./_nested.ts";
+import { boolAt, childrenOf, readArchive, readCriteria } from "./_nested.ts";
 import { checkRow, PITCH_COLUMNS } from "./pitch_frames.ts";
-import { GRAMMARS, IGNORE, UNREADABLE } from "../shared/values/mod.ts";
 
 const LIST_ROW = new KeyIndex(["pitch_id", "pitch_date", "added_on", "pitch"]);
 // the summary fields of a pitch are the pitch frame's columns
@@ -178,15 +176,8 @@ function typeOf(t: unknown, key?: string): TagType | null {
   const typeKey = key ?? str(t, TYPE_KEY);
   const listKey = findKey(t, TAG_LIST);
   if (typeKey === undefined || listKey === undefined || !Array.isArray(t[listKey])) return null;
-  const closedKey = findKey(t, ["closed", "is_closed"]);
-  // the boolean grammar; a flag it cannot read is loud, never the default in silence
-  const closed = closedKey === undefined || t[closedKey] === null
-    ? null
-    : GRAMMARS.boolean.read(t[closedKey], IGNORE);
-  if (closed === UNREADABLE) {
-    const where = `type ${JSON.stringify(typeKey)} ${closedKey}`;
-    throw badValue("GET /tags", where, "a boolean", t[closedKey!], { field: closedKey });
-  }
+  const where = `type ${JSON.stringify(typeKey)}`;
+  const closed = boolAt("GET /tags", where, t, findKey(t, ["closed", "is_closed"]));
   // a tag without a slug is no form of this one: never dropped in silence
   const tags = (t[listKey] as unknown[]).map((x) => tagOf(x, typeKey));
   if (tags.includes(null)) return null;

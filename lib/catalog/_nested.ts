@@ -101,6 +101,21 @@ function formats(v: unknown, where: string): DocumentFormat[] | null {
 }
 
 /**
+ * The flag at `v[k]` by the boolean grammar: null when `k` is absent or the
+ * value null; a value it cannot read is loud, never a default in silence.
+ */
+export function boolAt(
+  endpoint: string,
+  where: string,
+  v: JsonObject,
+  k: string | undefined,
+): boolean | null {
+  const r = k === undefined ? null : readValue(GRAMMARS.boolean, v[k], IGNORE);
+  if (r === UNREADABLE) throw badValue(endpoint, `${where}.${k}`, "a boolean", v[k!], { field: k });
+  return r;
+}
+
+/**
  * The archive object of a pitch detail, read by structure (module doc);
  * null stays null (a locked pitch).
  */
@@ -133,14 +148,7 @@ export function readArchive(v: unknown): PitchArchive | null {
   }
   const used = new Set<string>(requestKeys);
   const at = taker(v, used);
-  const bool = (names: readonly string[]) => {
-    const k = at(names);
-    const r = k === undefined ? null : readValue(GRAMMARS.boolean, v[k], IGNORE);
-    if (r === UNREADABLE) {
-      throw badValue(DETAIL, `${where}.${k}`, "a boolean (boolean grammar)", v[k!]);
-    }
-    return r;
-  };
+  const bool = (names: readonly string[]) => boolAt(DETAIL, where, v, at(names));
   const available = bool(["available", "is_available", "ready"]);
   const fk = at(["formats", "available_formats", "document_formats", "format_list"]);
   const snapshots = at(["snapshots"]);
