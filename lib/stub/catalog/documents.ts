@@ -69,28 +69,23 @@ export class Signer {
     query: URLSearchParams,
     nowSeconds: number,
   ): Signed | { error: "invalid-signature" | "url-expired" } {
-    const sig = query.get("signature") ?? "";
-    const rest = new URLSearchParams({
-      disposition: query.get("disposition") ?? "",
-      expires: query.get("expires") ?? "",
-      filename: query.get("filename") ?? "",
-    });
-    const want = Buffer.from(this.#sign(pitchId, snapshot, kind, rest));
-    const got = Buffer.from(sig);
+    const want = Buffer.from(this.#sign(pitchId, snapshot, kind, query));
+    const got = Buffer.from(query.get("signature") ?? "");
     if (want.length !== got.length || !timingSafeEqual(want, got)) {
       return { error: "invalid-signature" };
     }
-    const expires = Number(rest.get("expires"));
+    const expires = Number(query.get("expires"));
     if (!(expires > nowSeconds)) return { error: "url-expired" };
     return {
       pitchId,
       snapshot,
       kind: kind as Signed["kind"],
-      disposition: rest.get("disposition") === "inline" ? "inline" : "attachment",
+      disposition: query.get("disposition") === "inline" ? "inline" : "attachment",
       expires,
-      filename: rest.get("filename") ?? "document",
+      filename: query.get("filename") ?? "document",
     };
   }
+  /** The signature of a URL's parts (an absent query parameter signs as empty text). */
   #sign(pitchId: string, snapshot: string, kind: string, q: URLSearchParams): string {
     return createHmac("sha256", this.#secret)
       .update(

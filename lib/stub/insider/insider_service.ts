@@ -128,11 +128,6 @@ function insiderList(d: Dialect) {
 }
 const TxParams = z.object({ accessionNumber: z.string().min(1), transactionId: z.string().min(1) });
 
-/** Per field, its name and its search key, in catalog order. */
-function camelKeys(d: Dialect): [string, string][] {
-  return TRANSACTION_FIELDS.map((f) => [f.name, searchKey(f, d)]);
-}
-
 /** Most serialized rows the insider service keeps for pages asked for again, by default. */
 export const SERIALIZED_KEPT = 5_000;
 
@@ -154,8 +149,9 @@ export function insiderService(ctx: InsiderContext): OpenAPIHono {
     : Number.isFinite(kept)
     ? new LRUCache<Trade, string>({ max: Math.ceil(kept) })
     : new Map<Trade, string>();
-  // a stored trade's text is written from its columns (no row object, no value made)
-  const rowJson = rowTextWriter(camelKeys(d));
+  // a stored trade's text is written from its columns (no row object, no value made), each
+  // field under its search key, in catalog order
+  const rowJson = rowTextWriter(TRANSACTION_FIELDS.map((f) => [f.name, searchKey(f, d)]));
   const camelJson = (t: Trade): string => {
     let s = serialized?.get(t);
     if (s === undefined) {
