@@ -222,6 +222,15 @@ export function datedSource<Row>(
 }
 
 /**
+ * Milliseconds of the reader's own work (between pages) after which it lets
+ * the event loop turn once: the windows' answers are read between its pages,
+ * not only after the pages ready are all handed out.
+ */
+const READER_SLICE_MS = 5;
+/** One turn of the event loop; resolves to the time after it. */
+const turn = () => new Promise<number>((r) => setTimeout(() => r(performance.now()), 0));
+
+/**
  * Pages of a date-ordered list pulled in parallel windows, in the serial
  * order (see the module doc). The `next` of each page is a cursor the same
  * list accepts to resume there.
@@ -259,6 +268,8 @@ export async function* windowedPages<Row>(
   const pull = new WindowPull(src, opts, signal, start);
   const { windows, slots } = pull;
   let handedOut = 0;
+  /** When the reader last let the loop turn (waiting for a page, or after a slice of work). */
+  let turned = performance.now();
   /** The `next` of the last page handed out: where a failure that names no cursor resumes. */
   let lastNext: string | null = opts.cursor ?? null;
   const onAbort = () => {
@@ -318,6 +329,10 @@ export async function* windowedPages<Row>(
           : undefined;
         if (early) next = early.cursor;
         yield { ...page, rows, next };
+        // the reader's own work since it last waited (a frame's appends, a chunk's build) holds
+        // the loop thread: past a slice of it, one turn lets the answers that came meanwhile
+        // send their windows' next requests before it goes on with the pages ready
+        if (performance.now() - turned > READER_SLICE_MS) turned = await turn();
         lastNext = next;
         if (early) throw setFailedCursor(early, early.cursor);
         if (handedOut >= limit) return;
@@ -335,6 +350,7 @@ export async function* windowedPages<Row>(
       }
       if (signal.aborted) throw signal.reason;
       await pull.changed();
+      turned = performance.now();
     }
   } catch (e) {
     // (a probe's request, or the walk a fallback reads, fails outside any window's walk)
