@@ -242,18 +242,15 @@ function bounded(
   word: Uint8Array,
   inString?: (at: number) => boolean,
 ): boolean {
-  if (
-    inString && text.charCodeAt(start - 1) === 34 && text.charCodeAt(end) === 34 && inString(start)
-  ) {
-    return true;
-  }
+  // (NaN past either end of the text: no character)
+  const before = text.charCodeAt(start - 1);
+  const after = text.charCodeAt(end);
+  // a whole JSON string value
+  if (inString && before === 34 && after === 34 && inString(start)) return true;
   const stop = inString && !inString(start)
     ? (c: number) => word[c] || NUMBER_CHARS[c]
     : (c: number) => word[c];
-  const before = start > 0 ? text.charCodeAt(start - 1) : -1;
-  const after = end < text.length ? text.charCodeAt(end) : -1;
-  return !(before >= 0 && before < 128 && stop(before)) &&
-    !(after >= 0 && after < 128 && stop(after));
+  return !(before < 128 && stop(before)) && !(after < 128 && stop(after));
 }
 
 /**
