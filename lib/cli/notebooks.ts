@@ -40,7 +40,7 @@ Executes notebooks through Jupyter (Deno kernel) and writes their outputs back.
   path/to/any.ipynb    any notebook on disk (relative to where you typed the command)
   --out PATH           write there instead of in place: a file for one notebook,
                        a folder for several
-  --timeout S          seconds one cell may run (default 600)
+  --timeout S          seconds one cell may run, 1 to 86400 (default 600)
   --keep-going         run every cell even after one fails (default: stop there)
   --install            install the Deno kernel for Jupyter (deno jupyter --install)
                        with ${
@@ -129,10 +129,8 @@ export async function main(args: string[] = Deno.args): Promise<void> {
     const install = async () => console.log(`Deno kernel installed: ${await installKernel()}`);
     return runCli("notebooks", install, undefined, args);
   }
-  const timeoutS = values.timeout === undefined ? 600 : Number(values.timeout);
-  if (!Number.isFinite(timeoutS) || timeoutS <= 0) {
-    flags.fail(`--timeout ${JSON.stringify(values.timeout)} must be a positive number of seconds`);
-  }
+  // read as every command reads a number (decimal digits; no 0x10, 1e3 or .5)
+  const timeoutS = flags.num("timeout", values.timeout, 600, 1, 86_400);
   const cwd = envVar("INIT_CWD") ?? Deno.cwd();
   const repoDir = new URL("../../notebooks/", import.meta.url).pathname;
   const jobs = flags.attempt(() => plan(positionals, values.out, cwd, repoDir), []);

@@ -178,8 +178,6 @@ export type ServiceConfig =
   | { live: true; apiKey: string; baseUrl: string }
   | { live: false };
 
-const list = (names: readonly string[]) => names.join(", ");
-
 /**
  * One service's configuration, by the table in the module doc, or a
  * {@link ConfigurationError} naming the variables (never a value).
@@ -197,7 +195,7 @@ export function serviceConfig(env: Env, vars: ServiceVars): ServiceConfig {
   const baseUrl = env.get(vars.url);
   const kinds = ["key", "url"] as const;
   const near = Object.fromEntries(kinds.map((k) => [k, nearMisses(env.names ?? [], vars, k)]));
-  const areSet = (names: string[]) => `${list(names)} ${names.length > 1 ? "are" : "is"} set`;
+  const areSet = (names: string[]) => `${names.join(", ")} ${names.length > 1 ? "are" : "is"} set`;
   const hint = (k: "key" | "url") =>
     near[k].length ? ` (${areSet(near[k])}: did you mean ${vars[k]}?)` : "";
   const offlineHow = `unset ${vars.url} and ${vars.key} to use the offline emulator`;
