@@ -266,26 +266,12 @@ export interface PortfolioOptions {
   edges?: typeof EDGES[number];
 }
 
-/** The choices of {@link PortfolioOptions}, defaults applied. */
-export type ResolvedPortfolioOptions = Required<
-  Pick<
-    PortfolioOptions,
-    "horizon" | "weighting" | "direction" | "sides" | "spread" | "entry" | "edges"
-  >
->;
-
 /**
  * The choices of {@link portfolioBacktest}'s options with their defaults,
  * each checked: a value not allowed is a `RangeError` naming it, with close
  * matches.
- *
- * @example
- * ```ts
- * import { resolvePortfolioOptions } from "./portfolio.ts";
- * resolvePortfolioOptions({ horizon: "3m" }).weighting; // "equal"
- * ```
  */
-export function resolvePortfolioOptions(options: PortfolioOptions): ResolvedPortfolioOptions {
+function resolvePortfolioOptions(options: PortfolioOptions) {
   const fn = "portfolioBacktest";
   return {
     horizon: choice(fn, "horizon", options.horizon, PORTFOLIO_HORIZONS, "6m"),
@@ -297,6 +283,9 @@ export function resolvePortfolioOptions(options: PortfolioOptions): ResolvedPort
     edges: choice(fn, "edges", options.edges, EDGES, "trim"),
   };
 }
+
+/** The choices of {@link PortfolioOptions}, defaults applied. */
+type ResolvedPortfolioOptions = ReturnType<typeof resolvePortfolioOptions>;
 
 /**
  * Runs a calendar-time portfolio backtest over a trades frame (see the module
