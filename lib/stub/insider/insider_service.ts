@@ -63,24 +63,28 @@ const DetailQuery = z.object({
   "x-hosting-protection-bypass": z.string().optional(),
 }).strict();
 
-/** A field's schema by its value type (text for the other types). */
-function zodOf(type: ValueType): z.ZodType {
-  const of: Partial<Record<ValueType, () => z.ZodType>> = {
-    boolean: () => z.boolean().nullable(),
-    decimal: () => z.number().nullable(),
-    integer: () => z.number().int().nullable(),
-    list: () => z.array(z.number().int()),
-  };
-  return of[type]?.() ?? z.string().nullable();
-}
+/**
+ * A field's schema by its value type: a total map, so a value type added
+ * without its schema here fails `deno task check`.
+ */
+const ZOD_OF: Record<ValueType, () => z.ZodType> = {
+  date: () => z.string().nullable(),
+  timestamp: () => z.string().nullable(),
+  decimal: () => z.number().nullable(),
+  integer: () => z.number().int().nullable(),
+  boolean: () => z.boolean().nullable(),
+  code: () => z.string().nullable(),
+  list: () => z.array(z.number().int()),
+  text_list: () => z.array(z.string()),
+};
 
 const Transaction = z.object(
-  Object.fromEntries(TRANSACTION_FIELDS.map((f) => [f.name, zodOf(f.type)])),
+  Object.fromEntries(TRANSACTION_FIELDS.map((f) => [f.name, ZOD_OF[f.type]()])),
 ).passthrough().openapi("Transaction");
 
 function searchEnvelope(d: Dialect) {
   const row = z.object(
-    Object.fromEntries(TRANSACTION_FIELDS.map((f) => [searchKey(f, d), zodOf(f.type)])),
+    Object.fromEntries(TRANSACTION_FIELDS.map((f) => [searchKey(f, d), ZOD_OF[f.type]()])),
   ).passthrough().openapi("SearchRow");
   return z.object({
     data: z.array(row),
