@@ -78,13 +78,15 @@ function keep(value: unknown, name: string | symbol, from: AnyObject): unknown {
   return value;
 }
 
-function bundleOf(target: AnyObject): MediaBundle {
+/** The one rich view of a frame (with its pull's notes), a Series (as a frame) or a LazyFrame. */
+function bundleOf(target: unknown, opts: DisplayOptions = {}): MediaBundle {
+  if (isSeries(target)) return bundleOf(target.toFrame(), opts);
   if (isFrame(target)) {
     const truncated = (target as { truncated?: unknown }).truncated === true;
     const report = (target as { readReport?: FrameReport }).readReport;
     return frameBundle(
       target,
-      { demo: isDemo(target) },
+      { ...opts, demo: opts.demo ?? isDemo(target) },
       [
         ...(truncated ? ["stopped at maxRows: the service has more"] : []),
         ...(report ? summaryLines(report) : []),
@@ -206,10 +208,7 @@ export interface Displayable {
  */
 export function show(value: unknown, opts: DisplayOptions = {}): Displayable {
   let bundle: () => MediaBundle;
-  const demo = { ...opts, demo: opts.demo ?? isDemo(value) };
-  if (isFrame(value)) bundle = () => frameBundle(value, demo);
-  else if (isLazyFrame(value)) bundle = () => lazyBundle(value);
-  else if (isSeries(value)) bundle = () => frameBundle(value.toFrame(), demo);
+  if (isFrame(value) || isLazyFrame(value) || isSeries(value)) bundle = () => bundleOf(value, opts);
   else if (Array.isArray(value) && value.every(isRecord)) {
     bundle = () => recordsBundle(value as Record<string, unknown>[], opts);
   } else if (hasDisplay(value)) {
@@ -268,7 +267,7 @@ export function polarsDisplay(which: "signalbook" | "polars"): "signalbook" | "p
   polarsModule._DataFrame = which === "polars" ? nativeFactory : (inner: unknown) => {
     const df = nativeFactory(inner);
     // demo data whoever built the frame (plain.vstack(demo)): marked where it is seen
-    df[JUPYTER] = () => frameBundle(df as unknown as pl.DataFrame, { demo: isDemo(df) });
+    df[JUPYTER] = () => bundleOf(df);
     return df;
   };
   return before;
