@@ -329,10 +329,8 @@ export function render(
     & ChartText
     & Record<string, unknown>;
   text = { ...text, title: title ?? text.title, subtitle: subtitle ?? text.subtitle };
-  const inline = checkInlineFormat(
-    text.title ? `chart "${text.title}"` : "chart",
-    text.inline ?? extraInline ?? "auto",
-  );
+  // checked by the Chart it makes
+  const inline = text.inline ?? extraInline;
   const merged: Record<string, unknown> = { ...options };
   for (const [k, v] of Object.entries(rest)) {
     const base = merged[k];
