@@ -260,13 +260,12 @@ export async function* windowedPages<Row>(
   src: WindowSource<Row>,
   opts: WindowedOptions,
 ): AsyncGenerator<Page<Row>, void, undefined> {
-  const limit = opts.limit ?? Infinity;
   const outer = new AbortController();
   // the whole pull, every window, is one call group: one retry budget (see `retry.ts`)
   const signal = joinGroup(outer.signal, opts.signal);
   const start = opts.cursor === undefined ? undefined : decodeWindowCursor(opts.cursor, src.list);
   const pull = new WindowPull(src, opts, signal, start);
-  const { windows, slots } = pull;
+  const { windows, slots, limit } = pull;
   let handedOut = 0;
   /** When the reader last let the loop turn (waiting for a page, or after a slice of work). */
   let turned = performance.now();
