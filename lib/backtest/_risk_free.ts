@@ -43,12 +43,18 @@ function fail(message: string): never {
 }
 
 /**
- * Monthly rates (percent a month) and the annual figure reported: their mean
- * compounded to a year. A mean above 2 (27 % a year, beyond any Treasury
- * bill rate on record) is almost surely percent a year, and is refused with
- * the figure it would be; a mean below −2 likewise.
+ * Monthly rates (percent a month, one per month of the backtest: a rate that
+ * is not a finite number is refused naming its month) and the annual figure
+ * reported: their mean compounded to a year. A mean above 2 (27 % a year,
+ * beyond any Treasury bill rate on record) is almost surely percent a year,
+ * and is refused with the figure it would be; a mean below −2 likewise.
  */
-function fromMonthly(monthly: number[], what: string): RiskFreeRates {
+function fromMonthly(rates: unknown[], months: readonly string[], what: string): RiskFreeRates {
+  const bad = rates.findIndex((v) => typeof v !== "number" || !Number.isFinite(v));
+  if (bad >= 0) {
+    fail(`rf for ${months[bad]} is ${describe(rates[bad])}; give a number, percent a month`);
+  }
+  const monthly = rates as number[];
   const m = mean(monthly);
   const annual = ((1 + m / 100) ** 12 - 1) * 100;
   if (Math.abs(m) > MAX_MONTHLY) {
@@ -120,11 +126,6 @@ export function riskFreeRates(rf: unknown, months: readonly string[]): RiskFreeR
     }
     const rowOf = rowsByMonth("riskFree", frame.getColumn("month").toArray());
     const vs = frame.getColumn("rf").toArray();
-    for (const [k, i] of rowOf) {
-      if (typeof vs[i] !== "number" || !Number.isFinite(vs[i])) {
-        fail(`rf for ${k} is ${describe(vs[i])}; give a number, percent a month`);
-      }
-    }
     const missing = months.filter((k) => !rowOf.has(k));
     if (missing.length) {
       const keys = [...rowOf.keys()].sort();
@@ -136,7 +137,7 @@ export function riskFreeRates(rf: unknown, months: readonly string[]): RiskFreeR
         }`,
       );
     }
-    return fromMonthly(months.map((k) => vs[rowOf.get(k)!] as number), "frame");
+    return fromMonthly(months.map((k) => vs[rowOf.get(k)!]), months, "frame");
   }
   if (rf !== null && typeof rf === "object" && typeof obj.toArray === "function") {
     const vs = (rf as pl.Series).toArray() as unknown[];
@@ -147,13 +148,7 @@ export function riskFreeRates(rf: unknown, months: readonly string[]): RiskFreeR
         } to ${months.at(-1)}), or a frame with "month" and "rf"`,
       );
     }
-    const monthly = vs.map((v, i) => {
-      if (typeof v !== "number" || !Number.isFinite(v)) {
-        fail(`Series value ${describe(v)} (for ${months[i]}) is not a number, percent a month`);
-      }
-      return v;
-    });
-    return fromMonthly(monthly, "Series");
+    return fromMonthly(vs, months, "Series");
   }
   return fail(
     `${

@@ -167,6 +167,21 @@ Deno.test("riskFree: frames with months as dates or YYYY-MM, Series, short error
       }),
     short(/riskFree month "2020-13" \(row 1\) is not a date or a month \(YYYY-MM/),
   );
+  // a rate that is not a finite number is refused naming its month, from a frame or a Series
+  assert.throws(
+    () =>
+      portfolioFromPositions(pos, {
+        riskFree: pl.DataFrame({ month: months, rf: [null, ...rf.slice(1)] }),
+      }),
+    short(/riskFree rf for 2020-01 is null; give a number, percent a month/),
+  );
+  assert.throws(
+    () =>
+      portfolioFromPositions(pos, {
+        riskFree: pl.Series("rf", [...rf.slice(0, 2), NaN, ...rf.slice(3)]),
+      }),
+    short(/riskFree rf for 2020-03 is NaN; give a number, percent a month/),
+  );
   assert.throws(
     () => portfolioFromPositions(pos, { riskFree: [1, 2] as unknown as number }),
     short(/riskFree \[1,2\] is not allowed; give percent a year/),
