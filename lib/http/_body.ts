@@ -100,17 +100,14 @@ export function announcedLength(res: Response): number | undefined {
   return Number(raw);
 }
 
-/** Bytes past which a body is "large" and needs one of a {@link LargeBodyGate}'s permits: 1 MiB. */
+/** Bytes past which a body is "large" and needs a {@link LargeBodyGate}'s permit: 1 MiB. */
 export const LARGE_BODY_BYTES = 1 << 20;
-
-/** Large bodies one client reads at once. */
-export const LARGE_BODY_PERMITS = 1;
 
 /**
  * Bounds the bytes a client holds while reading answers at once. A normal
  * answer is small (a search page of 100 full rows is about 0.5 MB); one
  * that grows past {@link LARGE_BODY_BYTES} waits, holding what it read,
- * for the one permit ({@link LARGE_BODY_PERMITS}) before it reads on (the
+ * for the one permit (one large body a client reads at once) before it reads on (the
  * server is held back by TCP meanwhile). So with 8 answers in flight that
  * all run to `maxResponseBytes` (16 MiB, a hostile server's endless or
  * gzip-bomb bodies under `hydrate`), at most 16 + 7 × 1 = 23 MiB of bodies
@@ -122,20 +119,15 @@ export const LARGE_BODY_PERMITS = 1;
  * for anything else, so readers cannot deadlock.
  */
 export class LargeBodyGate {
-  #free = LARGE_BODY_PERMITS;
-  #waiting: (() => void)[] = [];
-  /** Waits for a permit; returns its release (idempotent). */
+  /** Settles once the last reader that asked for the permit has released it. */
+  #last: Promise<void> = Promise.resolve();
+  /** Waits for the permit (in the order asked); returns its release (idempotent). */
   async acquire(): Promise<() => void> {
-    if (this.#free > 0) this.#free--;
-    else await new Promise<void>((r) => this.#waiting.push(r));
-    let done = false;
-    return () => {
-      if (done) return;
-      done = true;
-      const next = this.#waiting.shift();
-      if (next) next();
-      else this.#free++;
-    };
+    const before = this.#last;
+    let release!: () => void;
+    this.#last = new Promise<void>((r) => (release = r));
+    await before;
+    return release;
   }
 }
 
@@ -143,8 +135,8 @@ export class LargeBodyGate {
  * The whole body of `res`, or a {@link ResponseTooLargeError} as soon as it
  * passes `limit` bytes (the rest is cancelled, never downloaded). An answer
  * whose `Content-Length` is already over the limit is refused unread. With
- * a `gate`, a body past {@link LARGE_BODY_BYTES} reads on only with one of
- * its permits.
+ * a `gate`, a body past {@link LARGE_BODY_BYTES} reads on only with its
+ * permit.
  */
 export async function readBody(
   res: Response,
