@@ -281,8 +281,7 @@ export class ResponseCache {
     const copy = rebuilt(res, body);
     const lifetime = lifetimeMs(res.headers.get("cache-control"), this.ttlMs);
     // the body, read as text, holding a key in any form the matcher knows: never written
-    const text = lifetime > 0 ? new TextDecoder().decode(body) : "";
-    if (lifetime <= 0 || knownKeys.holds(text)) {
+    if (lifetime <= 0 || knownKeys.holds(new TextDecoder().decode(body))) {
       totals.notStored++;
       return copy;
     }
