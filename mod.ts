@@ -58,7 +58,6 @@ export {
   type Insider,
   INSIDER_SKILL,
   type InsiderData,
-  isDefaultDialect,
   type Pitch,
   PRICE_MODEL,
   type RateLimiter,

@@ -18,7 +18,6 @@ import {
   describeDialect,
   DIALECT_POINTS,
   DIALECTS,
-  isDefaultDialect,
   resolveDialect,
   serveStub,
 } from "../stub/mod.ts";
@@ -95,7 +94,8 @@ export async function main(args: string[] = Deno.args): Promise<void> {
       const { url } = await Promise.try(serveStub, opts).catch((e) => {
         throw new CliError(listenProblem(e, where, opts.hostname));
       });
-      if (!isDefaultDialect(dialect)) console.error(`stub: dialect ${describeDialect(dialect)}`);
+      const named = describeDialect(dialect);
+      if (named !== "default") console.error(`stub: dialect ${named}`);
       console.log(`stub listening on ${url}`);
     },
     undefined,

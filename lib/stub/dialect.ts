@@ -233,8 +233,3 @@ export function describeDialect(d: Dialect): string {
   const diff = POINTS.filter((p) => d[p] !== DEFAULT_DIALECT[p]).map((p) => `${p}=${d[p]}`);
   return diff.length ? diff.join(",") : "default";
 }
-
-/** Whether a dialect is the default one. */
-export function isDefaultDialect(d: Dialect): boolean {
-  return POINTS.every((p) => d[p] === DEFAULT_DIALECT[p]);
-}
