@@ -20,12 +20,12 @@
  *
  * @module
  */
-import { WINDOW_DAYS } from "../insider/fields.ts";
+import { FORWARD_WINDOWS, WINDOW_DAYS } from "../insider/fields.ts";
 
 /** Knots of the forward-return fields: window label and day offset. */
-export const KNOTS: readonly (readonly [string, number])[] =
-  (["1w", "1m", "3m", "6m", "1y"] as const)
-    .map((w) => [w, WINDOW_DAYS[w]] as const);
+export const KNOTS: readonly (readonly [string, number])[] = FORWARD_WINDOWS.map((w) =>
+  [w, WINDOW_DAYS[w]] as const
+);
 
 /** Columns the filing-entry approximation reads (besides the returns). */
 export const FILING_COLUMNS = ["filing_delay_days"] as const;
