@@ -38,10 +38,9 @@ import { t975, Z975 } from "./_quantiles.ts";
 import { usableSe } from "./_cluster_se.ts";
 import { plural } from "../shared/plural.ts";
 import type pl from "npm:nodejs-polars@0.25.2";
-import { checkColumns } from "../shared/wrong_input.ts";
+import { expectFrame } from "../shared/wrong_input.ts";
 import { olsNeweyWest } from "./_ols.ts";
 import { rowsByMonth } from "./_month.ts";
-import { refuse } from "../shared/options.ts";
 import type { Alpha, FactorAlpha, MonthRow, PortfolioFigures } from "./_portfolio_types.ts";
 
 export type { Alpha };
@@ -301,12 +300,10 @@ export function factorAlphaOf(
   y: number[],
   factors: pl.DataFrame,
 ): FactorAlpha | string {
-  if (!factors || typeof factors.columns === "undefined") {
-    refuse("portfolioBacktest", "factors", factors, [
-      "a frame with a month column and factor columns",
-    ]);
-  }
-  checkColumns("portfolioBacktest (factors)", factors, ["month"]);
+  expectFrame("portfolioBacktest (factors)", factors, {
+    pass: "a frame with a month column and factor columns",
+    columns: ["month"],
+  });
   const names = factors.columns.filter((c) => c !== "month");
   if (!names.length) {
     throw new RangeError(

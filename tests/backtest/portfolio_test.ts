@@ -339,7 +339,7 @@ Deno.test("factors: a one-factor alpha equals alphaOf; risk-free frames; bad fac
   );
   assert.throws(
     () => portfolioBacktest(buys, { horizon: "3m", factors: pl.DataFrame({ m: [1], x: [1] }) }),
-    /portfolioBacktest \(factors\): the frame lacks column "month"/,
+    /portfolioBacktest \(factors\): pass a frame with a month column and factor columns; got a frame[^]*lacks column "month"/,
   );
   assert.throws(
     () => portfolioBacktest(buys, { horizon: "3m", riskFree: riskFree.head(3) }),
