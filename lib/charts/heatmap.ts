@@ -7,7 +7,7 @@ import defer * as Plot from "npm:@observablehq/plot@0.6.17";
 import pl from "npm:nodejs-polars@0.25.2";
 import { type Chart, type ChartOptions, render } from "./chart.ts";
 import { inOrder, rowsOf } from "./_chart_data.ts";
-import { expectFrame } from "../shared/wrong_input.ts";
+import { expectFrame, isFrame } from "../shared/wrong_input.ts";
 import { WIN_RATE_COLUMNS, winRates } from "../families/transactions.ts";
 
 /** Options of {@link winRateHeatmap}; any other Plot option passes through. */
@@ -28,9 +28,9 @@ export type WinRateHeatmapOptions = ChartOptions;
  */
 export function winRateHeatmap(data: pl.DataFrame, options: WinRateHeatmapOptions = {}): Chart {
   const wanted = { pass: "a trades frame or winRates(trades)", field: "frame" };
-  expectFrame("winRateHeatmap", data, wanted);
-  const isLong = data.columns.includes("scope");
-  if (!isLong) expectFrame("winRateHeatmap", data, { ...wanted, columns: WIN_RATE_COLUMNS });
+  // the long frame of winRates(), or a trades frame with every win-rate column
+  const isLong = isFrame(data) && data.columns.includes("scope");
+  expectFrame("winRateHeatmap", data, isLong ? wanted : { ...wanted, columns: WIN_RATE_COLUMNS });
   const long = isLong ? data : winRates(data);
   rowsOf("winRateHeatmap", long, {
     ...wanted,

@@ -8,7 +8,7 @@ import defer * as Plot from "npm:@observablehq/plot@0.6.17";
 import type pl from "npm:nodejs-polars@0.25.2";
 import { type Chart, type ChartOptions, render } from "./chart.ts";
 import { columnsOf, inOrder, meanCi, sidedBy } from "./_chart_data.ts";
-import { expectFrame } from "../shared/wrong_input.ts";
+import { expectFrame, isFrame } from "../shared/wrong_input.ts";
 import { checkSides, sideColumn, sideOf, type Sides } from "../families/side.ts";
 import { FORWARD_COLUMNS, forwardReturns } from "../families/transactions.ts";
 
@@ -49,11 +49,10 @@ export function forwardReturnsChart(
   checkSides("forwardReturnsChart", sides);
   const col = sideColumn(sides);
   const wanted = { pass: "a trades frame or forwardReturns(trades)", field: "frame" };
-  expectFrame("forwardReturnsChart", data, wanted);
-  const isLong = data.columns.includes("horizon");
-  if (!isLong) {
-    expectFrame("forwardReturnsChart", data, { ...wanted, columns: [...FORWARD_COLUMNS, col] });
-  }
+  // the long frame of forwardReturns(), or a trades frame with every return column
+  const isLong = isFrame(data) && data.columns.includes("horizon");
+  const columns = isLong ? [] : [...FORWARD_COLUMNS, col];
+  expectFrame("forwardReturnsChart", data, { ...wanted, columns });
   // only the columns drawn: the long frame is five rows per trade
   const long = isLong ? data : forwardReturns(data.select(...FORWARD_COLUMNS, col));
   // drawn from columns: a pull of 16,000 trades is 80,000 points, and an object per point (the
