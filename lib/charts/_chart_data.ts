@@ -96,7 +96,6 @@ export function sidedBy<T>(
 ): {
   kept: T[];
   side: string[];
-  leftOut: number;
   color: { domain: string[]; range: string[]; label: string; legend: true };
   subtitle: string;
 } {
@@ -119,7 +118,6 @@ export function sidedBy<T>(
   return {
     kept,
     side,
-    leftOut,
     color: {
       domain: [...labels],
       range: [...SIDE_COLORS.range],
