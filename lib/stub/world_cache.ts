@@ -82,6 +82,7 @@ import { type CatalogData, makeCatalogData } from "./catalog/catalog_data.ts";
 import { loadCatalog, storeCatalog } from "./catalog/stored_catalog.ts";
 import { closeSync, readSync } from "node:fs";
 import { notice } from "../shared/notice.ts";
+import once from "npm:lodash-es@4.17.21/once.js";
 import { openRegularSync, UnsafeFileError } from "../shared/regular_file.ts";
 import { lockFileSync, stoppedLockHolder } from "../shared/file_lock.ts";
 
@@ -154,12 +155,9 @@ export function openWorld(opts: OpenWorldOptions = {}): OpenedWorld {
     ? join(dir, `world-v${WORLD_CACHE_VERSION}-seed${seed}-scale${scale}-${asOf}.bin`)
     : null;
   // what went wrong with the cache, said once for this world however often it is met
-  let told = false;
-  const tell = (why: string) => {
-    if (told) return;
-    told = true;
-    notice(`signalbook: world cache: ${why}`);
-  };
+  const tell: (why: string) => void = once((why: string) =>
+    notice(`signalbook: world cache: ${why}`)
+  );
   const cached = (): OpenedWorld | null => {
     if (!file) return null;
     try {
