@@ -202,6 +202,13 @@ Deno.test("world cache: a file removed, cut or replaced by another world's after
   }
 });
 
+/** A world's rows and catalog as one text (sets as lists), to compare two worlds by what they serve. */
+const fingerprint = (w: ReturnType<typeof openWorld>) =>
+  JSON.stringify(
+    [w.insider.trades.map((t) => t.row), w.catalog()],
+    (_k: string, v: unknown) => v instanceof Set || v instanceof Map ? [...v] : v,
+  );
+
 Deno.test("world cache: a cut-short or foreign file is generated again and replaced", async () => {
   const dir = await Deno.makeTempDir({ prefix: "sb-worlds-" });
   try {
@@ -213,7 +220,13 @@ Deno.test("world cache: a cut-short or foreign file is generated again and repla
       await Deno.writeFile(file, bad);
       const again = openWorld({ seed: 2, scale: 0.05, cache: dir });
       assert.equal(again.source, "generated");
-      assert.deepEqual(await Deno.readFile(file), whole);
+      // replaced by a sound file of the same world: read back from the cache, the same rows and
+      // catalog (not the same bytes: node:v8 may write a number in its short or long form,
+      // depending on what the process ran before)
+      assert.notDeepEqual(await Deno.readFile(file), bad);
+      const back = openWorld({ seed: 2, scale: 0.05, cache: dir });
+      assert.equal(back.source, "cache");
+      assert.equal(fingerprint(back), fingerprint(first));
       assert.equal(
         JSON.stringify(again.insider.trades.map((t) => t.row)),
         JSON.stringify(first.insider.trades.map((t) => t.row)),
