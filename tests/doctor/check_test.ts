@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { checkServices, formatReport, type ServicesReport } from "../../lib/doctor/mod.ts";
 import { createStub, DEMO_KEYS, DIALECTS, type Stub } from "../../lib/stub/mod.ts";
+import { InsiderClient } from "../../lib/insider/client.ts";
 
 const NO_KEYS = () => undefined;
 const FAKE = { catalog: "sk-live-DOCTOR-CATALOG-7f3a9", insider: "sk-live-DOCTOR-INSIDER-2b81c" };
@@ -260,6 +261,23 @@ Deno.test("a key a server echoes where no error carries it (a rate-limit header)
   const everything = JSON.stringify(r) + formatReport(r).join("\n");
   assert.match(r.services[1].rateLimitHeaders["x-ratelimit-policy"], /600 per minute/);
   assert.ok(!everything.includes(FAKE.insider), "the key is never printed");
+});
+
+Deno.test("a key of another client of this process (not in the environment) echoed by a server is scrubbed from the report too", async () => {
+  const other = "pk_test_Zq81OtherClient44vW";
+  // a client made with that key registers it (see http/_redact.ts), as a notebook's would be
+  new InsiderClient({ apiKey: other, baseUrl: "https://other.example.test/insider" });
+  const live = liveFetch(smallStub(), (_path, body) => body);
+  const echo = async (input: RequestInfo | URL, init?: RequestInit) => {
+    const res = await live(input, init);
+    const headers = new Headers(res.headers);
+    headers.set("x-ratelimit-policy", `key=${other}; 600 per minute`);
+    return new Response(res.body, { status: res.status, headers });
+  };
+  const r = await checkServices({ env: LIVE_ENV, fetch: echo });
+  const everything = JSON.stringify(r) + formatReport(r).join("\n");
+  assert.match(r.services[1].rateLimitHeaders["x-ratelimit-policy"], /600 per minute/);
+  assert.ok(!everything.includes(other), "the other client's key is never printed");
 });
 
 Deno.test("a key without its base URL fails before any call, naming the variable", async () => {
