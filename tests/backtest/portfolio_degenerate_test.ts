@@ -400,6 +400,24 @@ Deno.test("factor alpha needs 24 months of factor data too; below, absent with t
   );
 });
 
+Deno.test("a month whose factors are not all numbers is left out of the factor fit, as a month without factors", () => {
+  const rets = Array.from({ length: 30 }, (_, i) => 1 + (i % 4) / 2 - (i % 3) / 3);
+  const r = portfolioFromPositions(monthly(rets), { edges: "keep" });
+  const months = r.monthly.getColumn("month").toArray() as string[];
+  const mkt = r.monthly.getColumn("market_return").toArray() as number[];
+  const smb = mkt.map((m, i) => (i % 5) - m / 3);
+  const holed = pl.DataFrame({ month: months, mkt, smb: smb.map((x, i) => i === 3 ? null : x) });
+  const without = pl.DataFrame({
+    month: months.filter((_, i) => i !== 3),
+    mkt: mkt.filter((_, i) => i !== 3),
+    smb: smb.filter((_, i) => i !== 3),
+  });
+  const a = portfolioFromPositions(monthly(rets), { edges: "keep", factors: holed }).stats;
+  const b = portfolioFromPositions(monthly(rets), { edges: "keep", factors: without }).stats;
+  assert.ok(b.factorAlpha, JSON.stringify(b.nullReasons));
+  assert.deepEqual(a.factorAlpha, b.factorAlpha);
+});
+
 Deno.test("alpha exactly 0 keeps its interval and a t of 0; an exact factor fit has no factor alpha", () => {
   // residuals orthogonal to the market and summing to 0: alpha is exactly 0, not degenerate
   const market = Array.from({ length: 24 }, (_, i) => (i % 2 ? 1 : -1) * (1 + (i % 3)));

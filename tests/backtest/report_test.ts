@@ -151,3 +151,16 @@ Deno.test("writeReport: conclusion, table with medians, hit-rate note, portfolio
   assert.doesNotMatch(await Deno.readTextFile(only.report), /## Conclusion/);
   await Deno.remove(dir, { recursive: true });
 });
+
+Deno.test("statsTable: the hit rate is a whole percent, the study's hit_rate rounded", () => {
+  const s = eventStudy(
+    trades({ winners: { side: "A", xs: wave(48, 3) }, all: { side: "A", xs: wave(60, 0.2) } }),
+    { groupBy: "grp", horizons: ["1m"], baseline: "all", samples: 100, cluster: "month" },
+  );
+  const table = statsTable(s);
+  const col = table.head.indexOf("hit rate");
+  assert.ok(col >= 0, table.head.join(", "));
+  const hits = (s.toRecords() as Record<string, number>[]).map((r) => r.hit_rate);
+  assert.ok(hits.some((h) => h !== Math.round(h)), "a hit rate with a fraction");
+  assert.deepEqual(table.rows.map((r) => r[col]), hits.map((h) => `${Math.round(h)}%`));
+});
