@@ -249,11 +249,13 @@ export function insiderService(ctx: InsiderContext): OpenAPIHono {
     });
     if ("error" in page) badRequest(`pagination.cursor: ${page.error}`);
     const { next, prev, hasMore } = page;
-    const answer = `{"data":[${page.rows.map(camelJson).join(",")}],"nextCursor":${
-      JSON.stringify(next)
-    },"prevCursor":${JSON.stringify(prev)},"hasMore":${hasMore}}`;
-    // as UTF-8 now, while the request waits out its latency (see `faults`), not once it is due
-    return c.body(new TextEncoder().encode(answer), 200, { "content-type": "application/json" });
+    return c.body(
+      `{"data":[${page.rows.map(camelJson).join(",")}],"nextCursor":${
+        JSON.stringify(next)
+      },"prevCursor":${JSON.stringify(prev)},"hasMore":${hasMore}}`,
+      200,
+      { "content-type": "application/json" },
+    );
   });
 
   app.get("/api/v1/feeds", (c) => {
