@@ -9,17 +9,7 @@ import { join } from "node:path";
 import { feedPeriod } from "../../lib/cli/market_baseline.ts";
 import { easternDate } from "../../lib/insider/_windows.ts";
 import { createStub } from "../../lib/stub/mod.ts";
-
-const dec = new TextDecoder();
-async function task(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["task", "-q", ...args],
-    stdout: "piped",
-    stderr: "piped",
-    env: { PITCH_API_KEY: "", INSIDER_API_KEY: "", NO_COLOR: "1" },
-  }).output();
-  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
-}
+import { task } from "./_task.ts";
 
 /** The README's one-feed backtest command, as its arguments. */
 function readmeOneFeedCommand(): string[] {

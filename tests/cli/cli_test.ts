@@ -2,17 +2,7 @@ import assert from "node:assert/strict";
 import pl from "nodejs-polars";
 import { join } from "node:path";
 import { demoRun } from "../_demo_run.ts";
-
-async function task(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["task", "-q", ...args],
-    stdout: "piped",
-    stderr: "piped",
-    env: { PITCH_API_KEY: "", INSIDER_API_KEY: "" },
-  }).output();
-  const dec = new TextDecoder();
-  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
-}
+import { task } from "./_task.ts";
 
 /** Decodes a PNG far enough to prove it is whole: chunks, CRC-free inflate of IDAT, row sizes. */
 async function decodePng(bytes: Uint8Array): Promise<{ width: number; height: number }> {

@@ -1,28 +1,21 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { task } from "./_task.ts";
 
-async function backtest(riskFree: string, out: string) {
-  const r = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "task",
-      "-q",
-      "backtest",
-      "--portfolio",
-      "--risk-free",
-      riskFree,
-      "--feed",
-      "ceo-trades:buy",
-      "--max-rows",
-      "300",
-      "--out",
-      out,
-    ],
-    stdout: "piped",
-    stderr: "piped",
-    env: { PITCH_API_KEY: "", INSIDER_API_KEY: "" },
-  }).output();
-  const dec = new TextDecoder();
-  return { code: r.code, stdout: dec.decode(r.stdout), stderr: dec.decode(r.stderr) };
+/** `deno task backtest --portfolio` of one feed with `--risk-free riskFree`, written to `out`. */
+function backtest(riskFree: string, out: string) {
+  return task([
+    "backtest",
+    "--portfolio",
+    "--risk-free",
+    riskFree,
+    "--feed",
+    "ceo-trades:buy",
+    "--max-rows",
+    "300",
+    "--out",
+    out,
+  ]);
 }
 
 Deno.test("deno task backtest --risk-free: the rate given (percent a year, with or without %) is the rate the portfolios use", async () => {
