@@ -87,7 +87,12 @@ export interface PitchListParams {
   filterSetIds?: string[];
 }
 
-const RETURN_SHAPE = "{period}_{kind}_gte_{floor} with period 6m|1y|2y, kind abs|excess, floor ";
+/**
+ * What an `authorReturn` or `pitchReturn` value may be, for messages (the
+ * schemas' and the families' parsers'), up to its list of floors.
+ */
+export const RETURN_SHAPE =
+  "{period}_{kind}_gte_{floor} with period 6m|1y|2y, kind abs|excess, floor ";
 
 /** Pitches a page when the request sets no `limit` (the spec's default). */
 export const PITCH_PAGE_SIZE = 20;

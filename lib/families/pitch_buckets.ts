@@ -21,7 +21,7 @@
 import { isDemo, markDemo } from "../shared/demo.ts";
 import pl from "npm:nodejs-polars@0.25.2";
 import type { CatalogClient } from "../catalog/client.ts";
-import type { PitchListParams } from "../catalog/params.ts";
+import { type PitchListParams, RETURN_SHAPE } from "../catalog/params.ts";
 import type { PitchListRow } from "../catalog/types.ts";
 import { pitchesFrame } from "../catalog/pitch_frames.ts";
 import { asFrame, type Frame } from "../frames/list.ts";
@@ -32,15 +32,13 @@ import {
   PITCH_RETURN_FLOORS,
   PITCH_RETURN_PREFIX,
   type PitchReturnFloor,
-  RETURN_KINDS,
-  RETURN_PERIODS,
   type ReturnFloor,
   type ReturnKind,
   type ReturnPeriod,
   WIN_RATE_FLOORS,
 } from "../catalog/vocab.ts";
 import { RequestValidationError } from "../http/errors.ts";
-import { showValue } from "../shared/schema.ts";
+import { notAllowed } from "../http/_validate.ts";
 
 const SHAPE = /^(6m|1y|2y)_(abs|excess)_gte_(.+)$/;
 
@@ -51,15 +49,7 @@ function parseWith<F extends string>(
 ): ReturnFloor<F> {
   const m = SHAPE.exec(value);
   if (!m || !(floors as readonly string[]).includes(m[3])) {
-    throw new RequestValidationError([{
-      param,
-      value,
-      message: `${
-        showValue(value)
-      } is not allowed; allowed: {period}_{kind}_gte_{floor} with period ${
-        RETURN_PERIODS.join("|")
-      }, kind ${RETURN_KINDS.join("|")}, floor ${floors.join("|")}`,
-    }]);
+    throw new RequestValidationError([notAllowed(param, value, RETURN_SHAPE + floors.join("|"))]);
   }
   return { period: m[1] as ReturnPeriod, kind: m[2] as ReturnKind, floor: m[3] as F };
 }
@@ -151,7 +141,6 @@ function annotate(
       pl.Series(`${name}_bucket_order`, order, pl.Int64),
     ),
     false,
-    isDemo(base),
   );
 }
 

@@ -14,8 +14,12 @@ import { isDemo } from "../shared/demo.ts";
 import pl from "npm:nodejs-polars@0.25.2";
 import {
   FORWARD_WINDOWS,
+  INSIDER_RETURN_DIRECTIONS,
+  INSIDER_RETURN_FIELDS,
   INSIDER_RETURN_WINDOWS,
+  PRIOR_RETURN_FIELDS,
   PRIOR_WINDOWS,
+  WIN_RATE_FIELDS,
   WIN_RATE_SCOPES,
   WIN_RATE_WINDOWS,
   WINDOW_DAYS,
@@ -42,10 +46,8 @@ function need(df: unknown, cols: readonly string[], fn: string): void {
   expectFrame(fn, df, { pass: TRADES_FRAME, columns: cols, field: "frame" });
 }
 
-/** Columns `winRates` reads. */
-export const WIN_RATE_COLUMNS: readonly string[] = WIN_RATE_SCOPES.flatMap((s) =>
-  WIN_RATE_WINDOWS.flatMap((w) => ["pct", "wins", "total"].map((k) => `win_rate_${s}${w}_${k}`))
-);
+/** Columns `winRates` reads: the win-rate family of the field catalog. */
+export const WIN_RATE_COLUMNS: readonly string[] = WIN_RATE_FIELDS;
 
 /** Columns `forwardReturns` reads. */
 export const FORWARD_COLUMNS: readonly string[] = [
@@ -167,14 +169,9 @@ export function forwardReturns(df: pl.DataFrame): Frame {
  * ```
  */
 export function insiderReturns(df: pl.DataFrame): Frame {
-  const dirs = ["", "_bullish", "_bearish"] as const;
-  need(
-    df,
-    INSIDER_RETURN_WINDOWS.flatMap((w) => dirs.map((d) => `insider_returns_${w}${d}`)),
-    "insiderReturns",
-  );
+  need(df, INSIDER_RETURN_FIELDS, "insiderReturns");
   return stack(INSIDER_RETURN_WINDOWS.flatMap((w, i) =>
-    dirs.map((d) => {
+    INSIDER_RETURN_DIRECTIONS.map((d) => {
       const ex = `insider_excess_returns_${w}${d}`;
       return block(df, { ...windowLabels(w, i), direction: d === "" ? "all" : d.slice(1) }, [
         f64(pl.col(`insider_returns_${w}${d}`), "return"),
@@ -196,7 +193,7 @@ export function insiderReturns(df: pl.DataFrame): Frame {
  * ```
  */
 export function priorReturns(df: pl.DataFrame): Frame {
-  need(df, PRIOR_WINDOWS.map((w) => `returns_${w}_ago`), "priorReturns");
+  need(df, PRIOR_RETURN_FIELDS, "priorReturns");
   return stack(
     PRIOR_WINDOWS.map((w, i) =>
       block(df, windowLabels(w, i), [f64(pl.col(`returns_${w}_ago`), "return")])

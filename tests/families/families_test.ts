@@ -92,6 +92,11 @@ Deno.test("insiderReturns and priorReturns: long forms with ordered windows", ()
 Deno.test("a frame missing a needed column is an error naming it", () => {
   assert.throws(() => winRates(trades.drop("win_rate_1y_pct")), /lacks column "win_rate_1y_pct"/);
   assert.throws(() => forwardReturns(pl.DataFrame({})), /got a frame \(0 rows × 0 columns\)/);
+  assert.throws(
+    () => insiderReturns(trades.drop("insider_returns_2y_bearish")),
+    /lacks column "insider_returns_2y_bearish"/,
+  );
+  assert.throws(() => priorReturns(trades.drop("returns_6m_ago")), /lacks column "returns_6m_ago"/);
 });
 
 Deno.test("return-floor values parse and format; bad ones name the value", () => {
@@ -104,6 +109,14 @@ Deno.test("return-floor values parse and format; bad ones name the value", () =>
   assert.throws(
     () => parseAuthorReturn("1y_excess_gte_x2"),
     (e) => e instanceof RequestValidationError && /"1y_excess_gte_x2"/.test(e.message),
+  );
+  // the same words as the pitch list's own check of the parameter
+  assert.throws(
+    () => parseAuthorReturn("1y_excess_gte_x2"),
+    (e) =>
+      e instanceof RequestValidationError &&
+      e.issues[0].message === '"1y_excess_gte_x2" is not allowed; allowed: ' +
+          "{period}_{kind}_gte_{floor} with period 6m|1y|2y, kind abs|excess, floor 0|10|25|50",
   );
   assert.throws(() => parsePitchReturn("3y_abs_gte_pct0"), /period 6m\|1y\|2y/);
 });
