@@ -3,15 +3,11 @@
  *
  * @module
  */
+export { autoSink, type Broadcast, describe, jupyterSink, ttySink } from "./progress.ts";
 export {
-  autoSink,
-  type Broadcast,
-  describe,
-  jupyterSink,
   Progress,
   type ProgressOptions,
   type ProgressSink,
   type ProgressState,
-  ttySink,
   useProgressSink,
-} from "./progress.ts";
+} from "../http/progress_hook.ts";

@@ -12,15 +12,6 @@
 import { type ProgressSink, type ProgressState, provideAutoSink } from "../http/progress_hook.ts";
 import { escapeHtml } from "../shared/html.ts";
 
-export {
-  Progress,
-  type ProgressOptions,
-  type ProgressSink,
-  type ProgressState,
-  provideAutoSink,
-  useProgressSink,
-} from "../http/progress_hook.ts";
-
 /** One line of text for a state. */
 export function describe(s: ProgressState): string {
   const rate = s.seconds > 0 ? s.rows / s.seconds : 0;
