@@ -8,7 +8,7 @@
  * - {@link usageError}: prints every problem and one line naming `--help`
  *   (not the whole help, which would push the problem off the screen),
  *   exits with code 2.
- * - {@link runCli}: runs a command; a runtime failure prints ONE line (what
+ * - {@link Flags.run}: runs a command; a runtime failure prints ONE line (what
  *   failed, which flag or path, what to do) and exits with code 1, never a
  *   stack — unless `--debug` is given, which prints the stack too.
  *
@@ -70,12 +70,14 @@ export class Flags<T extends Options> {
   /** Every problem found, one line each. */
   readonly issues: string[];
   readonly #command: string;
+  readonly #args: string[];
 
-  /** Wraps parsed values. */
-  constructor(command: string, values: Values<T>, issues: string[]) {
+  /** Wraps parsed values; `args` are the command's arguments (for `--debug`). */
+  constructor(command: string, values: Values<T>, issues: string[], args: string[] = Deno.args) {
     this.#command = command;
     this.values = values;
     this.issues = issues;
+    this.#args = args;
   }
 
   /** Records a problem. */
@@ -175,6 +177,32 @@ export class Flags<T extends Options> {
   done(): void {
     if (this.issues.length) usageError(this.#command, this.issues);
   }
+
+  /**
+   * Runs the command's `main` once the flags hold no problem ({@link Flags.done})
+   * and every folder of `paths` (see {@link FailureContext}) is checked
+   * writable: a failure prints one line (see {@link describeFailure}) and
+   * exits with code 1; with `--debug` among the arguments the stack follows.
+   */
+  async run(main: () => Promise<void>, paths?: Record<string, string>): Promise<void> {
+    this.done();
+    try {
+      for (const [flag, path] of Object.entries(paths ?? {})) {
+        const bad = await checkWritableDir(flag, path);
+        if (bad) throw new CliError(bad);
+      }
+      await main();
+    } catch (e) {
+      // the clients already keep their keys out of errors; this also covers any other message
+      const clean = redactEnvKeys();
+      console.error(clean(describeFailure(this.#command, e, { paths })));
+      if (this.#args.includes("--debug")) {
+        console.error(clean(String(e instanceof Error ? e.stack : e)));
+        if (e instanceof AggregateError) { for (const x of e.errors) console.error(x?.stack ?? x); }
+      }
+      Deno.exit(1);
+    }
+  }
 }
 
 /**
@@ -268,7 +296,7 @@ export function parseFlags<T extends Options>(
     console.log(help);
     Deno.exit(0);
   }
-  return new Flags(command, values as Values<T>, issues);
+  return new Flags(command, values as Values<T>, issues, args);
 }
 
 /** A failure whose message is already the one line to print (after the command name). */
@@ -358,35 +386,6 @@ export function describeFailure(
 function redactEnvKeys(): Redactor {
   const keys = envKeys(readEnvironment()).map((k) => redactorFor(k));
   return (text) => keys.reduce((t, r) => r(t), redactKnownKeys(text));
-}
-
-/**
- * Runs a command's main function, once every folder of `ctx().paths` is
- * checked writable: a failure prints one line (see {@link describeFailure})
- * and exits with code 1; with `--debug` in `args` the stack follows.
- */
-export async function runCli(
-  command: string,
-  main: () => Promise<void>,
-  ctx: () => FailureContext = () => ({}),
-  args: string[] = Deno.args,
-): Promise<void> {
-  try {
-    for (const [flag, path] of Object.entries(ctx().paths ?? {})) {
-      const bad = await checkWritableDir(flag, path);
-      if (bad) throw new CliError(bad);
-    }
-    await main();
-  } catch (e) {
-    // the clients already keep their keys out of errors; this also covers any other message
-    const clean = redactEnvKeys();
-    console.error(clean(describeFailure(command, e, ctx())));
-    if (args.includes("--debug")) {
-      console.error(clean(String(e instanceof Error ? e.stack : e)));
-      if (e instanceof AggregateError) { for (const x of e.errors) console.error(x?.stack ?? x); }
-    }
-    Deno.exit(1);
-  }
 }
 
 /**

@@ -67,7 +67,7 @@ import { drawdownChart } from "../charts/drawdown.ts";
 import { eventStudyChart } from "../charts/event_study_chart.ts";
 import { feedComparison } from "../charts/feed_comparison.ts";
 import type { Chart } from "../charts/chart.ts";
-import { type Flags, parseFlags, runCli, usageError } from "./args.ts";
+import { type Flags, parseFlags, usageError } from "./args.ts";
 import { type FeedFlag, parseFeedFlag } from "./feed_flag.ts";
 import { feedPeriod, MARKET_BASELINE, pullMarketBaseline } from "./market_baseline.ts";
 import { didYouMean } from "../shared/suggest.ts";
@@ -185,9 +185,8 @@ const FLAG_SPECS = {
   out: { type: "string" },
 } as const;
 
-/** What a run does, read from the flags: every bad flag is reported at once (exit 2). */
-function readPlan(args: string[]) {
-  const flags = parseFlags("backtest", HELP, FLAG_SPECS, args);
+/** What a run does, read from the flags (their problems are reported by `Flags.run`, at once). */
+function readPlan(flags: Flags<typeof FLAG_SPECS>) {
   const v = flags.values;
   const feeds: FeedFlag[] = [];
   for (const f of v.feed ?? ["ceo-trades:buy"]) {
@@ -225,7 +224,6 @@ function readPlan(args: string[]) {
     weighting: flags.oneOf("weighting", v.weighting, WEIGHTINGS, "equal"),
     direction: flags.oneOf("direction", v.direction, DIRECTIONS, "long"),
   };
-  flags.done();
   return { ...plan, portfolio: v.portfolio ? portfolio : undefined };
 }
 
@@ -524,8 +522,9 @@ async function run(plan: Plan): Promise<void> {
  * `deno task backtest` with `args` (default `Deno.args`): see the help text above.
  */
 export async function main(args: string[] = Deno.args): Promise<void> {
-  const plan = readPlan(args);
-  await runCli("backtest", () => run(plan), () => ({ paths: { "--out": plan.out } }), args);
+  const flags = parseFlags("backtest", HELP, FLAG_SPECS, args);
+  const plan = readPlan(flags);
+  await flags.run(() => run(plan), { "--out": plan.out });
 }
 
 if (import.meta.main) await main();

@@ -37,7 +37,7 @@ import { equityCurveChart } from "../charts/equity_curve.ts";
 import { drawdownChart } from "../charts/drawdown.ts";
 import { eventStudyChart } from "../charts/event_study_chart.ts";
 import { forwardReturnsChart } from "../charts/returns.ts";
-import { parseFlags, runCli } from "./args.ts";
+import { parseFlags } from "./args.ts";
 import type { TruthRows } from "../backtest/report.ts";
 import type { Stub, TradeKey } from "../stub/mod.ts";
 
@@ -96,7 +96,6 @@ export function demoTruth(trades: pl.DataFrame, stub: Stub): TruthRows {
 export async function main(args: string[] = Deno.args): Promise<void> {
   const flags = parseFlags("demo", HELP, { out: { type: "string" } }, args);
   const out = flags.dir("out", flags.values.out, "out");
-  flags.done();
 
   const run = async (): Promise<void> => {
     const t0 = performance.now();
@@ -180,7 +179,7 @@ export async function main(args: string[] = Deno.args): Promise<void> {
     );
     console.log(`\ndone in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   };
-  await runCli("demo", run, () => ({ paths: { "--out": out } }), args);
+  await flags.run(run, { "--out": out });
 }
 
 if (import.meta.main) await main();

@@ -14,7 +14,7 @@
  */
 import { checkServices, formatReport } from "../doctor/mod.ts";
 import { describeDialect, resolveDialect } from "../stub/mod.ts";
-import { parseFlags, runCli } from "./args.ts";
+import { parseFlags } from "./args.ts";
 
 const HELP = `Usage: deno task doctor [options]
 
@@ -48,38 +48,32 @@ export async function main(args: string[] = Deno.args): Promise<void> {
   const dialect = v.dialect === undefined
     ? undefined
     : flags.attempt(() => resolveDialect(v.dialect), undefined, "--");
-  flags.done();
   let ok = false;
-  await runCli(
-    "doctor",
-    async () => {
-      const report = await checkServices({
-        timeoutMs,
-        stub: dialect ? { dialect } : undefined,
-      });
-      const offline = report.services.filter((s) => s.offline).map((s) => s.service);
-      if (v.json) console.log(JSON.stringify(report, null, 2));
-      else {
-        console.log(
-          offline.length === 2
-            ? `signalbook doctor: no keys set; checking the in-process emulator${
-              dialect ? ` (dialect ${describeDialect(dialect)})` : ""
-            }`
-            : `signalbook doctor: checking ${
-              report.services.map((s) => s.offline ? `${s.service} (emulator)` : s.service)
-                .join(" and ")
-            }`,
-        );
-        for (const line of formatReport(report)) console.log(line);
-      }
-      if (dialect && offline.length === 0) {
-        console.error("doctor: --dialect applies to the emulator only; both services are live");
-      }
-      ok = report.ok;
-    },
-    () => ({}),
-    args,
-  );
+  await flags.run(async () => {
+    const report = await checkServices({
+      timeoutMs,
+      stub: dialect ? { dialect } : undefined,
+    });
+    const offline = report.services.filter((s) => s.offline).map((s) => s.service);
+    if (v.json) console.log(JSON.stringify(report, null, 2));
+    else {
+      console.log(
+        offline.length === 2
+          ? `signalbook doctor: no keys set; checking the in-process emulator${
+            dialect ? ` (dialect ${describeDialect(dialect)})` : ""
+          }`
+          : `signalbook doctor: checking ${
+            report.services.map((s) => s.offline ? `${s.service} (emulator)` : s.service)
+              .join(" and ")
+          }`,
+      );
+      for (const line of formatReport(report)) console.log(line);
+    }
+    if (dialect && offline.length === 0) {
+      console.error("doctor: --dialect applies to the emulator only; both services are live");
+    }
+    ok = report.ok;
+  });
   Deno.exit(ok ? 0 : 1);
 }
 

@@ -26,7 +26,7 @@ import { statSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import { execute, installKernel, jupyterMissing, KERNEL_ENV } from "../notebook/_jupyter.ts";
 import { closeMatches } from "../shared/suggest.ts";
-import { CliError, parseFlags, runCli } from "./args.ts";
+import { CliError, parseFlags } from "./args.ts";
 import { envVar } from "../shared/env.ts";
 
 /** The help text of `deno task notebooks`. */
@@ -125,18 +125,15 @@ export async function main(args: string[] = Deno.args): Promise<void> {
     if (positionals.length) {
       flags.fail(`--install takes no notebook (got ${JSON.stringify(positionals[0])})`);
     }
-    flags.done();
-    const install = async () => console.log(`Deno kernel installed: ${await installKernel()}`);
-    return runCli("notebooks", install, undefined, args);
+    return flags.run(async () => console.log(`Deno kernel installed: ${await installKernel()}`));
   }
   // read as every command reads a number (decimal digits; no 0x10, 1e3 or .5)
   const timeoutS = flags.num("timeout", values.timeout, 600, 1, 86_400);
   const cwd = envVar("INIT_CWD") ?? Deno.cwd();
   const repoDir = new URL("../../notebooks/", import.meta.url).pathname;
   const jobs = flags.attempt(() => plan(positionals, values.out, cwd, repoDir), []);
-  flags.done();
   // a runtime failure (no Jupyter, Jupyter itself failing) is one line, exit 1, as in every command
-  await runCli("notebooks", () => runAll(jobs, timeoutS, !values["keep-going"]), undefined, args);
+  await flags.run(() => runAll(jobs, timeoutS, !values["keep-going"]));
 }
 
 /** Runs the notebooks; exits 1 when a cell failed (its notebook is still written). */

@@ -21,7 +21,7 @@ import {
   resolveDialect,
   serveStub,
 } from "../stub/mod.ts";
-import { CliError, parseFlags, runCli } from "./args.ts";
+import { CliError, parseFlags } from "./args.ts";
 
 const HELP = `Usage: deno task stub [options]
 
@@ -86,21 +86,15 @@ export async function main(args: string[] = Deno.args): Promise<void> {
     rateLimit: rate ? { limit: rate, windowMs: 1000 } : undefined,
     dialect,
   };
-  flags.done();
-  await runCli(
-    "stub",
-    async () => {
-      const where = `${opts.hostname ?? "127.0.0.1"}:${opts.port ?? 8787}`;
-      const { url } = await Promise.try(serveStub, opts).catch((e) => {
-        throw new CliError(listenProblem(e, where, opts.hostname));
-      });
-      const named = describeDialect(dialect);
-      if (named !== "default") console.error(`stub: dialect ${named}`);
-      console.log(`stub listening on ${url}`);
-    },
-    undefined,
-    args,
-  );
+  await flags.run(async () => {
+    const where = `${opts.hostname ?? "127.0.0.1"}:${opts.port ?? 8787}`;
+    const { url } = await Promise.try(serveStub, opts).catch((e) => {
+      throw new CliError(listenProblem(e, where, opts.hostname));
+    });
+    const named = describeDialect(dialect);
+    if (named !== "default") console.error(`stub: dialect ${named}`);
+    console.log(`stub listening on ${url}`);
+  });
 }
 
 if (import.meta.main) await main();

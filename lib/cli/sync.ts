@@ -13,7 +13,7 @@ import { plural } from "../shared/plural.ts";
 import { connect } from "../connect.ts";
 import { sync } from "../store/sync.ts";
 import { SYNC_DATASETS } from "../store/state.ts";
-import { parseFlags, runCli } from "./args.ts";
+import { parseFlags } from "./args.ts";
 
 const HELP = `Usage: deno task sync [options]
 
@@ -57,9 +57,7 @@ export async function main(args: string[] = Deno.args): Promise<void> {
   const overlapDays = flags.int("overlap-days", v["overlap-days"], 7, 0, 365);
   const lockTimeoutMs = flags.int("lock-timeout-ms", v["lock-timeout-ms"], 60_000, 0, 86_400_000);
   const dir = flags.dir("dir", v.dir, "data");
-  flags.done();
-  await runCli(
-    "sync",
+  await flags.run(
     async () => {
       const { insider, catalog, offlineToday } = await connect();
       const today = offlineToday ?? new Date().toISOString().slice(0, 10);
@@ -101,8 +99,7 @@ export async function main(args: string[] = Deno.args): Promise<void> {
         } s; scan with scanInsiderTrades("${dir}") / scanPitches(...)`,
       );
     },
-    () => ({ paths: { "--dir": dir } }),
-    args,
+    { "--dir": dir },
   );
 }
 
