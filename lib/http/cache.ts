@@ -51,14 +51,13 @@
  * @module
  */
 import { createHash } from "node:crypto";
-import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "npm:@hono/zod-openapi@1.6.3";
 import { httpEvents } from "./events.ts";
 import { knownKeys } from "./_redact.ts";
 import { NULL_BODY, rebuilt } from "./_transport_parts.ts";
 import { readRegular } from "../shared/regular_file.ts";
-import { atomic } from "../shared/atomic.ts";
+import { atomic, removeStaleTemps } from "../shared/atomic.ts";
 import { intOption, optionProblem } from "../shared/options.ts";
 
 /** Room for an entry's header line on top of its body's cap. */
@@ -267,7 +266,9 @@ export class ResponseCache {
   async #sweepOnce(): Promise<void> {
     if (swept.has(this.dir)) return;
     swept.add(this.dir);
-    await sweepStaleTemps(this.dir);
+    // by age alone: the folder may be shared with other hosts, whose pids mean nothing here;
+    // errors (a folder that vanished, no permission) are ignored: sweeping is housekeeping
+    await removeStaleTemps(join(this.dir, "v1"), { maxAgeMs: STALE_TEMP_MS }).catch(() => {});
   }
 
   /**
@@ -316,32 +317,6 @@ export class ResponseCache {
     }
     return copy;
   }
-}
-
-/**
- * Removes temporary files under `dir` older than {@link STALE_TEMP_MS};
- * returns how many. Errors (a folder that vanished, no permission) are
- * ignored: sweeping is housekeeping.
- */
-export async function sweepStaleTemps(dir: string, now = Date.now()): Promise<number> {
-  let removed = 0;
-  // every file below the folder, none when it cannot be read (housekeeping only)
-  const all = await readdir(join(dir, "v1"), { recursive: true, withFileTypes: true })
-    .catch(() => []);
-  for (const e of all) {
-    if (!e.isFile() || !e.name.endsWith(".tmp")) continue;
-    const path = join(e.parentPath, e.name);
-    try {
-      const mtime = (await Deno.lstat(path)).mtime?.getTime() ?? now;
-      if (now - mtime > STALE_TEMP_MS) {
-        await Deno.remove(path);
-        removed++;
-      }
-    } catch {
-      // gone already (another process swept it or renamed it into place)
-    }
-  }
-  return removed;
 }
 
 /**

@@ -38,9 +38,9 @@
  * @module
  */
 import { hostname } from "node:os";
-import process from "node:process";
 import { join } from "node:path";
-import { filesUnder, readSmallText } from "./_files.ts";
+import { readSmallText } from "./_files.ts";
+import { removeStaleTemps } from "../shared/atomic.ts";
 import { lockFile } from "../shared/file_lock.ts";
 import { optionProblem } from "../shared/options.ts";
 import { notice } from "../shared/notice.ts";
@@ -143,7 +143,8 @@ export async function lockDataset(dirs: string[], opts: LockOptions): Promise<Da
   for (const dir of dirs) {
     await Deno.mkdir(dir, { recursive: true });
     held.defer(await take(dir, opts.caller, deadline, timeoutMs));
-    await removeStaleTemps(dir, opts.temps ?? "tree");
+    // the stale ones of the module doc: pid not alive, no pid and 10 minutes, or a day
+    await removeStaleTemps(dir, { maxAgeMs: 86_400_000, byPid: true, top: opts.temps === "top" });
   }
   const locks = held.move();
   const release = () => locks.disposeAsync(); // idempotent
@@ -212,47 +213,11 @@ async function take(
   throw new DatasetLockedError(caller, dir, await readHolder(path), timeoutMs);
 }
 
-/**
- * Whether a process with this pid may run on this host: false only when
- * the system says there is none (`ESRCH`); without the permission to ask,
- * it may.
- */
-export function alive(pid: number): boolean {
-  if (pid === Deno.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as { code?: string })?.code !== "ESRCH";
-  }
-}
-
 /** This host's name ("unknown host" without the permission to read it). */
 function host(): string {
   try {
     return hostname();
   } catch {
     return "unknown host";
-  }
-}
-
-const TEMP = /\.(\d+)\.[0-9a-f-]{36}\.tmp$/;
-
-/**
- * Removes the stale temporary files (`*.tmp`) under `dir` (see the module
- * doc): pid not alive, or no pid and untouched for 10 minutes, or untouched
- * for a day.
- */
-export async function removeStaleTemps(dir: string, scope: "tree" | "top"): Promise<void> {
-  const now = Date.now();
-  const temps = await filesUnder(dir, (name) => name.endsWith(".tmp"), scope === "tree");
-  for (const f of temps) {
-    const st = await Deno.lstat(f).catch(() => null);
-    if (!st?.isFile) continue;
-    const age = now - (st.mtime?.getTime() ?? now);
-    const pid = TEMP.exec(f)?.[1];
-    const stale = age > 86_400_000 ||
-      (pid === undefined ? age > 10 * 60_000 : !alive(Number(pid)));
-    if (stale) await Deno.remove(f).catch(() => {});
   }
 }
