@@ -40,13 +40,7 @@ export interface DisplayOptions {
  * columns in `when`. Key columns that are null in every row (the baseline
  * difference when no baseline was asked for) are left out of the key view.
  */
-interface ResultView {
-  name: string;
-  when: readonly string[];
-  key: readonly string[];
-}
-
-const RESULT_VIEWS: readonly ResultView[] = [
+const RESULT_VIEWS = [
   {
     name: "event study",
     when: ["group", "horizon", "n", "mean_excess", "ci_low", "ci_high"],
@@ -83,7 +77,7 @@ const RESULT_VIEWS: readonly ResultView[] = [
 ];
 
 /** The result view a frame's columns match, if any. */
-function resultView(columns: readonly string[]): ResultView | undefined {
+function resultView(columns: readonly string[]) {
   return RESULT_VIEWS.find((v) => v.when.every((c) => columns.includes(c)));
 }
 
@@ -139,19 +133,17 @@ function textTable(header: string[], dtypes: string[], rows: string[][]): string
   return [line(header), line(dtypes), ...rows.map(line)].join("\n");
 }
 
-/** A table to render: shape, the shown header and dtypes, and rows (`null` marks the elided middle). */
-interface Table {
-  height: number;
+/**
+ * A table to render: the shown part of {@link shownTable} (shape, the shown
+ * header and dtypes, and rows: `null` marks the elided middle), and the width.
+ */
+type Table = ReturnType<typeof shownTable> & {
   width: number;
-  header: string[];
-  dtypes: string[];
-  rows: (string[] | null)[];
-  elided: number;
   /** Extra words for the header line (a result view, a truncated pull). */
   notes?: string[];
   /** The rows are the offline emulator's: a badge before everything else. */
   demo?: boolean;
-}
+};
 
 function renderTable(t: Table): MediaBundle {
   const shape = `shape: (${t.height.toLocaleString("en-US")}, ${t.width.toLocaleString("en-US")})`;
@@ -194,7 +186,7 @@ function shownTable(
   opts: DisplayOptions,
   maxColumns: number,
   cells: (shown: number[], from: number, to: number) => string[][],
-): Omit<Table, "width"> {
+) {
   const cols = pickColumns(names.length, Math.max(2, maxColumns));
   const shown = cols.filter((j) => j >= 0);
   const [head, tail] = [opts.head ?? 10, opts.tail ?? 5];
