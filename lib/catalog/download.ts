@@ -81,14 +81,14 @@ export function sanitizeFilename(name: string): string {
 }
 
 /**
- * Writes bytes (or a stream of chunks, written as they arrive) under `dir`
- * with a sanitised name; returns the path written.
+ * Writes a stream of chunks, as they arrive, under `dir` with a sanitised
+ * name; returns the path written.
  */
 export async function saveUnder(
   dir: string,
   filename: string,
-  bytes: Uint8Array | AsyncIterable<Uint8Array>,
-  overwrite = false,
+  chunks: AsyncIterable<Uint8Array>,
+  overwrite: boolean,
 ): Promise<string> {
   const safe = sanitizeFilename(filename);
   const root = resolve(dir);
@@ -98,7 +98,6 @@ export async function saveUnder(
   try {
     const file = await Deno.open(tmp, { write: true, createNew: true });
     try {
-      const chunks = bytes instanceof Uint8Array ? [bytes] : bytes;
       for await (const chunk of chunks) {
         for (let off = 0; off < chunk.length;) off += await file.write(chunk.subarray(off));
       }
@@ -154,15 +153,14 @@ export const SIGNED_URL_MARGIN_MS = 5_000;
 export async function signFresh(
   sign: () => Promise<DocumentInfo>,
   id: string,
-  now: () => number = Date.now,
 ): Promise<DocumentInfo> {
   for (let attempt = 0;; attempt++) {
-    const sentAt = now();
+    const sentAt = Date.now();
     const doc = await sign();
     const life = (doc as { expires_in_seconds?: unknown } | null)?.expires_in_seconds;
     if (typeof life !== "number" || !Number.isFinite(life)) return doc;
     const lifeMs = life * 1000;
-    if (now() < sentAt + lifeMs - Math.min(SIGNED_URL_MARGIN_MS, lifeMs / 2)) return doc;
+    if (Date.now() < sentAt + lifeMs - Math.min(SIGNED_URL_MARGIN_MS, lifeMs / 2)) return doc;
     if (attempt >= 1) {
       throw new InvalidResponseError(
         `GET /pitches/${

@@ -18,6 +18,7 @@ import {
 import { asFrame, type Frame } from "../frames/list.ts";
 import { isDemo } from "../shared/demo.ts";
 import { isIsoDate } from "../shared/schema.ts";
+import { dayText } from "../shared/values/date.ts";
 import { refuse, wholeNumber } from "../shared/options.ts";
 import { returnBuckets } from "./pitch_buckets.ts";
 import { type BetaPrior, fitBetaPrior, shrunkRate } from "./_beta_binomial.ts";
@@ -133,7 +134,6 @@ function check(options: AuthorWinRateOptions): Required<Omit<AuthorWinRateOption
 
 const dayOf = (d: unknown): number =>
   d instanceof Date ? Math.floor(d.getTime() / 86_400_000) : NaN;
-const isoDay = (day: number) => new Date(day * 86_400_000).toISOString().slice(0, 10);
 
 /**
  * Per-author win rates of pitches. A **win** is a pitch that meets the 0 %
@@ -224,9 +224,9 @@ export async function authorWinRates(
     : Number.isFinite(latest)
     ? latest
     : dayOf(new Date());
-  const asOf = isoDay(asOfDay);
+  const asOf = dayText(asOfDay);
   if (Number.isFinite(latest) && asOfDay > latest) {
-    const last = isoDay(latest);
+    const last = dayText(latest);
     throw new RangeError(
       `authorWinRates: asOf ${asOf} is after the data's as-of ${last} (the catalog's latest added_on); periods ending after ${last} have not ended in the data: leave asOf out or set it on or before ${last}`,
     );

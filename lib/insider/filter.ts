@@ -17,6 +17,7 @@
  */
 import { z } from "npm:@hono/zod-openapi@1.6.3";
 import { INSIDER_SECTORS } from "./feeds.ts";
+import { SECTOR_CHECK } from "./params.ts";
 import { intIn, isoDate, oneOf, ordered, type SameKeys, showValue } from "../shared/schema.ts";
 
 /** Insider-return periods. */
@@ -254,12 +255,9 @@ export const InsiderFilterSchema = z.object({
     error: (i) =>
       `${showValue(i.input)} is not allowed; allowed: an issuer CIK (digits) or a ticker`,
   }).optional(),
-  sector: z.string().refine(
-    (s) =>
-      s === "" || s === "all" || /^\d{1,12}$/.test(s) ||
-      (INSIDER_SECTORS as readonly string[]).includes(s),
-    { error: (i) => `${showValue(i.input)} is not allowed; allowed: ${SECTOR_ALLOWED}` },
-  ).optional(),
+  sector: z.string().refine((s) => s === "" || s === "all" || SECTOR_CHECK(s), {
+    error: (i) => `${showValue(i.input)} is not allowed; allowed: ${SECTOR_ALLOWED}`,
+  }).optional(),
   marketCapMin: amount().optional(),
   marketCapMax: amount().optional(),
   reportingOwnerCik: z.string().regex(/^\d{0,10}$/, {

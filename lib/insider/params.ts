@@ -9,7 +9,8 @@ import { FEED_IDS, INSIDER_SECTORS } from "./feeds.ts";
 import { intIn, isoDate, ordered, showValue, splitList } from "../shared/schema.ts";
 
 const FEED_LIST = FEED_IDS.join(", ");
-const SECTOR_CHECK = (s: string) =>
+/** Whether `s` is a sector slug or an industry id (the feeds' `sector`, and the search filter's). */
+export const SECTOR_CHECK = (s: string): boolean =>
   /^\d{1,12}$/.test(s) || (INSIDER_SECTORS as readonly string[]).includes(s);
 
 /** Feed rows a page when the request sets no `limit` (the spec's default). */

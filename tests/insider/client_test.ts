@@ -121,6 +121,17 @@ Deno.test("bad filters throw RequestValidationError naming each value; no reques
   }
 });
 
+Deno.test('sector: the filter takes a slug, an industry id, "" or all; feeds a slug or an id', () => {
+  for (const sector of ["", "all", "biotech", "4510"] as const) {
+    insider.search({ sector }); // checked now: no throw
+  }
+  for (const sector of ["biotech", "4510"] as const) insider.feeds({ feedIds: [1], sector });
+  for (const sector of ["", "all", "45x"]) {
+    const err = thrown(() => insider.feeds({ feedIds: [1], sector: sector as "energy" }));
+    assert.ok(err instanceof RequestValidationError, sector);
+  }
+});
+
 Deno.test("feeds by id and by name; feed(topic, side) maps to the table ids", async () => {
   for (const [topic, ids] of Object.entries(FEED_TOPICS)) {
     for (const side of ["buy", "sell"] as const) {
