@@ -27,6 +27,7 @@ import type { ClientOptions, FetchLike } from "./http/transport.ts";
 import { createStub, DEMO_KEYS, type Stub, type StubOptions } from "./stub/mod.ts";
 import { notice } from "./shared/notice.ts";
 import { markDemo } from "./shared/demo.ts";
+import { dayText } from "./shared/values/mod.ts";
 import { type EnvSource, readEnvironment, SERVICE_VARS, serviceConfig } from "./connect/env.ts";
 import "./notebook/progress.ts"; // the default progress display (Jupyter or terminal)
 
@@ -160,9 +161,7 @@ function open(opts: ConnectOptions): Connection {
     insider: new InsiderClient(i.options),
     offline,
     // world.asOf is a day number (days since 1970-01-01)
-    offlineToday: i.offline
-      ? new Date(stub!.world.asOf * 86_400_000).toISOString().slice(0, 10)
-      : undefined,
+    offlineToday: i.offline ? dayText(stub!.world.asOf) : undefined,
   };
   // the emulator that answers (made by pick() for an offline service), in this process (a
   // notebook's kernel too: a process of its own held a second Deno runtime and a second copy of

@@ -13,6 +13,8 @@ Deno.test("connect: both offline services share one emulator", async () => {
   const e = await connect({ env: noKeys, quiet: true });
   assert.equal(d.stub, e.stub, "without options, one emulator per process");
   assert.match(c.offlineToday ?? "", /^\d{4}-\d{2}-\d{2}$/);
+  // the emulator's as-of day (a day number) as a UTC date
+  assert.equal(Date.parse(`${c.offlineToday}T00:00:00Z`), c.stub.world.asOf * 86_400_000);
 });
 
 Deno.test("connect: custom emulator options apply to both services of that call only", async () => {

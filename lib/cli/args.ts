@@ -70,14 +70,12 @@ export class Flags<T extends Options> {
   /** Every problem found, one line each. */
   readonly issues: string[];
   readonly #command: string;
-  readonly #args: string[];
 
-  /** Wraps parsed values; `args` are the command's arguments (for `--debug`). */
-  constructor(command: string, values: Values<T>, issues: string[], args: string[] = Deno.args) {
+  /** Wraps parsed values. */
+  constructor(command: string, values: Values<T>, issues: string[]) {
     this.#command = command;
     this.values = values;
     this.issues = issues;
-    this.#args = args;
   }
 
   /** Records a problem. */
@@ -182,7 +180,7 @@ export class Flags<T extends Options> {
    * Runs the command's `main` once the flags hold no problem ({@link Flags.done})
    * and every folder of `paths` (see {@link FailureContext}) is checked
    * writable: a failure prints one line (see {@link describeFailure}) and
-   * exits with code 1; with `--debug` among the arguments the stack follows.
+   * exits with code 1; with `--debug` the stack follows.
    */
   async run(main: () => Promise<void>, paths?: Record<string, string>): Promise<void> {
     this.done();
@@ -196,7 +194,7 @@ export class Flags<T extends Options> {
       // the clients already keep their keys out of errors; this also covers any other message
       const clean = redactEnvKeys();
       console.error(clean(describeFailure(this.#command, e, { paths })));
-      if (this.#args.includes("--debug")) {
+      if (this.values.debug) {
         console.error(clean(String(e instanceof Error ? e.stack : e)));
         if (e instanceof AggregateError) { for (const x of e.errors) console.error(x?.stack ?? x); }
       }
@@ -296,7 +294,7 @@ export function parseFlags<T extends Options>(
     console.log(help);
     Deno.exit(0);
   }
-  return new Flags(command, values as Values<T>, issues, args);
+  return new Flags(command, values as Values<T>, issues);
 }
 
 /** A failure whose message is already the one line to print (after the command name). */

@@ -220,7 +220,7 @@ function readPlan(flags: Flags<typeof FLAG_SPECS>) {
   const portfolio = {
     horizon: flags.oneOf("horizon", v.horizon, PORTFOLIO_HORIZONS, "6m"),
     costBps: flags.num("cost-bps", v["cost-bps"], 10, 0, 10_000),
-    riskFree: riskFreeFlag(flags, v["risk-free"]),
+    riskFree: riskFreeFlag(flags),
     weighting: flags.oneOf("weighting", v.weighting, WEIGHTINGS, "equal"),
     direction: flags.oneOf("direction", v.direction, DIRECTIONS, "long"),
   };
@@ -234,10 +234,8 @@ type Plan = ReturnType<typeof readPlan>;
  * truly under 1 % a year is written with its percent sign (0.5%), as the library takes it, and
  * passed on in the user's own digits (1e-7% would not read back); a rate without it gains one.
  */
-function riskFreeFlag(
-  flags: Pick<Flags<typeof FLAG_SPECS>, "num" | "fail">,
-  text: string | undefined,
-): `${number}%` {
+function riskFreeFlag(flags: Flags<typeof FLAG_SPECS>): `${number}%` {
+  const text = flags.values["risk-free"];
   const percent = text === undefined ? null : PERCENT_TEXT.exec(text);
   const rate = flags.num("risk-free", percent?.[1] ?? text, 0, 0, 100);
   if (!percent && rate > 0 && rate < 1) {

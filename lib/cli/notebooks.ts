@@ -25,7 +25,7 @@
 import { statSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import { execute, installKernel, jupyterMissing, KERNEL_ENV } from "../notebook/_jupyter.ts";
-import { closeMatches } from "../shared/suggest.ts";
+import { didYouMean } from "../shared/suggest.ts";
 import { CliError, parseFlags } from "./args.ts";
 import { envVar } from "../shared/env.ts";
 
@@ -86,11 +86,11 @@ export function plan(
     }
     const hits = repoNames.filter((n) => n.startsWith(arg));
     if (!hits.length) {
-      const close = closeMatches(arg, repoNames.map((n) => n.replace(/\.ipynb$/, "")));
+      const close = didYouMean(arg, repoNames.map((n) => n.replace(/\.ipynb$/, "")));
       throw new Error(
-        `no notebook in notebooks/ starts with ${JSON.stringify(arg)}${
-          close.length ? ` (did you mean ${close.map((c) => JSON.stringify(c)).join(", ")}?)` : ""
-        }; a notebook elsewhere is named by its path, e.g. ./analysis.ipynb`,
+        `no notebook in notebooks/ starts with ${
+          JSON.stringify(arg)
+        }${close}; a notebook elsewhere is named by its path, e.g. ./analysis.ipynb`,
       );
     }
     sources.push(...hits.map((n) => ({ src: join(repoDir, n), repo: true })));
