@@ -24,7 +24,7 @@
  */
 import { OpenAPIHono, z } from "npm:@hono/zod-openapi@1.6.3";
 import { DocumentQuery, PitchListQuery } from "../../catalog/params.ts";
-import { AUTHOR_BADGES, DOCUMENT_FORMATS, SENTIMENTS } from "../../catalog/vocab.ts";
+import { AUTHOR_BADGES, DOCUMENT_FORMATS } from "../../catalog/vocab.ts";
 import { showValue } from "../../shared/schema.ts";
 import { toCamel } from "../../insider/fields.ts";
 import pick from "npm:lodash-es@4.17.21/pick.js";
@@ -37,7 +37,7 @@ import { check, rawQuery } from "../query_check.ts";
 import type { World } from "../world.ts";
 import type { CatalogData, Pitch } from "./catalog_data.ts";
 import { artifact, filenameOf, type Signed, Signer, URL_LIFETIME_SECONDS } from "./documents.ts";
-import { pitchDetail, pitchRow, selectPitches, tagRule } from "./pitch_rows.ts";
+import { pitchDetail, pitchRow, selectPitches, Summary, tagRule } from "./pitch_rows.ts";
 import { registerDocs } from "../openapi.ts";
 import { fuzzy } from "../fuzzy.ts";
 
@@ -73,24 +73,6 @@ const SearchQuery = z.object({
     }),
 }).passthrough();
 
-const Summary = z.object({
-  pitch_id: z.string(),
-  pitch_date: z.string(),
-  added_on: z.string(),
-  pitch_title: z.string().nullable(),
-  pitch_summary: z.string().nullable(),
-  author_user_id: z.string(),
-  author_username: z.string(),
-  author_display_name: z.string(),
-  author_tier: z.string(),
-  ticker_symbol: z.string().nullable(),
-  company_name: z.string().nullable(),
-  is_premium_pitch: z.boolean(),
-  is_locked: z.boolean(),
-  sentiment: z.enum(SENTIMENTS),
-  position_decision_type: z.string(),
-  slugs: z.array(z.string()),
-}).openapi("PitchSummary");
 const Envelope = z.object({
   data: z.array(z.object({
     ...Summary.pick({ pitch_id: true, pitch_date: true, added_on: true }).shape,

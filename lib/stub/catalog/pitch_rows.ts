@@ -16,13 +16,14 @@
  *
  * @module
  */
-import { qualitySlug } from "../../catalog/vocab.ts";
+import { qualitySlug, SENTIMENTS } from "../../catalog/vocab.ts";
 import type { PitchListQuery } from "../../catalog/params.ts";
-import type { z } from "npm:@hono/zod-openapi@1.6.3";
+import { z } from "npm:@hono/zod-openapi@1.6.3";
 import { dayOf, isoOf } from "../calendar.ts";
+import mapValues from "npm:lodash-es@4.17.21/mapValues.js";
 import pick from "npm:lodash-es@4.17.21/pick.js";
-import type { World } from "../world.ts";
-import type { CatalogData, FilterSet, Pitch } from "./catalog_data.ts";
+import type { Company, World } from "../world.ts";
+import type { Author, CatalogData, FilterSet, Pitch } from "./catalog_data.ts";
 
 type Query = z.output<typeof PitchListQuery>;
 
@@ -112,29 +113,43 @@ export function selectPitches(
   return out;
 }
 
+/** A pitch as its rows show it: with its author and company, and whether it is locked. */
+type Shown = { p: Pitch; author: Author; company: Company; locked: boolean };
+/** A field of a shown pitch: its schema and its value. */
+type Field = [z.ZodType, (s: Shown) => unknown];
+
+/**
+ * The fields of a list row's nested `pitch` object, in order: each one's
+ * schema (the OpenAPI description) and its value (cleared when locked).
+ */
+const SUMMARY_FIELDS = {
+  pitch_id: [z.string(), ({ p }) => p.pitch_id],
+  pitch_date: [z.string(), ({ p }) => isoOf(p.day)],
+  added_on: [z.string(), ({ p }) => isoOf(p.addedDay)],
+  pitch_title: [z.string().nullable(), ({ p, locked }) => locked ? null : p.title],
+  pitch_summary: [z.string().nullable(), ({ p, locked }) => locked ? null : p.summary],
+  author_user_id: [z.string(), ({ author }) => author.userId],
+  author_username: [z.string(), ({ author }) => author.username],
+  author_display_name: [z.string(), ({ author }) => author.displayName],
+  author_tier: [z.string(), ({ author }) => author.tier],
+  ticker_symbol: [z.string().nullable(), ({ company, locked }) => locked ? null : company.ticker],
+  company_name: [z.string().nullable(), ({ company, locked }) => locked ? null : company.name],
+  is_premium_pitch: [z.boolean(), ({ p }) => p.premium],
+  is_locked: [z.boolean(), ({ locked }) => locked],
+  sentiment: [z.enum(SENTIMENTS), ({ p }) => p.sentiment],
+  position_decision_type: [z.string(), ({ p }) => p.position],
+  slugs: [z.array(z.string()), ({ p, locked }) => locked ? [p.sectorSlug] : [...p.slugs]],
+} satisfies Record<string, Field>;
+
+/** The schema of a list row's nested `pitch` object. */
+export const Summary = z.object(mapValues(SUMMARY_FIELDS, ([schema]: Field) => schema))
+  .openapi("PitchSummary");
+
 /** The nested `pitch` object of a list row (cleared when locked). */
 export function pitchSummary(p: Pitch, data: CatalogData, world: World): Record<string, unknown> {
   const author = data.authors[p.author];
-  const company = world.companies[p.company];
-  const locked = data.locked(p);
-  return {
-    pitch_id: p.pitch_id,
-    pitch_date: isoOf(p.day),
-    added_on: isoOf(p.addedDay),
-    pitch_title: locked ? null : p.title,
-    pitch_summary: locked ? null : p.summary,
-    author_user_id: author.userId,
-    author_username: author.username,
-    author_display_name: author.displayName,
-    author_tier: author.tier,
-    ticker_symbol: locked ? null : company.ticker,
-    company_name: locked ? null : company.name,
-    is_premium_pitch: p.premium,
-    is_locked: locked,
-    sentiment: p.sentiment,
-    position_decision_type: p.position,
-    slugs: locked ? [p.sectorSlug] : [...p.slugs],
-  };
+  const shown = { p, author, company: world.companies[p.company], locked: data.locked(p) };
+  return mapValues(SUMMARY_FIELDS, ([, value]: Field) => value(shown));
 }
 
 /** A pitch list row. */
