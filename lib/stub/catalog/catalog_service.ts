@@ -28,6 +28,7 @@ import { AUTHOR_BADGES, DOCUMENT_FORMATS } from "../../catalog/vocab.ts";
 import { showValue } from "../../shared/schema.ts";
 import { toCamel } from "../../insider/fields.ts";
 import pick from "npm:lodash-es@4.17.21/pick.js";
+import mapKeys from "npm:lodash-es@4.17.21/mapKeys.js";
 import snakeCase from "npm:lodash-es@4.17.21/snakeCase.js";
 import { Pages } from "../cursor.ts";
 import { DEFAULT_DIALECT, type Dialect } from "../dialect.ts";
@@ -96,9 +97,7 @@ const DetailFields = {
 
 /** An object's keys in the dialect's spelling (one level; `camel`: as the insider's `toCamel`). */
 function spelled<T>(obj: Record<string, T>, d: Dialect): Record<string, T> {
-  return d.detailKeys === "camel"
-    ? Object.fromEntries(Object.entries(obj).map(([k, v]) => [toCamel(k), v]))
-    : obj;
+  return d.detailKeys === "camel" ? mapKeys(obj, (_: T, k: string) => toCamel(k)) : obj;
 }
 
 function detailSchema(d: Dialect) {
@@ -144,11 +143,8 @@ const COMPANY_HIT = {
 
 /** A search item's keys as `entityFields` spells them (`username` and `companyId` stay, as the spec names them). */
 function entityKeys<T>(obj: Record<string, T>, d: Dialect): Record<string, T> {
-  return d.entityFields === "snake"
-    ? Object.fromEntries(
-      Object.entries(obj).map(([k, v]) => [k === "companyId" ? k : snakeCase(k), v]),
-    )
-    : obj;
+  const snake = (_: T, k: string) => k === "companyId" ? k : snakeCase(k);
+  return d.entityFields === "snake" ? mapKeys(obj, snake) : obj;
 }
 
 function searchResult(d: Dialect) {

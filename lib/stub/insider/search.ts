@@ -194,23 +194,21 @@ export function searchTrades(all: readonly Trade[], f: Filled, world: World): Tr
     range("percent_change", [f.percentChangeMin, f.percentChangeMax], parsePercent, 100),
   ];
   for (const test of ranges) if (test) tests.push(test);
-  const drop: [boolean | undefined, (r: TransactionRow) => boolean][] = [
-    [f.excludeEspp, (r) => r.is_espp === true],
-    [f.exclude10b51, (r) => r.is_10b51 === true],
-    [f.excludeTaxRelated, (r) => r.is_for_taxes === true],
-    [f.excludePublicOffering, (r) => r.is_public_offering === true],
-    [f.excludeDividendReinvestment, (r) => r.is_dividend_reinvestment === true],
-    [f.excludeDerivative, (r) => r.is_derivative === true],
+  // the exclude… and only… flags: each one, when set, the test a trade must pass
+  const flags: [boolean | undefined, (t: Trade, r: TransactionRow) => boolean][] = [
+    [f.excludeEspp, (_, r) => r.is_espp !== true],
+    [f.exclude10b51, (_, r) => r.is_10b51 !== true],
+    [f.excludeTaxRelated, (_, r) => r.is_for_taxes !== true],
+    [f.excludePublicOffering, (_, r) => r.is_public_offering !== true],
+    [f.excludeDividendReinvestment, (_, r) => r.is_dividend_reinvestment !== true],
+    [f.excludeDerivative, (_, r) => r.is_derivative !== true],
     [
       f.excludeAnomalousTransactions,
-      (r) =>
-        r.is_anomalous_transaction === true || r.has_irregular_share_price === true ||
-        Math.abs(r.transaction_value_zscore_1y ?? 0) > 6,
+      (_, r) =>
+        !(r.is_anomalous_transaction === true || r.has_irregular_share_price === true ||
+          Math.abs(r.transaction_value_zscore_1y ?? 0) > 6),
     ],
-    [f.excludeLowSignalTransactions, (r) => r.is_high_signal !== true],
-  ];
-  for (const [on, bad] of drop) if (on) tests.push((_, r) => !bad(r));
-  const only: [boolean | undefined, (t: Trade, r: TransactionRow) => boolean][] = [
+    [f.excludeLowSignalTransactions, (_, r) => r.is_high_signal === true],
     [f.onlyMarketTransactions, (_, r) => (r.price_per_share ?? 0) > 0],
     [
       f.onlyNewPositions,
@@ -222,7 +220,7 @@ export function searchTrades(all: readonly Trade[], f: Filled, world: World): Tr
     [f.onlyBuyingDip, (_, r) => r.is_buying_dip === true],
     [f.onlySellingRip, (_, r) => r.is_selling_rip === true],
   ];
-  for (const [on, ok] of only) if (on) tests.push(ok);
+  for (const [on, ok] of flags) if (on) tests.push(ok);
   let lo = presetStart(f.filingDatePreset, world.asOf);
   let hi: number | undefined;
   if (f.filingDateFrom) lo = Math.max(lo ?? -Infinity, dayOf(f.filingDateFrom));
