@@ -59,6 +59,7 @@ import {
   DEFAULT_AS_OF,
   generateWorld,
   type World,
+  type WorldOptions,
   type WorldParts,
 } from "./world.ts";
 import { dirname, join } from "node:path";
@@ -99,14 +100,8 @@ export const WORLD_CACHE_VERSION = 11;
 /** Longest wait for another process's generation lock, per unit of scale: a scale-1 world takes about 2 s. */
 const LOCK_WAIT_MS_PER_SCALE = 15_000;
 
-/** Options of {@link openWorld}. */
-export interface OpenWorldOptions {
-  /** Seed (default 1). */
-  seed?: number;
-  /** Count multiplier (default 1). */
-  scale?: number;
-  /** As-of date `YYYY-MM-DD`. */
-  asOf?: string;
+/** Options of {@link openWorld}: the world's, and where it is kept. */
+export interface OpenWorldOptions extends WorldOptions {
   /** Cache folder, or `false` for none (default: the user's cache folder, see the module doc). */
   cache?: string | false;
 }
@@ -503,18 +498,10 @@ function readWorld(
     };
   };
   // the header's world (its `withAbnormal` list too), the prices read when first asked for
-  const parts = {
-    ...w,
-    get market() {
-      return loadPrices().market;
-    },
-    get paths() {
-      return loadPrices().paths;
-    },
-    get abnormal() {
-      return loadPrices().abnormal;
-    },
-  } as WorldParts;
+  const parts = { ...w } as unknown as WorldParts;
+  for (const k of ["market", "paths", "abnormal"] as const) {
+    Object.defineProperty(parts, k, { get: () => loadPrices()[k], enumerable: true });
+  }
   const stored = {
     insiders: m.insiders as StoredInsider["insiders"],
     ...Object.fromEntries(INDEX_FIELDS.map(([k]) => [k, index.get(k)])),
