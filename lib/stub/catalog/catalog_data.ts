@@ -189,7 +189,7 @@ export const CATALOG_TAGS: Record<string, { label: string; tags: Tag[] }> = {
   ])),
 };
 
-const QUALITY_LABELS: Record<string, string> = {
+const QUALITY_LABELS: Record<keyof typeof QUALITY_SLUGS, string> = {
   badge: "Author badge",
   author_return: "Author realized return",
   win_rate: "Author 1-year win rate",
@@ -198,6 +198,13 @@ const QUALITY_LABELS: Record<string, string> = {
   position_decision: "Position action",
   premium: "Paywalled",
 };
+/** The closed tag types: each one's label, and its tags (the quality slugs, labels spaced). */
+const QUALITY_TAGS: Record<string, { label: string; tags: Tag[] }> = Object.fromEntries(
+  Object.entries(QUALITY_SLUGS).map(([type, slugs]) => [type, {
+    label: QUALITY_LABELS[type as keyof typeof QUALITY_SLUGS],
+    tags: slugs.map((slug) => ({ slug, tagTypeKey: type, label: slug.replace(/_/g, " ") })),
+  }]),
+);
 
 const ADJ = ["Ostentatious", "Quiet", "Hidden", "Misunderstood", "Overlooked", "Fading", "Crowded"];
 const THESES = [
@@ -323,20 +330,13 @@ export function makeCatalogData(world: World): CatalogData {
     if (a.paywalled && rng.chance(0.5)) access.add(i);
   });
 
-  const tagTypes = [
-    ...Object.entries(CATALOG_TAGS).map(([k, v]) => ({
-      tagTypeKey: k,
-      label: v.label,
-      closed: false,
-      tags: v.tags,
-    })),
-    ...Object.entries(QUALITY_LABELS).map(([k, label]) => ({
-      tagTypeKey: k,
-      label,
-      closed: true,
-      tags: qualityTags(k),
-    })),
-  ];
+  // the open types, then the closed (quality) ones
+  const tagTypes = Object.entries({ ...CATALOG_TAGS, ...QUALITY_TAGS }).map(([k, v]) => ({
+    tagTypeKey: k,
+    label: v.label,
+    closed: Object.hasOwn(QUALITY_TAGS, k),
+    tags: v.tags,
+  }));
   // every tag, each before its children
   const flat = (tags: Tag[]): Tag[] => tags.flatMap((t) => [t, ...flat(t.children ?? [])]);
   const slugType = new Map(
@@ -389,13 +389,6 @@ export function catalogOf(parts: CatalogParts): CatalogData {
     locked: (p) => p.premium && !access.has(p.author),
   };
 }
-
-function qualityTags(typeKey: string): Tag[] {
-  const slugs = QUALITY_SLUGS_OF[typeKey] ?? [];
-  return slugs.map((slug) => ({ slug, tagTypeKey: typeKey, label: slug.replace(/_/g, " ") }));
-}
-
-const QUALITY_SLUGS_OF = QUALITY_SLUGS as Record<string, readonly string[]>;
 
 /** Pitches of the star author (see {@link addStarAuthor}). */
 export const STAR_PITCHES = 3;
