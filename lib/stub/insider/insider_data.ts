@@ -182,8 +182,11 @@ const TEMPLATE = Object.fromEntries(
   TRANSACTION_FIELD_NAMES.map((n) => [n, null]),
 ) as unknown as TransactionRow;
 
-/** Generates the insider dataset for a world. */
-export function makeInsiderData(world: World): InsiderData {
+/**
+ * Generates the insider dataset for a world: its insiders and trades (the
+ * lookup by key is made where the trades are served, `stored_trades.ts`).
+ */
+export function makeInsiderData(world: World): Omit<InsiderData, "byKey"> {
   const rng = new Rng(world.seed * 104_729 + 17);
   const insiders = makeInsiders(world, rng);
   const trades: Trade[] = [];
@@ -374,10 +377,7 @@ export function makeInsiderData(world: World): InsiderData {
   clusters(trades);
   for (const t of trades) t.row.feed_ids = feedIdsOf(t.row);
   trades.sort(newestFirst);
-  const byKey = new Map(
-    trades.map((t) => [`${t.row.accession_number}/${t.row.transaction_id}`, t]),
-  );
-  return { insiders, trades, byKey };
+  return { insiders, trades };
 }
 
 /** A role's (or position's) flag in a row: `is_<role>`, the owner's `is_10_percent_owner`. */

@@ -129,7 +129,7 @@ export function rowTextWriter(
 }
 
 /** The dataset as columns (rows must share their keys and key order, as generated ones do). */
-export function storeInsider(data: InsiderData): StoredInsider {
+export function storeInsider(data: Omit<InsiderData, "byKey">): StoredInsider {
   const ts = data.trades;
   return {
     insiders: data.insiders,
