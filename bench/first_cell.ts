@@ -14,7 +14,7 @@
  * @module
  */
 import { type BenchRow, childEnv, loadAverage } from "./_table.ts";
-import { median } from "../lib/backtest/_stats.ts";
+import { jStat } from "../lib/backtest/_stats.ts";
 import { runChild, runChildOutside } from "./_child.ts";
 
 interface Child {
@@ -52,7 +52,7 @@ export async function firstCellBench(runs = 3): Promise<{ text: string; rows: Be
       repo.push(await child(home, "repo"));
     }
     const loadAfter = loadAverage();
-    const m = (xs: Child[], k: keyof Child) => median(xs.map((w) => w[k]));
+    const m = (xs: Child[], k: keyof Child) => jStat.median(xs.map((w) => w[k]));
     const worlds = `${home}/signalbook/worlds`;
     const fileMb = [...Deno.readDirSync(worlds)].reduce(
       (a, e) => a + Deno.statSync(`${worlds}/${e.name}`).size,

@@ -28,14 +28,7 @@
  *
  * @module
  */
-import jStatModule from "npm:jstat@1.9.6";
-
-/** What signalbook uses of jStat (the package ships no types). */
-interface JStat {
-  studentt: { inv(p: number, df: number): number };
-  normal: { inv(p: number, mean: number, sd: number): number };
-}
-const jStat = jStatModule as unknown as JStat;
+import { jStat } from "./_stats.ts";
 
 /**
  * Stirling's series of ln Γ(z) past (z − ½)·ln z − z + ½·ln 2π: the

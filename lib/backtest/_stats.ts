@@ -1,10 +1,23 @@
 /**
  * Small statistics shared by the event study and the portfolio backtest:
- * mean, sample standard deviation, median, trimmed mean and percentile (the
- * Newey-West standard errors are `_ols.ts`'s).
+ * mean, sample standard deviation, trimmed mean and percentile, and the
+ * median from jStat ({@link jStat}; the Newey-West standard errors are
+ * `_ols.ts`'s).
  *
  * @module
  */
+import jStatModule from "npm:jstat@1.9.6";
+
+/**
+ * What signalbook uses of jStat (`npm:jstat`; the package ships no types):
+ * the median (of a sorted copy; the middle value, or the mean of the two
+ * middle ones; NaN for no values), and the starting points of `_quantiles.ts`.
+ */
+export const jStat = jStatModule as unknown as {
+  median(xs: readonly number[]): number;
+  studentt: { inv(p: number, df: number): number };
+  normal: { inv(p: number, mean: number, sd: number): number };
+};
 
 /** Arithmetic mean (NaN for no values). */
 export function mean(xs: ArrayLike<number>): number {
@@ -21,14 +34,6 @@ export function sd(xs: ArrayLike<number>): number {
   let s = 0;
   for (let i = 0; i < n; i++) s += (xs[i] - m) ** 2;
   return Math.sqrt(s / (n - 1));
-}
-
-/** Median (NaN for no values). */
-export function median(xs: readonly number[]): number {
-  if (!xs.length) return NaN;
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
 /**

@@ -12,7 +12,7 @@ import { columnSpecs } from "./_format.ts";
 import { clusterBootstrap, type Observation } from "./bootstrap.ts";
 import { twoWayClusterSe, type TwoWayObservation, usableSe } from "./_cluster_se.ts";
 import { tQuantile } from "./_quantiles.ts";
-import { mean, median, percentile, sd, trimmedMean } from "./_stats.ts";
+import { jStat, mean, percentile, sd, trimmedMean } from "./_stats.ts";
 import { WINDOW_DAYS } from "../insider/fields.ts";
 import { type Entry, num } from "./entry.ts";
 import type { ColumnSpec } from "../frames/dtypes.ts";
@@ -250,9 +250,9 @@ function horizonCells(d: StudyData, o: StudySettings, h: string): Cell[] {
         thin,
         thin_reason: f.reason,
         mean_return: g.raws.length ? mean(g.raws) : null,
-        median_return: g.raws.length ? median(g.raws) : null,
+        median_return: g.raws.length ? jStat.median(g.raws) : null,
         mean_excess: f.n ? f.m : null,
-        median_excess: f.n ? median(g.vals) : null,
+        median_excess: f.n ? jStat.median(g.vals) : null,
         trimmed_mean_excess: f.n ? trimmedMean(g.vals) : null,
         hit_rate: f.n - g.noSide ? (100 * g.hits) / (f.n - g.noSide) : null,
         t_stat: !thin && usableSe(sd(g.vals), Math.abs(f.m))
