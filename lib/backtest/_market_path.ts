@@ -40,19 +40,18 @@ import { KNOTS, num } from "./entry.ts";
 export function marketPath(
   rows: readonly (Record<string, unknown> & { day: number })[],
 ): ((day: number) => number) | null {
-  const adj = new Map<number, [number, number][]>();
-  const link = (a: number, b: number, v: number) => {
-    (adj.get(a) ?? adj.set(a, []).get(a)!).push([b, v]);
-    (adj.get(b) ?? adj.set(b, []).get(b)!).push([a, -v]);
-  };
+  // each window links its two days both ways: [from, to, the log level's change from → to]
+  const links: [number, number, number][] = [];
   for (const r of rows) {
     for (const [w, days] of KNOTS) {
       const ret = num(r[`returns_${w}`]);
       const ex = num(r[`excess_returns_${w}`]);
       if (ret === null || ex === null || 1 + (ret - ex) / 100 <= 0) continue;
-      link(r.day, r.day + days, Math.log(1 + (ret - ex) / 100));
+      const v = Math.log(1 + (ret - ex) / 100);
+      links.push([r.day, r.day + days, v], [r.day + days, r.day, -v]);
     }
   }
+  const adj = Map.groupBy(links, ([a]) => a);
   // the largest connected set of days, levels by breadth-first walk
   let best = new Map<number, number>();
   const seen = new Set<number>();
@@ -63,7 +62,7 @@ export function marketPath(
     const queue = [root];
     for (let q = 0; q < queue.length; q++) {
       const a = queue[q];
-      for (const [b, v] of adj.get(a)!) {
+      for (const [, b, v] of adj.get(a)!) {
         if (seen.has(b)) continue;
         seen.add(b);
         level.set(b, level.get(a)! + v);

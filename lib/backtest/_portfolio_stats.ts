@@ -205,16 +205,14 @@ export function alphaOf(y: readonly number[], x: readonly number[], lags?: numbe
 
 /** {@link alphaOf} and the regression behind it (`_ols.ts`). */
 function marketFit(y: readonly number[], x: readonly number[], lags?: number) {
-  const n = y.length;
-  const L = lags ?? Math.floor(4 * (n / 100) ** (2 / 9));
   const mx = mean(x);
   // no variation in the market series (e.g. one month): alpha is the mean (a constant alone)
   const flat = !(x.reduce((s, v) => s + (v - mx) ** 2, 0) > 1e-12);
   // HAC covariance of (a, b): (X'X)^-1 S (X'X)^-1 with Bartlett weights (`_ols.ts`)
-  const ols = olsNeweyWest(y, x.map((v) => flat ? [1] : [1, v]), L);
+  const ols = olsNeweyWest(y, x.map((v) => flat ? [1] : [1, v]), lags);
   const [a, beta = 0] = ols.coef;
   const tStat = ols.se[0] > 0 ? a / ols.se[0] : NaN;
-  return { alpha: { monthly: a, annualized: a * 12, tStat, beta, lags: L }, ols };
+  return { alpha: { monthly: a, annualized: a * 12, tStat, beta, lags: ols.lags }, ols };
 }
 
 /**
