@@ -109,6 +109,24 @@ export function unreadable(
 }
 
 /**
+ * The day number of a trade's `transaction_date` (row `row`, 0-based), null
+ * for no value; one that does not read is `fn`'s error naming it
+ * ({@link unreadable}): what the portfolio's positions and the event study's
+ * month clusters are read from.
+ *
+ * @example
+ * ```ts
+ * import { tradeDay } from "./_month.ts";
+ * tradeDay("eventStudy", "1970-01-02", 0); // 1
+ * ```
+ */
+export function tradeDay(fn: string, v: unknown, row: number): number | null {
+  const d = readDay(v);
+  if (d === UNREADABLE) throw unreadable(fn, "transaction_date", v, row, DAY_FORMS);
+  return d;
+}
+
+/**
  * The row of each month of a frame's `month` column (a risk-free or a factor
  * frame), as `YYYY-MM` → row index; a row without a month is no month's.
  * A month that does not read is an error (`portfolioBacktest: <what> month

@@ -131,8 +131,7 @@ import { checkColumns } from "../shared/wrong_input.ts";
 import { ENTRIES, type Entry, FILING_COLUMNS, fromFiling, realizedAt } from "./entry.ts";
 import { notice } from "../shared/notice.ts";
 import { sideColumn, sideOf, SIDES, type Sides } from "../families/side.ts";
-import { DAY_FORMS, monthOfDay, monthText, readDay, unreadable } from "./_month.ts";
-import { UNREADABLE } from "../shared/values/mod.ts";
+import { monthOfDay, monthText, tradeDay } from "./_month.ts";
 import { choice, refuse, wholeNumber } from "../shared/options.ts";
 import {
   ADJUSTMENTS,
@@ -518,10 +517,7 @@ function studyData(
     valueOf: at[o.entry],
     signOf: (i) => hasSide ? sideOf(rows[i], sides) : 1,
     monthOf: (i) => {
-      const d = readDay(rows[i].transaction_date);
-      if (d === UNREADABLE) {
-        throw unreadable("eventStudy", "transaction_date", rows[i].transaction_date, i, DAY_FORMS);
-      }
+      const d = tradeDay("eventStudy", rows[i].transaction_date, i);
       return d === null ? null : monthText(monthOfDay(d));
     },
     issuerOf: (i) => rows[i].issuer_cik == null ? null : String(rows[i].issuer_cik),

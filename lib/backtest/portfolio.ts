@@ -190,8 +190,7 @@ import {
 import type { RiskFree } from "./_risk_free.ts";
 import { sideColumn, sideOf, SIDES, type Sides } from "./event_study.ts";
 import { marketPath } from "./_market_path.ts";
-import { UNREADABLE } from "../shared/values/mod.ts";
-import { DAY_FORMS, readDay, unreadable } from "./_month.ts";
+import { tradeDay } from "./_month.ts";
 import { choice } from "../shared/options.ts";
 import { portfolioFromPositions } from "./_calendar.ts";
 import {
@@ -323,7 +322,8 @@ export function portfolioBacktest(
   const extra = FORWARD_WINDOWS.flatMap((w) => [`returns_${w}`, `excess_returns_${w}`])
     .filter((c) => trades.columns.includes(c) && !cols.includes(c));
   const rows = trades.select(...cols, ...extra).toRecords() as Record<string, unknown>[];
-  const dayAt = tradeDays(rows);
+  // each trade's day (`_month.ts`); an unreadable one is an error naming it
+  const dayAt = rows.map((r, i) => tradeDay("portfolioBacktest", r.transaction_date, i));
   const made = positionsOf(rows, dayAt, o);
   const { positions, dropped, nonFinite, noSide } = made;
   const marketLevel = o.spread === "market"
@@ -343,17 +343,6 @@ export function portfolioBacktest(
     missingValues: nonFinite,
     noSide,
     demo: isDemo(trades),
-  });
-}
-
-/** The day of each trade's `transaction_date` (`_month.ts`); an unreadable one is an error naming it. */
-function tradeDays(rows: Record<string, unknown>[]): (number | null)[] {
-  return rows.map((r, i) => {
-    const d = readDay(r.transaction_date);
-    if (d === UNREADABLE) {
-      throw unreadable("portfolioBacktest", "transaction_date", r.transaction_date, i, DAY_FORMS);
-    }
-    return d;
   });
 }
 
