@@ -21,7 +21,6 @@ import { portfolioInputs } from "./_inputs.ts";
 import type { PortfolioResult, PortfolioStats } from "./_portfolio_types.ts";
 
 const JUPYTER = Symbol.for("Jupyter.display");
-const DENO_INSPECT = Symbol.for("Deno.customInspect");
 const NODE_INSPECT = Symbol.for("nodejs.util.inspect.custom");
 
 /** The statistics a portfolio display reads: a `portfolioBacktest` result's `stats`. */
@@ -283,7 +282,7 @@ export function withPortfolioDisplay<T extends PortfolioSummary>(result: T): T {
       "text/html": portfolioHtml(result),
       "text/plain": portfolioText(result, TEXT_WIDTH),
     })),
-    [DENO_INSPECT]: hidden(() => portfolioText(result)),
+    // `console.log` and `Deno.inspect` read Node's inspect hook too (as `ResultTable`'s does)
     [NODE_INSPECT]: hidden(() => portfolioText(result)),
   });
   return result;
