@@ -40,8 +40,6 @@ const LOCK_FILE_BYTES = 64 * 1024;
 
 /** A held lock: release it once (or let `using` do it). */
 export interface FileLock extends Disposable {
-  /** The locked file's path. */
-  readonly path: string;
   /** The open lock file (a holder may write its details into it). */
   readonly file: Deno.FsFile;
   /** Releases the lock (idempotent): removes the file first when asked to, then unlocks and closes it. */
@@ -223,7 +221,7 @@ function held(path: string, file: Deno.FsFile, remove = false): FileLock {
       file.close();
     }
   };
-  return { path, file, release, [Symbol.dispose]: release };
+  return { file, release, [Symbol.dispose]: release };
 }
 
 /** Whether `tryLock` failed because the filesystem has no (working) kernel locks. */

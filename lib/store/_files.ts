@@ -125,16 +125,12 @@ function partitionValues(
 }
 
 /**
- * Every entry under `dir` (recursively, or only its own with `deep` false)
- * that is not a folder and whose name passes `keep`, sorted; none when `dir`
- * is missing. Links are listed, never followed.
+ * Every entry under `dir` (recursively) that is not a folder and whose name
+ * passes `keep`, sorted; none when `dir` is missing. Links are listed, never
+ * followed.
  */
-export async function filesUnder(
-  dir: string,
-  keep: (name: string) => boolean,
-  deep = true,
-): Promise<string[]> {
-  const entries = await readdir(dir, { recursive: deep, withFileTypes: true }).catch((e) => {
+export async function filesUnder(dir: string, keep: (name: string) => boolean): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch((e) => {
     if ((e as { code?: string })?.code === "ENOENT") return [];
     throw e;
   });

@@ -41,7 +41,7 @@ import { hostname } from "node:os";
 import { join } from "node:path";
 import { readSmallText } from "./_files.ts";
 import { removeStaleTemps } from "../shared/atomic.ts";
-import { lockFile } from "../shared/file_lock.ts";
+import { type FileLock, lockFile } from "../shared/file_lock.ts";
 import { optionProblem } from "../shared/options.ts";
 import { notice } from "../shared/notice.ts";
 
@@ -92,14 +92,6 @@ function describeHolder(h: LockHolder | null): string {
     `since ${h.since}`;
 }
 
-/** A held lock; release it once (or let `await using` do it). */
-export interface DatasetLock extends AsyncDisposable {
-  /** The locked folders. */
-  readonly dirs: string[];
-  /** Releases every folder's lock (idempotent). */
-  release(): Promise<void>;
-}
-
 /** Options of {@link lockDataset}. */
 export interface LockOptions {
   /** Who asks (starts error messages): `writeDataset`, `sync`. */
@@ -121,7 +113,8 @@ export function _useKernelLocks(on: boolean): void {
 /**
  * Takes the write lock of each folder in `dirs`, in order (creating them),
  * waiting at most `timeoutMs` in all; on failure, releases what it took.
- * Then removes stale temporary files under each folder.
+ * Then removes stale temporary files under each folder. The locks are held
+ * until what it returns is disposed (`await using`), which releases each one.
  *
  * @example
  * ```ts
@@ -131,7 +124,7 @@ export function _useKernelLocks(on: boolean): void {
  * // … write under dir; the lock is released when the scope ends
  * ```
  */
-export async function lockDataset(dirs: string[], opts: LockOptions): Promise<DatasetLock> {
+export async function lockDataset(dirs: string[], opts: LockOptions): Promise<AsyncDisposable> {
   const timeoutMs = opts.timeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
   if (typeof timeoutMs !== "number" || !(timeoutMs >= 0)) {
     const problem = optionProblem("lockTimeoutMs", timeoutMs, "0 or more milliseconds");
@@ -142,13 +135,11 @@ export async function lockDataset(dirs: string[], opts: LockOptions): Promise<Da
   await using held = new AsyncDisposableStack();
   for (const dir of dirs) {
     await Deno.mkdir(dir, { recursive: true });
-    held.defer(await take(dir, opts.caller, deadline, timeoutMs));
+    held.use(await take(dir, opts.caller, deadline, timeoutMs));
     // the stale ones of the module doc: pid not alive, no pid and 10 minutes, or a day
     await removeStaleTemps(dir, { maxAgeMs: 86_400_000, byPid: true, top: opts.temps === "top" });
   }
-  const locks = held.move();
-  const release = () => locks.disposeAsync(); // idempotent
-  return { dirs: [...dirs], release, [Symbol.asyncDispose]: release };
+  return held.move();
 }
 
 function holderBytes(caller: string): Uint8Array {
@@ -173,14 +164,14 @@ async function writeAll(file: Deno.FsFile, bytes: Uint8Array): Promise<void> {
 
 /**
  * Takes the lock of `dir` for `caller` (the shared kernel lock, `shared/file_lock.ts`), waiting
- * until `deadline` (`timeoutMs` in all, for the error); returns its release.
+ * until `deadline` (`timeoutMs` in all, for the error); returns it (null: no kernel locks here).
  */
 async function take(
   dir: string,
   caller: string,
   deadline: number,
   timeoutMs: number,
-): Promise<() => Promise<void>> {
+): Promise<FileLock | null> {
   const path = join(dir, LOCK_FILE);
   // never through a symlink, never a FIFO or device: a holder's JSON goes only into a regular file;
   // removed on release before it is unlocked, so a waiter that opened it tries again on a new one
@@ -197,7 +188,7 @@ async function take(
     await file.truncate(0)
       .then(() => writeAll(file, holderBytes(caller)))
       .catch(() => {});
-    return () => Promise.resolve(got.held.release());
+    return got.held;
   }
   if ("unsupported" in got) {
     // no kernel locks on this filesystem: unlocked, said once per process
@@ -208,7 +199,7 @@ async function take(
       );
     }
     unlockedSaid = true;
-    return () => Promise.resolve();
+    return null;
   }
   throw new DatasetLockedError(caller, dir, await readHolder(path), timeoutMs);
 }
