@@ -14,6 +14,7 @@ import { describe } from "./_envelope.ts";
 import {
   checkScheme,
   failureOf,
+  fetchResponse,
   headerDeadline,
   problemOf,
   type ProblemReading,
@@ -41,12 +42,9 @@ export async function fetchUnsigned(
     // (a timer the headers call off: see `headerDeadline`)
     const headers = headerDeadline(d.timeoutMs);
     const both = signal ? AbortSignal.any([signal, headers.signal]) : headers.signal;
-    let res: unknown;
+    let res: Response | undefined;
     try {
-      res = await within(d.fetch(current.href, { redirect: "manual", signal: both }), both);
-      if (!(res instanceof Response)) {
-        throw new InvalidResponseError(`${label}: fetch gave ${describe(res)}, not a Response`);
-      }
+      res = await fetchResponse(d.fetch, current.href, label, { signal: both });
       if (res.status < 300) return res;
       if (res.status < 400 && res.headers.has("location")) {
         await res.body?.cancel().catch(() => {});

@@ -117,6 +117,24 @@ export function within<T>(p: Promise<T>, signal: AbortSignal, onAbort?: () => vo
 }
 
 /**
+ * One `fetch` of `url` that does not follow redirects, raced with its
+ * signal ({@link within}); a value that is not a Response is an
+ * {@link InvalidResponseError} (the API call's and the unsigned download's one check).
+ */
+export async function fetchResponse(
+  fetch: (input: string, init?: RequestInit) => Promise<Response>,
+  url: string,
+  label: string,
+  init: RequestInit & { signal: AbortSignal },
+): Promise<Response> {
+  const r: unknown = await within(fetch(url, { ...init, redirect: "manual" }), init.signal);
+  if (!(r instanceof Response)) {
+    throw new InvalidResponseError(`${label}: fetch gave ${describe(r)}, not a Response`);
+  }
+  return r;
+}
+
+/**
  * Waits `ms`, or rejects with the signal's reason when it aborts first (the
  * timer cleared): {@link within} a timer.
  */

@@ -30,6 +30,7 @@ import { bodyChunks, type Download, fetchUnsigned } from "./_download.ts";
 import {
   budgetSpent,
   failureOf,
+  fetchResponse,
   headerDeadline,
   MAX_RESPONSE_BYTES,
   objectBody,
@@ -42,7 +43,6 @@ import {
 } from "./_transport_parts.ts";
 import { knownKeys, redactError, type Redactor, redactorFor } from "./_redact.ts";
 import type { KeyMatcher } from "./_key_match.ts";
-import { describe } from "./_envelope.ts";
 import { checkApiKey, checkBaseUrl } from "./_config.ts";
 import { DEMO_HEADER, isDemo, isLoopbackUrl, markDemo } from "../shared/demo.ts";
 import { announceRetry, type RetryInfo } from "./events.ts";
@@ -433,7 +433,17 @@ export class Transport {
       headers.signal,
     ]);
     try {
-      const res = await this.#fetchOnce(call, signal);
+      // with the key; a value that is not a Response is refused
+      const res = await fetchResponse(this.#fetch, call.url, label, {
+        method: spec.method,
+        headers: {
+          authorization: `Bearer ${this.#key}`,
+          accept: "application/json",
+          ...(call.body !== undefined ? { "content-type": "application/json" } : {}),
+        },
+        body: call.body,
+        signal,
+      });
       headers.clear();
       // the body is read within the attempt's deadline (its reader holds the body: a read the
       // deadline ends is stopped by the fetch's own signal)
@@ -460,28 +470,6 @@ export class Transport {
       headers.clear();
       slot.release();
     }
-  }
-
-  /** The `fetch` of one attempt, with the key; a value that is not a Response is refused. */
-  async #fetchOnce<T>(call: Call<T>, signal: AbortSignal): Promise<Response> {
-    const r: unknown = await within(
-      this.#fetch(call.url, {
-        method: call.spec.method,
-        redirect: "manual",
-        headers: {
-          authorization: `Bearer ${this.#key}`,
-          accept: "application/json",
-          ...(call.body !== undefined ? { "content-type": "application/json" } : {}),
-        },
-        body: call.body,
-        signal,
-      }),
-      signal,
-    );
-    if (!(r instanceof Response)) {
-      throw new InvalidResponseError(`${call.label}: fetch gave ${describe(r)}, not a Response`);
-    }
-    return r;
   }
 
   /**
