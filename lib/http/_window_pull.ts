@@ -12,7 +12,7 @@ import { cursorDigest, type Page, WalkCheck } from "./paginate.ts";
 import { InvalidResponseError, PaginationError } from "./errors.ts";
 import { joinGroup } from "./retry.ts";
 import { dayText, isoDay } from "../shared/values/mod.ts";
-import { encodeWindowCursor } from "./_window_cursor.ts";
+import { encodeWindowCursor, type Position } from "./_window_cursor.ts";
 import { endGap, inRange, type PosRange, seamVerdict } from "./_window_guard.ts";
 import { cutAt, eligible, type PlanContext, splitAt, sumBefore } from "./_window_plan.ts";
 import { WindowSlots } from "./_window_slots.ts";
@@ -56,7 +56,7 @@ export class WindowPull<Row> {
     readonly src: WindowSource<Row>,
     readonly opts: WindowedOptions,
     readonly signal: AbortSignal,
-    start: { o: "a" | "d"; f?: string; t?: string; c: string | null; s: number } | undefined,
+    start: Position | undefined,
   ) {
     this.limit = opts.limit ?? Infinity;
     this.order = { value: src.order };
