@@ -184,9 +184,8 @@ function onlyList(body: JsonObject): Found | undefined {
  */
 function cursorOf(v: unknown, spec: ListSpec, key: string): string | null {
   if (v === "" || v === null || v === undefined || v === false) return null;
-  const c = typeof v === "string" || typeof v === "number"
-    ? GRAMMARS.code.read(v, IGNORE)
-    : UNREADABLE;
+  // (the code grammar refuses what is not text or a number)
+  const c = GRAMMARS.code.read(v, IGNORE);
   if (c !== UNREADABLE) return c;
   throw badValue(spec.endpoint, key, "a cursor (text, or an integer within ±(2^53 − 1))", v);
 }
@@ -244,9 +243,7 @@ export function readList(body: unknown, spec: ListSpec): ListRead {
   const obj = isObject(body) ? body : {};
   const found: Found | undefined = Array.isArray(body)
     ? (spec.bare ? { path: "", value: body } : undefined)
-    : isObject(body)
-    ? locate(body, spec.containers, Array.isArray) ?? onlyList(body)
-    : undefined;
+    : locate(obj, spec.containers, Array.isArray) ?? onlyList(obj);
   if (!found) {
     throw unexpected(
       endpoint,
