@@ -10,7 +10,6 @@ export {
   type FetchLike,
   type Query,
   type RequestSpec,
-  type RetryInfo,
   Transport,
 } from "./transport.ts";
 export {
@@ -34,7 +33,8 @@ export {
   ResponseCache,
 } from "./cache.ts";
 export { type CallOptions, ServiceClient } from "./service_client.ts";
-export { announceRetry, announceShape, httpEvents, type ShapeInfo } from "./events.ts";
+export { announceRetry, announceShape, httpEvents } from "./events.ts";
+export type { RetryInfo, ShapeInfo } from "./events.ts";
 export type { ValidationIssue } from "../shared/schema.ts";
 export {
   DEFAULT_MAX_IN_FLIGHT,

@@ -109,8 +109,6 @@ export interface ClientOptions extends LimiterOptions {
   maxResponseBytes?: number;
 }
 
-export type { RetryInfo };
-
 /** Query values: lists become repeated parameters; undefined is left out. */
 export type Query = Record<
   string,
