@@ -78,7 +78,11 @@ function keep(value: unknown, name: string | symbol, from: AnyObject): unknown {
   return value;
 }
 
-/** The one rich view of a frame (with its pull's notes), a Series (as a frame) or a LazyFrame. */
+/**
+ * The one rich view of anything ({@link show}): a frame (with its pull's
+ * notes), a Series (as a frame), a LazyFrame, records, a result object's own
+ * display, or any other value's inspected text.
+ */
 function bundleOf(target: unknown, opts: DisplayOptions = {}): MediaBundle {
   if (isSeries(target)) return bundleOf(target.toFrame(), opts);
   if (isFrame(target)) {
@@ -94,7 +98,10 @@ function bundleOf(target: unknown, opts: DisplayOptions = {}): MediaBundle {
     );
   }
   if (isLazyFrame(target)) return lazyBundle(target);
-  return { "text/plain": String(target) };
+  if (Array.isArray(target) && target.every(isRecord)) return recordsBundle(target, opts);
+  // a result object with its own notebook display (a table, a portfolio result, a chart)
+  if (hasDisplay(target)) return target[JUPYTER]();
+  return { "text/plain": Deno.inspect(target, { colors: false, depth: 4 }) };
 }
 
 const NODE_INSPECT = Symbol.for("nodejs.util.inspect.custom");
@@ -207,16 +214,7 @@ export interface Displayable {
  * ```
  */
 export function show(value: unknown, opts: DisplayOptions = {}): Displayable {
-  let bundle: () => MediaBundle;
-  if (isFrame(value) || isLazyFrame(value) || isSeries(value)) bundle = () => bundleOf(value, opts);
-  else if (Array.isArray(value) && value.every(isRecord)) {
-    bundle = () => recordsBundle(value as Record<string, unknown>[], opts);
-  } else if (hasDisplay(value)) {
-    // a result object with its own notebook display (a table, a portfolio result, a chart)
-    bundle = () => value[JUPYTER]();
-  } else {
-    bundle = () => ({ "text/plain": Deno.inspect(value, { colors: false, depth: 4 }) });
-  }
+  const bundle = () => bundleOf(value, opts);
   return { toString: () => bundle()["text/plain"], [JUPYTER]: bundle } as Displayable;
 }
 
