@@ -97,7 +97,7 @@ export const PERIOD_DAYS: Readonly<Record<ReturnPeriod, number>> = {
 };
 
 /** The standard normal's 97.5 % quantile, 1.95996398454005423552…, as the nearest double. */
-const Z95 = 1.959963984540054;
+const Z95 = 1.9599639845400543;
 
 /**
  * The Wilson score interval of a proportion (`wins` of `n`) at 95 %:

@@ -123,6 +123,11 @@ Deno.test("wilsonInterval: printed values; inside [0, 1]; keeps a width at 0 and
   assert.deepEqual(r3(wilsonInterval(0, 10)), [0, 0.2775]);
   assert.deepEqual(r3(wilsonInterval(10, 10)), [0.7225, 1]);
   assert.deepEqual(wilsonInterval(0, 0).map(Number.isNaN), [true, true]);
+  // the default z is the standard normal's 97.5 % quantile (mpmath: 1.95996398454005423552…),
+  // read as its nearest double, as the backtests' Z975
+  for (const [wins, n] of [[8, 10], [1, 3], [37, 41]]) {
+    assert.deepEqual(wilsonInterval(wins, n), wilsonInterval(wins, n, 1.95996398454005423552));
+  }
 });
 
 Deno.test("authorWinRates: bad options name the value and the allowed ones", async () => {
