@@ -6,7 +6,7 @@
  * @module
  */
 import { FEED_SIDES, FEED_TOPIC_NAMES, type FeedSide, type FeedTopic } from "../insider/feeds.ts";
-import { didYouMean } from "../shared/suggest.ts";
+import { notAllowed } from "./args.ts";
 
 /** A parsed `--feed` value. */
 export interface FeedFlag {
@@ -30,22 +30,18 @@ export interface FeedFlag {
  * ```
  */
 export function parseFeedFlag(raw: string): FeedFlag | string {
-  const at = `--feed ${JSON.stringify(raw)}`;
+  // `--feed "ceo-trade:buy": topic "ceo-trade" is not allowed; …`, as notAllowed says it of any flag
+  const at = `feed ${JSON.stringify(raw)}:`;
   const parts = raw.split(":");
   const [topic, side] = parts;
   if (!(FEED_TOPIC_NAMES as readonly string[]).includes(topic)) {
-    return `${at}: topic ${JSON.stringify(topic)} is not allowed; allowed: ${
-      FEED_TOPIC_NAMES.join(", ")
-    }${didYouMean(topic, FEED_TOPIC_NAMES, 3)}`;
+    return notAllowed(`${at} topic`, topic, FEED_TOPIC_NAMES);
   }
   if (parts.length === 1 || side === "") {
-    return `${at}: the side is missing; write TOPIC:SIDE, e.g. ${topic}:buy or ${topic}:sell`;
+    return `--${at} the side is missing; write TOPIC:SIDE, e.g. ${topic}:buy or ${topic}:sell`;
   }
   if (parts.length > 2 || !(FEED_SIDES as readonly string[]).includes(side)) {
-    const given = parts.slice(1).join(":");
-    return `${at}: side ${JSON.stringify(given)} is not allowed; allowed: buy, sell${
-      didYouMean(given, FEED_SIDES, 2)
-    }`;
+    return notAllowed(`${at} side`, parts.slice(1).join(":"), FEED_SIDES);
   }
   return { topic: topic as FeedTopic, side: side as FeedSide, label: `${topic}:${side}` };
 }

@@ -113,6 +113,10 @@ Deno.test("parseFeedFlag and notAllowed: the value, what is allowed, close match
     label: "top-insiders:sell",
   });
   assert.match(parseFeedFlag("ceo-trades:buy:x") as string, /side "buy:x" is not allowed/);
+  assert.equal(
+    parseFeedFlag("ceo-trades:sel"),
+    '--feed "ceo-trades:sel": side "sel" is not allowed; allowed: buy, sell (did you mean "sell"?)',
+  );
   assert.match(parseFeedFlag("ceo-trades:") as string, /the side is missing/);
   assert.match(parseFeedFlag("revresals:buy") as string, /did you mean "reversals"/);
   assert.equal(
