@@ -1,7 +1,9 @@
 /**
  * `deno doc --lint mod.ts`, failing on every finding except one kind:
  * `private-type-ref` findings that name nodejs-polars types (`pl`,
- * `DataFrame`, `LazyDataFrame`, `DataType`, `Series`, `Expr`) or Observable
+ * `DataFrame`, `LazyDataFrame`, `DataType`, `Series`, `Expr`, and the same
+ * as `pl.DataFrame` … where they are named through `lib/frames/_polars.ts`,
+ * which re-exports nodejs-polars evaluated at its first use) or Observable
  * Plot types (`Plot`, `PlotOptions`). deno doc
  * flags every npm type used in a public signature, and signalbook returns
  * real Polars frames on purpose (wrapping them would hide Polars' API).
@@ -9,7 +11,7 @@
  * @module
  */
 const POLARS =
-  /references private type '(pl|DataFrame|LazyDataFrame|DataType|Series|Expr|Plot|PlotOptions)'$/;
+  /references private type '(pl|(pl\.)?(DataFrame|LazyDataFrame|DataType|Series|Expr)|Plot|PlotOptions)'$/;
 const out = await new Deno.Command(Deno.execPath(), {
   args: ["doc", "--lint", "mod.ts"],
   stdout: "piped",

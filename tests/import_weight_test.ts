@@ -19,14 +19,17 @@ const HEAVY: [RegExp, string][] = [
 ];
 
 /**
- * Packages in mod.ts's static graph that only charts use: imported there with
- * `import defer` (or for types), so that importing signalbook loads them but
- * evaluates them only at the first chart. Plot (and the d3 it imports) took
+ * Packages in mod.ts's static graph that only charts (or frames) use:
+ * imported there with `import defer` (or for types), so that importing
+ * signalbook loads them but evaluates them only at the first chart (or frame). Plot (and the d3 it imports) took
  * about 19 MiB when evaluated, linkedom about 3, resvg's native addon and
  * upng a few more (RSS after importing mod.ts from a folder with no deno.json:
  * 129–135 MiB before, 117–119 after).
  */
 const DEFERRED = [
+  // nodejs-polars and its native addon, about 34 MiB evaluated: at the first
+  // frame, through lib/frames/_polars.ts (issue 53 point 1)
+  /^npm:nodejs-polars@/,
   /^npm:@observablehq\/plot@/,
   /^npm:linkedom@/,
   /^npm:@resvg\/resvg-js@/,
@@ -92,7 +95,7 @@ Deno.test("mod.ts imports statically none of the packages a first cell does not 
   assert.ok(npm.includes("npm:linkedom@0.18.12/worker"), npm.join(", "));
 });
 
-Deno.test("the chart-only packages are imported with import defer: evaluated at the first chart", () => {
+Deno.test("the chart-only packages and nodejs-polars are imported with import defer: evaluated when first used", () => {
   const modules = staticLocalModules("mod.ts");
   assert.ok(modules.length > 50, `mod.ts's graph read: ${modules.length} modules`);
   const eager = modules.flatMap((url) =>
@@ -114,6 +117,7 @@ Deno.test("the chart-only packages are imported with import defer: evaluated at 
     [
       'import * as Plot from "npm:@observablehq/plot@0.6.17";',
       'import { parseHTML, } from "npm:linkedom@0.18.12/worker";',
+      'import pl from "npm:nodejs-polars@0.25.2";',
     ],
   );
 });

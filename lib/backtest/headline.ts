@@ -18,7 +18,7 @@
  */
 import { tradesInput } from "./_inputs.ts";
 import { DEFAULT_HORIZONS } from "../insider/fields.ts";
-import pl from "npm:nodejs-polars@0.25.2";
+import pl from "../frames/_polars.ts";
 import { eventStudy, type EventStudyOptions, type StudyHorizon } from "./event_study.ts";
 import { portfolioBacktest, type PortfolioOptions, type PortfolioResult } from "./portfolio.ts";
 import type { Frame } from "../frames/list.ts";

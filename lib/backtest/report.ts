@@ -17,7 +17,7 @@
  */
 import { portfolioInputs, studyInput } from "./_inputs.ts";
 import { DEMO_LABEL, isDemo } from "../shared/demo.ts";
-import pl from "npm:nodejs-polars@0.25.2";
+import pl from "../frames/_polars.ts";
 import { join } from "node:path";
 import type { Chart } from "../charts/chart.ts";
 import { saveChart } from "../charts/save.ts";

@@ -4,7 +4,7 @@
  * @module
  */
 import defer * as Plot from "npm:@observablehq/plot@0.6.17";
-import pl from "npm:nodejs-polars@0.25.2";
+import pl from "../frames/_polars.ts";
 import { type Chart, type ChartOptions, render } from "./chart.ts";
 import { inOrder, rowsOf } from "./_chart_data.ts";
 import { expectFrame, isFrame } from "../shared/wrong_input.ts";

@@ -31,7 +31,7 @@
  * @module
  */
 import { DEFAULT_HORIZONS } from "../insider/fields.ts";
-import pl from "npm:nodejs-polars@0.25.2";
+import pl from "../frames/_polars.ts";
 import { connect } from "../connect.ts";
 import { FEED_TOPIC_NAMES, type FeedRow, type FeedSide } from "../insider/feeds.ts";
 import type { InsiderClient } from "../insider/client.ts";

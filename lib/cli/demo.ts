@@ -18,7 +18,7 @@
  *
  * @module
  */
-import pl from "npm:nodejs-polars@0.25.2";
+import pl from "../frames/_polars.ts";
 import { join } from "node:path";
 import { connect } from "../connect.ts";
 import { releaseNativeNow } from "../frames/_release.ts";

@@ -19,7 +19,7 @@
  * @module
  */
 import { isDemo, markDemo } from "../shared/demo.ts";
-import pl from "npm:nodejs-polars@0.25.2";
+import pl from "../frames/_polars.ts";
 import type { CatalogClient } from "../catalog/client.ts";
 import { type PitchListParams, RETURN_SHAPE } from "../catalog/params.ts";
 import type { PitchListRow } from "../catalog/types.ts";

@@ -25,7 +25,7 @@
  *
  * @module
  */
-import pl from "npm:nodejs-polars@0.25.2";
+import pl from "../frames/_polars.ts";
 import { asFrame, type Frame } from "../frames/list.ts";
 import { expectFrame } from "../shared/wrong_input.ts";
 import { TRADES_FRAME } from "./transactions.ts";

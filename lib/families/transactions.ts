@@ -11,7 +11,7 @@
  * @module
  */
 import { isDemo } from "../shared/demo.ts";
-import pl from "npm:nodejs-polars@0.25.2";
+import pl from "../frames/_polars.ts";
 import {
   FORWARD_WINDOWS,
   INSIDER_RETURN_DIRECTIONS,

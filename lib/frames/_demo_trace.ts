@@ -5,7 +5,8 @@
  * native one (`_df`, `_ldf`, `_s`), and every operation of nodejs-polars,
  * on whatever JS object it is called, ends in a call of a native method or
  * function (`vstack`, `join`, `withColumn`, `concatLf`, `fromRows`,
- * `readIpc`, …). Each of them is traced once, when this module loads: a
+ * `readIpc`, …). Each of them is traced once, by {@link traceDemo} at
+ * nodejs-polars' first use through signalbook (`./_polars.ts`): a
  * call any of whose inputs — its receiver, an argument, an item of a short
  * list argument (the frames of a `pl.concat`) — holds demo data gives demo
  * data (its result: a native object, the rows of `toRecords()`, the series
@@ -25,15 +26,10 @@
  *
  * @module
  */
-import internalModule from "npm:nodejs-polars@0.25.2/bin/internals/polars_internal.js";
+import defer * as internalNs from "npm:nodejs-polars@0.25.2/bin/internals/polars_internal.js";
 import { carriesDemoMark, markDemo } from "../shared/demo.ts";
 
 type Fn = (this: unknown, ...args: unknown[]) => unknown;
-
-const internal = ((internalModule as { default?: unknown }).default ?? internalModule) as Record<
-  string,
-  unknown
->;
 
 /** Native methods that change their receiver in place. */
 const IN_PLACE = /^(extend|append|insertAtIdx|setAtIdx|replaceAtIdx|\w+Mut)$/;
@@ -70,19 +66,32 @@ function traceMethods(holder: Record<string, unknown>): void {
   }
 }
 
-for (const [name, v] of Object.entries(internal)) {
-  if (typeof v !== "function") continue;
-  const proto = v.prototype as Record<string, unknown> | undefined;
-  if (!proto || Object.getOwnPropertyNames(proto).length <= 1) {
-    internal[name] = traced(name, v as Fn); // a function of the module
-    continue;
+let installed = false;
+
+/**
+ * Traces nodejs-polars' native methods and functions (see the module doc);
+ * once per process, whatever the number of calls.
+ */
+export function traceDemo(): void {
+  if (installed) return;
+  installed = true;
+  // the module's exports (as its default import), holding the native addon as `default`
+  const exports = internalNs.default as { default?: unknown };
+  const internal = (exports.default ?? exports) as Record<string, unknown>;
+  for (const [name, v] of Object.entries(internal)) {
+    if (typeof v !== "function") continue;
+    const proto = v.prototype as Record<string, unknown> | undefined;
+    if (!proto || Object.getOwnPropertyNames(proto).length <= 1) {
+      internal[name] = traced(name, v as Fn); // a function of the module
+      continue;
+    }
+    traceMethods(proto);
+    traceMethods(v as unknown as Record<string, unknown>);
+    internal[name] = new Proxy(v, {
+      construct(target, args) {
+        const made = Reflect.construct(target, args);
+        return args.some(holdsDemo) ? marked(made) as object : made;
+      },
+    });
   }
-  traceMethods(proto);
-  traceMethods(v as unknown as Record<string, unknown>);
-  internal[name] = new Proxy(v, {
-    construct(target, args) {
-      const made = Reflect.construct(target, args);
-      return args.some(holdsDemo) ? marked(made) as object : made;
-    },
-  });
 }

@@ -41,7 +41,7 @@
  *
  * @module
  */
-import pl from "npm:nodejs-polars@0.25.2";
+import pl from "./_polars.ts";
 import { Buffer } from "node:buffer";
 import { type ColumnSpec, dtypeName } from "./dtypes.ts";
 import {
@@ -452,7 +452,7 @@ function extraSeries(name: string, vals: unknown[]): { series: pl.Series; label:
       typeof v === "number" && Number.isFinite(v) ? "number" : typeof v
     ),
   );
-  const dtype = kinds.size === 1 ? EXTRA_DTYPES[[...kinds][0]] : undefined;
+  const dtype = kinds.size === 1 ? EXTRA_DTYPES[[...kinds][0]]?.() : undefined;
   if (dtype) return { series: pl.Series(name, vals, dtype), label: dtypeName(dtype) };
   // numbers and the literals a double would round, which come as their text (`shared/json_numbers.ts`)
   const digits = kinds.size === 2 && kinds.has("number") &&
@@ -462,11 +462,15 @@ function extraSeries(name: string, vals: unknown[]): { series: pl.Series; label:
   return { series: pl.Series(name, json, pl.Utf8), label: `${dtypeName(pl.Utf8)}, ${how}` };
 }
 
-/** The dtype of an extra column whose values are all of one kind (other kinds: JSON text). */
-const EXTRA_DTYPES: Record<string, pl.DataType | undefined> = {
-  string: pl.Utf8,
-  boolean: pl.Bool,
-  number: pl.Float64,
+/**
+ * The dtype of an extra column whose values are all of one kind (other kinds:
+ * JSON text); read when used, so importing signalbook does not evaluate
+ * nodejs-polars (`./_polars.ts`).
+ */
+const EXTRA_DTYPES: Record<string, (() => pl.DataType) | undefined> = {
+  string: () => pl.Utf8,
+  boolean: () => pl.Bool,
+  number: () => pl.Float64,
 };
 
 /** What a {@link rowSink} builds: the columns, build options, and a row mapping. */

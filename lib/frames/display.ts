@@ -42,12 +42,12 @@ import {
   type MediaBundle,
   recordsBundle,
 } from "./_display_html.ts";
-import dataframeModule from "npm:nodejs-polars@0.25.2/bin/dataframe.js";
+import defer * as dataframeNs from "npm:nodejs-polars@0.25.2/bin/dataframe.js";
 import { inJupyter } from "../shared/jupyter.ts";
 import { isFrame } from "../shared/wrong_input.ts";
 import { carriesDemoMark, isDemo, markDemo } from "../shared/demo.ts";
-import "./_demo_trace.ts";
 import { type FrameReport, summaryLines } from "./_report.ts";
+import { traceDemo } from "./_demo_trace.ts";
 
 export * from "./_display_html.ts";
 
@@ -186,7 +186,8 @@ export function withDisplay<T extends pl.DataFrame | pl.LazyDataFrame>(
   opts: { demo?: boolean } = {},
 ): T {
   // a mark is never taken away; what Polars derives from the frame keeps it
-  if (opts.demo) markDemo(df);
+  // (the trace is installed here too, for a frame built without signalbook's `pl`)
+  if (opts.demo) markDemo(df), traceDemo();
   return wrap(df as unknown as AnyObject) as unknown as T;
 }
 
@@ -234,8 +235,13 @@ function isRecord(x: unknown): x is Record<string, unknown> {
 }
 
 type FrameFactory = (inner: unknown) => AnyObject;
-const polarsModule = dataframeModule as unknown as { _DataFrame: FrameFactory };
-const nativeFactory: FrameFactory = polarsModule._DataFrame;
+type PolarsModule = { _DataFrame: FrameFactory };
+let native: { module: PolarsModule; factory: FrameFactory } | undefined;
+/** nodejs-polars' dataframe module and its own frame factory, read at the first display choice. */
+function nativeDataFrame(): { module: PolarsModule; factory: FrameFactory } {
+  const module = ((dataframeNs as { default?: unknown }).default ?? dataframeNs) as PolarsModule;
+  return native ??= { module, factory: module._DataFrame };
+}
 
 /**
  * Chooses how plain nodejs-polars frames display in a notebook: `"signalbook"`
@@ -261,9 +267,10 @@ export function polarsDisplay(which: "signalbook" | "polars"): "signalbook" | "p
       `polarsDisplay: ${JSON.stringify(which)} is not allowed; allowed: "signalbook", "polars"`,
     );
   }
-  const before = polarsModule._DataFrame === nativeFactory ? "polars" : "signalbook";
-  polarsModule._DataFrame = which === "polars" ? nativeFactory : (inner: unknown) => {
-    const df = nativeFactory(inner);
+  const { module, factory } = nativeDataFrame();
+  const before = module._DataFrame === factory ? "polars" : "signalbook";
+  module._DataFrame = which === "polars" ? factory : (inner: unknown) => {
+    const df = factory(inner);
     // demo data whoever built the frame (plain.vstack(demo)): marked where it is seen
     df[JUPYTER] = () => bundleOf(df);
     return df;

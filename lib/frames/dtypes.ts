@@ -5,7 +5,7 @@
  *
  * @module
  */
-import pl from "npm:nodejs-polars@0.25.2";
+import pl from "./_polars.ts";
 import type { ValueType } from "../shared/values/mod.ts";
 
 /** One column: its name in the frame, its value type, and the key it is read from in a row. */
@@ -28,11 +28,16 @@ export interface ColumnSpec {
  * ```
  */
 export function polarsType(t: ValueType): pl.DataType {
-  return POLARS_TYPES[t];
+  return (polarsTypes ??= polarsTypesOf())[t];
 }
 
-/** The Polars type of each value type (a total map: a type added without one fails the check). */
-const POLARS_TYPES: Record<ValueType, pl.DataType> = {
+let polarsTypes: Record<ValueType, pl.DataType> | undefined;
+/**
+ * The Polars type of each value type (a total map: a type added without one
+ * fails the check); made at the first call, so that importing signalbook
+ * does not evaluate nodejs-polars (`./_polars.ts`).
+ */
+const polarsTypesOf = (): Record<ValueType, pl.DataType> => ({
   code: pl.String,
   date: pl.Date,
   timestamp: pl.Datetime("ms", "UTC"),
@@ -41,7 +46,7 @@ const POLARS_TYPES: Record<ValueType, pl.DataType> = {
   integer: pl.Int64,
   text_list: pl.List(pl.String),
   list: pl.List(pl.Int64),
-};
+});
 
 /**
  * The short name of a Polars dtype: `List(Int64)` for

@@ -34,7 +34,7 @@
  *
  * @module
  */
-import pl from "npm:nodejs-polars@0.25.2";
+import pl from "../frames/_polars.ts";
 import { dirname, join, resolve, sep } from "node:path";
 import { didYouMean } from "../shared/suggest.ts";
 import { dtypeName } from "../frames/dtypes.ts";

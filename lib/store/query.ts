@@ -67,7 +67,7 @@
  *
  * @module
  */
-import pl from "npm:nodejs-polars@0.25.2";
+import pl from "../frames/_polars.ts";
 import { join, resolve, sep as SEP } from "node:path";
 import { partSchemas, readMeta } from "./dataset.ts";
 import { PARTITION_TYPES, SYNC_DATASETS } from "./state.ts";

@@ -69,7 +69,7 @@
  *
  * @module
  */
-import pl from "npm:nodejs-polars@0.25.2";
+import pl from "../frames/_polars.ts";
 import { join } from "node:path";
 import { checkPath } from "./_files.ts";
 import type { CatalogClient } from "../catalog/client.ts";

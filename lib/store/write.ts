@@ -13,7 +13,7 @@
  *
  * @module
  */
-import pl from "npm:nodejs-polars@0.25.2";
+import pl from "../frames/_polars.ts";
 import { writeAtomic, writeParquetAtomic } from "./disk.ts";
 import { DEMO_LABEL, isDemo } from "../shared/demo.ts";
 
