@@ -385,11 +385,12 @@ export class WorldFile {
     return new WorldFile(h.meta, plan, start, table);
   }
 
-  /** The place of an array the layout declares (throws for one it does not). */
+  /**
+   * The place of an array the layout declares (the reader asks only for
+   * those: the row columns and null masks the header lists).
+   */
   place(section: Section, name: string): Place {
-    const p = this.plan.places.get(keyOf(section, name));
-    if (!p) throw new Error(`world file: no array ${name} in section ${section}`);
-    return p;
+    return this.plan.places.get(keyOf(section, name))!;
   }
 
   /** A section's arrays by name, each read whole and checked (one block: its one digest). */

@@ -303,13 +303,12 @@ export class RecordColumns<Row extends object = Record<string, unknown>> {
   readonly #proto: object;
   #texts?: Map<string, (i: number) => string>;
 
-  /** Reads `length` rows from columns made by {@link encodeColumns}. */
+  /**
+   * Reads `length` rows from columns made by {@link encodeColumns} (each
+   * with `length` values: the encoder's, or the world file's, whose layout
+   * gives every row column the trades' count).
+   */
   constructor(columns: readonly ColumnData[], length: number) {
-    for (const c of columns) {
-      if (c.values.length !== length) {
-        throw new Error(`column ${c.name}: ${c.values.length} values for ${length} rows`);
-      }
-    }
     this.length = length;
     this.columns = columns;
     this.#read = columns.map(reader);
