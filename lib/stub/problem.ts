@@ -59,13 +59,8 @@ export function problem(
  * the problem response, which Hono (and the app's error handler) answers as
  * it is.
  */
-export function fail(
-  status: number,
-  type: string,
-  detail: string,
-  headers?: Record<string, string>,
-): never {
-  const res = problem(status, type, detail, headers);
+export function fail(status: number, type: string, detail: string): never {
+  const res = problem(status, type, detail);
   throw new HTTPException(status as ConstructorParameters<typeof HTTPException>[0], { res });
 }
 

@@ -154,13 +154,9 @@ function searchResult(d: Dialect) {
   });
   return (d.entitySearch === "data" ? z.object({ data: lists }) : lists).openapi("SearchResult");
 }
-const TagSchema = z.object({
-  slug: z.string(),
-  tagTypeKey: z.string(),
-  label: z.string(),
-  children: z.array(z.object({ slug: z.string(), tagTypeKey: z.string(), label: z.string() }))
-    .optional(),
-});
+/** A tag's fields; a top-level tag may have children, tags of the same fields. */
+const TagFields = z.object({ slug: z.string(), tagTypeKey: z.string(), label: z.string() });
+const TagSchema = TagFields.extend({ children: z.array(TagFields).optional() });
 const TagGroup = z.object({
   tagTypeKey: z.string(),
   label: z.string(),
