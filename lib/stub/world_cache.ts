@@ -84,6 +84,7 @@ import { loadCatalog, storeCatalog } from "./catalog/stored_catalog.ts";
 import { closeSync, readSync } from "node:fs";
 import { notice } from "../shared/notice.ts";
 import once from "npm:lodash-es@4.17.21/once.js";
+import pick from "npm:lodash-es@4.17.21/pick.js";
 import { openRegularSync, UnsafeFileError } from "../shared/regular_file.ts";
 import { lockFileSync, stoppedLockHolder } from "../shared/file_lock.ts";
 
@@ -352,6 +353,9 @@ function writeAtomically(file: string, bytes: Uint8Array): void {
   }
 }
 
+/** What the header says of a row column besides its values' type and whether it has nulls. */
+const COLUMN_META = ["name", "kind", "dict"];
+
 /** A generated column's values (a world read back by blocks is never written again). */
 function inMemory(v: ColumnArray | BlockValues): ColumnArray {
   if (v instanceof BlockValues) throw new Error("a column read by blocks is not written");
@@ -376,9 +380,7 @@ function encodeWorld(
     insiders: stored.insiders,
     trades: stored.day.length,
     rows: stored.rows.map((c) => ({
-      name: c.name,
-      kind: c.kind,
-      dict: c.dict,
+      ...pick(c, COLUMN_META),
       type: inMemory(c.values).constructor.name as ArrayType,
       nulls: c.nulls !== undefined,
     })),
@@ -506,9 +508,7 @@ function readWorld(
     insiders: m.insiders as StoredInsider["insiders"],
     ...Object.fromEntries(INDEX_FIELDS.map(([k]) => [k, index.get(k)])),
     rows: m.rows.map((c, j): ColumnData => ({
-      name: c.name,
-      kind: c.kind,
-      dict: c.dict,
+      ...pick(c, COLUMN_META),
       values: byBlocks(`${j}`, (again) => inMemory(again.rows[j].values)),
       nulls: c.nulls
         ? byBlocks(`${j}.nulls`, (again) => inMemory(again.rows[j].nulls!) as Uint8Array)
