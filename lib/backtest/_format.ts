@@ -24,6 +24,25 @@ export function signed(v: number, digits = 2): string {
   return `${v >= 0 ? "+" : "-"}${Math.abs(v).toFixed(digits)}`;
 }
 
+/** A table's columns: each header and how an item's cell reads. */
+export type Columns<T> = readonly (readonly [string, (item: T) => string])[];
+/** A table's headers and its rows of cells (what a `ResultTable` shows). */
+export type Cells = { head: string[]; rows: string[][] };
+
+/**
+ * A table of `items` under `columns`: the headers, and one row of cells per
+ * item (the `head` and `rows` of a `ResultTable`).
+ *
+ * @example
+ * ```ts
+ * import { tabulate } from "./_format.ts";
+ * tabulate([["n", (x: number) => String(x)]], [1, 2]); // { head: ["n"], rows: [["1"], ["2"]] }
+ * ```
+ */
+export function tabulate<T>(columns: Columns<T>, items: readonly T[]): Cells {
+  return { head: columns.map(([h]) => h), rows: items.map((x) => columns.map(([, c]) => c(x))) };
+}
+
 /**
  * The column specs of a result frame from one line per group of columns:
  * `"name:type"` words, a word without `:type` taking the type of the word

@@ -13,7 +13,7 @@ import { ResultTable } from "../frames/result_table.ts";
 import { asFrame, type Frame } from "../frames/list.ts";
 import { buildFrame } from "../frames/build.ts";
 import { entryPairs } from "./event_study.ts";
-import { columnSpecs, fmt, pct, signed } from "./_format.ts";
+import { type Columns, columnSpecs, fmt, pct, signed, tabulate } from "./_format.ts";
 
 type Row = Record<string, unknown>;
 
@@ -80,8 +80,7 @@ export function entryComparison(
   });
   const table = Object.assign(
     new ResultTable({
-      head: ENTRY_TABLE.map(([head]) => head),
-      rows: figures.map((f) => ENTRY_TABLE.map(([, cell]) => cell(f))),
+      ...tabulate(ENTRY_TABLE, figures),
       numericFrom: 2,
       keyColumns: 2,
       demo: isDemo(study),
@@ -93,7 +92,7 @@ export function entryComparison(
 }
 
 /** The table's columns: each header and how a row of figures reads. */
-const ENTRY_TABLE: [string, (f: Row) => string][] = [
+const ENTRY_TABLE: Columns<Row> = [
   ["group", (f) => String(f.group)],
   ["horizon", (f) => String(f.horizon)],
   ["n paired", (f) => fmt(f.n_paired)],

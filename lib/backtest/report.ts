@@ -31,14 +31,8 @@ import { entryComparison } from "./entry_comparison.ts";
 
 export { type EntryComparison, entryComparison } from "./entry_comparison.ts";
 export { portfolioTable } from "./result_display.ts";
-import {
-  bookName,
-  bookSide,
-  PORTFOLIO_BIAS,
-  PORTFOLIO_HEAD,
-  portfolioCells,
-} from "./result_display.ts";
-import { fmt, pct, signed } from "./_format.ts";
+import { bookName, bookSide, PORTFOLIO_BIAS, portfolioCells } from "./result_display.ts";
+import { type Cells, type Columns, fmt, pct, signed, tabulate } from "./_format.ts";
 
 /** Paths written by {@link writeReport}. */
 export interface ReportFiles {
@@ -143,17 +137,17 @@ export function truthSection(stats: pl.DataFrame, truth: TruthRows): string {
   return [
     `The data come from ${truth.source}, which knows the effect it built into every trade, so each estimate can be checked against the truth: the true expected excess return of exactly the trades in the group (percent). ${covered} of ${total} intervals cover the truth; with 95% intervals about 1 in 20 should miss.`,
     "",
-    mdTable(
-      ["group", "horizon", "estimate (mean excess)", "95% interval", "truth", "covers"],
-      body,
-    ),
+    mdTable({
+      head: ["group", "horizon", "estimate (mean excess)", "95% interval", "truth", "covers"],
+      rows: body,
+    }),
   ].join("\n");
 }
 
 type Row = Record<string, unknown>;
 
 /** The stats table's columns: each header and how a row's cell reads. */
-const COLUMNS: [string, (r: Row) => string][] = [
+const COLUMNS: Columns<Row> = [
   ["group", (r) => String(r.group)],
   ["horizon", (r) => String(r.horizon)],
   [
@@ -181,7 +175,7 @@ const COLUMNS: [string, (r: Row) => string][] = [
 ];
 
 /** The joint (Bonferroni) intervals' columns, shown when the study was made with `adjust: "bonferroni"`. */
-const JOINT_COLUMNS: [string, (r: Row) => string][] = [
+const JOINT_COLUMNS: Columns<Row> = [
   [
     "joint 95% CI of mean",
     (r) => r.ci_low_adj == null ? "–" : `[${fmt(r.ci_low_adj)}, ${fmt(r.ci_high_adj)}]`,
@@ -193,17 +187,12 @@ const JOINT_COLUMNS: [string, (r: Row) => string][] = [
   ],
 ];
 
-/** The study's columns: with the joint ones when it has them. */
-const columnsOf = (stats: pl.DataFrame) =>
-  stats.columns.includes("n_comparisons") ? [...COLUMNS, ...JOINT_COLUMNS] : COLUMNS;
-
-/** Headers of the stats' display. */
-const headOf = (stats: pl.DataFrame) => columnsOf(stats).map(([head]) => head);
-
-/** Rows of the stats as display cells. */
-function cells(stats: pl.DataFrame): string[][] {
-  return (stats.toRecords() as Row[]).map((r) => columnsOf(stats).map(([, cell]) => cell(r)));
-}
+/** The stats as a table: the columns (the joint ones too when the study has them), a row per row. */
+const cells = (stats: pl.DataFrame) =>
+  tabulate(
+    stats.columns.includes("n_comparisons") ? [...COLUMNS, ...JOINT_COLUMNS] : COLUMNS,
+    stats.toRecords() as Row[],
+  );
 
 /** The note under an adjusted study's table: the family's size ("" when not adjusted). */
 function jointNote(stats: pl.DataFrame): string {
@@ -218,8 +207,8 @@ function jointNote(stats: pl.DataFrame): string {
 }
 
 /** A markdown table, every column left-aligned (`ResultTable`'s markdown). */
-function mdTable(head: string[], rows: string[][]): string {
-  return new ResultTable({ head, rows, numericFrom: head.length }).toMarkdown();
+function mdTable(table: Cells): string {
+  return new ResultTable({ ...table, numericFrom: table.head.length }).toMarkdown();
 }
 
 /**
@@ -243,8 +232,7 @@ function mdTable(head: string[], rows: string[][]): string {
 export function statsTable(stats: pl.DataFrame): ResultTable {
   studyInput("statsTable", stats);
   return new ResultTable({
-    head: headOf(stats),
-    rows: cells(stats),
+    ...cells(stats),
     numericFrom: 2,
     keyColumns: 2,
     demo: isDemo(stats),
@@ -598,7 +586,7 @@ export async function writeReport(
     md.push("## Event study: excess return after the trade", "");
     md.push(...Object.keys(charts).filter((n) => !pCharts.has(n)).map(img));
     md.push(
-      mdTable(headOf(stats), cells(stats)),
+      mdTable(cells(stats)),
       "",
       ...(jointNote(stats) ? [jointNote(stats), ""] : []),
     );
@@ -617,7 +605,7 @@ export async function writeReport(
     md.push("## Calendar-time portfolios", "");
     if (!stats) md.push(portfolioConclusion(meta.portfolios!), "");
     md.push(...[...pCharts].filter((n) => charts[n]).map(img));
-    md.push(mdTable(PORTFOLIO_HEAD, portfolioCells(meta.portfolios!)), "");
+    md.push(mdTable(portfolioCells(meta.portfolios!)), "");
     md.push(
       "Each trade is a position from its entry (trade or filing date) to the end of its holding period; positions are reweighted every calendar month; the sample ends with the last month in which a position opens (the ramp-down after it is trimmed). CAGR, vol and max drawdown are after costs; hit rate is the percent of invested months with a positive excess return.",
       "",

@@ -16,7 +16,7 @@ import type pl from "npm:nodejs-polars@0.25.2";
 import { ResultTable, TEXT_WIDTH, textWidth, wrap } from "../frames/result_table.ts";
 import { equityCurveChart } from "../charts/equity_curve.ts";
 import { escapeHtml as esc } from "../shared/html.ts";
-import { fmt, pct } from "./_format.ts";
+import { type Cells, type Columns, fmt, pct, tabulate } from "./_format.ts";
 import { portfolioInputs } from "./_inputs.ts";
 import type { PortfolioResult, PortfolioStats } from "./_portfolio_types.ts";
 
@@ -75,39 +75,37 @@ export function bookName(name: string, s: PortfolioSummaryStats): string {
  * The portfolio table's columns: each header (`*`: estimated, see
  * {@link PORTFOLIO_ESTIMATES}) and how a portfolio's cell reads.
  */
-const PORTFOLIO_COLUMNS: [string, (name: string, s: PortfolioSummaryStats) => string][] = [
-  ["portfolio", (name, s) => bookName(name, s)],
-  ["entry", (_, s) => s.entry ?? "trade"],
-  ["months", (_, s) => String(s.months)],
-  ["trades", (_, s) => String(s.trades)],
-  ["CAGR", (_, s) => pct(s.cagr, 1)],
-  ["vol*", (_, s) => pct(s.vol, 1)],
+const PORTFOLIO_COLUMNS: Columns<[string, PortfolioSummaryStats]> = [
+  ["portfolio", ([name, s]) => bookName(name, s)],
+  ["entry", ([, s]) => s.entry ?? "trade"],
+  ["months", ([, s]) => String(s.months)],
+  ["trades", ([, s]) => String(s.trades)],
+  ["CAGR", ([, s]) => pct(s.cagr, 1)],
+  ["vol*", ([, s]) => pct(s.vol, 1)],
   [
     "Sharpe [95% CI]",
-    (_, s) => `${fmt(s.sharpe)} [${fmt(s.sharpeInterval?.[0])}, ${fmt(s.sharpeInterval?.[1])}]`,
+    ([, s]) => `${fmt(s.sharpe)} [${fmt(s.sharpeInterval?.[0])}, ${fmt(s.sharpeInterval?.[1])}]`,
   ],
-  ["IR*", (_, s) => fmt(s.informationRatio)],
-  ["max DD*", (_, s) => pct(s.maxDrawdown, 1)],
-  ["hit rate*", (_, s) => pct(s.hitRate, 0)],
+  ["IR*", ([, s]) => fmt(s.informationRatio)],
+  ["max DD*", ([, s]) => pct(s.maxDrawdown, 1)],
+  ["hit rate*", ([, s]) => pct(s.hitRate, 0)],
   [
     "alpha / yr [95% CI] (NW t)",
-    (_, s) =>
+    ([, s]) =>
       `${pct(s.alpha, 1)} [${fmt(s.alphaInterval?.[0], 1)}, ${fmt(s.alphaInterval?.[1], 1)}] (${
         fmt(s.alphaFit?.tStat)
       })`,
   ],
-  ["beta", (_, s) => fmt(s.alphaFit?.beta)],
-  ["turnover", (_, s) => `${fmt(s.turnover, 1)}×`],
-  ["cost paid", (_, s) => pct(s.costPaid, 1)],
+  ["beta", ([, s]) => fmt(s.alphaFit?.beta)],
+  ["turnover", ([, s]) => `${fmt(s.turnover, 1)}×`],
+  ["cost paid", ([, s]) => pct(s.costPaid, 1)],
 ];
 
-/** Headers of the portfolio table (`*`: estimated, see {@link PORTFOLIO_ESTIMATES}). */
-export const PORTFOLIO_HEAD: string[] = PORTFOLIO_COLUMNS.map(([head]) => head);
-
-/** One row of cells per portfolio, in {@link PORTFOLIO_HEAD}'s order. */
-export function portfolioCells(results: Record<string, PortfolioSummary>): string[][] {
-  return Object.entries(results).map(([name, { stats }]) =>
-    PORTFOLIO_COLUMNS.map(([, cell]) => cell(name, stats))
+/** The portfolio table: its headers and one row of cells per portfolio. */
+export function portfolioCells(results: Record<string, PortfolioSummary>): Cells {
+  return tabulate(
+    PORTFOLIO_COLUMNS,
+    Object.entries(results).map(([n, r]) => [n, r.stats] as const),
   );
 }
 
@@ -130,8 +128,7 @@ export function portfolioTable(results: Record<string, PortfolioSummary>): Resul
   portfolioInputs("portfolioTable", results);
   const rf = [...new Set(Object.values(results).map((r) => r.stats.riskFree))];
   return new ResultTable({
-    head: PORTFOLIO_HEAD,
-    rows: portfolioCells(results),
+    ...portfolioCells(results),
     numericFrom: 2,
     demo: Object.values(results).some((r) => isDemo(r.monthly)),
     note: [
@@ -182,8 +179,8 @@ export function sparkline(values: readonly number[], width = 48): string {
 /** The one-portfolio statistics as a vertical table: statistic, value. */
 function statsRows(result: PortfolioSummary): ResultTable {
   const s = result.stats;
-  const row = portfolioCells({ portfolio: result })[0];
-  const rows = PORTFOLIO_HEAD.map((h, i) => [h, row[i]]).filter(([h]) =>
+  const { head, rows: [row] } = portfolioCells({ portfolio: result });
+  const rows = head.map((h, i) => [h, row[i]]).filter(([h]) =>
     h !== "portfolio" && h !== "months" && h !== "trades"
   );
   return new ResultTable({
