@@ -249,6 +249,17 @@ function winRate(r: Record<string, unknown>): string {
 
 /** A grouping: the columns it reads, its row → group function, its groups' natural order. */
 type Grouping = [string[], (r: Record<string, unknown>) => string | null, string[]];
+
+/** A grouping by a flag column: `yes` where it is set, else `no` (in the order `no`, `yes`). */
+function flagged(column: string, yes: string, no: string): Grouping {
+  return [[column], (r) => r[column] ? yes : no, [no, yes]];
+}
+
+/** A grouping by side under `sides` (`sideOf`): `buy`, `sell`, and no group for neither. */
+function sided(sides: Sides, buy: string, sell: string): Grouping {
+  return [[sideColumn(sides)], (r) => [sell, null, buy][sideOf(r, sides) + 1], [buy, sell]];
+}
+
 /** Each built-in grouping. */
 const BUILT_IN: Record<string, Grouping> = {
   role: [ROLES.map(([flag]) => flag), role, [...ROLES.map(([, name]) => name), "Other"]],
@@ -258,22 +269,11 @@ const BUILT_IN: Record<string, Grouping> = {
     winRate,
     ["no record (< 3 trades)", "win rate < 50%", "win rate 50–65%", "win rate ≥ 65%"],
   ],
-  cluster: [
-    ["is_cluster_trade_30d"],
-    (r) => r.is_cluster_trade_30d ? "cluster" : "no cluster",
-    ["no cluster", "cluster"],
-  ],
-  "10b5-1": [["is_10b51"], (r) => r.is_10b51 ? "10b5-1 plan" : "no plan", [
-    "no plan",
-    "10b5-1 plan",
-  ]],
+  cluster: flagged("is_cluster_trade_30d", "cluster", "no cluster"),
+  "10b5-1": flagged("is_10b51", "10b5-1 plan", "no plan"),
   // trade classes: code P buys, code S sells (open-market and 10b5-1); other codes have no group
-  side: [["code"], (r) => ["sell", null, "buy"][sideOf(r) + 1], ["buy", "sell"]],
-  acquiredDisposed: [
-    ["acquired_disposed_code"],
-    (r) => ["disposed", null, "acquired"][sideOf(r, "acquiredDisposed") + 1],
-    ["acquired", "disposed"],
-  ],
+  side: sided("tradeClass", "buy", "sell"),
+  acquiredDisposed: sided("acquiredDisposed", "acquired", "disposed"),
 };
 
 /**
