@@ -5,19 +5,10 @@
  *
  * @module
  */
-import { lstat, readdir } from "node:fs/promises";
+import { readdir } from "node:fs/promises";
 import { basename, join, relative, sep } from "node:path";
-import {
-  check,
-  checkPath,
-  MAX_META_BYTES,
-  nodeKind,
-  readRegular,
-  UnsafeFileError,
-} from "../shared/regular_file.ts";
+import { checkPath, MAX_META_BYTES, readRegular, UnsafeFileError } from "../shared/regular_file.ts";
 import { DatasetFileError } from "./errors.ts";
-
-export { checkPath, MAX_META_BYTES, UnsafeFileError };
 
 /** A partition's folder name for null (hive's convention). */
 export const NULL_PART = "__HIVE_DEFAULT_PARTITION__";
@@ -64,13 +55,12 @@ export async function datasetParts(
   if (!top.isDirectory) throw new UnsafeFileError(root, "is not a folder");
   const out: PartFile[] = [];
   for (const p of await filesUnder(root, () => true)) {
-    // one lstat per entry: it is what the guard judges
-    const st = await lstat(p).catch((e) => {
-      if ((e as { code?: string })?.code === "ENOENT") return null; // removed meanwhile (a temporary file)
+    // the one guard judges each entry (one lstat); one removed meanwhile (a temporary file): skipped
+    const gone = await checkPath(p).then(() => false, (e) => {
+      if (e instanceof Deno.errors.NotFound) return true;
       throw e;
     });
-    if (!st) continue;
-    check(p, nodeKind(st), Number.MAX_SAFE_INTEGER);
+    if (gone) continue;
     const name = basename(p);
     if (partitions && name.endsWith(".parquet")) {
       if (name !== PART_NAME) {

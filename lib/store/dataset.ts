@@ -39,14 +39,8 @@ import { dirname, join, resolve, sep } from "node:path";
 import { didYouMean } from "../shared/suggest.ts";
 import { dtypeName } from "../frames/dtypes.ts";
 import { checkColumns } from "../shared/wrong_input.ts";
-import {
-  checkPath,
-  datasetParts,
-  filesUnder,
-  NULL_PART,
-  PART_NAME,
-  type PartFile,
-} from "./_files.ts";
+import { datasetParts, filesUnder, NULL_PART, PART_NAME, type PartFile } from "./_files.ts";
+import { checkPath } from "../shared/regular_file.ts";
 import { DatasetFileError } from "./errors.ts";
 import { lockDataset } from "./lock.ts";
 import { asWriteError, writeJsonAtomic, writeParquetAtomic } from "./disk.ts";

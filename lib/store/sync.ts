@@ -71,7 +71,6 @@
  */
 import pl from "../frames/_polars.ts";
 import { join } from "node:path";
-import { checkPath } from "./_files.ts";
 import type { CatalogClient } from "../catalog/client.ts";
 import type { InsiderClient } from "../insider/client.ts";
 import { nextMonth, pullMonths, type SyncMonth } from "./_sync_pull.ts";
@@ -86,7 +85,7 @@ import { DiskFullError, writeJsonAtomic, writeParquetAtomic } from "./disk.ts";
 import { StateFileError } from "./errors.ts";
 import { addSource, clientSource, MixedSourcesError } from "./provenance.ts";
 import { checkManifest, MANIFEST_FORMAT, type ManifestState, readStateJson } from "./state.ts";
-import { UnsafeFileError } from "../shared/regular_file.ts";
+import { checkPath, UnsafeFileError } from "../shared/regular_file.ts";
 import { intOption } from "../shared/options.ts";
 
 /** The datasets a sync can keep. */
