@@ -15,14 +15,8 @@ import defer * as Plot from "npm:@observablehq/plot@0.6.17";
 import defer * as linkedom from "npm:linkedom@0.18.12/worker";
 import { escapeHtml as esc } from "../shared/html.ts";
 import { DEMO_COLOR, DEMO_LABEL, isDemo, markDemo } from "../shared/demo.ts";
-import {
-  checkInlineFormat,
-  type InlineFormat,
-  markCount,
-  pngDataUrl,
-  resolveInline,
-  svgDataUrl,
-} from "./inline.ts";
+import { checkInlineFormat, type InlineFormat, markCount, resolveInline } from "./inline.ts";
+import { compactPng } from "./_raster.ts";
 import { textWidth, wrapText } from "./_text.ts";
 
 /** Okabe–Ito colours. */
@@ -216,10 +210,12 @@ export function standaloneSvg(chart: Chart): string {
  * image, to keep notebooks small.
  */
 function chartHtml(chart: Chart, format: "svg" | "png" = "svg"): string {
-  const img = (src: string) =>
+  // the image as a data URL of its bytes: a compact 2× PNG, or the SVG
+  const img = (type: string, bytes: Uint8Array) =>
     `<img class="sb-chart" width="${chart.width}" height="${chart.height}" ` +
-    `style="max-width:100%;height:auto" alt="${esc(chart.title || "chart")}" src="${src}">`;
-  if (format === "png") return img(pngDataUrl(standaloneSvg(chart)));
+    `style="max-width:100%;height:auto" alt="${esc(chart.title || "chart")}" ` +
+    `src="data:image/${type};base64,${bytes.toBase64()}">`;
+  if (format === "png") return img("png", compactPng(standaloneSvg(chart), 2));
   const svg = standaloneSvg(chart).replace(/ aria-(?:label|hidden|description)="[^"]*"/g, "")
     .replace(/<(circle|path|line|rect|stop)( [^>]*)?><\/\1>/g, "<$1$2/>")
     // Plot's per-chart stylesheet sizes the element in a page; in an image only this rule acts
@@ -227,7 +223,7 @@ function chartHtml(chart: Chart, format: "svg" | "png" = "svg"): string {
       /<style>:where\(\.(plot-[0-9a-f]+)\)[^<]*<\/style>/g,
       "<style>.$1 text{white-space:pre}</style>",
     );
-  return img(svgDataUrl(svg));
+  return img("svg+xml", new TextEncoder().encode(svg));
 }
 
 /**

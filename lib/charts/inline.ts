@@ -14,7 +14,6 @@
  * @module
  */
 import { refuse } from "../shared/options.ts";
-import { compactPng } from "./_raster.ts";
 
 /** How a chart displays inline: `"auto"` (PNG above {@link RASTER_ABOVE} marks), `"svg"` or `"png"`. */
 export type InlineFormat = "auto" | "svg" | "png";
@@ -65,14 +64,4 @@ export function resolveInline(own: InlineFormat | undefined, svg: string): "svg"
   const format = own && own !== "auto" ? own : session;
   if (format !== "auto") return format;
   return markCount(svg) > RASTER_ABOVE ? "png" : "svg";
-}
-
-/** The data URL of a compact 2× PNG of a standalone SVG. */
-export function pngDataUrl(standalone: string): string {
-  return `data:image/png;base64,${compactPng(standalone, 2).toBase64()}`;
-}
-
-/** The data URL of an SVG. */
-export function svgDataUrl(svg: string): string {
-  return `data:image/svg+xml;base64,${new TextEncoder().encode(svg).toBase64()}`;
 }
