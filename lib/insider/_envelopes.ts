@@ -45,11 +45,13 @@ import {
   type ProblemInit,
 } from "../http/errors.ts";
 import { announceShape } from "../http/events.ts";
+import type { Page } from "../http/paginate.ts";
 import {
   badValue,
   describe,
   isObject,
   type JsonObject,
+  type ListRead,
   type ListSpec,
   readList,
   readOne,
@@ -79,17 +81,12 @@ export interface InsiderHit {
   raw: Record<string, unknown>;
 }
 
-/** The page a list reader gives the paginator. */
-export interface ReadPage<Row> {
-  /** Rows, keyed by the declared names. */
-  rows: Row[];
-  /** Next cursor, or null on the last page. */
-  next: string | null;
-  /** The envelope as sent. */
-  raw: unknown;
-  /** The cursor's key in the answer, or null when it has none (see `warnedPages`). */
-  cursorKey: string | null;
-}
+/**
+ * The page a list reader gives the paginator: its {@link Page} (rows keyed by
+ * the declared names, the envelope as sent) and the cursor's key in the
+ * answer, or null when it has none (see `warnedPages`).
+ */
+export type ReadPage<Row> = Page<Row> & Pick<ListRead, "cursorKey">;
 
 const NEXT_CURSOR = ["next_cursor", "next_page_cursor", "next_page_token", "next"];
 const HAS_MORE = ["has_more", "more", "has_next", "has_next_page", "has_more_pages"];

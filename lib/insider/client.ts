@@ -80,8 +80,6 @@ export type Camel<S extends string> = S extends `${infer H}_${infer T}`
 /** A search row: every transaction field in camelCase (`winRateBullish3mWins`). */
 export type SearchRow = { [K in keyof TransactionRow as Camel<K & string>]: TransactionRow[K] };
 
-export type { FeedRow };
-
 export type { InsiderHit };
 
 /** Parameters of {@link InsiderClient.feeds}. */
@@ -140,8 +138,6 @@ export interface HydratedFrame {
 
 /** Details fetched per window of {@link InsiderClient.hydrateFrame} before they go into the frame. */
 const HYDRATE_WINDOW = 512;
-
-export type { CallOptions };
 
 /**
  * The id of a named feed, or undefined with an issue in `issues` for its

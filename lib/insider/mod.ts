@@ -34,7 +34,6 @@ export {
 } from "./filter.ts";
 export {
   type Camel,
-  type FeedRow,
   type FeedsParams,
   type Hydrated,
   type HydratedFrame,
