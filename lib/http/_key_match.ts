@@ -325,47 +325,39 @@ function hexView(
   return { view: ASCII.decode(codes.subarray(0, n)), at, loose };
 }
 
-/** The ranges of `text` where a hex form of the key stands in its hex view. */
-function hexMatches(text: string, folded: string, f: Finder, mode: Mode): number[][] {
+/**
+ * The ranges of `text` where a hex form of the key stands in its hex view
+ * (each view of the text, see {@link hexView}).
+ */
+function hexMatches(text: string, folded: string, { hexes, word }: Finder, mode: Mode): number[][] {
   const out: number[][] = [];
   // a "0x" right after a digit is read both ways (the text holds one rarely: a second pass then)
   for (const digitFirst of AMBIGUOUS_PREFIX.test(folded) ? [false, true] : [false]) {
-    hexMatchesIn(text, folded, hexView(folded, digitFirst), f, mode, out);
+    const { view, at, loose } = hexView(folded, digitFirst);
+    // loose digits at even and at odd places, counted: a gap inside a byte rules a match out
+    const count = [new Int32Array(view.length + 1), new Int32Array(view.length + 1)];
+    for (let i = 0; i < view.length; i++) {
+      count[0][i + 1] = count[0][i] + (loose[i] && (i & 1) === 0 ? 1 : 0);
+      count[1][i + 1] = count[1][i] + (loose[i] && (i & 1) === 1 ? 1 : 0);
+    }
+    for (const hex of hexes) {
+      for (let s = view.indexOf(hex); s !== -1; s = view.indexOf(hex, s + 1)) {
+        const e = s + hex.length;
+        // digits at odd distance from the start begin no byte: none may follow a gap
+        const odd = 1 - (s & 1);
+        if (count[odd][e] - count[odd][s + 1] > 0) continue;
+        const start = at[s] - (prefixBefore(folded, at[s]) ? 2 : 0);
+        const end = at[e - 1] + 1;
+        if (mode !== "anywhere" && !bounded(text, start, end, word)) continue;
+        out.push([start, end]);
+      }
+    }
   }
   return out;
 }
 
 /** A `0x` right after a hex digit, before one: a prefix, or a byte's last digit and an `x`. */
 const AMBIGUOUS_PREFIX = /[0-9a-f]0x[0-9a-f]/;
-
-/** {@link hexMatches} in one hex view, added to `out`. */
-function hexMatchesIn(
-  text: string,
-  folded: string,
-  { view, at, loose }: ReturnType<typeof hexView>,
-  { hexes, word }: Finder,
-  mode: Mode,
-  out: number[][],
-): void {
-  // loose digits at even and at odd places, counted: a gap inside a byte rules a match out
-  const count = [new Int32Array(view.length + 1), new Int32Array(view.length + 1)];
-  for (let i = 0; i < view.length; i++) {
-    count[0][i + 1] = count[0][i] + (loose[i] && (i & 1) === 0 ? 1 : 0);
-    count[1][i + 1] = count[1][i] + (loose[i] && (i & 1) === 1 ? 1 : 0);
-  }
-  for (const hex of hexes) {
-    for (let s = view.indexOf(hex); s !== -1; s = view.indexOf(hex, s + 1)) {
-      const e = s + hex.length;
-      // digits at odd distance from the start begin no byte: none may follow a gap
-      const odd = 1 - (s & 1);
-      if (count[odd][e] - count[odd][s + 1] > 0) continue;
-      const start = at[s] - (prefixBefore(folded, at[s]) ? 2 : 0);
-      const end = at[e - 1] + 1;
-      if (mode !== "anywhere" && !bounded(text, start, end, word)) continue;
-      out.push([start, end]);
-    }
-  }
-}
 
 /** Whether `\x` or `0x` stands right before offset `i` of the (lower-cased) text. */
 const prefixBefore = (folded: string, i: number) =>
