@@ -240,16 +240,13 @@ export async function checkServices(opts: CheckOptions = {}): Promise<ServicesRe
   // the cause first: a service whose every call failed alike gets one diagnosis,
   // and its problems become that diagnosis' symptoms
   const diagnoses: Diagnosis[] = [];
-  const problems: string[] = [];
-  for (const s of services) {
+  const problems = services.flatMap((s) => {
     const own = s.calls.flatMap((c) => problemsOf(s.service, c));
     const d = diagnose(s, s.offline ? undefined : conn[s.service].baseUrl);
-    if (d) {
-      d.symptoms = own;
-      diagnoses.push(d);
-      problems.push(d.message);
-    } else problems.push(...own);
-  }
+    if (!d) return own;
+    diagnoses.push({ ...d, symptoms: own });
+    return [d.message];
+  });
   // errors, shapes, headers, field names and lookup values come from the servers: no key goes
   // out in any of them (text, --json or this object), whatever field of the report holds it;
   // one pass over the finished report
