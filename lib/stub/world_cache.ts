@@ -288,17 +288,13 @@ export function defaultCacheDir(): string | null {
     Deno.permissions.querySync({ name: "env", variable: name }).state === "granted"
       ? Deno.env.get(name)
       : undefined;
-  const xdg = env("XDG_CACHE_HOME");
-  if (xdg) return join(xdg, "signalbook", "worlds");
-  if (Deno.build.os === "windows") {
-    const local = env("LOCALAPPDATA");
-    return local ? join(local, "signalbook", "worlds") : null;
-  }
+  // the platform's cache folder (XDG's where set), signalbook's worlds in it
   const home = env("HOME");
-  if (!home) return null;
-  return Deno.build.os === "darwin"
-    ? join(home, "Library", "Caches", "signalbook", "worlds")
-    : join(home, ".cache", "signalbook", "worlds");
+  const base = env("XDG_CACHE_HOME") ||
+    (Deno.build.os === "windows"
+      ? env("LOCALAPPDATA")
+      : home && join(home, ...(Deno.build.os === "darwin" ? ["Library", "Caches"] : [".cache"])));
+  return base ? join(base, "signalbook", "worlds") : null;
 }
 
 function usable(dir: string): boolean {
