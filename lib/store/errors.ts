@@ -12,7 +12,7 @@ export class QueryError extends Error {
   /** Creates the error. */
   constructor(message: string, sql: string, options?: ErrorOptions) {
     super(message, options);
-    this.name = "QueryError";
+    this.name = new.target.name; // each subclass by its own name
     this.sql = sql;
   }
 }
@@ -35,7 +35,6 @@ export class QueryLimitError extends QueryError {
     sql: string,
   ) {
     super(`query: ${problem}\nSQL: ${sql}`, sql);
-    this.name = "QueryLimitError";
     this.limit = limit;
     this.value = value;
   }
@@ -62,7 +61,6 @@ export class StateFileError extends QueryError {
       sql,
       options,
     );
-    this.name = "StateFileError";
     this.file = file;
     this.field = field;
   }
@@ -82,7 +80,6 @@ export class DatasetFileError extends QueryError {
   /** Creates the error: `file` and what is wrong with it. */
   constructor(file: string, problem: string, options?: ErrorOptions) {
     super(`${file} ${problem}; nothing was read from or written to the dataset`, "", options);
-    this.name = "DatasetFileError";
     this.file = file;
   }
 }
