@@ -90,27 +90,17 @@ export class CatalogClient extends ServiceClient {
   /** Fuzzy search of authors (username, display name) and companies (ticker, names). */
   async search(q: string, opts: CallOptions = {}): Promise<SearchResult> {
     nonBlank("q", q, "non-empty text");
-    return await this.transport.read({
-      method: "GET",
-      path: "/search",
-      query: { q },
-      signal: opts.signal,
-    }, searchResult);
+    return await this.get({ path: "/search", query: { q }, signal: opts.signal }, searchResult);
   }
 
   /** The tag vocabulary, as a tree with lookups. */
   async tags(opts: CallOptions = {}): Promise<Tags> {
-    return new Tags(
-      await this.transport.read({ method: "GET", path: "/tags", signal: opts.signal }, tagTypes),
-    );
+    return new Tags(await this.get({ path: "/tags", signal: opts.signal }, tagTypes));
   }
 
   /** The key owner's saved filter sets. */
   async filterSets(opts: CallOptions = {}): Promise<FilterSet[]> {
-    return await this.transport.read(
-      { method: "GET", path: "/filter-sets", signal: opts.signal },
-      filterSetList,
-    );
+    return await this.get({ path: "/filter-sets", signal: opts.signal }, filterSetList);
   }
 
   /**
@@ -123,8 +113,7 @@ export class CatalogClient extends ServiceClient {
     const { cursor: start, ...rest } = params;
     const read = warnedPages("GET /pitches", pitchPage);
     const send: PitchSender = (p, cursor, signal, size) =>
-      this.transport.read({
-        method: "GET",
+      this.get({
         path: "/pitches",
         query: { ...p, limit: size ?? p.limit, cursor: cursor ?? undefined },
         signal,
@@ -144,11 +133,7 @@ export class CatalogClient extends ServiceClient {
    * them; the archive is read by structure either way).
    */
   async pitch(id: string, opts: CallOptions & { raw?: boolean } = {}): Promise<PitchDetail> {
-    return await this.transport.read({
-      method: "GET",
-      path: `/pitches/${requireId(id)}`,
-      signal: opts.signal,
-    }, (body) => {
+    return await this.get({ path: `/pitches/${requireId(id)}`, signal: opts.signal }, (body) => {
       const p = pitchDetail(body);
       return opts.raw ? p : typeRows(PITCH_DETAIL_TYPING, [p])[0];
     });

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { type ClientOptions, Transport } from "./transport.ts";
+import { type ClientOptions, type RequestSpec, Transport } from "./transport.ts";
 import type { ProblemReader } from "./errors.ts";
 
 /** Per-call options of every client method. */
@@ -34,6 +34,18 @@ export abstract class ServiceClient {
   /** The transport every request of this client goes through. */
   protected get transport(): Transport {
     return this.#t;
+  }
+
+  /**
+   * A `GET` of `spec.path` (with its query and signal), its JSON answer
+   * handed to `accept` ({@link Transport.read}): every read of either
+   * service but the trade search (a `POST`) and the document's JSON form.
+   */
+  protected async get<T>(
+    spec: Omit<RequestSpec, "method" | "body">,
+    accept: (body: unknown) => T,
+  ): Promise<T> {
+    return await this.#t.read({ ...spec, method: "GET" }, accept);
   }
 
   /** True once this client has read the offline emulator's demo data (see `shared/demo.ts`). */

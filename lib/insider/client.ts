@@ -217,12 +217,7 @@ export class InsiderClient extends ServiceClient {
   async insiders(q: string, opts: { limit?: number } & CallOptions = {}): Promise<InsiderHit[]> {
     const query = { q, limit: opts.limit };
     validate(InsidersQuery, asQuery(query));
-    return await this.transport.read({
-      method: "GET",
-      path: "/insiders",
-      query,
-      signal: opts.signal,
-    }, insiderHits);
+    return await this.get({ path: "/insiders", query, signal: opts.signal }, insiderHits);
   }
 
   /**
@@ -274,8 +269,7 @@ export class InsiderClient extends ServiceClient {
     validate(FeedsQuery, asQuery(checked), issues);
     const read = warnedPages("GET /feeds", feedPage);
     const send: FeedSender = (range, cursor, signal, size) =>
-      this.transport.read({
-        method: "GET",
+      this.get({
         path: "/feeds",
         query: { ...query, ...range, limit: size ?? query.limit, cursor: cursor ?? undefined },
         signal,
@@ -327,8 +321,7 @@ export class InsiderClient extends ServiceClient {
       }
     }
     if (issues.length) throw new RequestValidationError(issues);
-    return await this.transport.read({
-      method: "GET",
+    return await this.get({
       path: `/transactions/${encodeURIComponent(accessionNumber)}/${
         encodeURIComponent(String(transactionId))
       }`,
