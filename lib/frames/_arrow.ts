@@ -236,27 +236,29 @@ function batchMessage(
   }
   const b = new flatbuffers.Builder(256 + 32 * (body.nodes.length + body.buffers.length));
   b.forceDefaults(true);
-  // vectors of structs are written back to front; a struct's fields likewise
-  b.startVector(16, body.buffers.length, 8);
-  for (let i = body.buffers.length - 1; i >= 0; i--) {
-    b.prep(8, 16);
-    b.writeInt64(BigInt(body.buffers[i].length));
-    b.writeInt64(BigInt(offsets[i]));
-  }
-  const buffers = b.endVector();
-  b.startVector(16, body.nodes.length, 8);
-  for (let i = body.nodes.length - 1; i >= 0; i--) {
-    b.prep(8, 16);
-    b.writeInt64(BigInt(body.nodes[i][1]));
-    b.writeInt64(BigInt(body.nodes[i][0]));
-  }
-  const nodes = b.endVector();
+  const buffers = pairVector(b, body.buffers.map((buf, i) => [offsets[i], buf.length]));
+  const nodes = pairVector(b, body.nodes);
   b.startObject(5); // RecordBatch
   b.addFieldInt64(0, BigInt(n), BigInt(0));
   b.addFieldOffset(1, nodes, 0);
   b.addFieldOffset(2, buffers, 0);
   const batch = b.endObject();
   return { meta: message(b, H_RECORD_BATCH, batch, len), bodyLength: len, offsets };
+}
+
+/**
+ * A vector of structs of two 64-bit integers, each pair in field order
+ * (`Buffer`: offset, length; `FieldNode`: length, null count).
+ */
+function pairVector(b: flatbuffers.Builder, pairs: readonly (readonly [number, number])[]): number {
+  // vectors of structs are written back to front; a struct's fields likewise
+  b.startVector(16, pairs.length, 8);
+  for (let i = pairs.length - 1; i >= 0; i--) {
+    b.prep(8, 16);
+    b.writeInt64(BigInt(pairs[i][1]));
+    b.writeInt64(BigInt(pairs[i][0]));
+  }
+  return b.endVector();
 }
 
 /** A finished Message table around a header. */
