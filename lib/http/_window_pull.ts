@@ -402,7 +402,7 @@ export class WindowPull<Row> {
     }
     if (own > 0) w.lastPos = this.posOf(page.rows[own - 1]);
     // a loop, or rows sent again out of place (the rows sent again stay: the hand-out drops them)
-    w.check.rows(page.rows, (i) => keys[i], w.cursor, page.next === null);
+    w.check.rows(page.rows, keys, w.cursor, page.next === null);
     // the skipped rows are this window's first rows too: they belong to its run
     if (this.splittable) {
       const days = page.rows.slice(0, own).map((r) => dayNumber(this.src.day(r)));

@@ -147,7 +147,7 @@ export function readSizedCursor(cursor: string): { cursor: string; want?: number
  * import { WalkCheck } from "./paginate.ts";
  * const check = new WalkCheck();
  * const keys = ["a", "b", "b", "c"];
- * console.log(check.rows(keys, (i) => keys[i], null), check.twice); // ["a", "b", "c"] 1
+ * console.log(check.rows(keys, keys, null), check.twice); // ["a", "b", "c"] 1
  * ```
  */
 export class WalkCheck {
@@ -188,14 +188,13 @@ export class WalkCheck {
 
   /**
    * The rows of a page without those sent again in this walk (counted in
-   * `twice`); `keyAt(i)` is the key of `rows[i]` ("" is no key: never sent
+   * `twice`); `keys[i]` is the key of `rows[i]` ("" is no key: never sent
    * again). Throws a {@link PaginationError} for a loop or skipped rows, its
    * cursor `at` (the page's); `last`: the walk ends with this page, so an
    * overlap under way must be complete.
    */
-  rows<Row>(rows: Row[], keyAt: (i: number) => string, at: string | null, last = false): Row[] {
+  rows<Row>(rows: Row[], keys: readonly string[], at: string | null, last = false): Row[] {
     this.pages++;
-    const keys = rows.map((_, i) => keyAt(i));
     if (rows.length > 0 && keys.every((key) => key !== "" && this.#keys.has(key))) {
       // every row came before, under a new cursor: a loop with fresh cursor names
       throw new PaginationError(
@@ -509,7 +508,7 @@ export class Paginated<Row> implements AsyncIterable<Row> {
           // (a first page alone is no end of the walk: an overlap may go on after it)
           rows = check.rows(
             raw.rows,
-            (i) => keyOf?.(raw.rows[i]) ?? "",
+            raw.rows.map((r) => keyOf?.(r) ?? ""),
             at,
             !first && next === null,
           );

@@ -39,7 +39,7 @@ function walk(pages: string[][]): string[] | string {
   const out: string[] = [];
   try {
     pages.forEach((page, i) =>
-      out.push(...check.rows(page, (j) => page[j], `p${i}`, i === pages.length - 1))
+      out.push(...check.rows(page, page, `p${i}`, i === pages.length - 1))
     );
   } catch (e) {
     return (e as PaginationError).reason;
