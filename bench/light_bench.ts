@@ -10,7 +10,10 @@
  *   and counted whole: the kernel's peak plus the peaks of the processes it
  *   started (none: the offline emulator answers inside the kernel), when
  *   Jupyter is installed (`deno run -A bench/light_bench.ts --notebooks`:
- *   these rows alone).
+ *   these rows alone);
+ * - a user's natural notebook (issue 53 point 3: sync, `select *` of the
+ *   purchases through `query()`, an event study): its kernel's peak above
+ *   a bare kernel, and its memory after each cell.
  *
  * @module
  */
@@ -62,6 +65,30 @@ const KERNEL_NOTEBOOK = denoNotebook([
   STAGE("+ first answer"),
 ]);
 
+/** The notebook {@link NATURAL_NOTEBOOK} is written to (a made-up one, not shipped). */
+const NATURAL = "natural-select-star.ipynb";
+
+/**
+ * Issue 53 point 3, a user's natural notebook: sync the default world into a
+ * new folder (as `deno task sync`), `select *` of its purchases through
+ * `query()` (every column: 9,181 × 176), then an event study of them. Its
+ * kernel's peak above the bare kernel is the figure (at most
+ * {@link NOTEBOOK_GROWTH_MIB}); its stage lines give each cell's own growth.
+ */
+const NATURAL_NOTEBOOK = denoNotebook([
+  STAGE("bare kernel"),
+  `import * as sb from "${new URL("../mod.ts", import.meta.url).href}";\n` +
+  "const { insider, catalog, offlineToday } = await sb.connect({ quiet: true });\n" +
+  "const dir = await Deno.makeTempDir();\n" +
+  "(await sb.sync({ dir, insider, catalog, to: offlineToday })).datasets.length",
+  STAGE("+ sync"),
+  `const buys = await sb.query("select * from insider_trades where code = 'P'", { dir });\n` +
+  "[buys.height, buys.width]",
+  STAGE("+ select * of purchases"),
+  'sb.eventStudy(buys, { groupBy: "role", horizons: ["3m", "6m"] }).height',
+  STAGE("+ event study"),
+]);
+
 /** One stage of {@link KERNEL_NOTEBOOK} as it ran. */
 interface KernelStage {
   stage: string;
@@ -108,12 +135,18 @@ export function runnerPeaks(text: string): Map<string, NotebookPeak> {
 }
 
 async function notebookPeaks(cacheHome: string): Promise<
-  { peaks: Map<string, NotebookPeak>; stages: KernelStage[]; load: [number, number] }
+  {
+    peaks: Map<string, NotebookPeak>;
+    stages: KernelStage[];
+    natural: KernelStage[];
+    load: [number, number];
+  }
 > {
   const out = await Deno.makeTempDir({ prefix: "sb-nb-peaks-" });
   try {
     const bare = `${out}/bare-kernel.ipynb`;
     await Deno.writeTextFile(bare, KERNEL_NOTEBOOK);
+    await Deno.writeTextFile(`${out}/${NATURAL}`, NATURAL_NOTEBOOK);
     const loadBefore = loadAverage();
     const run = await new Deno.Command(Deno.execPath(), {
       args: [
@@ -121,6 +154,7 @@ async function notebookPeaks(cacheHome: string): Promise<
         "-A",
         `${repo}lib/cli/notebooks.ts`,
         bare,
+        `${out}/${NATURAL}`,
         "", // every notebook in notebooks/
         "--out",
         `${out}/ran`,
@@ -135,13 +169,15 @@ async function notebookPeaks(cacheHome: string): Promise<
     }).output();
     const load: [number, number] = [loadBefore, loadAverage()];
     const peaks = runnerPeaks(new TextDecoder().decode(run.stdout));
-    let stages: KernelStage[] = [];
-    try {
-      stages = kernelStages(await Deno.readTextFile(`${out}/ran/bare-kernel.ipynb`));
-    } catch {
-      // not run (no Jupyter): no stages
-    }
-    return { peaks, stages, load };
+    // none where a notebook did not run (no Jupyter)
+    const stagesOf = (name: string) =>
+      Deno.readTextFile(`${out}/ran/${name}`).then(kernelStages, () => []);
+    return {
+      peaks,
+      stages: await stagesOf("bare-kernel.ipynb"),
+      natural: await stagesOf(NATURAL),
+      load,
+    };
   } finally {
     await Deno.remove(out, { recursive: true });
   }
@@ -167,10 +203,12 @@ export const NOTEBOOK_WHOLE_MIB = 450;
 export async function notebookRows(
   cacheHome: string,
 ): Promise<{ rows: BenchRow[]; kernel: string }> {
-  const { peaks: notebooks, stages, load } = await notebookPeaks(cacheHome);
+  const { peaks: notebooks, stages, natural, load } = await notebookPeaks(cacheHome);
   // the kernel before any import: the first stage of the kernel notebook
   const bareRss = stages.find((x) => x.stage === "bare kernel")?.rssMb;
-  const shipped = [...notebooks].filter(([name]) => name !== "bare-kernel.ipynb");
+  const made = ["bare-kernel.ipynb", NATURAL];
+  const shipped = [...notebooks].filter(([name]) => !made.includes(name));
+  const naturalPeak = notebooks.get(NATURAL);
   const rows: BenchRow[] = notebooks.size && bareRss !== undefined
     ? [
       ...shipped.map(([name, p]) => ({
@@ -185,6 +223,13 @@ export async function notebookRows(
         unit: "MiB",
         target: NOTEBOOK_WHOLE_MIB,
       })),
+      {
+        name:
+          "a user's notebook (sync, select * of purchases, event study): kernel peak above bare",
+        value: naturalPeak === undefined ? NaN : naturalPeak.kernel - bareRss,
+        unit: "MiB",
+        target: NOTEBOOK_GROWTH_MIB,
+      },
     ]
     : [{
       name: "notebooks: kernel peak above a bare kernel",
@@ -210,14 +255,19 @@ export async function notebookRows(
         }`
       ),
       "the Deno kernel by itself, then a first cell (RSS, V8 heap in use):",
-      ...stages.map((s) =>
-        `  ${s.stage}: ${s.rssMb.toFixed(0)} MiB (heap ${s.heapMb.toFixed(0)} MiB)`
-      ),
+      ...stages.map(stageLine),
       `  peak: ${bare.kernel.toFixed(0)} MiB`,
+      `a user's notebook (${NATURAL}): its kernel after each cell (RSS, V8 heap in use):`,
+      ...natural.map(stageLine),
+      `  peak: ${naturalPeak?.kernel.toFixed(0)} MiB`,
     ].join("\n")
   }`;
   return { rows, kernel };
 }
+
+/** A stage's line: `  + sync: 412 MiB (heap 80 MiB)`. */
+const stageLine = (s: KernelStage) =>
+  `  ${s.stage}: ${s.rssMb.toFixed(0)} MiB (heap ${s.heapMb.toFixed(0)} MiB)`;
 
 /** Measures the figures; `extra` rows (the pull ratios) are appended. */
 export async function lightBench(extra: BenchRow[] = []): Promise<string> {
