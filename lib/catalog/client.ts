@@ -55,8 +55,6 @@ export interface DownloadOptions extends DocumentParams {
   signal?: AbortSignal;
 }
 
-export type { CallOptions };
-
 /** `v` when it is text that is not blank; a {@link RequestValidationError} otherwise. */
 function nonBlank(param: string, v: unknown, allowed: string): string {
   if (typeof v === "string" && v.trim() !== "") return v;

@@ -17,4 +17,4 @@ export {
   pitchesSink,
 } from "./pitch_frames.ts";
 /** @deprecated The same type as `CallOptions` (one per-call options type for both clients). */
-export type { CallOptions as CatalogCallOptions } from "./client.ts";
+export type { CallOptions as CatalogCallOptions } from "../http/service_client.ts";

@@ -5,13 +5,7 @@
  *
  * @module
  */
-export {
-  forwardReturns,
-  insiderReturns,
-  priorReturns,
-  WINDOW_DAYS,
-  winRates,
-} from "./transactions.ts";
+export { forwardReturns, insiderReturns, priorReturns, winRates } from "./transactions.ts";
 export {
   authorReturnBuckets,
   type BucketBy,

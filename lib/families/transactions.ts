@@ -36,8 +36,6 @@ const KEYS = [
   "code",
   "acquired_disposed_code",
 ];
-/** Length in days of each window label (defined with the field catalog; re-exported here). */
-export { WINDOW_DAYS };
 
 /** What the families take, in their wrong-object errors. */
 export const TRADES_FRAME = "a trades frame (insider.search(...).frame())";
