@@ -79,6 +79,7 @@ import { releaseNativeIfGrown } from "../frames/_release.ts";
 import { AuthenticationError, PermissionDeniedError } from "../http/errors.ts";
 import { Progress } from "../http/progress_hook.ts";
 import { isIsoDate } from "../shared/schema.ts";
+import { dayText, isoDay } from "../shared/values/mod.ts";
 import { ensureMeta, readMeta, scanDataset } from "./dataset.ts";
 import { lockDataset } from "./lock.ts";
 import { DiskFullError, writeJsonAtomic, writeParquetAtomic } from "./disk.ts";
@@ -168,10 +169,6 @@ export function syncMonths(from: string, to: string, today: string): SyncMonth[]
   return out;
 }
 
-function shiftDays(day: string, n: number): string {
-  return new Date(Date.parse(day + "T00:00:00Z") + n * 86_400_000).toISOString().slice(0, 10);
-}
-
 /**
  * Reads the manifest (an empty one when there is none), strictly: a bad
  * file is a `StateFileError` naming it and the field (see `state.ts`); one
@@ -254,8 +251,9 @@ export async function sync(opts: SyncOptions): Promise<SyncReport> {
     if (known) addSource("sync", root, held, known);
     const state = manifest.datasets[ds];
     let from: string;
-    if (state?.syncedTo) from = shiftDays(state.syncedTo, -(opts.overlapDays ?? 7));
-    else from = opts.from ?? shiftDays(to, -Math.round(5 * 365.25));
+    // days counted on the one calendar of the date grammar (day numbers)
+    if (state?.syncedTo) from = dayText(isoDay(state.syncedTo) - (opts.overlapDays ?? 7));
+    else from = opts.from ?? dayText(isoDay(to) - Math.round(5 * 365.25));
     // a later sync continues where the last ended: an earlier `from` is not a backfill, said so
     if (state?.syncedTo && opts.from !== undefined && opts.from < from) {
       console.warn(
