@@ -208,7 +208,8 @@ export function catalogService(ctx: CatalogContext): OpenAPIHono {
   const { world } = ctx;
   const d = ctx.dialect ?? DEFAULT_DIALECT;
   const app = new OpenAPIHono();
-  // the data and what is derived from it are built at the first request that needs them
+  // the data and what is derived from it (the search's two indexes too) are built at the first
+  // request that needs them
   const build = () => {
     const data = ctx.data();
     return {
@@ -216,6 +217,7 @@ export function catalogService(ctx: CatalogContext): OpenAPIHono {
       tags: TAG_LISTS[d.tags][0](data.tagTypes),
       filterSets: d.filterSets === "bare" ? data.filterSets : { [d.filterSets]: data.filterSets },
       fuseAuthors: fuzzy(data.authors, ["username", "displayName"], 0.34),
+      fuseCompanies: fuzzy(world.companies, ["ticker", "name", "alternateNames"], 0.34),
     };
   };
   let built: ReturnType<typeof build> | undefined;
@@ -223,9 +225,6 @@ export function catalogService(ctx: CatalogContext): OpenAPIHono {
   const pages = new Pages<Pitch>("catalog:" + ctx.secret, 32);
   const signer = new Signer("files:" + ctx.secret);
   const origin = new URL(ctx.origin ?? "http://signalbook.offline").origin;
-  let companies: ReturnType<typeof fuzzy<typeof world.companies[number]>> | undefined;
-  const fuseCompanies = () =>
-    companies ??= fuzzy(world.companies, ["ticker", "name", "alternateNames"], 0.34);
 
   registerDocs(app, "Pitch Catalog API", [
     {
@@ -254,7 +253,7 @@ export function catalogService(ctx: CatalogContext): OpenAPIHono {
       authors: ready().fuseAuthors.search(text, { limit: 10 }).map(({ item: a }) =>
         entityKeys(pick(a, Object.keys(AUTHOR_HIT)), d)
       ),
-      companies: fuseCompanies().search(text, { limit: 10 }).map(({ item: co }) =>
+      companies: ready().fuseCompanies.search(text, { limit: 10 }).map(({ item: co }) =>
         entityKeys({ ...pick(co, Object.keys(COMPANY_HIT)), sector: `sector_${co.sector}` }, d)
       ),
     };
