@@ -231,7 +231,7 @@ export function searchTrades(all: readonly Trade[], f: Filled, world: World): Tr
   const out = trades.filter((t) => tests.every((test) => test(t, fieldsOf(t))));
   const sign = f.sortDirection === "asc" ? 1 : -1;
   if (f.sortBy === "filedAt" && sign === -1) return out;
-  const key = sortKey(f.sortBy, f);
+  const key = SORT_KEYS[f.sortBy](f);
   return out.sort((a, b) => {
     const ka = key(a);
     const kb = key(b);
@@ -255,8 +255,9 @@ function keyed(t: Trade): Trade {
 /** A numeric field of a trade's row, by name. */
 const numField = (field: string) => (t: Trade) => (fieldsOf(t) as unknown as Num)[field];
 
-/** Per `sortBy` but `filedAt`: the key a filter sorts by. */
-const SORT_KEYS: Record<string, (f: Filled) => (t: Trade) => number | null> = {
+/** Per `sortBy`: the key a filter sorts by (a total map of the filter's sorts). */
+const SORT_KEYS: Record<Filled["sortBy"], (f: Filled) => (t: Trade) => number | null> = {
+  filedAt: () => (t) => t.filedMs,
   insiderReturn: (f) => numField(insiderReturnField(f)),
   tradeReturn: (f) =>
     numField(f.tradeReturnPeriod ? trSeries(f.tradeReturnPeriod) : "returns_latest"),
@@ -266,7 +267,3 @@ const SORT_KEYS: Record<string, (f: Filled) => (t: Trade) => number | null> = {
   },
   transactionValue: () => numField("transaction_value"),
 };
-
-function sortKey(by: string, f: Filled): (t: Trade) => number | null {
-  return Object.hasOwn(SORT_KEYS, by) ? SORT_KEYS[by](f) : (t) => t.filedMs;
-}
