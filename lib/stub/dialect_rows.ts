@@ -14,6 +14,7 @@
  *
  * @module
  */
+import mapKeys from "npm:lodash-es@4.17.21/mapKeys.js";
 
 type Json = unknown;
 
@@ -42,11 +43,7 @@ const CURSOR_KEYS = ["next_cursor", "nextCursor"];
 
 export function renameCursor(v: Json): Json {
   if (v === null || typeof v !== "object" || Array.isArray(v)) return v;
-  const out: Record<string, Json> = {};
-  for (const [k, x] of Object.entries(v as Record<string, Json>)) {
-    out[CURSOR_KEYS.includes(k) ? "cursor" : k] = x;
-  }
-  return out;
+  return mapKeys(v, (_: Json, k: string) => CURSOR_KEYS.includes(k) ? "cursor" : k);
 }
 
 /**
