@@ -117,19 +117,15 @@ export class ResultTable {
     const all = [this.head, ...this.rows];
     const w = this.head.map((_, i) => Math.max(...all.map((r) => r[i].length)));
     const keys = [...Array(Math.min(this.#keyColumns, w.length)).keys()];
-    const blocks: number[][] = [];
-    let block = [...keys];
-    let used = keys.reduce((s, i) => s + w[i] + 2, -2);
+    // characters the columns take, two spaces apart
+    const span = (cols: number[]) => cols.reduce((s, i) => s + w[i] + 2, -2);
+    // each block the key columns and as many more as fit (at least one)
+    const blocks = [[...keys]];
     for (let i = keys.length; i < w.length; i++) {
-      if (block.length > keys.length && used + 2 + w[i] > width) {
-        blocks.push(block);
-        block = [...keys];
-        used = keys.reduce((s, k) => s + w[k] + 2, -2);
-      }
-      block.push(i);
-      used += 2 + w[i];
+      const block = blocks.at(-1)!;
+      if (block.length > keys.length && span(block) + 2 + w[i] > width) blocks.push([...keys, i]);
+      else block.push(i);
     }
-    blocks.push(block);
     const cell = (r: readonly string[], i: number) =>
       i >= this.#numericFrom ? r[i].padStart(w[i]) : r[i].padEnd(w[i]);
     const text = blocks.map((cols) =>
