@@ -55,18 +55,16 @@ export const ERROR_PREFIX_BYTES = 16 * 1024;
  * ```
  */
 export class ResponseTooLargeError extends InvalidResponseError {
-  /** The limit that was passed, in bytes (`maxResponseBytes`). */
-  readonly limit: number;
-  /** Bytes read (or announced by `Content-Length`) when reading stopped. */
-  readonly received: number;
   /**
    * Creates the error; `option` names the limit (`maxResponseBytes` of a
    * client, or `maxBytes` of a download).
    */
   constructor(
     label: string,
-    limit: number,
-    received: number,
+    /** The limit that was passed, in bytes (`maxResponseBytes`). */
+    readonly limit: number,
+    /** Bytes read (or announced by `Content-Length`) when reading stopped. */
+    readonly received: number,
     announced: boolean,
     option: "maxResponseBytes" | "maxBytes" = "maxResponseBytes",
   ) {
@@ -79,8 +77,6 @@ export class ResponseTooLargeError extends InvalidResponseError {
         option === "maxBytes" ? " of download()" : " on the client"
       } if such an answer is expected)`,
     );
-    this.limit = limit;
-    this.received = received;
   }
 }
 

@@ -191,15 +191,16 @@ export class TimeoutError extends ConnectionError {}
  * ```
  */
 export class RequestValidationError extends SignalbookError {
-  /** Every problem found. */
-  readonly issues: readonly ValidationIssue[];
-  /** Creates the error from its issues. */
-  constructor(issues: readonly ValidationIssue[]) {
+  /**
+   * Creates the error from its issues.
+   *
+   * @param issues Every problem found.
+   */
+  constructor(readonly issues: readonly ValidationIssue[]) {
     super(
       `invalid request (nothing was sent):\n` +
         issues.map((i) => `  - ${i.param}: ${i.message}`).join("\n"),
     );
-    this.issues = issues;
   }
 }
 
@@ -298,14 +299,15 @@ export type PaginationReason =
  * ```
  */
 export class PaginationError extends InvalidResponseError {
-  /** What went wrong. */
-  readonly reason: PaginationReason;
   /** The cursor the pull stopped at. */
   readonly cursor: string;
-  /** Creates the error. */
-  constructor(message: string, reason: PaginationReason, cursor: string) {
+  /**
+   * Creates the error.
+   *
+   * @param reason What went wrong.
+   */
+  constructor(message: string, readonly reason: PaginationReason, cursor: string) {
     super(message);
-    this.reason = reason;
     // redacted like the message: a cursor that holds a key must not carry it on
     this.cursor = redactKnownKeys(cursor);
   }
@@ -316,11 +318,12 @@ export class PaginationError extends InvalidResponseError {
  * `file:` or `data:` (only `http:` and `https:` are allowed). Nothing was read.
  */
 export class UnsupportedUrlError extends SignalbookError {
-  /** The refused scheme, e.g. `"file:"`. */
-  readonly scheme: string;
-  /** Creates the error. */
-  constructor(message: string, scheme: string) {
+  /**
+   * Creates the error.
+   *
+   * @param scheme The refused scheme, e.g. `"file:"`.
+   */
+  constructor(message: string, readonly scheme: string) {
     super(message);
-    this.scheme = scheme;
   }
 }

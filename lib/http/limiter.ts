@@ -101,16 +101,17 @@ export const CIRCUIT_OPEN_MS = 30_000;
  * the module doc), so the circuit is open for {@link CIRCUIT_OPEN_MS}.
  */
 export class CircuitOpenError extends Error {
-  /** The status of the refusal that opened it (429, 502, 503 or 504). */
-  readonly status: number;
-  /** Creates the error. */
-  constructor(rounds: number, status: number) {
+  /**
+   * Creates the error.
+   *
+   * @param status The status of the refusal that opened it (429, 502, 503 or 504).
+   */
+  constructor(rounds: number, readonly status: number) {
     super(
       `the service refused ${rounds} rounds of requests in a row (last: ${status}); no ` +
         `request is sent for ${CIRCUIT_OPEN_MS / 1000} s`,
     );
     this.name = "CircuitOpenError";
-    this.status = status;
   }
 }
 
