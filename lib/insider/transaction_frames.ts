@@ -24,11 +24,8 @@ import { type RowTyping, rowTyping } from "../frames/typed_rows.ts";
 import { TRANSACTION_FIELDS, type TransactionRow } from "./fields.ts";
 import type { FeedRow } from "./feeds.ts";
 
-/** Column specs of a transactions frame (snake_case names, catalog order). */
-export const TRANSACTION_COLUMNS: readonly ColumnSpec[] = TRANSACTION_FIELDS.map((f) => ({
-  name: f.name,
-  type: f.type,
-}));
+/** Column specs of a transactions frame (snake_case names, catalog order): the catalog's entries. */
+export const TRANSACTION_COLUMNS: readonly ColumnSpec[] = TRANSACTION_FIELDS;
 
 /** How search rows (camelCase keys) are typed: every catalog field by its grammar. */
 export const SEARCH_ROW_TYPING: RowTyping = rowTyping(
