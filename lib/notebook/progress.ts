@@ -11,6 +11,7 @@
  */
 import { type ProgressSink, type ProgressState, provideAutoSink } from "../http/progress_hook.ts";
 import { escapeHtml } from "../shared/html.ts";
+import { inJupyter } from "../shared/jupyter.ts";
 
 /** One line of text for a state. */
 export function describe(s: ProgressState): string {
@@ -78,14 +79,11 @@ export function ttySink(write: (text: string) => void): ProgressSink {
 
 /** The sink for this process: Jupyter in the kernel, stderr on a TTY, else none. */
 export function autoSink(): ProgressSink | null {
-  let jupyter: { broadcast?: Broadcast } | undefined;
-  try {
-    // outside the kernel, Deno.jupyter is absent or throws on access
-    jupyter = (Deno as unknown as { jupyter?: { broadcast?: Broadcast } }).jupyter;
-  } catch {
-    jupyter = undefined;
+  // the kernel's check (outside it, Deno.jupyter is absent or throws on access)
+  if (inJupyter()) {
+    const jupyter = (Deno as unknown as { jupyter: { broadcast: Broadcast } }).jupyter;
+    return jupyterSink(jupyter.broadcast.bind(jupyter));
   }
-  if (typeof jupyter?.broadcast === "function") return jupyterSink(jupyter.broadcast.bind(jupyter));
   try {
     if (Deno.stderr.isTerminal()) {
       const enc = new TextEncoder();

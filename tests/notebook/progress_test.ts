@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import {
   announceRetry,
+  autoSink,
   InsiderClient,
   jupyterSink,
   Progress,
@@ -124,4 +125,19 @@ Deno.test("Jupyter progress: a broadcast that throws or rejects never breaks the
   rejecting.show(state, true);
   await new Promise((r) => setTimeout(r, 10));
   assert.equal(calls, 2);
+});
+
+Deno.test("autoSink: in a kernel (Deno.jupyter.broadcast) the progress is a Jupyter display", async () => {
+  const jupyter = Deno as unknown as { jupyter: unknown };
+  const types: string[] = [];
+  jupyter.jupyter = { broadcast: (type: string) => Promise.resolve(void types.push(type)) };
+  try {
+    const sink = autoSink();
+    assert.ok(sink);
+    sink.show({ label: "x", rows: 1, pages: 1, retries: 0, seconds: 1, done: false }, true);
+    await Promise.resolve();
+    assert.deepEqual(types, ["display_data"]);
+  } finally {
+    jupyter.jupyter = undefined; // outside the kernel again
+  }
 });
