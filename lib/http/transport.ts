@@ -144,6 +144,9 @@ const WHOLE_OPTIONS = {
 /** Reads a successful answer (its body read whole) into what the caller wants. */
 type Reader<T> = (res: Response, bytes: Uint8Array<ArrayBuffer>, label: string) => T;
 
+/** A failed attempt: what failed it, and the error answer when there was one. */
+type Failed = { failure: Error; res?: Response };
+
 /** One request being tried: what every attempt of it shares. */
 interface Call<T> {
   spec: RequestSpec;
@@ -393,7 +396,7 @@ export class Transport {
       const slot: Slot = await this.#slot(call, throttled);
       const out = await this.#once(call, slot);
       if ("value" in out) return out.value;
-      throttled = await this.#again(call, attempt, slot, out.failure, out.res);
+      throttled = await this.#again(call, attempt, slot, out);
     }
   }
 
@@ -418,10 +421,7 @@ export class Transport {
    * `firstByteTimeoutMs` (a silent server fails fast), the whole answer
    * within `timeoutMs`.
    */
-  async #once<T>(
-    call: Call<T>,
-    slot: Slot,
-  ): Promise<{ value: T } | { failure: Error; res?: Response }> {
+  async #once<T>(call: Call<T>, slot: Slot): Promise<{ value: T } | Failed> {
     const { spec, label } = call;
     const timeout = AbortSignal.timeout(this.timeoutMs);
     const headers = headerDeadline(this.firstByteTimeoutMs);
@@ -480,8 +480,7 @@ export class Transport {
     call: Call<T>,
     attempt: number,
     slot: Slot,
-    failure: Error,
-    res: Response | undefined,
+    { failure, res }: Failed,
   ): Promise<boolean> {
     const server = serverDelayMs(res?.headers);
     // a server's wait is honoured, but never below a floor that grows with the attempts
