@@ -27,8 +27,7 @@
  */
 import pl from "../frames/_polars.ts";
 import { asFrame, type Frame } from "../frames/list.ts";
-import { expectFrame } from "../shared/wrong_input.ts";
-import { TRADES_FRAME } from "./transactions.ts";
+import { needTrades } from "./transactions.ts";
 
 /** Every `trade_class` value. */
 export const TRADE_CLASSES = [
@@ -85,11 +84,7 @@ const CLASS_OF_CODE = new Map<unknown, TradeClass>([
  * ```
  */
 export function tradeClass(df: pl.DataFrame): Frame {
-  expectFrame("tradeClass", df, {
-    pass: TRADES_FRAME,
-    columns: ["code", "is_10b51"],
-    field: "frame",
-  });
+  needTrades(df, ["code", "is_10b51"], "tradeClass");
   const code = pl.col("code");
   const expr = pl.when(code.eq(pl.lit("S")).and(pl.col("is_10b51").eq(pl.lit(true))))
     .then(pl.lit("plan_sale"))

@@ -40,7 +40,8 @@ const KEYS = [
 /** What the families take, in their wrong-object errors. */
 export const TRADES_FRAME = "a trades frame (insider.search(...).frame())";
 
-function need(df: unknown, cols: readonly string[], fn: string): void {
+/** Checks that `df` is a trades frame with `cols`; the families' wrong-object error otherwise. */
+export function needTrades(df: unknown, cols: readonly string[], fn: string): void {
   expectFrame(fn, df, { pass: TRADES_FRAME, columns: cols, field: "frame" });
 }
 
@@ -99,7 +100,7 @@ const f64 = (e: pl.Expr, name: string) => e.cast(pl.Float64).alias(name);
  * ```
  */
 export function winRates(df: pl.DataFrame): Frame {
-  need(df, WIN_RATE_COLUMNS, "winRates");
+  needTrades(df, WIN_RATE_COLUMNS, "winRates");
   const parts = WIN_RATE_SCOPES.flatMap((s) =>
     WIN_RATE_WINDOWS.map((w, i) => {
       const p = `win_rate_${s}${w}_`;
@@ -139,7 +140,7 @@ export function winRates(df: pl.DataFrame): Frame {
  * ```
  */
 export function forwardReturns(df: pl.DataFrame): Frame {
-  need(df, FORWARD_COLUMNS, "forwardReturns");
+  needTrades(df, FORWARD_COLUMNS, "forwardReturns");
   const horizons = [...FORWARD_WINDOWS, "latest"] as const;
   return stack(horizons.map((h, i) =>
     block(df, {
@@ -167,7 +168,7 @@ export function forwardReturns(df: pl.DataFrame): Frame {
  * ```
  */
 export function insiderReturns(df: pl.DataFrame): Frame {
-  need(df, INSIDER_RETURN_FIELDS, "insiderReturns");
+  needTrades(df, INSIDER_RETURN_FIELDS, "insiderReturns");
   return stack(INSIDER_RETURN_WINDOWS.flatMap((w, i) =>
     INSIDER_RETURN_DIRECTIONS.map((d) => {
       const ex = `insider_excess_returns_${w}${d}`;
@@ -191,7 +192,7 @@ export function insiderReturns(df: pl.DataFrame): Frame {
  * ```
  */
 export function priorReturns(df: pl.DataFrame): Frame {
-  need(df, PRIOR_RETURN_FIELDS, "priorReturns");
+  needTrades(df, PRIOR_RETURN_FIELDS, "priorReturns");
   return stack(
     PRIOR_WINDOWS.map((w, i) =>
       block(df, windowLabels(w, i), [f64(pl.col(`returns_${w}_ago`), "return")])
