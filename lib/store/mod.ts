@@ -25,15 +25,9 @@ export {
   type SyncOptions,
   type SyncReport,
 } from "./sync.ts";
-export {
-  query,
-  QUERY_MEMORY_MARGIN,
-  QUERY_VIEWS,
-  QueryError,
-  QueryLimitError,
-  type QueryOptions,
-} from "./query.ts";
-export { DatasetFileError, StateFileError } from "./errors.ts";
+export { query, QUERY_VIEWS, type QueryOptions } from "./query.ts";
+export { QUERY_MEMORY_MARGIN } from "./_query_process.ts";
+export { DatasetFileError, QueryError, QueryLimitError, StateFileError } from "./errors.ts";
 export { type DatasetSource, MixedSourcesError } from "./provenance.ts";
 export { DatasetLockedError, DEFAULT_LOCK_TIMEOUT_MS, LOCK_FILE, type LockHolder } from "./lock.ts";
 export { DiskFullError } from "./disk.ts";

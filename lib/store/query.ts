@@ -83,8 +83,6 @@ import { withDisplay } from "../frames/display.ts";
 import { releaseNativeNow } from "../frames/_release.ts";
 import { didYouMean } from "../shared/suggest.ts";
 
-export { QUERY_MEMORY_MARGIN, QueryError, QueryLimitError };
-
 /** Options of {@link query}. */
 export interface QueryOptions {
   /** Root folder of the datasets (what `sync({ dir })` was given). */
