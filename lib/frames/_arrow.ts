@@ -281,8 +281,8 @@ const NON_ASCII = /[\u0080-\uffff]/;
 
 /** Growable UTF-8 bytes with their offsets: the two buffers of a `Utf8` column. */
 class Utf8Bytes {
-  offsets = new Int32Array(1024);
-  data = new Uint8Array(64 * 1024);
+  offsets = new Int32Array(256);
+  data = new Uint8Array(4 * 1024);
   count = 0;
   readonly max: number;
 
@@ -374,9 +374,9 @@ export class PlainBuffer {
   /** Text of a `code` column, or the items of a `text_list` one. */
   readonly #text: Utf8Bytes;
   /** List offsets (lists only). */
-  #offsets = new Int32Array(1024);
+  #offsets = new Int32Array(256);
   /** Items of a `list` column. */
-  #ints = new Float64Array(1024);
+  #ints = new Float64Array(256);
 
   /** An empty buffer of a type, whose text may hold up to `maxTextBytes` UTF-8 bytes. */
   constructor(type: PlainType, maxTextBytes = MAX_TEXT_BYTES) {

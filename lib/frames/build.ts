@@ -137,6 +137,9 @@ export interface FrameBuilderOptions extends BuildOptions {
  */
 export const CHUNK_ROWS = 8_192;
 
+/** Rows the column buffers of a new {@link FrameBuilder} hold before they first grow. */
+const FIRST_ROWS = 256;
+
 /**
  * Builds a frame from rows that arrive in pieces (pages), in bounded memory.
  *
@@ -213,7 +216,9 @@ export class FrameBuilder implements RowSink<Record<string, unknown>> {
     });
     this.#fill = compile(specs, this.#slots);
     this.#keys = keys;
-    this.#reset();
+    this.#num = this.#numIdx.map(() => new Float64Array(0));
+    this.#plain = this.#plainIdx.map(() => []);
+    this.#encoded = this.#plainIdx.map((i) => new PlainBuffer(specs[i].type as PlainType));
   }
 
   /** Rows appended so far. */
@@ -227,17 +232,30 @@ export class FrameBuilder implements RowSink<Record<string, unknown>> {
   }
 
   #reset(): void {
-    const cap = this.#cap;
-    // numeric buffers are reused: every row writes every column, and
-    // pl.Series copies them into native memory
-    if (this.#num.length === 0) {
-      this.#num = this.#numIdx.map(() => new Float64Array(cap));
-      this.#plain = this.#plainIdx.map(() => new Array(cap).fill(null));
-      this.#encoded = this.#plainIdx.map((i) => new PlainBuffer(this.#specs[i].type as PlainType));
-    }
     for (const e of this.#encoded) e.reset();
     this.#extras = new Map();
     this.#filled = 0;
+  }
+
+  /**
+   * Makes room in the column buffers for `rows` rows of the chunk being
+   * filled: they start at {@link FIRST_ROWS} and double, up to `chunkRows`.
+   * Numeric buffers are reused from chunk to chunk (every row writes every
+   * column, and the chunk's Arrow stream copies them into native memory),
+   * so a long frame grows them once; a short one (a month of a sync, a page)
+   * holds buffers of its own size, not 8,192 rows of every column.
+   */
+  #room(rows: number): void {
+    const had = this.#num[0]?.length ?? this.#plain[0]?.length ?? 0;
+    if (rows <= had) return;
+    const size = Math.min(this.#cap, Math.max(rows, 2 * had, FIRST_ROWS));
+    this.#num = this.#num.map((old) => {
+      const a = new Float64Array(size);
+      a.set(old);
+      return a;
+    });
+    // the rows taken so far are encoded already: their text and list slots hold null
+    this.#plain = this.#plain.map(() => new Array(size).fill(null));
   }
 
   /** Copies the rows' values into the column buffers; a full buffer becomes a chunk. */
@@ -245,6 +263,7 @@ export class FrameBuilder implements RowSink<Record<string, unknown>> {
     let from = 0;
     while (from < rows.length) {
       const take = Math.min(rows.length - from, this.#cap - this.#filled);
+      this.#room(this.#filled + take);
       this.#fill(
         rows,
         from,
