@@ -15,12 +15,9 @@ const FONT_FILES = [
   "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
 ];
 
-function fontFiles(): string[] {
-  return FONT_FILES.filter((f) => existsSync(f));
-}
-
 function resvg(svg: string, scale: number, crisp: boolean): resvgLib.Resvg {
-  const files = fontFiles();
+  // the font files present (none: the system's fonts)
+  const files = FONT_FILES.filter((f) => existsSync(f));
   return new resvgLib.Resvg(svg, {
     background: "white",
     fitTo: { mode: "zoom", value: scale },
