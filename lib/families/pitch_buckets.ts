@@ -103,13 +103,8 @@ export interface Buckets {
   requests: number;
 }
 
-/** Which period and kind to bucket by. */
-export interface BucketBy {
-  /** Return period. */
-  period: ReturnPeriod;
-  /** Absolute or excess. */
-  kind: ReturnKind;
-}
+/** Which period and kind to bucket by: those of a return floor ({@link ReturnFloor}). */
+export type BucketBy = Pick<ReturnFloor<string>, "period" | "kind">;
 
 async function collect(
   catalog: CatalogClient,
