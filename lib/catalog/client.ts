@@ -36,6 +36,7 @@ import { listOf, type ParallelListOptions } from "../frames/windowed_list.ts";
 import { pitchKey, type PitchSender, pitchWindows } from "./_windows.ts";
 import { PITCH_DETAIL_TYPING, PITCH_ROW_TYPING, pitchesSink } from "./pitch_frames.ts";
 import { typeRows } from "../frames/typed_rows.ts";
+import { traceDemoIfLoaded } from "../frames/_demo_trace.ts";
 import { InvalidResponseError, RequestValidationError } from "../http/errors.ts";
 import { asQuery, notAllowed, validate } from "../http/_validate.ts";
 import { pageSizeFor } from "../http/paginate.ts";
@@ -83,6 +84,7 @@ export class CatalogClient extends ServiceClient {
   /** Creates a client (see `ClientOptions`); error answers are read by this service's status table. */
   constructor(opts: ClientOptions) {
     super(opts, catalogProblem);
+    traceDemoIfLoaded(); // your own nodejs-polars, if already evaluated, marks frames of demo rows
   }
 
   /** Fuzzy search of authors (username, display name) and companies (ticker, names). */

@@ -18,6 +18,12 @@
  * are demo data, whoever made `plain`, and `writeDataset` refuses them into
  * a live dataset.
  *
+ * The trace is installed by signalbook's first use of nodejs-polars (a
+ * frame, a dataset, `polarsDisplay`, a notebook kernel's import), and when a
+ * client is made if nodejs-polars 0.25.2 was already evaluated by your own
+ * import ({@link traceDemoIfLoaded}: free then), so `pl.DataFrame(rows)` of
+ * demo rows from `take()` is demo data before signalbook's first frame.
+ *
  * Where it cannot follow: values copied out one by one (numbers, strings,
  * a row rebuilt by hand), bytes and text (`writeIPC()`, which joins its
  * chunks in JS, `writeJSON()`, `writeCSV()` to a string: a string cannot
@@ -27,6 +33,7 @@
  * @module
  */
 import defer * as internalNs from "npm:nodejs-polars@0.25.2/bin/internals/polars_internal.js";
+import { createRequire } from "node:module";
 import { carriesDemoMark, markDemo } from "../shared/demo.ts";
 
 type Fn = (this: unknown, ...args: unknown[]) => unknown;
@@ -94,4 +101,23 @@ export function traceDemo(): void {
       },
     });
   }
+}
+
+/** The CommonJS file name of nodejs-polars 0.25.2's addon module: Deno's global cache or a node_modules folder. */
+const POLARS_INTERNAL =
+  /nodejs-polars[@/\\]0\.25\.2[/\\](?:node_modules[/\\]nodejs-polars[/\\])?bin[/\\]internals[/\\]polars_internal\.js$/;
+
+/**
+ * Installs the trace ({@link traceDemo}) if nodejs-polars 0.25.2 was already
+ * evaluated in this process (your own `import pl from "npm:nodejs-polars@0.25.2"`,
+ * which loads it into `require.cache`), where it costs nothing; otherwise
+ * nodejs-polars stays unevaluated until signalbook's first frame. Called when
+ * a client is made, so that a frame you build with your own `pl` from demo
+ * rows (`pl.DataFrame(await search().take(10))`) is demo data before any
+ * signalbook frame exists.
+ */
+export function traceDemoIfLoaded(): void {
+  if (installed) return;
+  const cache = createRequire("file:///").cache;
+  if (Object.keys(cache).some((k) => POLARS_INTERNAL.test(k))) traceDemo();
 }

@@ -10,7 +10,9 @@
  * the same object, the same types (`pl.DataFrame` as a type too), reached
  * through a Proxy whose first property read evaluates the package (an
  * `import defer` namespace) and installs signalbook's demo-data tracing
- * (`./_demo_trace.ts`) before any frame is built. In a Jupyter kernel the
+ * (`./_demo_trace.ts`) before any frame is built (a client made after your
+ * own import of nodejs-polars installs it too: `traceDemoIfLoaded`, so
+ * `pl.DataFrame(demoRows)` is demo data). In a Jupyter kernel the
  * notebook display (`./display.ts`) is installed at import, as before, so
  * frames you build yourself display the signalbook way from the first cell.
  *

@@ -237,10 +237,17 @@ function isRecord(x: unknown): x is Record<string, unknown> {
 type FrameFactory = (inner: unknown) => AnyObject;
 type PolarsModule = { _DataFrame: FrameFactory };
 let native: { module: PolarsModule; factory: FrameFactory } | undefined;
-/** nodejs-polars' dataframe module and its own frame factory, read at the first display choice. */
+/**
+ * nodejs-polars' dataframe module and its own frame factory, read at the first
+ * display choice (in a kernel: at import). That evaluates nodejs-polars, so
+ * the demo trace is installed with it: `pl.DataFrame(rows)` of demo rows in
+ * your own cell is demo data, as it was before nodejs-polars was deferred.
+ */
 function nativeDataFrame(): { module: PolarsModule; factory: FrameFactory } {
+  if (native) return native;
+  traceDemo();
   const module = ((dataframeNs as { default?: unknown }).default ?? dataframeNs) as PolarsModule;
-  return native ??= { module, factory: module._DataFrame };
+  return native = { module, factory: module._DataFrame };
 }
 
 /**

@@ -31,6 +31,7 @@ import {
   transactionsSink,
 } from "./transaction_frames.ts";
 import { typeRows } from "../frames/typed_rows.ts";
+import { traceDemoIfLoaded } from "../frames/_demo_trace.ts";
 import { listId } from "../http/windows.ts";
 import { dtypeName } from "../frames/dtypes.ts";
 import { mapPool, type PoolFailure } from "../http/pool.ts";
@@ -211,6 +212,7 @@ export class InsiderClient extends ServiceClient {
   /** Creates a client (see `ClientOptions`); error answers are read by this service's status table. */
   constructor(opts: ClientOptions) {
     super(opts, insiderProblem);
+    traceDemoIfLoaded(); // your own nodejs-polars, if already evaluated, marks frames of demo rows
   }
 
   /** Reporting owners matching a name, with their CIKs. */

@@ -63,15 +63,14 @@ export const DEMO_BADGE_HTML =
  *
  * Where the mark follows: a frame signalbook hands out (a client's
  * `.frame()`, `scan*`, `query()`) keeps it through its methods, and mixing
- * demo data into one is demo data — `live.vstack(demo)`,
- * `live.join(demo, …)`, `live.hstack(demoColumns)`, `pl.concat([live,
- * demo])` — so `writeDataset` refuses it into a live dataset. Where it
- * cannot follow (a mark is a property of an object, never of the rows):
- * a frame signalbook did not make (`pl.DataFrame(…)`, `pl.readParquet`)
- * calling the method or first in `pl.concat`, a lazy `pl.concat`, a
- * column's own methods (`demo.getColumn("v").slice(…)`), and values
- * copied out (numbers, strings, a CSV written by Polars). Wrap such a
- * frame with `withDisplay(df)` to give it these rules.
+ * demo data into any frame, whoever made it, is demo data —
+ * `plain.vstack(demo)`, `plain.join(demo, …)`, `plain.hstack(demoColumns)`,
+ * `pl.concat([plain, demo])` (lazy too), `pl.DataFrame(demo.toRecords())`
+ * (the mark is on Polars' native data, `frames/_demo_trace.ts`) — so
+ * `writeDataset` refuses it into a live dataset. Where it cannot follow (a
+ * mark is a property of an object, never of the rows): bytes, text and
+ * files Polars writes, and values copied out (numbers, strings, rows
+ * rebuilt by hand); docs/datasets.md, "Where the demo mark cannot follow".
  *
  * @example
  * ```ts
