@@ -221,11 +221,6 @@ export class FrameBuilder implements RowSink<Record<string, unknown>> {
     this.#encoded = this.#plainIdx.map((i) => new PlainBuffer(specs[i].type as PlainType));
   }
 
-  /** Rows appended so far. */
-  get rows(): number {
-    return this.#rows;
-  }
-
   /** Native chunks built so far (the rows of a chunk are no longer held by JS). */
   get chunks(): number {
     return this.#chunks.length;
@@ -347,8 +342,8 @@ export class FrameBuilder implements RowSink<Record<string, unknown>> {
     }
   };
 
+  /** The buffered rows as a chunk (called with rows buffered, or to make the one chunk of none). */
   #flush(): void {
-    if (this.#filled === 0 && this.#chunks.length > 0) return;
     this.#chunks.push(this.#chunk());
     this.#reset();
   }
