@@ -56,7 +56,7 @@ export function plotDocument(): PlotDocument {
 }
 
 /** What signalbook uses of the element Plot returns. */
-interface PlotElement {
+export interface PlotElement {
   getAttribute(name: string): string | null;
   setAttribute(name: string, value: string): void;
   outerHTML: string;

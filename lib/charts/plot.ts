@@ -17,7 +17,7 @@ import type * as Plot from "npm:@observablehq/plot@0.6.17";
 import { didYouMean } from "../shared/suggest.ts";
 import { isFrame } from "../shared/wrong_input.ts";
 import defer * as PlotLib from "npm:@observablehq/plot@0.6.17";
-import { type Chart, PALETTE, plotDocument, render } from "./chart.ts";
+import { type Chart, PALETTE, plotDocument, type PlotElement, render } from "./chart.ts";
 import type { InlineFormat } from "./inline.ts";
 
 /** Options of {@link plot}: any Observable Plot option, plus a title and subtitle. */
@@ -124,9 +124,7 @@ function colorType(spec: Plot.PlotOptions): string | undefined {
   const warn = console.warn;
   console.warn = () => {};
   try {
-    const el = PlotLib.plot({ ...spec, document: plotDocument() }) as unknown as {
-      scale(name: string): { type?: string } | undefined;
-    };
+    const el = PlotLib.plot({ ...spec, document: plotDocument() }) as unknown as PlotElement;
     return el.scale("color")?.type;
   } finally {
     console.warn = warn;
