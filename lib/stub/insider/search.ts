@@ -47,16 +47,8 @@ type Filter = z.output<typeof InsiderFilterSchema>;
 type Filled = Filter & Required<Pick<Filter, keyof typeof FILTER_DEFAULTS>>;
 type Num = Record<string, number | null>;
 
-const IR_SERIES: Record<string, string> = {
-  "1D": "3m",
-  "1W": "3m",
-  "1M": "1m",
-  "3M": "3m",
-  "6M": "6m",
-  "1Y": "1y",
-  "2Y": "2y",
-  "AllTime": "3m",
-};
+/** Insider-return periods without a series of their own: they read the 3M series. */
+const IR_ON_3M = ["1D", "1W", "AllTime"];
 /** The forward-return field of a trade-return period (`returns_<period>`; 2Y: the latest). */
 function trSeries(period: string): string {
   return period === "2Y" || period === "latest"
@@ -72,7 +64,9 @@ export function withDefaults(f: Filter | undefined): Filled {
 /** The insider-return field a filter's period and type select. */
 export function insiderReturnField(f: Filled): string {
   const t = f.insiderReturnType;
-  return `insider_returns_${IR_SERIES[f.insiderReturnPeriod]}${t === "all" ? "" : "_" + t}`;
+  const p = f.insiderReturnPeriod;
+  const series = IR_ON_3M.includes(p) ? "3m" : p.toLowerCase();
+  return `insider_returns_${series}${t === "all" ? "" : "_" + t}`;
 }
 
 /** How far back each filing-date preset reaches: days (inclusive of today), or calendar months. */
