@@ -182,12 +182,13 @@ export function alphaStats(
         "is rounding noise): no interval and no t",
     };
   }
-  const t = t975(rets.length - 2);
-  return {
-    fit,
-    interval: [12 * (fit.monthly - t * se), 12 * (fit.monthly + t * se)],
-    reason: null,
-  };
+  return { fit, interval: annualInterval(fit.monthly, se, n - 2), reason: null };
+}
+
+/** The 95 % interval of a monthly coefficient `c` (standard error `se`, t on `df`), annualized. */
+function annualInterval(c: number, se: number, df: number): [number, number] {
+  const t = t975(df);
+  return [12 * (c - t * se), 12 * (c + t * se)];
 }
 
 /**
@@ -332,11 +333,10 @@ export function factorAlphaOf(
     return "the returns leave no residual around the factor fit (the intercept's standard " +
       "error is rounding noise): no factor alpha";
   }
-  const t = t975(Y.length - names.length - 1);
   return {
     annualized: fit.coef[0] * 12,
     tStat: fit.coef[0] / fit.se[0],
-    interval: [12 * (fit.coef[0] - t * fit.se[0]), 12 * (fit.coef[0] + t * fit.se[0])],
+    interval: annualInterval(fit.coef[0], fit.se[0], Y.length - names.length - 1),
     betas: Object.fromEntries(names.map((n, i) => [n, fit.coef[i + 1]])),
     months: Y.length,
     missingMonths: months.length - Y.length,

@@ -80,14 +80,6 @@ const MISS = 0.05;
 /** An interval at miss rate p, or null when it has none. */
 type Band = (p: number) => [number, number] | null;
 
-/** One row of the study and the bands behind its intervals (for the joint adjustment). */
-interface Cell {
-  row: Record<string, unknown>;
-  band: Band | null;
-  diffBand: Band | null;
-  missing: number;
-}
-
 const finite = (x: unknown): x is number => typeof x === "number" && Number.isFinite(x);
 
 /** Per group at one horizon: the trades' values and counts. */
@@ -206,8 +198,11 @@ export function thinReason(
   return null;
 }
 
-/** The rows of one horizon, one per group, with the bands behind their intervals. */
-function horizonCells(d: StudyData, o: StudySettings, h: string): Cell[] {
+/**
+ * The rows of one horizon, one per group, with the bands behind their
+ * intervals (for the joint adjustment) and the trades lacking a cluster key.
+ */
+function horizonCells(d: StudyData, o: StudySettings, h: string) {
   const { groups, obs } = collect(d, o, h);
   const spread = o.cluster === "two-way"
     ? twoWaySpread(obs, d.names.length)

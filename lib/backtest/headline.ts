@@ -92,14 +92,12 @@ export function headlinePortfolios(
 ): Record<string, PortfolioResult> {
   tradesInput("headlinePortfolios", trades);
   const groups = headlineGroups(trades);
-  const opts = {
-    horizon: options.horizon ?? "6m",
-    costBps: options.costBps ?? 10,
-    entry: options.entry,
-    riskFree: options.riskFree,
-  } as const;
-  return {
-    "CEO buys": portfolioBacktest(groups["CEO buys"], opts),
-    "All purchases": portfolioBacktest(groups["All purchases"], opts),
-  };
+  // the headline's cost (the holding is `portfolioBacktest`'s default, 6 months)
+  const { horizon, costBps, entry, riskFree } = options;
+  return Object.fromEntries(
+    ["CEO buys", "All purchases"].map((name) => [
+      name,
+      portfolioBacktest(groups[name], { horizon, costBps: costBps ?? 10, entry, riskFree }),
+    ]),
+  );
 }

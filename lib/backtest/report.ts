@@ -206,8 +206,8 @@ function jointNote(stats: pl.DataFrame): string {
     }% level), so all of them hold together at 95%.`;
 }
 
-/** A markdown table, every column left-aligned (`ResultTable`'s markdown). */
-function mdTable(table: Cells): string {
+/** A markdown table, every column left-aligned, and its note (`ResultTable`'s markdown). */
+function mdTable(table: Cells & { note?: string }): string {
   return new ResultTable({ ...table, numericFrom: table.head.length }).toMarkdown();
 }
 
@@ -585,11 +585,7 @@ export async function writeReport(
     }
     md.push("## Event study: excess return after the trade", "");
     md.push(...Object.keys(charts).filter((n) => !pCharts.has(n)).map(img));
-    md.push(
-      mdTable(cells(stats)),
-      "",
-      ...(jointNote(stats) ? [jointNote(stats), ""] : []),
-    );
+    md.push(mdTable({ ...cells(stats), note: jointNote(stats) }), "");
     md.push(
       `Returns in percent, excess over the market over the same window, from the ${
         (stats.toRecords()[0] as Row | undefined)?.entry === "filing" ? "filing" : "trade"

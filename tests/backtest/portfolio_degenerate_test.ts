@@ -474,3 +474,36 @@ Deno.test("filing entry without a benchmark reads only the stock's returns; an e
     /or it lacks a value the booking needs or holds a NaN or infinite one \(30 rows\) \(30 rows given\)/,
   );
 });
+
+Deno.test("alpha and factor alpha: 95% interval = 12 · (intercept ± t(df) · SE), df = months − regressors", async () => {
+  const { factorAlphaOf } = await import("../../lib/backtest/_portfolio_stats.ts");
+  const { olsNeweyWest } = await import("../../lib/backtest/_ols.ts");
+  const { tQuantile } = await import("../../lib/backtest/_quantiles.ts");
+  const market = Array.from({ length: 30 }, (_, i) => 3 * Math.sin(i));
+  const rets = market.map((m, i) => 0.4 + 1.1 * m + Math.cos(1.7 * i));
+  const n = rets.length;
+  const close = (got: number[] | null, want: number[]) =>
+    got!.forEach((g, i) => assert.ok(Math.abs(g - want[i]) < 1e-9, `${got} vs ${want}`));
+  // market alpha: the larger of the Newey-West SE (n/(n − 2) factor) and the classical one, t on n − 2
+  const ols = olsNeweyWest(rets, market.map((v) => [1, v]));
+  const se = Math.max(
+    ols.se[0] * Math.sqrt(n / (n - 2)),
+    Math.sqrt((ols.ssr / (n - 2)) * ols.inv[0][0]),
+  );
+  const t = tQuantile(0.975, n - 2);
+  close(alphaStats(rets, market).interval, [
+    12 * (ols.coef[0] - t * se),
+    12 * (ols.coef[0] + t * se),
+  ]);
+  // factor alpha: the Newey-West SE, t on months − factors − 1
+  const months = market.map((_, i) =>
+    `${2020 + Math.floor(i / 12)}-${String(i % 12 + 1).padStart(2, "0")}`
+  );
+  const f2 = market.map((_, i) => Math.cos(0.9 * i));
+  const factors = pl.DataFrame({ month: months, mkt: market, f2 });
+  const fa = factorAlphaOf(months, rets, factors);
+  assert.ok(typeof fa !== "string", String(fa));
+  const fit = olsNeweyWest(rets, market.map((v, i) => [1, v, f2[i]]));
+  const tf = tQuantile(0.975, n - 3);
+  close(fa.interval, [12 * (fit.coef[0] - tf * fit.se[0]), 12 * (fit.coef[0] + tf * fit.se[0])]);
+});
