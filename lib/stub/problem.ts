@@ -15,18 +15,10 @@
  */
 import { HTTPException } from "npm:hono@4.13.19/http-exception";
 import { showValue } from "../shared/schema.ts";
+import { STATUS_CODES } from "node:http";
 
-const TITLES: Record<number, string> = {
-  400: "Bad Request",
-  401: "Unauthorized",
-  403: "Forbidden",
-  404: "Not Found",
-  405: "Method Not Allowed",
-  413: "Content Too Large",
-  429: "Too Many Requests",
-  500: "Internal Server Error",
-  503: "Service Unavailable",
-};
+/** Problem titles: HTTP's reason phrases (Node's table), 413 under RFC 9110's name. */
+const TITLES: Record<number, string | undefined> = { ...STATUS_CODES, 413: "Content Too Large" };
 
 /** The body of a problem response. */
 export interface ProblemBody {

@@ -164,3 +164,23 @@ Deno.test("over loopback a forged Host header does not move the signed URL; down
     await server.finished;
   }
 });
+
+Deno.test("problem titles are HTTP's reason phrases, 413 under RFC 9110's name", async () => {
+  const { problem } = await import("../../lib/stub/problem.ts");
+  const titles = Object.fromEntries(
+    await Promise.all([400, 401, 403, 404, 405, 413, 429, 500, 503].map(async (s) => {
+      return [s, (await problem(s, "x", "y").json()).title];
+    })),
+  );
+  assert.deepEqual(titles, {
+    400: "Bad Request",
+    401: "Unauthorized",
+    403: "Forbidden",
+    404: "Not Found",
+    405: "Method Not Allowed",
+    413: "Content Too Large",
+    429: "Too Many Requests",
+    500: "Internal Server Error",
+    503: "Service Unavailable",
+  });
+});
