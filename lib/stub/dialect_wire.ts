@@ -17,13 +17,8 @@ import { noneRequired, omitNulls, renameCursor } from "./dialect_rows.ts";
 /** Base of problem type URIs in the `uri` dialect (`.invalid` never resolves). */
 export const PROBLEM_TYPE_BASE = "https://problems.signalbook.invalid/";
 
-/** A problem type name in the dialect's form. */
-export function problemTypeIn(type: string, d: Pick<Dialect, "problemTypes">): string {
-  return PROBLEM_TYPES[d.problemTypes](type);
-}
-
 /** Per `problemTypes` choice: a problem type's name as it is written. */
-const PROBLEM_TYPES: Record<Dialect["problemTypes"], (type: string) => string> = {
+export const PROBLEM_TYPES: Record<Dialect["problemTypes"], (type: string) => string> = {
   name: (type) => type,
   uri: (type) => PROBLEM_TYPE_BASE + type,
   path: (type) => "/problems/" + type,
@@ -55,7 +50,7 @@ export function answerDialect(d: Dialect): MiddlewareHandler | undefined {
       : undefined;
     if (type === "application/problem+json" && problems) {
       body = await res.clone().json();
-      body.type = problemTypeIn(body.type, d);
+      body.type = PROBLEM_TYPES[d.problemTypes](body.type);
     } else if (body === undefined) return;
     else if (path.endsWith("/openapi.json")) {
       if (!values && !nulls) return;

@@ -8,11 +8,11 @@
 import { allowOnly } from "./methods.ts";
 import { type OpenAPIHono, z } from "npm:@hono/zod-openapi@1.6.3";
 import { DEFAULT_DIALECT, type Dialect } from "./dialect.ts";
-import { problemTypeIn, RATE_LIMIT_HEADERS } from "./dialect_wire.ts";
+import { PROBLEM_TYPES, RATE_LIMIT_HEADERS } from "./dialect_wire.ts";
 
 /** The problem-details schema, its `type` described in the dialect's form. */
 export function problemSchema(d: Dialect = DEFAULT_DIALECT): z.ZodObject {
-  const example = problemTypeIn("premium-required", d);
+  const example = PROBLEM_TYPES[d.problemTypes]("premium-required");
   return z.object({
     type: z.string().openapi({
       description: d.problemTypes === "name"
