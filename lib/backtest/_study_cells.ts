@@ -285,12 +285,10 @@ function sideLabel(
  * trade, which leaves the other dimension alone.
  */
 function usedClustering(asked: ClusterBy, n: number, noMonth: number, noIssuer: number): ClusterBy {
-  const allMonths = n > 0 && noMonth === n;
-  const allIssuers = n > 0 && noIssuer === n;
-  if (asked === "two-way") {
-    return allMonths && allIssuers ? "none" : allMonths ? "issuer" : allIssuers ? "month" : asked;
-  }
-  return (asked === "month" && allMonths) || (asked === "issuer" && allIssuers) ? "none" : asked;
+  // the dimensions asked for, less those no trade of the row has a key for
+  const month = (asked === "two-way" || asked === "month") && !(n > 0 && noMonth === n);
+  const issuer = (asked === "two-way" || asked === "issuer") && !(n > 0 && noIssuer === n);
+  return month && issuer ? "two-way" : month ? "month" : issuer ? "issuer" : "none";
 }
 
 /**
