@@ -13,13 +13,10 @@ import camelCase from "npm:lodash-es@4.17.21/camelCase.js";
 import type { FieldSpec } from "../insider/fields.ts";
 import type { Dialect } from "./dialect.ts";
 
-const upper = new Map<string, string>();
-
 /** A field's key in search rows under a dialect. */
 export function searchKey(
   f: Pick<FieldSpec, "name" | "camel">,
   d: Pick<Dialect, "searchKeys">,
 ): string {
-  if (d.searchKeys === "camel") return f.camel;
-  return upper.getOrInsertComputed(f.name, () => camelCase(f.name) as string);
+  return d.searchKeys === "camel" ? f.camel : camelCase(f.name);
 }
