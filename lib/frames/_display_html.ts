@@ -295,7 +295,7 @@ export function recordsBundle(
       shown.map((j) => formatCell(r[names[j]], allTypes[j], maxChars))
     );
   const table = shownTable(names, allTypes, records.length, opts, opts.maxColumns ?? 12, cells);
-  return renderTable({ ...table, width: names.length });
+  return renderTable({ ...table, width: names.length, demo: opts.demo === true });
 }
 
 /**
@@ -310,7 +310,7 @@ export function recordsBundle(
  * console.log(lazyBundle(lazy)["text/plain"]); // LazyFrame, 1 column: a; then the plan
  * ```
  */
-export function lazyBundle(lf: pl.LazyDataFrame): MediaBundle {
+export function lazyBundle(lf: pl.LazyDataFrame, opts: { demo?: boolean } = {}): MediaBundle {
   let columns: string[];
   try {
     columns = lf.columns; // resolves the schema (a scan reads file metadata), never the data
@@ -321,10 +321,12 @@ export function lazyBundle(lf: pl.LazyDataFrame): MediaBundle {
   const head = `LazyFrame (not collected), ${columns.length} column${
     columns.length === 1 ? "" : "s"
   }: ${clip(columns.join(", "), 2000)}`;
+  // demo data says so, as a frame's display does
+  const badge = opts.demo ? `${DEMO_BADGE_HTML}<br>` : "";
   return {
-    "text/html": `<div class="sb-lazy"><small>${esc(head)}</small><pre>${
+    "text/html": `<div class="sb-lazy">${badge}<small>${esc(head)}</small><pre>${
       esc(clip(plan, 20000))
     }</pre></div>`,
-    "text/plain": `${head}\n${plan}`,
+    "text/plain": `${head}${opts.demo ? ` · ${DEMO_LABEL}` : ""}\n${plan}`,
   };
 }

@@ -97,8 +97,12 @@ function bundleOf(target: unknown, opts: DisplayOptions = {}): MediaBundle {
       ],
     );
   }
-  if (isLazyFrame(target)) return lazyBundle(target);
-  if (Array.isArray(target) && target.every(isRecord)) return recordsBundle(target, opts);
+  // demo data says so wherever it is shown: a lazy frame, rows, records
+  const demo = opts.demo ?? isDemo(target);
+  if (isLazyFrame(target)) return lazyBundle(target, { demo });
+  if (Array.isArray(target) && target.every(isRecord)) {
+    return recordsBundle(target, { ...opts, demo });
+  }
   // a result object with its own notebook display (a table, a portfolio result, a chart)
   if (hasDisplay(target)) return target[JUPYTER]();
   return { "text/plain": Deno.inspect(target, { colors: false, depth: 4 }) };
