@@ -321,10 +321,16 @@ export function render(
   extra: Record<string, unknown> = {},
 ): Chart {
   // the caller's own title and subtitle (in `extra`) win over the helper's (`text`)
-  const { inline: extraInline, title, subtitle, ...rest } = extra as
+  const { inline: extraInline, title, subtitle, demo: extraDemo, ...rest } = extra as
     & ChartText
     & Record<string, unknown>;
-  text = { ...text, title: title ?? text.title, subtitle: subtitle ?? text.subtitle };
+  // `demo` is signalbook's option (the demo line), never a Plot option
+  text = {
+    ...text,
+    title: title ?? text.title,
+    subtitle: subtitle ?? text.subtitle,
+    demo: text.demo ?? (extraDemo as boolean | undefined),
+  };
   // checked by the Chart it makes
   const inline = text.inline ?? extraInline;
   const merged: Record<string, unknown> = { ...options };
