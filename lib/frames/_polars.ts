@@ -32,19 +32,12 @@ import defer * as polars from "npm:nodejs-polars@0.25.2";
 import type plTypes from "npm:nodejs-polars@0.25.2";
 import { traceDemo } from "./_demo_trace.ts";
 
-let loaded = false;
-
-/** True once nodejs-polars has been evaluated through this module. */
-export function polarsLoaded(): boolean {
-  return loaded;
-}
-
-/** nodejs-polars' default export, evaluated (with the demo trace installed) at the first read. */
+/**
+ * nodejs-polars' default export, evaluated at the first read, with the demo
+ * trace installed first (`traceDemo` is once per process: a flag check after).
+ */
 function real(): typeof plTypes {
-  if (!loaded) {
-    loaded = true;
-    traceDemo();
-  }
+  traceDemo();
   return polars.default;
 }
 

@@ -191,7 +191,10 @@ export function withDisplay<T extends pl.DataFrame | pl.LazyDataFrame>(
 ): T {
   // a mark is never taken away; what Polars derives from the frame keeps it
   // (the trace is installed here too, for a frame built without signalbook's `pl`)
-  if (opts.demo) markDemo(df), traceDemo();
+  if (opts.demo) {
+    markDemo(df);
+    traceDemo();
+  }
   return wrap(df as unknown as AnyObject) as unknown as T;
 }
 
