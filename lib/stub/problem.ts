@@ -15,10 +15,25 @@
  */
 import { HTTPException } from "npm:hono@4.13.19/http-exception";
 import { showValue } from "../shared/schema.ts";
-import { STATUS_CODES } from "node:http";
 
-/** Problem titles: HTTP's reason phrases (Node's table), 413 under RFC 9110's name. */
-const TITLES: Record<number, string | undefined> = { ...STATUS_CODES, 413: "Content Too Large" };
+/**
+ * Problem titles: HTTP's reason phrases (RFC 9110) of the statuses the
+ * emulator answers. Written out rather than read from `node:http`'s
+ * `STATUS_CODES`: that import cost every process that imports signalbook
+ * about 4 ms and 0.6 MiB at start-up for nine strings (and names 413
+ * "Payload Too Large", RFC 7231's phrase).
+ */
+const TITLES: Record<number, string> = {
+  400: "Bad Request",
+  401: "Unauthorized",
+  403: "Forbidden",
+  404: "Not Found",
+  405: "Method Not Allowed",
+  413: "Content Too Large",
+  429: "Too Many Requests",
+  500: "Internal Server Error",
+  503: "Service Unavailable",
+};
 
 /** The body of a problem response. */
 export interface ProblemBody {
